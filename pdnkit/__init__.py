@@ -1,0 +1,69 @@
+"""pdnkit: draughts and checkers game collections (PDN) as trustworthy data.
+
+The public API is imported lazily, so ``import pdnkit`` is cheap and the CLI starts fast.
+
+Example:
+    >>> import pdnkit
+    >>> pdnkit.get_rules("russian").gametype
+    25
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+#: public name -> module that defines it
+_API: dict[str, str] = {
+    # findings
+    "Finding": "pdnkit.findings",
+    "Severity": "pdnkit.findings",
+    "CODES": "pdnkit.findings",
+    "explain": "pdnkit.findings",
+    # rules engine
+    "Rules": "pdnkit.rules",
+    "get_rules": "pdnkit.rules",
+    "list_variants": "pdnkit.rules",
+    "Position": "pdnkit.rules",
+    "Move": "pdnkit.rules",
+    "Color": "pdnkit.rules",
+    "perft": "pdnkit.rules",
+    "parse_fen": "pdnkit.rules",
+    "write_fen": "pdnkit.rules",
+    "FenError": "pdnkit.rules",
+    # PDN reading and writing
+    "GameRecord": "pdnkit.pdn",
+    "read_games": "pdnkit.pdn",
+    "write_game": "pdnkit.pdn",
+    "write_games": "pdnkit.pdn",
+    "lint": "pdnkit.pdn",
+    "convert": "pdnkit.pdn",
+    # replay and validation
+    "validate": "pdnkit.replay",
+    "replay": "pdnkit.replay",
+    "GameReport": "pdnkit.replay",
+    "PlyRecord": "pdnkit.replay",
+    # database
+    "connect": "pdnkit.store",
+    "import_files": "pdnkit.store",
+    "query": "pdnkit.store",
+    "export": "pdnkit.store",
+    "duplicates": "pdnkit.store",
+    "demo": "pdnkit.store",
+}
+
+__all__ = sorted(_API) + ["__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        value = getattr(importlib.import_module(_API[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pdnkit' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return __all__

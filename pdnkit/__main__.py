@@ -1,0 +1,3 @@
+from pdnkit.cli import main
+
+main()

@@ -1,0 +1,298 @@
+"""Findings: every problem pdnkit sees in a file becomes a coded, located record.
+
+A :class:`Finding` is data, never an exception. Codes are stable kebab-case names
+registered in :data:`CODES`; each carries its default severity, a one-line summary and
+an explanation of how to fix the game (what ``pdnkit explain CODE`` prints).
+
+Example:
+    >>> f = make_finding("illegal-move", "no legal move 32-27", file="a.pdn",
+    ...                  game_index=0, line=12, ply=7, move="32-27")
+    >>> f.severity
+    <Severity.ERROR: 'error'>
+    >>> f.to_dict()["code"]
+    'illegal-move'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Severity(str, Enum):
+    """How bad a finding is. Ordered: ``info < warning < error``."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+    @property
+    def rank(self) -> int:
+        """Numeric order, for comparisons (info=0, warning=1, error=2)."""
+        return _RANK[self.value]
+
+    def __ge__(self, other: object) -> bool:  # type: ignore[override]
+        if isinstance(other, Severity):
+            return self.rank >= other.rank
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:  # type: ignore[override]
+        if isinstance(other, Severity):
+            return self.rank > other.rank
+        return NotImplemented
+
+    def __le__(self, other: object) -> bool:  # type: ignore[override]
+        if isinstance(other, Severity):
+            return self.rank <= other.rank
+        return NotImplemented
+
+    def __lt__(self, other: object) -> bool:  # type: ignore[override]
+        if isinstance(other, Severity):
+            return self.rank < other.rank
+        return NotImplemented
+
+
+_RANK = {"info": 0, "warning": 1, "error": 2}
+
+
+@dataclass(frozen=True)
+class CodeInfo:
+    """Registry entry for a finding code."""
+
+    code: str
+    severity: Severity
+    summary: str
+    explanation: str
+    stage: str  # "read", "replay", "result", "draw", "header"
+
+
+@dataclass
+class Finding:
+    """One problem (or noteworthy fact) about one game.
+
+    ``ply`` is the 1-based half-move number in the main line as recorded (ply 1 = the
+    first move of the game); ``None`` for header or file problems. ``fen`` is the
+    position *before* the move the finding is about, when there is one.
+    """
+
+    code: str
+    severity: Severity
+    message: str
+    file: str | None = None
+    game_index: int | None = None
+    line: int | None = None
+    ply: int | None = None
+    move: str | None = None
+    fen: str | None = None
+    column: int | None = None
+    in_variation: bool = False
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (severity as its string value)."""
+        d = asdict(self)
+        d["severity"] = self.severity.value
+        return d
+
+    def located(self, **where: Any) -> Finding:
+        """Return a copy with location fields (file, game_index, line, ...) filled in
+        where they are still ``None``."""
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        for k, v in where.items():
+            if d.get(k) is None:
+                d[k] = v
+        return Finding(**d)
+
+    def __str__(self) -> str:
+        loc = []
+        if self.file is not None:
+            loc.append(str(self.file))
+        if self.game_index is not None:
+            loc.append(f"game {self.game_index + 1}")
+        if self.line is not None:
+            loc.append(f"line {self.line}" + (f":{self.column}" if self.column else ""))
+        if self.ply is not None:
+            loc.append(f"ply {self.ply}")
+        where = ", ".join(loc)
+        mv = f" [{self.move}]" if self.move else ""
+        return f"{where}: {self.severity.value} {self.code}{mv}: {self.message}"
+
+
+def _c(code: str, sev: str, stage: str, summary: str, explanation: str) -> CodeInfo:
+    return CodeInfo(code, Severity(sev), summary, explanation, stage)
+
+
+#: Every finding code pdnkit can emit. Codes never change meaning; new ones are added.
+CODES: dict[str, CodeInfo] = {
+    c.code: c
+    for c in [
+        # --- reading -------------------------------------------------------------------
+        _c("syntax-error", "error", "read",
+           "the game text does not parse",
+           "The PDN text of this game breaks the grammar at the given line and column "
+           "(an unclosed comment or variation, a stray character, a malformed tag). The game "
+           "is kept with its raw text but cannot be replayed. Fix the text at the position "
+           "shown; `pdnkit lint` lists every such place."),
+        _c("encoding-fallback", "warning", "read",
+           "the file was not UTF-8 and was decoded another way",
+           "PDN 3.0 requires UTF-8. The file was decoded as the named legacy encoding "
+           "(e.g. cp1252/latin-1 or cp1251). Check names with accents or Cyrillic letters, "
+           "then re-save the file as UTF-8 (`pdnkit convert` does this)."),
+        _c("strict-violation", "warning", "read",
+           "PDN 3.0 forbids this construct, but a liberal reader accepts it",
+           "The text uses something the PDN 3.0 standard does not allow (a nested comment, "
+           "a `;` line comment, a non-standard result token, a forum wrapper ...). pdnkit "
+           "reads it in its default liberal mode; `--strict` reports it as an error. "
+           "`pdnkit convert` writes the canonical form."),
+        _c("empty-game", "warning", "read",
+           "the game has neither tags nor moves",
+           "Text between games that holds no tags and no moves. Remove it or make it a "
+           "`%` escape line."),
+        _c("unknown-tag-syntax", "warning", "read",
+           "a tag pair is malformed but was recovered",
+           "A tag such as `[Event Foo]` (no quotes) or a lower-case tag name was read "
+           "liberally. Write tags as `[Name \"value\"]` with a capitalised name."),
+        # --- header / setup --------------------------------------------------------------
+        _c("unknown-variant", "error", "header",
+           "GameType / variant cannot be resolved",
+           "Neither the GameType tag, a Variant tag, `--variant`, nor the notation told "
+           "pdnkit which rules apply. Add a `[GameType \"20\"]` (or the right number) tag, "
+           "or pass `--variant`."),
+        _c("variant-guessed", "info", "header",
+           "the variant was guessed from the notation",
+           "There was no GameType tag; pdnkit inferred the variant from square numbers, "
+           "notation or tag language. Add a GameType tag to make it explicit."),
+        _c("variant-conflict", "warning", "header",
+           "the file's tags disagree with --variant",
+           "The GameType/Variant tag names another variant than `--variant`; the tag "
+           "wins. Remove `--variant` or fix the tag."),
+        _c("bad-fen", "error", "header",
+           "the FEN tag or setup is malformed or impossible",
+           "The FEN tag (or a `/FEN \"...\"/` setup) could not be read, or describes an "
+           "impossible position (a square off the board, two pieces on one square, a man "
+           "on its own promotion row). Fix the FEN string."),
+        _c("bad-date", "info", "header",
+           "the Date tag is not a PDN date",
+           "PDN dates are `YYYY.MM.DD` with `?` for unknown digits. The raw text is kept."),
+        # --- replay ----------------------------------------------------------------------
+        _c("illegal-move", "error", "replay",
+           "no legal move matches the recorded move",
+           "The move as written cannot be played in the position reached. Often a typo "
+           "(a swapped digit) or a move from another variant's numbering. The remaining "
+           "moves are kept but not replayed. Look at the position in the finding's FEN."),
+        _c("missed-capture", "error", "replay",
+           "a non-capturing move was played while a capture was compulsory",
+           "Capturing is compulsory in every variant pdnkit knows. The recorded quiet "
+           "move would be legal if no capture existed. In over-the-board play the "
+           "irregularity may have stood (FMJD 5.7); otherwise the record is wrong."),
+        _c("not-max-capture", "error", "replay",
+           "a capture took fewer pieces than the variant requires",
+           "The variant requires the capture of the largest number (or value) of pieces. "
+           "The recorded capture takes fewer; details list the taken and required counts "
+           "and the required captures."),
+        _c("capture-priority", "error", "replay",
+           "a capture broke the variant's priority order",
+           "Italian, Spanish/Portuguese, Czech and Frisian rules rank captures (king "
+           "before man, most kings, first king met ...). The recorded capture is of lower "
+           "priority than another legal one; the message names the rule broken."),
+        _c("ambiguous-move", "error", "replay",
+           "the recorded move matches several legal moves with different results",
+           "Origin and destination do not decide the move. Write the full capture path "
+           "(e.g. `47x38x24x13x36`). When only one candidate lets the rest of the game "
+           "continue, pdnkit resolves it that way and the finding is a warning."),
+        _c("move-after-end", "error", "replay",
+           "moves are recorded after the game was over",
+           "The side to move had no legal move (the game was decided) or an automatic "
+           "draw had been reached, yet more moves follow. Remove them or check the "
+           "earlier moves."),
+        _c("notation-mismatch", "warning", "replay",
+           "the move's separator or form does not fit the move played",
+           "A quiet move written with `x`, or a capture written with `-`. The move was "
+           "matched by its squares; write `-` for quiet moves and `x` for captures."),
+        _c("move-number-mismatch", "warning", "replay",
+           "a move number or the side to move disagrees with the position",
+           "The move number (or its `...` black-move form) does not match the ply it "
+           "stands at. The move itself was replayed; check for missing or doubled moves."),
+        _c("unknown-move", "warning", "replay",
+           "the record holds a placeholder instead of a move",
+           "`- -` or `...` stands where a move should be. Replay stops there."),
+        _c("irregular-accepted", "warning", "replay",
+           "an illegal move was applied as played",
+           "In as-played mode the irregular move was applied to the board because it "
+           "is geometrically describable; later moves are replayed from there."),
+        # --- results ---------------------------------------------------------------------
+        _c("result-mismatch", "error", "result",
+           "the result contradicts the final position",
+           "The side to move has no legal move but is not scored as the loser (or as "
+           "the winner in losing variants), or the scored loser could still move in a "
+           "position that decides the game. Check the Result tag and the last moves."),
+        _c("result-tag-mismatch", "warning", "result",
+           "the Result tag and the movetext terminator disagree",
+           "The `[Result]` tag and the result written after the moves differ. Make them "
+           "the same."),
+        _c("result-convention", "info", "result",
+           "the result was read under a stated convention",
+           "English/pool files disagree on whether `1-0` means the first mover (Black) "
+           "or White won. The finding says which reading made the result fit; "
+           "`--result-convention` settles it."),
+        _c("unknown-result", "info", "result",
+           "the game has no result or an unrecognised result",
+           "`*`, a missing result or a non-standard score such as a match result."),
+        # --- draws -----------------------------------------------------------------------
+        _c("draw-rule-ignored", "error", "draw",
+           "an automatic draw rule was reached and the game went on or was scored decisively",
+           "The position history reached a draw rule of the variant (repetition, "
+           "no-progress count or endgame count) at the given ply, but the game continued "
+           "or was scored as a win. Where the rule is a claim, not automatic, this is a "
+           "warning: the player may simply not have claimed."),
+        _c("draw-by-rule", "info", "draw",
+           "a drawn result is backed by a rule",
+           "The draw is justified by the named rule (details: rule, article, ply)."),
+        _c("draw-unsupported", "info", "draw",
+           "a drawn result with no rule basis in the record (agreement)",
+           "No draw rule was reached; the draw was presumably agreed. Not an error."),
+    ]
+}
+
+
+def make_finding(code: str, message: str | None = None, *, severity: Severity | str | None = None,
+                 **fields: Any) -> Finding:
+    """Create a finding for a registered ``code``, with its default severity unless
+    ``severity`` overrides it.
+
+    Raises ``KeyError`` for an unregistered code (that is API misuse, not bad data).
+
+    Example:
+        >>> make_finding("bad-fen", "square 51 is off the board").severity.value
+        'error'
+    """
+    info = CODES[code]
+    sev = Severity(severity) if severity is not None else info.severity
+    return Finding(code=code, severity=sev, message=message or info.summary, **fields)
+
+
+def worst(findings: Iterable[Finding]) -> Severity | None:
+    """The highest severity among ``findings`` (``None`` when there are none).
+
+    Example:
+        >>> worst([make_finding("draw-unsupported"), make_finding("illegal-move")]).value
+        'error'
+    """
+    best: Severity | None = None
+    for f in findings:
+        if best is None or f.severity > best:
+            best = f.severity
+    return best
+
+
+def explain(code: str) -> str:
+    """What a finding code means and how to fix it (text for ``pdnkit explain``).
+
+    Example:
+        >>> explain("missed-capture").splitlines()[0]
+        'missed-capture (error): a non-capturing move was played while a capture was compulsory'
+    """
+    info = CODES[code]
+    return f"{info.code} ({info.severity.value}): {info.summary}\n\n{info.explanation}"

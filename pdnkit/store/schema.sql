@@ -1,0 +1,110 @@
+-- pdnkit DuckDB schema (contract: columns are only ever added).
+-- Keys: files.file_id; games.game_id; (game_id, ply) for moves and positions.
+-- ply 0 in positions = the starting position; ply 1 = after the first move.
+
+CREATE SEQUENCE IF NOT EXISTS file_id_seq START 1;
+CREATE SEQUENCE IF NOT EXISTS game_id_seq START 1;
+
+CREATE TABLE IF NOT EXISTS files (
+    file_id      BIGINT PRIMARY KEY,
+    path         VARCHAR NOT NULL,      -- as given on import (absolute)
+    sha256       VARCHAR NOT NULL,      -- content hash: re-import of the same bytes is a no-op
+    size         BIGINT NOT NULL,       -- bytes
+    encoding     VARCHAR,               -- utf-8, utf-8-sig, cp1252, cp1251, ...
+    games        INTEGER NOT NULL,      -- games read from the file (parsed or not)
+    imported_at  TIMESTAMP NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS games (
+    game_id         BIGINT PRIMARY KEY,
+    file_id         BIGINT NOT NULL,
+    game_index      INTEGER NOT NULL,   -- 0-based within the file
+    line            INTEGER,            -- first line of the game in the file
+    variant         VARCHAR,            -- canonical rules name (international, russian, ...)
+    gametype        INTEGER,            -- PDN GameType number
+    edition         VARCHAR,            -- rules edition used for draw rules (e.g. eda-1991)
+    fen             VARCHAR,            -- FEN tag (set-up start) or NULL for the initial position
+    event           VARCHAR,
+    site            VARCHAR,
+    date            DATE,               -- when the Date tag is a full date
+    date_raw        VARCHAR,            -- the Date tag as written
+    year            INTEGER,            -- year when known (also from partial dates)
+    round           VARCHAR,
+    white           VARCHAR,
+    black           VARCHAR,
+    result          VARCHAR,            -- normalised, White first: 1-0, 0-1, 1/2-1/2, * (NULL: none)
+    result_raw      VARCHAR,            -- the result as written (tag, else terminator)
+    white_rating    INTEGER,
+    black_rating    INTEGER,
+    tags            MAP(VARCHAR, VARCHAR),  -- every tag as written (last one wins on duplicates)
+    plies           INTEGER,            -- moves in the main line as recorded
+    replayed_plies  INTEGER,            -- how far replay got
+    status          VARCHAR,            -- ok | warning | error | unparsed
+    outcome         VARCHAR,            -- white | black | draw | unknown
+    draw_basis      VARCHAR,            -- draw rule that backs a drawn result, NULL otherwise
+    moves_hash      VARCHAR,            -- hash of the canonical main-line moves (+ start FEN)
+    final_fen       VARCHAR,
+    raw_pdn         VARCHAR             -- the game's text exactly as in the file
+);
+
+CREATE TABLE IF NOT EXISTS moves (
+    game_id         BIGINT NOT NULL,
+    ply             INTEGER NOT NULL,   -- 1-based
+    move_number     INTEGER,
+    side            VARCHAR,            -- W | B
+    notation        VARCHAR,            -- as written in the file
+    canonical       VARCHAR,            -- canonical PDN 3.0 form (NULL if not replayed)
+    origin          INTEGER,            -- PDN square numbers
+    destination     INTEGER,
+    path            INTEGER[],
+    captured        INTEGER[],
+    captured_count  INTEGER,
+    is_capture      BOOLEAN,
+    promotes        BOOLEAN,
+    piece           VARCHAR,            -- man | king (NULL if not replayed)
+    nags            INTEGER[],
+    comment         VARCHAR,
+    replayed        BOOLEAN,
+    line            INTEGER
+);
+
+CREATE TABLE IF NOT EXISTS positions (
+    game_id      BIGINT NOT NULL,
+    ply          INTEGER NOT NULL,      -- 0 = starting position
+    fen          VARCHAR NOT NULL,
+    position_key BIGINT NOT NULL,       -- equal for equal placement and side to move
+    side         VARCHAR,               -- side to move: W | B
+    white_men    INTEGER,
+    white_kings  INTEGER,
+    black_men    INTEGER,
+    black_kings  INTEGER
+);
+
+CREATE TABLE IF NOT EXISTS findings (
+    game_id      BIGINT,                -- NULL for file-level findings
+    file_id      BIGINT NOT NULL,
+    game_index   INTEGER,
+    code         VARCHAR NOT NULL,
+    severity     VARCHAR NOT NULL,      -- info | warning | error
+    message      VARCHAR,
+    line         INTEGER,
+    col          INTEGER,
+    ply          INTEGER,
+    move         VARCHAR,
+    fen          VARCHAR,
+    in_variation BOOLEAN,
+    details      VARCHAR                -- JSON text
+);
+
+CREATE TABLE IF NOT EXISTS variants (
+    name            VARCHAR,
+    edition         VARCHAR,
+    title           VARCHAR,
+    gametype        INTEGER,
+    gametype_full   VARCHAR,
+    aliases         VARCHAR[],
+    board           VARCHAR,            -- e.g. 10x10
+    first_mover     VARCHAR,
+    notation        VARCHAR,
+    settings        VARCHAR             -- JSON of every rules field
+);
