@@ -1,23 +1,13 @@
-"""Shared fixtures. Tests that read the public test material in ``../shared/data`` use the
-``shared_data`` fixture (or ``SHARED_DATA``) and skip cleanly when it is absent."""
+"""Shared fixtures. Tests that read ``../shared/data`` use ``tests.shared.shared_path`` or the
+``shared_data`` fixture, and skip cleanly when that folder is absent."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED_DATA = Path(os.environ.get("PDNKIT_SHARED_DATA", ROOT.parent / "shared" / "data"))
-
-
-def shared_path(*parts: str) -> Path:
-    """Path inside the shared test material; skips the calling test when it is missing."""
-    p = SHARED_DATA.joinpath(*parts)
-    if not p.exists():
-        pytest.skip(f"shared test data not available: {p}")
-    return p
+from tests.shared import SHARED_DATA
 
 
 @pytest.fixture

@@ -108,3 +108,16 @@ CREATE TABLE IF NOT EXISTS variants (
     notation        VARCHAR,
     settings        VARCHAR             -- JSON of every rules field
 );
+
+-- Draw and endgame rules that became active during a game (one row per activation).
+CREATE TABLE IF NOT EXISTS rule_events (
+    game_id       BIGINT NOT NULL,
+    rule          VARCHAR NOT NULL,     -- e.g. fmjd-6.3, russian-7.2.4, wcdf-1.32.2, repetition
+    article       VARCHAR,              -- rulebook article, e.g. "FMJD 6.3"
+    automatic     BOOLEAN,              -- automatic draw (true) or a claim (false)
+    start_ply     INTEGER,              -- ply after which the rule's count started (0 = start)
+    limit_plies   INTEGER,              -- the rule's limit in plies
+    deadline_ply  INTEGER,              -- ply at which the rule draws the game if nothing resets it
+    reached_ply   INTEGER,              -- ply at which the limit was reached (NULL: never reached)
+    end_ply       INTEGER               -- ply at which the rule stopped applying (reset or game end)
+);

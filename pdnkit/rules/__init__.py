@@ -1,0 +1,50 @@
+"""The rules engine: variants as data, positions, legal moves, perft, FEN and notation.
+
+Names are imported lazily from the submodules that define them.
+
+Example:
+    >>> from pdnkit.rules import get_rules, Position, perft
+    >>> perft(Position.initial(get_rules("russian")), 3)
+    302
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_API: dict[str, str] = {
+    "Color": "pdnkit.rules.variants",
+    "Rules": "pdnkit.rules.variants",
+    "DrawRule": "pdnkit.rules.variants",
+    "UnknownVariantError": "pdnkit.rules.variants",
+    "get_rules": "pdnkit.rules.variants",
+    "list_variants": "pdnkit.rules.variants",
+    "Geometry": "pdnkit.rules.geometry",
+    "Position": "pdnkit.rules.position",
+    "Move": "pdnkit.rules.position",
+    "perft": "pdnkit.rules.perft",
+    "FenError": "pdnkit.rules.fen",
+    "FenInfo": "pdnkit.rules.fen",
+    "parse_fen": "pdnkit.rules.fen",
+    "parse_fen_info": "pdnkit.rules.fen",
+    "write_fen": "pdnkit.rules.fen",
+    "square_name": "pdnkit.rules.notation",
+    "parse_square": "pdnkit.rules.notation",
+    "format_move": "pdnkit.rules.notation",
+    "canonical_notation": "pdnkit.rules.notation",
+}
+
+__all__ = sorted(_API)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        value = getattr(importlib.import_module(_API[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pdnkit.rules' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return __all__
