@@ -1,0 +1,565 @@
+"""Draw and endgame rules: material conditions, move classes and the per-game draw tracker.
+
+Every variant lists its draw rules as data (``Rules.draw_rules``, a tuple of ``DrawRule``
+records, see :mod:`pdnkit.rules.variants`). This module runs them over a game, ply by ply,
+with one generic machine (RULES.md 4.1):
+
+* each complete move is classified (:func:`move_events`): ``capture``, ``man_move`` (a man
+  moved, including a move that promotes), ``promotion``, ``king_quiet``;
+* a *repetition* rule keeps a table of position keys (placement + side to move) since the last
+  move in its ``resets`` set; the starting position counts as the first occurrence. The rule
+  is reached when one key occurs ``limit`` times;
+* a *counter* rule runs while its material condition (:data:`MATERIAL_CONDITIONS`) holds after
+  the move. The count (re)starts at 0 on the move that enters the condition (that move is not
+  counted) and on every move whose class is in ``resets``; every other move adds one ply. The
+  rule is reached when the count equals ``limit`` (plies);
+* several rules run at once; each activation becomes a :class:`RuleEvent`, and the first one
+  reached decides (``first_reached``).
+
+Example:
+    >>> MATERIAL_CONDITIONS["kings-only-2-vs-1"](
+    ...     {"white_men": 0, "white_kings": 2, "black_men": 0, "black_kings": 1})
+    True
+    >>> MATERIAL_CONDITIONS["lone-king-vs-3-with-king"](
+    ...     {"white_men": 3, "white_kings": 0, "black_men": 0, "black_kings": 1})
+    False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from pdnkit.rules.position import Move, Position
+    from pdnkit.rules.variants import DrawRule, Rules
+
+__all__ = [
+    "MATERIAL_CONDITIONS",
+    "MOVE_EVENTS",
+    "DrawTracker",
+    "RuleEvent",
+    "main_road_squares",
+    "material_holds",
+    "move_events",
+]
+
+#: Every move-class event a ``DrawRule.resets`` set may name.
+MOVE_EVENTS: frozenset[str] = frozenset({"capture", "man_move", "promotion", "king_quiet"})
+
+#: Reset events understood by the tracker (``material_change``: the condition was newly
+#: entered, which always (re)starts a count).
+RESET_EVENTS: frozenset[str] = frozenset({"capture", "man_move", "promotion", "material_change"})
+
+Counts = Mapping[str, int]
+
+
+# --------------------------------------------------------------------------------------------
+# Move classes
+# --------------------------------------------------------------------------------------------
+
+
+def move_events(move: Move | None) -> frozenset[str]:
+    """The draw-rule events of one complete move (RULES.md 4.1 step 1).
+
+    ``capture`` (at least one piece taken), ``man_move`` (a man moved; a promotion and a
+    man's capture are man moves too), ``promotion``, ``king_quiet`` (a king moved without
+    capturing). ``None`` stands for a move whose class is unknown (an irregular move accepted
+    as played): it counts as a capture, a man move and a promotion, so every count restarts.
+
+    >>> from types import SimpleNamespace as M
+    >>> sorted(move_events(M(is_capture=True, is_king=False, promotes=True)))
+    ['capture', 'man_move', 'promotion']
+    >>> sorted(move_events(M(is_capture=False, is_king=True, promotes=False)))
+    ['king_quiet']
+    """
+    if move is None:
+        return _UNKNOWN_MOVE
+    capture = bool(move.is_capture)
+    if move.is_king:
+        return _KING_CAPTURE if capture else _KING_QUIET
+    if move.promotes:
+        return _MAN_CAPTURE_PROMOTION if capture else _MAN_PROMOTION
+    return _MAN_CAPTURE if capture else _MAN_MOVE
+
+
+_UNKNOWN_MOVE = frozenset({"capture", "man_move", "promotion"})
+_KING_CAPTURE = frozenset({"capture"})
+_KING_QUIET = frozenset({"king_quiet"})
+_MAN_CAPTURE_PROMOTION = frozenset({"capture", "man_move", "promotion"})
+_MAN_PROMOTION = frozenset({"man_move", "promotion"})
+_MAN_CAPTURE = frozenset({"capture", "man_move"})
+_MAN_MOVE = frozenset({"man_move"})
+
+
+# --------------------------------------------------------------------------------------------
+# Material conditions
+# --------------------------------------------------------------------------------------------
+
+
+def main_road_squares(rules: Rules) -> frozenset[int]:
+    """The squares of the board's long diagonal made of playing squares (the "main road",
+    a1-h8 on a Russian board), as PDN square numbers.
+
+    Derived from the geometry: of the two corner-to-corner diagonals of a square board, the
+    one whose corners are playing squares. Empty for boards without one.
+
+    >>> from pdnkit.rules import get_rules  # doctest: +SKIP
+    >>> sorted(main_road_squares(get_rules("russian")))  # doctest: +SKIP
+    [4, 8, 11, 15, 18, 22, 25, 29]
+    """
+    cached = _MAIN_ROAD_CACHE.get(id(rules))
+    if cached is not None and cached[0] is rules:
+        return cached[1]
+    geo = rules.geometry
+    width, height = int(rules.width), int(rules.height)
+    squares: frozenset[int] = frozenset()
+    if width == height:
+        for diagonal in (
+            [(i, i) for i in range(width)],
+            [(width - 1 - i, i) for i in range(width)],
+        ):
+            numbers = [geo.coords_to_square(f, r) for f, r in diagonal]
+            if all(n is not None for n in numbers):
+                squares = frozenset(int(n) for n in numbers if n is not None)
+                break
+    _MAIN_ROAD_CACHE[id(rules)] = (rules, squares)
+    return squares
+
+
+_MAIN_ROAD_CACHE: dict[int, tuple[Any, frozenset[int]]] = {}
+
+
+def _split(c: Counts) -> tuple[tuple[int, int], tuple[int, int]]:
+    """((white men, white kings), (black men, black kings))."""
+    return (c["white_men"], c["white_kings"]), (c["black_men"], c["black_kings"])
+
+
+def _lone_king_against(c: Counts, strong_ok: Callable[[int, int], bool]) -> bool:
+    """One side has exactly one piece, a king; the other side's (men, kings) pass
+    ``strong_ok``."""
+    w, b = _split(c)
+    return (w == (0, 1) and strong_ok(*b)) or (b == (0, 1) and strong_ok(*w))
+
+
+def _any(c: Counts, p: Position | None) -> bool:
+    return True
+
+
+def _both_have_kings(c: Counts, p: Position | None) -> bool:
+    return c["white_kings"] >= 1 and c["black_kings"] >= 1
+
+
+def _total(c: Counts) -> int:
+    return c["white_men"] + c["white_kings"] + c["black_men"] + c["black_kings"]
+
+
+def _lone_vs_3_with_king(c: Counts, p: Position | None) -> bool:
+    return _lone_king_against(c, lambda men, kings: kings >= 1 and men + kings == 3)
+
+
+def _lone_vs_2_with_king(c: Counts, p: Position | None) -> bool:
+    return _lone_king_against(c, lambda men, kings: kings >= 1 and men + kings <= 2)
+
+
+def _lone_vs_3plus_kings(c: Counts, p: Position | None) -> bool:
+    return _lone_king_against(c, lambda men, kings: men == 0 and kings >= 3)
+
+
+def _lone_on_main_road_vs_3(c: Counts, p: Position | None) -> bool:
+    if not _lone_vs_3_with_king(c, p):
+        return False
+    if p is None:
+        raise TypeError("lone-king-on-main-road-vs-3 needs a Position, not piece counts")
+    road = main_road_squares(p.rules)
+    # The lone king is the side whose only piece is a king; with 1 v 3 the sides differ.
+    lone, others = (
+        (p.white_kings, p.black_men | p.black_kings)
+        if c["white_men"] + c["white_kings"] == 1
+        else (p.black_kings, p.white_men | p.white_kings)
+    )
+    # lidraughts reading of Russian 7.2.7: the lone king holds the main road alone.
+    return bool(lone & road) and not (others & road)
+
+
+def _both_kings_pieces(low: int, high: int) -> Callable[[Counts, Position | None], bool]:
+    def test(c: Counts, p: Position | None) -> bool:
+        return _both_have_kings(c, p) and low <= _total(c) <= high
+
+    return test
+
+
+def _kings_only(strong: int, weak: int) -> Callable[[Counts, Position | None], bool]:
+    def test(c: Counts, p: Position | None) -> bool:
+        w, b = _split(c)
+        return (w == (0, strong) and b == (0, weak)) or (w == (0, weak) and b == (0, strong))
+
+    return test
+
+
+class MaterialCondition:
+    """A named material condition, callable with a ``Position`` or with a counts mapping
+    (``white_men``, ``white_kings``, ``black_men``, ``black_kings``).
+
+    >>> MATERIAL_CONDITIONS["both-have-kings"](
+    ...     {"white_men": 4, "white_kings": 1, "black_men": 0, "black_kings": 1})
+    True
+    """
+
+    __slots__ = ("name", "description", "needs_position", "_test")
+
+    def __init__(
+        self,
+        name: str,
+        test: Callable[[Counts, Position | None], bool],
+        description: str,
+        needs_position: bool = False,
+    ) -> None:
+        self.name = name
+        self.description = description
+        self.needs_position = needs_position
+        self._test = test
+
+    def test(self, counts: Counts, position: Position | None = None) -> bool:
+        """Evaluate on already computed counts (and the position when one is needed)."""
+        return self._test(counts, position)
+
+    def __call__(self, position_or_counts: Position | Counts) -> bool:
+        if isinstance(position_or_counts, Mapping):
+            return self._test(position_or_counts, None)
+        return self._test(position_or_counts.counts(), position_or_counts)
+
+    def __repr__(self) -> str:
+        return f"MaterialCondition({self.name!r})"
+
+
+def _mc(
+    name: str,
+    test: Callable[[Counts, Position | None], bool],
+    description: str,
+    needs_position: bool = False,
+) -> MaterialCondition:
+    return MaterialCondition(name, test, description, needs_position)
+
+
+#: Material conditions by name (docs/architecture.md section 6). Each is true after a move
+#: when the rule using it should be counting. "Lone king" = a side whose only piece is a king;
+#: either colour may be the lone side.
+MATERIAL_CONDITIONS: dict[str, MaterialCondition] = {
+    m.name: m
+    for m in [
+        _mc("any", _any, "always"),
+        _mc("both-have-kings", _both_have_kings, "each side has at least one king"),
+        _mc("lone-king-vs-3-with-king", _lone_vs_3_with_king,
+            "a lone king against exactly 3 pieces including at least one king (FMJD 6.3)"),
+        _mc("lone-king-vs-2-with-king", _lone_vs_2_with_king,
+            "a lone king against 1 or 2 pieces including at least one king "
+            "(FMJD 6.4, Russian 7.2.8)"),
+        _mc("lone-king-vs-3plus-kings", _lone_vs_3plus_kings,
+            "a lone king against 3 or more kings and no men (Russian 7.2.4)"),
+        _mc("lone-king-on-main-road-vs-3", _lone_on_main_road_vs_3,
+            "a lone king standing on the main road, with no other piece on it, against exactly "
+            "3 pieces including at least one king (Russian 7.2.7, lidraughts reading)",
+            needs_position=True),
+        _mc("both-kings-4-5-pieces", _both_kings_pieces(4, 5),
+            "each side has a king and there are 4 or 5 pieces on the board (Russian 7.2.6)"),
+        _mc("both-kings-6-7-pieces", _both_kings_pieces(6, 7),
+            "each side has a king and there are 6 or 7 pieces on the board (Russian 7.2.6)"),
+        _mc("kings-only-2-vs-1", _kings_only(2, 1),
+            "two kings against one king, no men (Frisian art. 18)"),
+        _mc("kings-only-1-vs-1", _kings_only(1, 1),
+            "one king against one king, no men (Frisian art. 21.1)"),
+        _mc("kings-only-3-vs-1", _kings_only(3, 1),
+            "three kings against one king, no men (Canadian, American pool)"),
+    ]
+}
+
+
+def material_holds(name: str, position: Position | Counts) -> bool:
+    """Whether the named material condition holds for a position (or piece counts).
+
+    Raises ``ValueError`` for an unknown condition name.
+
+    >>> material_holds("kings-only-1-vs-1",
+    ...                {"white_men": 0, "white_kings": 1, "black_men": 0, "black_kings": 1})
+    True
+    """
+    try:
+        cond = MATERIAL_CONDITIONS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown material condition {name!r}; known: {', '.join(sorted(MATERIAL_CONDITIONS))}"
+        ) from None
+    return cond(position)
+
+
+# --------------------------------------------------------------------------------------------
+# Rule events and the tracker
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class RuleEvent:
+    """One activation of a draw rule during a game (a row of the ``rule_events`` table).
+
+    ``start_ply``: ply after which the count started (0 = the starting position);
+    ``limit_plies``: the rule's limit in plies (``None`` for repetition rules, whose limit is a
+    number of occurrences); ``deadline_ply``: ply at which the rule draws the game if nothing
+    resets it (for repetition: the ply it was reached, else ``None``); ``reached_ply``: ply at
+    which the limit was reached (``None``: never); ``end_ply``: ply at which the rule stopped
+    applying (reset, material left the condition, or game end; ``None`` while still running).
+
+    >>> e = RuleEvent("fmjd-6.4", "FMJD 6.4", True, 40, 10, 50)
+    >>> e.reached, e.to_dict()["deadline_ply"]
+    (False, 50)
+    """
+
+    rule: str
+    article: str
+    automatic: bool
+    start_ply: int
+    limit_plies: int | None
+    deadline_ply: int | None
+    reached_ply: int | None = None
+    end_ply: int | None = None
+
+    @property
+    def reached(self) -> bool:
+        """True when the rule's limit was reached during this activation."""
+        return self.reached_ply is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as a plain dict (keys = ``rule_events`` columns, without ``game_id``)."""
+        return asdict(self)
+
+
+class _Counter:
+    """State of one counter rule."""
+
+    __slots__ = ("rule", "cond", "resets", "limit", "running", "count", "start_ply", "event")
+
+    def __init__(self, rule: DrawRule, cond: MaterialCondition) -> None:
+        self.rule = rule
+        self.cond = cond
+        self.resets = frozenset(rule.resets)
+        self.limit = int(rule.limit)
+        self.running = False  # the material condition held after the previous move
+        self.count = 0
+        self.start_ply = 0
+        self.event: RuleEvent | None = None  # published activation (count >= 1)
+
+
+class _Repetition:
+    """State of one repetition rule: key -> [occurrences, ply of first occurrence]."""
+
+    __slots__ = ("rule", "resets", "limit", "table", "event")
+
+    def __init__(self, rule: DrawRule) -> None:
+        self.rule = rule
+        self.resets = frozenset(rule.resets)
+        self.limit = int(rule.limit)
+        self.table: dict[int, list[int]] = {}
+        self.event: RuleEvent | None = None  # open activation (some key occurred twice)
+
+
+class DrawTracker:
+    """Runs a variant's draw rules over one game, one complete move at a time.
+
+    ``DrawTracker(rules, start_position, halfmove=None)``; call ``push(ply, move,
+    position_after)`` after every ply of the main line (ply 1 = first move), then
+    ``finish(last_ply)``. ``halfmove`` (a lidraughts FEN ``H`` clock, RULES.md 4.3) seeds the
+    count of every counter rule running in the start position; the repetition history before a
+    set-up position is unknown and taken as empty (the start position is its first occurrence).
+
+    A counter activation is recorded in ``events`` once it has counted at least one ply (a
+    rule restarted by every man move does not leave a row per man move); a repetition
+    activation is recorded when a position occurs for the second time since the last reset.
+
+    Example (three white kings against a black king, FMJD 6.3 counts 32 plies):
+
+    >>> from pdnkit.rules import Position, get_rules  # doctest: +SKIP
+    >>> rules = get_rules("international")  # doctest: +SKIP
+    >>> pos = Position.from_squares(rules, "W", white_kings=(1, 2, 3),
+    ...                             black_kings=(46,))  # doctest: +SKIP
+    >>> tracker = DrawTracker(rules, pos)  # doctest: +SKIP
+    """
+
+    def __init__(
+        self, rules: Rules, start_position: Position, halfmove: int | None = None
+    ) -> None:
+        if halfmove is not None and halfmove < 0:
+            raise ValueError(f"halfmove must be >= 0, got {halfmove}")
+        self.rules = rules
+        self._counters: list[_Counter] = []
+        self._repetitions: list[_Repetition] = []
+        self._events: list[RuleEvent] = []
+        self._needs_position = False
+        self._last_ply = 0
+        self._finished = False
+        for rule in getattr(rules, "draw_rules", ()) or ():
+            _check_rule(rule)
+            if rule.kind == "repetition":
+                self._repetitions.append(_Repetition(rule))
+            else:
+                cond = MATERIAL_CONDITIONS[rule.material]
+                self._needs_position |= cond.needs_position
+                self._counters.append(_Counter(rule, cond))
+        # The start position: first occurrence for repetition; running counters are seeded.
+        key = start_position.key()
+        for rep in self._repetitions:
+            rep.table[key] = [1, 0]
+        counts = start_position.counts()
+        for c in self._counters:
+            if c.cond.test(counts, start_position):
+                c.running = True
+                c.start_ply = 0
+                c.count = int(halfmove or 0)
+                if c.count >= 1:
+                    self._publish(c, 0)
+                    if c.count >= c.limit and c.event is not None:
+                        c.event.reached_ply = 0
+
+    # -- public API -------------------------------------------------------------------------
+
+    @property
+    def events(self) -> list[RuleEvent]:
+        """Every recorded activation so far, in the order they were recorded."""
+        return list(self._events)
+
+    def push(self, ply: int, move: Move | None, position_after: Position) -> list[RuleEvent]:
+        """Account for the move played at ``ply`` (1-based) that led to ``position_after``.
+
+        Returns the events whose limit was reached at exactly this ply (usually none).
+        ``move=None`` marks a move of unknown class (irregular, accepted as played): every
+        count restarts.
+        """
+        if self._finished:
+            raise ValueError("DrawTracker.push() after finish()")
+        if ply <= self._last_ply:
+            raise ValueError(f"plies must increase: got {ply} after {self._last_ply}")
+        self._last_ply = ply
+        happened = move_events(move)
+        reached: list[RuleEvent] = []
+
+        if self._repetitions:
+            key = position_after.key()
+            for rep in self._repetitions:
+                if happened & rep.resets:
+                    if rep.event is not None:
+                        rep.event.end_ply = ply
+                        rep.event = None
+                    rep.table.clear()
+                entry = rep.table.get(key)
+                if entry is None:
+                    rep.table[key] = [1, ply]
+                    continue
+                entry[0] += 1
+                if rep.event is None:
+                    rep.event = RuleEvent(
+                        rep.rule.name, rep.rule.article, bool(rep.rule.automatic),
+                        start_ply=entry[1], limit_plies=None, deadline_ply=None,
+                    )
+                    self._events.append(rep.event)
+                if entry[0] >= rep.limit and rep.event.reached_ply is None:
+                    rep.event.reached_ply = ply
+                    rep.event.deadline_ply = ply
+                    reached.append(rep.event)
+
+        if self._counters:
+            counts = position_after.counts()
+            for c in self._counters:
+                if not c.cond.test(counts, position_after):
+                    if c.running:
+                        self._close(c, ply)
+                        c.running = False
+                    continue
+                if not c.running or happened & c.resets:
+                    self._close(c, ply)
+                    c.running = True
+                    c.count = 0
+                    c.start_ply = ply
+                    continue
+                c.count += 1
+                if c.event is None:
+                    self._publish(c, ply)
+                if c.count == c.limit and c.event is not None and c.event.reached_ply is None:
+                    c.event.reached_ply = ply
+                    reached.append(c.event)
+        return reached
+
+    def first_reached(self, automatic_only: bool = False) -> RuleEvent | None:
+        """The event whose limit was reached earliest (ties: the order of
+        ``Rules.draw_rules``), or ``None``. With ``automatic_only`` claims are ignored."""
+        order = {r.name: i for i, r in enumerate(getattr(self.rules, "draw_rules", ()) or ())}
+        best: RuleEvent | None = None
+        best_key: tuple[int, int] | None = None
+        for e in self._events:
+            if e.reached_ply is None or (automatic_only and not e.automatic):
+                continue
+            k = (e.reached_ply, order.get(e.rule, len(order)))
+            if best_key is None or k < best_key:
+                best, best_key = e, k
+        return best
+
+    def finish(self, last_ply: int) -> list[RuleEvent]:
+        """Close every running activation at ``last_ply`` (the game's last ply, 0 for a game
+        without moves) and return all events. Calling it again changes nothing."""
+        if not self._finished:
+            self._finished = True
+            for e in self._events:
+                if e.end_ply is None:
+                    e.end_ply = last_ply
+        return self.events
+
+    def counts(self) -> dict[str, int | None]:
+        """Current count of every counter rule (``None`` while its condition does not hold)
+        and, for repetition rules, the highest occurrence count in the current table."""
+        out: dict[str, int | None] = {}
+        for rep in self._repetitions:
+            out[rep.rule.name] = max((v[0] for v in rep.table.values()), default=0)
+        for c in self._counters:
+            out[c.rule.name] = c.count if c.running else None
+        return out
+
+    # -- internals --------------------------------------------------------------------------
+
+    def _publish(self, c: _Counter, ply: int) -> None:
+        """Record the running activation of ``c`` (first counted ply, or a seeded start)."""
+        # The count is c.count at this ply, so the limit falls (limit - count) plies later.
+        deadline = ply + max(c.limit - c.count, 0)
+        c.event = RuleEvent(
+            c.rule.name, c.rule.article, bool(c.rule.automatic),
+            start_ply=c.start_ply, limit_plies=c.limit, deadline_ply=deadline,
+        )
+        self._events.append(c.event)
+
+    @staticmethod
+    def _close(c: _Counter, ply: int) -> None:
+        if c.event is not None:
+            c.event.end_ply = ply
+            c.event = None
+
+
+def _check_rule(rule: DrawRule) -> None:
+    """API-misuse check of a DrawRule record (a bad record is a programming error)."""
+    if rule.kind not in ("repetition", "counter"):
+        raise ValueError(f"draw rule {rule.name!r}: unknown kind {rule.kind!r}")
+    if int(rule.limit) < 1:
+        raise ValueError(f"draw rule {rule.name!r}: limit must be >= 1, got {rule.limit!r}")
+    unknown = set(rule.resets) - RESET_EVENTS
+    if unknown:
+        raise ValueError(f"draw rule {rule.name!r}: unknown reset events {sorted(unknown)}")
+    if rule.kind == "counter" and rule.material not in MATERIAL_CONDITIONS:
+        raise ValueError(
+            f"draw rule {rule.name!r}: unknown material condition {rule.material!r}"
+        )
+
+
+def events_to_rows(events: Iterable[RuleEvent], game_id: int) -> list[dict[str, Any]]:
+    """``rule_events`` rows for one game.
+
+    >>> events_to_rows([RuleEvent("fmjd-6.4", "FMJD 6.4", True, 40, 10, 50)], 7)[0]["game_id"]
+    7
+    """
+    return [{"game_id": game_id, **e.to_dict()} for e in events]
