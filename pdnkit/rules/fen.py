@@ -1,0 +1,317 @@
+"""Reading and writing FEN position strings (PDN 3.0 section 10, RULES.md 1.4).
+
+Reading is liberal: numeric ranges (``W31-50``), ``K`` before a square or a range,
+empty colour fields (``W:W:B1,2``), a trailing dot, ``?`` as side to move, colour
+fields in either order, unsorted squares, leading zeros, spaces, coordinates
+(``W:Wa1,c1,Kd4:Bb8``) and numbers for every 8x8/10x10 variant, lidraughts'
+``:H<n>`` (half-move clock) and ``:F<n>`` (full-move number) fields, its Frisian
+king-move counters ``:+<n><sq>+<n><sq>`` and ghost pieces (``G``/``P``, dropped),
+and PDN 2.0 English FENs. What cannot be a position raises :class:`FenError` with a
+message naming the problem: a square off the board, a square listed twice, a man on
+the row where it would have been crowned.
+
+Writing follows PDN 3.0: no ranges, no trailing dot, squares in the variant's own
+notation.
+
+Example:
+    >>> from pdnkit.rules import get_rules
+    >>> pos = parse_fen("W:W31-50:B1-20.", get_rules("international"))
+    >>> len(pos.white_men), len(pos.black_men)
+    (20, 20)
+    >>> write_fen(parse_fen("B:WK10,15,18:B12,16,20", get_rules("english")))
+    'B:WK10,15,18:B12,16,20'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pdnkit.rules.notation import NotationError, _tables, parse_square
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pdnkit.rules.position import Position
+    from pdnkit.rules.variants import Color, Rules
+
+__all__ = ["FenError", "FenInfo", "parse_fen", "parse_fen_info", "split_fen", "write_fen"]
+
+
+class FenError(ValueError):
+    """A FEN string that is malformed or describes an impossible position."""
+
+
+@dataclass(frozen=True)
+class FenInfo:
+    """Everything a FEN string says, beyond the position itself.
+
+    ``side_known`` is False when the side to move was ``?`` (the position then has the
+    variant's first mover to move; callers should warn). ``halfmove`` and ``fullmove``
+    come from lidraughts' ``:H<n>`` and ``:F<n>`` fields (None when absent).
+    ``frisian_counters`` is ``((white_count, white_king_square), (black_count,
+    black_king_square))`` from lidraughts' ``:+<n><sq>+<n><sq>`` field (black is
+    written first there), squares None when no king is being counted; None when the
+    field is absent.
+    """
+
+    position: Position
+    side_known: bool = True
+    halfmove: int | None = None
+    fullmove: int | None = None
+    frisian_counters: tuple[tuple[int, int | None], tuple[int, int | None]] | None = None
+
+
+@dataclass(frozen=True)
+class RawFen:
+    """A FEN string split into its parts, squares still as written (see :func:`split_fen`)."""
+
+    side: str  # "W", "B" or "?"
+    white: tuple[tuple[str, bool], ...]  # (square text, is_king)
+    black: tuple[tuple[str, bool], ...]
+    halfmove: int | None
+    fullmove: int | None
+    counters: tuple[tuple[int, int | None], tuple[int, int | None]] | None
+
+
+_RANGE_RE = re.compile(r"([0-9]+)-([0-9]+)")
+_NUM_RE = re.compile(r"[0-9]+")
+_ALPHA_RE = re.compile(r"[a-zA-Z][0-9]{1,2}")
+_COUNTER_RE = re.compile(r"\+([0-9])([0-9]*)\+([0-9])([0-9]*)")
+
+
+def split_fen(text: str) -> RawFen:
+    """Split FEN text into side, square tokens and extra fields, without a variant.
+
+    Ranges are expanded here (``31-33`` -> ``31``, ``32``, ``33``). Raises
+    :class:`FenError` for malformed text.
+
+    Example:
+        >>> raw = split_fen("B:W18,K10-11:B12:H3:F20")
+        >>> raw.side, raw.white, raw.halfmove, raw.fullmove
+        ('B', (('18', False), ('10', True), ('11', True)), 3, 20)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"FEN must be a string, not {type(text).__name__}")
+    s = text.strip()
+    if len(s) >= 2 and s[0] == s[-1] == '"':
+        s = s[1:-1].strip()
+    if s.endswith("."):
+        s = s[:-1].rstrip()
+    if not s:
+        raise FenError("empty FEN")
+    fields: list[tuple[int, str]] = []
+    pos = 0
+    for part in s.split(":"):
+        lead = len(part) - len(part.lstrip())
+        fields.append((pos + lead, part.strip()))
+        pos += len(part) + 1
+    at, side = fields[0]
+    if len(side) != 1 or side.upper() not in "WB?":
+        raise FenError(
+            f"bad colour {side[:1]!r} at position {at}: a FEN starts with the side to move "
+            "(W, B or ?)"
+        )
+    side = side.upper()
+    pieces: dict[str, list[tuple[str, bool]]] = {"W": [], "B": []}
+    halfmove: int | None = None
+    fullmove: int | None = None
+    counters = None
+    for at, field in fields[1:]:
+        if not field:
+            continue
+        head = field[0]
+        if head in "WBwb" and not (head in "wb" and _ALPHA_RE.fullmatch(field)):
+            _squares(field[1:], at + 1, pieces[head.upper()])
+        elif head in "HF" and field[1:].isdigit():
+            if head == "H":
+                halfmove = int(field[1:])
+            else:
+                fullmove = int(field[1:])
+        elif head == "+":
+            m = _COUNTER_RE.fullmatch(field.replace(" ", ""))
+            if m is None:
+                raise FenError(f"bad king-move counter field {field!r} at position {at}")
+            b_count, b_sq, w_count, w_sq = m.groups()
+            counters = (
+                (int(w_count), int(w_sq) if w_sq else None),
+                (int(b_count), int(b_sq) if b_sq else None),
+            )
+        else:
+            raise FenError(f"bad colour {head!r} at position {at}")
+    return RawFen(
+        side=side,
+        white=tuple(pieces["W"]),
+        black=tuple(pieces["B"]),
+        halfmove=halfmove,
+        fullmove=fullmove,
+        counters=counters,
+    )
+
+
+def _squares(body: str, at: int, out: list[tuple[str, bool]]) -> None:
+    offset = at
+    for raw in body.split(","):
+        tok = raw.strip()
+        here = offset + len(raw) - len(raw.lstrip())
+        offset += len(raw) + 1
+        if not tok:
+            continue
+        king = False
+        if tok[0] in "GPgp" and len(tok) > 1 and not _ALPHA_RE.fullmatch(tok):
+            continue  # lidraughts ghost piece: already captured mid-sequence, gone at rest
+        if tok[0] in "Kk" and len(tok) > 1:
+            king = True
+            tok = tok[1:].strip()
+        m = _RANGE_RE.fullmatch(tok.replace(" ", ""))
+        if m:
+            lo, hi = int(m.group(1)), int(m.group(2))
+            if lo > hi:
+                raise FenError(f"bad square range {tok!r} at position {here}")
+            out.extend((str(n), king) for n in range(lo, hi + 1))
+        elif _NUM_RE.fullmatch(tok) or _ALPHA_RE.fullmatch(tok):
+            out.append((tok, king))
+        else:
+            raise FenError(f"bad square {tok!r} at position {here}")
+
+
+def parse_fen_info(text: str, rules: Rules) -> FenInfo:
+    """Read a FEN string for a variant, with side-to-move knowledge and extra fields.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> info = parse_fen_info("?:W29,13,11:B22,4,2", get_rules("english"))
+        >>> info.side_known, str(info.position.side)
+        (False, 'B')
+        >>> parse_fen_info("W:W31-50:B1-20:H0:F1", get_rules("international")).fullmove
+        1
+    """
+    from pdnkit.rules.position import Position
+    from pdnkit.rules.variants import Color
+
+    raw = split_fen(text)
+    t = _tables(rules)
+    seen: dict[int, str] = {}
+    sets: dict[tuple[str, bool], set[int]] = {
+        ("W", False): set(),
+        ("W", True): set(),
+        ("B", False): set(),
+        ("B", True): set(),
+    }
+    for colour, tokens in (("W", raw.white), ("B", raw.black)):
+        for tok, king in tokens:
+            try:
+                n = parse_square(rules, tok)
+            except NotationError as exc:
+                raise FenError(str(exc)) from None
+            if n in seen:
+                raise FenError(f"square {t.names[n]} is listed twice")
+            seen[n] = colour
+            sets[(colour, king)].add(n)
+    geo = rules.geometry
+    for colour, color in (("W", Color.WHITE), ("B", Color.BLACK)):
+        crown = set(geo.promotion_squares(color))
+        bad = sorted(sets[(colour, False)] & crown)
+        if bad:
+            who = "white" if colour == "W" else "black"
+            raise FenError(
+                f"{who} man on {t.names[bad[0]]} stands on its promotion row (it would be a king)"
+            )
+    side_known = raw.side != "?"
+    side: Color = rules.first_mover if not side_known else (
+        Color.WHITE if raw.side == "W" else Color.BLACK
+    )
+    counters = raw.counters
+    if counters is not None:
+        for _count, sq in counters:
+            if sq is not None and not 1 <= sq <= t.num_squares:
+                raise FenError(f"square {sq} is off the {t.width}x{t.height} board")
+    position = _make_position(
+        Position,
+        rules,
+        side,
+        sets[("W", False)],
+        sets[("W", True)],
+        sets[("B", False)],
+        sets[("B", True)],
+        counters,
+    )
+    return FenInfo(
+        position=position,
+        side_known=side_known,
+        halfmove=raw.halfmove,
+        fullmove=raw.fullmove,
+        frisian_counters=counters,
+    )
+
+
+def _make_position(
+    position_cls: type[Position],
+    rules: Rules,
+    side: Color,
+    white_men: set[int],
+    white_kings: set[int],
+    black_men: set[int],
+    black_kings: set[int],
+    counters: tuple[tuple[int, int | None], tuple[int, int | None]] | None,
+) -> Position:
+    kwargs = {
+        "white_men": sorted(white_men),
+        "white_kings": sorted(white_kings),
+        "black_men": sorted(black_men),
+        "black_kings": sorted(black_kings),
+    }
+    if counters is not None and any(c for c, _ in counters):
+        try:
+            return position_cls.from_squares(rules, side, king_moves=counters, **kwargs)  # type: ignore[call-arg]
+        except TypeError:
+            pass  # engine without counter support: the counters stay in FenInfo
+    return position_cls.from_squares(rules, side, **kwargs)
+
+
+def parse_fen(text: str, rules: Rules) -> Position:
+    """Read a FEN string into a :class:`~pdnkit.rules.position.Position` of ``rules``.
+
+    Raises :class:`FenError` naming what is wrong for malformed or impossible FENs.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> pos = parse_fen("W:Wa1,c1,Kd4:Bb8", get_rules("russian"))
+        >>> sorted(pos.white_men), sorted(pos.white_kings), sorted(pos.black_men)
+        ([29, 30], [19], [1])
+        >>> parse_fen("W:W51:B1", get_rules("international"))
+        Traceback (most recent call last):
+        ...
+        pdnkit.rules.fen.FenError: square 51 is off the 10x10 board
+    """
+    return parse_fen_info(text, rules).position
+
+
+def write_fen(position: Position) -> str:
+    """The PDN 3.0 FEN of ``position``: no ranges, no trailing dot, variant's notation.
+
+    Squares are listed in board order (by number, or by file then rank for coordinates)
+    with ``K`` before kings.
+
+    Example:
+        >>> from pdnkit.rules import get_rules, Position
+        >>> write_fen(Position.initial(get_rules("russian")))[:30]
+        'W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,'
+    """
+    rules = position.rules
+    t = _tables(rules)
+
+    def field(letter: str, men: frozenset[int], kings: frozenset[int]) -> str:
+        items = [(n, False) for n in men] + [(n, True) for n in kings]
+        if t.alphanumeric:
+            items.sort(key=lambda it: t.coords[it[0]])
+        else:
+            items.sort()
+        return letter + ",".join(("K" if k else "") + t.names[n] for n, k in items)
+
+    return ":".join(
+        (
+            str(position.side),
+            field("W", position.white_men, position.white_kings),
+            field("B", position.black_men, position.black_kings),
+        )
+    )

@@ -1,0 +1,595 @@
+"""Square names and move text in each variant's own notation.
+
+Square numbers are PDN square numbers (1-based) as numbered by the variant's
+:class:`~pdnkit.rules.geometry.Geometry`; names are either the number itself
+(numeric variants: ``"28"``) or a chess-style coordinate (alphanumeric variants:
+``"c3"``, file letter from White's left, rank from White's side, RULES.md 1.8).
+Every 8x8 and 10x10 variant also accepts the other form on input, so a Russian
+game written with lidraughts' numeric squares (``22-18``) and an international game
+written with coordinates both read.
+
+Moves are written in the variant's short form (``32-28``, ``28x19``, ``c3-d4``,
+``c3:e5``) with the capture separator of :attr:`Rules.capture_separator`; the full
+landing path is written only where PDN 3.0 requires it (RULES.md 1.5 and 4.5), see
+:func:`canonical_notation`. :func:`match_move` does the reverse: it finds the legal
+moves a written move can mean.
+
+Example:
+    >>> from pdnkit.rules import get_rules
+    >>> russian = get_rules("russian")
+    >>> square_name(russian, 22), parse_square(russian, "c3"), parse_square(russian, "022")
+    ('c3', 22, 22)
+    >>> to_numeric(russian, "c3:e5:c7"), to_alphanumeric(russian, "22-18")
+    ('22:15:6', 'c3-d4')
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pdnkit.rules.position import Move, Position
+    from pdnkit.rules.variants import Rules
+
+__all__ = [
+    "NotationError",
+    "canonical_notation",
+    "format_move",
+    "match_move",
+    "moves",
+    "parse_move_text",
+    "parse_square",
+    "square_name",
+    "to_alphanumeric",
+    "to_numeric",
+    "variants",
+]
+
+_FILES = "abcdefghijklmnopqrstuvwxyz"
+
+
+class NotationError(ValueError):
+    """A square or move text that cannot be read for the given variant."""
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Per-variant lookup tables, built once from the variant's geometry."""
+
+    num_squares: int
+    width: int
+    height: int
+    alphanumeric: bool
+    names: tuple[str, ...]  # index n -> variant's own name of square n (index 0 unused)
+    coords: tuple[tuple[int, int], ...]  # index n -> (file, rank), 0-based
+    alpha: tuple[str, ...]  # index n -> coordinate name ("c3") of square n
+    by_alpha: dict[str, int]  # "c3" -> n
+
+
+_CACHE: dict[int, tuple[Any, _Tables]] = {}
+
+
+def _tables(rules: Rules) -> _Tables:
+    entry = _CACHE.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    geo = rules.geometry
+    n_sq = int(geo.num_squares)
+    coords: list[tuple[int, int]] = [(-1, -1)]
+    alpha: list[str] = [""]
+    for n in range(1, n_sq + 1):
+        f, r = geo.square_to_coords(n)
+        coords.append((int(f), int(r)))
+        alpha.append(f"{_FILES[f]}{r + 1}" if f < len(_FILES) else str(n))
+    is_alpha = rules.notation == "alphanumeric"
+    names = tuple(alpha) if is_alpha else ("",) + tuple(str(n) for n in range(1, n_sq + 1))
+    tables = _Tables(
+        num_squares=n_sq,
+        width=int(rules.width),
+        height=int(rules.height),
+        alphanumeric=is_alpha,
+        names=names,
+        coords=tuple(coords),
+        alpha=tuple(alpha),
+        by_alpha={a: n for n, a in enumerate(alpha) if n},
+    )
+    _CACHE[id(rules)] = (rules, tables)
+    return tables
+
+
+# --------------------------------------------------------------------------- squares
+
+
+def square_name(rules: Rules, n: int) -> str:
+    """The name of PDN square ``n`` in the variant's own notation.
+
+    Numeric variants give the number, alphanumeric ones (Russian, Brazilian, Czech,
+    Turkish, ...) the coordinate. Raises :class:`NotationError` for a square that is not
+    on the board.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> square_name(get_rules("international"), 46), square_name(get_rules("russian"), 29)
+        ('46', 'a1')
+    """
+    t = _tables(rules)
+    if not isinstance(n, int) or not 1 <= n <= t.num_squares:
+        raise NotationError(f"square {n} is off the {t.width}x{t.height} board")
+    return t.names[n]
+
+
+def alphanumeric_name(rules: Rules, n: int) -> str:
+    """The coordinate name (``"b10"``, ``"c3"``) of PDN square ``n``, whatever the notation.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> alphanumeric_name(get_rules("international"), 1)
+        'b10'
+    """
+    t = _tables(rules)
+    if not isinstance(n, int) or not 1 <= n <= t.num_squares:
+        raise NotationError(f"square {n} is off the {t.width}x{t.height} board")
+    return t.alpha[n]
+
+
+def square_coords(rules: Rules, n: int) -> tuple[int, int]:
+    """``(file, rank)`` of square ``n``, 0-based from White's left and White's side.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> square_coords(get_rules("international"), 46)
+        (0, 0)
+    """
+    t = _tables(rules)
+    if not isinstance(n, int) or not 1 <= n <= t.num_squares:
+        raise NotationError(f"square {n} is off the {t.width}x{t.height} board")
+    return t.coords[n]
+
+
+_ALPHA_RE = re.compile(r"([a-zA-Z])([0-9]{1,2})")
+
+
+def parse_square(rules: Rules, text: str) -> int:
+    """The PDN square number written as ``text`` (``"28"``, ``"06"``, ``"c3"``).
+
+    Numbers may carry leading zeros. Coordinates are accepted for every variant whose
+    board has at most 26 files (so for all 8x8 and 10x10 boards), numbers for every
+    variant (alphanumeric variants use the lidraughts top-left numbering, RULES.md 1.8).
+    Raises :class:`NotationError` naming the problem.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> intl = get_rules("international")
+        >>> parse_square(intl, "05"), parse_square(intl, "a1"), parse_square(intl, "j10")
+        (5, 46, 5)
+    """
+    t = _tables(rules)
+    s = text.strip()
+    if s.isdigit():
+        n = int(s)
+        if not 1 <= n <= t.num_squares:
+            raise NotationError(f"square {n} is off the {t.width}x{t.height} board")
+        return n
+    m = _ALPHA_RE.fullmatch(s)
+    if m is None:
+        raise NotationError(f"{text!r} is not a square")
+    name = m.group(1).lower() + str(int(m.group(2)))
+    n = t.by_alpha.get(name)
+    if n is not None:
+        return n
+    f = _FILES.index(name[0])
+    r = int(name[1:]) - 1
+    if f >= t.width or not 0 <= r < t.height:
+        raise NotationError(f"square {name} is off the {t.width}x{t.height} board")
+    raise NotationError(f"square {name} is not a playing square")
+
+
+# --------------------------------------------------------------------------- move text
+
+_SEP_RE = re.compile(r"\s*([-xX:\u2013\u2011\u2012\u2014])\s*")
+
+
+def parse_move_text(rules: Rules, text: str) -> tuple[tuple[int, ...], bool]:
+    """Split written move text into square numbers and whether it was written as a capture.
+
+    Accepts ``-``, ``x``, ``X``, ``:`` and non-ASCII dashes as separators, squares as
+    numbers (leading zeros allowed) or coordinates, and the separator-less forms
+    ``3228`` and ``a3b4``. Move strength marks (``!``, ``?``, ``*``, ``+``, ``=``) at
+    the end are ignored. A ``-`` between squares means "quiet" unless the text has more
+    than two squares. Raises :class:`NotationError` for text that is not a move.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> parse_move_text(get_rules("international"), "32-28!"), parse_move_text(
+        ...     get_rules("russian"), "c3:e5:c7")
+        (((32, 28), False), ((22, 15, 6), True))
+    """
+    s = text.strip().rstrip("!?*+=()").strip()
+    if not s:
+        raise NotationError(f"{text!r} is not a move")
+    parts = _SEP_RE.split(s)
+    if len(parts) == 1:  # no separator: "3228", "a3b4"
+        m = re.fullmatch(r"([a-zA-Z][0-9]{1,2})([a-zA-Z][0-9]{1,2})", s)
+        if m:
+            pieces = [m.group(1), m.group(2)]
+        elif s.isdigit() and len(s) == 4:
+            pieces = [s[:2], s[2:]]
+        else:
+            raise NotationError(f"{text!r} is not a move")
+        seps: list[str] = ["-"]
+    else:
+        pieces = parts[0::2]
+        seps = parts[1::2]
+    if any(not p for p in pieces):
+        raise NotationError(f"{text!r} is not a move")
+    try:
+        squares = tuple(parse_square(rules, p) for p in pieces)
+    except NotationError as exc:
+        raise NotationError(f"{text!r}: {exc}") from None
+    capture = any(sep in "xX:" for sep in seps) or len(squares) > 2
+    return squares, capture
+
+
+def format_move(move: Move, rules: Rules, full_path: bool = False) -> str:
+    """Write ``move`` in the variant's own notation.
+
+    Quiet moves use ``-``; captures the variant's capture separator (``x``, or ``:`` for
+    Russian). With ``full_path`` every landing square of the capture is written.
+
+    Example:
+        >>> from pdnkit.rules import get_rules, parse_fen
+        >>> pos = parse_fen("W:W28,32:B23", get_rules("international"))
+        >>> [format_move(m, pos.rules) for m in pos.legal_moves()]
+        ['28x19']
+    """
+    names = _tables(rules).names
+    if not move.captured:
+        return f"{names[move.origin]}-{names[move.destination]}"
+    sep = rules.capture_separator
+    if full_path:
+        return sep.join(names[s] for s in move.path)
+    return f"{names[move.origin]}{sep}{names[move.destination]}"
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _direction(t: _Tables, a: int, b: int) -> tuple[int, int]:
+    (fa, ra), (fb, rb) = t.coords[a], t.coords[b]
+    return _sign(fb - fa), _sign(rb - ra)
+
+
+def _square_at(rules: Rules, t: _Tables, f: int, r: int) -> int | None:
+    if not (0 <= f < t.width and 0 <= r < t.height):
+        return None
+    sq = rules.geometry.coords_to_square(f, r)
+    return int(sq) if sq else None
+
+
+def _line(rules: Rules, t: _Tables, start: int, step: tuple[int, int]) -> list[int]:
+    """Playing squares after ``start`` along ``step``, up to the edge."""
+    f, r = t.coords[start]
+    out: list[int] = []
+    for _ in range(max(t.width, t.height)):
+        f += step[0]
+        r += step[1]
+        if not (0 <= f < t.width and 0 <= r < t.height):
+            break
+        sq = _square_at(rules, t, f, r)
+        if sq is not None:
+            out.append(sq)
+    return out
+
+
+def _behind(rules: Rules, t: _Tables, captured: int, step: tuple[int, int]) -> int:
+    """The playing square right behind ``captured`` along ``step``."""
+    line = _line(rules, t, captured, step)
+    return line[0] if line else captured
+
+
+def canonical_path(move: Move, rules: Rules) -> tuple[int, ...]:
+    """The squares PDN 3.0 lists for a capture written in full (RULES.md 4.5).
+
+    Origin, then for every jump but the last the turning square (where the piece turned)
+    or, when it went straight on, the square right behind the piece it took, then the
+    destination.
+
+    Example:
+        >>> from pdnkit.rules import get_rules, parse_fen
+        >>> pos = parse_fen("W:WK47:B14,19,29,31,42", get_rules("international"))
+        >>> sorted(canonical_path(m, pos.rules) for m in pos.legal_moves())
+        [(47, 38, 20, 9, 36), (47, 38, 24, 13, 36)]
+    """
+    path, cap = tuple(move.path), tuple(move.captured)
+    if len(cap) <= 1 or len(path) != len(cap) + 1:
+        return path if len(cap) > 1 else (move.origin, move.destination)
+    t = _tables(rules)
+    out = [path[0]]
+    for i in range(len(cap) - 1):
+        d_this = _direction(t, path[i], path[i + 1])
+        d_next = _direction(t, path[i + 1], path[i + 2])
+        out.append(path[i + 1] if d_this != d_next else _behind(rules, t, cap[i], d_this))
+    out.append(path[-1])
+    return tuple(out)
+
+
+def _outcome(move: Move) -> tuple[frozenset[int], bool]:
+    return frozenset(move.captured), bool(move.promotes)
+
+
+def canonical_notation(
+    move: Move, position: Position, legal: Sequence[Move] | None = None
+) -> str:
+    """The PDN 3.0 way to write ``move`` in ``position`` (RULES.md 4.5).
+
+    The short form (``28x19``, ``c3:e5``) unless another legal move has the same origin
+    and destination but leads to a different position; then the full path with turning
+    squares (or the square right behind the captured piece when going straight on).
+    ``legal`` may pass the position's legal moves when the caller has them already.
+
+    Example:
+        >>> from pdnkit.rules import get_rules, parse_fen
+        >>> pos = parse_fen("W:WK47:B14,19,29,31,42", get_rules("international"))
+        >>> sorted(canonical_notation(m, pos) for m in pos.legal_moves())
+        ['47x38x20x9x36', '47x38x24x13x36']
+    """
+    rules = position.rules
+    if not move.captured:
+        return format_move(move, rules)
+    if legal is None:
+        legal = position.legal_moves()
+    mine = _outcome(move)
+    ambiguous = any(
+        m.origin == move.origin and m.destination == move.destination and _outcome(m) != mine
+        for m in legal
+    )
+    if not ambiguous:
+        return format_move(move, rules)
+    names = _tables(rules).names
+    return rules.capture_separator.join(names[s] for s in canonical_path(move, rules))
+
+
+# --------------------------------------------------------------------------- matching
+
+
+def _stretches(move: Move, rules: Rules, t: _Tables) -> list[set[int]]:
+    """For each jump but the last, the squares the piece stood on or crossed after it."""
+    path, cap = tuple(move.path), tuple(move.captured)
+    out: list[set[int]] = []
+    if len(path) != len(cap) + 1:
+        return [{s} for s in path[1:-1]]
+    for i in range(len(cap) - 1):
+        landing = path[i + 1]
+        stretch = {landing}
+        d = _direction(t, path[i], landing)
+        for sq in _line(rules, t, cap[i], d):
+            stretch.add(sq)
+            if sq == landing:
+                break
+        d2 = _direction(t, landing, path[i + 2])
+        for sq in _line(rules, t, landing, d2):
+            if sq == cap[i + 1]:
+                break
+            stretch.add(sq)
+        out.append(stretch)
+    return out
+
+
+def _route_matches(listed: Sequence[int], stretches: list[set[int]]) -> bool:
+    j = 0
+    for sq in listed:
+        while j < len(stretches) and sq not in stretches[j]:
+            j += 1
+        if j == len(stretches):
+            return False
+        j += 1
+    return True
+
+
+def _distinct(cands: Iterable[Move]) -> list[Move]:
+    seen: dict[tuple[frozenset[int], bool], Move] = {}
+    out: list[Move] = []
+    for m in cands:
+        key = (frozenset(m.captured), bool(m.promotes))
+        if key not in seen:
+            seen[key] = m
+            out.append(m)
+    return out
+
+
+def match_move(
+    position: Position, text_or_squares: str | Sequence[int], legal: Sequence[Move] | None = None
+) -> list[Move]:
+    """The legal moves a written move can mean, one per distinct resulting position.
+
+    ``text_or_squares`` is move text (``"47x38x24x13x36"``, ``"c3:e5"``) or the square
+    numbers as written. Origin and destination must match; listed intermediate squares
+    must lie, in order, on the route (landing squares, or for flying kings any square
+    of the stretch the king crossed between two captures — RULES.md 1.5). When that
+    finds nothing, the "captured squares listed" forms are tried: ``from x to x
+    captured...`` (Hub) and ``from x captured... x to``. An empty list means illegal,
+    more than one means ambiguous.
+
+    Example:
+        >>> from pdnkit.rules import get_rules, parse_fen
+        >>> pos = parse_fen("W:WK47:B14,19,29,31,42", get_rules("international"))
+        >>> len(match_move(pos, "47x36")), len(match_move(pos, "47x38x24x13x36"))
+        (2, 1)
+    """
+    if isinstance(text_or_squares, str):
+        squares, _ = parse_move_text(position.rules, text_or_squares)
+    else:
+        squares = tuple(int(s) for s in text_or_squares)
+    if len(squares) < 2:
+        return []
+    if legal is None:
+        legal = position.legal_moves()
+    origin, dest, middle = squares[0], squares[-1], squares[1:-1]
+    same_ends = [m for m in legal if m.origin == origin and m.destination == dest]
+    if not middle:
+        return _distinct(same_ends)
+    t = _tables(position.rules)
+    found = [
+        m for m in same_ends if m.captured and _route_matches(middle, _stretches(m, position.rules, t))
+    ]
+    if found:
+        return _distinct(found)
+    listed = set(middle)
+    found = [m for m in same_ends if m.captured and listed == set(m.captured)]
+    if found:
+        return _distinct(found)
+    if len(squares) >= 3:
+        hub_dest, hub_caps = squares[1], set(squares[2:])
+        found = [
+            m
+            for m in legal
+            if m.origin == origin and m.destination == hub_dest and hub_caps == set(m.captured)
+        ]
+        if found:
+            return _distinct(found)
+    return []
+
+
+# --------------------------------------------------------------------------- conversion
+
+
+def _convert(rules: Rules, text: str, alpha: bool) -> str:
+    t = _tables(rules)
+    squares, _ = parse_move_text(rules, text)
+    s = text.strip()
+    seps = _SEP_RE.findall(s)
+    if not seps:
+        seps = ["-"]
+    seps = [("x" if sep == "X" else sep) if sep in "xX:" else "-" for sep in seps]
+    table = t.alpha if alpha else tuple(str(n) for n in range(t.num_squares + 1))
+    out = table[squares[0]]
+    for sep, sq in zip(seps, squares[1:], strict=False):
+        out += sep + table[sq]
+    return out
+
+
+def to_alphanumeric(rules: Rules, text: str) -> str:
+    """Rewrite move text with coordinate squares (``22-18`` -> ``c3-d4`` on 8x8).
+
+    Separators are kept; a square already written as a coordinate is normalised.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> to_alphanumeric(get_rules("international"), "32x21")
+        'd4xb6'
+    """
+    return _convert(rules, text, alpha=True)
+
+
+def to_numeric(rules: Rules, text: str) -> str:
+    """Rewrite move text with PDN square numbers (``c3:e5`` -> ``22:15`` for Russian).
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> to_numeric(get_rules("russian"), "c3-d4")
+        '22-18'
+    """
+    return _convert(rules, text, alpha=False)
+
+
+# --------------------------------------------------------------------------- CLI backers
+
+
+def moves(variant: str | int, fen: str | None = None) -> list[dict[str, Any]]:
+    """Legal moves of a position, as the ``pdnkit moves --format json`` objects.
+
+    Each object has ``notation`` (canonical PDN form in the variant's notation),
+    ``path`` (squares visited, origin first), ``captured`` (in capture order) and
+    ``promotes``. ``fen`` defaults to the variant's initial position. Raises
+    :class:`~pdnkit.rules.variants.UnknownVariantError` or
+    :class:`~pdnkit.rules.fen.FenError` for bad input.
+
+    Example:
+        >>> [m["notation"] for m in moves("international", "W:W28,32:B23")]
+        ['28x19']
+    """
+    from pdnkit.rules import Position, get_rules, parse_fen
+
+    rules = get_rules(variant)
+    position = Position.initial(rules) if fen is None else parse_fen(fen, rules)
+    legal = position.legal_moves()
+    out = [
+        {
+            "notation": canonical_notation(m, position, legal),
+            "path": list(m.path),
+            "captured": list(m.captured),
+            "promotes": bool(m.promotes),
+        }
+        for m in legal
+    ]
+    return out
+
+
+def _field(rules: Any, *names: str, default: Any = None) -> Any:
+    for name in names:
+        if hasattr(rules, name):
+            return getattr(rules, name)
+    return default
+
+
+def variants() -> list[dict[str, Any]]:
+    """One summary row per registered variant (what ``pdnkit variants`` shows).
+
+    Keys: ``name``, ``title``, ``gametype``, ``gametype_full``, ``aliases``, ``board``,
+    ``first_mover``, ``notation``, ``capture_separator``, ``king_range``,
+    ``men_capture_backwards``, ``capture_choice``, ``promotion``, ``draw_rules``,
+    ``edition``.
+
+    Example:
+        >>> rows = variants()
+        >>> next(r for r in rows if r["name"] == "russian")["board"]
+        '8x8'
+    """
+    from pdnkit.rules import list_variants
+
+    rows: list[dict[str, Any]] = []
+    for r in list_variants():
+        rows.append(_describe(r))
+    return rows
+
+
+def _describe(r: Any) -> dict[str, Any]:
+    flying = _field(r, "king_flying", "flying_kings", "kings_fly", "king_range")
+    if isinstance(flying, bool):
+        king_range = "flying" if flying else "short"
+    elif isinstance(flying, int):
+        king_range = "flying" if flying > 1 else "short"
+    else:
+        king_range = str(flying) if flying is not None else "?"
+    backwards = _field(r, "men_capture_backwards", "man_capture_backwards", "men_capture_backward")
+    choice = _field(r, "capture_choice", "capture_precedence", "capture_rule", "choice")
+    if isinstance(choice, (tuple, list)):
+        choice = ", ".join(str(c) for c in choice) if choice else "free"
+    promotion = _field(r, "promotion", "promotion_rule", "promotion_during_capture", "mid_capture_promotion")
+    draws = [
+        f"{d.name} ({'auto' if d.automatic else 'claim'}, {d.limit}"
+        f"{' occurrences' if d.kind == 'repetition' else ' plies'})"
+        for d in (getattr(r, "draw_rules", ()) or ())
+    ]
+    return {
+        "name": r.name,
+        "title": r.title,
+        "gametype": r.gametype,
+        "gametype_full": r.gametype_full,
+        "aliases": list(r.aliases),
+        "board": f"{r.width}x{r.height}",
+        "first_mover": str(r.first_mover),
+        "notation": r.notation,
+        "capture_separator": r.capture_separator,
+        "king_range": king_range,
+        "men_capture_backwards": backwards,
+        "capture_choice": str(choice) if choice is not None else "?",
+        "promotion": str(promotion) if promotion is not None else "?",
+        "draw_rules": draws,
+        "edition": r.edition,
+        "losing_game": bool(getattr(r, "losing_game", False)),
+    }
