@@ -1,0 +1,785 @@
+"""Statistics over a pdnkit database: openings, players, results, lengths, findings, trees.
+
+Every function takes a DuckDB connection (or a database path, opened with
+:func:`pdnkit.store.connect`) and returns a :class:`pandas.DataFrame`. Results are read
+from ``games.outcome`` (``white``/``black``/``draw``/``unknown``, falling back to the
+normalised ``result``); scores are White's percentage of the decided-or-drawn games
+(a win is 1, a draw 1/2; games without a known result are counted in ``games`` and
+``unknown`` but not in the score).
+
+Common filters (keyword arguments of every function that reads games):
+
+* ``variant`` -- canonical variant name (``"international"``, ``"russian"`` ...);
+* ``event`` -- case-insensitive substring of the Event tag;
+* ``player`` -- case-insensitive substring of the White or Black name;
+* ``date_from`` / ``date_to`` -- ``"YYYY"``, ``"YYYY-MM"`` or ``"YYYY-MM-DD"`` (inclusive);
+  games with only a year are compared by their year, games without a date are left out;
+* ``min_games`` -- drop rows with fewer games (where a row aggregates games).
+
+Example:
+    >>> from pdnkit.stats import _memory_db, openings
+    >>> con = _memory_db()            # an empty database with the pdnkit schema
+    >>> openings(con, plies=2).empty
+    True
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import duckdb
+    import pandas as pd
+
+__all__ = [
+    "STAT_KINDS",
+    "findings",
+    "lengths",
+    "openings",
+    "players",
+    "positions_at",
+    "results",
+    "square_counts",
+    "stats",
+    "tree",
+]
+
+#: the kinds ``pdnkit stats KIND`` accepts
+STAT_KINDS = ("openings", "players", "results", "lengths", "findings")
+
+#: SQL expression: the outcome of game alias ``g`` (white | black | draw | unknown)
+OUTCOME_SQL = (
+    "coalesce(nullif(g.outcome, ''), CASE g.result WHEN '1-0' THEN 'white' "
+    "WHEN '0-1' THEN 'black' WHEN '1/2-1/2' THEN 'draw' ELSE 'unknown' END)"
+)
+
+_SCHEMA = Path(__file__).resolve().parent / "store" / "schema.sql"
+
+
+# --------------------------------------------------------------------------------------
+# connections and filters
+# --------------------------------------------------------------------------------------
+
+
+def _memory_db() -> duckdb.DuckDBPyConnection:
+    """An empty in-memory database with the pdnkit schema (for examples and tests).
+
+    >>> _memory_db().execute("SELECT count(*) FROM games").fetchone()[0]
+    0
+    """
+    import duckdb
+
+    con = duckdb.connect(":memory:")
+    con.execute(_SCHEMA.read_text(encoding="utf-8"))
+    return con
+
+
+def _con(db: Any) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection from a connection, a path or ``None`` (the default database)."""
+    if db is None or isinstance(db, (str, Path)):
+        try:
+            from pdnkit.store import connect
+        except ImportError:  # the store module is not available: open the file directly
+            import duckdb
+
+            return duckdb.connect(str(db) if db is not None else "pdnkit.duckdb")
+        return connect(db)
+    return db
+
+
+def _parse_bound(value: str | _dt.date | int | None, upper: bool) -> _dt.date | None:
+    """``"2020"`` -> 2020-01-01 (or 2020-12-31 as an upper bound); full dates as given."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, _dt.datetime):
+        return value.date()
+    if isinstance(value, _dt.date):
+        return value
+    text = str(value).strip().replace(".", "-").replace("/", "-")
+    m = re.fullmatch(r"(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?", text)
+    if not m:
+        raise ValueError(f"date must be YYYY, YYYY-MM or YYYY-MM-DD, got {value!r}")
+    year = int(m.group(1))
+    month = int(m.group(2)) if m.group(2) else (12 if upper else 1)
+    if m.group(3):
+        day = int(m.group(3))
+    elif upper:
+        nxt = _dt.date(year + (month == 12), month % 12 + 1, 1)
+        day = (nxt - _dt.timedelta(days=1)).day
+    else:
+        day = 1
+    return _dt.date(year, month, day)
+
+
+def _game_filters(
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: str | _dt.date | int | None = None,
+    date_to: str | _dt.date | int | None = None,
+    *,
+    alias: str = "g",
+) -> tuple[str, list[Any]]:
+    """SQL condition (``TRUE`` when empty) and parameters for the common game filters."""
+    a = alias
+    clauses: list[str] = []
+    params: list[Any] = []
+    if variant:
+        clauses.append(f"lower({a}.variant) = lower(?)")
+        params.append(variant)
+    if event:
+        clauses.append(f"{a}.event ILIKE ?")
+        params.append(f"%{event}%")
+    if player:
+        clauses.append(f"({a}.white ILIKE ? OR {a}.black ILIKE ?)")
+        params += [f"%{player}%", f"%{player}%"]
+    lo = _parse_bound(date_from, upper=False)
+    hi = _parse_bound(date_to, upper=True)
+    if lo is not None:
+        clauses.append(f"coalesce({a}.date, make_date({a}.year, 12, 31)) >= ?")
+        params.append(lo)
+    if hi is not None:
+        clauses.append(f"coalesce({a}.date, make_date({a}.year, 1, 1)) <= ?")
+        params.append(hi)
+    return (" AND ".join(clauses) or "TRUE"), params
+
+
+def _df(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence[Any] = ()) -> pd.DataFrame:
+    return con.execute(sql, list(params)).df()
+
+
+def _result_columns(oc: str = "oc") -> str:
+    """Aggregate SQL columns: games, white_wins, draws, black_wins, unknown, white_score."""
+    return (
+        "count(*)::BIGINT AS games, "
+        f"count(*) FILTER (WHERE {oc} = 'white')::BIGINT AS white_wins, "
+        f"count(*) FILTER (WHERE {oc} = 'draw')::BIGINT AS draws, "
+        f"count(*) FILTER (WHERE {oc} = 'black')::BIGINT AS black_wins, "
+        f"count(*) FILTER (WHERE {oc} NOT IN ('white', 'draw', 'black'))::BIGINT AS unknown, "
+        f"round(100.0 * (count(*) FILTER (WHERE {oc} = 'white') "
+        f"+ 0.5 * count(*) FILTER (WHERE {oc} = 'draw')) "
+        f"/ nullif(count(*) FILTER (WHERE {oc} IN ('white', 'draw', 'black')), 0), 1) "
+        "AS white_score"
+    )
+
+
+def score(wins: float, draws: float, losses: float) -> float | None:
+    """Score percentage: a win counts 1, a draw 1/2; ``None`` without games.
+
+    >>> score(2, 1, 1)
+    62.5
+    >>> score(0, 0, 0) is None
+    True
+    """
+    n = wins + draws + losses
+    return None if n == 0 else round(100.0 * (wins + 0.5 * draws) / n, 1)
+
+
+# --------------------------------------------------------------------------------------
+# openings
+# --------------------------------------------------------------------------------------
+
+
+def openings(
+    con: Any = None,
+    *,
+    plies: int = 4,
+    by: str = "moves",
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: str | _dt.date | int | None = None,
+    date_to: str | _dt.date | int | None = None,
+    min_games: int = 1,
+) -> pd.DataFrame:
+    """Opening statistics over the first ``plies`` half-moves.
+
+    ``by="moves"`` groups by the move sequence (canonical notation, the move as written
+    where replay failed); ``by="position"`` groups by the position key after ``plies``
+    half-moves, so transpositions merge (``sequences`` counts the move orders merged,
+    ``moves`` shows the most frequent one). Games that start from a set-up position
+    (FEN tag) and games shorter than ``plies`` are not counted.
+
+    Columns: ``variant``, ``opening`` (the move sequence), [``position_key``, ``fen``,
+    ``sequences``], ``games``, ``white_wins``, ``draws``, ``black_wins``, ``unknown``,
+    ``white_score`` (%), ``avg_plies``.
+
+    >>> con = _memory_db()
+    >>> list(openings(con, plies=2).columns)[:4]
+    ['variant', 'opening', 'games', 'white_wins']
+    """
+    if plies < 1:
+        raise ValueError("plies must be at least 1")
+    if by not in ("moves", "position"):
+        raise ValueError("by must be 'moves' or 'position'")
+    con = _con(con)
+    where, params = _game_filters(variant, event, player, date_from, date_to)
+    base = f"""
+        WITH g AS (
+            SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
+            FROM games g WHERE g.fen IS NULL AND {where}
+        ),
+        seq AS (
+            SELECT m.game_id,
+                   string_agg(coalesce(m.canonical, m.notation), ' ' ORDER BY m.ply) AS opening,
+                   count(*) AS n
+            FROM moves m JOIN g USING (game_id)
+            WHERE m.ply <= ?
+            GROUP BY m.game_id
+        )
+    """
+    params = params + [plies]
+    if by == "moves":
+        sql = base + f"""
+            SELECT g.variant, seq.opening, {_result_columns()},
+                   round(avg(g.plies), 1) AS avg_plies
+            FROM seq JOIN g USING (game_id)
+            WHERE seq.n = ?
+            GROUP BY g.variant, seq.opening
+            HAVING count(*) >= ?
+            ORDER BY games DESC, g.variant, seq.opening
+        """
+        return _df(con, sql, params + [plies, min_games])
+    sql = base + f"""
+        SELECT g.variant, mode(seq.opening) AS opening, p.position_key,
+               any_value(p.fen) AS fen, count(DISTINCT seq.opening)::BIGINT AS sequences,
+               {_result_columns()}, round(avg(g.plies), 1) AS avg_plies
+        FROM seq JOIN g USING (game_id)
+        JOIN positions p ON p.game_id = g.game_id AND p.ply = ?
+        WHERE seq.n = ?
+        GROUP BY g.variant, p.position_key
+        HAVING count(*) >= ?
+        ORDER BY games DESC, g.variant, opening
+    """
+    return _df(con, sql, params + [plies, plies, min_games])
+
+
+# --------------------------------------------------------------------------------------
+# players, results, lengths
+# --------------------------------------------------------------------------------------
+
+
+def players(
+    con: Any = None,
+    *,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: str | _dt.date | int | None = None,
+    date_to: str | _dt.date | int | None = None,
+    min_games: int = 1,
+) -> pd.DataFrame:
+    """Per-player record: games, wins/draws/losses as White and as Black, score, dates.
+
+    ``player`` here selects players (substring of the name), not games. Unknown names
+    (empty or ``?``) are left out. Columns: ``player``, ``games``, ``wins``, ``draws``,
+    ``losses``, ``unknown``, ``score`` (%), ``white_games``, ``white_wins``,
+    ``white_draws``, ``white_losses``, ``black_games``, ``black_wins``, ``black_draws``,
+    ``black_losses``, ``first_date``, ``last_date`` (full dates only), ``first_year``,
+    ``last_year``.
+
+    >>> players(_memory_db()).empty
+    True
+    """
+    con = _con(con)
+    where, params = _game_filters(variant, event, None, date_from, date_to)
+    pwhere = "TRUE"
+    if player:
+        pwhere = "s.player ILIKE ?"
+        params = params + [f"%{player}%"]
+    sql = f"""
+        WITH g AS (
+            SELECT g.*, {OUTCOME_SQL} AS oc FROM games g WHERE {where}
+        ),
+        s AS (
+            SELECT trim(white) AS player, 'W' AS colour,
+                   CASE oc WHEN 'white' THEN 'win' WHEN 'black' THEN 'loss'
+                           WHEN 'draw' THEN 'draw' ELSE 'unknown' END AS r,
+                   date, year FROM g
+            UNION ALL
+            SELECT trim(black), 'B',
+                   CASE oc WHEN 'black' THEN 'win' WHEN 'white' THEN 'loss'
+                           WHEN 'draw' THEN 'draw' ELSE 'unknown' END,
+                   date, year FROM g
+        )
+        SELECT player, count(*)::BIGINT AS games,
+               count(*) FILTER (WHERE r = 'win')::BIGINT AS wins,
+               count(*) FILTER (WHERE r = 'draw')::BIGINT AS draws,
+               count(*) FILTER (WHERE r = 'loss')::BIGINT AS losses,
+               count(*) FILTER (WHERE r = 'unknown')::BIGINT AS unknown,
+               round(100.0 * (count(*) FILTER (WHERE r = 'win')
+                     + 0.5 * count(*) FILTER (WHERE r = 'draw'))
+                     / nullif(count(*) FILTER (WHERE r <> 'unknown'), 0), 1) AS score,
+               count(*) FILTER (WHERE colour = 'W')::BIGINT AS white_games,
+               count(*) FILTER (WHERE colour = 'W' AND r = 'win')::BIGINT AS white_wins,
+               count(*) FILTER (WHERE colour = 'W' AND r = 'draw')::BIGINT AS white_draws,
+               count(*) FILTER (WHERE colour = 'W' AND r = 'loss')::BIGINT AS white_losses,
+               count(*) FILTER (WHERE colour = 'B')::BIGINT AS black_games,
+               count(*) FILTER (WHERE colour = 'B' AND r = 'win')::BIGINT AS black_wins,
+               count(*) FILTER (WHERE colour = 'B' AND r = 'draw')::BIGINT AS black_draws,
+               count(*) FILTER (WHERE colour = 'B' AND r = 'loss')::BIGINT AS black_losses,
+               min(date) AS first_date, max(date) AS last_date,
+               min(year) AS first_year, max(year) AS last_year
+        FROM s
+        WHERE player IS NOT NULL AND player NOT IN ('', '?', '-') AND {pwhere}
+        GROUP BY player
+        HAVING count(*) >= ?
+        ORDER BY games DESC, score DESC NULLS LAST, player
+    """
+    return _df(con, sql, params + [min_games])
+
+
+_RESULT_GROUPS = {"variant": "g.variant", "event": "g.event", "year": "g.year"}
+
+
+def results(
+    con: Any = None,
+    *,
+    by: str | Sequence[str] = "variant",
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: str | _dt.date | int | None = None,
+    date_to: str | _dt.date | int | None = None,
+    min_games: int = 1,
+) -> pd.DataFrame:
+    """Results grouped by ``variant``, ``event`` and/or ``year`` (``by="variant,year"``).
+
+    Columns: the grouping columns, ``games``, ``white_wins``, ``draws``, ``black_wins``,
+    ``unknown``, ``white_score`` (%), ``draw_rate`` (% of games with a known result),
+    ``avg_plies``.
+
+    >>> results(_memory_db(), by="year").empty
+    True
+    """
+    keys = [k.strip() for k in (by.split(",") if isinstance(by, str) else by) if k.strip()]
+    bad = [k for k in keys if k not in _RESULT_GROUPS]
+    if not keys or bad:
+        raise ValueError(f"by must name some of {sorted(_RESULT_GROUPS)}, got {by!r}")
+    con = _con(con)
+    where, params = _game_filters(variant, event, player, date_from, date_to)
+    cols = ", ".join(f"{_RESULT_GROUPS[k]} AS {k}" for k in keys)
+    grp = ", ".join(_RESULT_GROUPS[k] for k in keys)
+    sql = f"""
+        WITH g AS (SELECT g.*, {OUTCOME_SQL} AS oc FROM games g WHERE {where})
+        SELECT {cols}, {_result_columns()},
+               round(100.0 * count(*) FILTER (WHERE oc = 'draw')
+                     / nullif(count(*) FILTER (WHERE oc IN ('white', 'draw', 'black')), 0), 1)
+                     AS draw_rate,
+               round(avg(g.plies), 1) AS avg_plies
+        FROM g
+        GROUP BY {grp}
+        HAVING count(*) >= ?
+        ORDER BY {", ".join(f"{k} NULLS LAST" for k in keys)}
+    """
+    return _df(con, sql, params + [min_games])
+
+
+def lengths(
+    con: Any = None,
+    *,
+    bin_width: int = 10,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: str | _dt.date | int | None = None,
+    date_to: str | _dt.date | int | None = None,
+) -> pd.DataFrame:
+    """Distribution of game lengths (plies in the main line) per variant.
+
+    Rows are bins ``[plies_from, plies_to)`` of width ``bin_width``; ``games`` counts the
+    games in the bin and ``share`` is their percentage within the variant. Empty bins
+    between the shortest and the longest game are listed with 0 games.
+
+    >>> lengths(_memory_db()).empty
+    True
+    """
+    if bin_width < 1:
+        raise ValueError("bin_width must be at least 1")
+    con = _con(con)
+    where, params = _game_filters(variant, event, player, date_from, date_to)
+    sql = f"""
+        WITH g AS (
+            SELECT g.variant, (g.plies // ?) * ? AS lo
+            FROM games g WHERE g.plies IS NOT NULL AND {where}
+        ),
+        span AS (SELECT variant, min(lo) AS a, max(lo) AS b, count(*) AS total
+                 FROM g GROUP BY variant),
+        bins AS (SELECT span.variant, unnest(range(span.a, span.b + 1, ?)) AS lo, total
+                 FROM span)
+        SELECT bins.variant, bins.lo::INTEGER AS plies_from, (bins.lo + ?)::INTEGER AS plies_to,
+               count(g.lo)::BIGINT AS games,
+               round(100.0 * count(g.lo) / any_value(bins.total), 1) AS share
+        FROM bins LEFT JOIN g ON g.variant IS NOT DISTINCT FROM bins.variant AND g.lo = bins.lo
+        GROUP BY bins.variant, bins.lo
+        ORDER BY bins.variant NULLS LAST, bins.lo
+    """
+    return _df(con, sql, [bin_width, bin_width] + params + [bin_width, bin_width])
+
+
+# --------------------------------------------------------------------------------------
+# findings
+# --------------------------------------------------------------------------------------
+
+_STATUS_COLUMNS = (
+    "count(*)::BIGINT AS games, "
+    "count(*) FILTER (WHERE g.status = 'ok')::BIGINT AS ok, "
+    "count(*) FILTER (WHERE g.status = 'warning')::BIGINT AS warning, "
+    "count(*) FILTER (WHERE g.status = 'error')::BIGINT AS error, "
+    "count(*) FILTER (WHERE g.status = 'unparsed')::BIGINT AS unparsed, "
+    "round(100.0 * count(*) FILTER (WHERE g.status = 'ok') / nullif(count(*), 0), 1) "
+    "AS clean_share"
+)
+
+
+def findings(
+    con: Any = None,
+    *,
+    by: str = "code",
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: str | _dt.date | int | None = None,
+    date_to: str | _dt.date | int | None = None,
+    min_games: int = 1,
+) -> pd.DataFrame:
+    """Findings by ``code``, ``file``, ``event`` or ``game``: which sources are dirty.
+
+    * ``by="code"``: ``code``, ``severity``, ``findings``, ``games`` (games with the code),
+      ``files``, ``summary`` (from the code registry);
+    * ``by="file"`` / ``by="event"``: ``path`` or ``event``, ``games``, game counts per
+      status (``ok``, ``warning``, ``error``, ``unparsed``), ``clean_share`` (% ok),
+      ``findings``, ``errors``, ``warnings``, ``infos``; dirtiest first;
+    * ``by="game"``: one row per game with findings (``game_id``, ``path``,
+      ``game_index``, ``white``, ``black``, ``status``, counts, ``codes``); worst first.
+
+    File-level findings (no game) count for ``code`` and ``file`` unless a game filter is
+    given. ``min_games`` applies to the ``file`` and ``event`` rows.
+
+    >>> findings(_memory_db(), by="file").empty
+    True
+    """
+    con = _con(con)
+    where, params = _game_filters(variant, event, player, date_from, date_to)
+    filtered = where != "TRUE"
+    fcount = (
+        "count(f.code)::BIGINT AS findings, "
+        "count(f.code) FILTER (WHERE f.severity = 'error')::BIGINT AS errors, "
+        "count(f.code) FILTER (WHERE f.severity = 'warning')::BIGINT AS warnings, "
+        "count(f.code) FILTER (WHERE f.severity = 'info')::BIGINT AS infos"
+    )
+    if by == "code":
+        gcond = f"(f.game_id IS NOT NULL AND {where})" if filtered else "TRUE"
+        sql = f"""
+            SELECT f.code,
+                   arg_max(f.severity, CASE f.severity WHEN 'error' THEN 2
+                                       WHEN 'warning' THEN 1 ELSE 0 END) AS severity,
+                   count(*)::BIGINT AS findings,
+                   count(DISTINCT f.game_id)::BIGINT AS games,
+                   count(DISTINCT f.file_id)::BIGINT AS files
+            FROM findings f LEFT JOIN games g ON g.game_id = f.game_id
+            WHERE {gcond}
+            GROUP BY f.code
+            ORDER BY findings DESC, f.code
+        """
+        df = _df(con, sql, params if filtered else [])
+        from pdnkit.findings import CODES
+
+        df["summary"] = [CODES[c].summary if c in CODES else "" for c in df["code"]]
+        return df
+    if by in ("file", "event"):
+        key = "fl.path" if by == "file" else "g.event"
+        name = "path" if by == "file" else "event"
+        joinfile = "JOIN files fl ON fl.file_id = g.file_id" if by == "file" else ""
+        sql = f"""
+            WITH g AS (SELECT g.* FROM games g WHERE {where}),
+            st AS (
+                SELECT {key} AS {name}, {_STATUS_COLUMNS}
+                FROM g {joinfile} GROUP BY {key}
+            ),
+            fc AS (
+                SELECT {key} AS {name}, {fcount}
+                FROM findings f
+                {"JOIN files fl ON fl.file_id = f.file_id LEFT JOIN g ON g.game_id = f.game_id"
+                 if by == "file" else "JOIN g ON g.game_id = f.game_id"}
+                WHERE {"f.game_id IS NULL OR g.game_id IS NOT NULL" if by == "file"
+                       and not filtered else "g.game_id IS NOT NULL"}
+                GROUP BY {key}
+            )
+            SELECT st.*, coalesce(fc.findings, 0)::BIGINT AS findings,
+                   coalesce(fc.errors, 0)::BIGINT AS errors,
+                   coalesce(fc.warnings, 0)::BIGINT AS warnings,
+                   coalesce(fc.infos, 0)::BIGINT AS infos
+            FROM st LEFT JOIN fc ON st.{name} IS NOT DISTINCT FROM fc.{name}
+            WHERE st.games >= ?
+            ORDER BY st.clean_share ASC NULLS LAST, errors DESC, st.{name}
+        """
+        return _df(con, sql, params + [min_games])
+    if by == "game":
+        sql = f"""
+            SELECT g.game_id, fl.path, g.game_index, g.line, g.event, g.white, g.black,
+                   g.status, {fcount},
+                   string_agg(DISTINCT f.code, ', ' ORDER BY f.code) AS codes
+            FROM games g JOIN findings f ON f.game_id = g.game_id
+            JOIN files fl ON fl.file_id = g.file_id
+            WHERE {where}
+            GROUP BY ALL
+            ORDER BY errors DESC, warnings DESC, findings DESC, g.game_id
+        """
+        return _df(con, sql, params)
+    raise ValueError("by must be 'code', 'file', 'event' or 'game'")
+
+
+# --------------------------------------------------------------------------------------
+# positions and the opening tree
+# --------------------------------------------------------------------------------------
+
+_MOVE_NUMBER = re.compile(r"^\d+\.+")
+
+
+def _move_tokens(moves: str | Sequence[str]) -> list[str]:
+    """Split a move sequence, dropping move numbers: ``"1. 32-28 19-23"`` -> two moves.
+
+    >>> _move_tokens("1. 32-28 19-23 2.37-32")
+    ['32-28', '19-23', '37-32']
+    """
+    raw = moves.split() if isinstance(moves, str) else list(moves)
+    out = []
+    for tok in raw:
+        tok = _MOVE_NUMBER.sub("", tok.strip())
+        if tok and tok not in ("...", "..") and not re.fullmatch(r"\d+\.*", tok):
+            out.append(tok.lower())
+    return out
+
+
+def _engine_keys(variants: list[str], fen: str | None, tokens: list[str]) -> list[tuple[str, int]]:
+    """Position keys computed by the rules engine (FEN, or moves from the start)."""
+    try:
+        from pdnkit.rules import Position, format_move, get_rules, parse_fen
+    except ImportError:  # pragma: no cover - engine not available
+        return []
+    out = []
+    for v in variants:
+        try:
+            rules = get_rules(v)
+            pos = parse_fen(fen, rules) if fen else Position.initial(rules)
+            for tok in tokens:
+                cands = [
+                    m for m in pos.legal_moves()
+                    if tok in (format_move(m, rules).lower(),
+                               format_move(m, rules, full_path=True).lower())
+                ]
+                if len(cands) != 1:
+                    raise ValueError(tok)
+                pos = pos.play(cands[0])
+            out.append((v, int(pos.key())))
+        except Exception:  # not a position of this variant
+            continue
+    return out
+
+
+def positions_at(
+    con: Any = None,
+    *,
+    fen: str | None = None,
+    moves: str | Sequence[str] | None = None,
+    variant: str | None = None,
+) -> pd.DataFrame:
+    """Where a position occurs: ``variant``, ``position_key`` of the position given by a
+    FEN or by a move sequence from the initial position (no argument: the initial
+    position of each variant), matched in the database first and with the rules engine
+    when no stored game has that exact move order.
+
+    >>> positions_at(_memory_db(), moves="32-28").empty
+    True
+    """
+    import pandas as pd
+
+    con = _con(con)
+    if fen and moves:
+        raise ValueError("give a FEN or a move sequence, not both")
+    vwhere, vparams = _game_filters(variant)
+    keys: set[tuple[str, int]] = set()
+    tokens = _move_tokens(moves) if moves else []
+    if fen:
+        rows = con.execute(
+            f"""SELECT DISTINCT g.variant, p.position_key FROM positions p
+                JOIN games g USING (game_id) WHERE p.fen = ? AND {vwhere}""",
+            [fen.strip(), *vparams],
+        ).fetchall()
+        keys.update((r[0], int(r[1])) for r in rows)
+    elif tokens:
+        vals = ", ".join("(?, ?)" for _ in tokens)
+        flat: list[Any] = [x for i, t in enumerate(tokens, 1) for x in (i, t)]
+        rows = con.execute(
+            f"""
+            WITH want(ply, tok) AS (VALUES {vals}),
+            hit AS (
+                SELECT m.game_id FROM moves m JOIN want w ON m.ply = w.ply
+                JOIN games g ON g.game_id = m.game_id
+                WHERE g.fen IS NULL AND {vwhere}
+                  AND (lower(m.canonical) = w.tok OR lower(m.notation) = w.tok)
+                GROUP BY m.game_id HAVING count(*) = ?
+            )
+            SELECT DISTINCT g.variant, p.position_key
+            FROM hit JOIN games g USING (game_id)
+            JOIN positions p ON p.game_id = hit.game_id AND p.ply = ?
+            """,
+            flat + vparams + [len(tokens), len(tokens)],
+        ).fetchall()
+        keys.update((r[0], int(r[1])) for r in rows)
+    else:
+        rows = con.execute(
+            f"""SELECT DISTINCT g.variant, p.position_key FROM positions p
+                JOIN games g USING (game_id) WHERE p.ply = 0 AND g.fen IS NULL AND {vwhere}""",
+            vparams,
+        ).fetchall()
+        keys.update((r[0], int(r[1])) for r in rows)
+    if not keys and (fen or tokens):
+        variants = [variant] if variant else [
+            r[0] for r in con.execute(
+                "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL ORDER BY 1"
+            ).fetchall()
+        ]
+        keys.update(_engine_keys(variants, fen, tokens))
+    return pd.DataFrame(sorted(keys), columns=["variant", "position_key"])
+
+
+def tree(
+    con: Any = None,
+    *,
+    fen: str | None = None,
+    moves: str | Sequence[str] | None = None,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: str | _dt.date | int | None = None,
+    date_to: str | _dt.date | int | None = None,
+    min_games: int = 1,
+) -> pd.DataFrame:
+    """Opening explorer: the moves played next from a position, with counts and scores.
+
+    The position is given by a FEN, by a move sequence from the initial position
+    (``"32-28 19-23"``; move numbers are ignored) or, with neither, is the initial
+    position. Games are matched by position key, so every game that reached the position
+    counts, whatever its move order (transpositions merge). A game counts once, with the
+    move it played the first time it reached the position.
+
+    Columns: ``variant``, ``move`` (canonical), ``games``, ``share`` (% of the games that
+    continued from the position), ``white_wins``, ``draws``, ``black_wins``, ``unknown``,
+    ``white_score`` (%), ``avg_plies``, ``fen_after`` (to continue exploring).
+
+    >>> tree(_memory_db(), moves="32-28").empty
+    True
+    """
+    con = _con(con)
+    start = positions_at(con, fen=fen, moves=moves, variant=variant)
+    where, params = _game_filters(variant, event, player, date_from, date_to)
+    cols = ["variant", "move", "games", "share", "white_wins", "draws", "black_wins",
+            "unknown", "white_score", "avg_plies", "fen_after"]
+    if start.empty:
+        import pandas as pd
+
+        return pd.DataFrame(columns=cols)
+    vals = ", ".join("(?, ?)" for _ in range(len(start)))
+    flat: list[Any] = [x for v, k in start.itertuples(index=False) for x in (v, int(k))]
+    sql = f"""
+        WITH want(variant, position_key) AS (VALUES {vals}),
+        g AS (SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
+              FROM games g WHERE {where}),
+        hit AS (
+            SELECT p.game_id, min(p.ply) AS ply
+            FROM positions p JOIN g USING (game_id)
+            JOIN want w ON w.position_key = p.position_key
+                       AND w.variant IS NOT DISTINCT FROM g.variant
+            GROUP BY p.game_id
+        ),
+        nxt AS (
+            SELECT hit.game_id, coalesce(m.canonical, m.notation) AS move, pa.fen AS fen_after
+            FROM hit JOIN moves m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
+            LEFT JOIN positions pa ON pa.game_id = hit.game_id AND pa.ply = hit.ply + 1
+        )
+        SELECT g.variant, nxt.move, {_result_columns()},
+               round(100.0 * count(*) / sum(count(*)) OVER (PARTITION BY g.variant), 1)
+                   AS share,
+               round(avg(g.plies), 1) AS avg_plies, mode(nxt.fen_after) AS fen_after
+        FROM nxt JOIN g USING (game_id)
+        GROUP BY g.variant, nxt.move
+        HAVING count(*) >= ?
+        ORDER BY g.variant, games DESC, nxt.move
+    """
+    return _df(con, sql, flat + params + [min_games])[cols]
+
+
+def square_counts(
+    con: Any = None,
+    *,
+    what: str = "capture-landing",
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: str | _dt.date | int | None = None,
+    date_to: str | _dt.date | int | None = None,
+) -> pd.DataFrame:
+    """How often each square plays a part, for board heatmaps.
+
+    ``what``: ``capture-landing`` (destination of capturing moves), ``captured`` (squares
+    where pieces were taken), ``destination``, ``origin``, ``promotion`` (where men were
+    crowned). Only replayed moves count. Columns: ``variant``, ``square``, ``count``.
+
+    >>> square_counts(_memory_db(), what="captured").empty
+    True
+    """
+    exprs = {
+        "capture-landing": ("m.destination", "m.is_capture"),
+        "destination": ("m.destination", "TRUE"),
+        "origin": ("m.origin", "TRUE"),
+        "promotion": ("m.destination", "m.promotes"),
+        "captured": ("unnest(m.captured)", "m.is_capture"),
+    }
+    if what not in exprs:
+        raise ValueError(f"what must be one of {sorted(exprs)}")
+    expr, cond = exprs[what]
+    con = _con(con)
+    where, params = _game_filters(variant, event, player, date_from, date_to)
+    sql = f"""
+        WITH s AS (
+            SELECT g.variant, {expr} AS square
+            FROM moves m JOIN games g USING (game_id)
+            WHERE m.replayed AND {cond} AND {where}
+        )
+        SELECT variant, square::INTEGER AS square, count(*)::BIGINT AS count
+        FROM s WHERE square IS NOT NULL
+        GROUP BY variant, square ORDER BY variant, square
+    """
+    return _df(con, sql, params)
+
+
+# --------------------------------------------------------------------------------------
+# dispatcher for the CLI
+# --------------------------------------------------------------------------------------
+
+
+def stats(kind: str, con: Any = None, **options: Any) -> pd.DataFrame:
+    """Run the statistic ``kind`` (one of :data:`STAT_KINDS`) with its options.
+
+    Options that a statistic does not take (``None`` values included) are ignored, so the
+    CLI can pass its full set of filters.
+
+    >>> stats("results", _memory_db(), by="variant", plies=4).empty
+    True
+    """
+    import inspect
+
+    funcs = {"openings": openings, "players": players, "results": results,
+             "lengths": lengths, "findings": findings}
+    if kind not in funcs:
+        raise ValueError(f"unknown statistic {kind!r}; choose from {', '.join(STAT_KINDS)}")
+    fn = funcs[kind]
+    accepted = inspect.signature(fn).parameters
+    kw = {k: v for k, v in options.items() if k in accepted and v is not None}
+    return fn(con, **kw)

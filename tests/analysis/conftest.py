@@ -1,0 +1,185 @@
+"""Small hand-made databases whose counts are known (see the table in ``small_db``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import zlib
+from collections.abc import Iterable
+from typing import Any
+
+import duckdb
+import pytest
+
+from pdnkit.stats import _memory_db
+
+
+def fake_key(variant: str, moves: Iterable[str]) -> int:
+    """Position key of a position reached by quiet, non-interfering moves.
+
+    For the openings used here the position after a move sequence depends only on the
+    *set* of moves each side played (and on who is to move), which is exactly when two
+    move orders transpose; the key hashes that.
+    """
+    mv = list(moves)
+    white = sorted(mv[0::2])
+    black = sorted(mv[1::2])
+    text = f"{variant}|{','.join(white)}|{','.join(black)}|{len(mv) % 2}"
+    return zlib.crc32(text.encode())
+
+
+class Builder:
+    """Insert files, games, moves, positions, findings and rule events by hand."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self.next_game = 1
+        self.next_file = 1
+        self.files: dict[str, int] = {}
+
+    def file(self, path: str, games: int = 0) -> int:
+        if path not in self.files:
+            fid = self.next_file
+            self.next_file += 1
+            self.con.execute(
+                "INSERT INTO files VALUES (?, ?, ?, 0, 'utf-8', ?, now())",
+                [fid, path, f"sha{fid}", games],
+            )
+            self.files[path] = fid
+        return self.files[path]
+
+    def game(
+        self,
+        path: str,
+        moves: list[str],
+        *,
+        variant: str = "international",
+        white: str = "?",
+        black: str = "?",
+        result: str | None = "*",
+        event: str | None = None,
+        date: str | None = None,
+        year: int | None = None,
+        fen: str | None = None,
+        status: str = "ok",
+        outcome: str | None = None,
+        draw_basis: str | None = None,
+        captures: dict[int, list[int]] | None = None,
+    ) -> int:
+        fid = self.file(path)
+        self.con.execute("UPDATE files SET games = games + 1 WHERE file_id = ?", [fid])
+        gid = self.next_game
+        self.next_game += 1
+        idx = self.con.execute(
+            "SELECT count(*) FROM games WHERE file_id = ?", [fid]
+        ).fetchone()[0]
+        if outcome is None:
+            outcome = {"1-0": "white", "0-1": "black", "1/2-1/2": "draw"}.get(result or "",
+                                                                             "unknown")
+        d = dt.date.fromisoformat(date) if date else None
+        if d is not None and year is None:
+            year = d.year
+        self.con.execute(
+            """INSERT INTO games (game_id, file_id, game_index, line, variant, fen, event, date,
+                   date_raw, year, white, black, result, result_raw, plies, replayed_plies,
+                   status, outcome, draw_basis)
+               VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            [gid, fid, idx, variant, fen, event, d, date or (str(year) if year else None),
+             year, white, black, result, result, len(moves), len(moves), status, outcome,
+             draw_basis],
+        )
+        captures = captures or {}
+        prefix = f"fen:{fen}|" if fen else ""
+        start_key = fake_key(prefix + variant, [])
+        self.con.execute(
+            "INSERT INTO positions (game_id, ply, fen, position_key, side) VALUES (?, 0, ?, ?, 'W')",
+            [gid, f"{variant}:{start_key}", start_key],
+        )
+        for i, mv in enumerate(moves, 1):
+            sep = "x" if "x" in mv else "-"
+            a, b = (int(s) if s.isdigit() else None for s in mv.split(sep))
+            cap = captures.get(i, [])
+            self.con.execute(
+                """INSERT INTO moves (game_id, ply, move_number, side, notation, canonical,
+                       origin, destination, path, captured, captured_count, is_capture,
+                       promotes, piece, replayed)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false, 'man', true)""",
+                [gid, i, (i + 1) // 2, "W" if i % 2 else "B", mv, mv, a, b, [a, b], cap,
+                 len(cap), bool(cap)],
+            )
+            key = fake_key(prefix + variant, moves[:i])
+            self.con.execute(
+                "INSERT INTO positions (game_id, ply, fen, position_key, side) VALUES (?, ?, ?, ?, ?)",
+                [gid, i, f"{variant}:{key}", key, "B" if i % 2 else "W"],
+            )
+        return gid
+
+    def finding(self, gid: int | None, code: str, severity: str, path: str | None = None,
+                ply: int | None = None) -> None:
+        if gid is None:
+            fid = self.files[path or ""]
+            idx = None
+        else:
+            fid, idx = self.con.execute(
+                "SELECT file_id, game_index FROM games WHERE game_id = ?", [gid]
+            ).fetchone()
+        self.con.execute(
+            "INSERT INTO findings (game_id, file_id, game_index, code, severity, message, ply) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [gid, fid, idx, code, severity, code, ply],
+        )
+
+    def rule_event(self, gid: int, rule: str, article: str, automatic: bool, start_ply: int,
+                   limit_plies: int, reached_ply: int | None, end_ply: int) -> None:
+        self.con.execute(
+            "INSERT INTO rule_events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [gid, rule, article, automatic, start_ply, limit_plies, start_ply + limit_plies,
+             reached_ply, end_ply],
+        )
+
+
+@pytest.fixture
+def builder() -> Builder:
+    return Builder(_memory_db())
+
+
+def build_small(b: Builder) -> dict[str, Any]:
+    """Six games with counts checked by hand in the tests.
+
+    | id | file | variant | white-black | result | event | date | moves |
+    |----|------|---------|-------------|--------|-------|------|-------|
+    | 1 | a.pdn | intl | Alice-Bob | 1-0 | Cup | 2020-05-01 | 32-28 19-23 37-32 18-22 |
+    | 2 | a.pdn | intl | Bob-Alice | 0-1 | Cup | 2020-05-02 | 37-32 19-23 32-28 17-21 |
+    | 3 | b.pdn | intl | Alice-Carol | draw | Open | 2021-03-01 | 32-28 19-23 28x19 14x23 |
+    | 4 | b.pdn | intl | Carol-Bob | 1-0 | Open | 2021 | 32-28 19-23 37-32 16-21 33-29 |
+    | 5 | b.pdn | intl, FEN | Alice-Bob | 1-0 | Open | 2021 | 28-23 19x28 |
+    | 6 | c.pdn | russian | Ivanov-Petrov | * | Championship | 2019 | c3-d4 f6-e5 |
+
+    Games 1, 2 and 4 transpose after three plies. Findings: game 2 notation-mismatch
+    (warning); game 4 illegal-move (error) and notation-mismatch; b.pdn encoding-fallback
+    (file level).
+    """
+    ids = {}
+    ids[1] = b.game("a.pdn", ["32-28", "19-23", "37-32", "18-22"], white="Alice", black="Bob",
+                    result="1-0", event="Cup", date="2020-05-01")
+    ids[2] = b.game("a.pdn", ["37-32", "19-23", "32-28", "17-21"], white="Bob", black="Alice",
+                    result="0-1", event="Cup", date="2020-05-02", status="warning")
+    ids[3] = b.game("b.pdn", ["32-28", "19-23", "28x19", "14x23"], white="Alice",
+                    black="Carol", result="1/2-1/2", event="Open", date="2021-03-01",
+                    captures={3: [23], 4: [19]})
+    ids[4] = b.game("b.pdn", ["32-28", "19-23", "37-32", "16-21", "33-29"], white="Carol",
+                    black="Bob", result="1-0", event="Open", year=2021, status="error")
+    ids[5] = b.game("b.pdn", ["28-23", "19x28"], white="Alice", black="Bob", result="1-0",
+                    event="Open", year=2021, fen="W:W28,40:B19", captures={2: [23]})
+    ids[6] = b.game("c.pdn", ["c3-d4", "f6-e5"], variant="russian", white="Ivanov",
+                    black="Petrov", result="*", event="Championship", year=2019)
+    b.finding(ids[2], "notation-mismatch", "warning", ply=3)
+    b.finding(ids[4], "illegal-move", "error", ply=5)
+    b.finding(ids[4], "notation-mismatch", "warning", ply=1)
+    b.finding(None, "encoding-fallback", "warning", path="b.pdn")
+    return ids
+
+
+@pytest.fixture
+def small_db(builder: Builder) -> duckdb.DuckDBPyConnection:
+    build_small(builder)
+    return builder.con
