@@ -1,0 +1,45 @@
+"""The DuckDB game database: ``connect``, ``import_files``, ``query``, ``export``,
+``duplicates`` and ``demo``.
+
+The tables are described in ``schema.sql`` (and ``docs/schema.md``). Names are imported lazily.
+
+Example:
+    >>> from pdnkit.store import connect, query
+    >>> con = connect(":memory:")
+    >>> query("SELECT count(*) AS games FROM games", db=con)["games"].tolist()
+    [0]
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_API: dict[str, str] = {
+    "connect": "pdnkit.store.db",
+    "DEFAULT_DB": "pdnkit.store.db",
+    "import_files": "pdnkit.store.ingest",
+    "ImportSummary": "pdnkit.store.ingest",
+    "FileResult": "pdnkit.store.ingest",
+    "query": "pdnkit.store.ops",
+    "export": "pdnkit.store.ops",
+    "duplicates": "pdnkit.store.ops",
+    "summary_tables": "pdnkit.store.ops",
+    "demo": "pdnkit.store.demo",
+    "DemoResult": "pdnkit.store.demo",
+    "sample_dir": "pdnkit.store.demo",
+}
+
+__all__ = sorted(_API)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        value = getattr(importlib.import_module(_API[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'pdnkit.store' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return __all__

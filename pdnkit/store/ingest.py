@@ -1,0 +1,406 @@
+"""``import_files``: read, replay and load PDN files into the database.
+
+Each file is loaded in one transaction (a file is either fully in the database or absent, even
+after Ctrl-C, a kill or a crash), in bulk through Arrow tables (never row by row), in slices of
+a few thousand games so memory stays flat. A file whose bytes are already in the database is
+skipped (content hash); ``replace=True`` reloads it. A file whose path is in the database with
+other bytes (it was edited) replaces its older version.
+
+Example:
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.pdn").write_text('[GameType "20"]\\n1. 32-28 19-23 *\\n')
+    >>> s = import_files([d], db=d / "t.duckdb")
+    >>> s.imported, s.games
+    (1, 1)
+    >>> import_files([d / "a.pdn"], db=d / "t.duckdb").skipped
+    1
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pdnkit.store.db import DbLike, opened, refresh_variants
+from pdnkit.store.rows import ReportBatch
+
+if TYPE_CHECKING:
+    import duckdb
+    import pyarrow as pa
+
+#: games per loaded slice (bounds memory; every slice of a file shares its transaction)
+BATCH_GAMES = 1000
+#: move rows per loaded slice
+BATCH_PLIES = 100_000
+#: file name endings read when a folder is given
+PDN_SUFFIXES = (".pdn",)
+
+
+@dataclass
+class FileResult:
+    """What happened to one file: ``status`` is ``imported``, ``replaced`` (reloaded with
+    ``replace``), ``updated`` (same path, new content), ``skipped`` (already loaded) or
+    ``failed`` (``message`` says why; nothing of it was loaded)."""
+
+    path: str
+    status: str
+    sha256: str = ""
+    file_id: int | None = None
+    games: int = 0
+    plies: int = 0
+    message: str = ""
+
+
+@dataclass
+class ImportSummary:
+    """Totals of one import. ``str(summary)`` is the text the CLI prints.
+
+    Example:
+        >>> s = ImportSummary(db="x.duckdb")
+        >>> s.games, s.imported, s.games_per_second
+        (0, 0, 0.0)
+    """
+
+    db: str
+    files: list[FileResult] = field(default_factory=list)
+    games: int = 0
+    plies: int = 0
+    replayed_plies: int = 0
+    findings: int = 0
+    status_counts: Counter[str] = field(default_factory=Counter)
+    code_counts: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+
+    @property
+    def imported(self) -> int:
+        """Files loaded by this import (new, replaced or updated)."""
+        return sum(f.status in ("imported", "replaced", "updated") for f in self.files)
+
+    @property
+    def skipped(self) -> int:
+        """Files already in the database with the same content."""
+        return sum(f.status == "skipped" for f in self.files)
+
+    @property
+    def failed(self) -> int:
+        """Files that could not be loaded."""
+        return sum(f.status == "failed" for f in self.files)
+
+    @property
+    def games_per_second(self) -> float:
+        """Games loaded per second of wall-clock time."""
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict of the summary."""
+        return {
+            "db": self.db, "imported": self.imported, "skipped": self.skipped,
+            "failed": self.failed, "games": self.games, "plies": self.plies,
+            "replayed_plies": self.replayed_plies, "findings": self.findings,
+            "status": dict(self.status_counts), "codes": dict(self.code_counts),
+            "seconds": round(self.seconds, 3),
+            "files": [f.__dict__ for f in self.files],
+        }
+
+    def __str__(self) -> str:
+        lines = [
+            f"{self.imported} file(s) imported, {self.skipped} already present"
+            + (f", {self.failed} failed" if self.failed else "")
+            + f" -> {self.db}",
+            f"{self.games} games, {self.plies} plies ({self.replayed_plies} replayed), "
+            f"{self.findings} findings in {self.seconds:.1f} s "
+            f"({self.games_per_second:.0f} games/s)",
+        ]
+        if self.status_counts:
+            lines.append("status: " + ", ".join(
+                f"{k} {v}" for k, v in sorted(self.status_counts.items())))
+        if self.code_counts:
+            top = self.code_counts.most_common(8)
+            lines.append("findings: " + ", ".join(f"{k} {v}" for k, v in top)
+                         + (" ..." if len(self.code_counts) > 8 else ""))
+        for f in self.files:
+            if f.status == "failed":
+                lines.append(f"failed: {f.path}: {f.message}")
+        return "\n".join(lines)
+
+
+def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Files to import: files as given, and every ``*.pdn`` file under a folder (sorted).
+    Raises ``FileNotFoundError`` for a path that does not exist.
+
+    Example:
+        >>> collect_paths([])
+        []
+    """
+    out: list[Path] = []
+    seen: set[Path] = set()
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            found = sorted(q for q in path.rglob("*")
+                           if q.is_file() and q.suffix.lower() in PDN_SUFFIXES)
+        elif path.exists():
+            found = [path]
+        else:
+            raise FileNotFoundError(f"no such file or folder: {path}")
+        for q in found:
+            q = q.resolve()
+            if q not in seen:
+                seen.add(q)
+                out.append(q)
+    return out
+
+
+def file_sha256(path: str | Path) -> str:
+    """Hex SHA-256 of a file's bytes (read in blocks).
+
+    Example:
+        >>> import tempfile
+        >>> with tempfile.NamedTemporaryFile(delete=False) as f:
+        ...     _ = f.write(b"abc")
+        >>> file_sha256(f.name)[:16]
+        'ba7816bf8f01cfea'
+    """
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------------------------
+# producing report batches (in this process, or in worker processes)
+
+def file_reports(path: Path, variant: str | None, edition: str | None) -> Iterator[Any]:
+    """The validator's ``GameReport`` for every game of one file, in file order."""
+    from pdnkit.replay import validate
+
+    kwargs: dict[str, Any] = {"variant": variant}
+    if edition is not None:
+        kwargs["edition"] = edition
+    yield from validate(str(path), **kwargs)
+
+
+def _batches_serial(path: Path, variant: str | None,
+                    edition: str | None) -> Iterator[ReportBatch]:
+    batch = ReportBatch()
+    for report in file_reports(path, variant, edition):
+        batch.add(report)
+        if batch.games_count >= BATCH_GAMES or batch.plies_count >= BATCH_PLIES:
+            yield batch
+            batch = ReportBatch()
+    yield batch
+
+
+def _batches(path: Path, variant: str | None, edition: str | None,
+             jobs: int) -> Iterator[tuple[dict[str, pa.Table], ReportBatch]]:
+    """(Arrow tables, batch stats) for each slice of ``path``."""
+    if jobs > 1:
+        from pdnkit.store import parallel
+
+        if parallel.available():
+            yield from parallel.batches(path, variant, edition, jobs)
+            return
+    for b in _batches_serial(path, variant, edition):
+        yield b.to_arrow(), b
+
+
+# --------------------------------------------------------------------------------------------
+# the writer
+
+_LOAD_ORDER = ("games", "moves", "positions", "findings", "rule_events")
+
+
+def _append(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
+    name = f"_pdnkit_load_{table}"
+    con.register(name, data)
+    try:
+        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {name}")
+    finally:
+        con.unregister(name)
+
+
+def _load(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int,
+          game_offset: int) -> None:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    for name in _LOAD_ORDER:
+        t = tables[name]
+        if t.num_rows == 0:
+            continue
+        i = t.schema.get_field_index("game_id")
+        t = t.set_column(i, "game_id", pc.add(t.column(i), pa.scalar(game_offset, pa.int64())))
+        if name in ("games", "findings"):
+            t = t.append_column("file_id", pa.array([file_id] * t.num_rows, pa.int64()))
+        _append(con, name, t)
+
+
+def _delete_files(con: duckdb.DuckDBPyConnection, file_ids: list[int]) -> None:
+    if not file_ids:
+        return
+    ids = ", ".join(str(int(i)) for i in file_ids)
+    games = f"SELECT game_id FROM games WHERE file_id IN ({ids})"
+    for table in ("moves", "positions", "rule_events"):
+        con.execute(f"DELETE FROM {table} WHERE game_id IN ({games})")
+    con.execute(f"DELETE FROM findings WHERE file_id IN ({ids})")
+    con.execute(f"DELETE FROM games WHERE file_id IN ({ids})")
+    con.execute(f"DELETE FROM files WHERE file_id IN ({ids})")
+
+
+def _next_id(con: duckdb.DuckDBPyConnection, table: str, column: str) -> int:
+    return int(con.execute(f"SELECT coalesce(max({column}), 0) + 1 FROM {table}").fetchall()[0][0])
+
+
+def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: str,
+                old_ids: list[int], variant: str | None, edition: str | None, jobs: int,
+                summary: ImportSummary,
+                on_games: Callable[[int], None] | None) -> FileResult:
+    result = FileResult(str(path), status, sha)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _delete_files(con, old_ids)
+        file_id = _next_id(con, "files", "file_id")
+        next_game = _next_id(con, "games", "game_id")
+        encoding: str | None = None
+        file_status: Counter[str] = Counter()
+        file_codes: Counter[str] = Counter()
+        replayed = findings = 0
+        for tables, stats in _batches(path, variant, edition, jobs):
+            n = tables["games"].num_rows
+            if n:
+                _load(con, tables, file_id, next_game)
+            next_game += n
+            result.games += n
+            result.plies += tables["moves"].num_rows
+            replayed += stats.replayed_count
+            findings += tables["findings"].num_rows
+            file_status.update(stats.status_counts)
+            file_codes.update(stats.code_counts)
+            encoding = encoding or stats.encoding
+            if on_games is not None and n:
+                on_games(n)
+        con.execute(
+            "INSERT INTO files (file_id, path, sha256, size, encoding, games, imported_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [file_id, str(path), sha, path.stat().st_size, encoding, result.games,
+             datetime.now()])
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    result.file_id = file_id
+    summary.games += result.games
+    summary.plies += result.plies
+    summary.replayed_plies += replayed
+    summary.findings += findings
+    summary.status_counts.update(file_status)
+    summary.code_counts.update(file_codes)
+    return result
+
+
+def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
+                 variant: str | None = None, jobs: int = 1, replace: bool = False,
+                 progress: bool = False, *, edition: str | None = None) -> ImportSummary:
+    """Read, replay and load PDN files and folders into a pdnkit database.
+
+    ``paths`` are files or folders (every ``*.pdn`` below a folder); ``db`` a database path
+    (default ``pdnkit.duckdb`` here) or an open connection; ``variant``/``edition`` apply to
+    games whose tags do not name one; ``jobs`` worker processes parse and replay while this
+    process writes; ``replace`` reloads files already present; ``progress`` shows a progress
+    bar (files, games, games/s) on a terminal. Returns an :class:`ImportSummary`.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> d = pathlib.Path(tempfile.mkdtemp())
+        >>> _ = (d / "g.pdn").write_text('[GameType "25"]\\n1. c3-d4 f6-g5 *\\n')
+        >>> import_files(d / "g.pdn", db=d / "g.duckdb").plies
+        2
+    """
+    start = time.perf_counter()
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    files = collect_paths(paths)
+    jobs = max(1, int(jobs or 1))
+    db_name = db if isinstance(db, (str, Path)) else ("pdnkit.duckdb" if db is None else
+                                                        "<connection>")
+    summary = ImportSummary(db=str(db_name))
+    with opened(db) as con:
+        refresh_variants(con)
+        bar = _Progress(len(files)) if progress else None
+        try:
+            for path in files:
+                sha = file_sha256(path)
+                same = [r[0] for r in con.execute(
+                    "SELECT file_id FROM files WHERE sha256 = ?", [sha]).fetchall()]
+                if same and not replace:
+                    summary.files.append(FileResult(str(path), "skipped", sha, same[0]))
+                    if bar:
+                        bar.file_done()
+                    continue
+                old_path = [r[0] for r in con.execute(
+                    "SELECT file_id FROM files WHERE path = ? AND sha256 <> ?",
+                    [str(path), sha]).fetchall()]
+                status = "replaced" if same else ("updated" if old_path else "imported")
+                try:
+                    res = _import_one(con, path, sha, status, same + old_path, variant,
+                                      edition, jobs, summary, bar.games if bar else None)
+                except (OSError, UnicodeError) as exc:
+                    res = FileResult(str(path), "failed", sha, message=str(exc))
+                summary.files.append(res)
+                if bar:
+                    bar.file_done()
+        finally:
+            if bar:
+                bar.close()
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+class _Progress:
+    """A rich progress bar: files, games and games/s (only on a terminal)."""
+
+    def __init__(self, total_files: int) -> None:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+        )
+
+        self.start = time.perf_counter()
+        self.n_games = 0
+        self.progress = Progress(
+            TextColumn("[bold]import[/bold]"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("files  {task.fields[games]} games  {task.fields[rate]} games/s"),
+            TimeElapsedColumn(), console=Console(stderr=True), transient=True,
+            disable=not _is_terminal())
+        self.task = self.progress.add_task("import", total=total_files, games=0, rate=0)
+        self.progress.start()
+
+    def games(self, n: int) -> None:
+        self.n_games += n
+        rate = self.n_games / max(time.perf_counter() - self.start, 1e-9)
+        self.progress.update(self.task, games=self.n_games, rate=f"{rate:.0f}")
+
+    def file_done(self) -> None:
+        self.progress.advance(self.task)
+
+    def close(self) -> None:
+        self.progress.stop()
+
+
+def _is_terminal() -> bool:
+    import sys
+
+    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"

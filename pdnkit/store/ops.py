@@ -1,0 +1,206 @@
+"""Reading the database back: ``query`` (SQL -> DataFrame), ``export`` (canonical PDN) and
+``duplicates`` (games with identical moves).
+
+Example:
+    >>> import duckdb
+    >>> con = duckdb.connect()
+    >>> query("SELECT count(*) AS n FROM games", db=con)["n"].tolist()
+    [0]
+    >>> len(duplicates(db=con))
+    0
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from pdnkit.store.db import DbLike, opened
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: games read from the database per round trip when exporting
+EXPORT_CHUNK = 500
+
+
+def query(sql: str, db: DbLike = None) -> pd.DataFrame:
+    """Run one SQL statement on a pdnkit database and return the result as a DataFrame.
+
+    ``db`` is a path (default ``pdnkit.duckdb`` here; it must exist) or an open connection.
+
+    Example:
+        >>> import duckdb
+        >>> query("SELECT name FROM variants WHERE gametype = 25 LIMIT 1",
+        ...       db=duckdb.connect())["name"].tolist() in ([], ["russian"])
+        True
+    """
+    with opened(db, must_exist=True) as con:
+        return con.execute(sql).df()
+
+
+def _where_clause(where: str | None) -> str:
+    return f"WHERE ({where})" if where and where.strip() else ""
+
+
+def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None) -> int:
+    """Write games from the database as canonical PDN (moves in canonical notation where they
+    were replayed, everything else as read). ``where`` is an SQL condition on the ``games``
+    table (``"variant = 'russian' AND status = 'ok'"``). Games are written in file order; a
+    game that did not parse is written as it was read. A ``GameType`` tag is added to games
+    whose variant came from ``--variant``, so importing the export gives the same games.
+    Returns the number of games written.
+
+    Example:
+        >>> import duckdb, io
+        >>> buf = io.StringIO()
+        >>> export(buf, db=duckdb.connect())
+        0
+    """
+    if isinstance(out, (str, Path)):
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        with open(out, "w", encoding="utf-8", newline="\n") as f:
+            return export(f, db=db, where=where)
+    n = 0
+    with opened(db, must_exist=True) as con:
+        ids = [r[0] for r in con.execute(
+            f"SELECT game_id FROM (SELECT * FROM games {_where_clause(where)}) "
+            "ORDER BY file_id, game_index").fetchall()]
+        for i in range(0, len(ids), EXPORT_CHUNK):
+            chunk = ids[i:i + EXPORT_CHUNK]
+            id_list = ", ".join(str(int(g)) for g in chunk)
+            games = con.execute(
+                "SELECT game_id, raw_pdn, status, variant, gametype FROM games "
+                f"WHERE game_id IN ({id_list}) ORDER BY file_id, game_index").fetchall()
+            notation: dict[int, dict[int, str]] = {}
+            for gid, ply, canonical in con.execute(
+                    "SELECT game_id, ply, canonical FROM moves "
+                    f"WHERE game_id IN ({id_list}) AND canonical IS NOT NULL").fetchall():
+                notation.setdefault(gid, {})[ply] = canonical
+            for gid, raw, status, variant, gametype in games:
+                out.write(_game_text(raw or "", status, variant, gametype,
+                                     notation.get(gid)))
+                n += 1
+    return n
+
+
+_GAMETYPE_FULL: dict[str, str | None] = {}
+
+
+def _gametype_value(variant: str | None, gametype: int | None) -> str | None:
+    if variant is not None:
+        if variant not in _GAMETYPE_FULL:
+            try:
+                from pdnkit.rules import get_rules
+
+                _GAMETYPE_FULL[variant] = get_rules(variant).gametype_full
+            except Exception:
+                _GAMETYPE_FULL[variant] = None
+        if _GAMETYPE_FULL[variant]:
+            return _GAMETYPE_FULL[variant]
+    return None if gametype is None else str(gametype)
+
+
+def _game_text(raw: str, status: str | None, variant: str | None, gametype: int | None,
+               notation: dict[int, str] | None) -> str:
+    """Canonical PDN for one stored game (its raw text when it cannot be re-read)."""
+    if status != "unparsed":
+        try:
+            from pdnkit.pdn import parse_game, write_game
+
+            record = parse_game(raw)
+            if record.parsed:
+                if record.tag("GameType") is None:
+                    value = _gametype_value(variant, gametype)
+                    if value is not None:
+                        record.tags.append(("GameType", value))
+                text = write_game(record, notation=notation or None)
+                return text.rstrip("\r\n") + "\n\n"
+        except (ImportError, AttributeError):
+            pass
+    return raw.strip("\r\n") + "\n\n"
+
+
+def duplicates(db: DbLike = None) -> pd.DataFrame:
+    """Groups of games with identical moves (same variant, start position and main line),
+    one row per group: ``group``, ``variant``, ``plies``, ``games`` (how many),
+    ``tags_differ`` (whether their tags differ), ``differing_tags`` (names of the tags that
+    differ), ``game_ids``, ``locations`` (``path#game-number``, 1-based) and ``players``.
+
+    Example:
+        >>> import duckdb
+        >>> list(duplicates(db=duckdb.connect()).columns)[:4]
+        ['group', 'variant', 'plies', 'games']
+    """
+    sql = """
+    WITH dup AS (
+        SELECT moves_hash, count(*) AS n FROM games
+        WHERE moves_hash IS NOT NULL GROUP BY moves_hash HAVING count(*) > 1
+    ),
+    tagrows AS (
+        SELECT g.moves_hash, unnest(map_keys(g.tags)) AS k, unnest(map_values(g.tags)) AS v
+        FROM games g JOIN dup USING (moves_hash)
+    ),
+    tagdiff AS (
+        SELECT t.moves_hash, list(t.k ORDER BY t.k) AS differing
+        FROM (SELECT moves_hash, k, count(DISTINCT v) AS nv, count(*) AS nk
+              FROM tagrows GROUP BY moves_hash, k) t
+        JOIN dup USING (moves_hash)
+        WHERE t.nv > 1 OR t.nk < dup.n
+        GROUP BY t.moves_hash
+    )
+    SELECT
+        row_number() OVER (ORDER BY min(g.game_id)) AS "group",
+        any_value(g.variant) AS variant,
+        any_value(g.plies) AS plies,
+        count(*) AS games,
+        coalesce(len(any_value(d.differing)), 0) > 0 AS tags_differ,
+        coalesce(any_value(d.differing), []::VARCHAR[]) AS differing_tags,
+        list(g.game_id ORDER BY g.game_id) AS game_ids,
+        list(f.path || '#' || CAST(g.game_index + 1 AS VARCHAR) ORDER BY g.game_id)
+            AS locations,
+        list(DISTINCT coalesce(g.white, '?') || ' - ' || coalesce(g.black, '?')) AS players,
+        g.moves_hash AS moves_hash
+    FROM games g
+    JOIN dup USING (moves_hash)
+    LEFT JOIN files f USING (file_id)
+    LEFT JOIN tagdiff d USING (moves_hash)
+    GROUP BY g.moves_hash
+    ORDER BY "group"
+    """
+    with opened(db, must_exist=True) as con:
+        return con.execute(sql).df()
+
+
+def summary_tables(db: DbLike = None) -> dict[str, Any]:
+    """A few overview tables of a database (games per variant and status, the most frequent
+    finding codes, results), as DataFrames; what ``pdnkit demo`` prints.
+
+    Example:
+        >>> import duckdb
+        >>> sorted(summary_tables(duckdb.connect()))
+        ['codes', 'results', 'variants']
+    """
+    with opened(db, must_exist=True) as con:
+        return {
+            "variants": con.execute("""
+                SELECT coalesce(variant, '(unknown)') AS variant, count(*) AS games,
+                       sum(plies) AS plies,
+                       round(avg(plies), 1) AS avg_plies,
+                       count(*) FILTER (WHERE status = 'ok') AS ok,
+                       count(*) FILTER (WHERE status = 'warning') AS warning,
+                       count(*) FILTER (WHERE status = 'error') AS error,
+                       count(*) FILTER (WHERE status = 'unparsed') AS unparsed
+                FROM games GROUP BY ALL ORDER BY games DESC, variant""").df(),
+            "codes": con.execute("""
+                SELECT code, severity, count(*) AS findings, count(DISTINCT game_id) AS games
+                FROM findings GROUP BY ALL ORDER BY findings DESC, code""").df(),
+            "results": con.execute("""
+                SELECT coalesce(variant, '(unknown)') AS variant,
+                       count(*) FILTER (WHERE outcome = 'white') AS white_wins,
+                       count(*) FILTER (WHERE outcome = 'black') AS black_wins,
+                       count(*) FILTER (WHERE outcome = 'draw') AS draws,
+                       count(*) FILTER (WHERE outcome IS NULL OR outcome = 'unknown')
+                           AS unknown
+                FROM games GROUP BY ALL ORDER BY variant""").df(),
+        }

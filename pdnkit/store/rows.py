@@ -1,0 +1,402 @@
+"""Turning ``GameReport``s into columns: one Arrow table per database table, loaded in bulk.
+
+A :class:`ReportBatch` collects the games of one slice of one file. Game numbers in a batch are
+local (0, 1, 2, ...); the writer adds the database offset when it loads the batch, so batches can
+be built in worker processes that know nothing about the database.
+
+Example:
+    >>> b = ReportBatch()
+    >>> b.games_count
+    0
+    >>> sorted(b.to_arrow())
+    ['findings', 'games', 'moves', 'positions', 'rule_events']
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import enum
+import hashlib
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+_FULL_DATE = re.compile(r"^\s*(\d{4})\.(\d{2})\.(\d{2})\s*$")
+_YEAR = re.compile(r"(?<!\d)(1[0-9]\d\d|20\d\d)(?!\d)")
+_INT = re.compile(r"^\s*(\d{1,5})")
+
+
+def parse_date(text: str | None) -> tuple[_dt.date | None, int | None]:
+    """``(date, year)`` from a PDN Date tag: the date only for a full ``YYYY.MM.DD`` date, the
+    year also from partial or free-form dates.
+
+    Example:
+        >>> parse_date("2009.04.17")
+        (datetime.date(2009, 4, 17), 2009)
+        >>> parse_date("1950.??.??")
+        (None, 1950)
+        >>> parse_date("17 april 2009")
+        (None, 2009)
+        >>> parse_date("????.??.??")
+        (None, None)
+    """
+    if not text:
+        return None, None
+    m = _FULL_DATE.match(text)
+    if m:
+        y, mo, d = (int(g) for g in m.groups())
+        try:
+            return _dt.date(y, mo, d), y
+        except ValueError:
+            return None, y if 1000 <= y <= 2999 else None
+    y_m = _YEAR.search(text)
+    return None, int(y_m.group(1)) if y_m else None
+
+
+def parse_rating(text: str | None) -> int | None:
+    """The rating in a tag value (leading digits), or ``None``.
+
+    Example:
+        >>> parse_rating("2381"), parse_rating("?"), parse_rating(None)
+        (2381, None, None)
+    """
+    if not text:
+        return None
+    m = _INT.match(text)
+    return int(m.group(1)) if m else None
+
+
+def moves_hash(variant: str | None, start_fen: str | None, moves: list[str]) -> str | None:
+    """Hash that is equal for games with the same variant, start position and main-line moves
+    (canonical notation where the move was replayed, else as written). ``None`` for a game
+    without moves.
+
+    Example:
+        >>> moves_hash("russian", None, ["c3-d4", "f6-g5"]) == moves_hash(
+        ...     "russian", None, ["c3-d4", "f6-g5"])
+        True
+        >>> moves_hash("russian", None, []) is None
+        True
+    """
+    if not moves:
+        return None
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{variant or ''}\n{start_fen or ''}\n".encode())
+    h.update(" ".join(moves).encode())
+    return h.hexdigest()
+
+
+def _val(x: Any) -> Any:
+    """Enum members as their value; everything else as it is."""
+    if isinstance(x, enum.Enum):
+        if isinstance(x, int):
+            return str(x)
+        return x.value
+    return x
+
+
+def _opt_str(x: Any) -> str | None:
+    x = _val(x)
+    return None if x is None else str(x)
+
+
+_TAG_COLUMNS = {"event": "event", "site": "site", "round": "round", "white": "white",
+                "black": "black"}
+_RATING_TAGS = {
+    "white_rating": ("whiterating", "whiteelo"),
+    "black_rating": ("blackrating", "blackelo"),
+}
+
+# (key -> (value, counts)) for starting positions, computed once per process
+_START_CACHE: dict[tuple[Any, ...], tuple[int, dict[str, int]] | None] = {}
+
+
+def start_position_info(variant: str | None, edition: str | None,
+                        fen: str | None) -> tuple[int, dict[str, int]] | None:
+    """``(position_key, counts)`` of a starting position given as FEN, through the rules
+    engine; ``None`` when the variant or FEN is unknown or unreadable.
+
+    Example:
+        >>> start_position_info(None, None, None) is None
+        True
+    """
+    if variant is None or fen is None:
+        return None
+    key = (variant, edition, fen)
+    if key in _START_CACHE:
+        return _START_CACHE[key]
+    info: tuple[int, dict[str, int]] | None
+    try:
+        from pdnkit.rules import get_rules, parse_fen
+
+        try:
+            rules = get_rules(variant, edition) if edition else get_rules(variant)
+        except Exception:
+            rules = get_rules(variant)
+        pos = parse_fen(fen, rules)
+        info = (int(pos.key()), dict(pos.counts()))
+    except Exception:  # an unreadable start is already a finding of the validator
+        info = None
+    if len(_START_CACHE) > 10_000:
+        _START_CACHE.clear()
+    _START_CACHE[key] = info
+    return info
+
+
+def _opp(side: str | None) -> str | None:
+    return {"W": "B", "B": "W"}.get(side or "")
+
+
+class ReportBatch:
+    """Columns for the ``games``, ``moves``, ``positions``, ``findings`` and ``rule_events``
+    tables, filled one ``GameReport`` at a time. ``game_id`` holds local numbers (0-based in
+    the batch); ``file_id`` is filled by the writer.
+
+    Example:
+        >>> b = ReportBatch()
+        >>> b.plies_count, b.findings_count
+        (0, 0)
+    """
+
+    GAME_COLS = ("game_id", "game_index", "line", "variant", "gametype", "edition", "fen",
+                 "event", "site", "date", "date_raw", "year", "round", "white", "black",
+                 "result", "result_raw", "white_rating", "black_rating", "tags", "plies",
+                 "replayed_plies", "status", "outcome", "draw_basis", "moves_hash",
+                 "final_fen", "raw_pdn")
+    MOVE_COLS = ("game_id", "ply", "move_number", "side", "notation", "canonical", "origin",
+                 "destination", "path", "captured", "captured_count", "is_capture",
+                 "promotes", "piece", "nags", "comment", "replayed", "line")
+    POS_COLS = ("game_id", "ply", "fen", "position_key", "side", "white_men", "white_kings",
+                "black_men", "black_kings")
+    FINDING_COLS = ("game_id", "game_index", "code", "severity", "message", "line", "col",
+                    "ply", "move", "fen", "in_variation", "details")
+    EVENT_COLS = ("game_id", "rule", "article", "automatic", "start_ply", "limit_plies",
+                  "deadline_ply", "reached_ply", "end_ply")
+
+    def __init__(self) -> None:
+        self.games: dict[str, list[Any]] = {c: [] for c in self.GAME_COLS}
+        self.moves: dict[str, list[Any]] = {c: [] for c in self.MOVE_COLS}
+        self.positions: dict[str, list[Any]] = {c: [] for c in self.POS_COLS}
+        self.findings: dict[str, list[Any]] = {c: [] for c in self.FINDING_COLS}
+        self.rule_events: dict[str, list[Any]] = {c: [] for c in self.EVENT_COLS}
+        self.encoding: str | None = None
+        self.status_counts: dict[str, int] = {}
+        self.code_counts: dict[str, int] = {}
+        self.replayed_count = 0
+
+    @property
+    def games_count(self) -> int:
+        """Games in the batch."""
+        return len(self.games["game_id"])
+
+    @property
+    def plies_count(self) -> int:
+        """Move rows in the batch."""
+        return len(self.moves["game_id"])
+
+    @property
+    def findings_count(self) -> int:
+        """Finding rows in the batch."""
+        return len(self.findings["game_id"])
+
+    def add(self, report: Any) -> int:
+        """Append one ``GameReport``; returns its local game number."""
+        gid = self.games_count
+        record = report.record
+        tag_list = list(getattr(record, "tags", None) or [])
+        tags: dict[str, str] = {}
+        lower: dict[str, str] = {}
+        for name, value in tag_list:
+            tags[str(name)] = str(value)
+            lower[str(name).lower()] = str(value)
+        if self.encoding is None:
+            self.encoding = getattr(record, "encoding", None)
+
+        variant = _opt_str(report.variant)
+        edition = _opt_str(getattr(report, "edition", None))
+        status = _opt_str(report.status) or "unparsed"
+        start_fen = getattr(report, "start_fen", None)
+        plies = list(report.plies or [])
+
+        g = self.games
+        g["game_id"].append(gid)
+        g["game_index"].append(report.index)
+        g["line"].append(report.line)
+        g["variant"].append(variant)
+        gametype = getattr(report, "gametype", None)
+        g["gametype"].append(int(gametype) if gametype is not None else None)
+        g["edition"].append(edition)
+        g["fen"].append(lower.get("fen"))
+        for col, tag in _TAG_COLUMNS.items():
+            g[col].append(lower.get(tag))
+        date_raw = lower.get("date")
+        d, y = parse_date(date_raw)
+        g["date"].append(d)
+        g["date_raw"].append(date_raw)
+        g["year"].append(y)
+        g["result"].append(_opt_str(report.result))
+        g["result_raw"].append(_opt_str(getattr(report, "result_raw", None)))
+        for col, names in _RATING_TAGS.items():
+            rating = None
+            for n in names:
+                rating = parse_rating(lower.get(n))
+                if rating is not None:
+                    break
+            g[col].append(rating)
+        g["tags"].append(list(tags.items()))
+        g["plies"].append(len(plies))
+        g["replayed_plies"].append(report.replayed_plies)
+        g["status"].append(status)
+        g["outcome"].append(_opt_str(getattr(report, "outcome", None)))
+        g["draw_basis"].append(_opt_str(getattr(report, "draw_basis", None)))
+        g["moves_hash"].append(
+            None if status == "unparsed" else
+            moves_hash(variant, start_fen, [p.notation or p.written or "" for p in plies]))
+        g["final_fen"].append(getattr(report, "final_fen", None))
+        g["raw_pdn"].append(getattr(record, "raw", None))
+        self.status_counts[status] = self.status_counts.get(status, 0) + 1
+        self.replayed_count += int(report.replayed_plies or 0)
+
+        # positions: ply 0 is the start
+        pos = self.positions
+        info = start_position_info(variant, edition, start_fen)
+        if start_fen is not None and info is not None:
+            key, counts = info
+            pos["game_id"].append(gid)
+            pos["ply"].append(0)
+            pos["fen"].append(start_fen)
+            pos["position_key"].append(key)
+            side = start_fen[:1].upper()
+            pos["side"].append(side if side in ("W", "B") else None)
+            pos["white_men"].append(counts.get("white_men"))
+            pos["white_kings"].append(counts.get("white_kings"))
+            pos["black_men"].append(counts.get("black_men"))
+            pos["black_kings"].append(counts.get("black_kings"))
+
+        mv = self.moves
+        for p in plies:
+            replayed = bool(p.replayed)
+            captured = list(p.captured) if p.captured is not None else None
+            side = _opt_str(p.side)
+            mv["game_id"].append(gid)
+            mv["ply"].append(p.ply)
+            mv["move_number"].append(p.move_number)
+            mv["side"].append(side)
+            mv["notation"].append(p.written)
+            mv["canonical"].append(p.notation)
+            mv["origin"].append(p.origin)
+            mv["destination"].append(p.destination)
+            mv["path"].append(list(p.path) if p.path is not None else None)
+            mv["captured"].append(captured)
+            mv["captured_count"].append(len(captured) if captured is not None else None)
+            mv["is_capture"].append(bool(captured) if replayed and captured is not None
+                                    else None)
+            mv["promotes"].append(p.promotes)
+            mv["piece"].append(p.piece)
+            nags = getattr(p, "nags", None)
+            mv["nags"].append(list(nags) if nags else None)
+            mv["comment"].append(getattr(p, "comment", None))
+            mv["replayed"].append(replayed)
+            mv["line"].append(getattr(p, "line", None))
+            fen_after = getattr(p, "fen_after", None)
+            if replayed and fen_after is not None:
+                counts = p.counts_after or {}
+                pos["game_id"].append(gid)
+                pos["ply"].append(p.ply)
+                pos["fen"].append(fen_after)
+                pos["position_key"].append(p.key_after)
+                s = fen_after[:1].upper()
+                pos["side"].append(s if s in ("W", "B") else _opp(side))
+                pos["white_men"].append(counts.get("white_men"))
+                pos["white_kings"].append(counts.get("white_kings"))
+                pos["black_men"].append(counts.get("black_men"))
+                pos["black_kings"].append(counts.get("black_kings"))
+
+        fd = self.findings
+        for f in report.findings or []:
+            code = str(f.code)
+            fd["game_id"].append(gid)
+            fd["game_index"].append(f.game_index if f.game_index is not None else report.index)
+            fd["code"].append(code)
+            fd["severity"].append(_opt_str(f.severity))
+            fd["message"].append(f.message)
+            fd["line"].append(f.line)
+            fd["col"].append(getattr(f, "column", None))
+            fd["ply"].append(f.ply)
+            fd["move"].append(f.move)
+            fd["fen"].append(f.fen)
+            fd["in_variation"].append(bool(getattr(f, "in_variation", False)))
+            details = getattr(f, "details", None)
+            fd["details"].append(json.dumps(details, default=str, ensure_ascii=False)
+                                 if details else None)
+            self.code_counts[code] = self.code_counts.get(code, 0) + 1
+
+        ev = self.rule_events
+        for e in getattr(report, "rule_events", None) or []:
+            ev["game_id"].append(gid)
+            ev["rule"].append(str(e.rule))
+            ev["article"].append(getattr(e, "article", None))
+            ev["automatic"].append(getattr(e, "automatic", None))
+            ev["start_ply"].append(getattr(e, "start_ply", None))
+            ev["limit_plies"].append(getattr(e, "limit_plies", None))
+            ev["deadline_ply"].append(getattr(e, "deadline_ply", None))
+            ev["reached_ply"].append(getattr(e, "reached_ply", None))
+            ev["end_ply"].append(getattr(e, "end_ply", None))
+        return gid
+
+    def to_arrow(self) -> dict[str, pa.Table]:
+        """The batch as one Arrow table per database table (local ``game_id``s)."""
+        import pyarrow as pa
+
+        return {
+            "games": pa.table(self.games, schema=_schemas()["games"]),
+            "moves": pa.table(self.moves, schema=_schemas()["moves"]),
+            "positions": pa.table(self.positions, schema=_schemas()["positions"]),
+            "findings": pa.table(self.findings, schema=_schemas()["findings"]),
+            "rule_events": pa.table(self.rule_events, schema=_schemas()["rule_events"]),
+        }
+
+
+_SCHEMAS: dict[str, pa.Schema] | None = None
+
+
+def _schemas() -> dict[str, pa.Schema]:
+    global _SCHEMAS
+    if _SCHEMAS is None:
+        import pyarrow as pa
+
+        i32, i64, s, b = pa.int32(), pa.int64(), pa.string(), pa.bool_()
+        li = pa.list_(pa.int32())
+        _SCHEMAS = {
+            "games": pa.schema([
+                ("game_id", i64), ("game_index", i32), ("line", i32), ("variant", s),
+                ("gametype", i32), ("edition", s), ("fen", s), ("event", s), ("site", s),
+                ("date", pa.date32()), ("date_raw", s), ("year", i32), ("round", s),
+                ("white", s), ("black", s), ("result", s), ("result_raw", s),
+                ("white_rating", i32), ("black_rating", i32),
+                ("tags", pa.map_(s, s)), ("plies", i32), ("replayed_plies", i32),
+                ("status", s), ("outcome", s), ("draw_basis", s), ("moves_hash", s),
+                ("final_fen", s), ("raw_pdn", s)]),
+            "moves": pa.schema([
+                ("game_id", i64), ("ply", i32), ("move_number", i32), ("side", s),
+                ("notation", s), ("canonical", s), ("origin", i32), ("destination", i32),
+                ("path", li), ("captured", li), ("captured_count", i32), ("is_capture", b),
+                ("promotes", b), ("piece", s), ("nags", li), ("comment", s),
+                ("replayed", b), ("line", i32)]),
+            "positions": pa.schema([
+                ("game_id", i64), ("ply", i32), ("fen", s), ("position_key", i64),
+                ("side", s), ("white_men", i32), ("white_kings", i32), ("black_men", i32),
+                ("black_kings", i32)]),
+            "findings": pa.schema([
+                ("game_id", i64), ("game_index", i32), ("code", s), ("severity", s),
+                ("message", s), ("line", i32), ("col", i32), ("ply", i32), ("move", s),
+                ("fen", s), ("in_variation", b), ("details", s)]),
+            "rule_events": pa.schema([
+                ("game_id", i64), ("rule", s), ("article", s), ("automatic", b),
+                ("start_ply", i32), ("limit_plies", i32), ("deadline_ply", i32),
+                ("reached_ply", i32), ("end_ply", i32)]),
+        }
+    return _SCHEMAS
