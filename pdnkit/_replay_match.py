@@ -1,0 +1,188 @@
+"""Helpers of :mod:`pdnkit.replay`: turn a recorded move into the legal move it stands for.
+
+A recorded move is a list of squares (origin, optional intermediate squares, destination);
+:func:`pdnkit.rules.notation.match_move` finds the legal moves it can mean (route squares for
+men and flying kings, RULES.md 1.5, and the engine styles that list captured squares). This
+module adds the diagnosis when nothing matches: a skipped capture, a capture the variant's
+choice rule excludes (and which precedence key it broke), or a plain illegal move.
+
+A quiet recorded move is checked with ``has_capture()`` and a direct quiet-move test, never a
+full move list (only captures need the generator).
+
+Example:
+    >>> MatchResult("ok").ok
+    True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class MatchResult:
+    """What a recorded move resolved to.
+
+    ``kind`` is ``ok``, ``ambiguous`` (``candidates`` holds the legal moves it matches),
+    ``illegal``, ``missed-capture``, ``not-max-capture``, ``capture-priority``, ``no-moves``
+    (the side to move has no legal move at all) or ``bad-square``. ``required`` lists the
+    legal moves when the recorded move broke a capture rule; ``broken`` names the broken
+    precedence key for ``capture-priority``.
+    """
+
+    kind: str
+    move: Any = None
+    candidates: list[Any] = field(default_factory=list)
+    required: list[Any] = field(default_factory=list)
+    broken: str | None = None
+    note: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the move resolved to exactly one legal move."""
+        return self.kind == "ok"
+
+
+def parse_squares(rules: Any, tokens: Sequence[str]) -> list[int] | str:
+    """PDN square numbers for the square tokens of a move, or an error message.
+
+    Example:
+        >>> parse_squares(None, ["32", "28"])  # doctest: +SKIP
+        [32, 28]
+    """
+    from pdnkit.rules import parse_square
+
+    out: list[int] = []
+    for t in tokens:
+        try:
+            out.append(parse_square(rules, t))
+        except (ValueError, KeyError, IndexError, TypeError):
+            return f"{t!r} is not a square of the {rules.name} board"
+    return out
+
+
+def quiet_move(pos: Any, o: int, d: int) -> Any:
+    """The legal quiet move ``o``-``d`` when no capture is available, else ``None``, without
+    generating the move list when the position offers a direct test.
+
+    Example:
+        >>> from pdnkit.rules import Position, get_rules  # doctest: +SKIP
+        >>> quiet_move(Position.initial(get_rules("international")), 32, 28).path  # doctest: +SKIP
+        (32, 28)
+    """
+    qm = getattr(pos, "quiet_move", None)
+    if qm is not None:
+        return qm(o, d)
+    for m in pos.legal_moves():
+        if m.origin == o and m.destination == d and not m.captured:
+            return m
+    return None
+
+
+def _quiet_exists(pos: Any, o: int, d: int) -> bool:
+    """Would ``o``-``d`` be a legal quiet move if captures were not compulsory?"""
+    qe = getattr(pos, "quiet_move_exists", None)
+    if qe is not None:
+        return bool(qe(o, d))
+    return False
+
+
+def _relaxed_positions(pos: Any) -> list[tuple[str | None, Any]]:
+    """Copies of ``pos`` under rules with a growing prefix of the capture precedence keys:
+    ``[(None, no filter), (key1, keys[:1]), ...]``. Empty when the rules have no such field."""
+    rules = pos.rules
+    name = _precedence_field(rules)
+    if name is None:
+        return []
+    keys = tuple(getattr(rules, name))
+    out: list[tuple[str | None, Any]] = []
+    for i in range(len(keys)):
+        r = dataclasses.replace(rules, **{name: keys[:i]})
+        out.append((keys[i - 1] if i else None, _same_position(pos, r)))
+    return out
+
+
+_PRECEDENCE_NAMES = ("capture_precedence", "capture_choice", "capture_priority",
+                     "capture_rule", "capture_filters", "choice")
+
+
+def _precedence_field(rules: Any) -> str | None:
+    for n in _PRECEDENCE_NAMES:
+        v = getattr(rules, n, None)
+        if isinstance(v, tuple) and all(isinstance(x, str) for x in v):
+            return n
+    return None
+
+
+def _same_position(pos: Any, rules: Any) -> Any:
+    from pdnkit.rules import Position
+
+    return Position.from_squares(
+        rules, pos.side, white_men=pos.white_men, white_kings=pos.white_kings,
+        black_men=pos.black_men, black_kings=pos.black_kings)
+
+
+def _select(pos: Any, moves: Sequence[Any], sq: Sequence[int]) -> list[Any]:
+    from pdnkit.rules.notation import match_move as _nm
+
+    return _nm(pos, sq, legal=moves)
+
+
+def match_move(pos: Any, sq: Sequence[int]) -> MatchResult:
+    """Resolve the recorded squares ``sq`` (origin, intermediate..., destination) in ``pos``.
+
+    Example:
+        >>> from pdnkit.rules import Position, get_rules  # doctest: +SKIP
+        >>> match_move(Position.initial(get_rules("international")), [32, 28]).ok  # doctest: +SKIP
+        True
+    """
+    if len(sq) < 2:
+        return MatchResult("illegal", note="a move needs an origin and a destination")
+    o, d = sq[0], sq[-1]
+    if len(sq) == 2 and not pos.has_capture():
+        m = quiet_move(pos, o, d)
+        if m is not None:
+            return MatchResult("ok", m)
+        if pos.is_terminal():
+            return MatchResult("no-moves")
+        return MatchResult("illegal")
+    legal = pos.legal_moves()
+    if not legal:
+        return MatchResult("no-moves")
+    hit = _select(pos, legal, sq)
+    if len(hit) == 1:
+        return MatchResult("ok", hit[0], candidates=legal)
+    if hit:
+        return MatchResult("ambiguous", hit[0], candidates=hit)
+    captures = [m for m in legal if m.captured]
+    if not captures:
+        return MatchResult("illegal")
+    if len(sq) == 2 and _quiet_exists(pos, o, d):
+        return MatchResult("missed-capture", required=captures)
+    # A capture the variant's choice rule excludes: find which precedence key removed it.
+    relaxed = _relaxed_positions(pos)
+    if relaxed:
+        free_pos = relaxed[0][1]
+        mine = _select(free_pos, free_pos.legal_moves(), sq)
+        if mine:
+            broken = None
+            for key, rp in relaxed[1:]:
+                if not _select(rp, rp.legal_moves(), sq):
+                    broken = key
+                    break
+            if broken is None:
+                broken = _precedence_field_last(pos.rules)
+            taken = max(len(m.captured) for m in mine)
+            need = max(len(m.captured) for m in captures)
+            kind = "not-max-capture" if need > taken else "capture-priority"
+            return MatchResult(kind, candidates=mine, required=captures, broken=broken)
+    return MatchResult("illegal", required=captures)
+
+
+def _precedence_field_last(rules: Any) -> str | None:
+    name = _precedence_field(rules)
+    keys = tuple(getattr(rules, name)) if name else ()
+    return keys[-1] if keys else None
