@@ -1,5 +1,308 @@
-"""CLI commands (placeholder module; commands register on `pdnkit.cli.app.app`)."""
+"""``pdnkit import``, ``query``, ``export``, ``duplicates`` and ``demo``: the game database.
+
+Each command is a thin shell over the library function of the same name in
+:mod:`pdnkit.store`.
+"""
 
 from __future__ import annotations
 
-from pdnkit.cli.app import app  # noqa: F401
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from pdnkit.cli.app import app
+
+_DB_HELP = "The DuckDB database file (default: [cyan]pdnkit.duckdb[/cyan] in the current folder)."
+
+
+class QueryFormat(str, Enum):
+    """Output formats of ``pdnkit query``."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+    parquet = "parquet"
+
+
+class ListFormat(str, Enum):
+    """Output formats of ``pdnkit duplicates``."""
+
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+class ImportFormat(str, Enum):
+    """Output formats of ``pdnkit import``."""
+
+    text = "text"
+    json = "json"
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"pdnkit: error: {message}", err=True)
+    return typer.Exit(code=2)
+
+
+def _print_table(df: Any, limit: int | None = None, title: str | None = None) -> None:
+    """Print a DataFrame as a rich table (the first ``limit`` rows)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    shown = df if limit is None or len(df) <= limit else df.head(limit)
+    table = Table(title=title, show_lines=False, header_style="bold")
+    for col in df.columns:
+        table.add_column(str(col), overflow="fold")
+    for row in shown.itertuples(index=False):
+        table.add_row(*(_cell(v) for v in row))
+    console.print(table)
+    if len(shown) < len(df):
+        console.print(f"[dim]... {len(df) - len(shown)} more rows (use --limit or "
+                      "--format csv)[/dim]")
+
+
+def _cell(v: Any) -> str:
+    if v is None:
+        return ""
+    try:
+        import pandas as pd
+
+        if not isinstance(v, (list, tuple, dict)) and not hasattr(v, "__len__") and pd.isna(v):
+            return ""
+    except (TypeError, ValueError):
+        pass
+    if hasattr(v, "tolist"):
+        v = v.tolist()
+    return str(v)
+
+
+def _jsonable_df(df: Any) -> list[dict[str, Any]]:
+    """A DataFrame as JSON-ready records (dates as ISO text, arrays as lists)."""
+    return json.loads(df.to_json(orient="records", date_format="iso", default_handler=str))
+
+
+@app.command(
+    "import",
+    epilog=(
+        "Examples:\n\n"
+        "  [bold]pdnkit import games/[/bold]                 every *.pdn below games/\n\n"
+        "  [bold]pdnkit import a.pdn b.pdn --db my.duckdb --jobs 2[/bold]\n\n"
+        "  [bold]pdnkit import old.pdn --variant russian --replace[/bold]"
+    ),
+)
+def import_command(
+    paths: list[Path] = typer.Argument(..., help="PDN files, and folders to search for *.pdn."),
+    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    variant: str | None = typer.Option(
+        None, "--variant", "-v",
+        help="Rules for games without a GameType tag (a name, alias or GameType number; "
+             "see [bold]pdnkit variants[/bold]). A game's own GameType tag wins."),
+    edition: str | None = typer.Option(None, "--edition",
+                                       help="Rules edition for draw rules (e.g. wcdf)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1,
+                             help="Worker processes that parse and replay; one writer loads."),
+    replace: bool = typer.Option(False, "--replace",
+                                 help="Reload files that are already in the database."),
+    format: ImportFormat = typer.Option(ImportFormat.text, "--format", "-f",
+                                        help="Summary as [cyan]text[/cyan] or [cyan]json[/cyan]."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Read, replay and load PDN files into a DuckDB database.
+
+    Every game of every file gets a row in [cyan]games[/cyan] (even one that does not
+    parse, with its raw text), its moves in [cyan]moves[/cyan], every position reached in
+    [cyan]positions[/cyan] and every problem in [cyan]findings[/cyan]. Each file is loaded
+    in one transaction: an import stopped by Ctrl-C leaves every file either fully loaded
+    or absent. Importing the same bytes again does nothing (content hash); a file edited
+    since its import replaces its old version. Then explore with [bold]pdnkit query[/bold].
+    """
+    from pdnkit.store import import_files
+
+    try:
+        summary = import_files(paths, db=db, variant=variant, jobs=jobs, replace=replace,
+                               progress=not quiet, edition=edition)
+    except FileNotFoundError as exc:
+        raise _fail(str(exc)) from None
+    except ValueError as exc:  # unknown variant
+        raise _fail(str(exc)) from None
+    if format is ImportFormat.json:
+        typer.echo(json.dumps(summary.to_dict(), indent=2, default=str))
+    else:
+        typer.echo(str(summary))
+    if summary.failed:
+        raise typer.Exit(code=1)
+
+
+@app.command(
+    "query",
+    epilog=(
+        "Examples:\n\n"
+        "  [bold]pdnkit query \"SELECT variant, count(*) FROM games GROUP BY ALL\"[/bold]\n\n"
+        "  [bold]pdnkit query \"SELECT * FROM findings\" --format csv --out findings.csv[/bold]"
+        "\n\n"
+        "  [bold]pdnkit query \"SELECT * FROM moves\" --format parquet --out moves.parquet[/bold]"
+        "\n\nTables: files, games, moves, positions, findings, rule_events, variants "
+        "(see docs/schema.md)."
+    ),
+)
+def query_command(
+    sql: str = typer.Argument(..., help="One SQL statement (DuckDB dialect)."),
+    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    format: QueryFormat = typer.Option(
+        QueryFormat.table, "--format", "-f",
+        help="[cyan]table[/cyan] (rich, on screen), [cyan]csv[/cyan], [cyan]json[/cyan] "
+             "(a list of objects) or [cyan]parquet[/cyan] (needs --out)."),
+    out: Path | None = typer.Option(None, "--out", "-o",
+                                    help="Write to this file instead of the screen."),
+    limit: int = typer.Option(50, "--limit", help="Rows shown by --format table."),
+) -> None:
+    """Run SQL on the game database and print or save the result."""
+    from pdnkit.store import query
+
+    if format is QueryFormat.parquet and out is None:
+        raise _fail("--format parquet needs --out FILE")
+    try:
+        df = query(sql, db=db)
+    except FileNotFoundError as exc:
+        raise _fail(str(exc)) from None
+    except Exception as exc:  # SQL errors from DuckDB
+        if type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb"):
+            raise _fail(str(exc).strip()) from None
+        raise
+    _write_frame(df, format.value, out, limit)
+
+
+def _write_frame(df: Any, fmt: str, out: Path | None, limit: int | None) -> None:
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    if fmt == "parquet":
+        df.to_parquet(out, index=False)
+    elif fmt == "csv":
+        text = df.to_csv(index=False)
+        if out is None:
+            sys.stdout.write(text)
+        else:
+            out.write_text(text, encoding="utf-8")
+    elif fmt == "json":
+        text = json.dumps(_jsonable_df(df), indent=1, ensure_ascii=False)
+        if out is None:
+            typer.echo(text)
+        else:
+            out.write_text(text + "\n", encoding="utf-8")
+    else:
+        if out is not None:
+            out.write_text(df.to_string(index=False) + "\n", encoding="utf-8")
+        else:
+            _print_table(df, limit)
+    if out is not None:
+        typer.echo(f"{len(df)} rows -> {out}", err=True)
+
+
+@app.command(
+    "export",
+    epilog=(
+        "Examples:\n\n"
+        "  [bold]pdnkit export --out all.pdn[/bold]\n\n"
+        "  [bold]pdnkit export --where \"variant = 'russian' AND status = 'ok'\" "
+        "--out clean.pdn[/bold]"
+    ),
+)
+def export_command(
+    out: Path = typer.Option(..., "--out", "-o", help="The PDN file to write ('-': stdout)."),
+    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    where: str | None = typer.Option(
+        None, "--where", "-w",
+        help="SQL condition on the [cyan]games[/cyan] table, e.g. "
+             "[cyan]\"year >= 2000 AND white LIKE 'Sijbrands%'\"[/cyan]."),
+) -> None:
+    """Write games from the database as canonical PDN 3.0.
+
+    Moves are written in canonical notation where they were replayed; tags, comments,
+    variations and results as read. Importing the export gives the same games.
+    """
+    from pdnkit.store import export
+
+    try:
+        if str(out) == "-":
+            n = export(sys.stdout, db=db, where=where)
+        else:
+            n = export(out, db=db, where=where)
+    except FileNotFoundError as exc:
+        raise _fail(str(exc)) from None
+    except Exception as exc:
+        if type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb"):
+            raise _fail(str(exc).strip()) from None
+        raise
+    typer.echo(f"{n} games -> {out}", err=True)
+
+
+@app.command(
+    "duplicates",
+    epilog="Example:\n\n  [bold]pdnkit duplicates --db games.duckdb --format csv[/bold]",
+)
+def duplicates_command(
+    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    format: ListFormat = typer.Option(ListFormat.table, "--format", "-f",
+                                      help="[cyan]table[/cyan], [cyan]csv[/cyan] or "
+                                           "[cyan]json[/cyan]."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+    limit: int = typer.Option(50, "--limit", help="Groups shown by --format table."),
+) -> None:
+    """List groups of games with identical moves (same variant, start and main line).
+
+    For each group: how many games, where they are ([cyan]path#game-number[/cyan]), the
+    players, and whether their tags differ (and which). Like pgn-extract's duplicate
+    detection for chess.
+    """
+    from pdnkit.store import duplicates
+
+    try:
+        df = duplicates(db=db)
+    except FileNotFoundError as exc:
+        raise _fail(str(exc)) from None
+    if format is ListFormat.table and out is None:
+        if df.empty:
+            typer.echo("no duplicate games")
+            return
+        shown = df.drop(columns=["moves_hash", "game_ids"])
+        _print_table(shown, limit, title=f"{len(df)} group(s) of games with identical moves")
+        return
+    _write_frame(df, format.value, out, limit)
+
+
+@app.command(
+    "demo",
+    epilog="Then try:  [bold]pdnkit query \"SELECT * FROM findings\" --db "
+           "pdnkit-demo/pdnkit-demo.duckdb[/bold]",
+)
+def demo_command(
+    out: Path = typer.Option(Path("pdnkit-demo"), "--out", "-o",
+                             help="Folder for the demo database [cyan]pdnkit-demo.duckdb[/cyan]."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes."),
+) -> None:
+    """Import the bundled sample collections and show what pdnkit makes of them.
+
+    The samples are random legal games of several variants (generated by pdnkit from a
+    fixed seed) and a deliberately flawed collection with one game per finding code. The
+    demo validates them into a fresh DuckDB file, prints the validation summary and a few
+    statistics, and says what to try next.
+    """
+    from rich.console import Console
+
+    from pdnkit.store import demo
+
+    result = demo(out, jobs=jobs)
+    console = Console()
+    console.print(f"[bold]pdnkit demo[/bold]: {len(result.files)} sample files -> "
+                  f"{result.db}")
+    console.print(str(result.summary))
+    for title, df in result.tables.items():
+        _print_table(df, 30, title=title)
+    console.print("\n[bold]Try next[/bold]")
+    for line in result.next_steps():
+        console.print(f"  {line}", highlight=False, markup=False)

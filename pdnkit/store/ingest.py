@@ -179,38 +179,30 @@ def file_sha256(path: str | Path) -> str:
 # --------------------------------------------------------------------------------------------
 # producing report batches (in this process, or in worker processes)
 
-def file_reports(path: Path, variant: str | None, edition: str | None) -> Iterator[Any]:
-    """The validator's ``GameReport`` for every game of one file, in file order."""
+def file_reports(path: Path, variant: str | None, edition: str | None,
+                 jobs: int = 1) -> Iterator[Any]:
+    """The validator's ``GameReport`` for every game of one file, in file order (``jobs``
+    worker processes read and replay when > 1)."""
     from pdnkit.replay import validate
 
     kwargs: dict[str, Any] = {"variant": variant}
     if edition is not None:
         kwargs["edition"] = edition
-    yield from validate(str(path), **kwargs)
-
-
-def _batches_serial(path: Path, variant: str | None,
-                    edition: str | None) -> Iterator[ReportBatch]:
-    batch = ReportBatch()
-    for report in file_reports(path, variant, edition):
-        batch.add(report)
-        if batch.games_count >= BATCH_GAMES or batch.plies_count >= BATCH_PLIES:
-            yield batch
-            batch = ReportBatch()
-    yield batch
+    if jobs > 1:
+        kwargs["jobs"] = jobs
+    yield from validate(path, **kwargs)
 
 
 def _batches(path: Path, variant: str | None, edition: str | None,
              jobs: int) -> Iterator[tuple[dict[str, pa.Table], ReportBatch]]:
     """(Arrow tables, batch stats) for each slice of ``path``."""
-    if jobs > 1:
-        from pdnkit.store import parallel
-
-        if parallel.available():
-            yield from parallel.batches(path, variant, edition, jobs)
-            return
-    for b in _batches_serial(path, variant, edition):
-        yield b.to_arrow(), b
+    batch = ReportBatch()
+    for report in file_reports(path, variant, edition, jobs):
+        batch.add(report)
+        if batch.games_count >= BATCH_GAMES or batch.plies_count >= BATCH_PLIES:
+            yield batch.to_arrow(), batch
+            batch = ReportBatch()
+    yield batch.to_arrow(), batch
 
 
 # --------------------------------------------------------------------------------------------
@@ -328,6 +320,10 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     start = time.perf_counter()
     if isinstance(paths, (str, Path)):
         paths = [paths]
+    if variant is not None:
+        from pdnkit.rules import get_rules
+
+        get_rules(variant)  # an unknown name is API misuse: UnknownVariantError (ValueError)
     files = collect_paths(paths)
     jobs = max(1, int(jobs or 1))
     db_name = db if isinstance(db, (str, Path)) else ("pdnkit.duckdb" if db is None else

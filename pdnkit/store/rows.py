@@ -262,7 +262,12 @@ class ReportBatch:
 
         # positions: ply 0 is the start
         pos = self.positions
-        info = start_position_info(variant, edition, start_fen)
+        start_key = getattr(report, "start_key", None)
+        if start_key is not None:
+            info: tuple[int, dict[str, int]] | None = (
+                int(start_key), dict(getattr(report, "start_counts", None) or {}))
+        else:
+            info = start_position_info(variant, edition, start_fen)
         if start_fen is not None and info is not None:
             key, counts = info
             pos["game_id"].append(gid)

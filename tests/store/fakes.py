@@ -46,7 +46,8 @@ def fake_report(index: int, white: str, black: str, event: str, date: str, moves
         draw_basis=None, final_fen="W:W1:B2", rule_events=events)
 
 
-def fake_file_reports(path: Path, variant: str | None, edition: str | None) -> Any:
+def fake_file_reports(path: Path, variant: str | None, edition: str | None,
+                      jobs: int = 1) -> Any:
     for i, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines()):
         if not line.strip():
             continue

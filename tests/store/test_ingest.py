@@ -95,7 +95,7 @@ def test_interrupted_file_leaves_no_trace(tmp_path: Path, monkeypatch: pytest.Mo
     bad = write_fake(tmp_path / "b.pdn", [G1, G2, G3, G1, G2])
     monkeypatch.setattr(ingest, "BATCH_GAMES", 2)  # several slices inside the transaction
 
-    def interrupted(path: Path, variant: str | None, edition: str | None):  # type: ignore[no-untyped-def]
+    def interrupted(path: Path, variant: str | None, edition: str | None, jobs: int = 1):  # type: ignore[no-untyped-def]
         for i, rep in enumerate(fake_file_reports(path, variant, edition)):
             if path.name == "b.pdn" and i == 4:
                 raise KeyboardInterrupt
