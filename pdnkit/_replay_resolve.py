@@ -85,16 +85,13 @@ def rules_from_gametype(value: str, edition: str | None = None) -> tuple[Any, st
     text = value.strip().replace(" ", "")
     if not text:
         return None, None
-    rules = _get_rules(text, edition)
-    if rules is not None:
-        return rules, None
     number = text.split(",", 1)[0]
-    rules = _get_rules(number, edition) if number.isdigit() else None
+    rules = _get_rules(text, edition)
     if rules is None and number in LIDRAUGHTS_GAMETYPES:
         rules = _get_rules(LIDRAUGHTS_GAMETYPES[number], edition)
-        if rules is not None:
-            return rules, None
-    if rules is not None and "," in text:
+    if rules is None:
+        return None, None
+    if "," in text and text.upper() != str(rules.gametype_full).upper():
         return rules, (f"GameType {value!r} is not the standard full form "
                        f"{rules.gametype_full!r}; read as {rules.name}")
     return rules, None
@@ -216,19 +213,27 @@ def resolve_rules(record: Any, variant: str | None = None, edition: str | None =
                 details={"tag": tag_rules.name, "argument": arg_rules.name}))
         return Resolution(tag_rules, source, findings)
     if arg_rules is not None:
+        if gt is not None and gt.strip():
+            findings.append(make_finding(
+                "variant-conflict", f"GameType {gt!r} is unknown; using --variant "
+                f"{arg_rules.name}", details={"tag": gt, "argument": arg_rules.name}))
         return Resolution(arg_rules, "argument", findings)
+    if gt is not None and gt.strip():
+        findings.append(make_finding(
+            "unknown-variant", f"GameType {gt!r} is not a draughts variant pdnkit knows; "
+            "pass --variant to replay it anyway", details={"gametype": gt}))
+        return Resolution(None, "none", findings)
     candidates, why = guess_variant(record)
     resolved = [(c, _get_rules(c, edition)) for c in candidates]
     resolved = [(c, r) for c, r in resolved if r is not None]
     if not resolved:
-        what = f"GameType {gt!r} is unknown" if gt else "no GameType or Variant tag"
         findings.append(make_finding(
-            "unknown-variant", f"{what}, and no variant could be guessed; pass --variant"))
+            "unknown-variant",
+            "no GameType or Variant tag, and no variant could be guessed; pass --variant"))
         return Resolution(None, "none", findings)
     rules = resolved[0][1]
-    bad = f"GameType {gt!r} is unknown; " if gt and gt.strip() else ""
     findings.append(make_finding(
-        "variant-guessed", f"{bad}variant guessed as {rules.name} from {why}",
+        "variant-guessed", f"variant guessed as {rules.name} from {why}",
         details={"variant": rules.name, "evidence": why,
                  "candidates": [c for c, _ in resolved]}))
     return Resolution(rules, "guess", findings, [c for c, _ in resolved[1:]])

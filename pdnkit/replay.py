@@ -860,15 +860,14 @@ def iter_sources(source: Any) -> Iterator[Any]:
     """
     if isinstance(source, (str, os.PathLike)):
         text = os.fspath(source)
-        looks_like_text = isinstance(source, str) and ("\n" in text or "[" in text
-                                                       or len(text) > 4096)
-        if not looks_like_text:
+        maybe_path = isinstance(source, os.PathLike) or ("\n" not in text and len(text) < 4096)
+        if maybe_path:
             p = Path(text)
             if p.is_dir():
                 yield from sorted(q for q in p.rglob("*") if q.is_file()
                                   and q.suffix.lower() == ".pdn")
                 return
-            if p.exists() or isinstance(source, os.PathLike):
+            if p.exists() or isinstance(source, os.PathLike) or not _looks_like_pdn(text):
                 yield p
                 return
         yield text
@@ -878,6 +877,12 @@ def iter_sources(source: Any) -> Iterator[Any]:
         return
     for s in source:
         yield from iter_sources(s)
+
+
+def _looks_like_pdn(text: str) -> bool:
+    """A string that is PDN text rather than a (missing) file name."""
+    t = text.strip()
+    return t.startswith(("[", "{", "%", ";")) or t[:1].isdigit() or t.endswith("*")
 
 
 def validate(source: Any, variant: str | None = None, *, edition: str | None = None,

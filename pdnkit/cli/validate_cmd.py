@@ -1,5 +1,300 @@
-"""CLI commands (placeholder module; commands register on `pdnkit.cli.app.app`)."""
+"""``pdnkit validate`` and ``pdnkit explain``: replay every game and report what is wrong.
+
+Both are thin shells: ``validate`` over :func:`pdnkit.replay.validate`, ``explain`` over
+:func:`pdnkit.findings.explain`.
+"""
 
 from __future__ import annotations
 
-from pdnkit.cli.app import app  # noqa: F401
+import contextlib
+import csv
+import json
+import sys
+import time
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from pdnkit.cli.app import app
+
+
+class OutputFormat(str, Enum):
+    """Output formats of ``pdnkit validate``."""
+
+    text = "text"
+    jsonl = "jsonl"
+    csv = "csv"
+
+
+class FailOn(str, Enum):
+    """Severity threshold for a non-zero exit status."""
+
+    error = "error"
+    warning = "warning"
+    never = "never"
+
+
+class Convention(str, Enum):
+    """How to read the first number of a result where Black moves first."""
+
+    auto = "auto"
+    white = "white"
+    first_mover = "first-mover"
+
+
+_CSV_FIELDS = ["file", "index", "game_line", "variant", "white", "black", "result", "status",
+               "code", "severity", "ply", "line", "move", "in_variation", "message", "details"]
+
+
+class Summary:
+    """Counts over a validation run: games, clean, with warnings, with errors, unparsed, and
+    findings by code.
+
+    Example:
+        >>> s = Summary()
+        >>> s.games, s.exit_code("error")
+        (0, 0)
+    """
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.plies = 0
+        self.by_status: dict[str, int] = {"ok": 0, "warning": 0, "error": 0, "unparsed": 0}
+        self.by_code: dict[tuple[str, str], int] = {}
+        self.worst_rank = -1
+
+    def add(self, report: Any) -> None:
+        """Count one :class:`~pdnkit.replay.GameReport`."""
+        self.games += 1
+        self.plies += report.replayed_plies
+        self.by_status[report.status] = self.by_status.get(report.status, 0) + 1
+        for f in report.findings:
+            key = (f.code, f.severity.value)
+            self.by_code[key] = self.by_code.get(key, 0) + 1
+            self.worst_rank = max(self.worst_rank, f.severity.rank)
+        if report.status == "unparsed":
+            self.worst_rank = max(self.worst_rank, 2)
+
+    def exit_code(self, fail_on: str) -> int:
+        """1 when a finding at or above ``fail_on`` exists (``never``: always 0)."""
+        threshold = {"warning": 1, "error": 2}.get(fail_on)
+        if threshold is None:
+            return 0
+        return 1 if self.worst_rank >= threshold else 0
+
+    def table(self, seconds: float) -> Any:
+        """A rich renderable: the summary table and the findings by code."""
+        from rich.console import Group
+        from rich.table import Table
+
+        t = Table(title="pdnkit validate", show_header=False, title_justify="left")
+        t.add_column("what")
+        t.add_column("count", justify="right")
+        t.add_row("games", str(self.games))
+        t.add_row("clean", str(self.by_status.get("ok", 0)))
+        t.add_row("with warnings", str(self.by_status.get("warning", 0)))
+        t.add_row("with errors", str(self.by_status.get("error", 0)))
+        t.add_row("unparsed", str(self.by_status.get("unparsed", 0)))
+        t.add_row("plies replayed", str(self.plies))
+        rate = self.games / seconds if seconds > 0 else 0.0
+        t.add_row("time", f"{seconds:.2f} s ({rate:,.0f} games/s)")
+        if not self.by_code:
+            return t
+        c = Table(title="findings by code", title_justify="left")
+        c.add_column("code")
+        c.add_column("severity")
+        c.add_column("count", justify="right")
+        order = {"error": 0, "warning": 1, "info": 2}
+        for (code, sev), n in sorted(self.by_code.items(),
+                                     key=lambda kv: (order.get(kv[0][1], 3), -kv[1], kv[0][0])):
+            style = {"error": "red", "warning": "yellow"}.get(sev, "")
+            c.add_row(code, f"[{style}]{sev}[/{style}]" if style else sev, str(n))
+        return Group(t, c)
+
+
+def _csv_rows(report: Any) -> list[dict[str, Any]]:
+    base = {"file": report.file, "index": report.index, "game_line": report.line,
+            "variant": report.variant, "white": report.white, "black": report.black,
+            "result": report.result, "status": report.status}
+    rows = []
+    for f in report.findings:
+        rows.append({**base, "code": f.code, "severity": f.severity.value, "ply": f.ply,
+                     "line": f.line, "move": f.move, "in_variation": f.in_variation,
+                     "message": f.message,
+                     "details": json.dumps(f.details, ensure_ascii=False) if f.details else ""})
+    return rows
+
+
+@app.command("validate")
+def validate_cmd(
+    paths: list[Path] = typer.Argument(
+        ..., help="PDN files or folders (folders are searched recursively for *.pdn).",
+        exists=True, show_default=False),
+    variant: str | None = typer.Option(
+        None, "--variant", "-v",
+        help="Rules for games whose tags do not say (a GameType or Variant tag wins, with a "
+             "warning). Names, aliases or GameType numbers: international, russian, english, "
+             "italian, 20, 25 ... (see `pdnkit variants`)."),
+    edition: str | None = typer.Option(
+        None, "--edition", "-e",
+        help="Rules edition where sources disagree, e.g. wcdf or eda-1991 for English, "
+             "lidraughts or cbd for Brazilian, fid-40 for Italian."),
+    fmt: OutputFormat = typer.Option(
+        OutputFormat.text, "--format", "-f",
+        help="text: findings and a summary; jsonl: one JSON object per game (DESIGN.md 4) "
+             "on stdout, summary on stderr; csv: one row per finding."),
+    fail_on: FailOn = typer.Option(
+        FailOn.error, "--fail-on",
+        help="Exit with status 1 when a finding of this severity or worse exists."),
+    jobs: int = typer.Option(
+        1, "--jobs", "-j", min=1, help="Worker processes (chunks of games each; order kept)."),
+    result_convention: Convention = typer.Option(
+        Convention.auto, "--result-convention",
+        help="Whom the first number of a result belongs to where Black moves first (English, "
+             "pool): auto (the reading that fits the final position, else PDN 2.0: the first "
+             "mover), first-mover, or white."),
+    strict: bool = typer.Option(
+        False, "--strict", help="Read PDN strictly (PDN 3.0 violations become errors)."),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write the jsonl/csv/text output to this file."),
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="Text format: print only the summary."),
+    show_info: bool = typer.Option(
+        False, "--info", help="Text format: list info findings too."),
+) -> None:
+    """Replay every game and check every move, capture rule, result and draw claim.
+
+    For each game pdnkit finds the rules (GameType tag, Variant tag, --variant, else a guess),
+    replays the main line and each variation, and reports coded findings: illegal-move,
+    missed-capture, not-max-capture, capture-priority, ambiguous-move, move-after-end,
+    result-mismatch, draw-rule-ignored, draw-by-rule ... (`pdnkit explain CODE` says what each
+    means and how to fix the game). A summary table ends the run.
+
+    Exit status: 0 clean, 1 when a finding at or above --fail-on exists, 2 for usage errors.
+
+    Examples:
+
+      pdnkit validate games.pdn
+
+      pdnkit validate collection/ --variant russian --format jsonl > report.jsonl
+
+      pdnkit validate old_english.pdn --edition wcdf --result-convention first-mover
+    """
+    with contextlib.ExitStack() as stack:
+        out_stream = (stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
+                      if output else sys.stdout)
+        code, summary = _run(paths, variant, edition, fmt, jobs, result_convention, strict, quiet,
+                    show_info, out_stream, output is not None)
+    raise typer.Exit(2 if code == 2 else summary.exit_code(fail_on.value))
+
+
+def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: OutputFormat,
+         jobs: int, result_convention: Convention, strict: bool, quiet: bool, show_info: bool,
+         out_stream: Any, to_file: bool) -> tuple[int, Summary]:
+    """Validate and print; returns (2 for a usage error else 0, the summary)."""
+    from rich.console import Console
+
+    from pdnkit.replay import validate
+
+    err = Console(stderr=True)
+    summary_console = Console(file=out_stream, width=120 if to_file else None) \
+        if fmt is OutputFormat.text else err
+    text_console = Console(file=out_stream, highlight=False, soft_wrap=True, width=10_000) \
+        if to_file else Console(highlight=False, soft_wrap=True)
+    writer = None
+    if fmt is OutputFormat.csv:
+        writer = csv.DictWriter(out_stream, fieldnames=_CSV_FIELDS)
+        writer.writeheader()
+    summary = Summary()
+    start = time.perf_counter()
+    progress = None
+    task = None
+    if err.is_terminal and not quiet:
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        progress = Progress(SpinnerColumn(), TextColumn("{task.description}"),
+                            TextColumn("{task.completed} games"), TimeElapsedColumn(),
+                            console=err, transient=True)
+        progress.start()
+        task = progress.add_task("validating", total=None)
+    try:
+        reports = validate(list(paths), variant, edition=edition, jobs=jobs,
+                           result_convention=result_convention.value, strict=strict,
+                           light=True)
+        for rep in reports:
+            summary.add(rep)
+            if fmt is OutputFormat.jsonl:
+                out_stream.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
+            elif fmt is OutputFormat.csv:
+                assert writer is not None
+                writer.writerows(_csv_rows(rep))
+            elif not quiet:
+                for f in rep.findings:
+                    if f.severity.rank >= 1 or show_info:
+                        style = {"error": "red", "warning": "yellow"}.get(f.severity.value,
+                                                                          "dim")
+                        text_console.print(f"[{style}]{_escape(str(f))}[/{style}]")
+            if progress is not None and task is not None:
+                progress.update(task, advance=1)
+    except ValueError as exc:  # unknown --variant / --edition: a usage error
+        if progress is not None:
+            progress.stop()
+        err.print(f"[red]error:[/red] {_escape(str(exc))}")
+        return 2, summary
+    finally:
+        if progress is not None:
+            progress.stop()
+    seconds = time.perf_counter() - start
+    summary_console.print(summary.table(seconds))
+    return 0, summary
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+@app.command("explain")
+def explain_cmd(
+    code: str | None = typer.Argument(
+        None, help="A finding code such as missed-capture (omit it to list every code).",
+        show_default=False),
+) -> None:
+    """Say what a finding code means and how to fix the game.
+
+    Without CODE, list every code with its default severity and one-line summary.
+
+    Examples:
+
+      pdnkit explain not-max-capture
+
+      pdnkit explain
+    """
+    from pdnkit.findings import CODES, explain
+
+    if code is None:
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(title="finding codes (pdnkit explain CODE for details)")
+        t.add_column("code")
+        t.add_column("severity")
+        t.add_column("stage")
+        t.add_column("summary")
+        for info in CODES.values():
+            t.add_row(info.code, info.severity.value, info.stage, info.summary)
+        Console().print(t)
+        return
+    key = code.strip().lower()
+    if key not in CODES:
+        import difflib
+
+        close = difflib.get_close_matches(key, list(CODES), n=3)
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        typer.echo(f"unknown finding code {code!r}.{hint} `pdnkit explain` lists them all.",
+                   err=True)
+        raise typer.Exit(2)
+    typer.echo(explain(key))
