@@ -1,0 +1,432 @@
+"""The generic move generator on padded bitboards (internal; use :class:`Position`).
+
+One :class:`Engine` per distinct set of move rules. It reads only fields of the
+:class:`~pdnkit.rules.variants.Rules` record, never the variant's name.
+
+State is four Python ints: ``own`` and ``opp`` (pieces of the side to move and of the other
+side), ``kings`` (kings of both colours) and ``white`` (True when White is to move). White moves
+towards bit 0 (right shifts), Black towards higher bits.
+
+Internal moves are tuples ``(orig, dest, captured, ends_king)`` of bit masks (``ends_king``:
+the moving piece is a king after the move). Detailed moves add ``(path, order)``: bit indices of
+every square visited and of the captured pieces in capture order.
+
+Example:
+    >>> from pdnkit.rules.variants import get_rules
+    >>> eng = engine_for(get_rules("international"))
+    >>> g = get_rules("international").geometry
+    >>> own, opp = g.mask_of(range(31, 51)), g.mask_of(range(1, 21))
+    >>> eng.count(own, opp, 0, True, None), len(eng.moves(own, opp, 0, True, None))
+    (9, 9)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pdnkit.rules.variants import Rules
+
+# A king-move-limit state (Frisian art. 17): ((white_bit, white_count), (black_bit, black_count)),
+# bit = internal bit index of the king that made the consecutive quiet moves (-1 = none).
+Counters = tuple[tuple[int, int], tuple[int, int]]
+NO_COUNTERS: Counters = ((-1, 0), (-1, 0))
+
+_ENGINES: dict[tuple[Any, ...], Engine] = {}
+
+
+def engine_for(rules: Rules) -> Engine:
+    """The cached engine for a rules record (shared by records with the same move rules)."""
+    key = (
+        rules.width,
+        rules.height,
+        rules.men_capture_backward,
+        rules.men_capture_kings,
+        rules.orthogonal_captures,
+        rules.flying_kings,
+        rules.king_lands_behind,
+        rules.removal,
+        rules.promotion_during_capture,
+        rules.capture_precedence,
+        rules.king_move_limit,
+    )
+    eng = _ENGINES.get(key)
+    if eng is None:
+        eng = _ENGINES[key] = Engine(rules)
+    return eng
+
+
+class Engine:
+    """Move generation for one rule set (see the module docstring for the state layout)."""
+
+    def __init__(self, rules: Rules) -> None:
+        g = rules.geometry
+        self.geometry = g
+        self.board = board = g.board_mask
+        self.promo = (g.promotion_mask(0), g.promotion_mask(1))  # by side: 0 White, 1 Black
+        self.men_take_kings = rules.men_capture_kings
+        self.flying = rules.flying_kings
+        self.lands_behind = rules.king_lands_behind
+        self.immediate = rules.removal == "immediate"
+        self.promotion = rules.promotion_during_capture
+        self.precedence = rules.capture_precedence
+        self.king_limit = rules.king_move_limit
+        sh = g.shifts
+        ok = g.step_ok
+        bits = sorted(g.square_of_bit)
+
+        def nxt(i: int, d: str) -> int:
+            return i + sh[d] if (ok[d] >> i) & 1 else -1
+
+        diag = ("up-left", "up-right", "down-left", "down-right")
+        ortho = ("up", "down", "left", "right") if rules.orthogonal_captures else ()
+        fwd = {True: ("up-left", "up-right"), False: ("down-left", "down-right")}
+        king_cap_dirs = diag + ortho
+
+        def man_cap_dirs(white: bool) -> tuple[str, ...]:
+            dirs = diag if rules.men_capture_backward else fwd[white]
+            if rules.orthogonal_captures:
+                side = ("left", "right")
+                dirs = dirs + (ortho if rules.men_capture_backward else fwd_orth(white) + side)
+            return dirs
+
+        def fwd_orth(white: bool) -> tuple[str, ...]:
+            return ("up",) if white else ("down",)
+
+        # --- per-square tables for the capture search ---
+        def jumps(dirs: tuple[str, ...]) -> list[tuple[tuple[int, int, int], ...]]:
+            table: list[tuple[tuple[int, int, int], ...]] = [()] * (max(bits) + 1)
+            for i in bits:
+                out = []
+                for d in dirs:
+                    m = nxt(i, d)
+                    if m < 0:
+                        continue
+                    ln = nxt(m, d)
+                    if ln < 0:
+                        continue
+                    out.append((1 << m, 1 << ln, ln))
+                table[i] = tuple(out)
+            return table
+
+        self.man_jumps = {w: jumps(man_cap_dirs(w)) for w in (True, False)}
+        self.king_jumps = jumps(king_cap_dirs)
+        # rays: per square, per direction, the tuple of (mask, index) to the edge
+        rays: list[tuple[tuple[tuple[int, int], ...], ...]] = [()] * (max(bits) + 1)
+        qrays: list[tuple[tuple[tuple[int, int], ...], ...]] = [()] * (max(bits) + 1)
+        for i in bits:
+            per_dir = []
+            qper = []
+            for d in king_cap_dirs:
+                ray = []
+                j = nxt(i, d)
+                while j >= 0:
+                    ray.append((1 << j, j))
+                    j = nxt(j, d)
+                if ray:
+                    per_dir.append(tuple(ray))
+                    if d in diag:
+                        qper.append(tuple(ray) if self.flying else tuple(ray[:1]))
+            rays[i] = tuple(per_dir)
+            qrays[i] = tuple(qper)
+        self.rays = rays
+        self.qrays = qrays  # quiet king moves (diagonal only)
+
+        # --- whole-board shift descriptors for has_capture / count ---
+        def desc(d: str) -> tuple[int, bool, int | None]:
+            s = sh[d]
+            mask = None if d in diag or d in ("up", "down") else ok[d]
+            return (abs(s), s > 0, mask)
+
+        def two_step(d: str) -> tuple[int, bool, int | None]:
+            s, left, mask = desc(d)
+            if mask is not None:
+                # squares from which two steps stay in the row
+                m2 = 0
+                for i in bits:
+                    if nxt(i, d) >= 0 and nxt(nxt(i, d), d) >= 0:
+                        m2 |= 1 << i
+                mask = m2
+            return (s, left, mask)
+
+        self.man_cap_desc = {w: tuple(two_step(d) for d in man_cap_dirs(w)) for w in (True, False)}
+        self.king_cap_desc = tuple(desc(d) for d in king_cap_dirs)
+        # quiet man steps: (shift, left?)
+        self.man_steps = {
+            True: (abs(sh["up-left"]), abs(sh["up-right"])),
+            False: (sh["down-left"], sh["down-right"]),
+        }
+        self.diag_desc = tuple(desc(d) for d in diag)
+        self._board = board
+
+    # ------------------------------------------------------------------ fast queries
+    def has_capture(self, own: int, opp: int, kings: int, white: bool) -> bool:
+        """True when the side to move has a capture (a few whole-board shifts)."""
+        empty = self.board & ~(own | opp)
+        men = own & ~kings
+        if men:
+            target = opp if self.men_take_kings else opp & ~kings
+            for s, left, m2 in self.man_cap_desc[white]:
+                src = men if m2 is None else men & m2
+                if left:
+                    if (((src << s) & target) << s) & empty:
+                        return True
+                elif (((src >> s) & target) >> s) & empty:
+                    return True
+        k = own & kings
+        if k:
+            return self._king_can_capture(k, opp, empty)
+        return False
+
+    def _king_can_capture(self, k: int, opp: int, empty: int) -> bool:
+        flying = self.flying
+        for s, left, m in self.king_cap_desc:
+            x = k
+            if flying:
+                acc = k
+                while x:
+                    if m is not None:
+                        x &= m
+                    x = ((x << s) if left else (x >> s)) & empty
+                    acc |= x
+                x = acc
+            if m is not None:
+                x &= m
+            x = ((x << s) if left else (x >> s)) & opp
+            if m is not None:
+                x &= m
+            if ((x << s) if left else (x >> s)) & empty:
+                return True
+        return False
+
+    def count(self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None) -> int:
+        """Number of legal moves (duplicates dropped) without building the quiet moves."""
+        if self.has_capture(own, opp, kings, white):
+            return len(self.captures(own, opp, kings, white, False))
+        empty = self.board & ~(own | opp)
+        men = own & ~kings
+        n = 0
+        if men:
+            a, b = self.man_steps[white]
+            if white:
+                n = ((men >> a) & empty).bit_count() + ((men >> b) & empty).bit_count()
+            else:
+                n = ((men << a) & empty).bit_count() + ((men << b) & empty).bit_count()
+        k = own & kings
+        if k:
+            if self.king_limit and men and ctr is not None:
+                kb, cnt = ctr[0 if white else 1]
+                if cnt >= self.king_limit and kb >= 0:
+                    k &= ~(1 << kb)
+            if self.flying:
+                for s, left, _m in self.diag_desc:
+                    x = k
+                    while x:
+                        x = ((x << s) if left else (x >> s)) & empty
+                        n += x.bit_count()
+            else:
+                for s, left, _m in self.diag_desc:
+                    n += (((k << s) if left else (k >> s)) & empty).bit_count()
+        return n
+
+    # ------------------------------------------------------------------ move lists
+    def moves(
+        self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None,
+        detail: bool = False,
+    ) -> list[tuple[Any, ...]]:
+        """Legal moves: captures when any exist (after the precedence filter), else quiet moves."""
+        if self.has_capture(own, opp, kings, white):
+            return self.captures(own, opp, kings, white, detail)
+        return self.quiet(own, opp, kings, white, ctr, detail)
+
+    def quiet(
+        self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None,
+        detail: bool = False,
+    ) -> list[tuple[Any, ...]]:
+        """Non-capturing moves (whether or not a capture exists)."""
+        empty = self.board & ~(own | opp)
+        men = own & ~kings
+        out: list[tuple[Any, ...]] = []
+        append = out.append
+        if men:
+            promo = self.promo[0 if white else 1]
+            for s in self.man_steps[white]:
+                t = ((men >> s) if white else (men << s)) & empty
+                while t:
+                    d = t & -t
+                    t ^= d
+                    o = (d << s) if white else (d >> s)
+                    if detail:
+                        append((o, d, 0, bool(d & promo),
+                                (o.bit_length() - 1, d.bit_length() - 1), ()))
+                    else:
+                        append((o, d, 0, bool(d & promo)))
+        k = own & kings
+        if k:
+            if self.king_limit and men and ctr is not None:
+                kb, cnt = ctr[0 if white else 1]
+                if cnt >= self.king_limit and kb >= 0:
+                    k &= ~(1 << kb)
+            qrays = self.qrays
+            while k:
+                o = k & -k
+                k ^= o
+                i = o.bit_length() - 1
+                for ray in qrays[i]:
+                    for m, j in ray:
+                        if not empty & m:
+                            break
+                        if detail:
+                            append((o, m, 0, True, (i, j), ()))
+                        else:
+                            append((o, m, 0, True))
+        return out
+
+    def captures(
+        self, own: int, opp: int, kings: int, white: bool, detail: bool = False
+    ) -> list[tuple[Any, ...]]:
+        """Every complete capture after the precedence filter, duplicates dropped."""
+        raw: list[tuple[Any, ...]] = []
+        empty0 = self.board & ~(own | opp)
+        promo = self.promo[0 if white else 1]
+        men_jumps = self.man_jumps[white]
+        king_jumps = self.king_jumps
+        rays = self.rays
+        flying = self.flying
+        behind = self.lands_behind
+        immediate = self.immediate
+        promotion = self.promotion
+        men_target = opp if self.men_take_kings else opp & ~kings
+
+        def king_dfs(orig: int, i: int, captured: int, empty: int, path: list[int],
+                     order: list[int]) -> bool:
+            extended = False
+            if flying:
+                for ray in rays[i]:
+                    n = len(ray)
+                    k = 0
+                    while k < n and empty & ray[k][0]:
+                        k += 1
+                    if k >= n - 1:
+                        continue
+                    m, mi = ray[k]
+                    if not opp & m or captured & m:
+                        continue
+                    k += 1
+                    if not empty & ray[k][0]:
+                        continue
+                    ncap = captured | m
+                    nempty = empty | m if immediate else empty
+                    order.append(mi)
+                    ends = []
+                    cont = False
+                    while k < n and nempty & ray[k][0]:
+                        lm, li = ray[k]
+                        path.append(li)
+                        if king_dfs(orig, li, ncap, nempty, path, order):
+                            cont = True
+                        else:
+                            ends.append(li)
+                        path.pop()
+                        if behind:
+                            break
+                        k += 1
+                    if not cont:
+                        for li in ends:
+                            raw.append((orig, 1 << li, ncap, True, (*path, li), tuple(order)))
+                    order.pop()
+                    extended = True
+            else:
+                for m, lm, li in king_jumps[i]:
+                    if opp & m and not captured & m and empty & lm:
+                        ncap = captured | m
+                        nempty = empty | m if immediate else empty
+                        order.append(m.bit_length() - 1)
+                        path.append(li)
+                        if not king_dfs(orig, li, ncap, nempty, path, order):
+                            raw.append((orig, lm, ncap, True, tuple(path), tuple(order)))
+                        path.pop()
+                        order.pop()
+                        extended = True
+            return extended
+
+        def man_dfs(orig: int, i: int, captured: int, empty: int, path: list[int],
+                    order: list[int]) -> bool:
+            extended = False
+            for m, lm, li in men_jumps[i]:
+                if men_target & m and not captured & m and empty & lm:
+                    extended = True
+                    ncap = captured | m
+                    nempty = empty | m if immediate else empty
+                    order.append(m.bit_length() - 1)
+                    path.append(li)
+                    if lm & promo:
+                        if promotion == "stop":
+                            cont = False
+                        elif promotion == "king":
+                            cont = king_dfs(orig, li, ncap, nempty, path, order)
+                        else:
+                            cont = man_dfs(orig, li, ncap, nempty, path, order)
+                        if not cont:
+                            raw.append((orig, lm, ncap, True, tuple(path), tuple(order)))
+                    elif not man_dfs(orig, li, ncap, nempty, path, order):
+                        raw.append((orig, lm, ncap, False, tuple(path), tuple(order)))
+                    path.pop()
+                    order.pop()
+            return extended
+
+        men = own & ~kings
+        x = own & kings
+        while x:
+            o = x & -x
+            x ^= o
+            i = o.bit_length() - 1
+            king_dfs(o, i, 0, empty0 | o, [i], [])
+        x = men
+        while x:
+            o = x & -x
+            x ^= o
+            i = o.bit_length() - 1
+            man_dfs(o, i, 0, empty0 | o, [i], [])
+        if len(raw) > 1 and self.precedence:
+            raw = self._select(raw, kings)
+        # drop duplicates: same origin, destination, captured set (and crowning)
+        if detail:
+            seen: dict[tuple[int, int, int, bool], tuple[Any, ...]] = {}
+            for r in raw:
+                key = r[:4]
+                if key not in seen:
+                    seen[key] = r
+            return list(seen.values())
+        if len(raw) == 1:
+            return [raw[0][:4]]
+        return list(dict.fromkeys(r[:4] for r in raw))
+
+    def _select(self, raw: list[tuple[Any, ...]], kings: int) -> list[tuple[Any, ...]]:
+        for key in self.precedence:
+            if len(raw) <= 1:
+                break
+            if key == "max_count":
+                vals = [r[2].bit_count() for r in raw]
+            elif key == "max_value":
+                vals = [
+                    (r[2] & ~kings).bit_count() * 100 + (r[2] & kings).bit_count() * 199
+                    for r in raw
+                ]
+            elif key == "king_capturer":
+                vals = [1 if r[0] & kings else 0 for r in raw]
+            elif key == "max_kings":
+                vals = [(r[2] & kings).bit_count() for r in raw]
+            elif key == "first_king_earliest":
+                vals = []
+                for r in raw:
+                    v = -len(r[5]) - 1
+                    for idx, b in enumerate(r[5]):
+                        if (kings >> b) & 1:
+                            v = -idx
+                            break
+                    vals.append(v)
+            else:
+                raise ValueError(f"unknown capture precedence key {key!r}")
+            best = max(vals)
+            raw = [r for r, v in zip(raw, vals, strict=True) if v == best]
+        return raw

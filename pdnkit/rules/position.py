@@ -1,0 +1,399 @@
+"""Positions and moves: the public face of the bitboard move generator.
+
+Squares are PDN square numbers of the variant (1-based); see :mod:`pdnkit.rules.geometry`.
+
+Example:
+    >>> from pdnkit.rules import get_rules
+    >>> pos = Position.initial(get_rules("international"))
+    >>> len(pos.legal_moves()), pos.has_capture(), str(pos.side)
+    (9, False, 'W')
+    >>> pos = pos.play(next(m for m in pos.legal_moves() if (m.origin, m.destination) == (32, 28)))
+    >>> sorted(pos.white_men)[:3], str(pos.side)
+    ([28, 31, 33], 'B')
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from pdnkit.rules._movegen import NO_COUNTERS, Counters, Engine, engine_for
+from pdnkit.rules.variants import Color, Rules
+
+__all__ = ["Move", "Position"]
+
+
+@dataclass(frozen=True)
+class Move:
+    """One complete move (a whole capture sequence is one move).
+
+    >>> m = Move(32, 28, (32, 28))
+    >>> m.is_capture, str(m)
+    (False, '32-28')
+    """
+
+    origin: int
+    destination: int
+    path: tuple[int, ...]  # every square visited, origin first (quiet: (origin, destination))
+    captured: tuple[int, ...] = ()  # captured squares in capture order
+    captured_kings: tuple[int, ...] = ()  # the captured squares that held kings
+    promotes: bool = False  # a man is crowned by this move
+    is_king: bool = False  # the moving piece was a king
+
+    @property
+    def is_capture(self) -> bool:
+        """True when the move takes at least one piece."""
+        return bool(self.captured)
+
+    def __str__(self) -> str:
+        if self.captured:
+            return f"{self.origin}x{self.destination}"
+        return f"{self.origin}-{self.destination}"
+
+
+def _color(side: Color | int | str) -> Color:
+    if isinstance(side, str):
+        s = side.strip().upper()
+        if s in ("W", "WHITE"):
+            return Color.WHITE
+        if s in ("B", "BLACK"):
+            return Color.BLACK
+        raise ValueError(f"side must be W or B, not {side!r}")
+    if side in (0, 1) and not isinstance(side, bool):
+        return Color(side)
+    raise ValueError(f"side must be a Color, 0/1 or 'W'/'B', not {side!r}")
+
+
+class Position:
+    """An immutable position: placement, side to move (and Frisian king-move counters).
+
+    Build with :meth:`initial` or :meth:`from_squares`; read with the properties below.
+
+    >>> from pdnkit.rules import get_rules
+    >>> p = Position.from_squares(get_rules("international"), "W", white_kings=[23],
+    ...     black_men=[28, 17, 10, 20, 29, 39, 40, 38, 31, 8, 9])
+    >>> [(m.origin, m.destination, len(m.captured)) for m in p.legal_moves()]
+    [(23, 2, 10)]
+    """
+
+    __slots__ = ("rules", "side", "_w", "_b", "_k", "_ctr", "_eng", "_moves")
+
+    rules: Rules
+    side: Color
+
+    def __init__(self) -> None:  # pragma: no cover - use the constructors
+        raise TypeError("use Position.initial(rules) or Position.from_squares(...)")
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def _make(cls, rules: Rules, w: int, b: int, k: int, side: Color,
+              ctr: Counters | None, eng: Engine | None = None) -> Position:
+        p = object.__new__(cls)
+        p.rules = rules
+        p.side = side
+        p._w = w
+        p._b = b
+        p._k = k
+        p._ctr = ctr
+        p._eng = eng if eng is not None else engine_for(rules)
+        p._moves = None
+        return p
+
+    @classmethod
+    def initial(cls, rules: Rules) -> Position:
+        """The variant's starting position (Black on the top rows, White on the bottom ones).
+
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.initial(get_rules("english"))
+        >>> str(p.side), min(p.black_men), max(p.black_men), min(p.white_men)
+        ('B', 1, 12, 21)
+        """
+        g = rules.geometry
+        rows = rules.initial_rows
+        w = b = 0
+        for bit, ir in g.row_of_bit.items():
+            if ir < rows:
+                b |= 1 << bit
+            elif ir >= g.height - rows:
+                w |= 1 << bit
+        ctr = NO_COUNTERS if rules.king_move_limit else None
+        return cls._make(rules, w, b, 0, rules.first_mover, ctr)
+
+    @classmethod
+    def from_squares(
+        cls,
+        rules: Rules,
+        side: Color | int | str,
+        white_men: Iterable[int] = (),
+        white_kings: Iterable[int] = (),
+        black_men: Iterable[int] = (),
+        black_kings: Iterable[int] = (),
+        king_moves: tuple[tuple[int, int], tuple[int, int]] | None = None,
+    ) -> Position:
+        """A position from PDN square numbers. Raises ``ValueError`` for a square off the board
+        or listed twice.
+
+        ``king_moves`` (Frisian art. 17 only): ``((white_square, n), (black_square, n))``, the
+        king of each side that made ``n`` consecutive non-capturing moves (square 0, n 0 = none).
+
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.from_squares(get_rules("russian"), "B", white_men=[22], black_kings=[4])
+        >>> p.piece_at(22), p.piece_at(4), p.piece_at(1)
+        ((<Color.WHITE: 0>, False), (<Color.BLACK: 1>, True), None)
+        """
+        g = rules.geometry
+        lists = [list(white_men), list(white_kings), list(black_men), list(black_kings)]
+        masks = [g.mask_of(x) for x in lists]
+        total = sum(len(x) for x in lists)
+        union = masks[0] | masks[1] | masks[2] | masks[3]
+        if union.bit_count() != total:
+            raise ValueError("a square is listed more than once")
+        ctr: Counters | None = None
+        if rules.king_move_limit:
+            ctr = NO_COUNTERS
+            if king_moves is not None:
+                parts = []
+                for sq, n in king_moves:
+                    if sq and not g.is_square(sq):
+                        raise ValueError(f"king-move counter square {sq!r} is not on the board")
+                    parts.append((g.bit_of[sq] if sq and n else -1, int(n) if sq else 0))
+                ctr = (parts[0], parts[1])
+        return cls._make(
+            rules,
+            masks[0] | masks[1],
+            masks[2] | masks[3],
+            masks[1] | masks[3],
+            _color(side),
+            ctr,
+        )
+
+    def with_side(self, side: Color | int | str) -> Position:
+        """The same placement with another side to move.
+
+        >>> from pdnkit.rules import get_rules
+        >>> str(Position.initial(get_rules("russian")).with_side("B").side)
+        'B'
+        """
+        return Position._make(self.rules, self._w, self._b, self._k, _color(side), self._ctr,
+                              self._eng)
+
+    # ------------------------------------------------------------------ read access
+    def _squares(self, mask: int) -> frozenset[int]:
+        return frozenset(self._eng.geometry.squares_of(mask))
+
+    @property
+    def white_men(self) -> frozenset[int]:
+        """Squares of the white men."""
+        return self._squares(self._w & ~self._k)
+
+    @property
+    def white_kings(self) -> frozenset[int]:
+        """Squares of the white kings."""
+        return self._squares(self._w & self._k)
+
+    @property
+    def black_men(self) -> frozenset[int]:
+        """Squares of the black men."""
+        return self._squares(self._b & ~self._k)
+
+    @property
+    def black_kings(self) -> frozenset[int]:
+        """Squares of the black kings."""
+        return self._squares(self._b & self._k)
+
+    @property
+    def king_moves(self) -> tuple[tuple[int, int], tuple[int, int]] | None:
+        """Frisian art. 17 counters ``((white_square, n), (black_square, n))``; ``None`` when the
+        variant has no king-move limit. Square 0 with n 0 means no counted king."""
+        if self._ctr is None:
+            return None
+        sob = self._eng.geometry.square_of_bit
+        return (
+            (sob.get(self._ctr[0][0], 0), self._ctr[0][1]),
+            (sob.get(self._ctr[1][0], 0), self._ctr[1][1]),
+        )
+
+    def piece_at(self, n: int) -> tuple[Color, bool] | None:
+        """``(colour, is_king)`` of the piece on square ``n``, or ``None`` if it is empty."""
+        g = self._eng.geometry
+        if not g.is_square(n):
+            raise ValueError(f"square {n!r} is not on a {g.width}x{g.height} board")
+        m = 1 << g.bit_of[n]
+        if self._w & m:
+            return (Color.WHITE, bool(self._k & m))
+        if self._b & m:
+            return (Color.BLACK, bool(self._k & m))
+        return None
+
+    def counts(self) -> dict[str, int]:
+        """Piece counts: ``white_men``, ``white_kings``, ``black_men``, ``black_kings``."""
+        w, b, k = self._w, self._b, self._k
+        return {
+            "white_men": (w & ~k).bit_count(),
+            "white_kings": (w & k).bit_count(),
+            "black_men": (b & ~k).bit_count(),
+            "black_kings": (b & k).bit_count(),
+        }
+
+    def key(self) -> int:
+        """Signed 64-bit key of placement + side to move (stable across runs and versions).
+
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.initial(get_rules("russian"))
+        >>> p.key() == Position.initial(get_rules("russian")).key() != p.with_side("B").key()
+        True
+        """
+        h = hashlib.blake2b(digest_size=8)
+        h.update(self._w.to_bytes(16, "little"))
+        h.update(self._b.to_bytes(16, "little"))
+        h.update(self._k.to_bytes(16, "little"))
+        h.update(b"W" if self.side is Color.WHITE else b"B")
+        return int.from_bytes(h.digest(), "little", signed=True)
+
+    def _state(self) -> tuple[int, int, int, bool]:
+        if self.side is Color.WHITE:
+            return self._w, self._b, self._k, True
+        return self._b, self._w, self._k, False
+
+    # ------------------------------------------------------------------ moves
+    def has_capture(self) -> bool:
+        """True when the side to move has a capture (cheap: whole-board shifts, no move list)."""
+        own, opp, k, white = self._state()
+        return self._eng.has_capture(own, opp, k, white)
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move (captures when compulsory, after the variant's precedence rules).
+
+        Captures with the same origin, destination and captured set are listed once. Order:
+        by origin, then destination, then path.
+        """
+        if self._moves is None:
+            own, opp, k, white = self._state()
+            raw = self._eng.moves(own, opp, k, white, self._ctr, detail=True)
+            sob = self._eng.geometry.square_of_bit
+            out = []
+            for o, d, _c, ends_king, path, order in raw:
+                is_king = bool(k & o)
+                out.append(
+                    Move(
+                        sob[o.bit_length() - 1],
+                        sob[d.bit_length() - 1],
+                        tuple(sob[i] for i in path),
+                        tuple(sob[i] for i in order),
+                        tuple(sob[i] for i in order if (k >> i) & 1),
+                        ends_king and not is_king,
+                        is_king,
+                    )
+                )
+            out.sort(key=lambda m: (m.origin, m.destination, m.path, m.captured))
+            self._moves = out
+        return list(self._moves)
+
+    def quiet_move_exists(self, origin: int, destination: int,
+                          ignore_capture_rule: bool = False) -> bool:
+        """True when ``origin-destination`` is a legal non-capturing move. With
+        ``ignore_capture_rule`` the compulsory-capture rule is not checked (useful to tell a
+        missed capture from an impossible move).
+
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.initial(get_rules("international"))
+        >>> p.quiet_move_exists(32, 28), p.quiet_move_exists(32, 22)
+        (True, False)
+        """
+        g = self._eng.geometry
+        if not (g.is_square(origin) and g.is_square(destination)):
+            return False
+        own, opp, k, white = self._state()
+        if not ignore_capture_rule and self._eng.has_capture(own, opp, k, white):
+            return False
+        o = 1 << g.bit_of[origin]
+        d = 1 << g.bit_of[destination]
+        if not own & o:
+            return False
+        return any(m[0] == o and m[1] == d
+                   for m in self._eng.quiet(own, opp, k, white, self._ctr))
+
+    def play(self, move: Move) -> Position:
+        """The position after ``move``. The move is applied as given (no legality check, so an
+        irregular move accepted in a game can be replayed); ``ValueError`` when the origin does
+        not hold a piece of the side to move, the destination is occupied, or a captured square
+        does not hold an opposing piece.
+        """
+        g = self._eng.geometry
+        own, opp, k, white = self._state()
+        try:
+            o = 1 << g.bit_of[move.origin]
+            d = 1 << g.bit_of[move.destination]
+            c = g.mask_of(move.captured)
+        except (IndexError, TypeError) as exc:
+            raise ValueError(f"move {move} has squares off the board") from exc
+        if not own & o:
+            raise ValueError(f"square {move.origin} holds no piece of the side to move")
+        if d != o and (own | opp) & d:
+            raise ValueError(f"square {move.destination} is occupied")
+        if c & ~opp:
+            raise ValueError("a captured square holds no opposing piece")
+        ends_king = bool(k & o) or move.promotes
+        return self._after(own, opp, k, white, o, d, c, ends_king)
+
+    def _after(self, own: int, opp: int, k: int, white: bool, o: int, d: int, c: int,
+               ends_king: bool) -> Position:
+        nown = (own ^ o) | d
+        nopp = opp & ~c
+        nk = k & ~(c | o)
+        if ends_king:
+            nk |= d
+        ctr = self._ctr
+        if ctr is not None:
+            ctr = _next_counters(ctr, white, o, d, c, bool(k & o))
+        if white:
+            return Position._make(self.rules, nown, nopp, nk, Color.BLACK, ctr, self._eng)
+        return Position._make(self.rules, nopp, nown, nk, Color.WHITE, ctr, self._eng)
+
+    def is_terminal(self) -> bool:
+        """True when the side to move has no legal move (it loses, or wins in a losing game)."""
+        own, opp, k, white = self._state()
+        return self._eng.count(own, opp, k, white, self._ctr) == 0
+
+    # ------------------------------------------------------------------ dunder
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (
+            self._w == other._w
+            and self._b == other._b
+            and self._k == other._k
+            and self.side == other.side
+            and self._ctr == other._ctr
+            and self.rules.name == other.rules.name
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._w, self._b, self._k, int(self.side), self._ctr))
+
+    def __repr__(self) -> str:
+        def part(men: frozenset[int], kings: frozenset[int]) -> str:
+            items = [(n, "") for n in men] + [(n, "K") for n in kings]
+            return ",".join(f"{p}{n}" for n, p in sorted(items))
+
+        return (
+            f"<Position {self.rules.name} {self.side}:W{part(self.white_men, self.white_kings)}"
+            f":B{part(self.black_men, self.black_kings)}>"
+        )
+
+
+def _next_counters(ctr: Counters, white: bool, o: int, d: int, c: int,
+                   was_king: bool) -> Counters:
+    """Frisian art. 17 counters after a move by ``white`` (see RULES.md 2.4)."""
+    me = 0 if white else 1
+    mine_bit, mine_n = ctr[me]
+    theirs = ctr[1 - me]
+    if was_king and not c:
+        ob = o.bit_length() - 1
+        mine = (d.bit_length() - 1, mine_n + 1 if mine_bit == ob else 1)
+    else:
+        mine = (-1, 0)
+    if theirs[0] >= 0 and (c >> theirs[0]) & 1:
+        theirs = (-1, 0)
+    return (mine, theirs) if white else (theirs, mine)
