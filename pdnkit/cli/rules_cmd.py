@@ -87,37 +87,42 @@ def variants_command(
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="pdnkit variants", show_lines=False)
+    table = Table(title="pdnkit variants", show_lines=True)
     for col in (
         "variant",
         "GameType",
         "board",
         "first",
         "notation",
-        "king",
+        "kings",
         "men take back",
         "capture choice",
-        "promotion",
+        "promotion in capture",
         "draw rules",
         "edition",
     ):
         table.add_column(col, overflow="fold")
     for r in rows:
-        back = r["men_capture_backwards"]
+        back = r.get("men_capture_backward")
+        draws = str(r.get("draw_rules") or "-").replace("), ", ")\n")
         table.add_row(
-            r["name"] + (f"\n[dim]{', '.join(r['aliases'])}[/dim]" if r["aliases"] else ""),
+            f"{r['name']}\n[dim]{r.get('title', '')}[/dim]"
+            + ("\n[yellow]no move = win[/yellow]" if r.get("losing_game") else ""),
             f"{r['gametype']}\n[dim]{r['gametype_full']}[/dim]",
-            r["board"],
-            r["first_mover"],
-            f"{r['notation']} ({r['capture_separator']})",
-            r["king_range"],
+            str(r.get("board", "?")),
+            str(r.get("first_mover", "?")),
+            f"{r.get('notation', '?')} ({r.get('capture_separator', '?')})",
+            str(r.get("kings", "?")),
             "?" if back is None else ("yes" if back else "no"),
-            r["capture_choice"],
-            r["promotion"],
-            "\n".join(r["draw_rules"]) or "-",
-            r["edition"],
+            str(r.get("captures", "?")),
+            str(r.get("promotion_during_capture", "?")),
+            draws,
+            str(r.get("edition", "?")),
         )
-    Console().print(table)
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=180)
+    console.print(table)
 
 
 @app.command(

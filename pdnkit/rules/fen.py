@@ -48,17 +48,17 @@ class FenInfo:
     ``side_known`` is False when the side to move was ``?`` (the position then has the
     variant's first mover to move; callers should warn). ``halfmove`` and ``fullmove``
     come from lidraughts' ``:H<n>`` and ``:F<n>`` fields (None when absent).
-    ``frisian_counters`` is ``((white_count, white_king_square), (black_count,
-    black_king_square))`` from lidraughts' ``:+<n><sq>+<n><sq>`` field (black is
-    written first there), squares None when no king is being counted; None when the
-    field is absent.
+    ``frisian_counters`` is ``((white_square, n), (black_square, n))`` (the form of
+    :attr:`Position.king_moves`: the king of each side that made ``n`` consecutive
+    non-capturing moves, square 0 for none) from lidraughts' ``:+<n><sq>+<n><sq>``
+    field, where black is written first; None when the field is absent.
     """
 
     position: Position
     side_known: bool = True
     halfmove: int | None = None
     fullmove: int | None = None
-    frisian_counters: tuple[tuple[int, int | None], tuple[int, int | None]] | None = None
+    frisian_counters: tuple[tuple[int, int], tuple[int, int]] | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class RawFen:
     black: tuple[tuple[str, bool], ...]
     halfmove: int | None
     fullmove: int | None
-    counters: tuple[tuple[int, int | None], tuple[int, int | None]] | None
+    counters: tuple[tuple[int, int], tuple[int, int]] | None  # ((white_sq, n), (black_sq, n))
 
 
 _RANGE_RE = re.compile(r"([0-9]+)-([0-9]+)")
@@ -106,17 +106,31 @@ def split_fen(text: str) -> RawFen:
         fields.append((pos + lead, part.strip()))
         pos += len(part) + 1
     at, side = fields[0]
+    if len(side) > 1 and side[0].upper() in "WB":
+        raise FenError(
+            f"the side to move is missing at position {at}: a FEN starts with W:, B: or ?:"
+        )
     if len(side) != 1 or side.upper() not in "WB?":
         raise FenError(
             f"bad colour {side[:1]!r} at position {at}: a FEN starts with the side to move "
             "(W, B or ?)"
         )
     side = side.upper()
+    rest = fields[1:]
+    if (
+        len(rest) >= 2
+        and rest[0][1].upper() in ("W", "B")
+        and any(f[:1].upper() == rest[0][1].upper() and len(f) > 1 for _, f in rest[1:])
+    ):
+        # py-draughts' legacy "W:B:W...:B..." form: the bare second token is the real side
+        # to move (a colour field may not appear twice in PDN 3.0, so nothing else is lost)
+        side = rest[0][1].upper()
+        rest = rest[1:]
     pieces: dict[str, list[tuple[str, bool]]] = {"W": [], "B": []}
     halfmove: int | None = None
     fullmove: int | None = None
     counters = None
-    for at, field in fields[1:]:
+    for at, field in rest:
         if not field:
             continue
         head = field[0]
@@ -133,8 +147,8 @@ def split_fen(text: str) -> RawFen:
                 raise FenError(f"bad king-move counter field {field!r} at position {at}")
             b_count, b_sq, w_count, w_sq = m.groups()
             counters = (
-                (int(w_count), int(w_sq) if w_sq else None),
-                (int(b_count), int(b_sq) if b_sq else None),
+                (int(w_sq or 0), int(w_count)),
+                (int(b_sq or 0), int(b_count)),
             )
         else:
             raise FenError(f"bad colour {head!r} at position {at}")
@@ -157,9 +171,9 @@ def _squares(body: str, at: int, out: list[tuple[str, bool]]) -> None:
         if not tok:
             continue
         king = False
-        if tok[0] in "GPgp" and len(tok) > 1 and not _ALPHA_RE.fullmatch(tok):
+        if tok[0] in "GP" and len(tok) > 1:
             continue  # lidraughts ghost piece: already captured mid-sequence, gone at rest
-        if tok[0] in "Kk" and len(tok) > 1:
+        if tok[0] == "K" and len(tok) > 1:
             king = True
             tok = tok[1:].strip()
         m = _RANGE_RE.fullmatch(tok.replace(" ", ""))
@@ -222,19 +236,21 @@ def parse_fen_info(text: str, rules: Rules) -> FenInfo:
     )
     counters = raw.counters
     if counters is not None:
-        for _count, sq in counters:
-            if sq is not None and not 1 <= sq <= t.num_squares:
+        for sq, _count in counters:
+            if sq and not 1 <= sq <= t.num_squares:
                 raise FenError(f"square {sq} is off the {t.width}x{t.height} board")
-    position = _make_position(
-        Position,
-        rules,
-        side,
-        sets[("W", False)],
-        sets[("W", True)],
-        sets[("B", False)],
-        sets[("B", True)],
-        counters,
-    )
+    try:
+        position = Position.from_squares(
+            rules,
+            side,
+            white_men=sorted(sets[("W", False)]),
+            white_kings=sorted(sets[("W", True)]),
+            black_men=sorted(sets[("B", False)]),
+            black_kings=sorted(sets[("B", True)]),
+            king_moves=counters,
+        )
+    except ValueError as exc:  # pragma: no cover - every check above comes first
+        raise FenError(str(exc)) from None
     return FenInfo(
         position=position,
         side_known=side_known,
@@ -242,30 +258,6 @@ def parse_fen_info(text: str, rules: Rules) -> FenInfo:
         fullmove=raw.fullmove,
         frisian_counters=counters,
     )
-
-
-def _make_position(
-    position_cls: type[Position],
-    rules: Rules,
-    side: Color,
-    white_men: set[int],
-    white_kings: set[int],
-    black_men: set[int],
-    black_kings: set[int],
-    counters: tuple[tuple[int, int | None], tuple[int, int | None]] | None,
-) -> Position:
-    kwargs = {
-        "white_men": sorted(white_men),
-        "white_kings": sorted(white_kings),
-        "black_men": sorted(black_men),
-        "black_kings": sorted(black_kings),
-    }
-    if counters is not None and any(c for c, _ in counters):
-        try:
-            return position_cls.from_squares(rules, side, king_moves=counters, **kwargs)  # type: ignore[call-arg]
-        except TypeError:
-            pass  # engine without counter support: the counters stay in FenInfo
-    return position_cls.from_squares(rules, side, **kwargs)
 
 
 def parse_fen(text: str, rules: Rules) -> Position:
@@ -277,7 +269,7 @@ def parse_fen(text: str, rules: Rules) -> Position:
         >>> from pdnkit.rules import get_rules
         >>> pos = parse_fen("W:Wa1,c1,Kd4:Bb8", get_rules("russian"))
         >>> sorted(pos.white_men), sorted(pos.white_kings), sorted(pos.black_men)
-        ([29, 30], [19], [1])
+        ([29, 30], [18], [1])
         >>> parse_fen("W:W51:B1", get_rules("international"))
         Traceback (most recent call last):
         ...

@@ -357,7 +357,10 @@ def canonical_notation(
 
 
 def _stretches(move: Move, rules: Rules, t: _Tables) -> list[set[int]]:
-    """For each jump but the last, the squares the piece stood on or crossed after it."""
+    """For each jump but the last, the squares behind the captured piece that the piece
+    stood on or crossed before its next capture (RULES.md 1.5): from right behind the
+    captured piece to the landing square and, when it goes straight on, on up to the next
+    captured piece."""
     path, cap = tuple(move.path), tuple(move.captured)
     out: list[set[int]] = []
     if len(path) != len(cap) + 1:
@@ -370,11 +373,11 @@ def _stretches(move: Move, rules: Rules, t: _Tables) -> list[set[int]]:
             stretch.add(sq)
             if sq == landing:
                 break
-        d2 = _direction(t, landing, path[i + 2])
-        for sq in _line(rules, t, landing, d2):
-            if sq == cap[i + 1]:
-                break
-            stretch.add(sq)
+        if _direction(t, landing, path[i + 2]) == d:
+            for sq in _line(rules, t, landing, d):
+                if sq == cap[i + 1]:
+                    break
+                stretch.add(sq)
         out.append(stretch)
     return out
 
@@ -432,10 +435,16 @@ def match_move(
     same_ends = [m for m in legal if m.origin == origin and m.destination == dest]
     if not middle:
         return _distinct(same_ends)
-    t = _tables(position.rules)
+    rules = position.rules
     found = [
-        m for m in same_ends if m.captured and _route_matches(middle, _stretches(m, position.rules, t))
+        m
+        for m in same_ends
+        if m.captured and (tuple(m.path[1:-1]) == middle or canonical_path(m, rules)[1:-1] == middle)
     ]
+    if found:
+        return _distinct(found)
+    t = _tables(rules)
+    found = [m for m in same_ends if m.captured and _route_matches(middle, _stretches(m, rules, t))]
     if found:
         return _distinct(found)
     listed = set(middle)
@@ -529,20 +538,13 @@ def moves(variant: str | int, fen: str | None = None) -> list[dict[str, Any]]:
     return out
 
 
-def _field(rules: Any, *names: str, default: Any = None) -> Any:
-    for name in names:
-        if hasattr(rules, name):
-            return getattr(rules, name)
-    return default
-
-
 def variants() -> list[dict[str, Any]]:
-    """One summary row per registered variant (what ``pdnkit variants`` shows).
+    """One summary row per registered variant and edition (what ``pdnkit variants`` shows).
 
-    Keys: ``name``, ``title``, ``gametype``, ``gametype_full``, ``aliases``, ``board``,
-    ``first_mover``, ``notation``, ``capture_separator``, ``king_range``,
-    ``men_capture_backwards``, ``capture_choice``, ``promotion``, ``draw_rules``,
-    ``edition``.
+    Each row is :meth:`Rules.describe` (name, title, GameType number and full form,
+    edition, board, first mover, notation, king range, men capture backward, capture
+    choice rule, promotion during a capture, draw rules, aliases, ...) plus the
+    ``capture_separator``.
 
     Example:
         >>> rows = variants()
@@ -553,43 +555,7 @@ def variants() -> list[dict[str, Any]]:
 
     rows: list[dict[str, Any]] = []
     for r in list_variants():
-        rows.append(_describe(r))
+        row = dict(r.describe())
+        row.setdefault("capture_separator", r.capture_separator)
+        rows.append(row)
     return rows
-
-
-def _describe(r: Any) -> dict[str, Any]:
-    flying = _field(r, "king_flying", "flying_kings", "kings_fly", "king_range")
-    if isinstance(flying, bool):
-        king_range = "flying" if flying else "short"
-    elif isinstance(flying, int):
-        king_range = "flying" if flying > 1 else "short"
-    else:
-        king_range = str(flying) if flying is not None else "?"
-    backwards = _field(r, "men_capture_backwards", "man_capture_backwards", "men_capture_backward")
-    choice = _field(r, "capture_choice", "capture_precedence", "capture_rule", "choice")
-    if isinstance(choice, (tuple, list)):
-        choice = ", ".join(str(c) for c in choice) if choice else "free"
-    promotion = _field(r, "promotion", "promotion_rule", "promotion_during_capture", "mid_capture_promotion")
-    draws = [
-        f"{d.name} ({'auto' if d.automatic else 'claim'}, {d.limit}"
-        f"{' occurrences' if d.kind == 'repetition' else ' plies'})"
-        for d in (getattr(r, "draw_rules", ()) or ())
-    ]
-    return {
-        "name": r.name,
-        "title": r.title,
-        "gametype": r.gametype,
-        "gametype_full": r.gametype_full,
-        "aliases": list(r.aliases),
-        "board": f"{r.width}x{r.height}",
-        "first_mover": str(r.first_mover),
-        "notation": r.notation,
-        "capture_separator": r.capture_separator,
-        "king_range": king_range,
-        "men_capture_backwards": backwards,
-        "capture_choice": str(choice) if choice is not None else "?",
-        "promotion": str(promotion) if promotion is not None else "?",
-        "draw_rules": draws,
-        "edition": r.edition,
-        "losing_game": bool(getattr(r, "losing_game", False)),
-    }
