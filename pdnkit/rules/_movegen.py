@@ -231,11 +231,11 @@ class Engine:
     # ------------------------------------------------------------------ move lists
     def moves(
         self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None,
-        detail: bool = False,
+        detail: bool = False, all_routes: bool = False,
     ) -> list[tuple[Any, ...]]:
         """Legal moves: captures when any exist (after the precedence filter), else quiet moves."""
         if self.has_capture(own, opp, kings, white):
-            return self.captures(own, opp, kings, white, detail)
+            return self.captures(own, opp, kings, white, detail, all_routes)
         return self.quiet(own, opp, kings, white, ctr, detail)
 
     def quiet(
@@ -282,9 +282,11 @@ class Engine:
         return out
 
     def captures(
-        self, own: int, opp: int, kings: int, white: bool, detail: bool = False
+        self, own: int, opp: int, kings: int, white: bool, detail: bool = False,
+        all_routes: bool = False,
     ) -> list[tuple[Any, ...]]:
-        """Every complete capture after the precedence filter, duplicates dropped."""
+        """Every complete capture after the precedence filter, duplicates dropped (unless
+        ``all_routes``: then every route is kept, detailed)."""
         raw: list[tuple[Any, ...]] = []
         empty0 = self.board & ~(own | opp)
         promo = self.promo[0 if white else 1]
@@ -296,6 +298,25 @@ class Engine:
         immediate = self.immediate
         promotion = self.promotion
         men_target = opp if self.men_take_kings else opp & ~kings
+        first = self.precedence[0] if self.precedence else ""
+        prune = first in ("max_count", "max_value")
+        by_value = first == "max_value"
+        best = [-1]
+
+        def record(orig: int, dest: int, ncap: int, ek: bool, path: list[int],
+                   order: list[int]) -> None:
+            # sequences that lose on the first precedence key are never kept
+            if prune:
+                if by_value:
+                    s = (ncap & ~kings).bit_count() * 100 + (ncap & kings).bit_count() * 199
+                else:
+                    s = ncap.bit_count()
+                if s < best[0]:
+                    return
+                if s > best[0]:
+                    best[0] = s
+                    raw.clear()
+            raw.append((orig, dest, ncap, ek, tuple(path), tuple(order)))
 
         def king_dfs(orig: int, i: int, captured: int, empty: int, path: list[int],
                      order: list[int]) -> bool:
@@ -332,7 +353,9 @@ class Engine:
                         k += 1
                     if not cont:
                         for li in ends:
-                            raw.append((orig, 1 << li, ncap, True, (*path, li), tuple(order)))
+                            path.append(li)
+                            record(orig, 1 << li, ncap, True, path, order)
+                            path.pop()
                     order.pop()
                     extended = True
             else:
@@ -343,7 +366,7 @@ class Engine:
                         order.append(m.bit_length() - 1)
                         path.append(li)
                         if not king_dfs(orig, li, ncap, nempty, path, order):
-                            raw.append((orig, lm, ncap, True, tuple(path), tuple(order)))
+                            record(orig, lm, ncap, True, path, order)
                         path.pop()
                         order.pop()
                         extended = True
@@ -367,9 +390,9 @@ class Engine:
                         else:
                             cont = man_dfs(orig, li, ncap, nempty, path, order)
                         if not cont:
-                            raw.append((orig, lm, ncap, True, tuple(path), tuple(order)))
+                            record(orig, lm, ncap, True, path, order)
                     elif not man_dfs(orig, li, ncap, nempty, path, order):
-                        raw.append((orig, lm, ncap, False, tuple(path), tuple(order)))
+                        record(orig, lm, ncap, False, path, order)
                     path.pop()
                     order.pop()
             return extended
@@ -390,6 +413,8 @@ class Engine:
         if len(raw) > 1 and self.precedence:
             raw = self._select(raw, kings)
         # drop duplicates: same origin, destination, captured set (and crowning)
+        if all_routes:
+            return raw
         if detail:
             seen: dict[tuple[int, int, int, bool], tuple[Any, ...]] = {}
             for r in raw:

@@ -262,33 +262,40 @@ class Position:
         own, opp, k, white = self._state()
         return self._eng.has_capture(own, opp, k, white)
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self, all_routes: bool = False) -> list[Move]:
         """Every legal move (captures when compulsory, after the variant's precedence rules).
 
-        Captures with the same origin, destination and captured set are listed once. Order:
-        by origin, then destination, then path.
+        Captures with the same origin, destination and captured set are listed once (the first
+        route found), unless ``all_routes`` is true: then every capture route is listed, so a
+        recorded route can be matched square by square. Order: by origin, destination, path.
         """
+        if all_routes:
+            return self._build(all_routes=True)
         if self._moves is None:
-            own, opp, k, white = self._state()
-            raw = self._eng.moves(own, opp, k, white, self._ctr, detail=True)
-            sob = self._eng.geometry.square_of_bit
-            out = []
-            for o, d, _c, ends_king, path, order in raw:
-                is_king = bool(k & o)
-                out.append(
-                    Move(
-                        sob[o.bit_length() - 1],
-                        sob[d.bit_length() - 1],
-                        tuple(sob[i] for i in path),
-                        tuple(sob[i] for i in order),
-                        tuple(sob[i] for i in order if (k >> i) & 1),
-                        ends_king and not is_king,
-                        is_king,
-                    )
-                )
-            out.sort(key=lambda m: (m.origin, m.destination, m.path, m.captured))
-            self._moves = out
+            self._moves = self._build()
         return list(self._moves)
+
+    def _build(self, all_routes: bool = False) -> list[Move]:
+        own, opp, k, white = self._state()
+        raw = self._eng.moves(own, opp, k, white, self._ctr, detail=True,
+                              all_routes=all_routes)
+        sob = self._eng.geometry.square_of_bit
+        out = []
+        for o, d, _c, ends_king, path, order in raw:
+            is_king = bool(k & o)
+            out.append(
+                Move(
+                    sob[o.bit_length() - 1],
+                    sob[d.bit_length() - 1],
+                    tuple(sob[i] for i in path),
+                    tuple(sob[i] for i in order),
+                    tuple(sob[i] for i in order if (k >> i) & 1),
+                    ends_king and not is_king,
+                    is_king,
+                )
+            )
+        out.sort(key=lambda m: (m.origin, m.destination, m.path, m.captured))
+        return out
 
     def quiet_move_exists(self, origin: int, destination: int,
                           ignore_capture_rule: bool = False) -> bool:
