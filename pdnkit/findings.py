@@ -150,6 +150,11 @@ CODES: dict[str, CodeInfo] = {
            "the game has neither tags nor moves",
            "Text between games that holds no tags and no moves. Remove it or make it a "
            "`%` escape line."),
+        _c("ignored-text", "warning", "read",
+           "text between games that is neither tags nor moves was skipped",
+           "A note, a stray comment or other text stands between two games. It is not a "
+           "game, so it was skipped (the finding is attached to the next game). Make it a "
+           "`%` escape line or a comment inside a game."),
         _c("unknown-tag-syntax", "warning", "read",
            "a tag pair is malformed but was recovered",
            "A tag such as `[Event Foo]` (no quotes) or a lower-case tag name was read "

@@ -46,7 +46,7 @@ def comment_commands(text: str) -> list[tuple[str, str]]:
     return [(m.group(1), m.group(2).strip()) for m in _COMMAND_RE.finditer(text)]
 
 
-@dataclass
+@dataclass(slots=True)
 class CommentNode:
     """A free-standing comment (one with no move to attach to).
 
@@ -60,7 +60,7 @@ class CommentNode:
     column: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class SetupNode:
     """A free-standing ``/FEN "..."/`` setup (one with no following move)."""
 
@@ -69,7 +69,7 @@ class SetupNode:
     column: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class NagNode:
     """A free-standing ``$n`` annotation glyph (one with no preceding move)."""
 
@@ -78,7 +78,7 @@ class NagNode:
     column: int | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class MoveNode:
     """One move as written, with everything attached to it.
 
@@ -142,7 +142,7 @@ class MoveNode:
 BodyElement = MoveNode | CommentNode | SetupNode | NagNode
 
 
-@dataclass
+@dataclass(slots=True)
 class GameRecord:
     """One game as read from a PDN file.
 

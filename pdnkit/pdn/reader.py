@@ -1,0 +1,640 @@
+"""Read PDN into :class:`~pdnkit.pdn.record.GameRecord` objects, game by game.
+
+:func:`read_games` decodes the input (UTF-8, else CP1251/CP1252 with an ``encoding-fallback``
+finding), cuts it into game chunks (:mod:`pdnkit.pdn.split`) and parses each chunk with the
+Lark grammar ``grammars/pdn.lark`` (LALR, transformer applied during parsing). A syntax error
+costs only its game: the record keeps its raw text and tags (when they can be read), gets a
+``syntax-error`` finding with line, column and a plain message, and reading goes on.
+
+Example:
+    >>> text = '[White "Sijbrands"]\\n1. 32-28 {good} 19-23 (1... 18-23) 2. 28x19 14x23 2-0'
+    >>> g = next(read_games(text))
+    >>> g.tag("White"), [m.text for m in g.moves], g.result
+    ('Sijbrands', ['32-28', '19-23', '28x19', '14x23'], '2-0')
+    >>> g.moves[0].comments_after, g.moves[1].variations[0][0].squares
+    (['good'], ('18', '23'))
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import threading
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from pdnkit.findings import Finding, Severity, make_finding
+from pdnkit.pdn.decode import LEGACY, detect_encoding_chunks
+from pdnkit.pdn.record import BodyElement, CommentNode, GameRecord, MoveNode, NagNode, SetupNode
+from pdnkit.pdn.split import Chunk, split_lines, split_text
+
+Source = str | os.PathLike[str] | bytes | IO[str] | IO[bytes]
+
+_STRENGTH_NAG = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+_SQUARE = re.compile(r"[a-l](?:1[0-2]|[1-9])|\d+")
+_STANDARD_RESULTS = frozenset({"2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "*"})
+_DASHES = {"\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"}
+_BARE_SCORE = re.compile(r"\d{1,2}-\d{1,2}")
+_TAG_TOKENS = frozenset({"TAGBARE", "TAGNAME", "TAGVALUE"})
+
+
+class _Var:
+    """A variation as the transformer hands it over: its elements and where it opened."""
+
+    __slots__ = ("items", "line", "column")
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+        self.line = None
+        self.column = None
+
+
+class _Tag:
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: Any, value: Any) -> None:
+        self.name = name
+        self.value = value
+
+
+class _Transformer:
+    """Callbacks Lark calls while parsing (LALR): build light structures, no tree."""
+
+    __visit_tokens__ = False
+
+    def tag(self, children: list[Any]) -> _Tag:
+        # [LSQB, TAGNAME, (TAGVALUE | TAGBARE)?, RSQB]
+        return _Tag(children[1], children[2] if len(children) > 3 else None)
+
+    def variation(self, children: list[Any]) -> _Var:
+        # [LPAR, elements..., RPAR]
+        return _Var(children[1:-1])
+
+    def start(self, children: list[Any]) -> list[Any]:
+        return children
+
+
+def _lark_transformer() -> Any:
+    from lark import Transformer
+
+    class T(_Transformer, Transformer):  # type: ignore[misc]
+        pass
+
+    return T()
+
+
+_local = threading.local()
+_PARSERS: dict[bool, Any] = {}
+
+
+def _wrapper_seen(tok: Any) -> Any:
+    seen = getattr(_local, "wrappers", None)
+    if seen is not None:
+        seen.append(tok)
+    return tok
+
+
+def _parser(use_cython: bool | None = None) -> Any:
+    from pdnkit.pdn.grammar import accelerator, build_parser
+
+    key = accelerator() == "lark-cython" if use_cython is None else use_cython
+    p = _PARSERS.get(key)
+    if p is None:
+        p = build_parser(_lark_transformer(), {"WRAPPER": _wrapper_seen}, use_cython=key)
+        _PARSERS[key] = p
+    return p
+
+
+# ------------------------------------------------------------------------------------------
+# building the record from the parse
+
+
+class _Ctx:
+    """Per-game state while turning parse output into a record."""
+
+    def __init__(self, line0: int, strict: bool) -> None:
+        self.line0 = line0
+        self.strict = strict
+        self.violations: list[tuple[str, int | None, int | None]] = []
+
+    def where(self, tok: Any) -> tuple[int | None, int | None]:
+        line = getattr(tok, "line", None)
+        return (None if line is None else line + self.line0 - 1), getattr(tok, "column", None)
+
+    def violation(self, message: str, tok: Any = None) -> None:
+        line, col = self.where(tok) if tok is not None else (None, None)
+        self.violations.append((message, line, col))
+
+
+def _tag_value(tok: Any, ctx: _Ctx) -> str:
+    if tok is None:
+        return ""
+    text = tok.value.rstrip()
+    if tok.type == "TAGBARE":
+        ctx.violation(f"tag value without quotes: {text.strip()!r}", tok)
+        return text.strip()
+    inner = text[1:-1]
+    if "\\" in inner:
+        inner = re.sub(r"\\(.)", r"\1", inner)
+    elif '"' in inner:
+        ctx.violation("unescaped quote inside a tag value", tok)
+    return inner
+
+
+_MOVE_CACHE: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], bool]] = {}
+
+
+def _split_move(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...], bool]:
+    """(text, squares, separators, glued star) of a move token's move part as written."""
+    hit = _MOVE_CACHE.get(text)
+    if hit is not None:
+        return hit
+    core = text.strip()
+    star = core.endswith("*")
+    if star:
+        core = core[:-1].rstrip()
+    if core.isdigit():  # 3228: no separator
+        res = (core, (core[:2], core[2:]), ("",), star)
+    else:
+        ms = list(_SQUARE.finditer(core))
+        squares = tuple(m.group() for m in ms)
+        seps = tuple(core[a.end():b.start()].strip() for a, b in zip(ms, ms[1:], strict=False))
+        res = (core, squares, seps, star)
+    if len(_MOVE_CACHE) > 50_000:
+        _MOVE_CACHE.clear()
+    _MOVE_CACHE[text] = res
+    return res
+
+
+def _build_line(items: list[Any], ctx: _Ctx, main: bool, tags: dict[str, str] | None,
+                out_moves: list[MoveNode] | None) -> tuple[list[BodyElement], str | None]:
+    """Turn a flat element list (main line or variation) into body elements."""
+    body: list[BodyElement] = []
+    last: MoveNode | None = None
+    number: int | None = None
+    black_dots = False
+    number_tok: Any = None
+    comments_before: list[str] = []
+    setup: str | None = None
+    pending_vars: list[list[BodyElement]] = []
+    result: str | None = None
+    line0 = ctx.line0 - 1
+    for it in items:
+        if isinstance(it, _Var):
+            sub, sub_res = _build_line(it.items, ctx, False, None, None)
+            if last is not None:
+                last.variations.append(sub)
+            else:
+                pending_vars.append(sub)
+                ctx.violation("a variation before any move of its line")
+            continue
+        typ = it.type
+        val = it.value
+        if typ == "NUMMOVE" or typ == "ALPHAMOVE":
+            if "." in val:  # the move number is part of the token: "12. 32-28"
+                i = val.index(".")
+                j = i + 1
+                while j < len(val) and val[j] == ".":
+                    j += 1
+                number = int(val[:i])
+                black_dots = j - i >= 2
+                if j - i == 2:
+                    ctx.violation(f"move number {val[:j]!r} with two dots (PDN: N. or N...)", it)
+                number_tok = it
+                val = val[j:]
+            text, squares, seps, star = _split_move(val)
+            mv = MoveNode(text, squares, seps, line=it.line + line0, column=it.column)
+            if star:
+                mv.nags.append(7)
+                ctx.violation(f"'*' glued to the move {text} as a forced-move mark "
+                              "(PDN 3.0: write $7)", it)
+            if typ == "NUMMOVE":
+                if not seps[0]:
+                    ctx.violation(f"move {text} written without a separator", it)
+                if any(s in _DASHES for s in seps):
+                    ctx.violation(f"non-ASCII dash in the move {text!r}", it)
+        elif typ == "PLACEHOLDER":
+            val = val.strip()
+            if val.startswith(".") and number_tok is not None:
+                black_dots = True  # "1. ... 7-12" is "1... 7-12"
+                continue
+            ctx.violation(f"unknown move {val!r} (a placeholder, not a move)", it)
+            mv = MoveNode(text="- -" if val.startswith("-") else "...", line=it.line + line0,
+                          column=it.column, placeholder=True)
+        else:
+            mv = None
+        if mv is not None:
+            if number_tok is not None:
+                mv.number = number
+                mv.black_dots = black_dots
+                number_tok = None
+                black_dots = False
+            if comments_before:
+                mv.comments_before = comments_before
+                comments_before = []
+            if setup is not None:
+                mv.setup_before = setup
+                setup = None
+            if pending_vars:
+                mv.variations.extend(pending_vars)
+                pending_vars = []
+            body.append(mv)
+            if out_moves is not None:
+                out_moves.append(mv)
+            last = mv
+            continue
+        val = val.rstrip()
+        if typ == "MOVENUM":
+            digits = val.rstrip(".")
+            dots = len(val) - len(digits)
+            number = int(digits)
+            black_dots = dots >= 2
+            if dots == 2:
+                ctx.violation(f"move number {val!r} with two dots (PDN: N. or N...)", it)
+            number_tok = it
+        elif typ == "COMMENT" or typ == "LINECOMMENT":
+            if typ == "COMMENT":
+                text = val[1:-1]
+                if "{" in text:
+                    ctx.violation("nested comment (PDN 3.0 forbids '{' inside a comment)", it)
+            else:
+                text = val[1:]
+                ctx.violation("';' line comment (not in PDN 3.0; use braces)", it)
+            if last is not None:
+                last.comments_after.append(text)
+            else:
+                comments_before.append(text)
+        elif typ == "NAG":
+            if last is not None:
+                last.nags.append(int(val[1:]))
+            else:
+                line, col = ctx.where(it)
+                body.append(NagNode(int(val[1:]), line, col))
+        elif typ == "STRENGTH":
+            if last is not None and last.strength is None:
+                last.strength = val
+            else:
+                ctx.violation(f"move-strength mark {val!r} with no move before it", it)
+                bare = val.strip("()")
+                if last is not None and bare in _STRENGTH_NAG:
+                    last.nags.append(_STRENGTH_NAG[bare])
+        elif typ == "SETUP":
+            q1 = val.index('"')
+            fen = val[q1 + 1:val.rindex('"')]
+            if setup is not None:
+                line, col = ctx.where(it)
+                body.append(SetupNode(setup, line, col))
+            setup = fen
+        elif typ == "RESULT":
+            result = val
+            if main:
+                if val not in _STANDARD_RESULTS:
+                    ctx.violation(f"non-standard result token {val!r}", it)
+            else:
+                ctx.violation(f"result {val!r} inside a variation", it)
+    # leftovers with no move to attach to
+    for text in comments_before:
+        body.append(CommentNode(text))
+    if setup is not None:
+        body.append(SetupNode(setup))
+    if number_tok is not None and main and not black_dots:
+        ctx.violation(f"move number {number_tok.value.strip()!r} with no move after it", number_tok)
+    for v in pending_vars:  # variation in a line without moves: keep its moves visible
+        body.extend(v)
+    return body, result
+
+
+def _records_from_parse(children: list[Any], ctx: _Ctx, rec: GameRecord) -> None:
+    tags: list[tuple[str, str]] = []
+    items: list[Any] = []
+    for ch in children:
+        if isinstance(ch, _Tag):
+            name = ch.name.value.rstrip()
+            if not name[0].isupper():
+                ctx.violation(f"tag name {name!r} does not start with a capital letter", ch.name)
+            if ch.value is None:
+                ctx.violation(f"tag [{name}] has no value", ch.name)
+            tags.append((name, _tag_value(ch.value, ctx)))
+        else:
+            items.append(ch)
+    rec.tags = tags
+    moves: list[MoveNode] = []
+    body, result = _build_line(items, ctx, True, None, moves)
+    if result is None and moves:
+        last = moves[-1]
+        tag_result = rec.tag("Result")
+        # a score such as 4-6 written where the result goes (Delfts-style match points)
+        if (tag_result is not None and last.text == tag_result.strip()
+                and _BARE_SCORE.fullmatch(last.text) and not last.comments_after
+                and not last.variations and not last.nags and last.strength is None
+                and body and body[-1] is last):
+            moves.pop()
+            body.pop()
+            result = last.text
+            ctx.violations.append((f"non-standard result token {last.text!r}", last.line,
+                                   last.column))
+    rec.body = body
+    rec.moves = moves
+    rec.result = result
+
+
+# ------------------------------------------------------------------------------------------
+# syntax errors in words
+
+
+def _describe_error(exc: Exception, text: str) -> tuple[str, int | None, int | None]:
+    """A message a person understands, with the line and column (relative to ``text``)."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+    line = getattr(exc, "line", None)
+    col = getattr(exc, "column", None)
+    pos = None
+    if isinstance(exc, UnexpectedCharacters):
+        pos = exc.pos_in_stream
+    elif isinstance(exc, UnexpectedToken) and getattr(exc.token, "type", "") in _TAG_TOKENS:
+        # the contextual lexer re-lexed the text with tag terminals: judge by the character
+        pos = getattr(exc.token, "start_pos", None)
+        line = getattr(exc.token, "line", line)
+        col = getattr(exc.token, "column", col)
+    if pos is not None:
+        ch = text[pos] if 0 <= pos < len(text) else ""
+        if ch == "{":
+            return f"unterminated comment opened at line {line}, column {col}", line, col
+        if ch == "}":
+            return ("'}' closes a comment that is not open (or a comment is nested too "
+                    "deeply)"), line, col
+        if ch == '"':
+            return "unterminated string (a tag value is missing its closing quote)", line, col
+        if ch == "[":
+            return "a tag where moves were expected (tags must come before the moves)", line, col
+        if ch == "/":
+            return "malformed setup: write /FEN \"...\"/", line, col
+        shown = ch if ch.isprintable() and ch.strip() else repr(ch)
+        return f"unexpected character {shown!r}: not a move, move number, comment or result", line, col
+    if isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        ttype = getattr(tok, "type", "")
+        tval = getattr(tok, "value", "")
+        if ttype == "$END":
+            opened = _unclosed_paren(text)
+            if opened is not None:
+                return (f"unclosed variation '(' opened at line {opened[0]}, column {opened[1]}",
+                        opened[0], opened[1])
+            return "the game text ends in the middle of a construct", line, col
+        line = getattr(tok, "line", line)
+        col = getattr(tok, "column", col)
+        if ttype == "RPAR" or tval == ")":
+            return "')' closes a variation that was never opened", line, col
+        if ttype == "LSQB" or tval == "[":
+            return "a tag where moves were expected (tags must come before the moves)", line, col
+        if ttype == "RESULT":
+            return f"a second result {tval!r} in the same game", line, col
+        if ttype == "RSQB" or tval == "]":
+            return "malformed tag: expected [Name \"value\"]", line, col
+        return f"{tval!r} is not allowed here (after the game's result, or in a tag)", line, col
+    if isinstance(exc, UnexpectedEOF):
+        opened = _unclosed_paren(text)
+        if opened is not None:
+            return (f"unclosed variation '(' opened at line {opened[0]}, column {opened[1]}",
+                    opened[0], opened[1])
+        return "the game text ends in the middle of a construct", None, None
+    return f"cannot parse: {exc}", line, col
+
+
+def _unclosed_paren(text: str) -> tuple[int, int] | None:
+    stack: list[int] = []
+    in_comment = 0
+    for i, ch in enumerate(text):
+        if in_comment:
+            if ch == "{":
+                in_comment += 1
+            elif ch == "}":
+                in_comment -= 1
+        elif ch == "{":
+            in_comment = 1
+        elif ch == "(":
+            stack.append(i)
+        elif ch == ")" and stack:
+            stack.pop()
+    if not stack:
+        return None
+    pos = stack[-1] if len(stack) == 1 else stack[0]
+    line = text.count("\n", 0, pos) + 1
+    col = pos - (text.rfind("\n", 0, pos) + 1) + 1
+    return line, col
+
+
+# ------------------------------------------------------------------------------------------
+# one game
+
+
+def _first_content_line(text: str) -> int:
+    for i, ln in enumerate(text.split("\n")):
+        s = ln.strip()
+        if s and not ln.startswith("%"):
+            return i
+    return 0
+
+
+def parse_game(text: str, *, strict: bool = False, file: str | None = None, index: int = 0,
+               line: int = 1, encoding: str | None = None, _parser_obj: Any = None) -> GameRecord:
+    """Parse the text of exactly one game (no splitting) into a :class:`GameRecord`.
+
+    Never raises for bad input: problems become findings on the record.
+
+    Example:
+        >>> g = parse_game('[Event "x"]\\n1. 32-28 {unclosed')
+        >>> g.parsed, g.tag("Event"), g.findings[0].code, g.findings[0].message
+        (False, 'x', 'syntax-error', 'unterminated comment opened at line 2, column 10')
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    skip = _first_content_line(text)
+    rec = GameRecord(file=file, index=index, line=line + skip, raw=text, encoding=encoding)
+    rec.end_line = line + text.count("\n", 0, len(text.rstrip("\n")))
+    ctx = _Ctx(line, strict)
+    parser = _parser_obj or _parser()
+    _local.wrappers = []
+    try:
+        children = parser.parse(text)
+    except Exception as exc:  # noqa: BLE001 - every parse failure becomes a finding
+        _syntax_error(rec, exc, text, ctx, parser)
+    else:
+        try:
+            _records_from_parse(children, ctx, rec)
+        except Exception as exc:  # noqa: BLE001 - defensive: never raise on data
+            rec.parsed = False
+            rec.findings.append(make_finding(
+                "syntax-error", f"cannot interpret the game: {exc}", file=file, game_index=index,
+                line=rec.line))
+    for tok in _local.wrappers:
+        ctx.violation("forum wrapper [pdn]...[/pdn] around the game", tok)
+    _local.wrappers = None
+    sev = Severity.ERROR if strict else Severity.WARNING
+    for msg, vline, vcol in ctx.violations:
+        rec.findings.append(make_finding(
+            "strict-violation", msg + ("" if strict else " (a strict PDN 3.0 reader rejects this)"),
+            severity=sev, file=file, game_index=index, line=vline, column=vcol))
+    return rec
+
+
+def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser: Any) -> None:
+    msg, eline, ecol = _describe_error(exc, text)
+    rec.parsed = False
+    rec.findings.append(make_finding(
+        "syntax-error", msg, file=rec.file, game_index=rec.index,
+        line=None if eline is None else eline + ctx.line0 - 1, column=ecol))
+    # salvage the tags: parse the text before the first line that is not a tag line
+    head_lines = []
+    for ln in text.split("\n"):
+        s = ln.strip()
+        if s.startswith("[") or not s or ln.startswith("%"):
+            head_lines.append(ln)
+        else:
+            break
+    if eline is not None:
+        head_lines = head_lines[: max(0, eline - 1)]
+    head = "\n".join(head_lines)
+    if head.strip():
+        try:
+            children = parser.parse(head)
+        except Exception:  # noqa: BLE001
+            return
+        tmp = _Ctx(ctx.line0, ctx.strict)
+        rec.tags = [(ch.name.value.rstrip(), _tag_value(ch.value, tmp)) for ch in children
+                    if isinstance(ch, _Tag)]
+
+
+# ------------------------------------------------------------------------------------------
+# sources
+
+
+def _open_lines(source: Source, encoding: str | None) -> tuple[Iterator[str] | None, str | None,
+                                                                  str | None, Any]:
+    """(lines, encoding, file name, closer) for any accepted source."""
+    if isinstance(source, os.PathLike) or (
+        isinstance(source, str) and "\n" not in source and len(source) < 4096
+        and not source.lstrip().startswith(("[", "{", "%")) and os.path.isfile(source)
+    ):
+        path = Path(source)
+        enc = encoding
+        if enc is None:
+            with open(path, "rb") as fh:
+                enc = detect_encoding_chunks(iter(lambda: fh.read(1 << 20), b""))
+        fh2 = open(path, encoding=enc, errors="replace", newline=None)  # noqa: SIM115
+        return iter(fh2), enc, str(path), fh2
+    if isinstance(source, str):
+        return None, encoding, None, None
+    if isinstance(source, (bytes, bytearray)):
+        enc = encoding or detect_encoding_chunks([bytes(source)])
+        text = bytes(source).decode(enc, errors="replace")
+        return iter(io.StringIO(text, newline=None)), enc, None, None
+    name = getattr(source, "name", None)
+    name = name if isinstance(name, str) else None
+    if isinstance(source, io.TextIOBase):
+        return iter(source), getattr(source, "encoding", None), name, None
+    # a binary file object (or something with read())
+    seekable = False
+    try:
+        seekable = bool(source.seekable())  # type: ignore[union-attr]
+    except Exception:  # noqa: BLE001
+        seekable = False
+    if encoding is not None:
+        enc = encoding
+    elif seekable:
+        start = source.tell()  # type: ignore[union-attr]
+        enc = detect_encoding_chunks(iter(lambda: source.read(1 << 20), b""))  # type: ignore[union-attr,arg-type]
+        source.seek(start)  # type: ignore[union-attr]
+    else:
+        data = source.read()  # type: ignore[union-attr]
+        if isinstance(data, str):
+            return iter(io.StringIO(data, newline=None)), None, name, None
+        enc = detect_encoding_chunks([data])
+        return iter(io.StringIO(data.decode(enc, errors="replace"), newline=None)), enc, name, None
+    first = source.read(0)  # type: ignore[union-attr]
+    if isinstance(first, str):
+        return iter(source), None, name, None  # type: ignore[arg-type]
+    wrapper = io.TextIOWrapper(source, encoding=enc, errors="replace", newline=None)  # type: ignore[arg-type]
+    return iter(wrapper), enc, name, None
+
+
+def read_games(source: Source, *, strict: bool = False, file: str | None = None,
+               encoding: str | None = None) -> Iterator[GameRecord]:
+    """Stream the games of ``source`` (a path, a text or binary file object, bytes, or a
+    string of PDN text) as :class:`GameRecord` objects, in file order.
+
+    Memory does not grow with the file: it is read line by line and cut into games. Never
+    raises for bad data (syntax errors and odd constructs become findings); ``strict=True``
+    turns what PDN 3.0 forbids from warnings into errors. ``file`` overrides the file name
+    put on records; ``encoding`` skips detection.
+
+    Example:
+        >>> [g.result for g in read_games('1. 32-28 2-0\\n1. 33-29 0-2\\n')]
+        ['2-0', '0-2']
+        >>> g = next(read_games('[Event "x"]\\n1. 1-18 1-1'))
+        >>> [m.text for m in g.moves], g.result
+        (['1-18'], '1-1')
+    """
+    lines, enc, name, closer = _open_lines(source, encoding)
+    fname = file if file is not None else name
+    try:
+        chunks: Iterable[Chunk]
+        if lines is None:
+            chunks = split_text(str(source))
+            enc = enc or None
+        else:
+            chunks = split_lines(lines)
+        parser = _parser()
+        index = 0
+        fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY
+        pending: list[Finding] = []
+        for chunk in chunks:
+            if not chunk.has_content:
+                continue
+            rec = parse_game(chunk.text, strict=strict, file=fname, index=index,
+                             line=chunk.line, encoding=enc, _parser_obj=parser)
+            if _is_stray_text(rec):
+                pending.append(make_finding(
+                    "ignored-text", "text between games that is neither tags nor moves was "
+                    f"skipped (lines {rec.line}-{rec.end_line}): {_excerpt(rec.raw)}",
+                    file=fname, line=rec.line))
+                continue
+            if index == 0 and fallback:
+                rec.findings.insert(0, make_finding(
+                    "encoding-fallback", f"the file is not UTF-8; decoded as {enc}",
+                    file=fname, game_index=0, details={"encoding": enc}))
+            if pending:
+                rec.findings[:0] = [f.located(game_index=index) for f in pending]
+                pending = []
+            yield rec
+            index += 1
+        if pending:
+            rec = GameRecord(file=fname, index=index, line=pending[0].line or 1, raw="",
+                             encoding=enc, findings=[f.located(game_index=index) for f in pending])
+            rec.findings.append(make_finding("empty-game", "text after the last game holds "
+                                             "no game", file=fname, game_index=index))
+            yield rec
+    finally:
+        if closer is not None:
+            closer.close()
+
+
+def _is_stray_text(rec: GameRecord) -> bool:
+    """Text with no tags, no moves and no result (a note between games, a lone comment)."""
+    if rec.tags or rec.moves or rec.result is not None:
+        return False
+    if not rec.parsed:
+        # unparseable text without tags counts as a game only if it looks like movetext
+        return not re.search(r"\d{1,2}[ \t]*[-x:][ \t]*\d{1,2}|[a-h][1-8][-x:]?[a-h][1-8]",
+                             rec.raw)
+    return True
+
+
+def _excerpt(text: str, n: int = 60) -> str:
+    flat = " ".join(text.split())
+    return repr(flat if len(flat) <= n else flat[: n - 3] + "...")
+
+
+__all__ = ["parse_game", "read_games"]
