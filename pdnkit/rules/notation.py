@@ -393,6 +393,46 @@ def _route_matches(listed: Sequence[int], stretches: list[set[int]]) -> bool:
     return True
 
 
+def _route_captures(position: Position, squares: Sequence[int]) -> frozenset[int] | None:
+    """The pieces a written landing route jumps, if every hop runs along one line over
+    exactly one enemy piece (jumped pieces stay until the move ends); else None.
+
+    Moves with the same origin, destination and captured set are generated once, with
+    one of their routes; this recognises the others.
+    """
+    rules = position.rules
+    t = _tables(rules)
+    mover = position.piece_at(squares[0])
+    if mover is None:
+        return None
+    taken: set[int] = set()
+    for a, b in zip(squares, squares[1:], strict=False):
+        (fa, ra), (fb, rb) = t.coords[a], t.coords[b]
+        df, dr = fb - fa, rb - ra
+        if not (df == 0 or dr == 0 or abs(df) == abs(dr)) or (df, dr) == (0, 0):
+            return None
+        hit = None
+        for sq in _line(rules, t, a, (_sign(df), _sign(dr))):
+            if sq == b:
+                break
+            if sq == squares[0] or sq in taken:
+                if sq in taken:
+                    return None
+                continue
+            piece = position.piece_at(sq)
+            if piece is None:
+                continue
+            if piece[0] == mover[0] or hit is not None:
+                return None
+            hit = sq
+        else:
+            return None
+        if hit is None or position.piece_at(b) is not None and b != squares[0]:
+            return None
+        taken.add(hit)
+    return frozenset(taken)
+
+
 def _distinct(cands: Iterable[Move]) -> list[Move]:
     seen: dict[tuple[frozenset[int], bool], Move] = {}
     out: list[Move] = []
@@ -433,9 +473,14 @@ def match_move(
         legal = position.legal_moves()
     origin, dest, middle = squares[0], squares[-1], squares[1:-1]
     same_ends = [m for m in legal if m.origin == origin and m.destination == dest]
-    if not middle:
-        return _distinct(same_ends)
     rules = position.rules
+    if not middle:
+        cands = _distinct(same_ends)
+        if len(cands) > 1:  # "f8:b4" is also the full path of a single jump
+            single = [m for m in cands if len(m.captured) == 1 and len(m.path) == 2]
+            if len(single) == 1:
+                return single
+        return cands
     found = [
         m
         for m in same_ends
@@ -447,6 +492,11 @@ def match_move(
     found = [m for m in same_ends if m.captured and _route_matches(middle, _stretches(m, rules, t))]
     if found:
         return _distinct(found)
+    taken = _route_captures(position, squares)
+    if taken is not None:  # another route of a move that was generated once
+        found = [m for m in same_ends if frozenset(m.captured) == taken]
+        if found:
+            return _distinct(found)
     listed = set(middle)
     found = [m for m in same_ends if m.captured and listed == set(m.captured)]
     if found:
