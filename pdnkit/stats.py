@@ -81,13 +81,11 @@ def _memory_db() -> duckdb.DuckDBPyConnection:
 def _con(db: Any) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection from a connection, a path or ``None`` (the default database)."""
     if db is None or isinstance(db, (str, Path)):
-        try:
-            from pdnkit.store import connect
-        except ImportError:  # the store module is not available: open the file directly
-            import duckdb
+        from pdnkit.store import connect
 
-            return duckdb.connect(str(db) if db is not None else "pdnkit.duckdb")
-        return connect(db)
+        if str(db) == ":memory:":
+            return connect(db)
+        return connect(db, read_only=True)
     return db
 
 

@@ -64,7 +64,9 @@ class Builder:
         outcome: str | None = None,
         draw_basis: str | None = None,
         captures: dict[int, list[int]] | None = None,
+        plies: int | None = None,
     ) -> int:
+        """Insert a game; ``plies`` sets the recorded length without inserting moves."""
         fid = self.file(path)
         self.con.execute("UPDATE files SET games = games + 1 WHERE file_id = ?", [fid])
         gid = self.next_game
@@ -84,7 +86,8 @@ class Builder:
                    status, outcome, draw_basis)
                VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             [gid, fid, idx, variant, fen, event, d, date or (str(year) if year else None),
-             year, white, black, result, result, len(moves), len(moves), status, outcome,
+             year, white, black, result, result, plies if plies is not None else len(moves),
+             plies if plies is not None else len(moves), status, outcome,
              draw_basis],
         )
         captures = captures or {}

@@ -1,0 +1,528 @@
+"""Plots: pandas DataFrames (from :mod:`pdnkit.stats` and :mod:`pdnkit.reports`) to
+matplotlib Figures, and board diagrams.
+
+Every function returns a :class:`matplotlib.figure.Figure` built without ``pyplot`` (no
+global state, no file I/O, no display needed): save it with ``fig.savefig("x.png")`` or
+let a notebook show it. Each plot has a title, labelled axes and a legend where the
+colours need one.
+
+Example:
+    >>> import pandas as pd
+    >>> from pdnkit.plots import findings_by_code
+    >>> df = pd.DataFrame({"code": ["illegal-move", "bad-date"], "severity": ["error", "info"],
+    ...                    "findings": [3, 5]})
+    >>> fig = findings_by_code(df)
+    >>> fig.axes[0].get_title()
+    'Findings by code'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "PLOT_KINDS",
+    "board",
+    "endgame_verdicts",
+    "findings_by_code",
+    "length_histogram",
+    "plot",
+    "results_by_opening",
+    "results_over_time",
+    "square_heatmap",
+]
+
+#: the kinds ``pdnkit plot KIND`` draws
+PLOT_KINDS = ("openings", "lengths", "results", "findings", "board", "heatmap", "endgame")
+
+#: colours of the outcomes (White wins light, Black wins dark, draws grey, unknown hatched)
+RESULT_COLOURS = {
+    "white_wins": "#f2e6c9",
+    "draws": "#9e9e9e",
+    "black_wins": "#3b3b3b",
+    "unknown": "#d8d8f0",
+}
+RESULT_LABELS = {
+    "white_wins": "White wins",
+    "draws": "Draws",
+    "black_wins": "Black wins",
+    "unknown": "Unknown result",
+}
+SEVERITY_COLOURS = {"error": "#c0392b", "warning": "#e69f00", "info": "#5b8bd0"}
+VERDICT_COLOURS = {
+    "ended-in-time": "#7fb069",
+    "drawn-by-rule": "#5b8bd0",
+    "played-past-limit": "#e69f00",
+    "result-contradicts-rule": "#c0392b",
+}
+
+
+def _figure(width: float = 8.0, height: float = 5.0) -> tuple[Figure, Axes]:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), layout="constrained")
+    return fig, fig.add_subplot()
+
+
+def _empty(ax: Axes, message: str = "no data") -> None:
+    ax.text(0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes,
+            color="#777777", fontsize=12)
+
+
+# --------------------------------------------------------------------------------------
+# results, lengths, findings
+# --------------------------------------------------------------------------------------
+
+
+def results_by_opening(df: pd.DataFrame, *, top: int = 15, title: str | None = None) -> Figure:
+    """Stacked horizontal bars of White wins, draws and Black wins per opening.
+
+    ``df`` is :func:`pdnkit.stats.openings` output (columns ``opening``, ``games``,
+    ``white_wins``, ``draws``, ``black_wins`` and optionally ``unknown``, ``variant``);
+    the ``top`` openings by games are drawn, the most played at the top, each bar
+    labelled with its game count and White's score.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"opening": ["32-28 19-23"], "games": [3], "white_wins": [2],
+    ...                    "draws": [1], "black_wins": [0], "white_score": [83.3]})
+    >>> [t.get_text() for t in results_by_opening(df).axes[0].get_yticklabels()]
+    ['32-28 19-23']
+    """
+    d = df.sort_values("games", ascending=False, kind="stable").head(top).iloc[::-1]
+    fig, ax = _figure(9.0, max(2.5, 0.42 * len(d) + 1.6))
+    ax.set_title(title or "Results by opening")
+    if d.empty:
+        _empty(ax)
+        ax.set_xlabel("games")
+        ax.set_ylabel("opening")
+        return fig
+    many_variants = "variant" in d and d["variant"].nunique() > 1
+    labels = [
+        (f"{v}: " if many_variants else "") + str(o)
+        for v, o in zip(d.get("variant", [""] * len(d)), d["opening"], strict=True)
+    ]
+    y = list(range(len(d)))
+    left = [0.0] * len(d)
+    for col in ("white_wins", "draws", "black_wins", "unknown"):
+        if col not in d or (col == "unknown" and not d[col].any()):
+            continue
+        vals = [float(v) for v in d[col]]
+        ax.barh(y, vals, left=left, color=RESULT_COLOURS[col], edgecolor="#555555",
+                linewidth=0.6, label=RESULT_LABELS[col])
+        left = [a + b for a, b in zip(left, vals, strict=True)]
+    for yi, total, sc in zip(y, left, d.get("white_score", [None] * len(d)), strict=True):
+        note = f" {int(total)}" + (f"  ({sc:.0f}%)" if sc is not None and sc == sc else "")
+        ax.text(total, yi, note, va="center", fontsize=8)
+    ax.set_yticks(y, labels, fontsize=9)
+    ax.set_xlabel("games (White's score in brackets)")
+    ax.set_ylabel("opening")
+    ax.set_xlim(0, max(left) * 1.18)
+    _integer_axis(ax.xaxis)
+    ax.legend(loc="lower right", fontsize=8)
+    return fig
+
+
+def length_histogram(df: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Game length histogram per variant, from :func:`pdnkit.stats.lengths`.
+
+    ``df`` has ``variant``, ``plies_from``, ``plies_to`` and ``games`` (one row per bin);
+    with several variants the histograms are overlaid (shares, so their sizes compare).
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"variant": ["russian"] * 2, "plies_from": [0, 10],
+    ...                    "plies_to": [10, 20], "games": [1, 3], "share": [25.0, 75.0]})
+    >>> length_histogram(df).axes[0].get_xlabel()
+    'game length (plies)'
+    """
+    fig, ax = _figure(8.0, 4.5)
+    ax.set_title(title or "Game length per variant")
+    ax.set_xlabel("game length (plies)")
+    if df.empty:
+        _empty(ax)
+        ax.set_ylabel("games")
+        return fig
+    variants = list(dict.fromkeys(df["variant"]))
+    share = len(variants) > 1 and "share" in df
+    ax.set_ylabel("share of the variant's games (%)" if share else "games")
+    cmap = _cmap("tab10")
+    for i, v in enumerate(variants):
+        d = df[df["variant"] == v].sort_values("plies_from")
+        edges = list(d["plies_from"]) + [int(d["plies_to"].iloc[-1])]
+        vals = list(d["share"] if share else d["games"])
+        colour = cmap(i % 10)
+        label = f"{v} ({int(d['games'].sum())} games)"
+        ax.stairs(vals, edges, fill=True, alpha=0.35 if len(variants) > 1 else 0.8,
+                  color=colour, label=label)
+        ax.stairs(vals, edges, color=colour, linewidth=1.2)
+    ax.set_ylim(bottom=0)
+    ax.legend(title="variant", fontsize=8)
+    return fig
+
+
+def results_over_time(df: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Results per year as stacked bars, with the draw rate on a second axis.
+
+    ``df`` is :func:`pdnkit.stats.results` grouped ``by="year"`` (extra grouping
+    columns such as ``variant`` are summed over).
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"year": [2020, 2021], "games": [2, 3], "white_wins": [1, 2],
+    ...                    "draws": [1, 0], "black_wins": [0, 1], "unknown": [0, 0]})
+    >>> results_over_time(df).axes[0].get_ylabel()
+    'games'
+    """
+    fig, ax = _figure(9.0, 4.8)
+    ax.set_title(title or "Results over time")
+    ax.set_xlabel("year")
+    ax.set_ylabel("games")
+    d = df.dropna(subset=["year"]) if "year" in df else df.iloc[0:0]
+    if d.empty:
+        _empty(ax, "no games with a known year")
+        return fig
+    cols = [c for c in ("white_wins", "draws", "black_wins", "unknown") if c in d]
+    g = d.groupby("year")[cols].sum().sort_index()
+    years = [int(y) for y in g.index]
+    bottom = [0.0] * len(g)
+    for col in cols:
+        if col == "unknown" and not g[col].any():
+            continue
+        vals = [float(v) for v in g[col]]
+        ax.bar(years, vals, bottom=bottom, color=RESULT_COLOURS[col], edgecolor="#555555",
+               linewidth=0.5, label=RESULT_LABELS[col], width=0.8)
+        bottom = [a + b for a, b in zip(bottom, vals, strict=True)]
+    known = g[[c for c in ("white_wins", "draws", "black_wins") if c in g]].sum(axis=1)
+    if "draws" in g and known.gt(0).any():
+        ax2 = ax.twinx()
+        rate = (100.0 * g["draws"] / known.where(known > 0)).tolist()
+        ax2.plot(years, rate, color="#1f5fa8", marker="o", linewidth=1.5, label="draw rate")
+        ax2.set_ylabel("draw rate (%)", color="#1f5fa8")
+        ax2.set_ylim(0, 100)
+        h1, l1 = ax.get_legend_handles_labels()
+        h2, l2 = ax2.get_legend_handles_labels()
+        ax.legend(h1 + h2, l1 + l2, loc="upper left", fontsize=8)
+    else:
+        ax.legend(loc="upper left", fontsize=8)
+    _integer_axis(ax.xaxis)
+    _integer_axis(ax.yaxis)
+    return fig
+
+
+def findings_by_code(df: pd.DataFrame, *, top: int = 25, title: str | None = None) -> Figure:
+    """Horizontal bars of findings per code, coloured by severity.
+
+    ``df`` is :func:`pdnkit.stats.findings` output with ``by="code"`` (``code``,
+    ``severity``, ``findings``).
+
+    >>> import pandas as pd
+    >>> findings_by_code(pd.DataFrame(columns=["code", "severity", "findings"])).axes[0].get_xlabel()
+    'findings'
+    """
+    d = df.sort_values("findings", ascending=False, kind="stable").head(top).iloc[::-1]
+    fig, ax = _figure(8.0, max(2.5, 0.38 * len(d) + 1.4))
+    ax.set_title(title or "Findings by code")
+    ax.set_xlabel("findings")
+    ax.set_ylabel("code")
+    if d.empty:
+        _empty(ax, "no findings: every game is clean")
+        return fig
+    y = list(range(len(d)))
+    colours = [SEVERITY_COLOURS.get(str(s), "#888888") for s in d["severity"]]
+    ax.barh(y, [float(v) for v in d["findings"]], color=colours)
+    ax.set_yticks(y, list(d["code"]), fontsize=9)
+    for yi, v in zip(y, d["findings"], strict=True):
+        ax.text(float(v), yi, f" {int(v)}", va="center", fontsize=8)
+    ax.set_xlim(0, float(d["findings"].max()) * 1.15)
+    _integer_axis(ax.xaxis)
+    from matplotlib.patches import Patch
+
+    present = [s for s in ("error", "warning", "info") if s in set(d["severity"])]
+    ax.legend(handles=[Patch(color=SEVERITY_COLOURS[s], label=s) for s in present],
+              title="severity", loc="lower right", fontsize=8)
+    return fig
+
+
+def endgame_verdicts(df: pd.DataFrame, *, by: str = "rule", title: str | None = None) -> Figure:
+    """Stacked bars of endgame-rule verdicts per rule (or per variant/event).
+
+    ``df`` is :func:`pdnkit.reports.endgame_summary` output: a ``by`` column, and one
+    column per verdict with its count.
+
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"rule": ["russian-7.2.4"], "ended-in-time": [1],
+    ...                    "drawn-by-rule": [1], "played-past-limit": [2],
+    ...                    "result-contradicts-rule": [0]})
+    >>> endgame_verdicts(df).axes[0].get_title()
+    'Endgame rules: verdicts by rule'
+    """
+    fig, ax = _figure(8.0, max(2.5, 0.45 * len(df) + 1.6))
+    ax.set_title(title or f"Endgame rules: verdicts by {by}")
+    ax.set_xlabel("rule activations")
+    ax.set_ylabel(by)
+    if df.empty:
+        _empty(ax, "no draw or endgame rule became active")
+        return fig
+    d = df.iloc[::-1]
+    y = list(range(len(d)))
+    left = [0.0] * len(d)
+    for verdict, colour in VERDICT_COLOURS.items():
+        if verdict not in d:
+            continue
+        vals = [float(v) for v in d[verdict]]
+        ax.barh(y, vals, left=left, color=colour, label=verdict.replace("-", " "))
+        left = [a + b for a, b in zip(left, vals, strict=True)]
+    ax.set_yticks(y, [str(v) for v in d[by]], fontsize=9)
+    ax.set_xlim(0, max(left) * 1.1 if max(left) else 1)
+    _integer_axis(ax.xaxis)
+    ax.legend(title="verdict", fontsize=8, loc="lower right")
+    return fig
+
+
+# --------------------------------------------------------------------------------------
+# boards
+# --------------------------------------------------------------------------------------
+
+_LIGHT = "#f0d9b5"
+_DARK = "#b58863"
+
+
+def _ink(background: Any) -> str:
+    """Light or dark text, whichever reads on ``background``."""
+    from matplotlib.colors import to_rgb
+
+    r, g, b = to_rgb(background)
+    return "#222222" if 0.299 * r + 0.587 * g + 0.114 * b > 0.62 else "#f8f1e4"
+
+
+def _integer_axis(axis: Any) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _cmap(name: str) -> Any:
+    import matplotlib
+
+    return matplotlib.colormaps[name]
+
+
+def _board_axes(rules: Any, ax: Axes, *, numbers: bool, shade: dict[int, str] | None = None
+                ) -> None:
+    """Draw the squares of ``rules``' board on ``ax`` (White at the bottom)."""
+    from matplotlib.patches import Rectangle
+
+    g = rules.geometry
+    w, h = rules.width, rules.height
+    for f in range(w):
+        for r in range(h):
+            n = g.coords_to_square(f, r)
+            colour = _DARK if n is not None else _LIGHT
+            if shade is not None and n is not None and n in shade:
+                colour = shade[n]
+            ax.add_patch(Rectangle((f, r), 1, 1, facecolor=colour, edgecolor="none"))
+            if numbers and n is not None:
+                ax.text(f + 0.06, r + 0.94, str(n), ha="left", va="top",
+                        fontsize=7 if w <= 10 else 6, color=_ink(colour))
+    ax.add_patch(Rectangle((0, 0), w, h, facecolor="none", edgecolor="#5a3d22", linewidth=1.5))
+    ax.set_xlim(0, w)
+    ax.set_ylim(0, h)
+    ax.set_aspect("equal")
+    ax.set_xticks([f + 0.5 for f in range(w)], [chr(ord("a") + f) for f in range(w)])
+    ax.set_yticks([r + 0.5 for r in range(h)], [str(r + 1) for r in range(h)])
+    ax.tick_params(length=0)
+    for s in ax.spines.values():
+        s.set_visible(False)
+    ax.set_xlabel("file (White's side at the bottom)")
+    ax.set_ylabel("rank")
+
+
+def board(
+    fen: str | None = None,
+    variant: str = "international",
+    *,
+    white_men: Iterable[int] = (),
+    white_kings: Iterable[int] = (),
+    black_men: Iterable[int] = (),
+    black_kings: Iterable[int] = (),
+    side: str | None = None,
+    numbers: bool | None = None,
+    title: str | None = None,
+) -> Figure:
+    """A position on its own board: the variant's size, orientation and square numbers.
+
+    Give a FEN (read with :func:`pdnkit.rules.parse_fen`) or the pieces as PDN square
+    numbers. White sits at the bottom; kings carry a crown ring and a ``K``. Square
+    numbers are written on the playing squares of numerically-noted variants
+    (``numbers`` overrides); files and ranks are labelled on the axes.
+
+    >>> fig = board(variant="english", black_men=[1, 2], white_kings=[32], side="B")
+    >>> fig.axes[0].get_title()
+    'English draughts / checkers: Black to move'
+    """
+    from matplotlib.lines import Line2D
+
+    from pdnkit.rules import get_rules
+
+    rules = get_rules(variant)
+    wm, wk, bm, bk = set(white_men), set(white_kings), set(black_men), set(black_kings)
+    if fen is not None:
+        from pdnkit.rules import parse_fen
+
+        pos = parse_fen(fen, rules)
+        wm, wk = set(pos.white_men), set(pos.white_kings)
+        bm, bk = set(pos.black_men), set(pos.black_kings)
+        side = str(pos.side)
+    size = 0.55 * max(rules.width, rules.height) + 1.2
+    fig, ax = _figure(size, size * 0.92)
+    if numbers is None:
+        numbers = rules.notation == "numeric"
+    _board_axes(rules, ax, numbers=numbers)
+    g = rules.geometry
+    for squares, colour, king in ((wm, "W", False), (wk, "W", True), (bm, "B", False),
+                                  (bk, "B", True)):
+        face, edge = ("#fbf7ee", "#333333") if colour == "W" else ("#222222", "#000000")
+        for n in squares:
+            f, r = g.square_to_coords(n)
+            ax.add_patch(_disc(f + 0.5, r + 0.5, 0.36, face, edge))
+            if king:
+                mark = "#c9a227"
+                ax.add_patch(_disc(f + 0.5, r + 0.5, 0.24, "none", mark, width=2.0))
+                ax.text(f + 0.5, r + 0.5, "K", ha="center", va="center", fontsize=10,
+                        fontweight="bold", color=mark)
+    mover = {"W": "White", "B": "Black"}.get(side or "")
+    ax.set_title(title or (rules.title + (f": {mover} to move" if mover else "")))
+
+    def handle(face: str, edge: str, king: bool, label: str) -> Line2D:
+        return Line2D([], [], marker="o", linestyle="none", markersize=11,
+                      markerfacecolor=face, markeredgecolor="#c9a227" if king else edge,
+                      markeredgewidth=2.0 if king else 1.0, label=label)
+
+    ax.legend(handles=[handle("#fbf7ee", "#333333", False, "White man"),
+                       handle("#fbf7ee", "#333333", True, "White king (K)"),
+                       handle("#222222", "#000000", False, "Black man"),
+                       handle("#222222", "#000000", True, "Black king (K)")],
+              loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=4, fontsize=8,
+              frameon=False)
+    return fig
+
+
+def _disc(x: float, y: float, radius: float, face: str, edge: str, width: float = 1.2) -> Any:
+    from matplotlib.patches import Circle
+
+    return Circle((x, y), radius, facecolor=face, edgecolor=edge, linewidth=width, zorder=3)
+
+
+def square_heatmap(
+    df: pd.DataFrame,
+    variant: str,
+    *,
+    value: str = "count",
+    label: str | None = None,
+    title: str | None = None,
+    cmap: str = "YlOrRd",
+) -> Figure:
+    """A heatmap of squares on the variant's board (e.g. where captures land).
+
+    ``df`` has a ``square`` column (PDN numbers) and a ``value`` column, as
+    :func:`pdnkit.stats.square_counts` returns; rows of other variants (a ``variant``
+    column) are ignored. Squares without a row count as 0.
+
+    >>> import pandas as pd
+    >>> fig = square_heatmap(pd.DataFrame({"square": [23], "count": [4]}), "international")
+    >>> fig.axes[1].get_ylabel()
+    'count'
+    """
+    from matplotlib.colors import Normalize
+
+    from pdnkit.rules import get_rules
+
+    rules = get_rules(variant)
+    d = df
+    if "variant" in d:
+        d = d[d["variant"] == rules.name]
+    values = {int(s): float(v) for s, v in zip(d["square"], d[value], strict=True)}
+    vmax = max(values.values(), default=0.0) or 1.0
+    norm = Normalize(vmin=0.0, vmax=vmax)
+    colours = _cmap(cmap)
+    shade = {n: colours(norm(values.get(n, 0.0)))
+             for n in range(1, rules.geometry.num_squares + 1)}
+    size = 0.55 * max(rules.width, rules.height) + 2.0
+    fig, ax = _figure(size, size * 0.82)
+    _board_axes(rules, ax, numbers=True, shade=shade)
+    from matplotlib.cm import ScalarMappable
+
+    bar = fig.colorbar(ScalarMappable(norm=norm, cmap=colours), ax=ax, shrink=0.8)
+    bar.set_label(label or value)
+    total = int(sum(values.values()))
+    ax.set_title(title or f"{rules.title}: squares ({total} in all)")
+    return fig
+
+
+# --------------------------------------------------------------------------------------
+# dispatcher for the CLI
+# --------------------------------------------------------------------------------------
+
+_HEAT_LABELS = {
+    "capture-landing": "captures ending here",
+    "captured": "pieces captured here",
+    "destination": "moves ending here",
+    "origin": "moves starting here",
+    "promotion": "promotions here",
+}
+
+
+def plot(kind: str, con: Any = None, **options: Any) -> Figure:
+    """Draw the plot ``kind`` (one of :data:`PLOT_KINDS`) from a database.
+
+    Options are the statistics' filters (``variant``, ``event``, ``player``,
+    ``date_from``, ``date_to``, ``min_games``) plus ``plies`` and ``top`` (openings),
+    ``bin_width`` (lengths), ``what`` (heatmap), ``fen`` (board). ``board`` needs no
+    database. Unused options are ignored.
+
+    >>> plot("board", variant="russian", fen="W:Wc3:Bf6").axes[0].get_title()
+    'Russian draughts (shashki): White to move'
+    """
+    from pdnkit import stats
+
+    opts = {k: v for k, v in options.items() if v is not None}
+    filters = {k: opts[k] for k in ("variant", "event", "player", "date_from", "date_to")
+               if k in opts}
+    min_games = int(opts.get("min_games", 1))
+    if kind == "openings":
+        df = stats.openings(con, plies=int(opts.get("plies", 4)), min_games=min_games,
+                            **filters)
+        return results_by_opening(df, top=int(opts.get("top", 15)),
+                                  title=f"Results by opening (first {opts.get('plies', 4)} plies)")
+    if kind == "lengths":
+        return length_histogram(stats.lengths(con, bin_width=int(opts.get("bin_width", 10)),
+                                              **filters))
+    if kind == "results":
+        return results_over_time(stats.results(con, by="year", **filters))
+    if kind == "findings":
+        return findings_by_code(stats.findings(con, by="code", **filters))
+    if kind == "board":
+        return board(opts.get("fen"), opts.get("variant") or "international")
+    if kind == "heatmap":
+        what = opts.get("what", "capture-landing")
+        df = stats.square_counts(con, what=what, **filters)
+        variant = opts.get("variant")
+        if not variant:
+            present = sorted(set(df["variant"].dropna()))
+            if len(present) != 1:
+                raise ValueError("heatmap needs --variant when the database holds "
+                                 f"several variants ({', '.join(present) or 'none'})")
+            variant = present[0]
+        from pdnkit.rules import get_rules
+
+        return square_heatmap(df, variant, label=_HEAT_LABELS.get(what, what),
+                              title=f"{get_rules(variant).title}: {_HEAT_LABELS.get(what, what)}")
+    if kind == "endgame":
+        from pdnkit.reports import endgame_rules, endgame_summary
+
+        return endgame_verdicts(endgame_summary(endgame_rules(con, **filters), by="rule"))
+    raise ValueError(f"unknown plot {kind!r}; choose from {', '.join(PLOT_KINDS)}")
