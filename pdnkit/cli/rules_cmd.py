@@ -218,7 +218,9 @@ def moves_command(
     for r in rows:
         extra = []
         if len(r["path"]) > 2:
-            extra.append("path " + "-".join(square_name(rules, s) for s in r["path"]))
+            extra.append(
+                "path " + rules.capture_separator.join(square_name(rules, s) for s in r["path"])
+            )
         if r["captured"]:
             extra.append(
                 f"takes {len(r['captured'])}: "
