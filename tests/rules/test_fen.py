@@ -272,3 +272,18 @@ def test_round_trip_rule_positions() -> None:
         assert parse_fen(write_fen(pos), get_rules(INTL)).key() == pos.key()
         seen += 1
     assert seen > 30
+
+
+def test_pdn30_standard_fen_cases() -> None:
+    """The PDN 3.0 standard's games/succeed/fen.pdn: every FEN tag reads."""
+    import re
+
+    text = shared_path("syntax", "succeed", "fen.pdn").read_text(encoding="utf-8")
+    fens = re.findall(r'\[FEN "([^"]*)"\]', text)
+    assert len(fens) >= 3
+    rules = get_rules(INTL)
+    for fen in fens:
+        pos = parse_fen(fen, rules)
+        assert sum(pos.counts().values()) > 0
+    info = parse_fen_info("?:W29,13,11:B22,4,2", rules)
+    assert not info.side_known and _sets(info.position) == ([11, 13, 29], [], [2, 4, 22], [])
