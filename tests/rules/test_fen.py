@@ -40,6 +40,12 @@ def test_split_extras() -> None:
     assert raw.counters == ((0, 0), (0, 0))
 
 
+def test_split_null_move_setup() -> None:
+    """PDN 3.0 5.2: /FEN "B::"/ switches the side to move without listing pieces."""
+    raw = split_fen("B::")
+    assert (raw.side, raw.white, raw.black) == ("B", (), ())
+
+
 def test_split_frisian_counters_black_first() -> None:
     """lidraughts writes the king-move counters black first: +<n><sq>+<n><sq>."""
     raw = split_fen("W:WK33,40:BK10,20:H3:F30:+210+133")
