@@ -129,11 +129,16 @@ def _emit(df: Any, fmt: OutFormat, title: str | None = None) -> None:
 
     table = Table(title=title, show_lines=False)
     numeric = {c for c in df.columns if str(df[c].dtype).startswith(("int", "float", "Int"))}
-    for c in df.columns:
-        table.add_column(str(c), justify="right" if c in numeric else "left", overflow="fold")
-    for row in records(df):
-        table.add_row(*("" if v is None else str(v) for v in row.values()))
-    Console().print(table)
+    rows = [["" if v is None else str(v) for v in row.values()] for row in records(df)]
+    needed = 1
+    for i, c in enumerate(df.columns):
+        table.add_column(str(c), justify="right" if c in numeric else "left", no_wrap=True)
+        needed += 3 + max([len(str(c))] + [len(r[i]) for r in rows])
+    for r in rows:
+        table.add_row(*r)
+    console = Console()
+    # never squeeze columns: a wide table is wider than the terminal (or use -f csv)
+    Console(width=max(console.width, needed)).print(table)
     if df.empty:
         typer.echo("(no rows)")
 
