@@ -1,0 +1,148 @@
+"""Import speed: `pdnkit.import_files` against `pdnkit.validate` on the same input.
+
+Replicates ``../shared/data/bench/intl_2000.pdn`` (2,000 random legal international games) to
+``--games`` games (default 100,000) in one file, then measures, each in a fresh process:
+
+* ``validate``: iterate ``pdnkit.validate(FILE)`` (the reference speed),
+* ``import``: ``pdnkit.import_files(FILE)`` into a new database, single process,
+* ``import --jobs 2``: the same with two worker processes,
+
+and prints games/s, the import/validate ratio (target >= 0.7), the peak memory of the process
+tree (target < 500 MB) and the database size.
+
+    python benchmarks/import.py                 # 100,000 games (long: tens of minutes)
+    python benchmarks/import.py --games 10000   # a quicker run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = Path(os.environ.get("PDNKIT_SHARED_DATA", ROOT.parent / "shared" / "data")) / "bench" / "intl_2000.pdn"
+
+CHILD = r"""
+import json, sys, time
+mode, path, db, jobs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+t = time.perf_counter()
+if mode == "validate":
+    from pdnkit.replay import validate
+    n = 0
+    for _ in validate(path, jobs=jobs):
+        n += 1
+else:
+    from pdnkit.store import import_files
+    n = import_files([path], db=db, jobs=jobs).games
+print(json.dumps({"games": n, "seconds": time.perf_counter() - t}))
+"""
+
+
+def replicate(source: Path, games: int, out: Path) -> int:
+    """Write ``games`` games by repeating the source file's games; returns the count."""
+    text = source.read_text(encoding="utf-8").strip() + "\n\n"
+    per_copy = text.count("[Event ")
+    copies, rest = divmod(games, per_copy)
+    with open(out, "w", encoding="utf-8") as f:
+        for _ in range(copies):
+            f.write(text)
+        if rest:
+            blocks = text.split("\n\n[Event ")
+            head = "\n\n[Event ".join(blocks[:rest])
+            f.write(head.strip() + "\n\n")
+    return copies * per_copy + rest
+
+
+def _tree_rss(pid: int) -> int:
+    import psutil
+
+    try:
+        p = psutil.Process(pid)
+        procs = [p, *p.children(recursive=True)]
+    except psutil.Error:
+        return 0
+    total = 0
+    for q in procs:
+        try:
+            total += q.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+def run(mode: str, path: Path, db: Path, jobs: int) -> dict[str, float]:
+    """Run one measurement in a fresh process; sample the process tree's memory."""
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, mode, str(path), str(db), str(jobs)],
+                            stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    peak = 0
+
+    def sample() -> None:
+        nonlocal peak
+        while proc.poll() is None:
+            peak = max(peak, _tree_rss(proc.pid))
+            time.sleep(0.2)
+
+    try:
+        import psutil  # noqa: F401
+
+        th = threading.Thread(target=sample, daemon=True)
+        th.start()
+    except ImportError:
+        th = None
+    out, _ = proc.communicate()
+    if th is not None:
+        th.join()
+    if proc.returncode != 0:
+        raise SystemExit(f"{mode} failed with status {proc.returncode}")
+    result = json.loads(out.strip().splitlines()[-1])
+    result["peak_mb"] = peak / 2**20
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--jobs", type=int, default=2, help="workers for the parallel runs")
+    ap.add_argument("--skip-validate-jobs", action="store_true",
+                    help="do not measure validate --jobs (saves time)")
+    args = ap.parse_args()
+    if not SOURCE.exists():
+        raise SystemExit(f"benchmark input missing: {SOURCE}")
+    with tempfile.TemporaryDirectory(prefix="pdnkit-bench-") as tmp:
+        tmpdir = Path(tmp)
+        pdn = tmpdir / f"intl_{args.games}.pdn"
+        n = replicate(SOURCE, args.games, pdn)
+        print(f"input: {n} games, {pdn.stat().st_size / 2**20:.1f} MB (from {SOURCE.name})")
+        rows = []
+        runs = [("validate", 1), ("import", 1), ("import", args.jobs)]
+        if not args.skip_validate_jobs:
+            runs.insert(1, ("validate", args.jobs))
+        for mode, jobs in runs:
+            db = tmpdir / f"{mode}-{jobs}.duckdb"
+            r = run(mode, pdn, db, jobs)
+            r["mode"], r["jobs"] = mode, jobs
+            r["db_mb"] = db.stat().st_size / 2**20 if db.exists() else 0.0
+            rows.append(r)
+            print(f"{mode:8} jobs={jobs}: {r['games'] / r['seconds']:8.0f} games/s  "
+                  f"{r['seconds']:7.1f} s  peak {r['peak_mb']:6.0f} MB"
+                  + (f"  db {r['db_mb']:.1f} MB" if mode == "import" else ""), flush=True)
+        ref = {j: r for r in rows if r["mode"] == "validate" for j in [r["jobs"]]}
+        print()
+        for r in rows:
+            if r["mode"] != "import":
+                continue
+            base = ref.get(r["jobs"], ref[1])
+            ratio = base["seconds"] / r["seconds"]
+            print(f"import jobs={r['jobs']} / validate jobs={base['jobs']}: {ratio:.2f}x "
+                  f"(target >= 0.70), peak {r['peak_mb']:.0f} MB (target < 500)")
+
+
+if __name__ == "__main__":
+    main()
