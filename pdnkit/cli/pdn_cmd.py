@@ -1,5 +1,119 @@
-"""CLI commands (placeholder module; commands register on `pdnkit.cli.app.app`)."""
+"""``pdnkit lint`` and ``pdnkit convert``: PDN reading and writing from the shell.
+
+Thin shells over :func:`pdnkit.pdn.lint` and :func:`pdnkit.pdn.convert`.
+"""
 
 from __future__ import annotations
 
-from pdnkit.cli.app import app  # noqa: F401
+import json
+from enum import Enum
+from pathlib import Path
+
+import typer
+
+from pdnkit.cli.app import app
+
+
+class LintFormat(str, Enum):
+    """Output formats of ``pdnkit lint``."""
+
+    text = "text"
+    jsonl = "jsonl"
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"pdnkit: error: {message}", err=True)
+    return typer.Exit(code=2)
+
+
+@app.command("lint")
+def lint_cmd(
+    paths: list[Path] = typer.Argument(
+        ..., help="PDN files, or directories (their *.pdn files, recursively).",
+        show_default=False),
+    strict: bool = typer.Option(
+        False, "--strict",
+        help="Report what PDN 3.0 forbids (nested comments, ';' comments, non-standard "
+             "results, unquoted tags ...) as errors instead of warnings."),
+    fmt: LintFormat = typer.Option(
+        LintFormat.text, "--format", "-f",
+        help="[cyan]text[/cyan]: one line per finding and a summary; [cyan]jsonl[/cyan]: one "
+             "JSON object per finding (code, severity, message, file, game_index, line, "
+             "column ...)."),
+) -> None:
+    """Check the PDN syntax of game collections, game by game.
+
+    Every problem becomes a finding with file, game, line and column: syntax errors
+    ([cyan]syntax-error[/cyan]: that game cannot be read, the others still are), files that
+    are not UTF-8 ([cyan]encoding-fallback[/cyan]) and constructs PDN 3.0 forbids but a
+    liberal reader accepts ([cyan]strict-violation[/cyan]).
+
+    Exit status: 1 when an error finding exists, 0 otherwise, 2 for usage errors.
+
+    Examples:
+
+      pdnkit lint games.pdn
+
+      pdnkit lint --strict collections/ --format jsonl
+    """
+    from pdnkit.pdn.tools import lint
+
+    try:
+        summary = lint(paths, strict=strict)
+    except FileNotFoundError as exc:
+        raise _fail(str(exc)) from None
+    if fmt is LintFormat.jsonl:
+        for f in summary.findings:
+            typer.echo(json.dumps(f.to_dict(), ensure_ascii=False))
+    else:
+        from rich.console import Console
+
+        console = Console(highlight=False)
+        colour = {"error": "red", "warning": "yellow", "info": "cyan"}
+        for f in summary.findings:
+            c = colour[f.severity.value]
+            console.print(f"[{c}]{_escape(str(f))}[/{c}]", soft_wrap=True)
+        state = "[green]no errors[/green]" if summary.ok else f"[red]{summary.errors} error(s)[/red]"
+        console.print(f"{summary.files} file(s), {summary.games} game(s): {state}, "
+                      f"{summary.warnings} warning(s)")
+    if not summary.ok:
+        raise typer.Exit(code=1)
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
+
+
+@app.command("convert")
+def convert_cmd(
+    inputs: list[Path] = typer.Argument(
+        ..., help="PDN files, or directories (their *.pdn files, recursively).",
+        show_default=False),
+    out: Path = typer.Option(..., "--out", "-o", help="The PDN file to write (UTF-8).",
+                             show_default=False),
+) -> None:
+    """Rewrite game collections as one canonical UTF-8 PDN 3.0 file.
+
+    Decodes legacy encodings (CP1252/Latin-1, CP1251), puts the standard tags first, writes
+    squares without leading zeros, brace comments, PDN result tokens and movetext wrapped
+    at 80 columns. Games that do not parse are copied unchanged after a [cyan]%[/cyan] line
+    that says why, so nothing is lost.
+
+    Example:
+
+      pdnkit convert old/*.pdn --out clean.pdn
+    """
+    from pdnkit.pdn.tools import convert
+
+    resolved_out = out.resolve()
+    if any(p.resolve() == resolved_out for p in inputs):
+        raise _fail(f"--out {out} is also an input")
+    try:
+        summary = convert(inputs, out)
+    except FileNotFoundError as exc:
+        raise _fail(str(exc)) from None
+    typer.echo(f"{summary.games} game(s) from {summary.files} file(s) -> {out}: "
+               f"{summary.written} rewritten, {summary.copied} copied unchanged "
+               "(they do not parse)")

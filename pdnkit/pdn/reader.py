@@ -37,6 +37,7 @@ _SQUARE = re.compile(r"[a-l](?:1[0-2]|[1-9])|\d+")
 _STANDARD_RESULTS = frozenset({"2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "*"})
 _DASHES = {"\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"}
 _BARE_SCORE = re.compile(r"\d{1,2}-\d{1,2}")
+_UNESCAPE = re.compile(r"\\(.)")
 _TAG_TOKENS = frozenset({"TAGBARE", "TAGNAME", "TAGVALUE"})
 
 
@@ -52,11 +53,15 @@ class _Var:
 
 
 class _Tag:
-    __slots__ = ("name", "value")
+    """A tag pair as the transformer hands it over (value token None for ``[Name]``)."""
 
-    def __init__(self, name: Any, value: Any) -> None:
+    __slots__ = ("name", "value", "bare", "tok")
+
+    def __init__(self, name: str, value: str | None, bare: bool, tok: Any) -> None:
         self.name = name
         self.value = value
+        self.bare = bare
+        self.tok = tok
 
 
 class _Transformer:
@@ -65,8 +70,20 @@ class _Transformer:
     __visit_tokens__ = False
 
     def tag(self, children: list[Any]) -> _Tag:
+        if len(children) == 1:  # TAG: [Name "value"]
+            tok = children[0]
+            v = tok.value
+            q = v.index('"')
+            return _Tag(v[1:q].strip(), v[q + 1:v.rindex('"')], False, tok)
         # [LSQB, TAGNAME, (TAGVALUE | TAGBARE)?, RSQB]
-        return _Tag(children[1], children[2] if len(children) > 3 else None)
+        name = children[1]
+        if len(children) < 4:
+            return _Tag(name.value.strip(), None, False, name)
+        val = children[2]
+        if val.type == "TAGBARE":
+            return _Tag(name.value.strip(), val.value.strip(), True, val)
+        text = val.value.rstrip()
+        return _Tag(name.value.strip(), text[1:-1], False, val)
 
     def variation(self, children: list[Any]) -> _Var:
         # [LPAR, elements..., RPAR]
@@ -128,18 +145,18 @@ class _Ctx:
         self.violations.append((message, line, col))
 
 
-def _tag_value(tok: Any, ctx: _Ctx) -> str:
-    if tok is None:
+def _tag_value(tag: _Tag, ctx: _Ctx) -> str:
+    inner = tag.value
+    if inner is None:
+        ctx.violation(f"tag [{tag.name}] has no value", tag.tok)
         return ""
-    text = tok.value.rstrip()
-    if tok.type == "TAGBARE":
-        ctx.violation(f"tag value without quotes: {text.strip()!r}", tok)
-        return text.strip()
-    inner = text[1:-1]
+    if tag.bare:
+        ctx.violation(f"tag value without quotes: {inner!r}", tag.tok)
+        return inner
     if "\\" in inner:
-        inner = re.sub(r"\\(.)", r"\1", inner)
+        inner = _UNESCAPE.sub(r"\1", inner)
     elif '"' in inner:
-        ctx.violation("unescaped quote inside a tag value", tok)
+        ctx.violation("unescaped quote inside a tag value", tag.tok)
     return inner
 
 
@@ -311,12 +328,10 @@ def _records_from_parse(children: list[Any], ctx: _Ctx, rec: GameRecord) -> None
     items: list[Any] = []
     for ch in children:
         if isinstance(ch, _Tag):
-            name = ch.name.value.rstrip()
-            if not name[0].isupper():
-                ctx.violation(f"tag name {name!r} does not start with a capital letter", ch.name)
-            if ch.value is None:
-                ctx.violation(f"tag [{name}] has no value", ch.name)
-            tags.append((name, _tag_value(ch.value, ctx)))
+            name = ch.name
+            if not name[:1].isupper():
+                ctx.violation(f"tag name {name!r} does not start with a capital letter", ch.tok)
+            tags.append((name, _tag_value(ch, ctx)))
         else:
             items.append(ch)
     rec.tags = tags
@@ -503,7 +518,7 @@ def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser:
         except Exception:  # noqa: BLE001
             return
         tmp = _Ctx(ctx.line0, ctx.strict)
-        rec.tags = [(ch.name.value.rstrip(), _tag_value(ch.value, tmp)) for ch in children
+        rec.tags = [(ch.name, _tag_value(ch, tmp)) for ch in children
                     if isinstance(ch, _Tag)]
 
 

@@ -24,13 +24,18 @@ _SCAN = re.compile(
     (?P<open>\{)
   | (?P<semi>;)
   | (?P<wrap>\[/?pdn\])
-  | (?P<tag>\[[ \t]*[A-Za-z_][^\]"\n]*(?:"(?:\\.|[^"\\\n])*"?[ \t]*)?\]?)
+  | (?P<tag>\[[ \t]*[A-Za-z_][^\n]*?\](?=[ \t]*(?:$|\[|\n))|\[[ \t]*[A-Za-z_][^\]\n]*\]?)
   | (?P<lp>\()
   | (?P<rp>\))
   | (?P<res>(?<![\w/\-.:*])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5|\*)(?![\w/\-.:*]))
   | (?P<word>[^\s{};"()\[]+|["\[])
     """,
     re.VERBOSE | re.IGNORECASE,
+)
+#: a line with none of these is plain movetext (the common case, handled without a scan)
+_SPECIAL = re.compile(
+    r"[{;\[()\"*]|(?<![\w/\-.:*])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5)"
+    r"(?![\w/\-.:*])"
 )
 _COMMENT_EVENT = re.compile(r"[{}]")
 _TAG_LINE = re.compile(r'[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+"[^"\n]*"[ \t]*\][ \t]*$')
@@ -56,6 +61,7 @@ class _Splitter:
         self.depth = 0  # variation depth
         self.comment = 0  # brace depth (one level of nesting tolerated)
         self.content = False
+        self.empty = True
         self.out: list[Chunk] = []
 
     def flush(self, end_line: int) -> None:
@@ -67,11 +73,13 @@ class _Splitter:
         self.depth = 0
         self.comment = 0
         self.content = False
+        self.empty = True
 
     def begin(self, line_no: int) -> None:
-        if not self.parts or not "".join(self.parts).strip():
+        if self.empty:  # drop the blank lines before a game's first text
             self.parts = []
             self.start_line = line_no
+            self.empty = False
 
     def feed(self, line: str, line_no: int) -> None:
         pos = 0
@@ -79,10 +87,18 @@ class _Splitter:
         if self.comment and self.state == 2 and _TAG_LINE.match(line):
             # a tag line inside an unterminated comment: the comment never closed
             self.flush(line_no - 1)
-        if not self.comment and line.startswith("%"):
-            self.begin(line_no)
-            self.parts.append(line)
-            return
+        if not self.comment:
+            if line.startswith("%"):
+                self.begin(line_no)
+                self.parts.append(line)
+                return
+            if _SPECIAL.search(line) is None:
+                if not line.isspace():
+                    self.begin(line_no)
+                    self.state = 2
+                    self.content = True
+                self.parts.append(line)
+                return
         while pos < n:
             if self.comment:
                 m = _COMMENT_EVENT.search(line, pos)
