@@ -432,7 +432,8 @@ class DrawTracker:
 
         Returns the events whose limit was reached at exactly this ply (usually none).
         ``move=None`` marks a move of unknown class (irregular, accepted as played): every
-        count restarts.
+        count restarts and the repetition history is cleared (the conservative choice: no
+        draw is ever reported early because of a move pdnkit could not classify).
         """
         if self._finished:
             raise ValueError("DrawTracker.push() after finish()")
@@ -440,12 +441,13 @@ class DrawTracker:
             raise ValueError(f"plies must increase: got {ply} after {self._last_ply}")
         self._last_ply = ply
         happened = move_events(move)
+        unknown = move is None
         reached: list[RuleEvent] = []
 
         if self._repetitions:
             key = position_after.key()
             for rep in self._repetitions:
-                if happened & rep.resets:
+                if unknown or happened & rep.resets:
                     if rep.event is not None:
                         rep.event.end_ply = ply
                         rep.event = None
@@ -474,7 +476,7 @@ class DrawTracker:
                         self._close(c, ply)
                         c.running = False
                     continue
-                if not c.running or happened & c.resets:
+                if not c.running or unknown or happened & c.resets:
                     self._close(c, ply)
                     c.running = True
                     c.count = 0
