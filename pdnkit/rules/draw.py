@@ -105,8 +105,8 @@ def main_road_squares(rules: Rules) -> frozenset[int]:
     Derived from the geometry: of the two corner-to-corner diagonals of a square board, the
     one whose corners are playing squares. Empty for boards without one.
 
-    >>> from pdnkit.rules import get_rules  # doctest: +SKIP
-    >>> sorted(main_road_squares(get_rules("russian")))  # doctest: +SKIP
+    >>> from pdnkit.rules import get_rules
+    >>> sorted(main_road_squares(get_rules("russian")))  # h8 g7 f6 e5 d4 c3 b2 a1
     [4, 8, 11, 15, 18, 22, 25, 29]
     """
     cached = _MAIN_ROAD_CACHE.get(id(rules))
@@ -376,13 +376,23 @@ class DrawTracker:
     rule restarted by every man move does not leave a row per man move); a repetition
     activation is recorded when a position occurs for the second time since the last reset.
 
-    Example (three white kings against a black king, FMJD 6.3 counts 32 plies):
+    Example (FMJD 6.4: two kings against one king, drawn after 5 moves each):
 
-    >>> from pdnkit.rules import Position, get_rules  # doctest: +SKIP
-    >>> rules = get_rules("international")  # doctest: +SKIP
-    >>> pos = Position.from_squares(rules, "W", white_kings=(1, 2, 3),
-    ...                             black_kings=(46,))  # doctest: +SKIP
-    >>> tracker = DrawTracker(rules, pos)  # doctest: +SKIP
+    >>> from pdnkit.rules import Position, get_rules
+    >>> rules = get_rules("international")
+    >>> pos = Position.from_squares(rules, "W", white_kings=(47, 50), black_kings=(3,))
+    >>> tracker = DrawTracker(rules, pos)
+    >>> shuffle = [(47, 42), (3, 8), (42, 47), (8, 3)] * 3
+    >>> for ply, (a, b) in enumerate(shuffle[:10], start=1):
+    ...     move = next(m for m in pos.legal_moves() if (m.origin, m.destination) == (a, b))
+    ...     pos = pos.play(move)
+    ...     reached = tracker.push(ply, move, pos)
+    >>> [(e.rule, e.reached_ply) for e in reached]
+    [('fmjd-6.4', 10)]
+    >>> tracker.first_reached().rule    # the third occurrence (ply 8) came first
+    'fmjd-6.1'
+    >>> [e.rule for e in tracker.finish(10)]
+    ['fmjd-6.2', 'fmjd-6.4', 'fmjd-6.1']
     """
 
     def __init__(
