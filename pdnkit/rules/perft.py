@@ -21,10 +21,13 @@ from pdnkit.rules.position import Move, Position, _next_counters
 __all__ = ["perft"]
 
 
-def perft(position: Position, depth: int, divide: bool = False) -> int | dict[Move, int]:
+def perft(position: Position, depth: int, divide: bool = False,
+          keep_duplicates: bool = False) -> int | dict[Move, int]:
     """Leaf count of the legal-move tree of ``position`` at ``depth`` plies.
 
     With ``divide=True`` returns ``{move: leaf count below it}`` for every legal move.
+    ``keep_duplicates=True`` counts every route of a capture separately (the
+    ``keep_duplicates`` convention of published tables; not with ``divide``).
 
     >>> from pdnkit.rules import get_rules, Position
     >>> perft(Position.initial(get_rules("russian")), 4)
@@ -40,6 +43,8 @@ def perft(position: Position, depth: int, divide: bool = False) -> int | dict[Mo
         return 1
     own, opp, kings, white = position._state()
     eng = position._eng
+    if keep_duplicates:
+        return _perft_keep(eng, own, opp, kings, white, position._ctr, depth)
     if position._ctr is not None:
         return _perft_ctr(eng, own, opp, kings, white, position._ctr, depth)
     return _perft(eng, own, opp, kings, white, depth)
@@ -81,4 +86,22 @@ def _perft_ctr(eng: Engine, own: int, opp: int, kings: int, white: bool, ctr: Co
             nk |= d
         nctr = _next_counters(ctr, white, o, d, c, bool(kings & o))
         total += _perft_ctr(eng, opp & ~c, (own ^ o) | d, nk, not white, nctr, depth - 1)
+    return total
+
+
+def _perft_keep(eng: Engine, own: int, opp: int, kings: int, white: bool,
+                ctr: Counters | None, depth: int) -> int:
+    if depth == 1 and not eng.has_capture(own, opp, kings, white):
+        return eng.count(own, opp, kings, white, ctr)
+    moves = eng.moves(own, opp, kings, white, ctr, all_routes=True)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for mv in moves:
+        o, d, c, ek = mv[0], mv[1], mv[2], mv[3]
+        nk = kings & ~(c | o)
+        if ek:
+            nk |= d
+        nctr = None if ctr is None else _next_counters(ctr, white, o, d, c, bool(kings & o))
+        total += _perft_keep(eng, opp & ~c, (own ^ o) | d, nk, not white, nctr, depth - 1)
     return total

@@ -2,8 +2,8 @@
 
 The counts are read from the JSON file at test time; the test skips when the file is absent.
 Captures with the same origin, destination and captured set count once, so the
-``drop_duplicates`` rows are used (``keep_duplicates`` only where no other row is published,
-at depths below the first documented difference).
+``drop_duplicates`` rows are used; where only a ``keep_duplicates`` row is published the test
+runs ``perft(..., keep_duplicates=True)``.
 """
 
 from __future__ import annotations
@@ -128,10 +128,11 @@ def test_specific_positions(name: str) -> None:
     assert entries, name
     e = entries[0]
     pos = parse_fen(e["fen"], get_rules(e["variant"]))
+    keep = e["duplicates"] == "keep_duplicates"
     for k, v in e["counts_by_depth"].items():
         d = int(k)
         if d <= SPECIFIC_DEPTH[name]:
-            assert perft(pos, d) == v, f"{name} depth {d}"
+            assert perft(pos, d, keep_duplicates=keep) == v, f"{name} depth {d}"
 
 
 @pytest.mark.slow
@@ -142,7 +143,16 @@ def test_specific_positions_deep(name: str, depth: int) -> None:
 
     e = next(e for e in _specific() if e["name"] == name)
     pos = parse_fen(e["fen"], get_rules(e["variant"]))
-    assert perft(pos, depth) == e["counts_by_depth"][str(depth)]
+    keep = e["duplicates"] == "keep_duplicates"
+    assert perft(pos, depth, keep_duplicates=keep) == e["counts_by_depth"][str(depth)]
+
+
+def test_keep_duplicates_convention() -> None:
+    # international initial position: the two conventions first differ at depth 8
+    # (6483971 vs 6483961); use Frisian, where they differ at depth 4 (3880 vs 3874)
+    pos = Position.initial(get_rules("frisian"))
+    assert perft(pos, 4, keep_duplicates=True) == _counts(LABELS["frisian"], "keep_duplicates")[4]
+    assert perft(pos, 4) == _counts(LABELS["frisian"])[4]
 
 
 def test_every_specific_position_has_a_variant() -> None:
