@@ -586,3 +586,75 @@ def test_unknown_move_class_restarts_every_count() -> None:
     g.tracker.push(g.ply, None, g.pos)  # an irregular move accepted as played
     assert g.tracker.counts()["fmjd-6.3"] == 0
     assert g.events("fmjd-6.3")[0].end_ply == 11
+
+
+# --------------------------------------------------------------------------------------------
+# real games: lidraughts applies its draw rules automatically and ends the game on the spot
+# --------------------------------------------------------------------------------------------
+
+LIDRAUGHTS_FILES = [
+    ("international", None),
+    ("russian", None),
+    ("frisian", None),
+    ("frysk", None),
+    ("antidraughts", None),
+    ("brazilian", "lidraughts"),  # lidraughts plays Brazilian with the Russian draw rules
+]
+
+
+@pytest.mark.parametrize(("folder", "edition"), LIDRAUGHTS_FILES)
+def test_lidraughts_games_end_exactly_when_a_counter_rule_is_reached(folder: str,
+                                                                     edition: str | None) -> None:
+    """Every lidraughts game that ends in a draw by its server's rules ("1-1" terminator)
+    reaches one of our rules at its very last ply, and no game goes on after an automatic
+    ply-count rule was reached (threefold repetition is a claim on lidraughts, so it may)."""
+    from pdnkit.replay import validate
+    from tests.shared import shared_path
+
+    path = shared_path("real", folder, "random_pdns.derived.pdn")
+    games = draws = 0
+    for rep in validate(path, edition=edition):
+        games += 1
+        counters = {r.name for r in get_rules(rep.variant, rep.edition).draw_rules
+                    if r.kind == "counter"}
+        last = rep.replayed_plies
+        assert rep.replayed_plies == len(rep.plies), (rep.index, rep.findings)
+        for e in rep.rule_events:
+            if e.reached_ply is not None and e.rule in counters and e.automatic:
+                assert e.reached_ply == last, (rep.index, e)
+        if rep.record.result in ("1-1", "1/2-1/2"):
+            draws += 1
+            assert any(e.reached_ply == last for e in rep.rule_events), (rep.index,
+                                                                         rep.rule_events)
+    assert games >= 8
+
+
+def test_lidraughts_draws_by_rule_named() -> None:
+    """The draws of the lidraughts samples, rule by rule. Each game carries lidraughts' own
+    "1-1" terminator at that ply; the material was checked by hand: Russian game 5 enters
+    king and man v king by the capture h2xb8 at ply 75 (the man is crowned at ply 81 without
+    restarting the count) and ends at 85; Russian game 2 repeats W:WKa1,a7:BKb4,b8 at plies
+    82, 86 and 90; international games 8 and 10 enter king and man v king at plies 120 and
+    122 (16x27, 50x36); the Frysk! games enter king v king (or two kings v king, game 8 at
+    ply 60 by 26x17) by a capture 4 (14) plies before their end."""
+    from pdnkit.replay import validate
+    from tests.shared import shared_path
+
+    expected = {
+        ("international", 8): ("fmjd-6.4", 130),
+        ("international", 10): ("fmjd-6.4", 132),
+        ("russian", 2): ("russian-7.2.3", 90),
+        ("russian", 5): ("russian-7.2.8", 85),
+        ("frysk", 2): ("frisian-21.1", 83),
+        ("frysk", 6): ("frisian-21.1", 73),
+        ("frysk", 8): ("frisian-18", 74),
+        ("frysk", 10): ("frisian-21.1", 58),
+        ("frysk", 17): ("frisian-21.1", 60),
+    }
+    got = {}
+    for folder in ("international", "russian", "frysk"):
+        for rep in validate(shared_path("real", folder, "random_pdns.derived.pdn")):
+            for e in rep.rule_events:
+                if e.reached_ply is not None:
+                    got[(folder, rep.index)] = (e.rule, e.reached_ply)
+    assert got == expected
