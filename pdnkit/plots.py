@@ -147,6 +147,8 @@ def length_histogram(df: pd.DataFrame, *, title: str | None = None) -> Figure:
         _empty(ax)
         ax.set_ylabel("games")
         return fig
+    df = df.assign(variant=df["variant"].astype(object).where(df["variant"].notna(),
+                                                               "(unknown variant)"))
     variants = list(dict.fromkeys(df["variant"]))
     share = len(variants) > 1 and "share" in df
     ax.set_ylabel("share of the variant's games (%)" if share else "games")

@@ -91,8 +91,8 @@ class Builder:
              draw_basis],
         )
         captures = captures or {}
-        prefix = f"fen:{fen}|" if fen else ""
-        start_key = fake_key(prefix + variant, [])
+        prefix = (f"fen:{fen}|" if fen else "") + str(variant)
+        start_key = fake_key(prefix, [])
         self.con.execute(
             "INSERT INTO positions (game_id, ply, fen, position_key, side) VALUES (?, 0, ?, ?, 'W')",
             [gid, f"{variant}:{start_key}", start_key],
@@ -109,7 +109,7 @@ class Builder:
                 [gid, i, (i + 1) // 2, "W" if i % 2 else "B", mv, mv, a, b, [a, b], cap,
                  len(cap), bool(cap)],
             )
-            key = fake_key(prefix + variant, moves[:i])
+            key = fake_key(prefix, moves[:i])
             self.con.execute(
                 "INSERT INTO positions (game_id, ply, fen, position_key, side) VALUES (?, ?, ?, ?, ?)",
                 [gid, i, f"{variant}:{key}", key, "B" if i % 2 else "W"],

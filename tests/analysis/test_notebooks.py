@@ -12,15 +12,13 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 @pytest.fixture(scope="module")
 def demo_db(tmp_path_factory) -> Path:
-    from pdnkit.store.demo import sample_dir
+    from pdnkit.store.demo import demo, sample_dir
 
     try:
         sample_dir()
     except FileNotFoundError:
         pytest.skip("the bundled demo collections are not available")
-    import pdnkit
-
-    return pdnkit.demo(tmp_path_factory.mktemp("demo")).db
+    return demo(tmp_path_factory.mktemp("demo")).db
 
 
 def test_the_two_notebooks_exist():
@@ -28,7 +26,6 @@ def test_the_two_notebooks_exist():
     assert {"openings.ipynb", "draw_rules.ipynb"} <= names
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_runs(path: Path, demo_db: Path, monkeypatch, tmp_path) -> None:
     import nbformat

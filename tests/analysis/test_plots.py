@@ -138,3 +138,11 @@ def test_empty_frames_still_draw_labelled_plots():
                                   "black_wins"])
     fig = results_by_opening(empty)
     assert fig.axes[0].get_xlabel() and any(t.get_text() == "no data" for t in fig.axes[0].texts)
+
+
+def test_length_histogram_with_games_of_unknown_variant(builder):
+    builder.game("x.pdn", ["32-28"], variant=None)
+    builder.game("x.pdn", ["32-28", "19-23"])
+    fig = length_histogram(lengths(builder.con, bin_width=1))
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels == ["international (1 games)", "(unknown variant) (1 games)"]
