@@ -43,10 +43,11 @@ def lint_cmd(
 ) -> None:
     """Check the PDN syntax of game collections, game by game.
 
-    Every problem becomes a finding with file, game, line and column: syntax errors
-    ([cyan]syntax-error[/cyan]: that game cannot be read, the others still are), files that
-    are not UTF-8 ([cyan]encoding-fallback[/cyan]) and constructs PDN 3.0 forbids but a
-    liberal reader accepts ([cyan]strict-violation[/cyan]).
+    Every problem becomes a finding with its file, game, line and column.
+
+    Findings: [cyan]syntax-error[/cyan] (that game cannot be read, the others still are),
+    [cyan]encoding-fallback[/cyan] (the file is not UTF-8), [cyan]strict-violation[/cyan]
+    (PDN 3.0 forbids it, a liberal reader accepts it).
 
     Exit status: 1 when an error finding exists, 0 otherwise, 2 for usage errors.
 

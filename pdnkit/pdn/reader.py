@@ -359,8 +359,21 @@ def _records_from_parse(children: list[Any], ctx: _Ctx, rec: GameRecord) -> None
 # syntax errors in words
 
 
-def _describe_error(exc: Exception, text: str) -> tuple[str, int | None, int | None]:
-    """A message a person understands, with the line and column (relative to ``text``)."""
+def _describe_error(exc: Exception, text: str, line0: int = 1) -> tuple[str, int | None,
+                                                                        int | None]:
+    """A message a person understands, with the line (in the file: ``text`` starts at line
+    ``line0``) and column."""
+    msg, line, col = _describe_error_rel(exc, text)
+    if line is not None:
+        line += line0 - 1
+        msg = _LINE_IN_MSG.sub(lambda m: f"line {int(m.group(1)) + line0 - 1}", msg)
+    return msg, line, col
+
+
+_LINE_IN_MSG = re.compile(r"line (\d+)")
+
+
+def _describe_error_rel(exc: Exception, text: str) -> tuple[str, int | None, int | None]:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     line = getattr(exc, "line", None)
@@ -496,11 +509,10 @@ def parse_game(text: str, *, strict: bool = False, file: str | None = None, inde
 
 
 def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser: Any) -> None:
-    msg, eline, ecol = _describe_error(exc, text)
+    msg, eline, ecol = _describe_error(exc, text, ctx.line0)
     rec.parsed = False
     rec.findings.append(make_finding(
-        "syntax-error", msg, file=rec.file, game_index=rec.index,
-        line=None if eline is None else eline + ctx.line0 - 1, column=ecol))
+        "syntax-error", msg, file=rec.file, game_index=rec.index, line=eline, column=ecol))
     # salvage the tags: parse the text before the first line that is not a tag line
     head_lines = []
     for ln in text.split("\n"):
@@ -510,7 +522,7 @@ def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser:
         else:
             break
     if eline is not None:
-        head_lines = head_lines[: max(0, eline - 1)]
+        head_lines = head_lines[: max(0, eline - ctx.line0)]
     head = "\n".join(head_lines)
     if head.strip():
         try:

@@ -161,7 +161,8 @@ class _Splitter:
                 self.content = True
             pos = m.end()
         if line:
-            self.begin(line_no)
+            if not line.isspace():
+                self.begin(line_no)
             self.parts.append(line)
 
 
