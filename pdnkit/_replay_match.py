@@ -46,48 +46,92 @@ class MatchResult:
         return self.kind == "ok"
 
 
+_SQ_CACHE: dict[int, tuple[Any, dict[tuple[str, ...], list[int] | str]]] = {}
+
+
+def squares_cache(rules: Any) -> dict[tuple[str, ...], list[int] | str]:
+    """The per-rules cache of :func:`parse_squares` results (square tokens -> numbers)."""
+    entry = _SQ_CACHE.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        entry = (rules, {})
+        _SQ_CACHE[id(rules)] = entry
+    return entry[1]
+
+
 def parse_squares(rules: Any, tokens: Sequence[str]) -> list[int] | str:
-    """PDN square numbers for the square tokens of a move, or an error message.
+    """PDN square numbers for the square tokens of a move, or an error message (cached).
 
     Example:
-        >>> parse_squares(None, ["32", "28"])  # doctest: +SKIP
+        >>> from pdnkit.rules import get_rules
+        >>> parse_squares(get_rules("international"), ("32", "28"))
         [32, 28]
+        >>> parse_squares(get_rules("international"), ("32", "58"))
+        'square 58 is off the 10x10 board'
     """
+    cache = squares_cache(rules)
+    key = tuple(tokens)
+    got = cache.get(key)
+    if got is not None:
+        return got
     from pdnkit.rules import parse_square
 
-    out: list[int] = []
+    out: list[int] | str = []
     for t in tokens:
         try:
-            out.append(parse_square(rules, t))
-        except (ValueError, KeyError, IndexError, TypeError):
-            return f"{t!r} is not a square of the {rules.name} board"
+            out.append(parse_square(rules, t))  # type: ignore[union-attr]
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            out = str(exc) or f"{t!r} is not a square of the {rules.name} board"
+            break
+    if len(cache) > 100_000:
+        cache.clear()
+    cache[key] = out
     return out
 
 
 def quiet_move(pos: Any, o: int, d: int) -> Any:
-    """The legal quiet move ``o``-``d`` when no capture is available, else ``None``, without
-    generating the move list when the position offers a direct test.
+    """The legal quiet move ``o``-``d`` (the caller knows no capture is available), else
+    ``None``, built from the position's direct quiet-move test instead of a move list.
 
     Example:
-        >>> from pdnkit.rules import Position, get_rules  # doctest: +SKIP
-        >>> quiet_move(Position.initial(get_rules("international")), 32, 28).path  # doctest: +SKIP
+        >>> from pdnkit.rules import Position, get_rules
+        >>> quiet_move(Position.initial(get_rules("international")), 32, 28).path
         (32, 28)
     """
-    qm = getattr(pos, "quiet_move", None)
-    if qm is not None:
-        return qm(o, d)
-    for m in pos.legal_moves():
-        if m.origin == o and m.destination == d and not m.captured:
-            return m
-    return None
+    if not pos.quiet_move_exists(o, d, ignore_capture_rule=True):
+        return None
+    piece = pos.piece_at(o)
+    is_king = bool(piece[1]) if piece else False
+    promotes = not is_king and d in _promotion_squares(pos.rules, int(pos.side))
+    return _Move()(o, d, (o, d), (), (), promotes, is_king)
+
+
+_MOVE: list[Any] = []
+
+
+def _Move() -> Any:  # noqa: N802 - stands for the class
+    if not _MOVE:
+        from pdnkit.rules import Move
+
+        _MOVE.append(Move)
+    return _MOVE[0]
+
+
+_PROMO: dict[tuple[Any, int], frozenset[int]] = {}
+
+
+def _promotion_squares(rules: Any, side: int) -> frozenset[int]:
+    geometry = rules.geometry
+    key = (geometry, side)
+    got = _PROMO.get(key)
+    if got is None:
+        got = frozenset(geometry.promotion_squares(side))
+        _PROMO[key] = got
+    return got
 
 
 def _quiet_exists(pos: Any, o: int, d: int) -> bool:
     """Would ``o``-``d`` be a legal quiet move if captures were not compulsory?"""
-    qe = getattr(pos, "quiet_move_exists", None)
-    if qe is not None:
-        return bool(qe(o, d))
-    return False
+    return bool(pos.quiet_move_exists(o, d, ignore_capture_rule=True))
 
 
 def _relaxed_positions(pos: Any) -> list[tuple[str | None, Any]]:

@@ -25,7 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pdnkit._replay_match import MatchResult, match_move, parse_squares
+from pdnkit._replay_match import (
+    MatchResult,
+    match_move,
+    parse_squares,
+    quiet_move,
+    squares_cache,
+)
 from pdnkit._replay_resolve import (
     CONVENTIONS,
     first_number_side,
@@ -49,7 +55,9 @@ class PlyRecord:
     ``destination``, ``path``, ``captured`` (capture order), ``promotes``, ``piece``
     (``"man"``/``"king"``/``None``), ``nags``, ``comment``, ``line``, ``replayed``,
     ``fen_after``, ``key_after`` (int64), ``counts_after`` (the four piece counts).
-    ``notation``, ``fen_after``, ``key_after`` and ``counts_after`` are computed on first use.
+    ``notation``, ``fen_after``, ``key_after`` and ``counts_after`` are computed on first use;
+    ``move`` is the engine's :class:`~pdnkit.rules.Move` (``None`` once the record has been
+    pickled, e.g. from a worker process).
 
     Example:
         >>> p = PlyRecord(1, 1, "W", "32-28")
@@ -156,13 +164,19 @@ class PlyRecord:
         self._before = self._after = self._legal = None
         return self
 
-    def __getstate__(self) -> dict[str, Any]:
-        self.materialize()
-        return {k: getattr(self, k) for k in self.__slots__}
+    _STATE = ("ply", "move_number", "side", "written", "origin", "destination", "path",
+              "captured", "promotes", "piece", "nags", "comment", "line", "replayed",
+              "_notation", "_fen", "_key", "_counts")
 
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        for k, v in state.items():
+    def __getstate__(self) -> tuple[Any, ...]:
+        # compact: lazy fields computed, positions and the engine Move dropped
+        self.materialize()
+        return tuple(getattr(self, k) for k in self._STATE)
+
+    def __setstate__(self, state: tuple[Any, ...]) -> None:
+        for k, v in zip(self._STATE, state, strict=True):
             object.__setattr__(self, k, v)
+        self.move = self._before = self._after = self._legal = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of every field (the ``moves`` row shape plus the position after)."""
@@ -328,14 +342,13 @@ def _play_quiet_sequence(pos: Any, nodes: Sequence[Any], rules: Any) -> int:
 
 
 def _separator_mismatch(node: Any, move: Any, rules: Any) -> str | None:
-    seps = [s for s in node.separators if s]
+    seps = node.separators
     if not seps:
         return None
-    cap_sep = getattr(rules, "capture_separator", "x")
     if move.captured:
-        if all(s == "-" for s in seps) and cap_sep != "-" and len(node.squares) == 2:
+        if len(seps) == 1 and seps[0] == "-" and rules.capture_separator != "-":
             return "a capture written with '-'"
-    elif any(s in ("x", "X", ":") for s in seps):
+    elif seps[0] in ("x", "X", ":"):
         return "a quiet move written with a capture separator"
     return None
 
@@ -558,15 +571,19 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
     start_side = int(pos.side)
     numbers_warned = False
     stopped_at: int | None = None
-    last_pos = pos
-
+    plies = report.plies
+    sq_cache = squares_cache(rules)
+    base_num = fullmove or 1
+    offset = 0 if start_side == first_mover else 1
     for k, node in enumerate(nodes):
         ply = k + 1
         side_idx = int(pos.side)
-        exp_num, second = _move_numbers(start_side, first_mover, fullmove, k)
+        exp_num = base_num + (k + offset) // 2
+        second = (k + offset) % 2 == 1
         prec = PlyRecord(ply, exp_num, _COLOR_LETTER[side_idx], node.text, nags=node.nags,
-                         comment=" ".join(node.comments_after) or None, line=node.line)
-        report.plies.append(prec)
+                         comment=" ".join(node.comments_after) if node.comments_after
+                         else None, line=node.line)
+        plies.append(prec)
         if node.setup_before and (k > 0 or fen_tag is not None):
             new_pos, new_info = _start_position(ctx, rules, node.setup_before)
             if new_pos is None:
@@ -578,7 +595,8 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
             tracker = DrawTracker(rules, pos, new_info.halfmove if new_info else None)
             side_idx = int(pos.side)
             prec.side = _COLOR_LETTER[side_idx]
-        if node.placeholder or not node.squares:
+        toks = node.squares
+        if node.placeholder or not toks:
             if k == 0 and side_idx != first_mover and node.text.strip() in ("...", ".."):
                 # "1. ... 7-12": the first mover's move is only formatting
                 continue
@@ -586,7 +604,7 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
                     "replay stops here", node=node, ply=ply, pos=pos)
             stopped_at = k
             break
-        if not numbers_warned and node.number is not None and (
+        if node.number is not None and not numbers_warned and (
                 node.number != exp_num or (node.black_dots and not second)):
             numbers_warned = True
             written = f"{node.number}{'...' if node.black_dots else '.'}"
@@ -594,12 +612,26 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
                     f"move number {written} stands at ply {ply}, where "
                     f"{exp_num}{'...' if second else '.'} was expected", node=node, ply=ply,
                     expected=exp_num, written=node.number)
-        sq = parse_squares(rules, node.squares)
+        sq = sq_cache.get(toks)
+        if sq is None:
+            sq = parse_squares(rules, toks)
         before = pos
-        if isinstance(sq, str):
+        if type(sq) is str:
             ctx.add("illegal-move", sq, node=node, ply=ply, pos=pos)
             stopped_at = k
             break
+        if len(sq) == 2 and not node.variations and not pos.has_capture():
+            # fast path: a quiet move needs no move list
+            move = quiet_move(pos, sq[0], sq[1])
+            if move is not None:
+                if node.separators and node.separators[0] in ("x", "X", ":"):
+                    ctx.add("notation-mismatch",
+                            f"a quiet move written with a capture separator: {node.text}",
+                            node=node, ply=ply, pos=pos)
+                pos = pos.play(move)
+                prec._set(move, before, pos)
+                tracker.push(ply, move, pos)
+                continue
         res = match_move(pos, sq)
         # variations replace this move: replay them from the position before it
         if node.variations:
@@ -645,12 +677,13 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
         pos = pos.play(move)
         prec._set(move, before, pos, res.candidates if res.ok else None)
         tracker.push(ply, move, pos)
-        report.replayed_plies = ply
-        last_pos = pos
 
     if stopped_at is not None:
+        report.replayed_plies = stopped_at
         _unreplayed_plies(report, nodes, stopped_at + 1, start_side, first_mover, fullmove)
-        last_pos = pos
+    else:
+        report.replayed_plies = len(nodes)
+    last_pos = pos
     report.final_fen = write_fen(last_pos)
     report.final_position = last_pos
     events = old_events + tracker.finish(report.replayed_plies)
