@@ -269,7 +269,11 @@ def duplicates_command(
         if df.empty:
             typer.echo("no duplicate games")
             return
-        shown = df.drop(columns=["moves_hash", "game_ids"])
+        shown = df.drop(columns=["moves_hash", "game_ids"]).copy()
+        shown["locations"] = [", ".join(Path(loc).name for loc in locs)
+                              for locs in shown["locations"]]
+        shown["differing_tags"] = [", ".join(t) for t in shown["differing_tags"]]
+        shown["players"] = ["; ".join(p) for p in shown["players"]]
         _print_table(shown, limit, title=f"{len(df)} group(s) of games with identical moves")
         return
     _write_frame(df, format.value, out, limit)
@@ -296,13 +300,18 @@ def demo_command(
 
     from pdnkit.store import demo
 
-    result = demo(out, jobs=jobs)
+    result = demo(out, jobs=jobs, progress=True)
     console = Console()
-    console.print(f"[bold]pdnkit demo[/bold]: {len(result.files)} sample files -> "
-                  f"{result.db}")
-    console.print(str(result.summary))
+    typer.echo(f"pdnkit demo: {len(result.files)} sample files "
+               f"({sample_dir_text(result.files)}) -> {result.db}\n")
+    typer.echo(str(result.summary))
     for title, df in result.tables.items():
         _print_table(df, 30, title=title)
     console.print("\n[bold]Try next[/bold]")
     for line in result.next_steps():
-        console.print(f"  {line}", highlight=False, markup=False)
+        typer.echo(f"  {line}")
+
+
+def sample_dir_text(files: list[Path]) -> str:
+    """The folder of the sample files, for the demo's first line."""
+    return str(files[0].parent) if files else "no samples"

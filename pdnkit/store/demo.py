@@ -59,17 +59,27 @@ class DemoResult:
     tables: dict[str, Any] = field(default_factory=dict)
 
     def next_steps(self) -> list[str]:
-        """Commands worth trying on the demo database."""
+        """Commands worth trying on the demo database.
+
+        Example:
+            >>> from pdnkit.store.ingest import ImportSummary
+            >>> DemoResult(Path("d.duckdb"), [], ImportSummary("d")).next_steps()[0]
+            'pdnkit query "SELECT code, count(*) AS n FROM findings GROUP BY ALL ORDER BY n DESC" --db d.duckdb'
+        """
         db = self.db
+        flawed = next((f for f in self.files if f.name == "flawed.pdn"), None)
         return [
-            f'pdnkit query "SELECT code, count(*) FROM findings GROUP BY ALL" --db {db}',
-            f'pdnkit query "SELECT white, black, result, plies FROM games '
-            f"WHERE variant = 'russian' LIMIT 10\" --db {db}",
+            'pdnkit query "SELECT code, count(*) AS n FROM findings GROUP BY ALL ORDER BY n '
+            f'DESC" --db {db}',
+            'pdnkit query "SELECT white, black, result, plies, status FROM games WHERE '
+            f"variant = 'russian' LIMIT 10\" --db {db}",
+            f"pdnkit stats openings --db {db} --variant international --plies 2",
+            f"pdnkit tree --db {db} --variant russian",
             f"pdnkit duplicates --db {db}",
             f"pdnkit export --db {db} --where \"status = 'ok'\" --out clean.pdn",
-            "pdnkit validate " + str(self.files[-1] if self.files else "FILE.pdn"),
-            "pdnkit explain illegal-move",
-            f'python -c "import pdnkit; print(pdnkit.query(\'SELECT * FROM games\', '
+            f"pdnkit validate {flawed if flawed else 'FILE.pdn'}",
+            "pdnkit explain not-max-capture",
+            f"python -c \"import pdnkit; print(pdnkit.query('SELECT * FROM games', "
             f"db='{db}').head())\"",
         ]
 

@@ -185,7 +185,7 @@ def summary_tables(db: DbLike = None) -> dict[str, Any]:
         return {
             "variants": con.execute("""
                 SELECT coalesce(variant, '(unknown)') AS variant, count(*) AS games,
-                       sum(plies) AS plies,
+                       CAST(sum(plies) AS BIGINT) AS plies,
                        round(avg(plies), 1) AS avg_plies,
                        count(*) FILTER (WHERE status = 'ok') AS ok,
                        count(*) FILTER (WHERE status = 'warning') AS warning,
