@@ -404,7 +404,15 @@ class Engine:
             x ^= o
             i = o.bit_length() - 1
             king_dfs(o, i, 0, empty0 | o, [i], [])
-        x = men
+        # only men with a first jump available start a search
+        x = 0
+        if men:
+            for sft, left, m2 in self.man_cap_desc[white]:
+                src = men if m2 is None else men & m2
+                if left:
+                    x |= src & ((men_target & (empty0 >> sft)) >> sft)
+                else:
+                    x |= src & ((men_target & (empty0 << sft)) << sft)
         while x:
             o = x & -x
             x ^= o
