@@ -658,3 +658,51 @@ def test_lidraughts_draws_by_rule_named() -> None:
                 if e.reached_ply is not None:
                     got[(folder, rep.index)] = (e.rule, e.reached_ply)
     assert got == expected
+
+
+# --------------------------------------------------------------------------------------------
+# Canadian and pool (three kings v king), lidraughts FEN clock, table contract
+# --------------------------------------------------------------------------------------------
+
+
+def test_pool_three_kings_v_king_thirteen_moves() -> None:
+    rules = get_rules("pool")  # Black (dark, 1-12) moves first
+    g = Game(Position.from_squares(rules, "B", black_kings=[1, 2, 3], white_kings=[30]))
+    g.walk(25)
+    assert g.fired == {}
+    g.walk(1)
+    assert g.fired == {26: ["pool-3k-v-k"]}
+
+
+def test_canadian_three_kings_v_king_sixteen_moves() -> None:
+    rules = get_rules("canadian")
+    g = Game(Position.from_squares(rules, "W", white_kings=[67, 68, 69], black_kings=[3]))
+    g.walk(32)
+    assert g.fired == {32: ["canadian-16"]}
+
+
+def test_lidraughts_fen_clock_through_parse_fen_info() -> None:
+    from pdnkit.rules import parse_fen_info
+
+    # lidraughts: two kings and a king, 6 plies already played in the 6.4 ending
+    info = parse_fen_info("W:WK47,K50:BK3:H6:F70", INTL)
+    assert info.halfmove == 6
+    g = Game(info.position, halfmove=info.halfmove)
+    g.walk(4)
+    assert g.fired == {4: ["fmjd-6.4"]}
+
+
+def test_rule_event_rows_have_the_rule_events_columns() -> None:
+    import re
+    from pathlib import Path
+
+    import pdnkit.store
+
+    schema = (Path(pdnkit.store.__file__).parent / "schema.sql").read_text()
+    block = schema[schema.index("CREATE TABLE IF NOT EXISTS rule_events"):]
+    block = block[block.index("(") + 1:block.index(");")]
+    columns = [m.group(1) for m in re.finditer(r"^\s*(\w+)\s+\w+", block, re.MULTILINE)]
+    from pdnkit.rules.draw import events_to_rows
+
+    row = events_to_rows([RuleEvent("fmjd-6.4", "FMJD 6.4", True, 40, 10, 50)], 7)[0]
+    assert list(row) == columns
