@@ -33,6 +33,11 @@ _API: dict[str, str] = {
     "parse_square": "pdnkit.rules.notation",
     "format_move": "pdnkit.rules.notation",
     "canonical_notation": "pdnkit.rules.notation",
+    "match_move": "pdnkit.rules.notation",
+    "to_numeric": "pdnkit.rules.notation",
+    "to_alphanumeric": "pdnkit.rules.notation",
+    "DrawTracker": "pdnkit.rules.draw",
+    "RuleEvent": "pdnkit.rules.draw",
 }
 
 __all__ = sorted(_API)
