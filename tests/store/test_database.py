@@ -189,3 +189,14 @@ def test_real_files_with_legacy_encoding(tmp_path: Path) -> None:
     assert utf8["moves_hash"].tolist() == legacy["moves_hash"].tolist()
     assert any(re.search("[А-Яа-я]", w or "") for w in utf8["white"])
     assert s.games == query("SELECT count(*) AS n FROM games", db=db)["n"][0]
+
+
+def test_worker_processes_load_the_same_rows(demo_db: Path, tmp_path: Path) -> None:
+    db2 = tmp_path / "jobs.duckdb"
+    files = sorted(SAMPLES.glob("*.pdn"))
+    import_files(files, db=db2, jobs=2)
+    sql = ("SELECT g.game_index, g.variant, g.status, g.plies, g.moves_hash, g.final_fen, "
+           "(SELECT count(*) FROM findings f WHERE f.game_id = g.game_id) AS findings, "
+           "(SELECT count(*) FROM positions p WHERE p.game_id = g.game_id) AS positions "
+           "FROM games g JOIN files USING (file_id) ORDER BY path, game_index")
+    assert query(sql, db=demo_db).equals(query(sql, db=db2))
