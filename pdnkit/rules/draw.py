@@ -371,6 +371,9 @@ class DrawTracker:
     ``finish(last_ply)``. ``halfmove`` (a lidraughts FEN ``H`` clock, RULES.md 4.3) seeds the
     count of every counter rule running in the start position; the repetition history before a
     set-up position is unknown and taken as empty (the start position is its first occurrence).
+    ``start_ply`` is the ply after which ``start_position`` stands (0 for the game's start; the
+    ply before a ``/FEN "..."/`` setup inside the movetext): the first ``push`` is then
+    ``start_ply + 1``.
 
     A counter activation is recorded in ``events`` once it has counted at least one ply (a
     rule restarted by every man move does not leave a row per man move); a repetition
@@ -396,39 +399,43 @@ class DrawTracker:
     """
 
     def __init__(
-        self, rules: Rules, start_position: Position, halfmove: int | None = None
+        self,
+        rules: Rules,
+        start_position: Position,
+        halfmove: int | None = None,
+        *,
+        start_ply: int = 0,
     ) -> None:
         if halfmove is not None and halfmove < 0:
             raise ValueError(f"halfmove must be >= 0, got {halfmove}")
+        if start_ply < 0:
+            raise ValueError(f"start_ply must be >= 0, got {start_ply}")
         self.rules = rules
         self._counters: list[_Counter] = []
         self._repetitions: list[_Repetition] = []
         self._events: list[RuleEvent] = []
-        self._needs_position = False
-        self._last_ply = 0
+        self._last_ply = start_ply
         self._finished = False
         for rule in getattr(rules, "draw_rules", ()) or ():
             _check_rule(rule)
             if rule.kind == "repetition":
                 self._repetitions.append(_Repetition(rule))
             else:
-                cond = MATERIAL_CONDITIONS[rule.material]
-                self._needs_position |= cond.needs_position
-                self._counters.append(_Counter(rule, cond))
+                self._counters.append(_Counter(rule, MATERIAL_CONDITIONS[rule.material]))
         # The start position: first occurrence for repetition; running counters are seeded.
         key = start_position.key()
         for rep in self._repetitions:
-            rep.table[key] = [1, 0]
+            rep.table[key] = [1, start_ply]
         counts = start_position.counts()
         for c in self._counters:
             if c.cond.test(counts, start_position):
                 c.running = True
-                c.start_ply = 0
+                c.start_ply = start_ply
                 c.count = int(halfmove or 0)
                 if c.count >= 1:
-                    self._publish(c, 0)
+                    self._publish(c, start_ply)
                     if c.count >= c.limit and c.event is not None:
-                        c.event.reached_ply = 0
+                        c.event.reached_ply = start_ply
 
     # -- public API -------------------------------------------------------------------------
 

@@ -706,3 +706,25 @@ def test_rule_event_rows_have_the_rule_events_columns() -> None:
 
     row = events_to_rows([RuleEvent("fmjd-6.4", "FMJD 6.4", True, 40, 10, 50)], 7)[0]
     assert list(row) == columns
+
+
+def test_tracker_started_mid_game_counts_from_that_ply() -> None:
+    # a /FEN "..."/ setup after ply 40: two kings v king, FMJD 6.4 draws 10 plies later
+    pos = intl(white_kings=[47, 50], black_kings=[3])
+    t = DrawTracker(INTL, pos, start_ply=40)
+    shuffle = [(47, 42), (3, 8), (42, 47), (8, 3), (50, 44), (3, 9), (44, 50), (9, 3),
+               (47, 42), (3, 8)]
+    fired = {}
+    for ply, (a, b) in enumerate(shuffle, start=41):
+        move = find_move(pos, a, b)
+        pos = pos.play(move)
+        got = t.push(ply, move, pos)
+        if got:
+            fired[ply] = [e.rule for e in got]
+    # the start (ply 40) is the first occurrence: it recurs at 44 and 48 -> 6.1 at 48
+    assert fired == {48: ["fmjd-6.1"], 50: ["fmjd-6.4"]}
+    e = next(e for e in t.events if e.rule == "fmjd-6.4")
+    assert (e.start_ply, e.deadline_ply) == (40, 50)
+    assert next(e for e in t.events if e.rule == "fmjd-6.1").start_ply == 40
+    with pytest.raises(ValueError):
+        DrawTracker(INTL, pos, start_ply=-1)
