@@ -185,6 +185,27 @@ def _split_move(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...], bool]
     return res
 
 
+def _flatten_leading_variations(items: list[Any], ctx: _Ctx) -> list[Any]:
+    """A variation before the first move of its line replaces nothing: read its moves as
+    part of the line (a warning says so)."""
+    out: list[Any] = []
+    seen_move = False
+    for it in items:
+        if isinstance(it, _Var) and not seen_move:
+            ctx.violation("a variation before any move of its line (read as part of the line)")
+            inner = _flatten_leading_variations(it.items, ctx)
+            out.extend(inner)
+            seen_move = any(getattr(x, "type", None) in _MOVE_TYPES for x in inner)
+            continue
+        if getattr(it, "type", None) in _MOVE_TYPES:
+            seen_move = True
+        out.append(it)
+    return out
+
+
+_MOVE_TYPES = frozenset({"NUMMOVE", "ALPHAMOVE", "PLACEHOLDER"})
+
+
 def _build_line(items: list[Any], ctx: _Ctx, main: bool, tags: dict[str, str] | None,
                 out_moves: list[MoveNode] | None) -> tuple[list[BodyElement], str | None]:
     """Turn a flat element list (main line or variation) into body elements."""
@@ -198,14 +219,15 @@ def _build_line(items: list[Any], ctx: _Ctx, main: bool, tags: dict[str, str] | 
     pending_vars: list[list[BodyElement]] = []
     result: str | None = None
     line0 = ctx.line0 - 1
+    if items and last is None and any(isinstance(it, _Var) for it in items):
+        items = _flatten_leading_variations(items, ctx)
     for it in items:
         if isinstance(it, _Var):
-            sub, sub_res = _build_line(it.items, ctx, False, None, None)
+            sub, _ = _build_line(it.items, ctx, False, None, None)
             if last is not None:
                 last.variations.append(sub)
             else:
                 pending_vars.append(sub)
-                ctx.violation("a variation before any move of its line")
             continue
         typ = it.type
         val = it.value
