@@ -192,7 +192,7 @@ def match_move(pos: Any, sq: Sequence[int]) -> MatchResult:
             return MatchResult("ok", m)
         if pos.is_terminal():
             return MatchResult("no-moves")
-        return MatchResult("illegal")
+        return MatchResult("illegal", note=_relaxation_note(pos, sq))
     legal = pos.legal_moves()
     if not legal:
         return MatchResult("no-moves")
@@ -223,7 +223,28 @@ def match_move(pos: Any, sq: Sequence[int]) -> MatchResult:
             need = max(len(m.captured) for m in captures)
             kind = "not-max-capture" if need > taken else "capture-priority"
             return MatchResult(kind, candidates=mine, required=captures, broken=broken)
-    return MatchResult("illegal", required=captures)
+    note = _relaxation_note(pos, sq)
+    return MatchResult("illegal", required=captures, note=note)
+
+
+#: Rule fields whose relaxation explains an illegal capture: (field, relaxed value, note).
+_RELAXATIONS = (
+    ("men_capture_kings", True, "a man may not capture a king in this variant"),
+    ("men_capture_backward", True, "a man may not capture backwards in this variant"),
+)
+
+
+def _relaxation_note(pos: Any, sq: Sequence[int]) -> str | None:
+    """Why a capture that is geometrically possible is still illegal, when one rule field
+    explains it (e.g. an Italian man taking a king)."""
+    rules = pos.rules
+    for name, value, note in _RELAXATIONS:
+        if getattr(rules, name, value) == value:
+            continue
+        rp = _same_position(pos, dataclasses.replace(rules, **{name: value}))
+        if _select(rp, rp.legal_moves(), sq):
+            return note
+    return None
 
 
 def _precedence_field_last(rules: Any) -> str | None:

@@ -400,6 +400,8 @@ def _describe_failure(res: MatchResult, rules: Any, sq: Sequence[int], pos: Any
     else:
         why = f"no legal move of the piece on {nm(sq[0])} goes to {nm(sq[-1])}"
     details: dict[str, Any] = {}
+    if res.note:
+        why = f"{res.note} ({nm(sq[0])}x{nm(sq[-1])})"
     if res.required:
         details["required"] = _fmt_list(res.required, rules)
         why += f"; a capture was compulsory ({', '.join(details['required'])})"
@@ -442,7 +444,7 @@ def replay(record: Any, rules: Any = None, *, variant: str | None = None,
 
     Example:
         >>> from pdnkit.pdn import parse_game
-        >>> rep = replay(parse_game('[GameType "20"] 1. 32-28 19-23 2. 28-22 *'))
+        >>> rep = replay(parse_game('[GameType "20"] 1. 32-28 19-23 2. 28-23 *'))
         >>> rep.replayed_plies, rep.status, rep.findings[0].code
         (2, 'error', 'illegal-move')
     """
