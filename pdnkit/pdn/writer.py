@@ -107,7 +107,7 @@ def _comment(text: str) -> str:
             ok = ok and depth >= 0
     if not ok or depth != 0:  # braces that would break the comment
         text = text.replace("{", "(").replace("}", ")")
-    return "{" + text.rstrip("\n") + "}"
+    return "{" + text + "}"
 
 
 def _units(line: list[BodyElement], notation: Mapping[int, str] | None,

@@ -19,11 +19,11 @@ def line_content(line: list[Any]) -> list[Any]:
             out.append((
                 "move", tuple(_sq(s) for s in el.squares), el.is_capture, el.placeholder,
                 el.number, el.black_dots, el.strength, tuple(el.nags),
-                tuple(el.comments_before), tuple(c.rstrip("\n") for c in el.comments_after),
+                tuple(el.comments_before), tuple(el.comments_after),
                 el.setup_before, tuple(tuple(line_content(v)) for v in el.variations),
             ))
         elif isinstance(el, CommentNode):
-            out.append(("comment", el.text.rstrip("\n")))
+            out.append(("comment", el.text))
         elif isinstance(el, SetupNode):
             out.append(("setup", el.fen))
         elif isinstance(el, NagNode):
