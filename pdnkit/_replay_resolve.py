@@ -160,11 +160,12 @@ def guess_variant(record: Any) -> tuple[list[str], str]:
     top = max(nums, default=0)
     if top > 50:
         return ["canadian"], f"square numbers up to {top}"
-    if top > 32:
-        return ["international", "frisian"], f"square numbers up to {top}"
+    first = tokens[0] if tokens else ""
+    if top > 32 or (first.isdigit() and 31 <= int(first) <= 35 and not fen):
+        why = f"square numbers up to {top}" if top > 32 else "first move from 31-35"
+        return ["international", "frisian"], why
     if cyrillic:
         return ["russian", "english"], "numeric squares and Cyrillic tags"
-    first = tokens[0] if tokens else ""
     if first.isdigit() and 21 <= int(first) <= 24 and not fen:
         return ["english", "russian", "italian"], "numeric squares 1-32, first move from 21-24"
     if nums:
