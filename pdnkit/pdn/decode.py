@@ -1,9 +1,9 @@
 """Decoding PDN bytes: UTF-8 (with or without BOM), else CP1251 or CP1252/Latin-1.
 
 PDN 3.0 requires UTF-8. Old files are often CP1252/Latin-1 (Western European names) or CP1251
-(Russian). When the bytes are not valid UTF-8, a letter-frequency heuristic picks between the
-two: Cyrillic text is made of *runs* of bytes >= 0xC0 (whole words), while Western text has
-isolated accented letters between ASCII letters.
+(Russian). When the bytes are not valid UTF-8, a letter heuristic picks between the two:
+Cyrillic text is made of *runs* of bytes >= 0xC0 (whole words of three letters or more),
+while Western text has accented letters next to ASCII letters (``één``, ``Müller``).
 
 Example:
     >>> detect_encoding("Абациев".encode("cp1251"))
@@ -11,6 +11,8 @@ Example:
     >>> detect_encoding("Sijbrands Ton Ã©".encode("utf-8"))
     'utf-8'
     >>> detect_encoding("Hoogland Frédéric".encode("cp1252"))
+    'cp1252'
+    >>> detect_encoding("één zet".encode("cp1252"))
     'cp1252'
     >>> detect_encoding(b"\\xef\\xbb\\xbf[Event]")
     'utf-8-sig'
@@ -22,7 +24,7 @@ import codecs
 import re
 from collections.abc import Iterable
 
-_HIGH_RUN = re.compile(rb"[\xc0-\xff]{2,}")
+_HIGH_RUN = re.compile(rb"[\xc0-\xff]{3,}")
 _HIGH_NEXT_TO_ASCII = re.compile(rb"[A-Za-z][\xc0-\xff]|[\xc0-\xff][A-Za-z]")
 #: bytes that CP1252 leaves undefined; a file holding them is read as Latin-1
 _CP1252_HOLES = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
