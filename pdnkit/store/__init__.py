@@ -25,9 +25,9 @@ _API: dict[str, str] = {
     "export": "pdnkit.store.ops",
     "duplicates": "pdnkit.store.ops",
     "summary_tables": "pdnkit.store.ops",
-    "demo": "pdnkit.store.demo",
-    "DemoResult": "pdnkit.store.demo",
-    "sample_dir": "pdnkit.store.demo",
+    "demo": "pdnkit.store.demodata",
+    "DemoResult": "pdnkit.store.demodata",
+    "sample_dir": "pdnkit.store.demodata",
 }
 
 __all__ = sorted(_API)
