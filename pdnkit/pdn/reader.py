@@ -86,11 +86,34 @@ class _Transformer:
         return _Tag(name.value.strip(), text[1:-1], False, val)
 
     def variation(self, children: list[Any]) -> _Var:
-        # [LPAR, elements..., RPAR]
-        return _Var(children[1:-1])
+        # [LPAR, elements?, RESULT?, RPAR]
+        items: list[Any] = []
+        for ch in children[1:-1]:
+            if isinstance(ch, list):
+                items.extend(ch)
+            else:
+                items.append(ch)
+        return _Var(items)
+
+    def elements(self, children: list[Any]) -> list[Any]:
+        # elements: _element | elements _element -- one list, appended in place
+        if len(children) == 1:
+            return [children[0]]
+        lst = children[0]
+        lst.append(children[1])
+        return lst
+
+    tags = elements
 
     def start(self, children: list[Any]) -> list[Any]:
-        return children
+        # [tags?, elements?, RESULT?]
+        out: list[Any] = []
+        for ch in children:
+            if isinstance(ch, list):
+                out.extend(ch)
+            else:
+                out.append(ch)
+        return out
 
 
 def _lark_transformer() -> Any:
@@ -160,11 +183,12 @@ def _tag_value(tag: _Tag, ctx: _Ctx) -> str:
     return inner
 
 
-_MOVE_CACHE: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], bool]] = {}
+_MOVE_CACHE: dict[str, tuple[str, tuple[str, ...], tuple[str, ...], bool, str | None]] = {}
 
 
-def _split_move(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...], bool]:
-    """(text, squares, separators, glued star) of a move token's move part as written."""
+def _split_move(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...], bool, str | None]:
+    """(text, squares, separators, glued star, strictness remark) of a move token's move part
+    as written (cached: a collection uses few distinct move texts)."""
     hit = _MOVE_CACHE.get(text)
     if hit is not None:
         return hit
@@ -172,13 +196,18 @@ def _split_move(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...], bool]
     star = core.endswith("*")
     if star:
         core = core[:-1].rstrip()
+    remark = None
     if core.isdigit():  # 3228: no separator
-        res = (core, (core[:2], core[2:]), ("",), star)
+        squares: tuple[str, ...] = (core[:2], core[2:])
+        seps: tuple[str, ...] = ("",)
+        remark = f"move {core} written without a separator"
     else:
         ms = list(_SQUARE.finditer(core))
         squares = tuple(m.group() for m in ms)
         seps = tuple(core[a.end():b.start()].strip() for a, b in zip(ms, ms[1:], strict=False))
-        res = (core, squares, seps, star)
+        if any(s in _DASHES for s in seps):
+            remark = f"non-ASCII dash in the move {core!r}"
+    res = (core, squares, seps, star, remark)
     if len(_MOVE_CACHE) > 50_000:
         _MOVE_CACHE.clear()
     _MOVE_CACHE[text] = res
@@ -243,17 +272,14 @@ def _build_line(items: list[Any], ctx: _Ctx, main: bool, tags: dict[str, str] | 
                     ctx.violation(f"move number {val[:j]!r} with two dots (PDN: N. or N...)", it)
                 number_tok = it
                 val = val[j:]
-            text, squares, seps, star = _split_move(val)
+            text, squares, seps, star, remark = _split_move(val)
             mv = MoveNode(text, squares, seps, line=it.line + line0, column=it.column)
             if star:
                 mv.nags.append(7)
                 ctx.violation(f"'*' glued to the move {text} as a forced-move mark "
                               "(PDN 3.0: write $7)", it)
-            if typ == "NUMMOVE":
-                if not seps[0]:
-                    ctx.violation(f"move {text} written without a separator", it)
-                if any(s in _DASHES for s in seps):
-                    ctx.violation(f"non-ASCII dash in the move {text!r}", it)
+            if remark is not None:
+                ctx.violation(remark, it)
         elif typ == "PLACEHOLDER":
             val = val.strip()
             if val.startswith(".") and number_tok is not None:
