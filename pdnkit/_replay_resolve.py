@@ -155,6 +155,12 @@ def guess_variant(record: Any) -> tuple[list[str], str]:
     if alpha:
         if cyrillic:
             return ["russian", "brazilian", "czech"], "alphanumeric squares and Cyrillic tags"
+        seps = {sep for node in (getattr(record, "moves", None) or ())[:60]
+                for sep in (getattr(node, "separators", ()) or ())}
+        if ":" not in seps and ("x" in seps or "X" in seps):
+            # Russian files write captures with ':' (PDN 3.0 GameType table), Czech ones 'x'
+            return (["czech", "russian", "brazilian", "english"],
+                    "alphanumeric squares and 'x' captures")
         return ["russian", "czech", "brazilian", "english"], "alphanumeric squares"
     nums = [int(t) for t in tokens if t.isdigit()] + [int(s) for s in fen_squares if s.isdigit()]
     top = max(nums, default=0)

@@ -126,7 +126,7 @@ class PlyRecord:
     @property
     def notation(self) -> str | None:
         """Canonical PDN 3.0 notation of the move (short form unless ambiguous)."""
-        if self._notation is None and self.replayed:
+        if self._notation is None and self.replayed and self.move is not None:
             from pdnkit.rules import canonical_notation
 
             legal = self._legal if self.captured else None
@@ -341,6 +341,26 @@ def _play_quiet_sequence(pos: Any, nodes: Sequence[Any], rules: Any) -> int:
     return n
 
 
+def _merge_split_capture(pos: Any, sq: Sequence[int], nodes: Sequence[Any], k: int,
+                         rules: Any) -> tuple[Any, int] | None:
+    """A capture written one jump per ply (``d6xb4 b4xd2``, PlayStrategy exports): join the
+    following plies that go on from where the last one landed, while that reads as one legal
+    move. Returns (move, number of extra plies used) or None."""
+    path = list(sq)
+    for j in range(k + 1, min(len(nodes), k + 16)):
+        nxt = nodes[j]
+        if nxt.placeholder or not nxt.squares:
+            return None
+        nsq = parse_squares(rules, nxt.squares)
+        if isinstance(nsq, str) or nsq[0] != path[-1]:
+            return None
+        path.extend(nsq[1:])
+        res = match_move(pos, path)
+        if res.move is not None and res.kind in ("ok", "ambiguous"):
+            return res.move, j - k
+    return None
+
+
 def _separator_mismatch(node: Any, move: Any, rules: Any) -> str | None:
     seps = node.separators
     if not seps:
@@ -552,6 +572,13 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
         report.findings.extend(ctx.findings)
         _finish_status(report)
         return report
+    if setup is not None and not any(pos.counts().values()):
+        ctx.add("bad-fen", f"FEN {setup!r} has no pieces at all", fen_text=setup)
+        _unreplayed_plies(report, nodes, 0, None, None, None)
+        _results_without_position(report, record, rules, convention, ctx)
+        report.findings.extend(ctx.findings)
+        _finish_status(report)
+        return report
     if info is not None and not info.side_known and nodes and nodes[0].squares:
         # '?' side to move: take the side whose first move replays
         sq = parse_squares(rules, nodes[0].squares)
@@ -577,8 +604,18 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
     sq_cache = squares_cache(rules)
     base_num = fullmove or 1
     offset = 0 if start_side == first_mover else 1
+    skip_to = 0
     for k, node in enumerate(nodes):
         ply = k + 1
+        if k < skip_to:
+            # a later jump of a capture written as several plies: part of the previous move
+            cont = PlyRecord(ply, None, plies[-1].side, node.text, nags=node.nags,
+                             comment=" ".join(node.comments_after) if node.comments_after
+                             else None, line=node.line)
+            cont.replayed = True
+            cont._before = cont._after = pos
+            plies.append(cont)
+            continue
         side_idx = int(pos.side)
         exp_num = base_num + (k + offset) // 2
         second = (k + offset) % 2 == 1
@@ -668,10 +705,42 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
             stopped_at = k
             break
         else:
-            code, msg, details = _describe_failure(res, rules, sq, pos)
-            ctx.add(code, msg, node=node, ply=ply, pos=pos, **details)
-            stopped_at = k
-            break
+            move = None
+            if k == 0 and (info is None or not info.side_known):
+                # the record starts with the other side (e.g. White first in English)
+                other = _flip_side(pos)
+                r2 = match_move(other, sq)
+                if r2.move is not None and r2.kind in ("ok", "ambiguous"):
+                    mover = "White" if int(other.side) == 0 else "Black"
+                    ctx.add("move-number-mismatch",
+                            f"the game starts with {mover}'s move although "
+                            f"{'White' if first_mover == 0 else 'Black'} moves first in "
+                            f"{rules.name}; replayed with {mover} to move", node=node,
+                            ply=ply, pos=pos, first_mover=mover)
+                    pos = before = other
+                    start_side = int(pos.side)
+                    offset = 0 if start_side == first_mover else 1
+                    prec.side = _COLOR_LETTER[start_side]
+                    report.start_fen = write_fen(pos)
+                    report.start_key = int(pos.key())
+                    tracker = DrawTracker(rules, pos, halfmove)
+                    res = r2
+                    move = r2.move
+            if move is None:
+                merged = _merge_split_capture(pos, sq, nodes, k, rules)
+                if merged is not None:
+                    move, extra = merged
+                    ctx.add("notation-mismatch",
+                            f"a capture written as {extra + 1} separate plies "
+                            f"({' '.join(n.text for n in nodes[k:k + extra + 1])}); read as "
+                            f"one move", node=node, ply=ply, pos=pos, plies=extra + 1)
+                    skip_to = k + extra + 1
+                    res = MatchResult("merged", move)
+            if move is None:
+                code, msg, details = _describe_failure(res, rules, sq, pos)
+                ctx.add(code, msg, node=node, ply=ply, pos=pos, **details)
+                stopped_at = k
+                break
         mismatch = _separator_mismatch(node, move, rules)
         if mismatch:
             ctx.add("notation-mismatch", f"{mismatch}: {node.text}", node=node, ply=ply,
@@ -691,7 +760,7 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
     events = old_events + tracker.finish(report.replayed_plies)
     report.rule_events = events
     complete = stopped_at is None
-    _results(report, record, rules, convention, ctx, last_pos, complete)
+    _results(report, record, rules, convention, ctx, last_pos, complete, events)
     _draws(report, ctx, events, complete, nodes)
     report.findings.extend(ctx.findings)
     _finish_status(report)
@@ -791,25 +860,42 @@ def _results_without_position(report: GameReport, record: Any, rules: Any, conve
     _tag_vs_terminator(report, ctx, tag_value, term)
 
 
-def _results(report: GameReport, record: Any, rules: Any, convention: str, ctx: _Ctx,
-             pos: Any, complete: bool) -> None:
-    tag_value, term = _result_sources(record)
-    raw = _pick_raw(tag_value, term)
-    report.result_raw = raw
-    meaning = normalise_token(raw)
-    last = report.replayed_plies or None
-    _tag_vs_terminator(report, ctx, tag_value, term)
-    if meaning is None:
-        ctx.add("unknown-result", f"result {raw!r} is not a game result", ply=last)
-    elif meaning == "unknown" and raw is not None and raw.strip() == "0-0":
-        ctx.add("unknown-result", "0-0: double forfeit", ply=last)
+def _readings(meaning: str | None, rules: Any, convention: str) -> set[str]:
+    """Every outcome a result token can mean under the conventions allowed."""
+    if convention == "auto" and int(rules.first_mover) == 1:
+        return {outcome_of(meaning, first_number_side(rules, c))
+                for c in ("first-mover", "white")}
+    return {outcome_of(meaning, first_number_side(rules, convention))}
 
-    # who should have won, when the final position decides it
+
+def _results(report: GameReport, record: Any, rules: Any, convention: str, ctx: _Ctx,
+             pos: Any, complete: bool, events: Sequence[Any] = ()) -> None:
+    tag_value, term = _result_sources(record)
+    last = report.replayed_plies or None
+
+    # what the rules say: the final position decides, or an automatic draw was reached
     decided: str | None = None
     if complete and pos is not None and pos.is_terminal():
         mover = int(pos.side)
         loser = mover if not getattr(rules, "losing_game", False) else 1 - mover
         decided = "black" if loser == 0 else "white"
+    verdict = decided
+    if verdict is None and complete and any(e.automatic and e.reached_ply is not None
+                                            for e in events):
+        verdict = "draw"
+
+    raw = _pick_raw(tag_value, term)
+    if verdict is not None and tag_value is not None and term is not None \
+            and verdict not in _readings(normalise_token(tag_value), rules, convention) \
+            and verdict in _readings(normalise_token(term), rules, convention):
+        raw = term  # the tag and the terminator disagree: keep the one the rules back
+    report.result_raw = raw
+    meaning = normalise_token(raw)
+    _tag_vs_terminator(report, ctx, tag_value, term)
+    if meaning is None:
+        ctx.add("unknown-result", f"result {raw!r} is not a game result", ply=last)
+    elif meaning == "unknown" and raw is not None and raw.strip() == "0-0":
+        ctx.add("unknown-result", "0-0: double forfeit", ply=last)
 
     black_first = int(rules.first_mover) == 1
     if convention == "auto" and black_first:

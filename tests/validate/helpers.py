@@ -39,8 +39,8 @@ def game(fen: str | None, moves: str, *, gametype: str | None = None, result: st
     return "\n".join(lines) + f"\n\n{moves} {result}\n"
 
 
-def shuffle(white: list[str], black: list[str], plies: int, first: str = "W",
-            sep: str = "-") -> str:
+def shuffle(white: list[Any], black: list[Any], plies: int, first: str = "W",
+            sep: str = "-", replace: dict[int, str] | None = None) -> str:
     """Movetext in which each side walks its king around a closed cycle of squares.
 
     ``white``/``black`` are the squares of each cycle in order (the king starts on the first
@@ -50,7 +50,11 @@ def shuffle(white: list[str], black: list[str], plies: int, first: str = "W",
     at = {"W": 0, "B": 0}
     side = first
     out = []
-    for _ in range(plies):
+    for ply in range(1, plies + 1):
+        if replace and ply in replace:
+            out.append(replace[ply])
+            side = "B" if side == "W" else "W"
+            continue
         c = cyc[side]
         i = at[side]
         out.append(f"{c[i]}{sep}{c[(i + 1) % len(c)]}")
