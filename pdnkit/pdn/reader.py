@@ -376,6 +376,8 @@ def _records_from_parse(children: list[Any], ctx: _Ctx, rec: GameRecord) -> None
     items: list[Any] = []
     for ch in children:
         if isinstance(ch, _Tag):
+            if items:
+                ctx.violation(f"tag [{ch.name}] after the game's result", ch.tok)
             name = ch.name
             if not name[:1].isupper():
                 ctx.violation(f"tag name {name!r} does not start with a capital letter", ch.tok)
@@ -601,6 +603,9 @@ def _open_lines(source: Source, encoding: str | None) -> tuple[Iterator[str] | N
         fh2 = open(path, encoding=enc, errors="replace", newline=None)  # noqa: SIM115
         return iter(fh2), enc, str(path), fh2
     if isinstance(source, str):
+        if ("\n" not in source and source.strip().lower().endswith((".pdn", ".txt"))
+                and not source.lstrip().startswith("[")):
+            raise FileNotFoundError(f"no such PDN file: {source}")
         return None, encoding, None, None
     if isinstance(source, (bytes, bytearray)):
         enc = encoding or detect_encoding_chunks([bytes(source)])

@@ -154,7 +154,7 @@ class GameRecord:
       None when the movetext has none.
     * ``file`` -- the path (str) or None; ``index`` -- 0-based game index in the file;
       ``line`` -- 1-based first line of the game; ``end_line`` -- its last line.
-    * ``raw`` -- the game's text as read (decoded, line ends as in the file).
+    * ``raw`` -- the game's text as read (decoded; line ends normalised to ``\\n``).
     * ``findings`` -- reading findings (syntax errors, strict-mode violations, encoding).
     * ``encoding`` -- how the file was decoded (``"utf-8"``, ``"cp1251"``, ...).
     * ``parsed`` -- False when a syntax error made the movetext unreadable (then ``body``

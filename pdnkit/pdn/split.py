@@ -38,6 +38,9 @@ _SPECIAL = re.compile(
     r"(?![\w/\-.:*])"
 )
 _COMMENT_EVENT = re.compile(r"[{}]")
+#: a tag some tools append after a game's result; it stays with that game
+_TRAILING_TAG_LINE = re.compile(r'[ \t]*\[FILENAME[ \t]+"[^"\n]*"[ \t]*\][ \t]*\n?$',
+                                re.IGNORECASE)
 _TAG_LINE = re.compile(r'[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+"[^"\n]*"[ \t]*\][ \t]*$')
 
 
@@ -62,12 +65,23 @@ class _Splitter:
         self.comment = 0  # brace depth (one level of nesting tolerated)
         self.content = False
         self.empty = True
+        self.held: Chunk | None = None
         self.out: list[Chunk] = []
 
-    def flush(self, end_line: int) -> None:
+    def release(self) -> None:
+        if self.held is not None:
+            self.out.append(self.held)
+            self.held = None
+
+    def flush(self, end_line: int, hold: bool = False) -> None:
+        self.release()
         text = "".join(self.parts)
         if text.strip():
-            self.out.append(Chunk(text, self.start_line, end_line, self.content))
+            chunk = Chunk(text, self.start_line, end_line, self.content)
+            if hold:  # after a result: a [FILENAME] line may still follow
+                self.held = chunk
+            else:
+                self.out.append(chunk)
         self.parts = []
         self.state = 0
         self.depth = 0
@@ -82,6 +96,13 @@ class _Splitter:
             self.empty = False
 
     def feed(self, line: str, line_no: int) -> None:
+        if self.held is not None and not line.isspace():
+            if self.empty and _TRAILING_TAG_LINE.match(line):
+                sep = "" if self.held.text.endswith("\n") else "\n"
+                self.held.text += sep + line
+                self.held.end_line = line_no
+                return
+            self.release()
         pos = 0
         n = len(line)
         if self.comment and self.state == 2 and _TAG_LINE.match(line):
@@ -144,7 +165,7 @@ class _Splitter:
                     pos = m.end()
                     continue
                 self.parts.append(line[:m.end()])
-                self.flush(line_no)
+                self.flush(line_no, hold=True)
                 line = line[m.end():]
                 n = len(line)
                 pos = 0
@@ -181,6 +202,7 @@ def split_lines(lines: Iterable[str]) -> Iterator[Chunk]:
             yield from sp.out
             sp.out.clear()
     sp.flush(line_no)
+    sp.release()
     yield from sp.out
 
 

@@ -316,3 +316,17 @@ def test_reading_is_lazy() -> None:
     first = [next(chunks) for _ in range(3)]
     assert [c.text.split('"')[1] for c in first] == ["0", "1", "2"]
     assert src.consumed <= 4
+
+
+def test_filename_tag_after_the_result_stays_with_its_game() -> None:
+    games = list(read_games('[Event "a"]\n1. 32-28 2-0\n[FILENAME "x.pdn"]\n\n'
+                            '[Event "b"]\n1. 33-29 *\n[FILENAME "y.pdn"]\n'))
+    assert [g.tags for g in games] == [[("Event", "a"), ("FILENAME", "x.pdn")],
+                                       [("Event", "b"), ("FILENAME", "y.pdn")]]
+    assert [(g.line, g.end_line) for g in games] == [(1, 3), (5, 7)]
+    assert [f.line for g in games for f in g.findings] == [3, 7]
+
+
+def test_a_missing_file_name_is_api_misuse() -> None:
+    with pytest.raises(FileNotFoundError):
+        list(read_games("no/such/file.pdn"))
