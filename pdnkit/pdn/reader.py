@@ -158,6 +158,7 @@ class _Ctx:
         self.line0 = line0
         self.strict = strict
         self.violations: list[tuple[str, int | None, int | None]] = []
+        self.starred: tuple[MoveNode, int] | None = None  # last move with a glued '*'
 
     def where(self, tok: Any) -> tuple[int | None, int | None]:
         line = getattr(tok, "line", None)
@@ -276,6 +277,7 @@ def _build_line(items: list[Any], ctx: _Ctx, main: bool, tags: dict[str, str] | 
             mv = MoveNode(text, squares, seps, line=it.line + line0, column=it.column)
             if star:
                 mv.nags.append(7)
+                ctx.starred = (mv, len(ctx.violations))
                 ctx.violation(f"'*' glued to the move {text} as a forced-move mark "
                               "(PDN 3.0: write $7)", it)
             if remark is not None:
@@ -387,6 +389,16 @@ def _records_from_parse(children: list[Any], ctx: _Ctx, rec: GameRecord) -> None
     rec.tags = tags
     moves: list[MoveNode] = []
     body, result = _build_line(items, ctx, True, None, moves)
+    if (result is None and moves and ctx.starred is not None and ctx.starred[0] is moves[-1]
+            and body and body[-1] is moves[-1] and not moves[-1].comments_after
+            and not moves[-1].variations and moves[-1].nags == [7]):
+        # "45-40*" ending the game: the star is the terminator glued to the last move
+        last = moves[-1]
+        last.nags.clear()
+        msg, vline, vcol = ctx.violations[ctx.starred[1]]
+        ctx.violations[ctx.starred[1]] = (
+            f"game terminator '*' glued to the last move {last.text}", vline, vcol)
+        result = "*"
     if result is None and moves:
         last = moves[-1]
         tag_result = rec.tag("Result")

@@ -330,3 +330,17 @@ def test_filename_tag_after_the_result_stays_with_its_game() -> None:
 def test_a_missing_file_name_is_api_misuse() -> None:
     with pytest.raises(FileNotFoundError):
         list(read_games("no/such/file.pdn"))
+
+
+def test_star_glued_to_the_last_move_is_the_terminator() -> None:
+    g = one("1. 32-28 19-23 2. 28x19 14x23*")
+    assert g.result == "*" and g.moves[-1].nags == [] and g.moves[-1].text == "14x23"
+    assert [f.message.split(" (")[0] for f in g.findings] == [
+        "game terminator '*' glued to the last move 14x23"]
+
+
+def test_unusual_separators() -> None:
+    g = one("1. 32\u201328 19\u201323 2. 3228 *")
+    assert [m.squares for m in g.moves] == [("32", "28"), ("19", "23"), ("32", "28")]
+    assert [f.code for f in g.findings] == ["strict-violation"] * 3
+    assert "without a separator" in g.findings[2].message
