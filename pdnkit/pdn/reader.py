@@ -456,6 +456,10 @@ def _describe_error_rel(exc: Exception, text: str) -> tuple[str, int | None, int
             return ("'}' closes a comment that is not open (or a comment is nested too "
                     "deeply)"), line, col
         if ch == '"':
+            end = text.find("\n", pos)
+            rest = text[pos + 1:end if end >= 0 else len(text)]
+            if '"' in rest:
+                return "malformed tag: expected [Name \"value\"] with nothing after the value", line, col
             return "unterminated string (a tag value is missing its closing quote)", line, col
         if ch == "[":
             return "a tag where moves were expected (tags must come before the moves)", line, col
@@ -483,7 +487,14 @@ def _describe_error_rel(exc: Exception, text: str) -> tuple[str, int | None, int
             return f"a second result {tval!r} in the same game", line, col
         if ttype == "RSQB" or tval == "]":
             return "malformed tag: expected [Name \"value\"]", line, col
-        return f"{tval!r} is not allowed here (after the game's result, or in a tag)", line, col
+        if ttype in ("TAG", "LSQB"):
+            return "a tag where moves were expected (tags must come before the moves)", line, col
+        expected = getattr(exc, "accepts", None) or getattr(exc, "expected", None) or ()
+        shown = tval.strip()
+        if "NUMMOVE" not in expected and "RPAR" not in expected:
+            return (f"{shown!r} after the game's result (a new game without tags? put each "
+                    "game's result last)"), line, col
+        return f"{shown!r} is not allowed here", line, col
     if isinstance(exc, UnexpectedEOF):
         opened = _unclosed_paren(text)
         if opened is not None:

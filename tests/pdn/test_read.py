@@ -245,6 +245,9 @@ def test_unclosed_comment_does_not_swallow_the_next_games() -> None:
     ("1. 32-28 } 19-23 *", "'}' closes a comment that is not open"),
     ("1. 32-28 & 19-23 *", "unexpected character '&'"),
     ('[Event "x\n1. 32-28 *', "unterminated string"),
+    ('[Event "x" junk]\n1. 32-28 *', "malformed tag"),
+    ("1. 32-28 2-0 19-23", "'19-23' after the game's result"),
+    ('1. 32-28 [Site "y"] *', "a tag where moves were expected"),
 ])
 def test_syntax_error_messages(text: str, message: str) -> None:
     g = parse_game(text)
