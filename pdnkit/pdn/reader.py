@@ -637,7 +637,7 @@ def _open_lines(source: Source, encoding: str | None) -> tuple[Iterator[str] | N
     name = getattr(source, "name", None)
     name = name if isinstance(name, str) else None
     if isinstance(source, io.TextIOBase):
-        return iter(source), getattr(source, "encoding", None), name, None
+        return _universal(source), getattr(source, "encoding", None), name, None
     # a binary file object (or something with read())
     seekable = False
     try:
@@ -658,9 +658,19 @@ def _open_lines(source: Source, encoding: str | None) -> tuple[Iterator[str] | N
         return iter(io.StringIO(data.decode(enc, errors="replace"), newline=None)), enc, name, None
     first = source.read(0)  # type: ignore[union-attr]
     if isinstance(first, str):
-        return iter(source), None, name, None  # type: ignore[arg-type]
+        return _universal(source), None, name, None  # type: ignore[arg-type]
     wrapper = io.TextIOWrapper(source, encoding=enc, errors="replace", newline=None)  # type: ignore[arg-type]
     return iter(wrapper), enc, name, None
+
+
+def _universal(lines: Iterable[str]) -> Iterator[str]:
+    """Lines with ``\r\n`` and ``\r`` line ends turned into ``\n`` (for text streams
+    opened without universal newlines)."""
+    for line in lines:
+        if "\r" in line:
+            yield from line.replace("\r\n", "\n").replace("\r", "\n").splitlines(keepends=True)
+        else:
+            yield line
 
 
 def read_games(source: Source, *, strict: bool = False, file: str | None = None,

@@ -264,10 +264,12 @@ TEXT = '[Event "Ω"]\n1. 32-28 {a\nb} 19-23 2-0\n\n[Event "b"]\n1. 33-29 *\n'
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
 def test_line_ends(newline: str) -> None:
-    games = list(read_games(TEXT.replace("\n", newline).encode("utf-8")))
-    assert [g.tag("Event") for g in games] == ["Ω", "b"]
-    assert games[0].moves[0].comments_after == ["a\nb"]
-    assert [g.line for g in games] == [1, 5] and games[1].moves[0].line == 6
+    text = TEXT.replace("\n", newline)
+    for src in (text.encode("utf-8"), text, io.StringIO(text, newline="")):
+        games = list(read_games(src))
+        assert [g.tag("Event") for g in games] == ["Ω", "b"]
+        assert games[0].moves[0].comments_after == ["a\nb"]
+        assert [g.line for g in games] == [1, 5] and games[1].moves[0].line == 6
 
 
 def test_sources(tmp_path) -> None:
