@@ -1,0 +1,143 @@
+"""Validation speed: ``pdnkit validate`` against py-draughts' ``Board.from_pdn``.
+
+Usage::
+
+    .venv/bin/python benchmarks/validate.py                 # intl_2000.pdn, best of 3
+    .venv/bin/python benchmarks/validate.py --repeat 5 --jobs 1 2 4
+    .venv/bin/python benchmarks/validate.py --file other.pdn
+
+Both tools read the same file (default ``../shared/data/bench/intl_2000.pdn``: 2,000 random
+legal international games, 184,008 plies) and are timed whole process against whole process
+(interpreter start, imports, reading, replay, output): ``pdnkit validate FILE --jobs N
+--format jsonl`` with its output thrown away, and a py-draughts script that cuts the file into
+games and calls ``Board.from_pdn`` on each (it replays the moves and checks them, nothing
+more: no findings, no results, no draw rules, no comments kept). py-draughts lives in
+``benchmarks/.venv-peer`` (created on first use; its import name ``draughts`` clashes with
+pydraughts, so it never goes into the project venv).
+
+Prints games/s and plies/s for each and the ratios pdnkit/peer (best of ``--repeat`` runs;
+timings on a shared machine are noisy, repeat before trusting a difference). A second table
+splits pdnkit's own time in this process into reading (Lark parse) and replay.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+import venv
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PEER_VENV = HERE / ".venv-peer"
+PEER_PY = PEER_VENV / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+PDNKIT = Path(sys.executable).with_name("pdnkit")
+DEFAULT_FILE = ROOT.parent / "shared" / "data" / "bench" / "intl_2000.pdn"
+
+PEER_SCRIPT = r"""
+import re, sys
+from draughts import Board
+text = open(sys.argv[1], encoding="utf-8").read()
+games = [g for g in re.split(r"\n\s*\n(?=\[)", text) if g.strip()]
+ok = plies = 0
+for g in games:
+    try:
+        b = Board.from_pdn(g)
+        ok += 1
+        plies += len(b._moves_stack) if hasattr(b, "_moves_stack") else 0
+    except Exception:
+        pass
+print(len(games), ok)
+"""
+
+
+def ensure_peer() -> None:
+    """Create the peer venv with py-draughts once (the same venv as benchmarks/perft.py)."""
+    if PEER_PY.exists():
+        probe = subprocess.run([str(PEER_PY), "-c", "import draughts"], capture_output=True)
+        if probe.returncode == 0:
+            return
+    else:
+        venv.EnvBuilder(with_pip=True).create(PEER_VENV)
+    subprocess.run([str(PEER_PY), "-m", "pip", "install", "-q", "py-draughts"], check=True)
+
+
+def timed(cmd: list[str], repeat: int) -> tuple[float, str]:
+    """Best wall time of ``repeat`` runs of a whole process, and its last stdout."""
+    best = float("inf")
+    out = ""
+    for _ in range(repeat):
+        t = time.perf_counter()
+        res = subprocess.run(cmd, capture_output=True, text=True)
+        dt = time.perf_counter() - t
+        if res.returncode not in (0, 1):
+            raise SystemExit(f"{cmd[0]} failed:\n{res.stderr[-2000:]}")
+        best = min(best, dt)
+        out = res.stdout
+    return best, out
+
+
+def split_in_process(path: Path) -> dict[str, float]:
+    """pdnkit's time per game in this process: reading alone, then replay alone."""
+    sys.path.insert(0, str(ROOT))
+    from pdnkit.pdn import read_games
+    from pdnkit.replay import replay
+
+    t = time.perf_counter()
+    records = list(read_games(path))
+    t_read = time.perf_counter() - t
+    t = time.perf_counter()
+    for rec in records:
+        replay(rec, light=True)
+    t_replay = time.perf_counter() - t
+    n = len(records)
+    return {"games": n, "read_ms": 1000 * t_read / n, "replay_ms": 1000 * t_replay / n,
+            "plies": sum(len(r.moves) for r in records)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--file", type=Path, default=DEFAULT_FILE)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    args = ap.parse_args()
+    path = args.file.resolve()
+    if not path.exists():
+        raise SystemExit(f"no such file: {path}")
+    ensure_peer()
+
+    split = split_in_process(path)
+    games, plies = split["games"], split["plies"]
+
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as fh:
+        fh.write(PEER_SCRIPT)
+        peer_script = fh.name
+    t_peer, out = timed([str(PEER_PY), peer_script, str(path)], args.repeat)
+    peer_games, peer_ok = (int(x) for x in out.split())
+    rows = [("py-draughts Board.from_pdn", t_peer, None)]
+    for jobs in args.jobs:
+        cmd = [str(PDNKIT), "validate", str(path), "--jobs", str(jobs), "--format", "jsonl",
+               "--fail-on", "never", "-o", str(Path(tempfile.gettempdir()) / "pdnkit-bench.jsonl")]
+        t, _ = timed(cmd, args.repeat)
+        rows.append((f"pdnkit validate --jobs {jobs}", t, jobs))
+
+    print(f"file: {path.name}: {games} games, {plies} plies "
+          f"(py-draughts read {peer_ok}/{peer_games} games)")
+    print(f"{'tool':32s} {'seconds':>8s} {'games/s':>9s} {'plies/s':>10s} {'ratio':>6s}")
+    for name, t, _ in rows:
+        ratio = t_peer / t
+        print(f"{name:32s} {t:8.2f} {games / t:9.0f} {plies / t:10.0f} {ratio:6.2f}")
+    print()
+    print("pdnkit in this process (per game): "
+          f"read {split['read_ms']:.2f} ms, replay {split['replay_ms']:.2f} ms, "
+          f"replay {1000 * split['replay_ms'] / max(1, plies / games):.1f} us/ply")
+    print(json.dumps({"games": games, "plies": plies, "peer_s": t_peer,
+                      **{name: t for name, t, _ in rows[1:]}}))
+
+
+if __name__ == "__main__":
+    main()
