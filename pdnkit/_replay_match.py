@@ -175,8 +175,10 @@ def _select(pos: Any, moves: Sequence[Any], sq: Sequence[int]) -> list[Any]:
     return _nm(pos, sq, legal=moves)
 
 
-def match_move(pos: Any, sq: Sequence[int]) -> MatchResult:
+def match_move(pos: Any, sq: Sequence[int], capture_known: bool = False) -> MatchResult:
     """Resolve the recorded squares ``sq`` (origin, intermediate..., destination) in ``pos``.
+
+    ``capture_known``: the caller has just seen ``pos.has_capture()`` return True.
 
     Example:
         >>> from pdnkit.rules import Position, get_rules  # doctest: +SKIP
@@ -186,7 +188,7 @@ def match_move(pos: Any, sq: Sequence[int]) -> MatchResult:
     if len(sq) < 2:
         return MatchResult("illegal", note="a move needs an origin and a destination")
     o, d = sq[0], sq[-1]
-    if len(sq) == 2 and not pos.has_capture():
+    if len(sq) == 2 and not capture_known and not pos.has_capture():
         m = quiet_move(pos, o, d)
         if m is not None:
             return MatchResult("ok", m)

@@ -45,6 +45,7 @@ from pdnkit.findings import Finding, Severity, make_finding, worst
 __all__ = ["GameReport", "PlyRecord", "replay", "validate", "iter_sources"]
 
 _COLOR_LETTER = ("W", "B")
+_START_FEN: dict[tuple[int, int], tuple[Any, str]] = {}
 
 
 class PlyRecord:
@@ -589,8 +590,17 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
     from pdnkit.rules import write_fen
     from pdnkit.rules.draw import DrawTracker
 
-    report.start_fen = write_fen(pos)
     report.start_key = int(pos.key())
+    if setup is None:
+        # the variant's own starting position: its FEN is the same for every game
+        ck = (id(rules), report.start_key)
+        cached = _START_FEN.get(ck)
+        if cached is None or cached[0] is not rules:
+            cached = (rules, write_fen(pos))
+            _START_FEN[ck] = cached
+        report.start_fen = cached[1]
+    else:
+        report.start_fen = write_fen(pos)
     report.start_counts = dict(pos.counts())
     fullmove = info.fullmove if info is not None else None
     halfmove = info.halfmove if info is not None else None
@@ -659,7 +669,8 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
             ctx.add("illegal-move", sq, node=node, ply=ply, pos=pos)
             stopped_at = k
             break
-        if len(sq) == 2 and not node.variations and not pos.has_capture():
+        cap_seen = False
+        if len(sq) == 2 and not node.variations and not (cap_seen := pos.has_capture()):
             # fast path: a quiet move needs no move list
             move = quiet_move(pos, sq[0], sq[1])
             if move is not None:
@@ -671,7 +682,7 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
                 prec._set(move, before, pos)
                 tracker.push(ply, move, pos)
                 continue
-        res = match_move(pos, sq)
+        res = match_move(pos, sq, capture_known=cap_seen)
         # variations replace this move: replay them from the position before it
         if node.variations:
             for var in node.variations:
