@@ -155,6 +155,36 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
                 con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{col}" {dtype}')
     if con.execute("SELECT count(*) FROM variants").fetchall()[0][0] == 0:
         refresh_variants(con)
+    remove_incomplete(con)
+
+
+def remove_incomplete(con: duckdb.DuckDBPyConnection) -> int:
+    """Delete the rows of files whose import did not finish (games whose file has no
+    ``files`` row: a large file's committed slices after a kill or a crash). Returns the
+    number of games removed.
+
+    Example:
+        >>> import duckdb
+        >>> con = duckdb.connect()
+        >>> con.execute(schema_sql()) and None
+        >>> remove_incomplete(con)
+        0
+    """
+    orphans = "SELECT game_id FROM games WHERE file_id NOT IN (SELECT file_id FROM files)"
+    n = con.execute(f"SELECT count(*) FROM ({orphans})").fetchall()[0][0]
+    if n == 0:
+        return 0
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for table in ("moves", "positions", "rule_events"):
+            con.execute(f"DELETE FROM {table} WHERE game_id IN ({orphans})")
+        con.execute("DELETE FROM findings WHERE file_id NOT IN (SELECT file_id FROM files)")
+        con.execute("DELETE FROM games WHERE file_id NOT IN (SELECT file_id FROM files)")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return int(n)
 
 
 def _jsonable(value: Any) -> Any:

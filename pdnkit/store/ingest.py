@@ -1,8 +1,11 @@
 """``import_files``: read, replay and load PDN files into the database.
 
-Each file is loaded in one transaction (a file is either fully in the database or absent, even
-after Ctrl-C, a kill or a crash), in bulk through Arrow tables (never row by row), in slices of
-a few thousand games so memory stays flat. A file whose bytes are already in the database is
+Each file is loaded in bulk through Arrow tables (never row by row), a few hundred games at a
+time, and a file is either fully in the database or absent, even after Ctrl-C, a kill or a
+crash: a file of up to ``COMMIT_GAMES`` games is one transaction; a larger one is committed in
+slices (so memory stays flat however large the file) and only its last transaction writes its
+``files`` row. Ctrl-C removes the slices already written; after a kill or a crash, the next
+:func:`pdnkit.store.connect` removes the rows of files without a ``files`` row. A file whose bytes are already in the database is
 skipped (content hash); ``replace=True`` reloads it. A file whose path is in the database with
 other bytes (it was edited) replaces its older version.
 
@@ -19,6 +22,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import time
@@ -37,9 +41,14 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 #: games per loaded slice (bounds memory; every slice of a file shares its transaction)
-BATCH_GAMES = 1000
+BATCH_GAMES = 250
 #: move rows per loaded slice
-BATCH_PLIES = 100_000
+BATCH_PLIES = 25_000
+#: games of a large file committed together; the file's ``files`` row is written with its last
+#: slice, and slices of a file whose load did not finish are removed (see module doc)
+COMMIT_GAMES = 2000
+#: DuckDB memory limit while importing (on connections opened by ``import_files``)
+IMPORT_MEMORY_LIMIT = "256MB"
 #: file name endings read when a folder is given
 PDN_SUFFIXES = (".pdn",)
 
@@ -248,6 +257,17 @@ def _delete_files(con: duckdb.DuckDBPyConnection, file_ids: list[int]) -> None:
     con.execute(f"DELETE FROM files WHERE file_id IN ({ids})")
 
 
+def _remove_partial(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
+    """Remove the committed slices of a file whose load was interrupted."""
+    try:
+        con.execute("BEGIN TRANSACTION")
+        _delete_files(con, [file_id])
+        con.execute("COMMIT")
+    except BaseException:  # a second Ctrl-C: the next connect() cleans up
+        with contextlib.suppress(Exception):
+            con.execute("ROLLBACK")
+
+
 def _next_id(con: duckdb.DuckDBPyConnection, table: str, column: str) -> int:
     return int(con.execute(f"SELECT coalesce(max({column}), 0) + 1 FROM {table}").fetchall()[0][0])
 
@@ -258,6 +278,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
                 on_games: Callable[[int], None] | None) -> FileResult:
     result = FileResult(str(path), status, sha)
     con.execute("BEGIN TRANSACTION")
+    file_id: int | None = None
     try:
         _delete_files(con, old_ids)
         file_id = _next_id(con, "files", "file_id")
@@ -265,12 +286,13 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         encoding: str | None = None
         file_status: Counter[str] = Counter()
         file_codes: Counter[str] = Counter()
-        replayed = findings = 0
+        replayed = findings = uncommitted = 0
         for tables, stats in _batches(path, variant, edition, jobs):
             n = tables["games"].num_rows
             if n:
                 _load(con, tables, file_id, next_game)
             next_game += n
+            uncommitted += n
             result.games += n
             result.plies += tables["moves"].num_rows
             replayed += stats.replayed_count
@@ -280,6 +302,10 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
             encoding = encoding or stats.encoding
             if on_games is not None and n:
                 on_games(n)
+            if uncommitted >= COMMIT_GAMES:  # a large file: commit this slice
+                con.execute("COMMIT")
+                con.execute("BEGIN TRANSACTION")
+                uncommitted = 0
         con.execute(
             "INSERT INTO files (file_id, path, sha256, size, encoding, games, imported_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -288,6 +314,8 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
+        if file_id is not None:
+            _remove_partial(con, file_id)
         raise
     result.file_id = file_id
     summary.games += result.games
@@ -330,6 +358,8 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
                                                         "<connection>")
     summary = ImportSummary(db=str(db_name))
     with opened(db) as con:
+        if isinstance(db, (str, Path)) or db is None:
+            con.execute(f"SET memory_limit = '{IMPORT_MEMORY_LIMIT}'")
         refresh_variants(con)
         bar = _Progress(len(files)) if progress else None
         try:

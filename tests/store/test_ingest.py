@@ -166,9 +166,49 @@ def test_old_database_gets_new_columns(tmp_path: Path) -> None:
     con.execute("CREATE TABLE games (game_id BIGINT PRIMARY KEY, file_id BIGINT NOT NULL, "
                 "game_index INTEGER NOT NULL)")
     con.execute("INSERT INTO games VALUES (1, 1, 0)")
+    con.execute("CREATE TABLE files (file_id BIGINT PRIMARY KEY, path VARCHAR NOT NULL, "
+                "sha256 VARCHAR NOT NULL, size BIGINT NOT NULL, games INTEGER NOT NULL, "
+                "imported_at TIMESTAMP NOT NULL)")
+    con.execute("INSERT INTO files VALUES (1, 'a.pdn', 'x', 1, 1, now())")
     con.close()
     con = connect(db)
     cols = [r[0] for r in con.execute("DESCRIBE games").fetchall()]
     assert "raw_pdn" in cols and "moves_hash" in cols
     assert con.execute("SELECT game_id, white FROM games").fetchall() == [(1, None)]
+    assert con.execute("SELECT path, encoding FROM files").fetchall() == [("a.pdn", None)]
     con.close()
+
+
+@pytest.mark.parametrize("crash", [False, True])
+def test_large_file_committed_in_slices_is_all_or_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, crash: bool) -> None:
+    monkeypatch.setattr(ingest, "BATCH_GAMES", 2)
+    monkeypatch.setattr(ingest, "COMMIT_GAMES", 2)  # a commit after every slice
+    good = write_fake(tmp_path / "a.pdn", [G1])
+    big = write_fake(tmp_path / "b.pdn", [G1, G2, G3, G1, G2, G3, G1])
+
+    def interrupted(path: Path, variant: str | None, edition: str | None, jobs: int = 1):  # type: ignore[no-untyped-def]
+        for i, rep in enumerate(fake_file_reports(path, variant, edition)):
+            if path.name == "b.pdn" and i == 5:
+                raise KeyboardInterrupt
+            yield rep
+
+    monkeypatch.setattr(ingest, "file_reports", interrupted)
+    if crash:  # a kill: nothing runs after the interruption
+        monkeypatch.setattr(ingest, "_remove_partial", lambda con, file_id: None)
+    db = tmp_path / "t.duckdb"
+    with pytest.raises(KeyboardInterrupt):
+        import_files([good, big], db=db)
+    raw = duckdb.connect(str(db))
+    left = raw.execute("SELECT count(*) FROM games").fetchall()[0][0]
+    raw.close()
+    assert left == (5 if crash else 1)  # two committed slices of b.pdn survive a kill ...
+    con = connect(db)  # ... until the database is next opened
+    assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == 1
+    assert con.execute("SELECT count(*) FROM moves").fetchall()[0][0] == 4
+    assert con.execute("SELECT count(*) FROM findings").fetchall()[0][0] == 0
+    con.close()
+    monkeypatch.setattr(ingest, "file_reports", fake_file_reports)
+    s = import_files([good, big], db=db)
+    assert (s.skipped, s.imported, s.games) == (1, 1, 7)
+    assert _count(db, "games") == 8 and _count(db, "files") == 2
