@@ -78,8 +78,8 @@ def rules_from_gametype(value: str, edition: str | None = None) -> tuple[Any, st
     is not the standard one for that number, a note saying so.
 
     Example:
-        >>> r, note = rules_from_gametype("20,W,10,10,N1,0")  # doctest: +SKIP
-        >>> r.name, bool(note)  # doctest: +SKIP
+        >>> r, note = rules_from_gametype("20,W,10,10,N1,0")
+        >>> r.name, bool(note)
         ('international', True)
     """
     text = value.strip().replace(" ", "")
@@ -101,7 +101,7 @@ def rules_from_variant_tag(value: str, edition: str | None = None) -> Any:
     """Rules for a ``Variant`` tag (lidraughts / PlayStrategy names), or ``None``.
 
     Example:
-        >>> rules_from_variant_tag("American/English").name  # doctest: +SKIP
+        >>> rules_from_variant_tag("American/English").name
         'english'
     """
     text = value.strip()
@@ -187,7 +187,7 @@ def resolve_rules(record: Any, variant: str | None = None, edition: str | None =
         >>> class R:
         ...     tags = [("GameType", "25")]
         ...     moves = []
-        >>> resolve_rules(R()).rules.name  # doctest: +SKIP
+        >>> resolve_rules(R()).rules.name
         'russian'
     """
     tags = list(getattr(record, "tags", ()) or ())
