@@ -143,8 +143,9 @@ def validate_cmd(
              "lidraughts or cbd for Brazilian, fid-40 for Italian."),
     fmt: OutputFormat = typer.Option(
         OutputFormat.text, "--format", "-f",
-        help="text: findings and a summary; jsonl: one JSON object per game (DESIGN.md 4) "
-             "on stdout, summary on stderr; csv: one row per finding."),
+        help="text: findings and a summary; jsonl: one JSON object per game (file, index, "
+             "line, variant, white, black, result, plies, replayed_plies, status, findings) on "
+             "stdout, summary on stderr; csv: one row per finding."),
     fail_on: FailOn = typer.Option(
         FailOn.error, "--fail-on",
         help="Exit with status 1 when a finding of this severity or worse exists."),
@@ -166,15 +167,11 @@ def validate_cmd(
 ) -> None:
     """Replay every game and check every move, capture rule, result and draw claim.
 
-    For each game pdnkit finds the rules (GameType tag, Variant tag, --variant, else a guess),
-    replays the main line and each variation, and reports coded findings: illegal-move,
-    missed-capture, not-max-capture, capture-priority, ambiguous-move, move-after-end,
-    result-mismatch, draw-rule-ignored, draw-by-rule ... (`pdnkit explain CODE` says what each
-    means and how to fix the game). A summary table ends the run.
+    For each game pdnkit finds the rules (GameType tag, Variant tag, --variant, else a guess), replays the main line and each variation, and reports coded findings: illegal-move, missed-capture, not-max-capture, capture-priority, ambiguous-move, move-after-end, result-mismatch, draw-rule-ignored, draw-by-rule ... ([bold]pdnkit explain CODE[/bold] says what each means and how to fix the game). A summary table (games, clean, with warnings, with errors, findings by code) ends the run.
 
     Exit status: 0 clean, 1 when a finding at or above --fail-on exists, 2 for usage errors.
 
-    Examples:
+    [bold]Examples[/bold]
 
       pdnkit validate games.pdn
 
@@ -265,9 +262,9 @@ def explain_cmd(
 ) -> None:
     """Say what a finding code means and how to fix the game.
 
-    Without CODE, list every code with its default severity and one-line summary.
+    Without CODE, list every code with its default severity, stage and one-line summary.
 
-    Examples:
+    [bold]Examples[/bold]
 
       pdnkit explain not-max-capture
 
