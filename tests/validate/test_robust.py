@@ -26,9 +26,9 @@ def test_mutated_games_never_raise() -> None:
         digits,
         lambda t: t.replace("-", "x", rng.randint(1, 3)),
         lambda t: re.sub(r"\b\d{1,3}\.", "", t),
-        lambda t: t.replace('[GameType "20"]', '[GameType "%s"]' % rng.choice(
-            ["25", "21", "22", "40", "98", "20,B,8,8,A0,0", "x"])),
-        lambda t: t + ' /FEN "W:W%d:B%d"/ 1. 28x19' % (rng.randint(1, 60), rng.randint(1, 60)),
+        lambda t: t.replace('[GameType "20"]', '[GameType "{}"]'.format(rng.choice(
+            ["25", "21", "22", "40", "98", "20,B,8,8,A0,0", "x"]))),
+        lambda t: t + f' /FEN "W:W{rng.randint(1, 60)}:B{rng.randint(1, 60)}"/ 1. 28x19',
         lambda t: t.replace("{", "(", 1),
     ]
     n = 0
