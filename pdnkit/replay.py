@@ -407,8 +407,13 @@ def _describe_failure(res: MatchResult, rules: Any, sq: Sequence[int], pos: Any
                  "rule": res.broken})
     if res.kind == "capture-priority":
         req = _fmt_list(res.required, rules)
+        try:
+            from pdnkit.rules.variants import CAPTURE_KEYS
+        except ImportError:  # pragma: no cover - older engine
+            CAPTURE_KEYS = {}  # noqa: N806
+        what = CAPTURE_KEYS.get(res.broken or "", res.broken)
         return ("capture-priority",
-                f"the capture breaks the priority rule {res.broken!r}; required: "
+                f"the capture breaks the priority rule '{res.broken}' ({what}); required: "
                 f"{', '.join(req)}", {"rule": res.broken, "required_moves": req})
     # illegal: say what is wrong where it is cheap to tell
     piece = pos.piece_at(sq[0]) if sq else None

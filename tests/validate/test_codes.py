@@ -212,3 +212,22 @@ def test_bad_fen() -> None:
     rep = run(game("W:W28:B28", "1. 28x19", gametype="20"))
     f = only(rep, "bad-fen")
     assert f.severity.value == "error" and rep.replayed_plies == 0
+
+
+def test_capture_priority_czech_king_first() -> None:
+    # Czech: a man on a3 can take b4 (a3xc5), the king on h2 can take g3 (landing anywhere
+    # from f4 to b8): when a king can capture, a king must capture (RULES.md 2.12)
+    rep = run(game("W:Wa3,Kh2:Bb4,g3", "1. a3xc5", gametype="29"))
+    f = only(rep, "capture-priority")
+    assert f.ply == 1 and f.details["rule"] == "king_capturer"
+    assert f.details["required_moves"] == ["h2xb8", "h2xc7", "h2xd6", "h2xe5", "h2xf4"]
+
+
+def test_capture_priority_frisian_value() -> None:
+    # Frisian: 28x19 takes a man (value 100); 32x21 takes the king on 27 diagonally and 28x26
+    # takes it sideways along the row (art. 7), each worth 199 (art. 11)
+    rep = run(game("W:W28,32:B23,K27", "1. 28x19", gametype="40"))
+    f = only(rep, "capture-priority")
+    assert f.details["rule"] == "max_value"
+    assert f.details["required_moves"] == ["28x26", "32x21"]
+    assert "greatest value" in f.message
