@@ -1045,6 +1045,13 @@ def validate(source: Any, variant: str | None = None, *, edition: str | None = N
 
         if _get_rules(variant, edition) is None:
             raise ValueError(f"unknown variant {variant!r}")
+    if edition is not None:
+        from pdnkit.rules import list_variants
+
+        known = {r.edition for r in list_variants()}
+        if edition.strip().lower() not in known:
+            raise ValueError(f"unknown rules edition {edition!r} (known: "
+                             f"{', '.join(sorted(known))})")
     if jobs and jobs > 1:
         from pdnkit._replay_jobs import validate_parallel
 

@@ -130,3 +130,20 @@ def test_jobs_full_reports_keep_plies(tmp_path: Path) -> None:
     assert rep.plies[-1].fen_after.startswith("W:") and rep.record.raw.startswith("[GameType")
     assert rep.plies[0].counts_after == {"white_men": 20, "white_kings": 0, "black_men": 20,
                                          "black_kings": 0}
+
+
+def test_edition_option(tmp_path: Path) -> None:
+    p = tmp_path / "e.pdn"
+    p.write_text(game("B:WK1:BK2", "1. 2-7 1-6 2. 7-2 6-1 3. 2-7 1-6 4. 7-2 6-1 5. 2-7",
+                      gametype="21", result="1/2-1/2"), encoding="utf-8")
+    # WCDF 1.32.1: a 3rd occurrence (first at ply 8, again at ply 9) can be claimed; EDA 1991
+    # needs a 4th (ply 12), so under EDA rules the draw has no basis in the record
+    rows = json.loads(runner.invoke(app, ["validate", str(p), "-e", "wcdf", "-f", "jsonl"])
+                      .stdout.splitlines()[0])
+    assert rows["draw_basis"] == "wcdf-1.32.1" and rows["edition"] == "wcdf"
+    assert [(f["code"], f["severity"], f["ply"]) for f in rows["findings"]] == [
+        ("draw-rule-ignored", "warning", 8), ("draw-by-rule", "info", 8)]
+    rows = json.loads(runner.invoke(app, ["validate", str(p), "-f", "jsonl"])
+                      .stdout.splitlines()[0])
+    assert [f["code"] for f in rows["findings"]] == ["draw-unsupported"]
+    assert runner.invoke(app, ["validate", str(p), "-e", "nonsense"]).exit_code == 2
