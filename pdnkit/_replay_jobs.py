@@ -138,6 +138,12 @@ def validate_parallel(source: Any, variant: str | None, *, edition: str | None, 
     chunk_size = max(1, int(chunk_size))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for src in iter_sources(source):
+            if hasattr(src, "tags") and hasattr(src, "moves"):  # a GameRecord: no parsing
+                from pdnkit.replay import replay
+
+                yield replay(src, variant=variant, edition=edition,
+                             result_convention=result_convention, light=light)
+                continue
             chunks, enc, name, closer = _chunks(src)
             fname = str(src) if isinstance(src, Path) else name
             fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY

@@ -1009,8 +1009,8 @@ def iter_sources(source: Any) -> Iterator[Any]:
                 return
         yield text
         return
-    if hasattr(source, "read"):
-        yield source
+    if hasattr(source, "read") or (hasattr(source, "tags") and hasattr(source, "moves")):
+        yield source  # a file object, or an already read GameRecord
         return
     for s in source:
         yield from iter_sources(s)
@@ -1028,7 +1028,8 @@ def validate(source: Any, variant: str | None = None, *, edition: str | None = N
     """Validate every game in ``source``: one :class:`GameReport` per game, in file order.
 
     ``source`` is a path, a folder (``*.pdn`` read recursively), a list of those, a file
-    object or a string of PDN text. ``variant`` applies where the tags do not say (a tag that
+    object, a string of PDN text, or :class:`~pdnkit.pdn.record.GameRecord` objects already
+    read (replayed in this process). ``variant`` applies where the tags do not say (a tag that
     disagrees wins, with a warning). ``jobs`` > 1 replays in worker processes, ``chunk_size``
     games at a time, with the order kept. ``light`` drops records and ply lists from the
     reports (for summaries). Memory stays flat: games are read and replayed as a stream.
@@ -1062,6 +1063,10 @@ def validate(source: Any, variant: str | None = None, *, edition: str | None = N
     from pdnkit.pdn import read_games
 
     for src in iter_sources(source):
+        if hasattr(src, "tags") and hasattr(src, "moves"):
+            yield replay(src, variant=variant, edition=edition,
+                         result_convention=result_convention, light=light)
+            continue
         file = str(src) if isinstance(src, Path) else None
         for record in read_games(src, strict=strict, file=file):
             yield replay(record, variant=variant, edition=edition,

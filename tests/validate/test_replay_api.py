@@ -87,3 +87,10 @@ def test_light_reports_drop_records() -> None:
     rep = next(validate(game(None, "1. 32-28", gametype="20"), light=True))
     assert rep.record is None and rep.plies == [] and rep.ply_count == 1
     assert rep.to_dict()["plies"] == 1
+
+
+def test_validate_accepts_records() -> None:
+    recs = [parse_game(game(None, "1. 32-28", gametype="20")),
+            parse_game(game(None, "1. 32-26", gametype="20"))]
+    assert [r.status for r in validate(recs)] == ["ok", "error"]
+    assert [r.status for r in validate(recs, jobs=2)] == ["ok", "error"]
