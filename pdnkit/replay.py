@@ -244,6 +244,17 @@ class GameReport:
         """
         return [f.code for f in self.findings]
 
+    def notation_map(self) -> dict[int, str]:
+        """Canonical notation of every replayed main-line ply, ``{ply: text}``: the
+        ``notation`` argument of :func:`pdnkit.pdn.write_game`.
+
+        Example:
+            >>> from pdnkit.replay import validate
+            >>> next(validate('[GameType "20"] 1. 32-28 19-23 2. 28x19 *')).notation_map()
+            {1: '32-28', 2: '19-23', 3: '28x19'}
+        """
+        return {p.ply: p.notation for p in self.plies if p.notation is not None}
+
     def errors(self) -> list[Finding]:
         """The error findings."""
         return [f for f in self.findings if f.severity is Severity.ERROR]

@@ -94,3 +94,13 @@ def test_validate_accepts_records() -> None:
             parse_game(game(None, "1. 32-26", gametype="20"))]
     assert [r.status for r in validate(recs)] == ["ok", "error"]
     assert [r.status for r in validate(recs, jobs=2)] == ["ok", "error"]
+
+
+def test_canonical_notation_feeds_the_writer() -> None:
+    from pdnkit.pdn import write_game
+
+    # the ambiguous 47x36 of PDN 3.0's example comes out with its full path (RULES.md 4.5)
+    rec = parse_game(game("W:WK47:B14,19,29,31,42", "1. 47x36 19-23", gametype="20"))
+    rep = replay(rec)
+    assert rep.notation_map() == {1: "47x38x20x9x36", 2: "19-23"}
+    assert "1. 47x38x20x9x36 19-23" in write_game(rec, notation=rep.notation_map())
