@@ -97,7 +97,7 @@ def quiet_move(pos: Any, o: int, d: int) -> Any:
         >>> quiet_move(Position.initial(get_rules("international")), 32, 28).path
         (32, 28)
     """
-    direct = getattr(pos, "quiet_move", None)
+    direct = _direct_test(pos)
     if direct is not None:  # an engine-side per-piece test, when the engine offers one
         return direct(o, d)
     if not pos.quiet_move_exists(o, d, ignore_capture_rule=True):
@@ -106,6 +106,29 @@ def quiet_move(pos: Any, o: int, d: int) -> Any:
     is_king = bool(piece[1]) if piece else False
     promotes = not is_king and d in _promotion_squares(pos.rules, int(pos.side))
     return _Move()(o, d, (o, d), (), (), promotes, is_king)
+
+
+_DIRECT: dict[type, bool] = {}
+
+
+def _direct_test(pos: Any) -> Any:
+    cls = type(pos)
+    has = _DIRECT.get(cls)
+    if has is None:
+        has = _DIRECT[cls] = hasattr(cls, "quiet_move")
+    return pos.quiet_move if has else None
+
+
+_PROMO: dict[tuple[int, int], tuple[Any, frozenset[int]]] = {}
+
+
+def _promotion_squares(rules: Any, side: int) -> frozenset[int]:
+    key = (id(rules), side)
+    got = _PROMO.get(key)
+    if got is None or got[0] is not rules:
+        got = (rules, frozenset(rules.geometry.promotion_squares(side)))
+        _PROMO[key] = got
+    return got[1]
 
 
 _MOVE: list[Any] = []
@@ -117,19 +140,6 @@ def _Move() -> Any:  # noqa: N802 - stands for the class
 
         _MOVE.append(Move)
     return _MOVE[0]
-
-
-_PROMO: dict[tuple[Any, int], frozenset[int]] = {}
-
-
-def _promotion_squares(rules: Any, side: int) -> frozenset[int]:
-    geometry = rules.geometry
-    key = (geometry, side)
-    got = _PROMO.get(key)
-    if got is None:
-        got = frozenset(geometry.promotion_squares(side))
-        _PROMO[key] = got
-    return got
 
 
 def _quiet_exists(pos: Any, o: int, d: int) -> bool:
