@@ -17,6 +17,7 @@ tree (target < 500 MB) and the database size.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -70,10 +71,8 @@ def _tree_rss(pid: int) -> int:
         return 0
     total = 0
     for q in procs:
-        try:
+        with contextlib.suppress(psutil.Error):
             total += q.memory_info().rss
-        except psutil.Error:
-            pass
     return total
 
 
