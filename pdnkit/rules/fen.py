@@ -289,6 +289,74 @@ def write_fen(position: Position) -> str:
         >>> write_fen(Position.initial(get_rules("russian")))[:30]
         'W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,'
     """
+    w = getattr(position, "_w", None)
+    b = getattr(position, "_b", None)
+    k = getattr(position, "_k", None)
+    if type(w) is not int or type(b) is not int or type(k) is not int:
+        return _write_fen_sets(position)
+    groups = _fen_groups(position.rules)
+    return ":".join((str(position.side), "W" + _fen_field(groups, w & ~k, w & k),
+                     "B" + _fen_field(groups, b & ~k, b & k)))
+
+
+#: squares per group of :func:`_fen_groups` (3**7 = 2187 contents at most per group)
+_GROUP = 7
+_GROUP_CACHE: dict[int, tuple[Rules, tuple[_FenGroup, ...]]] = {}
+
+
+class _FenGroup:
+    """A run of consecutive squares in board order, with the FEN text of each content seen
+    (memoised: men and kings bits of the group -> ``"31,K32,33"``)."""
+
+    __slots__ = ("mask", "shift", "squares", "memo")
+
+    def __init__(self, squares: list[tuple[int, str]], shift: int) -> None:
+        self.squares = tuple(squares)  # (bit, name) in board order
+        self.mask = 0
+        for bit, _ in squares:
+            self.mask |= 1 << bit
+        self.shift = shift
+        self.memo: dict[int, str] = {}
+
+    def text(self, men: int, kings: int) -> str:
+        return ",".join(("K" if kings >> bit & 1 else "") + name
+                        for bit, name in self.squares if (men | kings) >> bit & 1)
+
+
+def _fen_groups(rules: Rules) -> tuple[_FenGroup, ...]:
+    """The squares of ``rules``' board in FEN order, cut into groups of ``_GROUP``."""
+    entry = _GROUP_CACHE.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    t = _tables(rules)
+    geo = rules.geometry
+    order = list(range(1, t.num_squares + 1))
+    if t.alphanumeric:
+        order.sort(key=lambda n: t.coords[n])
+    bits = [(int(geo.bit_of[n]), t.names[n]) for n in order]
+    shift = max(bit for bit, _ in bits) + 1
+    groups = tuple(_FenGroup(bits[i:i + _GROUP], shift) for i in range(0, len(bits), _GROUP))
+    _GROUP_CACHE[id(rules)] = (rules, groups)
+    return groups
+
+
+def _fen_field(groups: tuple[_FenGroup, ...], men: int, kings: int) -> str:
+    parts = []
+    for g in groups:
+        gm = g.mask
+        m = men & gm
+        kk = kings & gm
+        if m or kk:
+            key = m | kk << g.shift
+            text = g.memo.get(key)
+            if text is None:
+                text = g.memo[key] = g.text(m, kk)
+            parts.append(text)
+    return ",".join(parts)
+
+
+def _write_fen_sets(position: Position) -> str:
+    """:func:`write_fen` through the public square sets (any position-like object)."""
     rules = position.rules
     t = _tables(rules)
 
