@@ -489,10 +489,10 @@ def replay(record: Any, rules: Any = None, *, variant: str | None = None,
         raise ValueError(f"result_convention must be one of {CONVENTIONS}, "
                          f"got {result_convention!r}")
     if rules is not None:
-        rep = _replay(record, rules, [], edition, result_convention)
+        rep = _replay(record, rules, [], edition, result_convention, light)
     else:
         res = resolve_rules(record, variant, edition)
-        rep = _replay(record, res.rules, res.findings, edition, result_convention)
+        rep = _replay(record, res.rules, res.findings, edition, result_convention, light)
         if res.source == "guess" and rep.status == "error":
             # try the other candidates; keep the first that replays without errors
             from pdnkit._replay_resolve import _get_rules
@@ -508,7 +508,8 @@ def replay(record: Any, rules: Any = None, *, variant: str | None = None,
                     f"and not under {res.rules.name}'s",
                     details={"variant": alt_rules.name,
                              "candidates": [res.rules.name, *res.alternatives]})
-                alt = _replay(record, alt_rules, [*fs, note], edition, result_convention)
+                alt = _replay(record, alt_rules, [*fs, note], edition, result_convention,
+                              light)
                 if alt.status != "error":
                     rep = alt
                     break
@@ -544,6 +545,28 @@ def _unreplayed_plies(report: GameReport, nodes: Sequence[Any], start: int,
             comment=" ".join(node.comments_after) or None, line=node.line))
 
 
+class _NoPly:
+    """Stands for the ply record when none is kept (light reports)."""
+
+    __slots__ = ("side",)
+
+    def _set(self, move: Any, before: Any, after: Any, legal: Any = None) -> None:
+        pass
+
+
+_NO_PLY: Any = _NoPly()
+_DIRECT_QUIET: dict[type, bool] = {}
+
+
+def _direct_quiet(pos: Any) -> bool:
+    """Does the position class offer ``quiet_move`` and ``capture_move`` (direct tests)?"""
+    cls = type(pos)
+    got = _DIRECT_QUIET.get(cls)
+    if got is None:
+        got = _DIRECT_QUIET[cls] = hasattr(cls, "quiet_move") and hasattr(cls, "capture_move")
+    return got
+
+
 def _finish_status(report: GameReport) -> None:
     w = worst(report.findings)
     if report.record is not None and getattr(report.record, "parsed", True) is False:
@@ -555,7 +578,8 @@ def _finish_status(report: GameReport) -> None:
 
 
 def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
-            convention: str) -> GameReport:
+            convention: str, light: bool = False) -> GameReport:
+    """Replay ``record`` under ``rules``; ``light``: no per-ply records are built."""
     report = _base_report(record)
     ctx = _Ctx(record, rules)
     report.findings = list(getattr(record, "findings", ()) or ())
@@ -631,24 +655,29 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
     base_num = fullmove or 1
     offset = 0 if start_side == first_mover else 1
     skip_to = 0
+    direct_quiet = _direct_quiet(pos)
     for k, node in enumerate(nodes):
         ply = k + 1
         if k < skip_to:
             # a later jump of a capture written as several plies: part of the previous move
-            cont = PlyRecord(ply, None, plies[-1].side, node.text, nags=node.nags,
-                             comment=" ".join(node.comments_after) if node.comments_after
-                             else None, line=node.line)
-            cont.replayed = True
-            cont._before = cont._after = pos
-            plies.append(cont)
+            if not light:
+                cont = PlyRecord(ply, None, plies[-1].side, node.text, nags=node.nags,
+                                 comment=" ".join(node.comments_after) if node.comments_after
+                                 else None, line=node.line)
+                cont.replayed = True
+                cont._before = cont._after = pos
+                plies.append(cont)
             continue
         side_idx = int(pos.side)
         exp_num = base_num + (k + offset) // 2
         second = (k + offset) % 2 == 1
-        prec = PlyRecord(ply, exp_num, _COLOR_LETTER[side_idx], node.text, nags=node.nags,
-                         comment=" ".join(node.comments_after) if node.comments_after
-                         else None, line=node.line)
-        plies.append(prec)
+        if light:
+            prec = _NO_PLY
+        else:
+            comments = node.comments_after
+            prec = PlyRecord(ply, exp_num, _COLOR_LETTER[side_idx], node.text, nags=node.nags,
+                             comment=" ".join(comments) if comments else None, line=node.line)
+            plies.append(prec)
         if node.setup_before and (k > 0 or fen_tag is not None):
             new_pos, new_info = _start_position(ctx, rules, node.setup_before)
             if new_pos is None:
@@ -686,18 +715,35 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
             stopped_at = k
             break
         cap_seen = False
-        if len(sq) == 2 and not node.variations and not (cap_seen := pos.has_capture()):
-            # fast path: a quiet move needs no move list
-            move = quiet_move(pos, sq[0], sq[1])
-            if move is not None:
-                if node.separators and node.separators[0] in ("x", "X", ":"):
-                    ctx.add("notation-mismatch",
-                            f"a quiet move written with a capture separator: {node.text}",
-                            node=node, ply=ply, pos=pos)
-                pos = pos.play(move)
-                prec._set(move, before, pos)
-                tracker.push(ply, move, pos)
-                continue
+        if len(sq) == 2 and not node.variations:
+            # fast paths: a quiet move needs no move list, nor a capture that only one legal
+            # capture joins its two squares
+            if not (cap_seen := pos.has_capture()):
+                move = pos.quiet_move(sq[0], sq[1]) if direct_quiet \
+                    else quiet_move(pos, sq[0], sq[1])
+                if move is not None:
+                    if node.separators and node.separators[0] in ("x", "X", ":"):
+                        ctx.add("notation-mismatch",
+                                f"a quiet move written with a capture separator: {node.text}",
+                                node=node, ply=ply, pos=pos)
+                    pos = pos.play(move)
+                    prec._set(move, before, pos)
+                    tracker.push(ply, move, pos)
+                    continue
+            elif direct_quiet:
+                move = pos.capture_move(sq[0], sq[1])
+                if move is not None:
+                    seps = node.separators
+                    if seps and len(seps) == 1 and seps[0] == "-" \
+                            and rules.capture_separator != "-":
+                        ctx.add("notation-mismatch",
+                                f"a capture written with '-': {node.text}", node=node,
+                                ply=ply, pos=pos)
+                    pos = pos.play(move)
+                    # the only legal move joining these squares: its notation is the short one
+                    prec._set(move, before, pos, (move,))
+                    tracker.push(ply, move, pos)
+                    continue
         res = match_move(pos, sq, capture_known=cap_seen)
         # variations replace this move: replay them from the position before it
         if node.variations:

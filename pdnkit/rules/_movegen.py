@@ -157,6 +157,48 @@ class Engine:
         }
         self.diag_desc = tuple(desc(d) for d in diag)
         self._board = board
+        # --- direct quiet-move test (no move list): per (origin bit, destination bit) ---
+        # man steps by side, and for kings the mask of every square from the origin
+        # (exclusive) to the destination (inclusive) that must be empty
+        self.man_step_pairs: dict[bool, frozenset[tuple[int, int]]] = {}
+        for w in (True, False):
+            pairs = set()
+            for i in bits:
+                for s in self.man_steps[w]:
+                    j = i - s if w else i + s
+                    if j >= 0 and (board >> j) & 1:
+                        pairs.add((i, j))
+            self.man_step_pairs[w] = frozenset(pairs)
+        king_paths: dict[tuple[int, int], int] = {}
+        for i in bits:
+            for ray in qrays[i]:
+                acc = 0
+                for m, j in ray:
+                    acc |= m
+                    king_paths[(i, j)] = acc
+        self.king_paths = king_paths
+        self.quiet_cache: dict[tuple[int, int, int], Any] = {}  # quiet Move objects (Position)
+
+    def quiet_step(self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None,
+                   ob: int, db: int) -> int:
+        """Is the quiet move from bit ``ob`` to bit ``db`` legal, captures aside? 0: no,
+        1: a man's step, 2: a man's step that crowns, 3: a king's move. A few bit tests, no
+        move list (the compulsory-capture rule is the caller's business)."""
+        om = 1 << ob
+        if not own & om:
+            return 0
+        if kings & om:
+            path = self.king_paths.get((ob, db))
+            if path is None or (own | opp) & path:
+                return 0
+            if self.king_limit and ctr is not None and own & ~kings:
+                kb, cnt = ctr[0 if white else 1]
+                if kb == ob and cnt >= self.king_limit:
+                    return 0
+            return 3
+        if (ob, db) not in self.man_step_pairs[white] or (own | opp) >> db & 1:
+            return 0
+        return 2 if (self.promo[0 if white else 1] >> db) & 1 else 1
 
     # ------------------------------------------------------------------ fast queries
     def has_capture(self, own: int, opp: int, kings: int, white: bool) -> bool:

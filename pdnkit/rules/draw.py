@@ -207,7 +207,7 @@ class MaterialCondition:
     True
     """
 
-    __slots__ = ("name", "description", "needs_position", "_test")
+    __slots__ = ("name", "description", "needs_position", "needs_kings", "always", "_test")
 
     def __init__(
         self,
@@ -215,10 +215,17 @@ class MaterialCondition:
         test: Callable[[Counts, Position | None], bool],
         description: str,
         needs_position: bool = False,
+        needs_kings: bool = True,
+        always: bool = False,
     ) -> None:
         self.name = name
         self.description = description
         self.needs_position = needs_position
+        #: the condition can only hold with at least one king on the board (lets the tracker
+        #: skip counting pieces while there is none)
+        self.needs_kings = needs_kings
+        #: the condition holds for every position
+        self.always = always
         self._test = test
 
     def test(self, counts: Counts, position: Position | None = None) -> bool:
@@ -240,7 +247,10 @@ def _mc(
     description: str,
     needs_position: bool = False,
 ) -> MaterialCondition:
-    return MaterialCondition(name, test, description, needs_position)
+    # every condition but "any" involves a king of some side
+    always = test is _any
+    return MaterialCondition(name, test, description, needs_position, needs_kings=not always,
+                             always=always)
 
 
 #: Material conditions by name (docs/architecture.md section 6). Each is true after a move
@@ -337,11 +347,14 @@ class RuleEvent:
 class _Counter:
     """State of one counter rule."""
 
-    __slots__ = ("rule", "cond", "resets", "limit", "running", "count", "start_ply", "event")
+    __slots__ = ("rule", "cond", "resets", "limit", "running", "count", "start_ply", "event",
+                 "needs_kings", "always")
 
     def __init__(self, rule: DrawRule, cond: MaterialCondition) -> None:
         self.rule = rule
         self.cond = cond
+        self.needs_kings = cond.needs_kings
+        self.always = cond.always
         self.resets = frozenset(rule.resets)
         self.limit = int(rule.limit)
         self.running = False  # the material condition held after the previous move
@@ -423,7 +436,7 @@ class DrawTracker:
             else:
                 self._counters.append(_Counter(rule, MATERIAL_CONDITIONS[rule.material]))
         # The start position: first occurrence for repetition; running counters are seeded.
-        key = start_position.key()
+        key = _rep_key(start_position)
         for rep in self._repetitions:
             rep.table[key] = [1, start_ply]
         counts = start_position.counts()
@@ -462,16 +475,20 @@ class DrawTracker:
         reached: list[RuleEvent] = []
 
         if self._repetitions:
-            key = position_after.key()
+            key = _rep_key(position_after)
             for rep in self._repetitions:
+                table = rep.table
                 if unknown or happened & rep.resets:
                     if rep.event is not None:
                         rep.event.end_ply = ply
                         rep.event = None
-                    rep.table.clear()
-                entry = rep.table.get(key)
+                    if table:
+                        table.clear()
+                    table[key] = [1, ply]
+                    continue
+                entry = table.get(key)
                 if entry is None:
-                    rep.table[key] = [1, ply]
+                    table[key] = [1, ply]
                     continue
                 entry[0] += 1
                 if rep.event is None:
@@ -486,9 +503,18 @@ class DrawTracker:
                     reached.append(rep.event)
 
         if self._counters:
-            counts = position_after.counts()
+            counts = None
+            kingless = not _has_kings(position_after)
             for c in self._counters:
-                if not c.cond.test(counts, position_after):
+                if c.always:
+                    holds = True
+                elif kingless and c.needs_kings:
+                    holds = False
+                else:
+                    if counts is None:
+                        counts = position_after.counts()
+                    holds = c.cond.test(counts, position_after)
+                if not holds:
                     if c.running:
                         self._close(c, ply)
                         c.running = False
@@ -558,6 +584,23 @@ class DrawTracker:
         if c.event is not None:
             c.event.end_ply = ply
             c.event = None
+
+
+def _rep_key(position: Position) -> Any:
+    """The repetition key of a position: placement and side to move (cheaper than
+    ``Position.key()``; any object with ``key()`` works too)."""
+    try:
+        return (position._w, position._b, position._k, position.side)
+    except AttributeError:
+        return position.key()
+
+
+def _has_kings(position: Position) -> bool:
+    try:
+        return bool(position._k)
+    except AttributeError:
+        c = position.counts()
+        return bool(c["white_kings"] or c["black_kings"])
 
 
 def _check_rule(rule: DrawRule) -> None:

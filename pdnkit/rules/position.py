@@ -321,6 +321,82 @@ class Position:
         return any(m[0] == o and m[1] == d
                    for m in self._eng.quiet(own, opp, k, white, self._ctr))
 
+    def quiet_move(self, origin: int, destination: int) -> Move | None:
+        """The non-capturing move ``origin-destination`` of the side to move, or ``None`` when
+        the piece on ``origin`` cannot make it (a man's forward step, a king's free diagonal,
+        the Frisian king-move limit honoured). The compulsory-capture rule is **not** checked:
+        ask :meth:`has_capture` first. A few bit tests, no move list.
+
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.initial(get_rules("international"))
+        >>> p.quiet_move(32, 28), p.quiet_move(32, 22)
+        (Move(origin=32, destination=28, path=(32, 28), captured=(), captured_kings=(), promotes=False, is_king=False), None)
+        """
+        eng = self._eng
+        cache = eng.quiet_cache
+        if self.side is Color.WHITE:
+            white = True
+            own, opp = self._w, self._b
+        else:
+            white = False
+            own, opp = self._b, self._w
+        bit_of = eng.geometry.bit_of
+        try:
+            if origin < 1 or destination < 1:
+                return None
+            ob = bit_of[origin]
+            db = bit_of[destination]
+        except (IndexError, TypeError):
+            return None
+        kind = eng.quiet_step(own, opp, self._k, white, self._ctr, ob, db)
+        if not kind:
+            return None
+        key = (origin, destination, kind)
+        move = cache.get(key)
+        if move is None:
+            move = cache[key] = Move(origin, destination, (origin, destination), (), (),
+                                     kind == 2, kind == 3)
+        return move
+
+    def capture_move(self, origin: int, destination: int) -> Move | None:
+        """The legal capture from ``origin`` to ``destination`` when exactly one legal capture
+        (one resulting position) joins them, else ``None`` (no such capture, or several that
+        only their routes tell apart). Builds no list of every legal move.
+
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.from_squares(get_rules("international"), "W", white_men=[32],
+        ...                           black_men=[28, 19])
+        >>> p.capture_move(32, 14).captured, p.capture_move(32, 23)
+        ((28, 19), None)
+        """
+        eng = self._eng
+        bit_of = eng.geometry.bit_of
+        try:
+            if origin < 1 or destination < 1:
+                return None
+            om = 1 << bit_of[origin]
+            dm = 1 << bit_of[destination]
+        except (IndexError, TypeError):
+            return None
+        own, opp, k, white = self._state()
+        if not own & om:
+            return None
+        found = None
+        for r in eng.captures(own, opp, k, white, detail=True):
+            if r[0] == om and r[1] == dm:
+                if found is not None:
+                    return None
+                found = r
+        if found is None:
+            return None
+        _o, _d, _c, ends_king, path, order = found
+        sob = eng.geometry.square_of_bit
+        is_king = bool(k & om)
+        return Move(origin, destination, tuple([sob[i] for i in path]),
+                    tuple([sob[i] for i in order]),
+                    tuple([sob[i] for i in order if (k >> i) & 1]),
+                    ends_king and not is_king, is_king)
+
     def play(self, move: Move) -> Position:
         """The position after ``move``. The move is applied as given (no legality check, so an
         irregular move accepted in a game can be replayed); ``ValueError`` when the origin does
@@ -332,7 +408,7 @@ class Position:
         try:
             o = 1 << g.bit_of[move.origin]
             d = 1 << g.bit_of[move.destination]
-            c = g.mask_of(move.captured)
+            c = g.mask_of(move.captured) if move.captured else 0
         except (IndexError, TypeError) as exc:
             raise ValueError(f"move {move} has squares off the board") from exc
         if not own & o:
