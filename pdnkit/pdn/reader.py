@@ -148,6 +148,94 @@ def _parser(use_cython: bool | None = None) -> Any:
 
 
 # ------------------------------------------------------------------------------------------
+# the fast lane: a game that is only tag pairs, flat movetext and a result
+
+# The terminals of the usual game, taken from the grammar (the same patterns, in the order
+# Lark's lexer tries them). A game whose text is a sequence of these that fits
+# ``tags? elements? (RESULT tags?)?`` -- no variation, no liberal tag, no forum wrapper -- is
+# tokenised with one regular expression and handed to the reader as Lark's transformer would
+# hand it over. Anything else (and every syntax error) goes through the Lark parser.
+_FAST_ELEMENTS = ("MOVENUM", "NUMMOVE", "ALPHAMOVE", "PLACEHOLDER", "STRENGTH", "NAG",
+                  "COMMENT", "LINECOMMENT", "SETUP")
+_FAST_TERMINALS = frozenset((*_FAST_ELEMENTS, "TAG", "RESULT", "WS", "ESCAPE", "WRAPPER"))
+_FAST: list[Any] = []
+
+
+class _Tok:
+    """A token of the fast lane (the fields of a Lark token the reader reads)."""
+
+    __slots__ = ("type", "value", "line", "column")
+
+    def __init__(self, type_: str, value: str, line: int, column: int) -> None:
+        self.type = type_
+        self.value = value
+        self.line = line
+        self.column = column
+
+
+def _fast_regex(parser: Any) -> Any:
+    if not _FAST:
+        terms = [t for t in parser.terminals if t.name in _FAST_TERMINALS]
+        if len(terms) != len(_FAST_TERMINALS):  # the grammar changed: no fast lane
+            _FAST.append(None)
+            return None
+        # Lark's own order (lark.lexer.BasicLexer): the first alternative that matches wins
+        terms.sort(key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value),
+                                  t.name))
+        _FAST.append(re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})"
+                                         for t in terms)))
+    return _FAST[0]
+
+
+_ELEMENT_TYPES = frozenset(_FAST_ELEMENTS)
+
+
+def _fast_children(text: str, parser: Any) -> list[Any] | None:
+    """What the parser's transformer returns for ``text``, when the text stays in the fast
+    lane's subset; ``None`` otherwise (then Lark decides)."""
+    rx = _FAST[0] if _FAST else _fast_regex(parser)
+    if rx is None:
+        return None
+    out: list[Any] = []
+    append = out.append
+    state = 0  # 0: tags, 1: movetext, 2: after the result
+    end = 0
+    line = 1
+    last_nl = -1
+    elements = _ELEMENT_TYPES
+    make_tag = _Transformer.tag
+    for m in rx.finditer(text):
+        start = m.start()
+        if start != end:
+            return None  # text no terminal of the lane matches
+        val = m.group()
+        end = start + len(val)
+        typ = m.lastgroup
+        if typ in elements:
+            if state == 2:
+                return None
+            state = 1
+            append(_Tok(typ, val, line, start - last_nl))
+        elif typ == "TAG":
+            if state == 1:
+                return None
+            append(make_tag(None, [_Tok(typ, val, line, start - last_nl)]))  # type: ignore[arg-type]
+        elif typ == "RESULT":
+            if state == 2:
+                return None
+            state = 2
+            append(_Tok(typ, val, line, start - last_nl))
+        elif typ == "WRAPPER":
+            return None
+        if "\n" in val:
+            line += val.count("\n")
+            last_nl = start + val.rindex("\n")
+    if end != len(text) or not out:
+        return None
+    return out
+
+
+# ------------------------------------------------------------------------------------------
 # building the record from the parse
 
 
@@ -559,7 +647,10 @@ def parse_game(text: str, *, strict: bool = False, file: str | None = None, inde
     parser = _parser_obj or _parser()
     _local.wrappers = []
     try:
-        children = parser.parse(text)
+        children = _fast_children(text, parser) if _parser_obj is None or \
+            _parser_obj is _PARSERS.get(True) or _parser_obj is _PARSERS.get(False) else None
+        if children is None:
+            children = parser.parse(text)
     except Exception as exc:  # noqa: BLE001 - every parse failure becomes a finding
         _syntax_error(rec, exc, text, ctx, parser)
     else:

@@ -1,0 +1,90 @@
+"""The reader's fast lane (one regular expression built from the grammar's terminals) gives
+exactly what the Lark parser gives, and steps aside for everything outside its subset."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pdnkit.pdn import read_games, reader
+from pdnkit.pdn.decode import detect_encoding_chunks
+from pdnkit.pdn.split import split_lines
+from tests.shared import shared_path
+
+
+def _norm(children: list[Any]) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    for c in children:
+        if isinstance(c, reader._Tag):
+            out.append(("TAG", c.name, c.value, c.bare, c.tok.line, c.tok.column))
+        elif isinstance(c, reader._Var):
+            out.append(("VAR",))
+        else:
+            out.append((c.type, c.value, c.line, c.column))
+    return out
+
+
+def _lark(text: str) -> list[tuple[Any, ...]]:
+    return _norm(reader._parser().parse(text))
+
+
+@pytest.mark.parametrize("text", [
+    '[Event "x"]\n[White "A"]\n\n1. 32-28 19-23 2. 28x19 14x23 2-0\n',
+    '[Event "x"]\n1. 32-28 {a comment\nover two lines} 19-23 $1 2. 28x19! 14x23 *',
+    "1. c3-d4 f6-g5 2. d4xf6 e7xg5 1-0",
+    "1. 32-28 19-23 ; line comment\n2. 28x19 14x23 *",
+    '/FEN "W:W31,32:B19"/ 1. 32-28 19-23 *',
+    '1. 32-28 ... 2. 33-29 *',
+    '%escape line\n[Event "x"]\n1. 32-28 2-0 [FILENAME "a.pdn"]',
+    "1. 1-18 1-1",
+    "12. 1-0",
+    "1. 3228 1-6* *",
+])
+def test_fast_lane_equals_lark(text: str) -> None:
+    got = reader._fast_children(text, reader._parser())
+    assert got is not None
+    assert _norm(got) == _lark(text)
+
+
+@pytest.mark.parametrize("text", [
+    '[Event "x"]\n1. 32-28 (1. 33-29 18-23) 19-23 *',  # a variation
+    "[Event x]\n1. 32-28 *",  # a liberal tag
+    '1. 32-28 [Event "x"] 19-23 *',  # a tag among the moves
+    "1. 32-28 2-0 19-23",  # moves after the result
+    "1. 32-28 2-0 0-2",  # a second result
+    "[pdn]1. 32-28 *[/pdn]",  # forum wrapper (the reader notes it)
+    "1. 32-28 {unclosed",  # a syntax error
+    "1. 32-28 @ *",  # a character no terminal matches
+    "",
+])
+def test_fast_lane_steps_aside(text: str) -> None:
+    assert reader._fast_children(text, reader._parser()) is None
+
+
+def test_syntax_errors_still_come_from_lark() -> None:
+    rec = next(read_games('[Event "x"]\n1. 32-28 {unclosed'))
+    assert not rec.parsed
+    assert rec.findings[0].code == "syntax-error"
+    assert "unterminated comment" in rec.findings[0].message
+
+
+@pytest.mark.parametrize("folder", ["real", "bench", "syntax"])
+def test_fast_lane_equals_lark_on_the_shared_files(folder: str) -> None:
+    base = shared_path(folder)
+    files = sorted(p for p in base.rglob("*") if p.is_file() and p.suffix.lower() == ".pdn")
+    fast = 0
+    for path in files:
+        data = path.read_bytes()
+        enc = detect_encoding_chunks([data])
+        text_all = data.decode(enc, errors="replace")
+        for n, chunk in enumerate(split_lines(text_all.splitlines(keepends=True))):
+            if not chunk.has_content or (folder == "bench" and n > 300):
+                continue
+            text = chunk.text.replace("\r\n", "\n").replace("\r", "\n")
+            got = reader._fast_children(text, reader._parser())
+            if got is None:
+                continue
+            fast += 1
+            assert _norm(got) == _lark(text), (path.name, chunk.line)
+    assert fast > 0
