@@ -84,6 +84,17 @@ def _renumber(rep: Any, index: int) -> None:
             f.game_index = index
 
 
+def _restatus(rep: Any) -> None:
+    """The status again after findings were added in the parent (as the serial reader adds
+    them before replay); an unparsed game stays unparsed."""
+    from pdnkit.findings import Severity, worst
+
+    if rep.status == "unparsed":
+        return
+    w = worst(rep.findings)
+    rep.status = "ok" if w is None or w is Severity.INFO else w.value
+
+
 class _Order:
     """Renumbers worker results of one file in file order (see the module doc)."""
 
@@ -109,6 +120,9 @@ class _Order:
             if self.stray:
                 item.findings[:0] = [f.located(game_index=index) for f in self.stray]
                 self.stray = []
+                _restatus(item)
+            elif index == 0 and self.fallback:
+                _restatus(item)
             self.index += 1
             yield item
 
