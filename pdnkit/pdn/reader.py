@@ -303,6 +303,28 @@ def _split_move(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...], bool,
     return res
 
 
+_TOKEN_CACHE: dict[str, tuple[Any, ...]] = {}
+
+
+def _move_token(val: str) -> tuple[Any, ...]:
+    """((number, dots, number as written) or None, then :func:`_split_move`'s fields) of a
+    whole move token such as ``"12. 32-28 "`` (cached)."""
+    num = None
+    rest = val
+    if "." in val:
+        i = val.index(".")
+        j = i + 1
+        while j < len(val) and val[j] == ".":
+            j += 1
+        num = (int(val[:i]), j - i, val[:j])
+        rest = val[j:]
+    res = (num, *_split_move(rest))
+    if len(_TOKEN_CACHE) > 50_000:
+        _TOKEN_CACHE.clear()
+    _TOKEN_CACHE[val] = res
+    return res
+
+
 def _flatten_leading_variations(items: list[Any], ctx: _Ctx) -> list[Any]:
     """A variation before the first move of its line replaces nothing: read its moves as
     part of the line (a warning says so)."""
@@ -350,18 +372,17 @@ def _build_line(items: list[Any], ctx: _Ctx, main: bool, tags: dict[str, str] | 
         typ = it.type
         val = it.value
         if typ == "NUMMOVE" or typ == "ALPHAMOVE":
-            if "." in val:  # the move number is part of the token: "12. 32-28"
-                i = val.index(".")
-                j = i + 1
-                while j < len(val) and val[j] == ".":
-                    j += 1
-                number = int(val[:i])
-                black_dots = j - i >= 2
-                if j - i == 2:
-                    ctx.violation(f"move number {val[:j]!r} with two dots (PDN: N. or N...)", it)
+            tinfo = _TOKEN_CACHE.get(val)
+            if tinfo is None:
+                tinfo = _move_token(val)
+            num, text, squares, seps, star, remark = tinfo
+            if num is not None:  # the move number is part of the token: "12. 32-28"
+                number, dots, written_num = num
+                black_dots = dots >= 2
+                if dots == 2:
+                    ctx.violation(f"move number {written_num!r} with two dots (PDN: N. or N...)",
+                                  it)
                 number_tok = it
-                val = val[j:]
-            text, squares, seps, star, remark = _split_move(val)
             mv = MoveNode(text, squares, seps, line=it.line + line0, column=it.column)
             if star:
                 mv.nags.append(7)
