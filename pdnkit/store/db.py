@@ -159,9 +159,10 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def remove_incomplete(con: duckdb.DuckDBPyConnection) -> int:
-    """Delete the rows of files whose import did not finish (games whose file has no
-    ``files`` row: a large file's committed slices after a kill or a crash). Returns the
-    number of games removed.
+    """Delete the rows of games whose file has no ``files`` row. An import loads each file in
+    one transaction, so this finds nothing, except in a database written by an older pdnkit
+    that committed a large file in slices and was killed in the middle. Returns the number of
+    games removed.
 
     Example:
         >>> import duckdb
@@ -252,10 +253,14 @@ def refresh_variants(con: duckdb.DuckDBPyConnection) -> int:
     rows = variant_rows()
     if not rows:
         return 0
-    import pandas as pd
+    import pyarrow as pa
 
-    df = pd.DataFrame(rows)
-    con.register("_pdnkit_variants", df)
+    s = pa.string()
+    table = pa.Table.from_pylist(rows, schema=pa.schema([
+        ("name", s), ("edition", s), ("title", s), ("gametype", pa.int32()),
+        ("gametype_full", s), ("aliases", pa.list_(s)), ("board", s), ("first_mover", s),
+        ("notation", s), ("settings", s)]))
+    con.register("_pdnkit_variants", table)
     try:
         con.execute("DELETE FROM variants")
         con.execute("INSERT INTO variants BY NAME SELECT * FROM _pdnkit_variants")

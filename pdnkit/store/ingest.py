@@ -1,13 +1,14 @@
 """``import_files``: read, replay and load PDN files into the database.
 
-Each file is loaded in bulk through Arrow tables (never row by row), a few hundred games at a
-time, and a file is either fully in the database or absent, even after Ctrl-C, a kill or a
-crash: a file of up to ``COMMIT_GAMES`` games is one transaction; a larger one is committed in
-slices (so memory stays flat however large the file) and only its last transaction writes its
-``files`` row. Ctrl-C removes the slices already written; after a kill or a crash, the next
-:func:`pdnkit.store.connect` removes the rows of files without a ``files`` row. A file whose bytes are already in the database is
-skipped (content hash); ``replace=True`` reloads it. A file whose path is in the database with
-other bytes (it was edited) replaces its older version.
+Each file is loaded in bulk: Arrow tables of a few hundred games at a time are streamed into
+the tables (never row by row, never the whole file in memory), all inside one transaction per
+file, so a file is either fully in the database or absent, even after Ctrl-C, a kill or a
+crash, however large it is. DuckDB's memory stays bounded while importing (``memory_limit``,
+``preserve_insertion_order = false``, spilling to ``temp_directory``; see
+:data:`IMPORT_SETTINGS`). A file whose bytes are already in the database is skipped (content
+hash); ``replace=True`` reloads it. A file whose path is in the database with other bytes (it
+was edited) replaces its older version. With ``jobs`` > 1, worker processes read, replay and
+build the Arrow tables; this process only loads them.
 
 Example:
     >>> import tempfile, pathlib
@@ -40,15 +41,16 @@ if TYPE_CHECKING:
     import duckdb
     import pyarrow as pa
 
-#: games per loaded slice (bounds memory; every slice of a file shares its transaction)
+#: games per loaded batch (bounds memory; every batch of a file shares its transaction)
 BATCH_GAMES = 250
-#: move rows per loaded slice
+#: move rows per loaded batch
 BATCH_PLIES = 25_000
-#: games of a large file committed together; the file's ``files`` row is written with its last
-#: slice, and slices of a file whose load did not finish are removed (see module doc)
-COMMIT_GAMES = 2000
-#: DuckDB memory limit while importing (on connections opened by ``import_files``)
-IMPORT_MEMORY_LIMIT = "256MB"
+#: DuckDB settings while importing (on connections opened by ``import_files``): a bounded
+#: buffer pool that spills to disk, and no ordering work for the bulk inserts
+IMPORT_SETTINGS = {
+    "memory_limit": "160MB",
+    "preserve_insertion_order": "false",
+}
 #: file name endings read when a folder is given
 PDN_SUFFIXES = (".pdn",)
 
@@ -221,12 +223,13 @@ _LOAD_ORDER = ("games", "moves", "positions", "findings", "rule_events")
 
 
 def _append(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
-    name = f"_pdnkit_load_{table}"
-    con.register(name, data)
-    try:
-        con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM {name}")
-    finally:
-        con.unregister(name)
+    """Insert an Arrow table into ``table`` by column name.
+
+    The table is scanned through a relation rather than registered by name: DuckDB keeps
+    every object registered during a transaction alive until the transaction ends, which
+    would hold every batch of a large file in memory until its commit."""
+    rel = con.from_arrow(data)
+    rel.query("_pdnkit_load", f"INSERT INTO {table} BY NAME SELECT * FROM _pdnkit_load")
 
 
 def _load(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int,
@@ -257,17 +260,6 @@ def _delete_files(con: duckdb.DuckDBPyConnection, file_ids: list[int]) -> None:
     con.execute(f"DELETE FROM files WHERE file_id IN ({ids})")
 
 
-def _remove_partial(con: duckdb.DuckDBPyConnection, file_id: int) -> None:
-    """Remove the committed slices of a file whose load was interrupted."""
-    try:
-        con.execute("BEGIN TRANSACTION")
-        _delete_files(con, [file_id])
-        con.execute("COMMIT")
-    except BaseException:  # a second Ctrl-C: the next connect() cleans up
-        with contextlib.suppress(Exception):
-            con.execute("ROLLBACK")
-
-
 def _next_id(con: duckdb.DuckDBPyConnection, table: str, column: str) -> int:
     return int(con.execute(f"SELECT coalesce(max({column}), 0) + 1 FROM {table}").fetchall()[0][0])
 
@@ -286,13 +278,12 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         encoding: str | None = None
         file_status: Counter[str] = Counter()
         file_codes: Counter[str] = Counter()
-        replayed = findings = uncommitted = 0
+        replayed = findings = 0
         for tables, stats in _batches(path, variant, edition, jobs):
             n = tables["games"].num_rows
             if n:
                 _load(con, tables, file_id, next_game)
             next_game += n
-            uncommitted += n
             result.games += n
             result.plies += tables["moves"].num_rows
             replayed += stats.replayed_count
@@ -302,10 +293,6 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
             encoding = encoding or stats.encoding
             if on_games is not None and n:
                 on_games(n)
-            if uncommitted >= COMMIT_GAMES:  # a large file: commit this slice
-                con.execute("COMMIT")
-                con.execute("BEGIN TRANSACTION")
-                uncommitted = 0
         con.execute(
             "INSERT INTO files (file_id, path, sha256, size, encoding, games, imported_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -313,9 +300,8 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
              datetime.now()])
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
-        if file_id is not None:
-            _remove_partial(con, file_id)
+        with contextlib.suppress(Exception):
+            con.execute("ROLLBACK")
         raise
     result.file_id = file_id
     summary.games += result.games
@@ -359,7 +345,8 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     summary = ImportSummary(db=str(db_name))
     with opened(db) as con:
         if isinstance(db, (str, Path)) or db is None:
-            con.execute(f"SET memory_limit = '{IMPORT_MEMORY_LIMIT}'")
+            for name, value in IMPORT_SETTINGS.items():
+                con.execute(f"SET {name} = '{value}'")
         refresh_variants(con)
         bar = _Progress(len(files)) if progress else None
         try:

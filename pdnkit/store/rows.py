@@ -146,6 +146,21 @@ def start_position_info(variant: str | None, edition: str | None,
     return info
 
 
+def _bitboards(ply: Any) -> tuple[int, int, int] | None:
+    """``(white, black, kings)`` bitboards of the position after a replayed ``PlyRecord``
+    still holding it (piece counts without building a dict); ``None`` otherwise (a record
+    from a worker process, or a stand-in)."""
+    after = getattr(ply, "position_after", None)
+    if after is None:
+        return None
+    w = getattr(after, "_w", None)
+    b = getattr(after, "_b", None)
+    k = getattr(after, "_k", None)
+    if type(w) is int and type(b) is int and type(k) is int:
+        return w, b, k
+    return None
+
+
 def _opp(side: str | None) -> str | None:
     return {"W": "B", "B": "W"}.get(side or "")
 
@@ -281,44 +296,8 @@ class ReportBatch:
             pos["black_men"].append(counts.get("black_men"))
             pos["black_kings"].append(counts.get("black_kings"))
 
-        mv = self.moves
-        for p in plies:
-            replayed = bool(p.replayed)
-            captured = list(p.captured) if p.captured is not None else None
-            side = _opt_str(p.side)
-            mv["game_id"].append(gid)
-            mv["ply"].append(p.ply)
-            mv["move_number"].append(p.move_number)
-            mv["side"].append(side)
-            mv["notation"].append(p.written)
-            mv["canonical"].append(p.notation)
-            mv["origin"].append(p.origin)
-            mv["destination"].append(p.destination)
-            mv["path"].append(list(p.path) if p.path is not None else None)
-            mv["captured"].append(captured)
-            mv["captured_count"].append(len(captured) if captured is not None else None)
-            mv["is_capture"].append(bool(captured) if replayed and captured is not None
-                                    else None)
-            mv["promotes"].append(p.promotes)
-            mv["piece"].append(p.piece)
-            nags = getattr(p, "nags", None)
-            mv["nags"].append(list(nags) if nags else None)
-            mv["comment"].append(getattr(p, "comment", None))
-            mv["replayed"].append(replayed)
-            mv["line"].append(getattr(p, "line", None))
-            fen_after = getattr(p, "fen_after", None)
-            if replayed and fen_after is not None:
-                counts = p.counts_after or {}
-                pos["game_id"].append(gid)
-                pos["ply"].append(p.ply)
-                pos["fen"].append(fen_after)
-                pos["position_key"].append(p.key_after)
-                s = fen_after[:1].upper()
-                pos["side"].append(s if s in ("W", "B") else _opp(side))
-                pos["white_men"].append(counts.get("white_men"))
-                pos["white_kings"].append(counts.get("white_kings"))
-                pos["black_men"].append(counts.get("black_men"))
-                pos["black_kings"].append(counts.get("black_kings"))
+        if plies:
+            self._add_plies(gid, plies)
 
         fd = self.findings
         for f in report.findings or []:
@@ -351,6 +330,65 @@ class ReportBatch:
             ev["reached_ply"].append(getattr(e, "reached_ply", None))
             ev["end_ply"].append(getattr(e, "end_ply", None))
         return gid
+
+    def _add_plies(self, gid: int, plies: list[Any]) -> None:
+        """The ``moves`` rows of a game's plies and the ``positions`` rows after each replayed
+        one, a column at a time."""
+        n = len(plies)
+        mv = self.moves
+        mv["game_id"].extend([gid] * n)
+        mv["ply"].extend([p.ply for p in plies])
+        mv["move_number"].extend([p.move_number for p in plies])
+        sides = [_opt_str(p.side) for p in plies]
+        mv["side"].extend(sides)
+        mv["notation"].extend([p.written for p in plies])
+        mv["canonical"].extend([p.notation for p in plies])
+        mv["origin"].extend([p.origin for p in plies])
+        mv["destination"].extend([p.destination for p in plies])
+        mv["path"].extend([p.path for p in plies])
+        caps = [p.captured for p in plies]
+        replayed = [bool(p.replayed) for p in plies]
+        mv["captured"].extend(caps)
+        mv["captured_count"].extend([len(c) if c is not None else None for c in caps])
+        mv["is_capture"].extend([bool(c) if r and c is not None else None
+                                 for c, r in zip(caps, replayed, strict=True)])
+        mv["promotes"].extend([p.promotes for p in plies])
+        mv["piece"].extend([p.piece for p in plies])
+        mv["nags"].extend([getattr(p, "nags", None) or None for p in plies])
+        mv["comment"].extend([getattr(p, "comment", None) for p in plies])
+        mv["replayed"].extend(replayed)
+        mv["line"].extend([getattr(p, "line", None) for p in plies])
+
+        pos = self.positions
+        g_id, g_ply, g_fen, g_key, g_side = (pos["game_id"], pos["ply"], pos["fen"],
+                                             pos["position_key"], pos["side"])
+        g_wm, g_wk, g_bm, g_bk = (pos["white_men"], pos["white_kings"], pos["black_men"],
+                                  pos["black_kings"])
+        for p, r, side in zip(plies, replayed, sides, strict=True):
+            if not r:
+                continue
+            fen = p.fen_after
+            if fen is None:
+                continue
+            g_id.append(gid)
+            g_ply.append(p.ply)
+            g_fen.append(fen)
+            g_key.append(p.key_after)
+            s = fen[:1].upper()
+            g_side.append(s if s in ("W", "B") else _opp(side))
+            bits = _bitboards(p)
+            if bits is not None:
+                w, b, k = bits
+                g_wm.append((w & ~k).bit_count())
+                g_wk.append((w & k).bit_count())
+                g_bm.append((b & ~k).bit_count())
+                g_bk.append((b & k).bit_count())
+            else:
+                counts = p.counts_after or {}
+                g_wm.append(counts.get("white_men"))
+                g_wk.append(counts.get("white_kings"))
+                g_bm.append(counts.get("black_men"))
+                g_bk.append(counts.get("black_kings"))
 
     def to_arrow(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per database table (local ``game_id``s)."""

@@ -207,9 +207,6 @@ def test_worker_processes_load_the_same_rows(demo_db: Path, tmp_path: Path) -> N
     assert query(sql, db=demo_db).equals(query(sql, db=db2))
 
 
-@pytest.mark.xfail(strict=True, reason="validate(jobs>1) inserts the encoding-fallback "
-                   "finding after the game's status was computed (pdnkit/_replay_jobs.py, "
-                   "_Order.take), so the game stays 'ok'")
 def test_worker_processes_keep_the_status_of_legacy_files(demo_db: Path,
                                                           tmp_path: Path) -> None:
     db2 = tmp_path / "jobs.duckdb"

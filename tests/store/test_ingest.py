@@ -179,11 +179,11 @@ def test_old_database_gets_new_columns(tmp_path: Path) -> None:
     con.close()
 
 
-@pytest.mark.parametrize("crash", [False, True])
-def test_large_file_committed_in_slices_is_all_or_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, crash: bool) -> None:
+def test_large_file_is_one_transaction(tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C in the middle of a file of many batches: nothing of it was ever committed, so
+    the database holds no trace of it even before any cleanup runs."""
     monkeypatch.setattr(ingest, "BATCH_GAMES", 2)
-    monkeypatch.setattr(ingest, "COMMIT_GAMES", 2)  # a commit after every slice
     good = write_fake(tmp_path / "a.pdn", [G1])
     big = write_fake(tmp_path / "b.pdn", [G1, G2, G3, G1, G2, G3, G1])
 
@@ -194,21 +194,81 @@ def test_large_file_committed_in_slices_is_all_or_nothing(
             yield rep
 
     monkeypatch.setattr(ingest, "file_reports", interrupted)
-    if crash:  # a kill: nothing runs after the interruption
-        monkeypatch.setattr(ingest, "_remove_partial", lambda con, file_id: None)
     db = tmp_path / "t.duckdb"
     with pytest.raises(KeyboardInterrupt):
         import_files([good, big], db=db)
-    raw = duckdb.connect(str(db))
-    left = raw.execute("SELECT count(*) FROM games").fetchall()[0][0]
+    raw = duckdb.connect(str(db))  # no connect(): no cleanup of any kind
+    counts = [raw.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]
+              for t in ("files", "games", "moves", "positions", "findings")]
     raw.close()
-    assert left == (5 if crash else 1)  # two committed slices of b.pdn survive a kill ...
-    con = connect(db)  # ... until the database is next opened
-    assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == 1
-    assert con.execute("SELECT count(*) FROM moves").fetchall()[0][0] == 4
-    assert con.execute("SELECT count(*) FROM findings").fetchall()[0][0] == 0
-    con.close()
+    assert counts == [1, 1, 4, 4, 0]
     monkeypatch.setattr(ingest, "file_reports", fake_file_reports)
     s = import_files([good, big], db=db)
     assert (s.skipped, s.imported, s.games) == (1, 1, 7)
     assert _count(db, "games") == 8 and _count(db, "files") == 2
+
+
+_KILLER = """
+import os, signal, sys
+from pathlib import Path
+from pdnkit.store import import_files, ingest
+from tests.store.fakes import fake_file_reports
+
+def killed(path, variant, edition, jobs=1):
+    for i, rep in enumerate(fake_file_reports(path, variant, edition)):
+        if path.name == "b.pdn" and i == 5:
+            os.kill(os.getpid(), signal.SIGKILL)
+        yield rep
+
+ingest.BATCH_GAMES = 2
+ingest.file_reports = killed
+import_files([Path(sys.argv[1]), Path(sys.argv[2])], db=sys.argv[3])
+"""
+
+
+def test_killed_import_leaves_each_file_whole_or_absent(tmp_path: Path) -> None:
+    """A kill (SIGKILL: nothing runs after it) in the middle of a file of several batches."""
+    import signal
+    import subprocess
+    import sys
+
+    good = write_fake(tmp_path / "a.pdn", [G1])
+    big = write_fake(tmp_path / "b.pdn", [G1, G2, G3, G1, G2, G3, G1])
+    db = tmp_path / "t.duckdb"
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", _KILLER, str(good), str(big), str(db)],
+                          cwd=root, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    raw = duckdb.connect(str(db))  # the WAL is replayed; no pdnkit cleanup runs
+    counts = [raw.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]
+              for t in ("files", "games", "moves", "positions", "findings")]
+    raw.close()
+    assert counts == [1, 1, 4, 4, 0]
+    s = import_files([good, big], db=db)
+    assert (s.skipped, s.imported, s.games) == (1, 1, 7)
+    assert _count(db, "games") == 8
+
+
+def test_loaded_batches_are_not_kept_until_commit(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory stays flat inside a file's transaction: the Arrow data of a loaded batch is
+    freed at once (DuckDB keeps objects registered in a transaction alive until it ends)."""
+    import pyarrow as pa
+
+    monkeypatch.setattr(ingest, "BATCH_GAMES", 5)
+    f = write_fake(tmp_path / "a.pdn", [G1, G2, G3] * 70)
+    held: list[int] = []
+    loaded: list[int] = []
+    load = ingest._load
+
+    def watched(con, tables, file_id, offset):  # type: ignore[no-untyped-def]
+        loaded.append(sum(t.nbytes for t in tables.values()))
+        load(con, tables, file_id, offset)
+        del tables
+        held.append(pa.total_allocated_bytes())
+
+    monkeypatch.setattr(ingest, "_load", watched)
+    import_files([f], db=tmp_path / "t.duckdb")
+    assert len(loaded) == 42
+    # retained batches would add up to sum(loaded); a flat loader holds about one batch
+    assert max(held) - held[0] < 3 * max(loaded) < sum(loaded) / 10
