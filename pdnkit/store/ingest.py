@@ -205,8 +205,11 @@ def file_reports(path: Path, variant: str | None, edition: str | None,
 
 
 def _batches(path: Path, variant: str | None, edition: str | None,
-             jobs: int) -> Iterator[tuple[dict[str, pa.Table], ReportBatch]]:
-    """(Arrow tables, batch stats) for each slice of ``path``."""
+             jobs: int) -> Iterator[tuple[dict[str, pa.Table], Any]]:
+    """(Arrow tables, batch stats) for each batch of ``path``, in file order."""
+    if jobs > 1:
+        yield from _batches_parallel(path, variant, edition, jobs)
+        return
     batch = ReportBatch()
     for report in file_reports(path, variant, edition, jobs):
         batch.add(report)
@@ -214,6 +217,122 @@ def _batches(path: Path, variant: str | None, edition: str | None,
             yield batch.to_arrow(), batch
             batch = ReportBatch()
     yield batch.to_arrow(), batch
+
+
+@dataclass
+class _Stats:
+    """What the writer needs to know of a batch built in a worker process."""
+
+    replayed_count: int
+    status_counts: dict[str, int]
+    code_counts: dict[str, int]
+    encoding: str | None
+
+
+#: games of a file sent to a worker process at a time
+WORKER_GAMES = 200
+
+
+def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
+               variant: str | None, edition: str | None) -> list[tuple[Any, ...]]:
+    """In a worker: read and replay a batch of game texts and build their rows.
+
+    Returns, in file order, ``("stray", finding)`` for text between games, ``("game",
+    report)`` for a game whose findings the parent may still change (the batch's first game,
+    a game after stray text) and ``("rows", tables, stats)`` for runs of the other games
+    (local game numbers from 0)."""
+    from pdnkit._replay_jobs import _renumber, _work
+
+    out: list[tuple[Any, ...]] = []
+    rows: ReportBatch | None = None
+
+    def flush() -> None:
+        nonlocal rows
+        if rows is not None and rows.games_count:
+            out.append(("rows", rows.to_arrow(), _Stats(rows.replayed_count,
+                        rows.status_counts, rows.code_counts, rows.encoding)))
+        rows = None
+
+    special = True
+    for kind, item in _work(batch, fname, enc, False, variant, edition, "auto", False):
+        if kind == "stray" or special:
+            flush()
+            out.append((kind, item))
+            special = kind == "stray"
+            continue
+        if rows is None:
+            rows = ReportBatch()
+        _renumber(item, rows.games_count)
+        rows.add(item)
+    flush()
+    return out
+
+
+def _batches_parallel(path: Path, variant: str | None, edition: str | None,
+                      jobs: int) -> Iterator[tuple[dict[str, pa.Table], Any]]:
+    """:func:`_batches` with ``jobs`` worker processes that read, replay and build the rows;
+    this process only cuts the file into game texts and numbers the games in file order
+    (the same reading and numbering as ``validate(jobs=...)``)."""
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from pdnkit._replay_jobs import _chunks, _Order
+    from pdnkit.pdn.decode import LEGACY
+
+    chunks, enc, _name, closer = _chunks(path)
+    fname = str(path)
+    fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY
+    order = _Order(fname, enc if fallback else None)
+    parent = ReportBatch()  # games numbered here (see _work_rows)
+
+    def take(results: list[tuple[Any, ...]]) -> Iterator[tuple[dict[str, pa.Table], Any]]:
+        nonlocal parent
+        for item in results:
+            if item[0] != "rows":
+                for report in order.take([(item[0], item[1])]):
+                    parent.add(report)
+                continue
+            if parent.games_count:
+                yield parent.to_arrow(), parent
+                parent = ReportBatch()
+            tables, stats = item[1], item[2]
+            base = pa.scalar(order.index, pa.int32())
+            for name in ("games", "findings"):
+                t = tables[name]
+                i = t.schema.get_field_index("game_index")
+                tables[name] = t.set_column(i, "game_index", pc.add(t.column(i), base))
+            order.index += tables["games"].num_rows
+            yield tables, stats
+
+    pending: deque[Future[list[tuple[Any, ...]]]] = deque()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        try:
+            batch: list[tuple[int, str]] = []
+            for chunk in chunks:
+                if not chunk.has_content:
+                    continue
+                batch.append((chunk.line, chunk.text))
+                if len(batch) >= WORKER_GAMES:
+                    pending.append(pool.submit(_work_rows, batch, fname, enc, variant,
+                                               edition))
+                    batch = []
+                    while len(pending) > 2 * jobs:
+                        yield from take(pending.popleft().result())
+            if batch:
+                pending.append(pool.submit(_work_rows, batch, fname, enc, variant, edition))
+            while pending:
+                yield from take(pending.popleft().result())
+        finally:
+            for fut in pending:
+                fut.cancel()
+            if closer is not None:
+                closer.close()
+    if order.stray:
+        parent.add(order.trailing(variant, edition, "auto", False))
+    yield parent.to_arrow(), parent
 
 
 # --------------------------------------------------------------------------------------------
