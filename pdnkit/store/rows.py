@@ -364,16 +364,22 @@ class ReportBatch:
                                              pos["position_key"], pos["side"])
         g_wm, g_wk, g_bm, g_bk = (pos["white_men"], pos["white_kings"], pos["black_men"],
                                   pos["black_kings"])
+        from pdnkit.rules import write_fen
+
         for p, r, side in zip(plies, replayed, sides, strict=True):
             if not r:
                 continue
-            fen = p.fen_after
+            after = getattr(p, "position_after", None)
+            if after is not None:  # straight from the position (no per-ply lookups)
+                fen, key = write_fen(after), int(after.key())
+            else:
+                fen, key = p.fen_after, p.key_after
             if fen is None:
                 continue
             g_id.append(gid)
             g_ply.append(p.ply)
             g_fen.append(fen)
-            g_key.append(p.key_after)
+            g_key.append(key)
             s = fen[:1].upper()
             g_side.append(s if s in ("W", "B") else _opp(side))
             bits = _bitboards(p)
