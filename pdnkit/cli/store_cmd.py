@@ -105,7 +105,8 @@ def import_command(
     edition: str | None = typer.Option(None, "--edition",
                                        help="Rules edition for draw rules (e.g. wcdf)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1,
-                             help="Worker processes that parse and replay; one writer loads."),
+                             help="Worker processes that read, replay and build the rows; "
+                                  "this process only loads them (faster with 2 or more)."),
     replace: bool = typer.Option(False, "--replace",
                                  help="Reload files that are already in the database."),
     format: ImportFormat = typer.Option(ImportFormat.text, "--format", "-f",
@@ -117,8 +118,8 @@ def import_command(
     Every game of every file gets a row in [cyan]games[/cyan] (even one that does not
     parse, with its raw text), its moves in [cyan]moves[/cyan], every position reached in
     [cyan]positions[/cyan] and every problem in [cyan]findings[/cyan]. Each file is loaded
-    in one transaction: an import stopped by Ctrl-C leaves every file either fully loaded
-    or absent. Importing the same bytes again does nothing (content hash); a file edited
+    in one transaction, however large: an import stopped by Ctrl-C, a kill or a crash leaves
+    every file either fully loaded or absent, and memory stays flat. Importing the same bytes again does nothing (content hash); a file edited
     since its import replaces its old version. Then explore with [bold]pdnkit query[/bold].
     """
     from pdnkit.store import import_files
