@@ -137,10 +137,11 @@ def main() -> None:
         for r in rows:
             if r["mode"] != "import":
                 continue
-            base = ref.get(r["jobs"], ref[1])
-            ratio = base["seconds"] / r["seconds"]
-            print(f"import jobs={r['jobs']} / validate jobs={base['jobs']}: {ratio:.2f}x "
-                  f"(target >= 0.70), peak {r['peak_mb']:.0f} MB (target < 500)")
+            bases = {id(b): b for b in (ref[1], ref.get(r["jobs"], ref[1]))}.values()
+            for base in sorted(bases, key=lambda b: b["jobs"]):
+                ratio = base["seconds"] / r["seconds"]
+                print(f"import jobs={r['jobs']} / validate jobs={base['jobs']}: {ratio:.2f}x "
+                      f"(target >= 0.70), peak {r['peak_mb']:.0f} MB (target < 500)")
 
 
 if __name__ == "__main__":
