@@ -567,6 +567,60 @@ def _direct_quiet(pos: Any) -> bool:
     return got
 
 
+_CAPTURE_SEPS = frozenset(("x", "X", ":"))
+
+
+def _plain_plies(pos: Any, nodes: Sequence[Any], rules: Any, sq_cache: dict[Any, Any],
+                 base_num: int, offset: int, tracker: Any,
+                 plies: list[PlyRecord] | None) -> tuple[int, Any]:
+    """Replay the leading run of plain plies of a main line: a move of two known squares,
+    no variation, no setup, the expected move number (or none), written with the right
+    separator, that the direct tests resolve (a quiet move, or a capture that only one legal
+    capture makes). Returns (index of the first ply not replayed, position reached); the
+    general loop in :func:`_replay` goes on from there, so every finding comes from it.
+    ``plies``: the list of ply records to fill (``None`` for a light report)."""
+    k = 0
+    color = _COLOR_LETTER
+    capture_seps = _CAPTURE_SEPS
+    dash_is_wrong = rules.capture_separator != "-"
+    for node in nodes:
+        if node.variations or node.setup_before or node.placeholder:
+            break
+        sq = sq_cache.get(node.squares)
+        if sq is None:
+            sq = parse_squares(rules, node.squares)
+        if type(sq) is str or len(sq) != 2:
+            break
+        number = node.number
+        exp_num = base_num + (k + offset) // 2
+        if number is not None and (number != exp_num
+                                   or (node.black_dots and not (k + offset) % 2)):
+            break
+        seps = node.separators
+        if pos.has_capture():
+            if seps and len(seps) == 1 and seps[0] == "-" and dash_is_wrong:
+                break
+            got = pos._play_capture(sq[0], sq[1])
+        else:
+            if seps and seps[0] in capture_seps:
+                break
+            got = pos._play_quiet(sq[0], sq[1])
+        if got is None:
+            break
+        move, after = got
+        k += 1
+        if plies is not None:
+            comments = node.comments_after
+            prec = PlyRecord(k, exp_num, color[int(pos.side)], node.text, nags=node.nags,
+                             comment=" ".join(comments) if comments else None,
+                             line=node.line)
+            plies.append(prec)
+            prec._set(move, pos, after, (move,) if move.captured else None)
+        tracker.push(k, move, after)
+        pos = after
+    return k, pos
+
+
 def _finish_status(report: GameReport) -> None:
     w = worst(report.findings)
     if report.record is not None and getattr(report.record, "parsed", True) is False:
@@ -656,7 +710,13 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
     offset = 0 if start_side == first_mover else 1
     skip_to = 0
     direct_quiet = _direct_quiet(pos)
-    for k, node in enumerate(nodes):
+    k0 = 0
+    if direct_quiet and hasattr(pos, "_play_quiet"):
+        # the usual plies (see _plain_plies); the loop below takes over at the first other one
+        k0, pos = _plain_plies(pos, nodes, rules, sq_cache, base_num, offset, tracker,
+                               None if light else plies)
+    for k in range(k0, len(nodes)):
+        node = nodes[k]
         ply = k + 1
         if k < skip_to:
             # a later jump of a capture written as several plies: part of the previous move

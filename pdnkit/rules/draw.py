@@ -429,6 +429,9 @@ class DrawTracker:
         self._events: list[RuleEvent] = []
         self._last_ply = start_ply
         self._finished = False
+        # per (move class, no king after it, unknown move): see _plan
+        self._plans: dict[tuple[frozenset[str], bool, bool], Any] = {}
+        self._fresh: tuple[int, Any] | None = None  # (ply, key) of the last full reset
         for rule in getattr(rules, "draw_rules", ()) or ():
             _check_rule(rule)
             if rule.kind == "repetition":
@@ -470,15 +473,44 @@ class DrawTracker:
         if ply <= self._last_ply:
             raise ValueError(f"plies must increase: got {ply} after {self._last_ply}")
         self._last_ply = ply
-        happened = move_events(move)
         unknown = move is None
+        if unknown:
+            happened = _UNKNOWN_MOVE
+        else:  # move_events(move), inlined
+            capture = bool(move.is_capture)
+            if move.is_king:
+                happened = _KING_CAPTURE if capture else _KING_QUIET
+            elif move.promotes:
+                happened = _MAN_CAPTURE_PROMOTION if capture else _MAN_PROMOTION
+            else:
+                happened = _MAN_CAPTURE if capture else _MAN_MOVE
+        try:
+            kingless = not position_after._k  # type: ignore[union-attr]
+        except AttributeError:
+            kingless = not _has_kings(position_after)
+        plan = self._plans.get((happened, kingless, unknown))
+        if plan is None:
+            plan = self._plans[(happened, kingless, unknown)] = self._plan(happened, kingless,
+                                                                           unknown)
+        resets, full = plan
+        key = None
+        if self._repetitions:
+            try:
+                key = (position_after._w, position_after._b,  # type: ignore[union-attr]
+                       position_after._k, position_after.side)  # type: ignore[union-attr]
+            except AttributeError:
+                key = _rep_key(position_after)
+        if self._fresh is not None:
+            if full:  # from one full reset to the next: nothing else changes
+                self._fresh = (ply, key)
+                return []
+            self._materialize()
         reached: list[RuleEvent] = []
 
         if self._repetitions:
-            key = _rep_key(position_after)
-            for rep in self._repetitions:
+            for rep, reset in zip(self._repetitions, resets[0]):  # noqa: B905
                 table = rep.table
-                if unknown or happened & rep.resets:
+                if unknown or reset:
                     if rep.event is not None:
                         rep.event.end_ply = ply
                         rep.event = None
@@ -504,8 +536,7 @@ class DrawTracker:
 
         if self._counters:
             counts = None
-            kingless = not _has_kings(position_after)
-            for c in self._counters:
+            for c, reset in zip(self._counters, resets[1]):  # noqa: B905
                 if c.always:
                     holds = True
                 elif kingless and c.needs_kings:
@@ -519,8 +550,10 @@ class DrawTracker:
                         self._close(c, ply)
                         c.running = False
                     continue
-                if not c.running or unknown or happened & c.resets:
-                    self._close(c, ply)
+                if not c.running or unknown or reset:
+                    if c.event is not None:
+                        c.event.end_ply = ply
+                        c.event = None
                     c.running = True
                     c.count = 0
                     c.start_ply = ply
@@ -531,7 +564,38 @@ class DrawTracker:
                 if c.count == c.limit and c.event is not None and c.event.reached_ply is None:
                     c.event.reached_ply = ply
                     reached.append(c.event)
+        if full:
+            self._fresh = (ply, key)
         return reached
+
+    def _plan(self, happened: frozenset[str], kingless: bool, unknown: bool
+              ) -> tuple[tuple[tuple[bool, ...], tuple[bool, ...]], bool]:
+        """For a move class (and whether the position after it has no king): which
+        repetition and counter rules the move resets, and whether it is a *full reset*: every
+        repetition rule restarts and every counter rule restarts or cannot hold. After a full
+        reset the whole state is (ply, position key), so a run of them is tracked lazily."""
+        rep_resets = tuple(unknown or bool(happened & r.resets) for r in self._repetitions)
+        ctr_resets = tuple(unknown or bool(happened & c.resets) for c in self._counters)
+        full = all(rep_resets) and all(
+            (c.always and reset) or (not c.always and c.needs_kings and kingless)
+            for c, reset in zip(self._counters, ctr_resets, strict=True))
+        return (rep_resets, ctr_resets), full
+
+    def _materialize(self) -> None:
+        """Write out the state a run of full resets left (see :meth:`_plan`)."""
+        assert self._fresh is not None
+        ply, key = self._fresh
+        self._fresh = None
+        for rep in self._repetitions:
+            rep.table.clear()
+            rep.table[key] = [1, ply]
+        for c in self._counters:
+            if c.always:
+                c.running = True
+                c.count = 0
+                c.start_ply = ply
+            else:
+                c.running = False
 
     def first_reached(self, automatic_only: bool = False) -> RuleEvent | None:
         """The event whose limit was reached earliest (ties: the order of
@@ -560,6 +624,8 @@ class DrawTracker:
     def counts(self) -> dict[str, int | None]:
         """Current count of every counter rule (``None`` while its condition does not hold)
         and, for repetition rules, the highest occurrence count in the current table."""
+        if self._fresh is not None:
+            self._materialize()
         out: dict[str, int | None] = {}
         for rep in self._repetitions:
             out[rep.rule.name] = max((v[0] for v in rep.table.values()), default=0)

@@ -259,8 +259,9 @@ class Position:
     # ------------------------------------------------------------------ moves
     def has_capture(self) -> bool:
         """True when the side to move has a capture (cheap: whole-board shifts, no move list)."""
-        own, opp, k, white = self._state()
-        return self._eng.has_capture(own, opp, k, white)
+        if self.side is Color.WHITE:
+            return self._eng.has_capture(self._w, self._b, self._k, True)
+        return self._eng.has_capture(self._b, self._w, self._k, False)
 
     def legal_moves(self, all_routes: bool = False) -> list[Move]:
         """Every legal move (captures when compulsory, after the variant's precedence rules).
@@ -397,6 +398,97 @@ class Position:
                     tuple([sob[i] for i in order if (k >> i) & 1]),
                     ends_king and not is_king, is_king)
 
+    def _play_quiet(self, origin: int, destination: int) -> tuple[Move, Position] | None:
+        """:meth:`quiet_move` and :meth:`play` in one step: ``(move, position after)``, or
+        ``None`` when the piece on ``origin`` cannot make the move (captures aside, as for
+        :meth:`quiet_move`). For replaying recorded games."""
+        eng = self._eng
+        if self.side is Color.WHITE:
+            white = True
+            own, opp = self._w, self._b
+        else:
+            white = False
+            own, opp = self._b, self._w
+        bit_of = eng.geometry.bit_of
+        try:
+            if origin < 1 or destination < 1:
+                return None
+            ob = bit_of[origin]
+            db = bit_of[destination]
+        except (IndexError, TypeError):
+            return None
+        k = self._k
+        ctr = self._ctr
+        kind = eng.quiet_step(own, opp, k, white, ctr, ob, db)
+        if not kind:
+            return None
+        cache = eng.quiet_cache
+        key = (origin, destination, kind)
+        move = cache.get(key)
+        if move is None:
+            move = cache[key] = Move(origin, destination, (origin, destination), (), (),
+                                     kind == 2, kind == 3)
+        o = 1 << ob
+        d = 1 << db
+        nown = own ^ o | d
+        if kind != 1:  # a king's move, or a man's step that crowns
+            k = (k & ~o) | d
+        if ctr is not None:
+            ctr = _next_counters(ctr, white, o, d, 0, kind == 3)
+        p = object.__new__(Position)
+        p.rules = self.rules
+        p._k = k
+        p._ctr = ctr
+        p._eng = eng
+        p._moves = None
+        if white:
+            p.side = Color.BLACK
+            p._w = nown
+            p._b = opp
+        else:
+            p.side = Color.WHITE
+            p._w = opp
+            p._b = nown
+        return move, p
+
+    def _play_capture(self, origin: int, destination: int) -> tuple[Move, Position] | None:
+        """:meth:`capture_move` and :meth:`play` in one step: ``(move, position after)``, or
+        ``None`` when no single legal capture joins the two squares."""
+        eng = self._eng
+        bit_of = eng.geometry.bit_of
+        try:
+            if origin < 1 or destination < 1:
+                return None
+            om = 1 << bit_of[origin]
+            dm = 1 << bit_of[destination]
+        except (IndexError, TypeError):
+            return None
+        if self.side is Color.WHITE:
+            white = True
+            own, opp = self._w, self._b
+        else:
+            white = False
+            own, opp = self._b, self._w
+        if not own & om:
+            return None
+        k = self._k
+        found = None
+        for r in eng.captures(own, opp, k, white, detail=True):
+            if r[0] == om and r[1] == dm:
+                if found is not None:
+                    return None
+                found = r
+        if found is None:
+            return None
+        _o, _d, c, ends_king, path, order = found
+        sob = eng.geometry.square_of_bit
+        is_king = bool(k & om)
+        move = Move(origin, destination, tuple([sob[i] for i in path]),
+                    tuple([sob[i] for i in order]),
+                    tuple([sob[i] for i in order if (k >> i) & 1]) if k & c else (),
+                    ends_king and not is_king, is_king)
+        return move, self._after(own, opp, k, white, om, dm, c, ends_king)
+
     def play(self, move: Move) -> Position:
         """The position after ``move``. The move is applied as given (no legality check, so an
         irregular move accepted in a game can be replayed); ``ValueError`` when the origin does
@@ -430,9 +522,21 @@ class Position:
         ctr = self._ctr
         if ctr is not None:
             ctr = _next_counters(ctr, white, o, d, c, bool(k & o))
+        p = object.__new__(Position)
+        p.rules = self.rules
+        p._k = nk
+        p._ctr = ctr
+        p._eng = self._eng
+        p._moves = None
         if white:
-            return Position._make(self.rules, nown, nopp, nk, Color.BLACK, ctr, self._eng)
-        return Position._make(self.rules, nopp, nown, nk, Color.WHITE, ctr, self._eng)
+            p.side = Color.BLACK
+            p._w = nown
+            p._b = nopp
+        else:
+            p.side = Color.WHITE
+            p._w = nopp
+            p._b = nown
+        return p
 
     def is_terminal(self) -> bool:
         """True when the side to move has no legal move (it loses, or wins in a losing game)."""
