@@ -235,6 +235,126 @@ def _fast_children(text: str, parser: Any) -> list[Any] | None:
     return out
 
 
+def _fast_record(text: str, parser: Any, line0: int, rec: GameRecord) -> bool:
+    """The fast lane's narrowest case, straight into ``rec``: tag pairs, numbered moves of
+    known squares, brace comments after a move, NAGs after a move and a standard result, with
+    nothing a strict reader would remark on. Fills ``rec.tags``, ``body``, ``moves`` and
+    ``result`` exactly as the general path (:func:`_fast_children`, then
+    :func:`_records_from_parse`) does and returns True; returns False, leaving ``rec`` alone,
+    for anything else."""
+    rx = _FAST[0] if _FAST else _fast_regex(parser)
+    if rx is None:
+        return False
+    tags: list[tuple[str, str]] = []
+    moves: list[MoveNode] = []
+    result: str | None = None
+    state = 0  # 0: tags, 1: movetext, 2: after the result
+    end = 0
+    line = 1
+    last_nl = -1
+    lo = line0 - 1
+    number: int | None = None
+    black_dots = False
+    numbered = False  # a move number waits for its move
+    before: list[str] = []
+    last: MoveNode | None = None
+    tokens = _TOKEN_CACHE
+    for m in rx.finditer(text):
+        start = m.start()
+        if start != end:
+            return False
+        val = m.group()
+        end = start + len(val)
+        typ = m.lastgroup
+        if typ == "NUMMOVE" or typ == "ALPHAMOVE":
+            if state == 2:
+                return False
+            state = 1
+            tinfo = tokens.get(val)
+            if tinfo is None:
+                tinfo = _move_token(val)
+            num, mtext, squares, seps, star, remark = tinfo
+            if star or remark is not None:
+                return False
+            if num is not None:
+                if num[1] == 2:
+                    return False
+                number = num[0]
+                black_dots = num[1] >= 2
+                numbered = True
+            last = MoveNode(mtext, squares, seps, None, False, None, [], [], [], [], None,
+                            line + lo, start - last_nl, False)
+            if numbered:
+                last.number = number
+                last.black_dots = black_dots
+                numbered = False
+                black_dots = False
+            if before:
+                last.comments_before = before
+                before = []
+            moves.append(last)
+        elif typ == "COMMENT":
+            if state == 2:
+                return False
+            state = 1
+            body = val.rstrip()[1:-1]
+            if "{" in body:
+                return False
+            if last is not None:
+                last.comments_after.append(body)
+            else:
+                before.append(body)
+        elif typ == "MOVENUM":
+            if state == 2:
+                return False
+            state = 1
+            val = val.rstrip()
+            digits = val.rstrip(".")
+            dots = len(val) - len(digits)
+            if dots == 2:
+                return False
+            number = int(digits)
+            black_dots = dots >= 2
+            numbered = True
+        elif typ == "TAG":
+            if state != 0:
+                return False
+            q = val.index('"')
+            name = val[1:q].strip()
+            if not name[:1].isupper():
+                return False
+            inner = val[q + 1:val.rindex('"')]
+            if "\\" in inner:
+                inner = _UNESCAPE.sub(r"\1", inner)
+            elif '"' in inner:
+                return False
+            tags.append((name, inner))
+        elif typ == "RESULT":
+            if state == 2:
+                return False
+            state = 2
+            result = val.rstrip()
+            if result not in _STANDARD_RESULTS:
+                return False
+        elif typ == "NAG":
+            if state == 2 or last is None:
+                return False
+            state = 1
+            last.nags.append(int(val.rstrip()[1:]))
+        elif typ != "WS" and typ != "ESCAPE":
+            return False  # placeholders, strength marks, line comments, setups, wrappers
+        if "\n" in val:
+            line += val.count("\n")
+            last_nl = start + val.rindex("\n")
+    if end != len(text) or result is None or numbered or before:
+        return False
+    rec.tags = tags
+    rec.body = list(moves)
+    rec.moves = moves
+    rec.result = result
+    return True
+
+
 # ------------------------------------------------------------------------------------------
 # building the record from the parse
 
@@ -667,9 +787,13 @@ def parse_game(text: str, *, strict: bool = False, file: str | None = None, inde
     ctx = _Ctx(line, strict)
     parser = _parser_obj or _parser()
     _local.wrappers = []
+    lane = _parser_obj is None or _parser_obj is _PARSERS.get(True) or \
+        _parser_obj is _PARSERS.get(False)
+    if lane and _fast_record(text, parser, line, rec):
+        _local.wrappers = None
+        return rec
     try:
-        children = _fast_children(text, parser) if _parser_obj is None or \
-            _parser_obj is _PARSERS.get(True) or _parser_obj is _PARSERS.get(False) else None
+        children = _fast_children(text, parser) if lane else None
         if children is None:
             children = parser.parse(text)
     except Exception as exc:  # noqa: BLE001 - every parse failure becomes a finding

@@ -88,3 +88,71 @@ def test_fast_lane_equals_lark_on_the_shared_files(folder: str) -> None:
             fast += 1
             assert _norm(got) == _lark(text), (path.name, chunk.line)
     assert fast > 0
+
+
+def _general(text: str, line: int) -> Any:
+    """The record as the general path builds it (the narrow fast lane switched off)."""
+    saved = reader._fast_record
+    reader._fast_record = lambda *a: False  # type: ignore[assignment]
+    try:
+        return reader.parse_game(text, line=line, file="f.pdn", index=3)
+    finally:
+        reader._fast_record = saved  # type: ignore[assignment]
+
+
+def _same_record(a: Any, b: Any) -> None:
+    assert (a.tags, a.result, a.line, a.end_line, a.parsed) == \
+        (b.tags, b.result, b.line, b.end_line, b.parsed)
+    assert a.body == b.body and a.moves == b.moves
+    assert [(f.code, f.message, f.line, f.column) for f in a.findings] == \
+        [(f.code, f.message, f.line, f.column) for f in b.findings]
+
+
+@pytest.mark.parametrize("text", [
+    '[Event "x"]\n[White "A \\"B\\""]\n\n1. 32-28 19-23 2. 28x19 14x23 2-0\n',
+    '[Event "x"]\n1. 32-28 {a comment\nover two lines} 19-23 $1 2. 28x19 $3 $4 14x23 *',
+    "{before} 1. c3-d4 f6-g5 2. d4xf6 e7xg5 1-0",
+    "1. 32-28 2. 33-29 3. 34-30 *",
+    "1... 19-23 2. 32-28 *",
+    "12. 32-28 19-23 *",
+])
+def test_narrow_lane_builds_the_same_record(text: str) -> None:
+    rec = reader.parse_game(text, line=5, file="f.pdn", index=3)
+    assert reader._fast_record(text, reader._parser(), 5, reader.GameRecord())
+    _same_record(rec, _general(text, 5))
+
+
+@pytest.mark.parametrize("text", [
+    "1. 32-28! 19-23 *",  # a strength mark
+    "1. 32-28 19-23",  # no result
+    "1.. 32-28 *",  # two dots
+    "1. 32-28 {a {nested} comment} *",
+    "$1 1. 32-28 *",  # a NAG before any move
+    "1. 3228 *",  # no separator
+    "1. 32-28 *\n[Event \"after\"]",  # a tag after the result
+    "[event \"x\"] 1. 32-28 *",  # a tag name in lower case
+    "1. 32-28 2. *",  # a number with no move
+])
+def test_narrow_lane_steps_aside(text: str) -> None:
+    assert not reader._fast_record(text, reader._parser(), 1, reader.GameRecord())
+    _same_record(reader.parse_game(text, line=1, file="f.pdn", index=3), _general(text, 1))
+
+
+@pytest.mark.parametrize("folder", ["real", "bench", "syntax"])
+def test_narrow_lane_equals_the_general_path_on_the_shared_files(folder: str) -> None:
+    base = shared_path(folder)
+    files = sorted(p for p in base.rglob("*") if p.is_file() and p.suffix.lower() == ".pdn")
+    narrow = 0
+    for path in files:
+        data = path.read_bytes()
+        enc = detect_encoding_chunks([data])
+        text_all = data.decode(enc, errors="replace")
+        for n, chunk in enumerate(split_lines(text_all.splitlines(keepends=True))):
+            if not chunk.has_content or (folder == "bench" and n > 300):
+                continue
+            text = chunk.text.replace("\r\n", "\n").replace("\r", "\n")
+            narrow += reader._fast_record(text, reader._parser(), chunk.line,
+                                          reader.GameRecord())
+            _same_record(reader.parse_game(text, line=chunk.line, file="f.pdn", index=3),
+                         _general(text, chunk.line))
+    assert narrow > 0
