@@ -2,18 +2,18 @@
 
 Each command is a thin shell over the library function of the same name. Command
 modules import heavy libraries (pandas, duckdb, matplotlib) inside the command
-functions, so ``pdnkit --help`` stays fast.
+functions, so ``pdnkit --help`` stays fast. When ``pdnkit`` runs as its console script (or
+``python -m pdnkit``) with a command name first, only that command's module is imported;
+otherwise (``--help``, no arguments, an unknown name, or ``import pdnkit.cli`` from Python)
+every command is registered.
 """
 
 from __future__ import annotations
 
-from pdnkit.cli import (  # noqa: F401  (importing registers the commands)
-    analysis_cmd,
-    pdn_cmd,
-    rules_cmd,
-    store_cmd,
-    validate_cmd,
-)
+import importlib
+import os
+import sys
+
 from pdnkit.cli.app import app
 
 #: help panels, in the order a user meets the stages
@@ -25,6 +25,35 @@ _PANELS: list[tuple[str, list[str]]] = [
     ("Database", ["import", "query", "export", "duplicates"]),
     ("Analysis", ["stats", "tree", "plot", "report"]),
 ]
+
+#: the module (under ``pdnkit.cli``) that registers each command, in registration order
+_MODULES: dict[str, list[str]] = {
+    "analysis_cmd": ["stats", "report", "tree", "plot"],
+    "pdn_cmd": ["lint", "convert"],
+    "rules_cmd": ["variants", "perft", "moves"],
+    "store_cmd": ["import", "query", "export", "duplicates", "demo"],
+    "validate_cmd": ["validate", "explain"],
+}
+_MODULE_OF = {cmd: mod for mod, cmds in _MODULES.items() for cmd in cmds}
+
+
+def _modules_needed(argv: list[str]) -> list[str]:
+    """The command modules to import: only the named command's when this process is the
+    ``pdnkit`` program and its first argument is a command name, else all of them.
+
+    Example:
+        >>> _modules_needed(["/usr/bin/pdnkit", "validate", "x.pdn"])
+        ['validate_cmd']
+        >>> len(_modules_needed(["/usr/bin/pdnkit", "--help"])) == len(_MODULES)
+        True
+    """
+    prog = argv[0] if argv else ""
+    base = os.path.basename(prog)
+    is_pdnkit = base in ("pdnkit", "pdnkit.exe", "pdnkit-script.py") or (
+        base == "__main__.py" and os.path.basename(os.path.dirname(prog)) == "pdnkit")
+    if is_pdnkit and len(argv) > 1 and argv[1] in _MODULE_OF:
+        return [_MODULE_OF[argv[1]]]
+    return list(_MODULES)
 
 
 def _arrange_commands() -> None:
@@ -49,6 +78,8 @@ def _arrange_commands() -> None:
     app.registered_commands.sort(key=lambda info: order.get(name_of(info), len(order)))
 
 
+for _mod in _modules_needed(sys.argv):  # importing a module registers its commands
+    importlib.import_module(f"pdnkit.cli.{_mod}")
 _arrange_commands()
 
 
