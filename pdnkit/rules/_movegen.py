@@ -178,6 +178,18 @@ class Engine:
                     king_paths[(i, j)] = acc
         self.king_paths = king_paths
         self.quiet_cache: dict[tuple[int, int, int], Any] = {}  # quiet Move objects (Position)
+        self.capture_cache: dict[tuple[Any, ...], Any] = {}  # capture Move objects (Position)
+        # Position._play_capture without kings on the board: 0 = use captures(); 1 = no key
+        # ranks captures of men alone; 2 = only the number of pieces taken does
+        # (king_capturer and max_kings rank nothing when there is no king)
+        keys = set(self.precedence or ())
+        if self.promotion == "king" or keys - {"max_count", "max_value", "king_capturer",
+                                               "max_kings"}:
+            self.men_only_precedence = 0
+        elif keys & {"max_count", "max_value"}:
+            self.men_only_precedence = 2
+        else:
+            self.men_only_precedence = 1
 
     def quiet_step(self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None,
                    ob: int, db: int) -> int:
@@ -329,6 +341,10 @@ class Engine:
     ) -> list[tuple[Any, ...]]:
         """Every complete capture after the precedence filter, duplicates dropped (unless
         ``all_routes``: then every route is kept, detailed)."""
+        if not kings and self.promotion != "king":
+            # no king on the board: only men capture, and none becomes a flying piece
+            raw = self._men_captures(own, opp, white)
+            return self._finish(raw, kings, detail, all_routes)
         raw: list[tuple[Any, ...]] = []
         empty0 = self.board & ~(own | opp)
         promo = self.promo[0 if white else 1]
@@ -460,6 +476,11 @@ class Engine:
             x ^= o
             i = o.bit_length() - 1
             man_dfs(o, i, 0, empty0 | o, [i], [])
+        return self._finish(raw, kings, detail, all_routes)
+
+    def _finish(self, raw: list[tuple[Any, ...]], kings: int, detail: bool,
+                all_routes: bool) -> list[tuple[Any, ...]]:
+        """The precedence filter and the duplicate drop of :meth:`captures`."""
         if len(raw) > 1 and self.precedence:
             raw = self._select(raw, kings)
         # drop duplicates: same origin, destination, captured set (and crowning)
@@ -475,6 +496,50 @@ class Engine:
         if len(raw) == 1:
             return [raw[0][:4]]
         return list(dict.fromkeys(r[:4] for r in raw))
+
+    def _men_captures(self, own: int, opp: int, white: bool) -> list[tuple[Any, ...]]:
+        """Every capture route (detailed raw tuples, in the general search's order) when no
+        king is on the board and a man that reaches the last row mid-capture either stops
+        or goes on as a man. No precedence filter (the general search's pruning on the first
+        key keeps exactly what :meth:`_select` keeps)."""
+        empty0 = self.board & ~(own | opp)
+        raw: list[tuple[Any, ...]] = []
+        x = 0
+        for sft, left, m2 in self.man_cap_desc[white]:
+            src = own if m2 is None else own & m2
+            if left:
+                x |= src & ((opp & (empty0 >> sft)) >> sft)
+            else:
+                x |= src & ((opp & (empty0 << sft)) << sft)
+        if not x:
+            return raw
+        jumps = self.man_jumps[white]
+        promo = self.promo[0 if white else 1]
+        stop = self.promotion == "stop"
+        immediate = self.immediate
+        append = raw.append
+
+        def dfs(orig: int, i: int, captured: int, empty: int, path: tuple[int, ...],
+                order: tuple[int, ...]) -> None:
+            for m, lm, li in jumps[i]:
+                if opp & m and not captured & m and empty & lm:
+                    ncap = captured | m
+                    npath = (*path, li)
+                    norder = (*order, m.bit_length() - 1)
+                    if lm & promo and stop:
+                        append((orig, lm, ncap, True, npath, norder))
+                        continue
+                    n = len(raw)
+                    dfs(orig, li, ncap, empty | m if immediate else empty, npath, norder)
+                    if len(raw) == n:  # no further jump: the capture ends here
+                        append((orig, lm, ncap, bool(lm & promo), npath, norder))
+
+        while x:
+            o = x & -x
+            x ^= o
+            i = o.bit_length() - 1
+            dfs(o, i, 0, empty0 | o, (i,), ())
+        return raw
 
     def _select(self, raw: list[tuple[Any, ...]], kings: int) -> list[tuple[Any, ...]]:
         for key in self.precedence:

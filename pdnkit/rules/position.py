@@ -473,20 +473,42 @@ class Position:
             return None
         k = self._k
         found = None
-        for r in eng.captures(own, opp, k, white, detail=True):
-            if r[0] == om and r[1] == dm:
-                if found is not None:
-                    return None
-                found = r
+        if not k and eng.men_only_precedence:
+            # no king on the board: the men's routes, and only the count can rank them
+            raw = eng._men_captures(own, opp, white)
+            if eng.men_only_precedence == 2 and len(raw) > 1:
+                most = max(r[2].bit_count() for r in raw)
+            else:
+                most = 0
+            for r in raw:
+                if r[0] == om and r[1] == dm and (not most or r[2].bit_count() == most):
+                    if found is None:
+                        found = r
+                    elif r[2:4] != found[2:4]:
+                        return None  # two different captures join the squares
+        else:
+            for r in eng.captures(own, opp, k, white, detail=True):
+                if r[0] == om and r[1] == dm:
+                    if found is not None:
+                        return None
+                    found = r
         if found is None:
             return None
-        _o, _d, c, ends_king, path, order = found
-        sob = eng.geometry.square_of_bit
-        is_king = bool(k & om)
-        move = Move(origin, destination, tuple([sob[i] for i in path]),
-                    tuple([sob[i] for i in order]),
-                    tuple([sob[i] for i in order if (k >> i) & 1]) if k & c else (),
-                    ends_king and not is_king, is_king)
+        c = found[2]
+        ends_king = found[3]
+        key = (found, k & (c | om))
+        move = eng.capture_cache.get(key)
+        if move is None:
+            _o, _d, c, ends_king, path, order = found
+            sob = eng.geometry.square_of_bit
+            is_king = bool(k & om)
+            move = Move(origin, destination, tuple([sob[i] for i in path]),
+                        tuple([sob[i] for i in order]),
+                        tuple([sob[i] for i in order if (k >> i) & 1]) if k & c else (),
+                        ends_king and not is_king, is_king)
+            if len(eng.capture_cache) > 100_000:
+                eng.capture_cache.clear()
+            eng.capture_cache[key] = move
         return move, self._after(own, opp, k, white, om, dm, c, ends_king)
 
     def play(self, move: Move) -> Position:
