@@ -592,24 +592,23 @@ def _plain_plies(pos: Any, nodes: Sequence[Any], rules: Any, sq_cache: dict[Any,
         if type(sq) is str or len(sq) != 2:
             break
         number = node.number
-        exp_num = base_num + (k + offset) // 2
-        if number is not None and (number != exp_num
+        if number is not None and (number != base_num + (k + offset) // 2
                                    or (node.black_dots and not (k + offset) % 2)):
             break
-        seps = node.separators
-        if pos.has_capture():
-            if seps and len(seps) == 1 and seps[0] == "-" and dash_is_wrong:
-                break
-            got = pos._play_capture(sq[0], sq[1])
-        else:
-            if seps and seps[0] in capture_seps:
-                break
-            got = pos._play_quiet(sq[0], sq[1])
+        got = pos._play_written(sq[0], sq[1])
         if got is None:
             break
         move, after = got
+        seps = node.separators
+        if seps:
+            if move.captured:
+                if len(seps) == 1 and seps[0] == "-" and dash_is_wrong:
+                    break
+            elif seps[0] in capture_seps:
+                break
         k += 1
         if plies is not None:
+            exp_num = base_num + (k - 1 + offset) // 2
             comments = node.comments_after
             prec = PlyRecord(k, exp_num, color[int(pos.side)], node.text, nags=node.nags,
                              comment=" ".join(comments) if comments else None,
@@ -711,7 +710,7 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
     skip_to = 0
     direct_quiet = _direct_quiet(pos)
     k0 = 0
-    if direct_quiet and hasattr(pos, "_play_quiet"):
+    if direct_quiet and hasattr(pos, "_play_written"):
         # the usual plies (see _plain_plies); the loop below takes over at the first other one
         k0, pos = _plain_plies(pos, nodes, rules, sq_cache, base_num, offset, tracker,
                                None if light else plies)

@@ -429,8 +429,12 @@ class DrawTracker:
         self._events: list[RuleEvent] = []
         self._last_ply = start_ply
         self._finished = False
-        # per (move class, no king after it, unknown move): see _plan
-        self._plans: dict[tuple[frozenset[str], bool, bool], Any] = {}
+        # per move class, by whether no king is left after the move: see _plan (shared by
+        # the trackers of one rules record: a plan depends on its draw rules alone)
+        shared = _PLANS.get(id(rules))
+        if shared is None or shared[0] is not rules:
+            shared = _PLANS[id(rules)] = (rules, ({}, {}))
+        self._plans: tuple[dict[frozenset[str], Any], dict[frozenset[str], Any]] = shared[1]
         self._fresh: tuple[int, Any] | None = None  # (ply, key) of the last full reset
         for rule in getattr(rules, "draw_rules", ()) or ():
             _check_rule(rule)
@@ -477,7 +481,10 @@ class DrawTracker:
         if unknown:
             happened = _UNKNOWN_MOVE
         else:  # move_events(move), inlined
-            capture = bool(move.is_capture)
+            try:
+                capture = bool(move.captured)
+            except AttributeError:
+                capture = bool(move.is_capture)
             if move.is_king:
                 happened = _KING_CAPTURE if capture else _KING_QUIET
             elif move.promotes:
@@ -488,11 +495,14 @@ class DrawTracker:
             kingless = not position_after._k  # type: ignore[union-attr]
         except AttributeError:
             kingless = not _has_kings(position_after)
-        plan = self._plans.get((happened, kingless, unknown))
-        if plan is None:
-            plan = self._plans[(happened, kingless, unknown)] = self._plan(happened, kingless,
-                                                                           unknown)
-        resets, full = plan
+        if unknown:
+            resets, full = self._plan(happened, kingless, True)
+        else:
+            plans = self._plans[kingless]
+            plan = plans.get(happened)
+            if plan is None:
+                plan = plans[happened] = self._plan(happened, kingless, False)
+            resets, full = plan
         key = None
         if self._repetitions:
             try:
@@ -650,6 +660,9 @@ class DrawTracker:
         if c.event is not None:
             c.event.end_ply = ply
             c.event = None
+
+
+_PLANS: dict[int, tuple[Any, tuple[dict[frozenset[str], Any], dict[frozenset[str], Any]]]] = {}
 
 
 def _rep_key(position: Position) -> Any:

@@ -451,6 +451,17 @@ class Position:
             p._b = nown
         return move, p
 
+    def _play_written(self, origin: int, destination: int) -> tuple[Move, Position] | None:
+        """A move written as two squares, replayed: the capture that joins them when the side
+        to move must capture (:meth:`_play_capture`), else the quiet move
+        (:meth:`_play_quiet`); ``None`` when that does not settle it."""
+        if self.side is Color.WHITE:
+            if self._eng.has_capture(self._w, self._b, self._k, True):
+                return self._play_capture(origin, destination)
+        elif self._eng.has_capture(self._b, self._w, self._k, False):
+            return self._play_capture(origin, destination)
+        return self._play_quiet(origin, destination)
+
     def _play_capture(self, origin: int, destination: int) -> tuple[Move, Position] | None:
         """:meth:`capture_move` and :meth:`play` in one step: ``(move, position after)``, or
         ``None`` when no single legal capture joins the two squares."""

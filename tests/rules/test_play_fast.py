@@ -64,6 +64,7 @@ def _track(rules: object, positions: list[Position], moves: list[object], lazy: 
     tracker = DrawTracker(rules, positions[0])  # type: ignore[arg-type]
     if not lazy:  # every move processed in full, as before the lazy runs
         tracker._plan = (lambda f: lambda *a: (f(*a)[0], False))(tracker._plan)  # type: ignore[method-assign]
+        tracker._plans = ({}, {})  # not the plans shared by the rules' other trackers
     counts = []
     for ply, (move, after) in enumerate(zip(moves, positions[1:], strict=True), start=1):
         tracker.push(ply, move, after)  # type: ignore[arg-type]
