@@ -43,6 +43,7 @@ __all__ = [
     "parse_move_text",
     "parse_square",
     "square_name",
+    "square_names",
     "to_alphanumeric",
     "to_numeric",
     "variants",
@@ -119,6 +120,19 @@ def square_name(rules: Rules, n: int) -> str:
     if not isinstance(n, int) or not 1 <= n <= t.num_squares:
         raise NotationError(f"square {n} is off the {t.width}x{t.height} board")
     return t.names[n]
+
+
+def square_names(rules: Rules) -> tuple[str, ...]:
+    """The name of every square in the variant's own notation, indexed by PDN square number
+    (index 0 is unused): ``square_names(rules)[n] == square_name(rules, n)``, for code that
+    names many squares (one lookup instead of a call per square).
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> square_names(get_rules("russian"))[29], square_names(get_rules("english"))[32]
+        ('a1', '32')
+    """
+    return _tables(rules).names
 
 
 def alphanumeric_name(rules: Rules, n: int) -> str:
@@ -338,19 +352,18 @@ def canonical_notation(
         ['47x38x20x9x36', '47x38x24x13x36']
     """
     rules = position.rules
-    if not move.captured:
-        return format_move(move, rules)
+    names = _tables(rules).names
+    if not move.captured:  # a quiet move is never ambiguous
+        return f"{names[move.origin]}-{names[move.destination]}"
     if legal is None:
         legal = position.legal_moves()
-    mine = _outcome(move)
-    ambiguous = any(
-        m.origin == move.origin and m.destination == move.destination and _outcome(m) != mine
-        for m in legal
-    )
-    if not ambiguous:
-        return format_move(move, rules)
-    names = _tables(rules).names
-    return rules.capture_separator.join(names[s] for s in canonical_path(move, rules))
+    if len(legal) > 1 or (legal and legal[0] is not move):  # a lone forced capture: short
+        mine = _outcome(move)
+        o, d = move.origin, move.destination
+        if any(m.origin == o and m.destination == d and m is not move
+               and _outcome(m) != mine for m in legal):
+            return rules.capture_separator.join(names[s] for s in canonical_path(move, rules))
+    return f"{names[move.origin]}{rules.capture_separator}{names[move.destination]}"
 
 
 # --------------------------------------------------------------------------- matching

@@ -341,30 +341,37 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None,
 _LOAD_ORDER = ("games", "moves", "positions", "findings", "rule_events")
 
 
-def _append(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table) -> None:
-    """Insert an Arrow table into ``table`` by column name.
+#: columns the loader derives in SQL rather than Python (``_pdnkit_load`` is the batch)
+_DERIVED = {
+    "moves": ", len(captured)::INTEGER AS captured_count, "
+             "CASE WHEN replayed THEN len(captured) > 0 END AS is_capture",
+}
+
+
+def _append(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table,
+            select: str = "*") -> None:
+    """Insert an Arrow table into ``table`` by column name (``select``: the column list,
+    over the batch named ``_pdnkit_load``).
 
     The table is scanned through a relation rather than registered by name: DuckDB keeps
     every object registered during a transaction alive until the transaction ends, which
     would hold every batch of a large file in memory until its commit."""
     rel = con.from_arrow(data)
-    rel.query("_pdnkit_load", f"INSERT INTO {table} BY NAME SELECT * FROM _pdnkit_load")
+    rel.query("_pdnkit_load", f"INSERT INTO {table} BY NAME SELECT {select} FROM _pdnkit_load")
 
 
 def _load(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int,
           game_offset: int) -> None:
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
+    """Insert one batch: local game numbers shifted by ``game_offset``, ``file_id`` added
+    and the derived columns computed, all in the ``INSERT`` itself."""
     for name in _LOAD_ORDER:
         t = tables[name]
         if t.num_rows == 0:
             continue
-        i = t.schema.get_field_index("game_id")
-        t = t.set_column(i, "game_id", pc.add(t.column(i), pa.scalar(game_offset, pa.int64())))
+        select = f"* REPLACE (game_id + {int(game_offset)} AS game_id)"
         if name in ("games", "findings"):
-            t = t.append_column("file_id", pa.array([file_id] * t.num_rows, pa.int64()))
-        _append(con, name, t)
+            select += f", {int(file_id)}::BIGINT AS file_id"
+        _append(con, name, t, select + _DERIVED.get(name, ""))
 
 
 def _delete_files(con: duckdb.DuckDBPyConnection, file_ids: list[int]) -> None:

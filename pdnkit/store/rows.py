@@ -146,19 +146,33 @@ def start_position_info(variant: str | None, edition: str | None,
     return info
 
 
-def _bitboards(ply: Any) -> tuple[int, int, int] | None:
-    """``(white, black, kings)`` bitboards of the position after a replayed ``PlyRecord``
-    still holding it (piece counts without building a dict); ``None`` otherwise (a record
-    from a worker process, or a stand-in)."""
-    after = getattr(ply, "position_after", None)
-    if after is None:
-        return None
-    w = getattr(after, "_w", None)
-    b = getattr(after, "_b", None)
-    k = getattr(after, "_k", None)
-    if type(w) is int and type(b) is int and type(k) is int:
-        return w, b, k
-    return None
+def canonical_notations(plies: list[Any]) -> list[str | None]:
+    """The canonical notation of each ply (``None`` where it was not replayed): a quiet
+    move's straight from the variant's square names, a capture's through the record (which
+    knows the legal captures it was chosen from).
+
+    Example:
+        >>> from pdnkit.replay import validate
+        >>> canonical_notations(next(validate('[GameType "25"] 1. c3-d4 f6-e5 2. d4:f6 *')).plies)
+        ['c3-d4', 'f6-e5', 'd4:f6']
+    """
+    out: list[str | None] = []
+    add = out.append
+    names: tuple[str, ...] | None = None
+    for p in plies:
+        if p.replayed and not p.captured:
+            if names is None:
+                before = getattr(p, "position_before", None)
+                if before is None:  # a record from a worker process: computed there
+                    add(p.notation)
+                    continue
+                from pdnkit.rules.notation import square_names
+
+                names = square_names(before.rules)
+            add(f"{names[p.origin]}-{names[p.destination]}")
+        else:
+            add(p.notation)
+    return out
 
 
 def _opp(side: str | None) -> str | None:
@@ -182,8 +196,7 @@ class ReportBatch:
                  "replayed_plies", "status", "outcome", "draw_basis", "moves_hash",
                  "final_fen", "raw_pdn")
     MOVE_COLS = ("game_id", "ply", "move_number", "side", "notation", "canonical", "origin",
-                 "destination", "path", "captured", "captured_count", "is_capture",
-                 "promotes", "piece", "nags", "comment", "replayed", "line")
+                 "destination", "path", "captured", "promotes", "piece", "nags", "comment", "replayed", "line")
     POS_COLS = ("game_id", "ply", "fen", "position_key", "side", "white_men", "white_kings",
                 "black_men", "black_kings")
     FINDING_COLS = ("game_id", "game_index", "code", "severity", "message", "line", "col",
@@ -235,6 +248,7 @@ class ReportBatch:
         status = _opt_str(report.status) or "unparsed"
         start_fen = getattr(report, "start_fen", None)
         plies = list(report.plies or [])
+        canonical = canonical_notations(plies)
 
         g = self.games
         g["game_id"].append(gid)
@@ -269,7 +283,8 @@ class ReportBatch:
         g["draw_basis"].append(_opt_str(getattr(report, "draw_basis", None)))
         g["moves_hash"].append(
             None if status == "unparsed" else
-            moves_hash(variant, start_fen, [p.notation or p.written or "" for p in plies]))
+            moves_hash(variant, start_fen,
+                       [c or p.written or "" for c, p in zip(canonical, plies, strict=True)]))
         g["final_fen"].append(getattr(report, "final_fen", None))
         g["raw_pdn"].append(getattr(record, "raw", None))
         self.status_counts[status] = self.status_counts.get(status, 0) + 1
@@ -297,7 +312,7 @@ class ReportBatch:
             pos["black_kings"].append(counts.get("black_kings"))
 
         if plies:
-            self._add_plies(gid, plies)
+            self._add_plies(gid, plies, canonical)
 
         fd = self.findings
         for f in report.findings or []:
@@ -331,70 +346,92 @@ class ReportBatch:
             ev["end_ply"].append(getattr(e, "end_ply", None))
         return gid
 
-    def _add_plies(self, gid: int, plies: list[Any]) -> None:
+    def _add_plies(self, gid: int, plies: list[Any], canonical: list[str | None]) -> None:
         """The ``moves`` rows of a game's plies and the ``positions`` rows after each replayed
-        one, a column at a time."""
+        one, in one pass (``captured_count`` and ``is_capture`` are derived by the loader)."""
+        from pdnkit.rules import write_fen
+
         n = len(plies)
         mv = self.moves
         mv["game_id"].extend([gid] * n)
-        mv["ply"].extend([p.ply for p in plies])
-        mv["move_number"].extend([p.move_number for p in plies])
-        sides = [_opt_str(p.side) for p in plies]
-        mv["side"].extend(sides)
-        mv["notation"].extend([p.written for p in plies])
-        mv["canonical"].extend([p.notation for p in plies])
-        mv["origin"].extend([p.origin for p in plies])
-        mv["destination"].extend([p.destination for p in plies])
-        mv["path"].extend([p.path for p in plies])
-        caps = [p.captured for p in plies]
-        replayed = [bool(p.replayed) for p in plies]
-        mv["captured"].extend(caps)
-        mv["captured_count"].extend([len(c) if c is not None else None for c in caps])
-        mv["is_capture"].extend([bool(c) if r and c is not None else None
-                                 for c, r in zip(caps, replayed, strict=True)])
-        mv["promotes"].extend([p.promotes for p in plies])
-        mv["piece"].extend([p.piece for p in plies])
-        mv["nags"].extend([getattr(p, "nags", None) or None for p in plies])
-        mv["comment"].extend([getattr(p, "comment", None) for p in plies])
-        mv["replayed"].extend(replayed)
-        mv["line"].extend([getattr(p, "line", None) for p in plies])
+        mv["canonical"].extend(canonical)
+        m_ply, m_num, m_side, m_written = (mv["ply"].append, mv["move_number"].append,
+                                           mv["side"].append, mv["notation"].append)
+        m_orig, m_dest, m_path, m_cap = (mv["origin"].append, mv["destination"].append,
+                                         mv["path"].append, mv["captured"].append)
+        m_prom, m_piece, m_nags, m_comm = (mv["promotes"].append, mv["piece"].append,
+                                           mv["nags"].append, mv["comment"].append)
+        m_repl, m_line = mv["replayed"].append, mv["line"].append
 
         pos = self.positions
-        g_id, g_ply, g_fen, g_key, g_side = (pos["game_id"], pos["ply"], pos["fen"],
-                                             pos["position_key"], pos["side"])
-        g_wm, g_wk, g_bm, g_bk = (pos["white_men"], pos["white_kings"], pos["black_men"],
-                                  pos["black_kings"])
-        from pdnkit.rules import write_fen
-
-        for p, r, side in zip(plies, replayed, sides, strict=True):
-            if not r:
+        q_ply, q_fen, q_key, q_side = (pos["ply"].append, pos["fen"].append,
+                                       pos["position_key"].append, pos["side"].append)
+        q_wm, q_wk, q_bm, q_bk = (pos["white_men"].append, pos["white_kings"].append,
+                                  pos["black_men"].append, pos["black_kings"].append)
+        n_pos = 0
+        for p in plies:
+            ply = p.ply
+            side = p.side
+            if type(side) is not str:
+                side = _opt_str(side)
+            replayed = bool(p.replayed)
+            m_ply(ply)
+            m_num(p.move_number)
+            m_side(side)
+            m_written(p.written)
+            m_orig(p.origin)
+            m_dest(p.destination)
+            m_path(p.path)
+            m_cap(p.captured)
+            m_prom(p.promotes)
+            m_piece(p.piece)
+            m_nags(p.nags or None)
+            m_comm(p.comment)
+            m_repl(replayed)
+            m_line(p.line)
+            if not replayed:
                 continue
-            after = getattr(p, "position_after", None)
+            try:
+                after = p.position_after
+            except AttributeError:  # a stand-in record without positions
+                after = None
             if after is not None:  # straight from the position (no per-ply lookups)
-                fen, key = write_fen(after), int(after.key())
-            else:
-                fen, key = p.fen_after, p.key_after
-            if fen is None:
-                continue
-            g_id.append(gid)
-            g_ply.append(p.ply)
-            g_fen.append(fen)
-            g_key.append(key)
-            s = fen[:1].upper()
-            g_side.append(s if s in ("W", "B") else _opp(side))
-            bits = _bitboards(p)
-            if bits is not None:
-                w, b, k = bits
-                g_wm.append((w & ~k).bit_count())
-                g_wk.append((w & k).bit_count())
-                g_bm.append((b & ~k).bit_count())
-                g_bk.append((b & k).bit_count())
-            else:
+                try:
+                    w, b, k = after._w, after._b, after._k
+                except AttributeError:
+                    w = b = k = None
+                if type(w) is int and type(b) is int and type(k) is int:
+                    fen = write_fen(after)
+                    q_key(after.key())
+                    q_wm((w & ~k).bit_count())
+                    q_wk((w & k).bit_count())
+                    q_bm((b & ~k).bit_count())
+                    q_bk((b & k).bit_count())
+                else:  # a position without bitboards
+                    fen = write_fen(after)
+                    q_key(int(after.key()))
+                    counts = after.counts()
+                    q_wm(counts.get("white_men"))
+                    q_wk(counts.get("white_kings"))
+                    q_bm(counts.get("black_men"))
+                    q_bk(counts.get("black_kings"))
+            else:  # a record from a worker process: the fields it computed
+                fen = p.fen_after
+                if fen is None:
+                    continue
+                q_key(p.key_after)
                 counts = p.counts_after or {}
-                g_wm.append(counts.get("white_men"))
-                g_wk.append(counts.get("white_kings"))
-                g_bm.append(counts.get("black_men"))
-                g_bk.append(counts.get("black_kings"))
+                q_wm(counts.get("white_men"))
+                q_wk(counts.get("white_kings"))
+                q_bm(counts.get("black_men"))
+                q_bk(counts.get("black_kings"))
+            q_ply(ply)
+            q_fen(fen)
+            c = fen[:1]
+            q_side(c if c == "W" or c == "B" else
+                   (c.upper() if c.upper() in ("W", "B") else _opp(side)))
+            n_pos += 1
+        pos["game_id"].extend([gid] * n_pos)
 
     def to_arrow(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per database table (local ``game_id``s)."""
@@ -432,8 +469,7 @@ def _schemas() -> dict[str, pa.Schema]:
             "moves": pa.schema([
                 ("game_id", i64), ("ply", i32), ("move_number", i32), ("side", s),
                 ("notation", s), ("canonical", s), ("origin", i32), ("destination", i32),
-                ("path", li), ("captured", li), ("captured_count", i32), ("is_capture", b),
-                ("promotes", b), ("piece", s), ("nags", li), ("comment", s),
+                ("path", li), ("captured", li), ("promotes", b), ("piece", s), ("nags", li), ("comment", s),
                 ("replayed", b), ("line", i32)]),
             "positions": pa.schema([
                 ("game_id", i64), ("ply", i32), ("fen", s), ("position_key", i64),
