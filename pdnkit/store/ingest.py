@@ -219,18 +219,10 @@ def _batches(path: Path, variant: str | None, edition: str | None,
     yield batch.to_arrow(), batch
 
 
-@dataclass
-class _Stats:
-    """What the writer needs to know of a batch built in a worker process."""
-
-    replayed_count: int
-    status_counts: dict[str, int]
-    code_counts: dict[str, int]
-    encoding: str | None
-
-
 #: games of a file sent to a worker process at a time
 WORKER_GAMES = 200
+#: worker batches in flight per worker process (bounds the memory of the results waiting)
+IN_FLIGHT = 2
 
 
 def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
@@ -239,31 +231,46 @@ def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
 
     Returns, in file order, ``("stray", finding)`` for text between games, ``("game",
     report)`` for a game whose findings the parent may still change (the batch's first game,
-    a game after stray text) and ``("rows", tables, stats)`` for runs of the other games
-    (local game numbers from 0)."""
+    a game after stray text) and ``("rows", batch)`` for runs of the other games: a
+    :class:`ReportBatch` of plain Python columns (local game numbers and game indexes from
+    0), so a worker never needs pyarrow. The rows are built from the replayed positions
+    themselves (nothing is computed twice, no per-ply dict)."""
     from pdnkit._replay_jobs import _renumber, _work
+    from pdnkit.pdn import reader
+    from pdnkit.replay import replay
 
+    stray = getattr(reader, "_is_stray_text", None)
     out: list[tuple[Any, ...]] = []
     rows: ReportBatch | None = None
 
     def flush() -> None:
         nonlocal rows
         if rows is not None and rows.games_count:
-            out.append(("rows", rows.to_arrow(), _Stats(rows.replayed_count,
-                        rows.status_counts, rows.code_counts, rows.encoding)))
+            out.append(("rows", rows))
         rows = None
 
-    special = True
-    for kind, item in _work(batch, fname, enc, False, variant, edition, "auto", False):
-        if kind == "stray" or special:
+    special = True  # the batch's first game, a game after stray text: sent whole
+    for line, text in batch:
+        rec = reader.parse_game(text, file=fname, index=-1, line=line, encoding=enc)
+        if stray is not None and stray(rec):  # the validator's own worker words it
             flush()
-            out.append((kind, item))
-            special = kind == "stray"
+            out.extend(_work([(line, text)], fname, enc, False, variant, edition, "auto",
+                             False))
+            special = True
+            continue
+        rep = replay(rec, variant=variant, edition=edition, result_convention="auto")
+        if special:
+            flush()
+            rep.final_position = None
+            for ply in rep.plies:
+                ply.materialize()
+            out.append(("game", rep))
+            special = False
             continue
         if rows is None:
             rows = ReportBatch()
-        _renumber(item, rows.games_count)
-        rows.add(item)
+        _renumber(rep, rows.games_count)
+        rows.add(rep)
     flush()
     return out
 
@@ -271,13 +278,10 @@ def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
 def _batches_parallel(path: Path, variant: str | None, edition: str | None,
                       jobs: int) -> Iterator[tuple[dict[str, pa.Table], Any]]:
     """:func:`_batches` with ``jobs`` worker processes that read, replay and build the rows;
-    this process only cuts the file into game texts and numbers the games in file order
-    (the same reading and numbering as ``validate(jobs=...)``)."""
+    this process only cuts the file into game texts, numbers the games in file order (the
+    same reading and numbering as ``validate(jobs=...)``) and turns the rows into Arrow."""
     from collections import deque
     from concurrent.futures import Future, ProcessPoolExecutor
-
-    import pyarrow as pa
-    import pyarrow.compute as pc
 
     from pdnkit._replay_jobs import _chunks, _Order
     from pdnkit.pdn.decode import LEGACY
@@ -298,14 +302,10 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None,
             if parent.games_count:
                 yield parent.to_arrow(), parent
                 parent = ReportBatch()
-            tables, stats = item[1], item[2]
-            base = pa.scalar(order.index, pa.int32())
-            for name in ("games", "findings"):
-                t = tables[name]
-                i = t.schema.get_field_index("game_index")
-                tables[name] = t.set_column(i, "game_index", pc.add(t.column(i), base))
-            order.index += tables["games"].num_rows
-            yield tables, stats
+            rows: ReportBatch = item[1]
+            rows.shift_game_index(order.index)
+            order.index += rows.games_count
+            yield rows.to_arrow(), rows
 
     pending: deque[Future[list[tuple[Any, ...]]]] = deque()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -319,7 +319,7 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None,
                     pending.append(pool.submit(_work_rows, batch, fname, enc, variant,
                                                edition))
                     batch = []
-                    while len(pending) > 2 * jobs:
+                    while len(pending) >= IN_FLIGHT * jobs:
                         yield from take(pending.popleft().result())
             if batch:
                 pending.append(pool.submit(_work_rows, batch, fname, enc, variant, edition))

@@ -433,6 +433,20 @@ class ReportBatch:
             n_pos += 1
         pos["game_id"].extend([gid] * n_pos)
 
+    def shift_game_index(self, base: int) -> None:
+        """Add ``base`` to the ``game_index`` of every game and finding (a batch built in a
+        worker numbers its games from 0; the writer knows where they are in the file).
+
+        Example:
+            >>> b = ReportBatch()
+            >>> b.games["game_index"] += [0, 1]
+            >>> b.shift_game_index(10)
+            >>> b.games["game_index"]
+            [10, 11]
+        """
+        for cols in (self.games, self.findings):
+            cols["game_index"] = [None if i is None else i + base for i in cols["game_index"]]
+
     def to_arrow(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per database table (local ``game_id``s)."""
         import pyarrow as pa
