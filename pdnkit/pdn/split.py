@@ -113,6 +113,16 @@ class _Splitter:
                 self.begin(line_no)
                 self.parts.append(line)
                 return
+            if line.startswith("[") and _TAG_LINE.match(line):
+                # one whole tag pair on its line (the usual header): what the scan below does
+                # with it, without scanning
+                if self.state == 2:
+                    self.flush(line_no)
+                self.begin(line_no)
+                self.state = 1
+                self.content = True
+                self.parts.append(line)
+                return
             if _SPECIAL.search(line) is None:
                 if not line.isspace():
                     self.begin(line_no)

@@ -419,16 +419,23 @@ class Position:
             return None
         k = self._k
         ctr = self._ctr
-        kind = eng.quiet_step(own, opp, k, white, ctr, ob, db)
-        if not kind:
+        o = 1 << ob
+        if not own & o:
             return None
+        if k & o or ctr is not None:
+            kind = eng.quiet_step(own, opp, k, white, ctr, ob, db)
+            if not kind:
+                return None
+        else:  # a man's step (Engine.quiet_step, inlined)
+            if (ob, db) not in eng.man_step_pairs[white] or (own | opp) >> db & 1:
+                return None
+            kind = 2 if (eng.promo[0 if white else 1] >> db) & 1 else 1
         cache = eng.quiet_cache
         key = (origin, destination, kind)
         move = cache.get(key)
         if move is None:
             move = cache[key] = Move(origin, destination, (origin, destination), (), (),
                                      kind == 2, kind == 3)
-        o = 1 << ob
         d = 1 << db
         nown = own ^ o | d
         if kind != 1:  # a king's move, or a man's step that crowns
