@@ -173,17 +173,74 @@ class _Tok:
         self.column = column
 
 
-def _fast_regex(parser: Any) -> Any:
-    if not _FAST:
-        terms = [t for t in parser.terminals if t.name in _FAST_TERMINALS]
-        if len(terms) != len(_FAST_TERMINALS):  # the grammar changed: no fast lane
-            _FAST.append(None)
-            return None
-        # Lark's own order (lark.lexer.BasicLexer): the first alternative that matches wins
-        terms.sort(key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value),
-                                  t.name))
-        _FAST.append(re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})"
-                                         for t in terms)))
+def _fast_pattern(parser: Any) -> str | None:
+    """The fast lane's regular expression, from the terminals of the built grammar (None when
+    the grammar no longer has them all)."""
+    terms = [t for t in parser.terminals if t.name in _FAST_TERMINALS]
+    if len(terms) != len(_FAST_TERMINALS):  # the grammar changed: no fast lane
+        return None
+    # Lark's own order (lark.lexer.BasicLexer): the first alternative that matches wins
+    terms.sort(key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+    return "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)
+
+
+def _cache_file() -> Path | None:
+    """Where the fast lane's expression for this grammar text is kept between runs:
+    ``$PDNKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/pdnkit``, else ``~/.cache/pdnkit``; the name
+    carries a hash of the grammar text, so an edited grammar is derived afresh. ``None`` when
+    ``PDNKIT_CACHE_DIR`` is set empty (no cache)."""
+    import hashlib
+
+    from pdnkit.pdn.grammar import grammar_text
+
+    base = os.environ.get("PDNKIT_CACHE_DIR")
+    if base is not None and not base.strip():
+        return None
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        base = os.path.join(xdg, "pdnkit") if xdg else os.path.join(
+            os.path.expanduser("~"), ".cache", "pdnkit")
+    digest = hashlib.sha256(grammar_text().encode("utf-8")).hexdigest()[:24]
+    return Path(base) / f"fast-lane-{digest}.json"
+
+
+def _fast_regex(parser: Any = None) -> Any:
+    """The fast lane's compiled expression (``None``: no fast lane). Derived once from the
+    grammar's terminals through Lark and kept in a small cache file (see :func:`_cache_file`),
+    so a run whose games all take the fast lane never loads Lark."""
+    if _FAST:
+        return _FAST[0]
+    import json
+
+    path = _cache_file()
+    pattern: str | None = None
+    found = False
+    if path is not None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") == 1 and (data["pattern"] is None
+                                            or isinstance(data["pattern"], str)):
+                pattern = data["pattern"]
+                found = True
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            found = False
+    if found and pattern is not None:
+        try:
+            _FAST.append(re.compile(pattern))
+            return _FAST[0]
+        except re.error:
+            found = False
+    if not found:
+        pattern = _fast_pattern(parser if parser is not None else _parser())
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(json.dumps({"format": 1, "pattern": pattern}), encoding="utf-8")
+                os.replace(tmp, path)
+            except OSError:
+                pass  # a read-only home: derive it again next time
+    _FAST.append(re.compile(pattern) if pattern is not None else None)
     return _FAST[0]
 
 
@@ -785,13 +842,12 @@ def parse_game(text: str, *, strict: bool = False, file: str | None = None, inde
     rec = GameRecord(file=file, index=index, line=line + skip, raw=text, encoding=encoding)
     rec.end_line = line + text.count("\n", 0, len(text.rstrip("\n")))
     ctx = _Ctx(line, strict)
-    parser = _parser_obj or _parser()
-    _local.wrappers = []
     lane = _parser_obj is None or _parser_obj is _PARSERS.get(True) or \
         _parser_obj is _PARSERS.get(False)
-    if lane and _fast_record(text, parser, line, rec):
-        _local.wrappers = None
+    if lane and _fast_record(text, _parser_obj, line, rec):
         return rec
+    parser = _parser_obj or _parser()
+    _local.wrappers = []
     try:
         children = _fast_children(text, parser) if lane else None
         if children is None:
@@ -935,7 +991,7 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
             enc = enc or None
         else:
             chunks = split_lines(lines)
-        parser = _parser()
+        parser = None  # the Lark parser, built by the first game outside the fast lane
         index = 0
         fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY
         pending: list[Finding] = []
