@@ -299,13 +299,13 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None,
                 for report in order.take([(item[0], item[1])]):
                     parent.add(report)
                 continue
-            if parent.games_count:
-                yield parent.to_arrow(), parent
-                parent = ReportBatch()
             rows: ReportBatch = item[1]
             rows.shift_game_index(order.index)
             order.index += rows.games_count
-            yield rows.to_arrow(), rows
+            parent.extend(rows)
+            if parent.games_count >= BATCH_GAMES or parent.plies_count >= BATCH_PLIES:
+                yield parent.to_arrow(), parent
+                parent = ReportBatch()
 
     pending: deque[Future[list[tuple[Any, ...]]]] = deque()
     with ProcessPoolExecutor(max_workers=jobs) as pool:

@@ -433,6 +433,35 @@ class ReportBatch:
             n_pos += 1
         pos["game_id"].extend([gid] * n_pos)
 
+    def extend(self, other: ReportBatch) -> None:
+        """Append the games of ``other`` after this batch's own (its local game numbers
+        shifted accordingly); its counters are added to this batch's.
+
+        Example:
+            >>> a, b = ReportBatch(), ReportBatch()
+            >>> a.games["game_id"] += [0, 1]; b.games["game_id"] += [0]
+            >>> b.moves["game_id"] += [0, 0]
+            >>> a.extend(b)
+            >>> a.games["game_id"], a.moves["game_id"]
+            ([0, 1, 2], [2, 2])
+        """
+        base = self.games_count
+        for mine, theirs in ((self.games, other.games), (self.moves, other.moves),
+                             (self.positions, other.positions),
+                             (self.findings, other.findings),
+                             (self.rule_events, other.rule_events)):
+            for name, col in theirs.items():
+                if name == "game_id" and base:
+                    col = [g + base for g in col]
+                mine[name].extend(col)
+        if self.encoding is None:
+            self.encoding = other.encoding
+        for k, v in other.status_counts.items():
+            self.status_counts[k] = self.status_counts.get(k, 0) + v
+        for k, v in other.code_counts.items():
+            self.code_counts[k] = self.code_counts.get(k, 0) + v
+        self.replayed_count += other.replayed_count
+
     def shift_game_index(self, base: int) -> None:
         """Add ``base`` to the ``game_index`` of every game and finding (a batch built in a
         worker numbers its games from 0; the writer knows where they are in the file).
