@@ -19,6 +19,8 @@ import enum
 import hashlib
 import json
 import re
+from itertools import compress
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -173,6 +175,12 @@ def canonical_notations(plies: list[Any]) -> list[str | None]:
         else:
             add(p.notation)
     return out
+
+
+_MOVE_FIELDS = attrgetter("ply", "move_number", "side", "written", "origin", "destination",
+                          "path", "captured", "promotes", "piece", "nags", "comment",
+                          "replayed", "line")
+_SIDES = frozenset(("W", "B"))
 
 
 def _opp(side: str | None) -> str | None:
@@ -348,7 +356,73 @@ class ReportBatch:
 
     def _add_plies(self, gid: int, plies: list[Any], canonical: list[str | None]) -> None:
         """The ``moves`` rows of a game's plies and the ``positions`` rows after each replayed
-        one, in one pass (``captured_count`` and ``is_capture`` are derived by the loader)."""
+        one (``captured_count`` and ``is_capture`` are derived by the loader).
+
+        The columns are cut out of the records by C-level getters and transposed (no Python
+        loop a ply at a time); FEN, key and piece counts come straight from the positions'
+        bitboards."""
+        from pdnkit.rules import write_fen
+
+        try:
+            fields = list(map(_MOVE_FIELDS, plies))
+        except AttributeError:  # a record of another shape
+            self._add_plies_general(gid, plies, canonical)
+            return
+        (ply, number, side, written, origin, dest, path, captured, promotes, piece, nags,
+         comment, replayed, line) = zip(*fields, strict=True)
+        if not _SIDES.issuperset(side):
+            side = tuple(_opt_str(x) for x in side)
+        bits = None
+        try:
+            afters = [p.position_after for p in compress(plies, replayed)]
+            if not any(a is None for a in afters):
+                bits = [(a._w, a._b, a._k) for a in afters]
+        except AttributeError:  # records without positions
+            bits = None
+        if bits is None or not all(type(w) is int and type(b) is int and type(k) is int
+                                   for w, b, k in bits):
+            self._add_plies_general(gid, plies, canonical)
+            return
+        n = len(plies)
+        mv = self.moves
+        mv["game_id"].extend([gid] * n)
+        mv["ply"].extend(ply)
+        mv["move_number"].extend(number)
+        mv["side"].extend(side)
+        mv["notation"].extend(written)
+        mv["canonical"].extend(canonical)
+        mv["origin"].extend(origin)
+        mv["destination"].extend(dest)
+        mv["path"].extend(path)
+        mv["captured"].extend(captured)
+        mv["promotes"].extend(promotes)
+        mv["piece"].extend(piece)
+        mv["nags"].extend([x or None for x in nags])
+        mv["comment"].extend(comment)
+        mv["replayed"].extend(map(bool, replayed))
+        mv["line"].extend(line)
+
+        fens = list(map(write_fen, afters))
+        to_move = [f[:1] for f in fens]
+        if not _SIDES.issuperset(to_move):
+            to_move = [c.upper() if c.upper() in _SIDES else _opp(s)
+                       for c, s in zip(to_move, compress(side, replayed), strict=True)]
+        pos = self.positions
+        pos["game_id"].extend([gid] * len(afters))
+        pos["ply"].extend(compress(ply, replayed))
+        pos["fen"].extend(fens)
+        pos["position_key"].extend([a.key() for a in afters])
+        pos["side"].extend(to_move)
+        pos["white_men"].extend([(w & ~k).bit_count() for w, _, k in bits])
+        pos["white_kings"].extend([(w & k).bit_count() for w, _, k in bits])
+        pos["black_men"].extend([(b & ~k).bit_count() for _, b, k in bits])
+        pos["black_kings"].extend([(b & k).bit_count() for _, b, k in bits])
+
+    def _add_plies_general(self, gid: int, plies: list[Any],
+                           canonical: list[str | None]) -> None:
+        """:meth:`_add_plies` for any ply record: one pass, a ply at a time, with the
+        record's own FEN, key and counts where it holds no position (a record from a worker
+        process of the validator, a stand-in)."""
         from pdnkit.rules import write_fen
 
         n = len(plies)
