@@ -524,7 +524,7 @@ class Position:
                         tuple([sob[i] for i in order]),
                         tuple([sob[i] for i in order if (k >> i) & 1]) if k & c else (),
                         ends_king and not is_king, is_king)
-            if len(eng.capture_cache) > 100_000:
+            if len(eng.capture_cache) > 10_000:  # a few MB at most
                 eng.capture_cache.clear()
             eng.capture_cache[key] = move
         return move, self._after(own, opp, k, white, om, dm, c, ends_king)
