@@ -87,6 +87,9 @@ def _tree_memory(pid: int) -> tuple[int, int, int]:
 
 def run(mode: str, path: Path, db: Path, jobs: int) -> dict[str, float]:
     """Run one measurement in a fresh process; sample the process tree's memory."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen([sys.executable, "-c", CHILD, mode, str(path), str(db), str(jobs)],
                             stdout=subprocess.PIPE, text=True, cwd=ROOT)
     peak = [0, 0, 0]
@@ -108,7 +111,11 @@ def run(mode: str, path: Path, db: Path, jobs: int) -> dict[str, float]:
         th.join()
     if proc.returncode != 0:
         raise SystemExit(f"{mode} failed with status {proc.returncode}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     result = json.loads(out.strip().splitlines()[-1])
+    # CPU time of the whole tree (workers are reaped by the child, so they count too): the
+    # figure that does not depend on how many cores other programs leave free
+    result["cpu_s"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     result["peak_mb"], result["pss_mb"], result["uss_mb"] = (x / 2**20 for x in peak)
     return result
 
@@ -139,7 +146,8 @@ def main() -> None:
             rows.append(r)
             print(f"{mode:8} jobs={jobs}: {r['games'] / r['seconds']:8.0f} games/s  "
                   f"{r['seconds']:7.1f} s  peak RSS {r['peak_mb']:5.0f} MB  "
-                  f"PSS {r['pss_mb']:5.0f} MB  USS {r['uss_mb']:5.0f} MB"
+                  f"PSS {r['pss_mb']:5.0f} MB  USS {r['uss_mb']:5.0f} MB  "
+                  f"CPU {r['cpu_s'] / r['games'] * 1e3:.2f} ms/game"
                   + (f"  db {r['db_mb']:.1f} MB" if mode == "import" else ""), flush=True)
         ref = {j: r for r in rows if r["mode"] == "validate" for j in [r["jobs"]]}
         print()
