@@ -572,19 +572,22 @@ _CAPTURE_SEPS = frozenset(("x", "X", ":"))
 
 def _plain_plies(pos: Any, nodes: Sequence[Any], rules: Any, sq_cache: dict[Any, Any],
                  base_num: int, offset: int, tracker: Any,
-                 plies: list[PlyRecord] | None) -> tuple[int, Any]:
+                 plies: list[PlyRecord] | None, first_setup_used: bool = False
+                 ) -> tuple[int, Any]:
     """Replay the leading run of plain plies of a main line: a move of two known squares,
     no variation, no setup, the expected move number (or none), written with the right
     separator, that the direct tests resolve (a quiet move, or a capture that only one legal
     capture makes). Returns (index of the first ply not replayed, position reached); the
     general loop in :func:`_replay` goes on from there, so every finding comes from it.
-    ``plies``: the list of ply records to fill (``None`` for a light report)."""
+    ``plies``: the list of ply records to fill (``None`` for a light report);
+    ``first_setup_used``: a setup before the first move is the starting position already."""
     k = 0
     color = _COLOR_LETTER
     capture_seps = _CAPTURE_SEPS
     dash_is_wrong = rules.capture_separator != "-"
     for node in nodes:
-        if node.variations or node.setup_before or node.placeholder:
+        if node.variations or node.placeholder or (
+                node.setup_before and (k or not first_setup_used)):
             break
         sq = sq_cache.get(node.squares)
         if sq is None:
@@ -713,7 +716,7 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
     if direct_quiet and hasattr(pos, "_play_written"):
         # the usual plies (see _plain_plies); the loop below takes over at the first other one
         k0, pos = _plain_plies(pos, nodes, rules, sq_cache, base_num, offset, tracker,
-                               None if light else plies)
+                               None if light else plies, fen_tag is None)
     for k in range(k0, len(nodes)):
         node = nodes[k]
         ply = k + 1
