@@ -585,6 +585,7 @@ def _plain_plies(pos: Any, nodes: Sequence[Any], rules: Any, sq_cache: dict[Any,
     color = _COLOR_LETTER
     capture_seps = _CAPTURE_SEPS
     dash_is_wrong = rules.capture_separator != "-"
+    push = tracker.push
     for node in nodes:
         if node.variations or node.placeholder or (
                 node.setup_before and (k or not first_setup_used)):
@@ -618,7 +619,7 @@ def _plain_plies(pos: Any, nodes: Sequence[Any], rules: Any, sq_cache: dict[Any,
                              line=node.line)
             plies.append(prec)
             prec._set(move, pos, after, (move,) if move.captured else None)
-        tracker.push(k, move, after)
+        push(k, move, after)
         pos = after
     return k, pos
 
