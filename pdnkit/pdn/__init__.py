@@ -9,9 +9,7 @@ Example:
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
+from pdnkit._lazy import lazy_exports
 from pdnkit.pdn.record import (
     BodyElement,
     CommentNode,
@@ -34,14 +32,6 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'pdnkit.pdn' has no attribute {name!r}")
-
-
 __all__ = [
     "BodyElement",
     "CommentNode",
@@ -52,3 +42,5 @@ __all__ = [
     "comment_commands",
     *_LAZY,
 ]
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
