@@ -48,7 +48,7 @@ BATCH_PLIES = 25_000
 #: DuckDB settings while importing (on connections opened by ``import_files``): a bounded
 #: buffer pool that spills to disk, and no ordering work for the bulk inserts
 IMPORT_SETTINGS = {
-    "memory_limit": "160MB",
+    "memory_limit": "96MB",
     "preserve_insertion_order": "false",
 }
 #: file name endings read when a folder is given
