@@ -287,3 +287,28 @@ def test_canonical_russian_free_choice() -> None:
     legal = pos.legal_moves()
     texts = {canonical_notation(m, pos, legal) for m in legal}
     assert texts == {"f8:b4", "f8:h6:f4:d6:b4", "h4:b6"}
+
+
+def test_square_names_table_matches_square_name() -> None:
+    from pdnkit.rules.notation import square_names
+
+    for v in list_variants():
+        rules = get_rules(v)
+        names = square_names(rules)
+        n = int(rules.geometry.num_squares)
+        assert len(names) == n + 1
+        assert [names[i] for i in range(1, n + 1)] == [square_name(rules, i)
+                                                        for i in range(1, n + 1)]
+    # Russian: square 1 is b8, square 29 is a1 (coordinates, RULES.md 4.5)
+    assert square_names(get_rules("russian"))[1] == "b8"
+
+
+def test_canonical_lone_capture_and_quiet_moves_are_short() -> None:
+    """A forced capture (the only legal move) and quiet moves take the short form, whether
+    the legal moves are passed or not."""
+    pos = _pos("international", "W:W28,32:B23")
+    [m] = pos.legal_moves()
+    assert canonical_notation(m, pos) == canonical_notation(m, pos, [m]) == "28x19"
+    quiet = _pos("english", "B:W21,22:B9,10")
+    assert sorted(canonical_notation(q, quiet) for q in quiet.legal_moves()) == [
+        "10-14", "10-15", "9-13", "9-14"]
