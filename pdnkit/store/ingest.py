@@ -8,7 +8,8 @@ crash, however large it is. DuckDB's memory stays bounded while importing (``mem
 :data:`IMPORT_SETTINGS`). A file whose bytes are already in the database is skipped (content
 hash); ``replace=True`` reloads it. A file whose path is in the database with other bytes (it
 was edited) replaces its older version. With ``jobs`` > 1, worker processes read, replay and
-build the Arrow tables; this process only loads them.
+build the rows (plain Python columns: no Arrow work in the workers); this process cuts the file
+into game texts, numbers the games and loads the rows.
 
 Example:
     >>> import tempfile, pathlib
@@ -233,7 +234,7 @@ def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
     report)`` for a game whose findings the parent may still change (the batch's first game,
     a game after stray text) and ``("rows", batch)`` for runs of the other games: a
     :class:`ReportBatch` of plain Python columns (local game numbers and game indexes from
-    0), so a worker never needs pyarrow. The rows are built from the replayed positions
+    0), so a worker does no Arrow work. The rows are built from the replayed positions
     themselves (nothing is computed twice, no per-ply dict)."""
     from pdnkit._replay_jobs import _renumber, _work
     from pdnkit.pdn import reader
