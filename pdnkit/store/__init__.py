@@ -12,8 +12,7 @@ Example:
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from pdnkit._lazy import lazy_exports
 
 _API: dict[str, str] = {
     "connect": "pdnkit.store.db",
@@ -32,14 +31,4 @@ _API: dict[str, str] = {
 
 __all__ = sorted(_API)
 
-
-def __getattr__(name: str) -> Any:
-    if name in _API:
-        value = getattr(importlib.import_module(_API[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'pdnkit.store' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _API, globals())
