@@ -15,6 +15,7 @@ from typing import Any
 import typer
 
 from pdnkit.cli.app import app
+from pdnkit.cli.app import fail as _fail
 
 
 class OutFormat(str, Enum):
@@ -83,10 +84,6 @@ report_app = typer.Typer(
 app.add_typer(stats_app, name="stats")
 app.add_typer(report_app, name="report")
 
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"pdnkit: error: {message}", err=True)
-    return typer.Exit(code=2)
 
 
 def _opt_db() -> Any:

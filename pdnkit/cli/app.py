@@ -35,3 +35,10 @@ def _root(
     ),
 ) -> None:
     """pdnkit: PDN collections as trustworthy data."""
+
+
+def fail(message: str) -> typer.Exit:
+    """Print a one-line ``pdnkit: error: ...`` to stderr and return the exit (code 2, a usage
+    error) for the caller to raise: ``raise fail("no database at x.duckdb")``."""
+    typer.echo(f"pdnkit: error: {message}", err=True)
+    return typer.Exit(code=2)

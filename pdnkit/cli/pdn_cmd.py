@@ -12,6 +12,7 @@ from pathlib import Path
 import typer
 
 from pdnkit.cli.app import app
+from pdnkit.cli.app import fail as _fail
 
 
 class LintFormat(str, Enum):
@@ -20,10 +21,6 @@ class LintFormat(str, Enum):
     text = "text"
     jsonl = "jsonl"
 
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"pdnkit: error: {message}", err=True)
-    return typer.Exit(code=2)
 
 
 @app.command("lint")

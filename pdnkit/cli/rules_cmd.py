@@ -15,6 +15,7 @@ from typing import Any
 import typer
 
 from pdnkit.cli.app import app
+from pdnkit.cli.app import fail as _fail
 
 _FEN_HELP = (
     "Start from this FEN instead of the initial position, e.g. [cyan]\"W:W31-50:B1-20\"[/cyan] "
@@ -36,11 +37,6 @@ class MovesFormat(str, Enum):
     text = "text"
     json = "json"
 
-
-def _fail(message: str) -> typer.Exit:
-    """Print a one-line error to stderr and return the exit (code 2) to raise."""
-    typer.echo(f"pdnkit: error: {message}", err=True)
-    return typer.Exit(code=2)
 
 
 def _position(variant: str, fen: str | None) -> Any:

@@ -15,6 +15,7 @@ from typing import Any
 import typer
 
 from pdnkit.cli.app import app
+from pdnkit.cli.app import fail as _fail
 
 _DB_HELP = "The DuckDB database file (default: [cyan]pdnkit.duckdb[/cyan] in the current folder)."
 
@@ -42,10 +43,6 @@ class ImportFormat(str, Enum):
     text = "text"
     json = "json"
 
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"pdnkit: error: {message}", err=True)
-    return typer.Exit(code=2)
 
 
 def _print_table(df: Any, limit: int | None = None, title: str | None = None) -> None:
