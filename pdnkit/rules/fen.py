@@ -340,6 +340,68 @@ def _fen_groups(rules: Rules) -> tuple[_FenGroup, ...]:
     return groups
 
 
+class FenLayout:
+    """How :func:`write_fen` lays out a board of at most 64 engine bits, as data the
+    database loader turns into SQL (``pdnkit.store.rows``): ``order`` lists the engine bit of
+    every square in FEN order, ``names`` the square name of every bit (``None`` for bits
+    that are no square). Equal layouts compare equal (every variant on the same board with
+    the same notation shares one).
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> lay = fen_layout(get_rules("russian"))
+        >>> [lay.names[b] for b in lay.order[:3]]
+        ['a1', 'a3', 'a5']
+        >>> fen_layout(get_rules("russian")) == fen_layout(get_rules("czech"))
+        True
+    """
+
+    __slots__ = ("order", "names", "_hash")
+
+    def __init__(self, order: tuple[int, ...], names: tuple[str | None, ...]) -> None:
+        self.order = order
+        self.names = names
+        self._hash = hash((order, names))
+
+    def __eq__(self, other: object) -> bool:
+        return (self is other or isinstance(other, FenLayout) and self._hash == other._hash
+                and self.order == other.order and self.names == other.names)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[type[FenLayout], tuple[tuple[int, ...], tuple[str | None, ...]]]:
+        return FenLayout, (self.order, self.names)
+
+
+_LAYOUT_CACHE: dict[int, tuple[Rules, FenLayout | None]] = {}
+
+
+def fen_layout(rules: Rules) -> FenLayout | None:
+    """The :class:`FenLayout` of ``rules``' board, or ``None`` when its engine bitboards
+    need more than 64 bits (12x12 boards).
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> fen_layout(get_rules("international")).order[:3]
+        (0, 1, 2)
+        >>> fen_layout(get_rules("canadian")) is None
+        True
+    """
+    entry = _LAYOUT_CACHE.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    bits = [(bit, name) for g in _fen_groups(rules) for bit, name in g.squares]
+    layout: FenLayout | None = None
+    if max(bit for bit, _ in bits) < 64:
+        names: list[str | None] = [None] * (max(bit for bit, _ in bits) + 1)
+        for bit, name in bits:
+            names[bit] = name
+        layout = FenLayout(tuple(bit for bit, _ in bits), tuple(names))
+    _LAYOUT_CACHE[id(rules)] = (rules, layout)
+    return layout
+
+
 def _fen_field(groups: tuple[_FenGroup, ...], men: int, kings: int) -> str:
     parts = []
     for g in groups:

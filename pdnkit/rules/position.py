@@ -14,14 +14,13 @@ Example:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from pdnkit.rules._movegen import NO_COUNTERS, Counters, Engine, engine_for
 from pdnkit.rules.variants import Color, Rules
 
-__all__ = ["Move", "Position"]
+__all__ = ["KEY_FINAL", "KEY_SIDE", "KEY_WORDS", "Move", "Position", "position_key"]
 
 
 @dataclass(frozen=True)
@@ -63,6 +62,54 @@ def _color(side: Color | int | str) -> Color:
     if side in (0, 1) and not isinstance(side, bool):
         return Color(side)
     raise ValueError(f"side must be a Color, 0/1 or 'W'/'B', not {side!r}")
+
+
+#: constants of :func:`position_key`: (seed, multiplier) for the low 64-bit word of the
+#: white, black and king bitboards, then for their next word (boards of more than 64 bits),
+#: then the side-to-move seed and the final (seed, multiplier)
+KEY_WORDS = ((0xA0761D6478BD642F, 0xE7037ED1A0B428DB), (0x8EBC6AF09C88C6E3, 0x589965CC75374CC3),
+             (0x1D8E4E27C47D124F, 0x9E3779B97F4A7C15), (0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9),
+             (0xD6E8FEB86659FD93, 0xFF51AFD7ED558CCD), (0xC4CEB9FE1A85EC53, 0xBF58476D1CE4E5B9))
+KEY_SIDE = 0x94D049BB133111EB
+KEY_FINAL = (0x2545F4914F6CDD1D, 0x9FB21C651E98DF25)
+_M64 = (1 << 64) - 1
+(_SW, _CW), (_SB, _CB), (_SK, _CK), (_SW1, _CW1), (_SB1, _CB1), (_SK1, _CK1) = KEY_WORDS
+_SF, _CF = KEY_FINAL
+
+
+def position_key(white: int, black: int, kings: int, black_to_move: bool) -> int:
+    """The signed 64-bit position key of a placement given as the engine's bitboards.
+
+    Each 64-bit word ``v`` of the three bitboards is mixed as ``mum(v ^ seed, multiplier)``
+    (the 128-bit product folded to 64 bits: high half XOR low half, so every input bit
+    reaches every output bit), the mixed words are XORed together with the side's seed when
+    Black is to move, and the result is mixed once more. Plain integer arithmetic, so the
+    database loader computes the same key in SQL (``pdnkit.store.rows``) from the bitboards
+    it is given.
+
+    >>> position_key(0b11, 0b1100, 0, False) == position_key(0b11, 0b1100, 0, False)
+    True
+    >>> position_key(0b11, 0b1100, 0, False) != position_key(0b11, 0b1100, 0, True)
+    True
+    """
+    p = (white & _M64 ^ _SW) * _CW
+    x = p >> 64 ^ p & _M64
+    p = (black & _M64 ^ _SB) * _CB
+    x ^= p >> 64 ^ p & _M64
+    p = (kings & _M64 ^ _SK) * _CK
+    x ^= p >> 64 ^ p & _M64
+    if (white | black) >> 64:  # boards of more than 64 bits: the next words too
+        p = (white >> 64 ^ _SW1) * _CW1
+        x ^= p >> 64 ^ p & _M64
+        p = (black >> 64 ^ _SB1) * _CB1
+        x ^= p >> 64 ^ p & _M64
+        p = (kings >> 64 ^ _SK1) * _CK1
+        x ^= p >> 64 ^ p & _M64
+    if black_to_move:
+        x ^= KEY_SIDE
+    p = (x ^ _SF) * _CF
+    x = p >> 64 ^ p & _M64
+    return x - (1 << 64) if x >> 63 else x
 
 
 class Position:
@@ -237,19 +284,15 @@ class Position:
         }
 
     def key(self) -> int:
-        """Signed 64-bit key of placement + side to move (stable across runs and versions).
+        """Signed 64-bit key of placement + side to move (stable across runs and versions;
+        see :func:`position_key`).
 
         >>> from pdnkit.rules import get_rules
         >>> p = Position.initial(get_rules("russian"))
         >>> p.key() == Position.initial(get_rules("russian")).key() != p.with_side("B").key()
         True
         """
-        h = hashlib.blake2b(digest_size=8)
-        h.update(self._w.to_bytes(16, "little"))
-        h.update(self._b.to_bytes(16, "little"))
-        h.update(self._k.to_bytes(16, "little"))
-        h.update(b"W" if self.side is Color.WHITE else b"B")
-        return int.from_bytes(h.digest(), "little", signed=True)
+        return position_key(self._w, self._b, self._k, self.side is Color.BLACK)
 
     def _state(self) -> tuple[int, int, int, bool]:
         if self.side is Color.WHITE:

@@ -51,6 +51,7 @@ BATCH_PLIES = 25_000
 IMPORT_SETTINGS = {
     "memory_limit": "96MB",
     "preserve_insertion_order": "false",
+    "threads": "1",
 }
 #: file name endings read when a folder is given
 PDN_SUFFIXES = (".pdn",)
@@ -206,8 +207,8 @@ def file_reports(path: Path, variant: str | None, edition: str | None,
 
 
 def _batches(path: Path, variant: str | None, edition: str | None,
-             jobs: int) -> Iterator[tuple[dict[str, pa.Table], Any]]:
-    """(Arrow tables, batch stats) for each batch of ``path``, in file order."""
+             jobs: int) -> Iterator[ReportBatch]:
+    """The row batches of ``path``, in file order."""
     if jobs > 1:
         yield from _batches_parallel(path, variant, edition, jobs)
         return
@@ -215,9 +216,9 @@ def _batches(path: Path, variant: str | None, edition: str | None,
     for report in file_reports(path, variant, edition, jobs):
         batch.add(report)
         if batch.games_count >= BATCH_GAMES or batch.plies_count >= BATCH_PLIES:
-            yield batch.to_arrow(), batch
+            yield batch
             batch = ReportBatch()
-    yield batch.to_arrow(), batch
+    yield batch
 
 
 #: games of a file sent to a worker process at a time
@@ -277,7 +278,7 @@ def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
 
 
 def _batches_parallel(path: Path, variant: str | None, edition: str | None,
-                      jobs: int) -> Iterator[tuple[dict[str, pa.Table], Any]]:
+                      jobs: int) -> Iterator[ReportBatch]:
     """:func:`_batches` with ``jobs`` worker processes that read, replay and build the rows;
     this process only cuts the file into game texts, numbers the games in file order (the
     same reading and numbering as ``validate(jobs=...)``) and turns the rows into Arrow."""
@@ -293,7 +294,7 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None,
     order = _Order(fname, enc if fallback else None)
     parent = ReportBatch()  # games numbered here (see _work_rows)
 
-    def take(results: list[tuple[Any, ...]]) -> Iterator[tuple[dict[str, pa.Table], Any]]:
+    def take(results: list[tuple[Any, ...]]) -> Iterator[ReportBatch]:
         nonlocal parent
         for item in results:
             if item[0] != "rows":
@@ -305,7 +306,7 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None,
             order.index += rows.games_count
             parent.extend(rows)
             if parent.games_count >= BATCH_GAMES or parent.plies_count >= BATCH_PLIES:
-                yield parent.to_arrow(), parent
+                yield parent
                 parent = ReportBatch()
 
     pending: deque[Future[list[tuple[Any, ...]]]] = deque()
@@ -333,7 +334,7 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None,
                 closer.close()
     if order.stray:
         parent.add(order.trailing(variant, edition, "auto", False))
-    yield parent.to_arrow(), parent
+    yield parent
 
 
 # --------------------------------------------------------------------------------------------
@@ -362,9 +363,18 @@ def _append(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table,
 
 
 def _load(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int,
-          game_offset: int) -> None:
+          game_offset: int, layouts: list[Any] | None = None) -> None:
     """Insert one batch: local game numbers shifted by ``game_offset``, ``file_id`` added
-    and the derived columns computed, all in the ``INSERT`` itself."""
+    and the derived columns computed, all in the ``INSERT`` itself; positions given as
+    bitboards (``position_bits``, numbering ``layouts``) become ``positions`` rows in SQL
+    (:func:`pdnkit.store.rows.position_bits_query`)."""
+    bits = tables.get("position_bits")
+    if bits is not None and bits.num_rows:
+        from pdnkit.store.rows import position_bits_query
+
+        con.from_arrow(bits).query(
+            "_pdnkit_load", "INSERT INTO positions BY NAME "
+            + position_bits_query(list(layouts or ()), game_offset))
     for name in _LOAD_ORDER:
         t = tables[name]
         if t.num_rows == 0:
@@ -373,6 +383,77 @@ def _load(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: 
         if name in ("games", "findings"):
             select += f", {int(file_id)}::BIGINT AS file_id"
         _append(con, name, t, select + _DERIVED.get(name, ""))
+
+
+#: row batches waiting for the writer thread (bounds the memory of the pipeline)
+WRITE_QUEUE = 2
+
+
+class _Writer:
+    """Loads the batches of one file into its open transaction from a thread of its own.
+
+    DuckDB runs an ``INSERT`` without holding the GIL, so while this thread loads one batch
+    the calling thread reads and replays the next: the database work overlaps the Python
+    work instead of adding to it. The connection is used by this thread alone between
+    construction and :meth:`close`/:meth:`abort` (nothing else runs on it meanwhile), so
+    every batch still lands in the caller's transaction, in order. A load that fails stops
+    the writer; the error is raised in the caller by the next :meth:`put` or :meth:`close`.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, file_id: int) -> None:
+        import queue
+        import threading
+
+        self.con = con
+        self.file_id = file_id
+        self.queue: queue.Queue[tuple[dict[str, pa.Table], list[Any], int] | None] = (
+            queue.Queue(WRITE_QUEUE))
+        self.error: BaseException | None = None
+        self.stopping = False
+        self.thread = threading.Thread(target=self._run, name="pdnkit-import-writer",
+                                       daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            item = self.queue.get()
+            if item is None or self.stopping:
+                return
+            if self.error is not None:
+                continue  # failed: let the caller's puts through until it notices
+            tables, layouts, offset = item
+            try:
+                _load(self.con, tables, self.file_id, offset, layouts)
+            except BaseException as exc:  # handed to the caller
+                self.error = exc
+
+    def _check(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def put(self, batch: ReportBatch, game_offset: int) -> None:
+        """Queue ``batch`` (its games numbered from ``game_offset``); blocks while
+        :data:`WRITE_QUEUE` batches are waiting."""
+        self._check()
+        self.queue.put((batch.to_arrow(), batch.layouts, game_offset))
+
+    def close(self) -> None:
+        """Wait until every queued batch is loaded; raises the first load error."""
+        self.queue.put(None)
+        self.thread.join()
+        self._check()
+
+    def abort(self) -> None:
+        """Stop after the load in progress (queued batches are dropped) and wait for it."""
+        import queue
+
+        self.stopping = True
+        while self.thread.is_alive():
+            with contextlib.suppress(queue.Empty):
+                self.queue.get_nowait()
+            with contextlib.suppress(queue.Full):
+                self.queue.put_nowait(None)
+            self.thread.join(0.05)
 
 
 def _delete_files(con: duckdb.DuckDBPyConnection, file_ids: list[int]) -> None:
@@ -398,6 +479,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
     result = FileResult(str(path), status, sha)
     con.execute("BEGIN TRANSACTION")
     file_id: int | None = None
+    writer: _Writer | None = None
     try:
         _delete_files(con, old_ids)
         file_id = _next_id(con, "files", "file_id")
@@ -406,20 +488,23 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         file_status: Counter[str] = Counter()
         file_codes: Counter[str] = Counter()
         replayed = findings = 0
-        for tables, stats in _batches(path, variant, edition, jobs):
-            n = tables["games"].num_rows
+        writer = _Writer(con, file_id)
+        for batch in _batches(path, variant, edition, jobs):
+            n = batch.games_count
             if n:
-                _load(con, tables, file_id, next_game)
+                writer.put(batch, next_game)
             next_game += n
             result.games += n
-            result.plies += tables["moves"].num_rows
-            replayed += stats.replayed_count
-            findings += tables["findings"].num_rows
-            file_status.update(stats.status_counts)
-            file_codes.update(stats.code_counts)
-            encoding = encoding or stats.encoding
+            result.plies += batch.plies_count
+            replayed += batch.replayed_count
+            findings += batch.findings_count
+            file_status.update(batch.status_counts)
+            file_codes.update(batch.code_counts)
+            encoding = encoding or batch.encoding
             if on_games is not None and n:
                 on_games(n)
+        writer.close()
+        writer = None
         con.execute(
             "INSERT INTO files (file_id, path, sha256, size, encoding, games, imported_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -427,6 +512,8 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
              datetime.now()])
         con.execute("COMMIT")
     except BaseException:
+        if writer is not None:
+            writer.abort()
         with contextlib.suppress(Exception):
             con.execute("ROLLBACK")
         raise
@@ -470,7 +557,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     db_name = db if isinstance(db, (str, Path)) else ("pdnkit.duckdb" if db is None else
                                                         "<connection>")
     summary = ImportSummary(db=str(db_name))
-    with opened(db) as con:
+    with opened(db) as con, _import_tuning():
         if isinstance(db, (str, Path)) or db is None:
             for name, value in IMPORT_SETTINGS.items():
                 con.execute(f"SET {name} = '{value}'")
@@ -503,6 +590,46 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
                 bar.close()
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+#: the interpreter's thread switch interval while importing (seconds; see
+#: :func:`_import_tuning`)
+SWITCH_INTERVAL = 0.0002
+
+
+@contextlib.contextmanager
+def _import_tuning() -> Iterator[None]:
+    """Interpreter settings for the length of an import, restored afterwards.
+
+    * **Garbage collector.** A long import keeps promoting objects to the oldest generation,
+      and every full pass then walks everything the process holds, pyarrow's and pandas'
+      module objects included (about a sixth of a single-process import's time on 10,000
+      games). ``gc.freeze()`` moves what exists now into a permanent generation those passes
+      skip; ``gc.unfreeze()`` at the end hands it back, so nothing is kept from collection
+      beyond the import. Left alone when the caller has disabled or frozen the collector.
+    * **Thread switch interval.** DuckDB's scan of an Arrow table takes the GIL many times a
+      batch; with the default interval (5 ms) the writer thread (:class:`_Writer`) waits that
+      long each time the replaying thread holds it, and a load that takes 0.2 s alone took
+      3.7 s beside Python work. At :data:`SWITCH_INTERVAL` it takes about 0.4 s and the two
+      threads truly overlap; the interval only matters while a thread is waiting, so the
+      replay itself does not slow down."""
+    import gc
+    import sys
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
+    freeze = gc.isenabled() and not gc.get_freeze_count()
+    if freeze:
+        import pyarrow  # noqa: F401  (loaded by the first batch anyway: freeze it too)
+        with contextlib.suppress(ImportError):
+            import pandas  # noqa: F401  (DuckDB imports it on its first Arrow scan)
+        gc.freeze()
+    try:
+        yield
+    finally:
+        if freeze:
+            gc.unfreeze()
+        sys.setswitchinterval(interval)
 
 
 class _Progress:

@@ -9,7 +9,7 @@ Example:
     >>> b.games_count
     0
     >>> sorted(b.to_arrow())
-    ['findings', 'games', 'moves', 'positions', 'rule_events']
+    ['findings', 'games', 'moves', 'position_bits', 'positions', 'rule_events']
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+    from pdnkit.rules.fen import FenLayout
 
 _FULL_DATE = re.compile(r"^\s*(\d{4})\.(\d{2})\.(\d{2})\s*$")
 _YEAR = re.compile(r"(?<!\d)(1[0-9]\d\d|20\d\d)(?!\d)")
@@ -209,6 +211,7 @@ class ReportBatch:
                 "black_men", "black_kings")
     FINDING_COLS = ("game_id", "game_index", "code", "severity", "message", "line", "col",
                     "ply", "move", "fen", "in_variation", "details")
+    BITS_COLS = ("game_id", "ply", "layout", "black", "w", "b", "k")
     EVENT_COLS = ("game_id", "rule", "article", "automatic", "start_ply", "limit_plies",
                   "deadline_ply", "reached_ply", "end_ply")
 
@@ -218,6 +221,12 @@ class ReportBatch:
         self.positions: dict[str, list[Any]] = {c: [] for c in self.POS_COLS}
         self.findings: dict[str, list[Any]] = {c: [] for c in self.FINDING_COLS}
         self.rule_events: dict[str, list[Any]] = {c: [] for c in self.EVENT_COLS}
+        #: positions given as the engine's bitboards (a board of at most 64 bits): the
+        #: loader writes their ``positions`` rows, FEN and key included, in SQL
+        self.position_bits: dict[str, list[Any]] = {c: [] for c in self.BITS_COLS}
+        #: the FEN layouts that ``position_bits["layout"]`` numbers
+        self.layouts: list[FenLayout] = []
+        self._layout_codes: dict[FenLayout, int] = {}
         self.encoding: str | None = None
         self.status_counts: dict[str, int] = {}
         self.code_counts: dict[str, int] = {}
@@ -362,6 +371,7 @@ class ReportBatch:
         loop a ply at a time); FEN, key and piece counts come straight from the positions'
         bitboards."""
         from pdnkit.rules import write_fen
+        from pdnkit.rules.fen import fen_layout
 
         try:
             fields = list(map(_MOVE_FIELDS, plies))
@@ -372,15 +382,18 @@ class ReportBatch:
          comment, replayed, line) = zip(*fields, strict=True)
         if not _SIDES.issuperset(side):
             side = tuple(_opt_str(x) for x in side)
-        bits = None
         try:
             afters = [p.position_after for p in compress(plies, replayed)]
+            ws = bs = ks = None
             if not any(a is None for a in afters):
-                bits = [(a._w, a._b, a._k) for a in afters]
+                ws = [a._w for a in afters]
+                bs = [a._b for a in afters]
+                ks = [a._k for a in afters]
+                layout = fen_layout(afters[0].rules) if afters else None
         except AttributeError:  # records without positions
-            bits = None
-        if bits is None or not all(type(w) is int and type(b) is int and type(k) is int
-                                   for w, b, k in bits):
+            ws = None
+        if ws is None or bs is None or ks is None or {*map(type, ws), *map(type, bs),
+                                                      *map(type, ks)} - {int}:
             self._add_plies_general(gid, plies, canonical)
             return
         n = len(plies)
@@ -402,6 +415,17 @@ class ReportBatch:
         mv["replayed"].extend(map(bool, replayed))
         mv["line"].extend(line)
 
+        if layout is not None:  # FEN, key, side and counts are computed by the loader
+            pb = self.position_bits
+            n_pos = len(afters)
+            pb["game_id"].extend([gid] * n_pos)
+            pb["ply"].extend(compress(ply, replayed))
+            pb["layout"].extend([self._layout_code(layout)] * n_pos)
+            pb["black"].extend([a.side for a in afters])
+            pb["w"].extend(ws)
+            pb["b"].extend(bs)
+            pb["k"].extend(ks)
+            return
         fens = list(map(write_fen, afters))
         to_move = [f[:1] for f in fens]
         if not _SIDES.issuperset(to_move):
@@ -413,10 +437,18 @@ class ReportBatch:
         pos["fen"].extend(fens)
         pos["position_key"].extend([a.key() for a in afters])
         pos["side"].extend(to_move)
-        pos["white_men"].extend([(w & ~k).bit_count() for w, _, k in bits])
-        pos["white_kings"].extend([(w & k).bit_count() for w, _, k in bits])
-        pos["black_men"].extend([(b & ~k).bit_count() for _, b, k in bits])
-        pos["black_kings"].extend([(b & k).bit_count() for _, b, k in bits])
+        pos["white_men"].extend([(w & ~k).bit_count() for w, k in zip(ws, ks, strict=True)])
+        pos["white_kings"].extend([(w & k).bit_count() for w, k in zip(ws, ks, strict=True)])
+        pos["black_men"].extend([(b & ~k).bit_count() for b, k in zip(bs, ks, strict=True)])
+        pos["black_kings"].extend([(b & k).bit_count() for b, k in zip(bs, ks, strict=True)])
+
+    def _layout_code(self, layout: FenLayout) -> int:
+        """The batch's number for ``layout`` (an index into :attr:`layouts`)."""
+        code = self._layout_codes.get(layout)
+        if code is None:
+            code = self._layout_codes[layout] = len(self.layouts)
+            self.layouts.append(layout)
+        return code
 
     def _add_plies_general(self, gid: int, plies: list[Any],
                            canonical: list[str | None]) -> None:
@@ -520,13 +552,17 @@ class ReportBatch:
             ([0, 1, 2], [2, 2])
         """
         base = self.games_count
+        codes = [self._layout_code(lay) for lay in other.layouts]
         for mine, theirs in ((self.games, other.games), (self.moves, other.moves),
                              (self.positions, other.positions),
+                             (self.position_bits, other.position_bits),
                              (self.findings, other.findings),
                              (self.rule_events, other.rule_events)):
             for name, col in theirs.items():
                 if name == "game_id" and base:
                     col = [g + base for g in col]
+                elif name == "layout" and codes != list(range(len(codes))):
+                    col = [codes[c] for c in col]
                 mine[name].extend(col)
         if self.encoding is None:
             self.encoding = other.encoding
@@ -551,13 +587,15 @@ class ReportBatch:
             cols["game_index"] = [None if i is None else i + base for i in cols["game_index"]]
 
     def to_arrow(self) -> dict[str, pa.Table]:
-        """The batch as one Arrow table per database table (local ``game_id``s)."""
+        """The batch as one Arrow table per database table (local ``game_id``s), plus
+        ``position_bits`` (positions as bitboards: see :func:`position_bits_select`)."""
         import pyarrow as pa
 
         return {
             "games": pa.table(self.games, schema=_schemas()["games"]),
             "moves": pa.table(self.moves, schema=_schemas()["moves"]),
             "positions": pa.table(self.positions, schema=_schemas()["positions"]),
+            "position_bits": pa.table(self.position_bits, schema=_schemas()["position_bits"]),
             "findings": pa.table(self.findings, schema=_schemas()["findings"]),
             "rule_events": pa.table(self.rule_events, schema=_schemas()["rule_events"]),
         }
@@ -592,6 +630,9 @@ def _schemas() -> dict[str, pa.Schema]:
                 ("game_id", i64), ("ply", i32), ("fen", s), ("position_key", i64),
                 ("side", s), ("white_men", i32), ("white_kings", i32), ("black_men", i32),
                 ("black_kings", i32)]),
+            "position_bits": pa.schema([
+                ("game_id", i64), ("ply", i32), ("layout", pa.int16()), ("black", pa.int8()),
+                ("w", pa.uint64()), ("b", pa.uint64()), ("k", pa.uint64())]),
             "findings": pa.schema([
                 ("game_id", i64), ("game_index", i32), ("code", s), ("severity", s),
                 ("message", s), ("line", i32), ("col", i32), ("ply", i32), ("move", s),
@@ -602,3 +643,79 @@ def _schemas() -> dict[str, pa.Schema]:
                 ("reached_ply", i32), ("end_ply", i32)]),
         }
     return _SCHEMAS
+
+
+def _sql_list(items: Any) -> str:
+    return "[" + ", ".join("NULL" if x is None else
+                           (str(int(x)) if isinstance(x, int) else
+                            "'" + str(x).replace("'", "''") + "'") for x in items) + "]"
+
+
+def position_bits_query(layouts: list[FenLayout], game_offset: int = 0) -> str:
+    """The SQL query that turns a ``position_bits`` batch (named ``_pdnkit_load``; columns
+    ``game_id``, ``ply``, ``layout``, ``black`` (1 when Black is to move), the bitboards
+    ``w``, ``b``, ``k``) into ``positions``
+    rows: the same ``fen`` as :func:`pdnkit.rules.write_fen`, the same ``position_key`` as
+    :func:`pdnkit.rules.position.position_key`, ``side`` and the four piece counts, with
+    ``game_offset`` added to the game numbers. DuckDB computes them in bulk, off the Python
+    thread, while the next batch is replayed; ``layout`` numbers ``layouts`` (each a
+    :class:`pdnkit.rules.fen.FenLayout`).
+
+    Example:
+        >>> import duckdb
+        >>> from pdnkit.rules import Position, get_rules, write_fen
+        >>> from pdnkit.rules.fen import fen_layout
+        >>> p = Position.initial(get_rules("russian"))
+        >>> con = duckdb.connect()
+        >>> _ = con.execute("CREATE TABLE _pdnkit_load AS SELECT 0 AS game_id, 0 AS ply, "
+        ...     "0 AS layout, 0 AS black, ?::UBIGINT AS w, ?::UBIGINT AS b, "
+        ...     "?::UBIGINT AS k", [p._w, p._b, p._k])
+        >>> fen, key = con.execute("SELECT fen, position_key FROM ("
+        ...     + position_bits_query([fen_layout(p.rules)]) + ")").fetchone()
+        >>> fen == write_fen(p), key == p.key()
+        (True, True)
+    """
+    from pdnkit.rules.position import KEY_FINAL, KEY_SIDE, KEY_WORDS
+
+    def pick(lists: list[str]) -> str:
+        if len(lists) == 1:
+            return lists[0]
+        return ("CASE layout " + " ".join(f"WHEN {i} THEN {x}" for i, x in enumerate(lists))
+                + " END")
+
+    order = pick([_sql_list(lay.order) for lay in layouts]) if layouts else "[]"
+    names = pick([_sql_list(lay.names) for lay in layouts]) if layouts else "[]"
+
+    def field(bits: str) -> str:  # one colour's squares in FEN order, kings with their K
+        return (f"array_to_string(list_transform(list_filter({order}, lambda i: "
+                f"({bits} >> i) & 1 = 1), lambda i: CASE WHEN (k >> i) & 1 = 1 "
+                f"THEN 'K' || {names}[i + 1] ELSE {names}[i + 1] END), ',')")
+
+    m = f"{(1 << 64) - 1}::UHUGEINT"
+
+    def product(col: str, seed: int, mul: int) -> str:
+        return f"xor({col}::UHUGEINT, {seed}::UHUGEINT) * {mul}::UHUGEINT AS p{col}"
+
+    def fold(p: str) -> str:  # the 128-bit product folded to 64 bits
+        return f"xor({p} >> 64, {p} & {m})"
+
+    (sw, cw), (sb, cb), (sk, ck) = KEY_WORDS[:3]
+    sf, cf = KEY_FINAL
+    # the key, step by step as in position_key: the three mixed words (pw, pb, pk folded),
+    # the side's seed (x), the final mix (p folded to y), read as a signed 64-bit number
+    return (
+        f"SELECT game_id + {int(game_offset)} AS game_id, ply, "
+        "CASE WHEN black = 1 THEN 'B' ELSE 'W' END AS side, "
+        f"CASE WHEN black = 1 THEN 'B' ELSE 'W' END || ':W' || {field('w')} || ':B' "
+        f"|| {field('b')} AS fen, "
+        "bit_count(w & ~k)::INTEGER AS white_men, bit_count(w & k)::INTEGER AS white_kings, "
+        "bit_count(b & ~k)::INTEGER AS black_men, bit_count(b & k)::INTEGER AS black_kings, "
+        f"CASE WHEN y >= {1 << 63}::UHUGEINT THEN (y::HUGEINT - {1 << 64}::HUGEINT)::BIGINT "
+        "ELSE y::BIGINT END AS position_key "
+        f"FROM (SELECT *, {fold('p')} AS y "
+        f"FROM (SELECT *, xor(x, {sf}::UHUGEINT) * {cf}::UHUGEINT AS p "
+        f"FROM (SELECT *, xor(xor(xor({fold('pw')}, {fold('pb')}), {fold('pk')}), "
+        f"CASE WHEN black = 1 THEN {KEY_SIDE}::UHUGEINT ELSE 0::UHUGEINT END) AS x "
+        f"FROM (SELECT *, {product('w', sw, cw)}, {product('b', sb, cb)}, "
+        f"{product('k', sk, ck)} FROM _pdnkit_load))))"
+    )

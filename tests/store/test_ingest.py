@@ -261,9 +261,9 @@ def test_loaded_batches_are_not_kept_until_commit(tmp_path: Path,
     loaded: list[int] = []
     load = ingest._load
 
-    def watched(con, tables, file_id, offset):  # type: ignore[no-untyped-def]
+    def watched(con, tables, file_id, offset, layouts=None):  # type: ignore[no-untyped-def]
         loaded.append(sum(t.nbytes for t in tables.values()))
-        load(con, tables, file_id, offset)
+        load(con, tables, file_id, offset, layouts)
         del tables
         held.append(pa.total_allocated_bytes())
 
