@@ -592,6 +592,9 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     return summary
 
 
+#: full garbage-collector passes while importing: one per this many middle-generation
+#: passes (Python's default is 10; see :func:`_import_tuning`)
+GC_FULL_EVERY = 100
 #: the interpreter's thread switch interval while importing (seconds; see
 #: :func:`_import_tuning`)
 SWITCH_INTERVAL = 0.0002
@@ -606,7 +609,11 @@ def _import_tuning() -> Iterator[None]:
       module objects included (about a sixth of a single-process import's time on 10,000
       games). ``gc.freeze()`` moves what exists now into a permanent generation those passes
       skip; ``gc.unfreeze()`` at the end hands it back, so nothing is kept from collection
-      beyond the import. Left alone when the caller has disabled or frozen the collector.
+      beyond the import. Full passes also come ten times less often (:data:`GC_FULL_EVERY`;
+      about one per thousand games, where they came every hundred): nearly everything an
+      import creates is either freed by reference counting or collected young, and the
+      rare cycle that reaches the oldest generation waits a little longer. Left alone when
+      the caller has disabled or frozen the collector.
     * **Thread switch interval.** DuckDB's scan of an Arrow table takes the GIL many times a
       batch; with the default interval (5 ms) the writer thread (:class:`_Writer`) waits that
       long each time the replaying thread holds it, and a load that takes 0.2 s alone took
@@ -618,16 +625,19 @@ def _import_tuning() -> Iterator[None]:
 
     interval = sys.getswitchinterval()
     sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
+    thresholds = gc.get_threshold()
     freeze = gc.isenabled() and not gc.get_freeze_count()
     if freeze:
         import pyarrow  # noqa: F401  (loaded by the first batch anyway: freeze it too)
         with contextlib.suppress(ImportError):
             import pandas  # noqa: F401  (DuckDB imports it on its first Arrow scan)
         gc.freeze()
+        gc.set_threshold(thresholds[0], thresholds[1], max(thresholds[2], GC_FULL_EVERY))
     try:
         yield
     finally:
         if freeze:
+            gc.set_threshold(*thresholds)
             gc.unfreeze()
         sys.setswitchinterval(interval)
 
