@@ -538,6 +538,10 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     process writes; ``replace`` reloads files already present; ``progress`` shows a progress
     bar (files, games, games/s) on a terminal. Returns an :class:`ImportSummary`.
 
+    While it runs, the interpreter's thread switch interval is shortened and the garbage
+    collector's objects of before the import are frozen (see ``_import_tuning``); both are
+    restored when it returns.
+
     Example:
         >>> import tempfile, pathlib
         >>> d = pathlib.Path(tempfile.mkdtemp())

@@ -1,7 +1,9 @@
-"""The loader computes the ``positions`` rows of boards of at most 64 engine bits in SQL
-(``position_bits_query``): its FEN, key, side and piece counts must be exactly the engine's
-(``write_fen``, ``Position.key``, ``Position.counts``), on random placements of every variant,
-kings and empty sides included. The key itself must tell positions apart."""
+"""The loader: it computes the ``positions`` rows of boards of at most 64 engine bits in SQL
+(``position_bits_query``), whose FEN, key, side and piece counts must be exactly the engine's
+(``write_fen``, ``Position.key``, ``Position.counts``) on random placements of every variant,
+kings and empty sides included; the key itself must tell positions apart; the writer thread
+hands its errors to the caller and rolls the file back; the interpreter settings changed while
+importing are restored."""
 
 from __future__ import annotations
 
@@ -169,3 +171,15 @@ def test_batches_merge_their_layouts() -> None:
     a.extend(b)
     assert a.layouts == [intl, russian]
     assert a.position_bits["layout"] == [1, 0, 1]
+
+
+def test_interpreter_settings_are_restored(tmp_path: Path) -> None:
+    import gc
+    import sys
+
+    before = (sys.getswitchinterval(), gc.get_threshold(), gc.get_freeze_count(), gc.isenabled())
+    f = tmp_path / "a.pdn"
+    f.write_text((sample_dir() / "english.pdn").read_text(encoding="utf-8"), encoding="utf-8")
+    assert import_files([f], db=tmp_path / "t.duckdb").games > 0
+    assert (sys.getswitchinterval(), gc.get_threshold(), gc.get_freeze_count(),
+            gc.isenabled()) == before
