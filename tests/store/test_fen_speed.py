@@ -3,12 +3,11 @@ rulebook positions and on random placements of every variant."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from pdnkit.rules import Position, get_rules, list_variants, parse_fen, write_fen
 from pdnkit.rules.fen import _write_fen_sets
+from tests.placements import random_positions
 
 
 def test_initial_positions_match_the_rulebooks() -> None:
@@ -33,19 +32,7 @@ def test_kings_and_coordinates_in_board_order() -> None:
 
 @pytest.mark.parametrize("rules", list_variants(), ids=lambda r: f"{r.name}-{r.edition}")
 def test_random_positions_match_the_square_set_writer(rules: object) -> None:
-    rnd = random.Random(7)
-    geo = rules.geometry  # type: ignore[attr-defined]
-    crown = set(geo.promotion_squares(0)) | set(geo.promotion_squares(1))
-    for _ in range(200):
-        squares = list(range(1, geo.num_squares + 1))
-        rnd.shuffle(squares)
-        n = rnd.randint(0, len(squares))
-        cuts = sorted(rnd.randint(0, n) for _ in range(3))
-        wm, wk = squares[:cuts[0]], squares[cuts[0]:cuts[1]]
-        bm, bk = squares[cuts[1]:cuts[2]], squares[cuts[2]:n]
-        wm = [s for s in wm if s not in crown]
-        bm = [s for s in bm if s not in crown]
-        pos = Position.from_squares(rules, rnd.choice("WB"), wm, wk, bm, bk)  # type: ignore[arg-type]
+    for pos in random_positions(rules, 200, seed=7):
         fen = write_fen(pos)
         assert fen == _write_fen_sets(pos)
         assert parse_fen(fen, rules) == pos  # type: ignore[arg-type]

@@ -7,7 +7,6 @@ importing are restored."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import duckdb
@@ -19,25 +18,7 @@ from pdnkit.rules.fen import fen_layout
 from pdnkit.rules.position import position_key
 from pdnkit.store import import_files, ingest, sample_dir
 from pdnkit.store.rows import ReportBatch, _schemas, position_bits_query
-
-
-def _random_positions(rules: object, n: int, seed: int) -> list[Position]:
-    rnd = random.Random(seed)
-    geo = rules.geometry  # type: ignore[attr-defined]
-    crown = set(geo.promotion_squares(0)) | set(geo.promotion_squares(1))
-    out = []
-    for _ in range(n):
-        squares = list(range(1, geo.num_squares + 1))
-        rnd.shuffle(squares)
-        k = rnd.randint(0, len(squares))
-        cuts = sorted(rnd.randint(0, k) for _ in range(3))
-        wm, wk = squares[:cuts[0]], squares[cuts[0]:cuts[1]]
-        bm, bk = squares[cuts[1]:cuts[2]], squares[cuts[2]:k]
-        wm = [s for s in wm if s not in crown]
-        bm = [s for s in bm if s not in crown]
-        out.append(Position.from_squares(rules, rnd.choice("WB"), wm, wk, bm, bk))  # type: ignore[arg-type]
-    return out
-
+from tests.placements import random_positions
 
 VARIANTS = [r for r in list_variants() if fen_layout(r) is not None]
 
@@ -49,7 +30,7 @@ def test_every_board_but_12x12_goes_through_sql() -> None:
 
 @pytest.mark.parametrize("rules", VARIANTS, ids=lambda r: f"{r.name}-{r.edition}")
 def test_sql_rows_equal_the_engine(rules: object) -> None:
-    positions = _random_positions(rules, 300, seed=11)
+    positions = random_positions(rules, 300, seed=11)
     positions.append(Position.initial(rules))  # type: ignore[arg-type]
     layout = fen_layout(rules)  # type: ignore[arg-type]
     other = fen_layout(get_rules("russian" if rules.geometry.width == 10 else "international"))  # type: ignore[attr-defined]
@@ -80,7 +61,7 @@ def test_keys_tell_positions_apart() -> None:
     seen: dict[int, tuple[int, int, int, int]] = {}
     for name in ("international", "russian", "canadian"):
         rules = get_rules(name)
-        for p in _random_positions(rules, 20_000, seed=3):
+        for p in random_positions(rules, 20_000, seed=3):
             for q in (p, p.with_side("B" if str(p.side) == "W" else "W")):
                 state = (q._w, q._b, q._k, int(q.side))
                 assert seen.setdefault(q.key(), state) == state
@@ -125,7 +106,7 @@ def test_wide_boards_keep_their_high_squares_in_the_key() -> None:
     assert position_key(1 << 70, 1, 0, False) != position_key(1 << 71, 1, 0, False)
     assert position_key(1, 1 << 70, 1 << 70, True) != position_key(1, 1 << 70, 0, True)
     rules = get_rules("canadian")
-    a, b = _random_positions(rules, 2, seed=5)
+    a, b = random_positions(rules, 2, seed=5)
     assert (a.key() == b.key()) == (a == b)
 
 
