@@ -227,6 +227,12 @@ CODES: dict[str, CodeInfo] = {
            "an illegal move was applied as played",
            "In as-played mode the irregular move was applied to the board because it "
            "is geometrically describable; later moves are replayed from there."),
+        _c("internal-error", "error", "replay",
+           "pdnkit itself failed on this game",
+           "A fault in pdnkit's own code, not in the game, stopped the work on this game "
+           "(the message names the exception and where it happened). The game is kept "
+           "with everything read so far and the other games go on. Please report it, "
+           "with the game's text, so it can be fixed."),
         # --- results ---------------------------------------------------------------------
         _c("result-mismatch", "error", "result",
            "the result contradicts the final position",

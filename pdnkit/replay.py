@@ -19,6 +19,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -489,10 +490,11 @@ def replay(record: Any, rules: Any = None, *, variant: str | None = None,
         raise ValueError(f"result_convention must be one of {CONVENTIONS}, "
                          f"got {result_convention!r}")
     if rules is not None:
-        rep = _replay(record, rules, [], edition, result_convention, light)
+        rep = _replay_guarded(record, rules, [], edition, result_convention, light)
     else:
         res = resolve_rules(record, variant, edition)
-        rep = _replay(record, res.rules, res.findings, edition, result_convention, light)
+        rep = _replay_guarded(record, res.rules, res.findings, edition, result_convention,
+                              light)
         if res.source == "guess" and rep.status == "error":
             # try the other candidates; keep the first that replays without errors
             from pdnkit._replay_resolve import _get_rules
@@ -508,7 +510,8 @@ def replay(record: Any, rules: Any = None, *, variant: str | None = None,
                     f"and not under {res.rules.name}'s",
                     details={"variant": alt_rules.name,
                              "candidates": [res.rules.name, *res.alternatives]})
-                alt = _replay(record, alt_rules, [*fs, note], edition, result_convention,
+                alt = _replay_guarded(record, alt_rules, [*fs, note], edition,
+                                      result_convention,
                               light)
                 if alt.status != "error":
                     rep = alt
@@ -632,6 +635,50 @@ def _finish_status(report: GameReport) -> None:
         report.status = "ok"
     else:
         report.status = w.value
+
+
+def internal_error(exc: BaseException, doing: str, **where: Any) -> Finding:
+    """The ``internal-error`` finding for a fault of pdnkit's own code met while ``doing``
+    something with one game: the exception and the place it was raised.
+
+    Example:
+        >>> internal_error(KeyError("x"), "replaying this game").message[:60]
+        "pdnkit failed while replaying this game: KeyError: 'x'"
+    """
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    at = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    return make_finding(
+        "internal-error", f"pdnkit failed while {doing}: {type(exc).__name__}: {exc}{at}",
+        details={"exception": type(exc).__name__, "text": str(exc),
+                 "where": [f"{Path(f.filename).name}:{f.lineno} {f.name}"
+                           for f in frames[-5:]]}, **where)
+
+
+def _replay_guarded(record: Any, rules: Any, pre: list[Finding], edition: str | None,
+                    convention: str, light: bool = False) -> GameReport:
+    """:func:`_replay`; a fault of pdnkit's own code becomes an ``internal-error`` finding
+    of this game (its moves kept unreplayed) instead of stopping the whole collection."""
+    try:
+        return _replay(record, rules, pre, edition, convention, light)
+    except Exception as exc:
+        report = _base_report(record)
+        where = {"file": getattr(record, "file", None),
+                 "game_index": getattr(record, "index", None),
+                 "line": getattr(record, "line", None)}
+        report.findings = [*(getattr(record, "findings", ()) or ()),
+                           *(f.located(**where) for f in pre),
+                           internal_error(exc, "replaying this game", **where)]
+        report.variant = getattr(rules, "name", None)
+        report.gametype = getattr(rules, "gametype", None)
+        report.edition = edition or getattr(rules, "edition", None)
+        if not light:
+            with contextlib.suppress(Exception):
+                _unreplayed_plies(report, list(getattr(record, "moves", ()) or ()), 0, None,
+                                  None, None)
+        _finish_status(report)
+        return report
 
 
 def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,

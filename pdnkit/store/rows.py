@@ -164,7 +164,9 @@ def canonical_notations(plies: list[Any]) -> list[str | None]:
     add = out.append
     names: tuple[str, ...] | None = None
     for p in plies:
-        if p.replayed and not p.captured:
+        # (a replayed ply without an origin is the later part of a capture written as
+        # several plies: its move is the previous ply's, and it has no notation of its own)
+        if p.replayed and not p.captured and p.origin is not None:
             if names is None:
                 before = getattr(p, "position_before", None)
                 if before is None:  # a record from a worker process: computed there
@@ -248,7 +250,36 @@ class ReportBatch:
         return len(self.findings["game_id"])
 
     def add(self, report: Any) -> int:
-        """Append one ``GameReport``; returns its local game number."""
+        """Append one ``GameReport``; returns its local game number.
+
+        Should building its rows fail (a fault of pdnkit's, not of the game), whatever was
+        appended for it is taken back and the game goes in without moves and positions,
+        with an ``internal-error`` finding (its raw text is kept): one game never stops
+        an import."""
+        tables = (self.games, self.moves, self.positions, self.position_bits, self.findings,
+                  self.rule_events)
+        marks = [len(next(iter(t.values()))) for t in tables]
+        counters = (dict(self.status_counts), dict(self.code_counts), self.replayed_count)
+        try:
+            return self._add(report)
+        except Exception as exc:
+            import dataclasses
+
+            from pdnkit.replay import internal_error
+
+            for t, n in zip(tables, marks, strict=True):
+                for col in t.values():
+                    del col[n:]
+            self.status_counts, self.code_counts, self.replayed_count = counters
+            where = {"file": getattr(report, "file", None),
+                     "game_index": getattr(report, "index", None),
+                     "line": getattr(report, "line", None)}
+            return self._add(dataclasses.replace(
+                report, plies=[], rule_events=[], status="error", replayed_plies=0,
+                findings=[*report.findings,
+                          internal_error(exc, "loading this game's rows", **where)]))
+
+    def _add(self, report: Any) -> int:
         gid = self.games_count
         record = report.record
         tag_list = list(getattr(record, "tags", None) or [])

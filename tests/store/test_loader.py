@@ -164,3 +164,105 @@ def test_interpreter_settings_are_restored(tmp_path: Path) -> None:
     assert import_files([f], db=tmp_path / "t.duckdb").games > 0
     assert (sys.getswitchinterval(), gc.get_threshold(), gc.get_freeze_count(),
             gc.isenabled()) == before
+
+
+def test_wide_boards_are_written_in_python(tmp_path: Path) -> None:
+    """Canadian draughts (12x12: bitboards past 64 bits) takes the Python path; its rows
+    equal the engine's too, set-up games included."""
+    from pdnkit.pdn import write_games
+    from pdnkit.replay import validate
+    from pdnkit.store.samples import variant_collection
+
+    f = tmp_path / "canadian.pdn"
+    write_games(variant_collection("canadian", 10), f)
+    db = tmp_path / "c.duckdb"
+    import_files([f], db=db)
+    con = duckdb.connect(str(db), read_only=True)
+    stored = con.execute(
+        "SELECT g.game_index, p.ply, p.fen, p.position_key, p.side, p.white_men, "
+        "p.white_kings, p.black_men, p.black_kings FROM positions p JOIN games g "
+        "USING (game_id) WHERE p.ply > 0 ORDER BY 1, 2").fetchall()
+    con.close()
+    expected = []
+    for rep in validate(f):
+        assert rep.variant == "canadian"
+        for p in rep.plies:
+            a = p.position_after
+            c = a.counts()
+            expected.append((rep.index, p.ply, write_fen(a), a.key(), str(a.side),
+                             c["white_men"], c["white_kings"], c["black_men"],
+                             c["black_kings"]))
+    assert len(expected) > 500
+    assert stored == expected
+
+
+def test_capture_written_as_several_plies_is_loaded(tmp_path: Path) -> None:
+    """A capture written as one ply a jump (as some servers export it) is read as one move;
+    its later plies have no move of their own, and the import keeps them without a
+    canonical form instead of failing."""
+    f = tmp_path / "split.pdn"
+    f.write_text('[GameType "20"]\n[FEN "W:W32,28,K39:B23,14,13"]\n'
+                 "1. 28x19 19x10 13x24 2. 39x21 *\n", encoding="utf-8")
+    s = import_files([f], db=tmp_path / "s.duckdb")
+    assert s.games == 1
+    con = duckdb.connect(str(tmp_path / "s.duckdb"), read_only=True)
+    moves = con.execute("SELECT ply, notation, canonical, replayed FROM moves ORDER BY ply"
+                        ).fetchall()
+    codes = [c for (c,) in con.execute("SELECT code FROM findings").fetchall()]
+    con.close()
+    assert moves[0][:3] == (1, "28x19", "28x10")
+    assert moves[1] == (2, "19x10", None, True)
+    assert "notation-mismatch" in codes
+
+
+def test_a_fault_in_one_game_does_not_stop_the_import(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fault of pdnkit's own code while replaying one game, or while building its rows,
+    costs that game its moves (kept as raw text, with an ``internal-error`` finding) and
+    nothing else."""
+    import pdnkit.replay as replay_mod
+
+    games = (sample_dir() / "russian.pdn").read_text(encoding="utf-8").split("\n\n[")
+    f = tmp_path / "r.pdn"
+    f.write_text("\n\n[".join(games[:5]) + "\n", encoding="utf-8")
+    plain = replay_mod._plain_plies
+    calls = {"replay": 0, "rows": 0}
+
+    def replay_fault(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls["replay"] += 1
+        if calls["replay"] == 2:
+            raise KeyError("ghost square")
+        return plain(*args, **kwargs)
+
+    rows_plies = ReportBatch._add_plies
+
+    def rows_fault(self, gid, plies, canonical):  # type: ignore[no-untyped-def]
+        calls["rows"] += 1
+        if calls["rows"] == 3:
+            self.moves["ply"].append(999)  # half a row written before the fault
+            raise ZeroDivisionError("division by zero")
+        return rows_plies(self, gid, plies, canonical)
+
+    monkeypatch.setattr(replay_mod, "_plain_plies", replay_fault)
+    monkeypatch.setattr(ReportBatch, "_add_plies", rows_fault)
+    db = tmp_path / "f.duckdb"
+    s = import_files([f], db=db)
+    assert s.games == 5
+    con = duckdb.connect(str(db), read_only=True)
+    games_rows = con.execute("SELECT game_index, status, plies, raw_pdn IS NOT NULL "
+                             "FROM games ORDER BY 1").fetchall()
+    faults = con.execute("SELECT game_index, message FROM findings "
+                         "WHERE code = 'internal-error' ORDER BY 1").fetchall()
+    moves = dict(con.execute("SELECT g.game_index, count(*) FROM moves m JOIN games g "
+                             "USING (game_id) GROUP BY 1").fetchall())
+    bad_plies = con.execute("SELECT count(*) FROM moves WHERE ply = 999").fetchall()[0][0]
+    con.close()
+    assert [g[0] for g in games_rows] == [0, 1, 2, 3, 4] and all(g[3] for g in games_rows)
+    assert [i for i, _ in faults] == [1, 2]
+    assert "KeyError" in faults[0][1] and "replaying" in faults[0][1]
+    assert "ZeroDivisionError" in faults[1][1] and "loading" in faults[1][1]
+    assert games_rows[1][1] == games_rows[2][1] == "error"
+    assert games_rows[2][2] == 0 and 2 not in moves and bad_plies == 0
+    # the faulty replay keeps the moves as written, unreplayed
+    assert games_rows[1][2] > 0 and moves[1] == games_rows[1][2]
+    assert all(moves[i] == games_rows[i][2] > 0 for i in (0, 3, 4))
