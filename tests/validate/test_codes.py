@@ -231,3 +231,13 @@ def test_capture_priority_frisian_value() -> None:
     assert f.details["rule"] == "max_value"
     assert f.details["required_moves"] == ["28x26", "32x21"]
     assert "greatest value" in f.message
+
+
+def test_readme_lists_every_code_with_its_severity() -> None:
+    from pathlib import Path
+
+    from pdnkit.findings import CODES
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    for code, info in CODES.items():
+        assert f"| `{code}` | {info.severity.value} |" in readme, code
