@@ -15,6 +15,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 from dataclasses import dataclass
 
 from pdnkit.rules._movegen import NO_COUNTERS, Counters, Engine, engine_for
@@ -146,6 +147,12 @@ class Position:
         p._eng = eng if eng is not None else engine_for(rules)
         p._moves = None
         return p
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # compact: the rules record (by name, see Rules.__reduce__), the bitboards, the side
+        # and the counters; the engine and the move cache are rebuilt where it is loaded
+        return _unpickle_position, (self.rules, self._w, self._b, self._k, int(self.side),
+                                    self._ctr)
 
     @classmethod
     def initial(cls, rules: Rules) -> Position:
@@ -667,3 +674,9 @@ def _next_counters(ctr: Counters, white: bool, o: int, d: int, c: int,
     if theirs[0] >= 0 and (c >> theirs[0]) & 1:
         theirs = (-1, 0)
     return (mine, theirs) if white else (theirs, mine)
+
+
+def _unpickle_position(rules: Rules, w: int, b: int, k: int, side: int,
+                       ctr: Counters | None) -> Position:
+    """A pickled :class:`Position` back (see ``Position.__reduce__``)."""
+    return Position._make(rules, w, b, k, Color(side), ctr)

@@ -127,6 +127,20 @@ class Rules:
     notes: str = ""
     sources: tuple[str, ...] = field(default=(), compare=False)
 
+    def __reduce__(self) -> Any:
+        # a registered record pickles as its name and edition, and unpickles as the same
+        # registered object (cheap to send between processes; caches keyed on it still
+        # hit); a record built by hand pickles field by field
+        try:
+            registered = _BY_NAME.get((self.name, self.edition))
+        except NameError:  # pragma: no cover - while the module is being built
+            registered = None
+        if registered is self:
+            return _registered_rules, (self.name, self.edition)
+        import copyreg
+
+        return copyreg.__newobj__, (type(self),), dict(self.__dict__)
+
     @property
     def geometry(self) -> Geometry:
         """The board layout (numbering, coordinates, internal bits) of this variant."""
@@ -627,6 +641,11 @@ def get_rules(name: str | int, edition: str | None = None) -> Rules:
         eds = sorted(e for (k, e) in _BY_NAME if k == key)
         raise UnknownVariantError(f"variant {key!r} has no edition {edition!r} (editions: {eds})")
     return _BY_NAME[(key, ed)]
+
+
+def _registered_rules(name: str, edition: str) -> Rules:
+    """The registered record of ``name`` and ``edition`` (what a pickled one comes back as)."""
+    return _BY_NAME[(name, edition)]
 
 
 def list_variants(editions: bool = True) -> list[Rules]:
