@@ -15,8 +15,8 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 from pdnkit.rules._movegen import NO_COUNTERS, Counters, Engine, engine_for
 from pdnkit.rules.variants import Color, Rules
