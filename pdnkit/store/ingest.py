@@ -207,10 +207,11 @@ def file_reports(path: Path, variant: str | None, edition: str | None,
 
 
 def _batches(path: Path, variant: str | None, edition: str | None,
-             jobs: int) -> Iterator[ReportBatch]:
-    """The row batches of ``path``, in file order."""
+             jobs: int, pool: Any = None) -> Iterator[ReportBatch]:
+    """The row batches of ``path``, in file order (``pool``: the worker processes to use
+    when ``jobs`` > 1, else a pool of this file's own)."""
     if jobs > 1:
-        yield from _batches_parallel(path, variant, edition, jobs)
+        yield from _batches_parallel(path, variant, edition, jobs, pool)
         return
     batch = ReportBatch()
     for report in file_reports(path, variant, edition, jobs):
@@ -278,7 +279,7 @@ def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
 
 
 def _batches_parallel(path: Path, variant: str | None, edition: str | None,
-                      jobs: int) -> Iterator[ReportBatch]:
+                      jobs: int, pool: Any = None) -> Iterator[ReportBatch]:
     """:func:`_batches` with ``jobs`` worker processes that read, replay and build the rows;
     this process only cuts the file into game texts, numbers the games in file order (the
     same reading and numbering as ``validate(jobs=...)``) and turns the rows into Arrow."""
@@ -310,7 +311,9 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None,
                 parent = ReportBatch()
 
     pending: deque[Future[list[tuple[Any, ...]]]] = deque()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    own = ProcessPoolExecutor(max_workers=jobs) if pool is None else None
+    with own if own is not None else contextlib.nullcontext():
+        pool = own if own is not None else pool
         try:
             batch: list[tuple[int, str]] = []
             for chunk in chunks:
@@ -475,7 +478,7 @@ def _next_id(con: duckdb.DuckDBPyConnection, table: str, column: str) -> int:
 def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: str,
                 old_ids: list[int], variant: str | None, edition: str | None, jobs: int,
                 summary: ImportSummary,
-                on_games: Callable[[int], None] | None) -> FileResult:
+                on_games: Callable[[int], None] | None, pool: Any = None) -> FileResult:
     result = FileResult(str(path), status, sha)
     con.execute("BEGIN TRANSACTION")
     file_id: int | None = None
@@ -489,7 +492,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         file_codes: Counter[str] = Counter()
         replayed = findings = 0
         writer = _Writer(con, file_id)
-        for batch in _batches(path, variant, edition, jobs):
+        for batch in _batches(path, variant, edition, jobs, pool):
             n = batch.games_count
             if n:
                 writer.put(batch, next_game)
@@ -561,6 +564,32 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     db_name = db if isinstance(db, (str, Path)) else ("pdnkit.duckdb" if db is None else
                                                         "<connection>")
     summary = ImportSummary(db=str(db_name))
+    # the worker processes are forked first, from a process that has not yet loaded DuckDB,
+    # pyarrow and pandas nor started a thread: lean workers (less memory), no fork of a
+    # multi-threaded process, and one pool for every file of the import
+    pool = _worker_pool(jobs) if jobs > 1 and files else None
+    try:
+        _import_all(files, db, variant, edition, jobs, replace, progress, summary, pool)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _worker_pool(jobs: int) -> Any:
+    """A process pool of ``jobs`` workers, started now."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=jobs)
+    for fut in [pool.submit(os.getpid) for _ in range(jobs)]:
+        fut.result()
+    return pool
+
+
+def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str | None,
+                jobs: int, replace: bool, progress: bool, summary: ImportSummary,
+                pool: Any) -> None:
     with opened(db) as con, _import_tuning():
         if isinstance(db, (str, Path)) or db is None:
             for name, value in IMPORT_SETTINGS.items():
@@ -583,7 +612,8 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
                 status = "replaced" if same else ("updated" if old_path else "imported")
                 try:
                     res = _import_one(con, path, sha, status, same + old_path, variant,
-                                      edition, jobs, summary, bar.games if bar else None)
+                                      edition, jobs, summary, bar.games if bar else None,
+                                      pool)
                 except (OSError, UnicodeError) as exc:
                     res = FileResult(str(path), "failed", sha, message=str(exc))
                 summary.files.append(res)
@@ -592,8 +622,6 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
         finally:
             if bar:
                 bar.close()
-    summary.seconds = time.perf_counter() - start
-    return summary
 
 
 #: full garbage-collector passes while importing: one per this many middle-generation
