@@ -266,3 +266,33 @@ def test_a_fault_in_one_game_does_not_stop_the_import(tmp_path: Path,
     # the faulty replay keeps the moves as written, unreplayed
     assert games_rows[1][2] > 0 and moves[1] == games_rows[1][2]
     assert all(moves[i] == games_rows[i][2] > 0 for i in (0, 3, 4))
+
+
+def test_one_worker_pool_serves_every_file(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """``jobs=2`` starts two worker processes for the whole import, not two per file."""
+    import os
+
+    work = ingest._work_rows
+    seen = tmp_path / "pids"
+    seen.mkdir()
+
+    def recording(*args, **kwargs):  # type: ignore[no-untyped-def]
+        (seen / str(os.getpid())).touch()
+        return work(*args, **kwargs)
+
+    # sent to the workers by reference, as the function it stands in for
+    recording.__qualname__ = recording.__name__ = "_work_rows"
+    recording.__module__ = ingest.__name__
+    monkeypatch.setattr(ingest, "_work_rows", recording)
+    names = ["russian", "english", "italian", "frisian"]
+    files = []
+    for name in names:
+        f = tmp_path / f"{name}.pdn"
+        f.write_text((sample_dir() / f"{name}.pdn").read_text(encoding="utf-8"),
+                     encoding="utf-8")
+        files.append(f)
+    s = import_files(files, db=tmp_path / "p.duckdb", jobs=2)
+    assert s.imported == 4
+    pids = {p.name for p in seen.iterdir()}
+    assert 1 <= len(pids) <= 2 and str(os.getpid()) not in pids
