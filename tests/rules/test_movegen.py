@@ -314,3 +314,26 @@ def test_random_playouts_consistent(variant: str) -> None:
             assert nxt.side == pos.side.opponent
             assert nxt.key() != pos.key()
             pos = nxt
+
+
+def test_move_generation_leaves_no_cyclic_garbage() -> None:
+    """The capture searches are recursive closures; they must not leave a reference cycle
+    per call for the garbage collector (a bulk import runs with the collector off)."""
+    import gc
+
+    from pdnkit.rules import list_variants
+    from tests.placements import random_positions
+
+    positions = [p for r in list_variants() for p in random_positions(r, 60, seed=1)]
+    gc.collect()
+    gc.disable()
+    try:
+        captures = 0
+        for p in positions:
+            moves = p.legal_moves()
+            captures += sum(1 for m in moves if m.captured)
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert captures > 1000
+    assert left < 50
