@@ -8,10 +8,15 @@ Replicates ``../shared/data/bench/intl_2000.pdn`` (2,000 random legal internatio
 * ``import --jobs 2``: the same with two worker processes,
 
 and prints games/s, the import/validate ratio (target >= 0.7), the peak memory of the process
-tree (target < 500 MB) and the database size. Memory is sampled every 0.2 s as RSS, PSS and
-USS summed over the process and its workers: summed RSS counts the pages forked workers share
-with the parent once per process, PSS divides shared pages among the processes sharing them
-(the real footprint), USS counts only pages a process holds alone.
+tree (target < 500 MB) and the database size. Memory is sampled every ``--sample-every``
+seconds (default 1) as RSS, PSS and USS summed over the process and its workers: summed RSS
+counts the pages forked workers share with the parent once per process, PSS divides shared
+pages among the processes sharing them (the real footprint), USS counts only pages a process
+holds alone. Sampling PSS walks the page tables of the measured processes (and holds their
+memory-map lock meanwhile), which slows a process that allocates from two threads: sampled
+every 0.2 s, a single-process import of 100,000 games took 182 s against 148 s unsampled.
+Once a second costs it little; ``--sample-every 0`` turns sampling off (peak RSS then comes
+from the kernel's own count for the main process, ``ru_maxrss``, workers not included).
 
     python benchmarks/import.py                 # 100,000 games (long: tens of minutes)
     python benchmarks/import.py --games 10000   # a quicker run
@@ -45,7 +50,9 @@ if mode == "validate":
 else:
     from pdnkit.store import import_files
     n = import_files([path], db=db, jobs=jobs).games
-print(json.dumps({"games": n, "seconds": time.perf_counter() - t}))
+import resource
+print(json.dumps({"games": n, "seconds": time.perf_counter() - t,
+                  "maxrss_kb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
 
 
@@ -85,7 +92,7 @@ def _tree_memory(pid: int) -> tuple[int, int, int]:
     return rss, pss, uss
 
 
-def run(mode: str, path: Path, db: Path, jobs: int) -> dict[str, float]:
+def run(mode: str, path: Path, db: Path, jobs: int, every: float = 1.0) -> dict[str, float]:
     """Run one measurement in a fresh process; sample the process tree's memory."""
     import resource
 
@@ -97,15 +104,17 @@ def run(mode: str, path: Path, db: Path, jobs: int) -> dict[str, float]:
     def sample() -> None:
         while proc.poll() is None:
             peak[:] = [max(a, b) for a, b in zip(peak, _tree_memory(proc.pid), strict=True)]
-            time.sleep(0.2)
+            time.sleep(every)
 
-    try:
-        import psutil  # noqa: F401
+    th = None
+    if every > 0:
+        try:
+            import psutil  # noqa: F401
 
-        th = threading.Thread(target=sample, daemon=True)
-        th.start()
-    except ImportError:
-        th = None
+            th = threading.Thread(target=sample, daemon=True)
+            th.start()
+        except ImportError:
+            th = None
     out, _ = proc.communicate()
     if th is not None:
         th.join()
@@ -116,6 +125,8 @@ def run(mode: str, path: Path, db: Path, jobs: int) -> dict[str, float]:
     # CPU time of the whole tree (workers are reaped by the child, so they count too): the
     # figure that does not depend on how many cores other programs leave free
     result["cpu_s"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    if not any(peak):  # not sampled: the kernel's peak RSS of the main process (KiB)
+        peak[0] = result["maxrss_kb"] * 1024
     result["peak_mb"], result["pss_mb"], result["uss_mb"] = (x / 2**20 for x in peak)
     return result
 
@@ -124,6 +135,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--jobs", type=int, default=2, help="workers for the parallel runs")
+    ap.add_argument("--sample-every", type=float, default=1.0,
+                    help="seconds between memory samples (0: no sampling)")
     ap.add_argument("--skip-validate-jobs", action="store_true",
                     help="do not measure validate --jobs (saves time)")
     args = ap.parse_args()
@@ -140,7 +153,7 @@ def main() -> None:
             runs.insert(1, ("validate", args.jobs))
         for mode, jobs in runs:
             db = tmpdir / f"{mode}-{jobs}.duckdb"
-            r = run(mode, pdn, db, jobs)
+            r = run(mode, pdn, db, jobs, args.sample_every)
             r["mode"], r["jobs"] = mode, jobs
             r["db_mb"] = db.stat().st_size / 2**20 if db.exists() else 0.0
             rows.append(r)
