@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -142,6 +142,42 @@ class _Order:
                       light=light)
 
 
+def run_batches(pool: Any, chunks: Iterable[Any], size: int, limit: int,
+                fn: Callable[..., Any], *args: Any) -> Iterator[Any]:
+    """Cut the splitter's ``chunks`` into batches of ``size`` game texts (``(first line,
+    text)``), run ``fn(batch, *args)`` on each in ``pool`` and yield the results in file
+    order; at most ``limit`` batches wait beyond the one being submitted (bounded memory).
+    Batches not yet collected are cancelled when the caller stops early.
+
+    Example:
+        >>> from concurrent.futures import ThreadPoolExecutor
+        >>> from pdnkit.pdn.split import split_text
+        >>> with ThreadPoolExecutor(2) as pool:
+        ...     list(run_batches(pool, split_text("1. 32-28 *\\n\\n1. 33-29 *\\n\\n1. 34-30 *"),
+        ...                      2, 2, len))
+        [2, 1]
+    """
+    pending: deque[Future[Any]] = deque()
+    try:
+        batch: Batch = []
+        for chunk in chunks:
+            if not chunk.has_content:
+                continue
+            batch.append((chunk.line, chunk.text))
+            if len(batch) >= size:
+                pending.append(pool.submit(fn, batch, *args))
+                batch = []
+                while len(pending) > limit:
+                    yield pending.popleft().result()
+        if batch:
+            pending.append(pool.submit(fn, batch, *args))
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for fut in pending:
+            fut.cancel()
+
+
 def validate_parallel(source: Any, variant: str | None, *, edition: str | None, jobs: int,
                       result_convention: str, strict: bool, light: bool,
                       chunk_size: int) -> Iterator[Any]:
@@ -161,28 +197,13 @@ def validate_parallel(source: Any, variant: str | None, *, edition: str | None, 
             chunks, enc, name, closer = _chunks(src)
             fname = str(src) if isinstance(src, Path) else name
             fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY
-            pending: deque[Future[list[tuple[str, Any]]]] = deque()
             order = _Order(fname, enc if fallback else None)
             try:
-                batch: Batch = []
-                for chunk in chunks:
-                    if not chunk.has_content:
-                        continue
-                    batch.append((chunk.line, chunk.text))
-                    if len(batch) >= chunk_size:
-                        pending.append(pool.submit(_work, batch, fname, enc, strict, variant,
-                                                   edition, result_convention, light))
-                        batch = []
-                        while len(pending) > 2 * jobs:
-                            yield from order.take(pending.popleft().result())
-                if batch:
-                    pending.append(pool.submit(_work, batch, fname, enc, strict, variant,
-                                               edition, result_convention, light))
-                while pending:
-                    yield from order.take(pending.popleft().result())
+                for results in run_batches(pool, chunks, chunk_size, 2 * jobs, _work, fname,
+                                           enc, strict, variant, edition, result_convention,
+                                           light):
+                    yield from order.take(results)
             finally:
-                for fut in pending:
-                    fut.cancel()
                 if closer is not None:
                     closer.close()
             if order.stray:

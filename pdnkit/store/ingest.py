@@ -208,8 +208,8 @@ def file_reports(path: Path, variant: str | None, edition: str | None,
 
 def _batches(path: Path, variant: str | None, edition: str | None,
              jobs: int, pool: Any = None) -> Iterator[ReportBatch]:
-    """The row batches of ``path``, in file order (``pool``: the worker processes to use
-    when ``jobs`` > 1, else a pool of this file's own)."""
+    """The row batches of ``path``, in file order (``pool``: the import's worker
+    processes, needed when ``jobs`` > 1)."""
     if jobs > 1:
         yield from _batches_parallel(path, variant, edition, jobs, pool)
         return
@@ -279,14 +279,11 @@ def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
 
 
 def _batches_parallel(path: Path, variant: str | None, edition: str | None,
-                      jobs: int, pool: Any = None) -> Iterator[ReportBatch]:
+                      jobs: int, pool: Any) -> Iterator[ReportBatch]:
     """:func:`_batches` with ``jobs`` worker processes that read, replay and build the rows;
     this process only cuts the file into game texts, numbers the games in file order (the
-    same reading and numbering as ``validate(jobs=...)``) and turns the rows into Arrow."""
-    from collections import deque
-    from concurrent.futures import Future, ProcessPoolExecutor
-
-    from pdnkit._replay_jobs import _chunks, _Order
+    same reading and numbering as ``validate(jobs=...)``) and gathers the rows."""
+    from pdnkit._replay_jobs import _chunks, _Order, run_batches
     from pdnkit.pdn.decode import LEGACY
 
     chunks, enc, _name, closer = _chunks(path)
@@ -310,31 +307,14 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None,
                 yield parent
                 parent = ReportBatch()
 
-    pending: deque[Future[list[tuple[Any, ...]]]] = deque()
-    own = ProcessPoolExecutor(max_workers=jobs) if pool is None else None
-    with own if own is not None else contextlib.nullcontext():
-        pool = own if own is not None else pool
-        try:
-            batch: list[tuple[int, str]] = []
-            for chunk in chunks:
-                if not chunk.has_content:
-                    continue
-                batch.append((chunk.line, chunk.text))
-                if len(batch) >= WORKER_GAMES:
-                    pending.append(pool.submit(_work_rows, batch, fname, enc, variant,
-                                               edition))
-                    batch = []
-                    while len(pending) >= IN_FLIGHT * jobs:
-                        yield from take(pending.popleft().result())
-            if batch:
-                pending.append(pool.submit(_work_rows, batch, fname, enc, variant, edition))
-            while pending:
-                yield from take(pending.popleft().result())
-        finally:
-            for fut in pending:
-                fut.cancel()
-            if closer is not None:
-                closer.close()
+    try:
+        # at most IN_FLIGHT batches per worker wait for this process
+        for results in run_batches(pool, chunks, WORKER_GAMES, IN_FLIGHT * jobs - 1,
+                                   _work_rows, fname, enc, variant, edition):
+            yield from take(results)
+    finally:
+        if closer is not None:
+            closer.close()
     if order.stray:
         parent.add(order.trailing(variant, edition, "auto", False))
     yield parent

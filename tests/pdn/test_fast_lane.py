@@ -3,6 +3,7 @@ exactly what the Lark parser gives, and steps aside for everything outside its s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -69,24 +70,29 @@ def test_syntax_errors_still_come_from_lark() -> None:
     assert "unterminated comment" in rec.findings[0].message
 
 
-@pytest.mark.parametrize("folder", ["real", "bench", "syntax"])
-def test_fast_lane_equals_lark_on_the_shared_files(folder: str) -> None:
+def _shared_games(folder: str) -> Iterator[tuple[str, int, str]]:
+    """(file name, first line, text with LF line ends) of every game of the shared folder's
+    PDN files (the first 300 chunks of each file under ``bench``)."""
     base = shared_path(folder)
     files = sorted(p for p in base.rglob("*") if p.is_file() and p.suffix.lower() == ".pdn")
-    fast = 0
     for path in files:
         data = path.read_bytes()
-        enc = detect_encoding_chunks([data])
-        text_all = data.decode(enc, errors="replace")
+        text_all = data.decode(detect_encoding_chunks([data]), errors="replace")
         for n, chunk in enumerate(split_lines(text_all.splitlines(keepends=True))):
             if not chunk.has_content or (folder == "bench" and n > 300):
                 continue
-            text = chunk.text.replace("\r\n", "\n").replace("\r", "\n")
-            got = reader._fast_children(text, reader._parser())
-            if got is None:
-                continue
-            fast += 1
-            assert _norm(got) == _lark(text), (path.name, chunk.line)
+            yield path.name, chunk.line, chunk.text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+@pytest.mark.parametrize("folder", ["real", "bench", "syntax"])
+def test_fast_lane_equals_lark_on_the_shared_files(folder: str) -> None:
+    fast = 0
+    for name, line, text in _shared_games(folder):
+        got = reader._fast_children(text, reader._parser())
+        if got is None:
+            continue
+        fast += 1
+        assert _norm(got) == _lark(text), (name, line)
     assert fast > 0
 
 
@@ -140,19 +146,9 @@ def test_narrow_lane_steps_aside(text: str) -> None:
 
 @pytest.mark.parametrize("folder", ["real", "bench", "syntax"])
 def test_narrow_lane_equals_the_general_path_on_the_shared_files(folder: str) -> None:
-    base = shared_path(folder)
-    files = sorted(p for p in base.rglob("*") if p.is_file() and p.suffix.lower() == ".pdn")
     narrow = 0
-    for path in files:
-        data = path.read_bytes()
-        enc = detect_encoding_chunks([data])
-        text_all = data.decode(enc, errors="replace")
-        for n, chunk in enumerate(split_lines(text_all.splitlines(keepends=True))):
-            if not chunk.has_content or (folder == "bench" and n > 300):
-                continue
-            text = chunk.text.replace("\r\n", "\n").replace("\r", "\n")
-            narrow += reader._fast_record(text, reader._parser(), chunk.line,
-                                          reader.GameRecord())
-            _same_record(reader.parse_game(text, line=chunk.line, file="f.pdn", index=3),
-                         _general(text, chunk.line))
+    for _name, line, text in _shared_games(folder):
+        narrow += reader._fast_record(text, reader._parser(), line, reader.GameRecord())
+        _same_record(reader.parse_game(text, line=line, file="f.pdn", index=3),
+                     _general(text, line))
     assert narrow > 0
