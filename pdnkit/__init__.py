@@ -40,10 +40,10 @@ _API: dict[str, str] = {
     "lint": "pdnkit.pdn",
     "convert": "pdnkit.pdn",
     # replay and validation
-    "validate": "pdnkit.replay",
-    "replay": "pdnkit.replay",
-    "GameReport": "pdnkit.replay",
-    "PlyRecord": "pdnkit.replay",
+    "validate": "pdnkit.validation",
+    "replay": "pdnkit.validation",
+    "GameReport": "pdnkit.validation",
+    "PlyRecord": "pdnkit.validation",
     # database
     "connect": "pdnkit.store",
     "import_files": "pdnkit.store",

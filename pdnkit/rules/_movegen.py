@@ -83,7 +83,7 @@ class Engine:
         king_cap_dirs = diag + ortho
 
         def man_cap_dirs(white: bool) -> tuple[str, ...]:
-            dirs = diag if rules.men_capture_backward else fwd[white]
+            dirs: tuple[str, ...] = diag if rules.men_capture_backward else fwd[white]
             if rules.orthogonal_captures:
                 side = ("left", "right")
                 dirs = dirs + (ortho if rules.men_capture_backward else fwd_orth(white) + side)
@@ -171,7 +171,7 @@ class Engine:
             self.man_step_pairs[w] = frozenset(pairs)
         king_paths: dict[tuple[int, int], int] = {}
         for i in bits:
-            for ray in qrays[i]:
+            for ray in qrays[i]:  # type: ignore[assignment]
                 acc = 0
                 for m, j in ray:
                     acc |= m
@@ -343,9 +343,9 @@ class Engine:
         ``all_routes``: then every route is kept, detailed)."""
         if not kings and self.promotion != "king":
             # no king on the board: only men capture, and none becomes a flying piece
-            raw = self._men_captures(own, opp, white)
+            raw: list[tuple[Any, ...]] = self._men_captures(own, opp, white)
             return self._finish(raw, kings, detail, all_routes)
-        raw: list[tuple[Any, ...]] = []
+        raw = []
         empty0 = self.board & ~(own | opp)
         promo = self.promo[0 if white else 1]
         men_jumps = self.man_jumps[white]

@@ -372,7 +372,7 @@ class _Repetition:
         self.rule = rule
         self.resets = frozenset(rule.resets)
         self.limit = int(rule.limit)
-        self.table: dict[int, list[int]] = {}
+        self.table: dict[object, list[int]] = {}
         self.event: RuleEvent | None = None  # open activation (some key occurred twice)
 
 
@@ -482,17 +482,17 @@ class DrawTracker:
             happened = _UNKNOWN_MOVE
         else:  # move_events(move), inlined
             try:
-                capture = bool(move.captured)
+                capture = bool(move.captured)  # type: ignore[union-attr]
             except AttributeError:
-                capture = bool(move.is_capture)
-            if move.is_king:
+                capture = bool(move.is_capture)  # type: ignore[union-attr]
+            if move.is_king:  # type: ignore[union-attr]
                 happened = _KING_CAPTURE if capture else _KING_QUIET
-            elif move.promotes:
+            elif move.promotes:  # type: ignore[union-attr]
                 happened = _MAN_CAPTURE_PROMOTION if capture else _MAN_PROMOTION
             else:
                 happened = _MAN_CAPTURE if capture else _MAN_MOVE
         try:
-            kingless = not position_after._k  # type: ignore[union-attr]
+            kingless = not position_after._k
         except AttributeError:
             kingless = not _has_kings(position_after)
         if unknown:
@@ -506,8 +506,8 @@ class DrawTracker:
         key = None
         if self._repetitions:
             try:
-                key = (position_after._w, position_after._b,  # type: ignore[union-attr]
-                       position_after._k, position_after.side)  # type: ignore[union-attr]
+                key = (position_after._w, position_after._b,
+                       position_after._k, position_after.side)
             except AttributeError:
                 key = _rep_key(position_after)
         if self._fresh is not None:

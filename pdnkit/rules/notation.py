@@ -191,7 +191,7 @@ def parse_square(rules: Rules, text: str) -> int:
     if m is None:
         raise NotationError(f"{text!r} is not a square")
     name = m.group(1).lower() + str(int(m.group(2)))
-    n = t.by_alpha.get(name)
+    n = t.by_alpha.get(name)  # type: ignore[assignment]
     if n is not None:
         return n
     f = _FILES.index(name[0])

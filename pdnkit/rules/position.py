@@ -129,6 +129,12 @@ class Position:
 
     rules: Rules
     side: Color
+    _w: int  # bitboard of the white pieces
+    _b: int  # bitboard of the black pieces
+    _k: int  # bitboard of the kings
+    _ctr: Counters | None
+    _eng: Engine
+    _moves: list[Move] | None
 
     def __init__(self) -> None:  # pragma: no cover - use the constructors
         raise TypeError("use Position.initial(rules) or Position.from_squares(...)")

@@ -139,7 +139,7 @@ class Rules:
             return _registered_rules, (self.name, self.edition)
         import copyreg
 
-        return copyreg.__newobj__, (type(self),), dict(self.__dict__)
+        return copyreg.__newobj__, (type(self),), dict(self.__dict__)  # type: ignore[attr-defined]
 
     @property
     def geometry(self) -> Geometry:

@@ -1,4 +1,4 @@
-"""Helpers of :mod:`pdnkit.replay`: validation in worker processes, order preserved.
+"""The jobs stage of the validator: validation in worker processes, order preserved.
 
 The parent process only reads lines and cuts them into game chunks (the reader's cheap
 splitter); batches of ``chunk_size`` chunks go to the workers, which parse and replay them and
@@ -7,8 +7,11 @@ however large the collection. Game numbering follows :func:`pdnkit.pdn.read_game
 between games that is neither tags nor moves is not a game, and its finding moves to the next
 game; the parent renumbers the reports in file order.
 
+This module sits on top of the core (:mod:`~pdnkit.validation.pipeline`): the core never
+imports it; :func:`pdnkit.validation.validate` hands over to it when ``jobs > 1``.
+
 Example:
-    >>> from pdnkit.replay import validate
+    >>> from pdnkit.validation import validate
     >>> [r.index for r in validate("1. 32-28 *\\n1. 33-29 *\\n1. 34-30 *", "international",
     ...                            jobs=2, chunk_size=1)]
     [0, 1, 2]
@@ -19,24 +22,30 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import IO, TYPE_CHECKING, TypeVar
+
+from pdnkit.findings import Finding, Severity, make_finding, worst
+from pdnkit.validation.pipeline import replay
+from pdnkit.validation.report import GameReport
+from pdnkit.validation.sources import FileInput, Source, is_record, iter_sources
+
+if TYPE_CHECKING:
+    from pdnkit.pdn.split import Chunk
 
 Batch = list[tuple[int, str]]  # (first line, chunk text)
+#: what a worker sends back for one chunk: ``("stray", finding)`` or ``("game", report)``
+WorkItem = tuple[str, "Finding | GameReport"]
+R = TypeVar("R")
 
 
-def _open(src: Any) -> tuple[Any, str | None, str | None, Any]:
-    """(line iterator or None for a text source, encoding, file name, closer)."""
+def _chunks(src: FileInput) -> tuple[Iterator[Chunk], str | None, str | None, IO[str] | None]:
+    """(the game chunks of ``src``, its encoding, its file name, the file to close)."""
     from pdnkit.pdn import reader
-
-    return reader._open_lines(src, None)
-
-
-def _chunks(src: Any) -> tuple[Iterator[Any], str | None, str | None, Any]:
     from pdnkit.pdn.split import split_lines, split_text
 
-    lines, enc, name, closer = _open(src)
+    lines, enc, name, closer = reader._open_lines(src, None)
     if lines is None:
         return split_text(str(src)), enc, name, closer
     return split_lines(lines), enc, name, closer
@@ -44,23 +53,19 @@ def _chunks(src: Any) -> tuple[Iterator[Any], str | None, str | None, Any]:
 
 def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
           variant: str | None, edition: str | None, convention: str,
-          light: bool) -> list[tuple[str, Any]]:
+          light: bool) -> list[WorkItem]:
     """Parse and replay one batch in a worker: ``("stray", finding)`` for text that is not a
     game, else ``("game", report)`` with a provisional index of -1."""
-    from pdnkit.findings import make_finding
     from pdnkit.pdn import reader
-    from pdnkit.replay import replay
 
-    stray = getattr(reader, "_is_stray_text", None)
-    excerpt = getattr(reader, "_excerpt", repr)
-    out: list[tuple[str, Any]] = []
+    out: list[WorkItem] = []
     for line, text in batch:
         rec = reader.parse_game(text, strict=strict, file=file, index=-1, line=line,
                                 encoding=enc)
-        if stray is not None and stray(rec):
+        if reader._is_stray_text(rec):
             out.append(("stray", make_finding(
                 "ignored-text", "text between games that is neither tags nor moves was "
-                f"skipped (lines {rec.line}-{rec.end_line}): {excerpt(rec.raw)}",
+                f"skipped (lines {rec.line}-{rec.end_line}): {reader._excerpt(rec.raw)}",
                 file=file, line=rec.line)))
             continue
         rep = replay(rec, variant=variant, edition=edition, result_convention=convention,
@@ -72,7 +77,7 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
     return out
 
 
-def _renumber(rep: Any, index: int) -> None:
+def _renumber(rep: GameReport, index: int) -> None:
     rep.index = index
     if rep.record is not None:
         rep.record.index = index
@@ -84,11 +89,9 @@ def _renumber(rep: Any, index: int) -> None:
             f.game_index = index
 
 
-def _restatus(rep: Any) -> None:
+def _restatus(rep: GameReport) -> None:
     """The status again after findings were added in the parent (as the serial reader adds
     them before replay); an unparsed game stays unparsed."""
-    from pdnkit.findings import Severity, worst
-
     if rep.status == "unparsed":
         return
     w = worst(rep.findings)
@@ -102,13 +105,11 @@ class _Order:
         self.fname = fname
         self.fallback = fallback_encoding
         self.index = 0
-        self.stray: list[Any] = []
+        self.stray: list[Finding] = []
 
-    def take(self, results: list[tuple[str, Any]]) -> Iterator[Any]:
-        from pdnkit.findings import make_finding
-
-        for kind, item in results:
-            if kind == "stray":
+    def take(self, results: Iterable[WorkItem]) -> Iterator[GameReport]:
+        for _kind, item in results:
+            if isinstance(item, Finding):  # "stray"
                 self.stray.append(item)
                 continue
             index = self.index
@@ -127,11 +128,9 @@ class _Order:
             yield item
 
     def trailing(self, variant: str | None, edition: str | None, convention: str,
-                 light: bool) -> Any:
+                 light: bool) -> GameReport:
         """The report for text after the last game (as :func:`read_games` yields it)."""
-        from pdnkit.findings import make_finding
         from pdnkit.pdn.record import GameRecord
-        from pdnkit.replay import replay
 
         index = self.index
         rec = GameRecord(file=self.fname, index=index, line=self.stray[0].line or 1, raw="",
@@ -142,8 +141,8 @@ class _Order:
                       light=light)
 
 
-def run_batches(pool: Any, chunks: Iterable[Any], size: int, limit: int,
-                fn: Callable[..., Any], *args: Any) -> Iterator[Any]:
+def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
+                fn: Callable[..., R], *args: object) -> Iterator[R]:
     """Cut the splitter's ``chunks`` into batches of ``size`` game texts (``(first line,
     text)``), run ``fn(batch, *args)`` on each in ``pool`` and yield the results in file
     order; at most ``limit`` batches wait beyond the one being submitted (bounded memory).
@@ -157,7 +156,7 @@ def run_batches(pool: Any, chunks: Iterable[Any], size: int, limit: int,
         ...                      2, 2, len))
         [2, 1]
     """
-    pending: deque[Future[Any]] = deque()
+    pending: deque[Future[R]] = deque()
     try:
         batch: Batch = []
         for chunk in chunks:
@@ -178,19 +177,17 @@ def run_batches(pool: Any, chunks: Iterable[Any], size: int, limit: int,
             fut.cancel()
 
 
-def validate_parallel(source: Any, variant: str | None, *, edition: str | None, jobs: int,
+def validate_parallel(source: Source, variant: str | None, *, edition: str | None, jobs: int,
                       result_convention: str, strict: bool, light: bool,
-                      chunk_size: int) -> Iterator[Any]:
-    """:func:`pdnkit.replay.validate` with ``jobs`` worker processes (see the module doc)."""
+                      chunk_size: int) -> Iterator[GameReport]:
+    """:func:`pdnkit.validation.validate` with ``jobs`` worker processes (see the module
+    doc)."""
     from pdnkit.pdn.decode import LEGACY
-    from pdnkit.replay import iter_sources
 
     chunk_size = max(1, int(chunk_size))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for src in iter_sources(source):
-            if hasattr(src, "tags") and hasattr(src, "moves"):  # a GameRecord: no parsing
-                from pdnkit.replay import replay
-
+            if is_record(src):  # a GameRecord: no parsing
                 yield replay(src, variant=variant, edition=edition,
                              result_convention=result_convention, light=light)
                 continue

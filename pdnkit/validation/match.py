@@ -1,25 +1,43 @@
-"""Helpers of :mod:`pdnkit.replay`: turn a recorded move into the legal move it stands for.
+"""The match stage of the validator: a written move to the one legal move it stands for.
 
 A recorded move is a list of squares (origin, optional intermediate squares, destination);
 :func:`pdnkit.rules.notation.match_move` finds the legal moves it can mean (route squares for
 men and flying kings, RULES.md 1.5, and the engine styles that list captured squares). This
-module adds the diagnosis when nothing matches: a skipped capture, a capture the variant's
-choice rule excludes (and which precedence key it broke), or a plain illegal move.
+module adds the diagnosis when nothing matches (:func:`describe_failure`): a skipped capture,
+a capture the variant's choice rule excludes (and which precedence key it broke), or a plain
+illegal move; and the readings of a written move that are not one legal move as written: a
+capture written one jump per ply (:func:`merge_split_capture`) and an ambiguous move settled
+by the moves that follow it (:func:`settle_ambiguity`).
 
-A quiet recorded move is checked with ``has_capture()`` and a direct quiet-move test, never a
-full move list (only captures need the generator).
+A quiet recorded move is checked with ``has_capture()`` and the position's direct quiet-move
+test, never a full move list (only captures need the generator).
 
 Example:
-    >>> MatchResult("ok").ok
+    >>> from pdnkit.rules import Position, get_rules
+    >>> match_move(Position.initial(get_rules("international")), [32, 28]).ok
     True
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+from pdnkit.rules.notation import format_move, parse_square, square_name
+from pdnkit.rules.notation import match_move as _legal_readings
+from pdnkit.rules.position import Move, Position
+from pdnkit.rules.variants import CAPTURE_KEYS, Rules
+
+if TYPE_CHECKING:
+    from pdnkit.pdn.record import MoveNode
+
+#: ``dataclasses.replace`` for a rules field named at run time
+_replace_rules: Callable[..., Rules] = dataclasses.replace
+
+#: the separators that write a capture
+CAPTURE_SEPS = frozenset(("x", "X", ":"))
 
 
 @dataclass
@@ -28,15 +46,19 @@ class MatchResult:
 
     ``kind`` is ``ok``, ``ambiguous`` (``candidates`` holds the legal moves it matches),
     ``illegal``, ``missed-capture``, ``not-max-capture``, ``capture-priority``, ``no-moves``
-    (the side to move has no legal move at all) or ``bad-square``. ``required`` lists the
-    legal moves when the recorded move broke a capture rule; ``broken`` names the broken
-    precedence key for ``capture-priority``.
+    (the side to move has no legal move at all), ``bad-square`` or ``merged`` (a capture
+    written as several plies). ``required`` lists the legal moves when the recorded move broke
+    a capture rule; ``broken`` names the broken precedence key for ``capture-priority``.
+
+    Example:
+        >>> MatchResult("ok").ok
+        True
     """
 
     kind: str
-    move: Any = None
-    candidates: list[Any] = field(default_factory=list)
-    required: list[Any] = field(default_factory=list)
+    move: Move | None = None
+    candidates: list[Move] = field(default_factory=list)
+    required: list[Move] = field(default_factory=list)
     broken: str | None = None
     note: str | None = None
 
@@ -45,11 +67,19 @@ class MatchResult:
         """True when the move resolved to exactly one legal move."""
         return self.kind == "ok"
 
+    @property
+    def readable(self) -> bool:
+        """True when the move reads as at least one legal move (``ok`` or ``ambiguous``)."""
+        return self.move is not None and self.kind in ("ok", "ambiguous")
 
-_SQ_CACHE: dict[int, tuple[Any, dict[tuple[str, ...], list[int] | str]]] = {}
+
+#: square tokens -> square numbers, or the reason they are not squares
+SquaresCache = dict[tuple[str, ...], "list[int] | str"]
+
+_SQ_CACHE: dict[int, tuple[Rules, SquaresCache]] = {}
 
 
-def squares_cache(rules: Any) -> dict[tuple[str, ...], list[int] | str]:
+def squares_cache(rules: Rules) -> SquaresCache:
     """The per-rules cache of :func:`parse_squares` results (square tokens -> numbers)."""
     entry = _SQ_CACHE.get(id(rules))
     if entry is None or entry[0] is not rules:
@@ -58,7 +88,7 @@ def squares_cache(rules: Any) -> dict[tuple[str, ...], list[int] | str]:
     return entry[1]
 
 
-def parse_squares(rules: Any, tokens: Sequence[str]) -> list[int] | str:
+def parse_squares(rules: Rules, tokens: Sequence[str]) -> list[int] | str:
     """PDN square numbers for the square tokens of a move, or an error message (cached).
 
     Example:
@@ -73,12 +103,11 @@ def parse_squares(rules: Any, tokens: Sequence[str]) -> list[int] | str:
     got = cache.get(key)
     if got is not None:
         return got
-    from pdnkit.rules import parse_square
-
-    out: list[int] | str = []
+    numbers: list[int] = []
+    out: list[int] | str = numbers
     for t in tokens:
         try:
-            out.append(parse_square(rules, t))  # type: ignore[union-attr]
+            numbers.append(parse_square(rules, t))
         except (ValueError, KeyError, IndexError, TypeError) as exc:
             out = str(exc) or f"{t!r} is not a square of the {rules.name} board"
             break
@@ -88,76 +117,17 @@ def parse_squares(rules: Any, tokens: Sequence[str]) -> list[int] | str:
     return out
 
 
-def quiet_move(pos: Any, o: int, d: int) -> Any:
-    """The legal quiet move ``o``-``d`` (the caller knows no capture is available), else
-    ``None``, built from the position's direct quiet-move test instead of a move list.
-
-    Example:
-        >>> from pdnkit.rules import Position, get_rules
-        >>> quiet_move(Position.initial(get_rules("international")), 32, 28).path
-        (32, 28)
-    """
-    direct = _direct_test(pos)
-    if direct is not None:  # an engine-side per-piece test, when the engine offers one
-        return direct(o, d)
-    if not pos.quiet_move_exists(o, d, ignore_capture_rule=True):
-        return None
-    piece = pos.piece_at(o)
-    is_king = bool(piece[1]) if piece else False
-    promotes = not is_king and d in _promotion_squares(pos.rules, int(pos.side))
-    return _Move()(o, d, (o, d), (), (), promotes, is_king)
-
-
-_DIRECT: dict[type, bool] = {}
-
-
-def _direct_test(pos: Any) -> Any:
-    cls = type(pos)
-    has = _DIRECT.get(cls)
-    if has is None:
-        has = _DIRECT[cls] = hasattr(cls, "quiet_move")
-    return pos.quiet_move if has else None
-
-
-_PROMO: dict[tuple[int, int], tuple[Any, frozenset[int]]] = {}
-
-
-def _promotion_squares(rules: Any, side: int) -> frozenset[int]:
-    key = (id(rules), side)
-    got = _PROMO.get(key)
-    if got is None or got[0] is not rules:
-        got = (rules, frozenset(rules.geometry.promotion_squares(side)))
-        _PROMO[key] = got
-    return got[1]
-
-
-_MOVE: list[Any] = []
-
-
-def _Move() -> Any:  # noqa: N802 - stands for the class
-    if not _MOVE:
-        from pdnkit.rules import Move
-
-        _MOVE.append(Move)
-    return _MOVE[0]
-
-
-def _quiet_exists(pos: Any, o: int, d: int) -> bool:
-    """Would ``o``-``d`` be a legal quiet move if captures were not compulsory?"""
-    return bool(pos.quiet_move_exists(o, d, ignore_capture_rule=True))
-
-
-def _relaxed_positions(pos: Any) -> list[tuple[str | None, Any]]:
+def _relaxed_positions(pos: Position) -> list[tuple[str | None, Position]]:
     """Copies of ``pos`` under rules with a growing prefix of the capture precedence keys:
     ``[(None, no filter), (key1, keys[:1]), ...]``. Empty when the rules have no such field."""
     rules = pos.rules
     name = _precedence_field(rules)
     if name is None:
         return []
-    keys = tuple(getattr(rules, name))
-    out: list[tuple[str | None, Any]] = []
+    keys: tuple[str, ...] = tuple(getattr(rules, name))
+    out: list[tuple[str | None, Position]] = []
     for i in range(len(keys)):
-        r = dataclasses.replace(rules, **{name: keys[:i]})
+        r = _replace_rules(rules, **{name: keys[:i]})
         out.append((keys[i - 1] if i else None, _same_position(pos, r)))
     return out
 
@@ -166,7 +136,7 @@ _PRECEDENCE_NAMES = ("capture_precedence", "capture_choice", "capture_priority",
                      "capture_rule", "capture_filters", "choice")
 
 
-def _precedence_field(rules: Any) -> str | None:
+def _precedence_field(rules: Rules) -> str | None:
     for n in _PRECEDENCE_NAMES:
         v = getattr(rules, n, None)
         if isinstance(v, tuple) and all(isinstance(x, str) for x in v):
@@ -174,35 +144,38 @@ def _precedence_field(rules: Any) -> str | None:
     return None
 
 
-def _same_position(pos: Any, rules: Any) -> Any:
-    from pdnkit.rules import Position
-
+def _same_position(pos: Position, rules: Rules) -> Position:
     return Position.from_squares(
         rules, pos.side, white_men=pos.white_men, white_kings=pos.white_kings,
         black_men=pos.black_men, black_kings=pos.black_kings)
 
 
-def _select(pos: Any, moves: Sequence[Any], sq: Sequence[int]) -> list[Any]:
-    from pdnkit.rules.notation import match_move as _nm
+def flip_side(pos: Position) -> Position:
+    """``pos`` with the other side to move."""
+    return Position.from_squares(
+        pos.rules, pos.side.opponent, white_men=pos.white_men, white_kings=pos.white_kings,
+        black_men=pos.black_men, black_kings=pos.black_kings)
 
-    return _nm(pos, sq, legal=moves)
+
+def _select(pos: Position, moves: Sequence[Move], sq: Sequence[int]) -> list[Move]:
+    return _legal_readings(pos, sq, legal=moves)
 
 
-def match_move(pos: Any, sq: Sequence[int], capture_known: bool = False) -> MatchResult:
+def match_move(pos: Position, sq: Sequence[int], capture_known: bool = False) -> MatchResult:
     """Resolve the recorded squares ``sq`` (origin, intermediate..., destination) in ``pos``.
 
     ``capture_known``: the caller has just seen ``pos.has_capture()`` return True.
 
     Example:
         >>> from pdnkit.rules import Position, get_rules
-        >>> match_move(Position.initial(get_rules("international")), [32, 28]).ok
-        True
+        >>> match_move(Position.initial(get_rules("international")), [32, 37]).kind
+        'illegal'
     """
     if len(sq) < 2:
         return MatchResult("illegal", note="a move needs an origin and a destination")
     o, d = sq[0], sq[-1]
     if len(sq) == 2 and not capture_known and not pos.has_capture():
-        m = quiet_move(pos, o, d)
+        m = pos.quiet_move(o, d)
         if m is not None:
             return MatchResult("ok", m)
         if pos.is_terminal():
@@ -219,27 +192,35 @@ def match_move(pos: Any, sq: Sequence[int], capture_known: bool = False) -> Matc
     captures = [m for m in legal if m.captured]
     if not captures:
         return MatchResult("illegal")
-    if len(sq) == 2 and _quiet_exists(pos, o, d):
+    if len(sq) == 2 and pos.quiet_move_exists(o, d, ignore_capture_rule=True):
         return MatchResult("missed-capture", required=captures)
-    # A capture the variant's choice rule excludes: find which precedence key removed it.
+    broken = _broken_precedence(pos, sq, captures)
+    if broken is not None:
+        return broken
+    return MatchResult("illegal", required=captures, note=_relaxation_note(pos, sq))
+
+
+def _broken_precedence(pos: Position, sq: Sequence[int], captures: list[Move]
+                       ) -> MatchResult | None:
+    """A capture the variant's choice rule excludes: which precedence key removed it."""
     relaxed = _relaxed_positions(pos)
-    if relaxed:
-        free_pos = relaxed[0][1]
-        mine = _select(free_pos, free_pos.legal_moves(), sq)
-        if mine:
-            broken = None
-            for key, rp in relaxed[1:]:
-                if not _select(rp, rp.legal_moves(), sq):
-                    broken = key
-                    break
-            if broken is None:
-                broken = _precedence_field_last(pos.rules)
-            taken = max(len(m.captured) for m in mine)
-            need = max(len(m.captured) for m in captures)
-            kind = "not-max-capture" if need > taken else "capture-priority"
-            return MatchResult(kind, candidates=mine, required=captures, broken=broken)
-    note = _relaxation_note(pos, sq)
-    return MatchResult("illegal", required=captures, note=note)
+    if not relaxed:
+        return None
+    free_pos = relaxed[0][1]
+    mine = _select(free_pos, free_pos.legal_moves(), sq)
+    if not mine:
+        return None
+    broken = None
+    for key, rp in relaxed[1:]:
+        if not _select(rp, rp.legal_moves(), sq):
+            broken = key
+            break
+    if broken is None:
+        broken = _precedence_field_last(pos.rules)
+    taken = max(len(m.captured) for m in mine)
+    need = max(len(m.captured) for m in captures)
+    kind = "not-max-capture" if need > taken else "capture-priority"
+    return MatchResult(kind, candidates=mine, required=captures, broken=broken)
 
 
 #: Rule fields whose relaxation explains an illegal capture: (field, relaxed value, note).
@@ -249,20 +230,144 @@ _RELAXATIONS = (
 )
 
 
-def _relaxation_note(pos: Any, sq: Sequence[int]) -> str | None:
+def _relaxation_note(pos: Position, sq: Sequence[int]) -> str | None:
     """Why a capture that is geometrically possible is still illegal, when one rule field
     explains it (e.g. an Italian man taking a king)."""
     rules = pos.rules
     for name, value, note in _RELAXATIONS:
         if getattr(rules, name, value) == value:
             continue
-        rp = _same_position(pos, dataclasses.replace(rules, **{name: value}))
+        rp = _same_position(pos, _replace_rules(rules, **{name: value}))
         if _select(rp, rp.legal_moves(), sq):
             return note
     return None
 
 
-def _precedence_field_last(rules: Any) -> str | None:
+def _precedence_field_last(rules: Rules) -> str | None:
     name = _precedence_field(rules)
-    keys = tuple(getattr(rules, name)) if name else ()
+    keys: tuple[str, ...] = tuple(getattr(rules, name)) if name else ()
     return keys[-1] if keys else None
+
+
+# --- readings of a written move that are not one legal move as written ----------------------
+
+
+def fmt_move(move: Move, rules: Rules) -> str:
+    """A move as the findings write it (the full path of a multiple capture)."""
+    return format_move(move, rules, full_path=len(move.captured) > 1)
+
+
+def fmt_list(moves: Iterable[Move], rules: Rules, limit: int = 12) -> list[str]:
+    """The distinct moves of ``moves`` as the findings write them, sorted, at most ``limit``."""
+    out = sorted({fmt_move(m, rules) for m in moves})
+    return out[:limit]
+
+
+def _play_quiet_sequence(pos: Position, nodes: Sequence[MoveNode], rules: Rules) -> int:
+    """How many of ``nodes`` replay from ``pos`` (ambiguities take the first reading)."""
+    n = 0
+    for node in nodes:
+        if node.placeholder or not node.squares:
+            break
+        if node.setup_before:
+            break
+        sq = parse_squares(rules, node.squares)
+        if isinstance(sq, str):
+            break
+        res = match_move(pos, sq)
+        if res.move is None or not res.readable:
+            break
+        pos = pos.play(res.move)
+        n += 1
+    return n
+
+
+def settle_ambiguity(pos: Position, candidates: Sequence[Move], rest: Sequence[MoveNode],
+                     rules: Rules) -> tuple[Move, bool]:
+    """The reading of an ambiguous move to replay: the only one after which every move in
+    ``rest`` replays (second item True), else the one that gets furthest (False)."""
+    reach = [(_play_quiet_sequence(pos.play(m), rest, rules), m) for m in candidates]
+    full = [m for n, m in reach if n == len(rest)]
+    if len(full) == 1:
+        return full[0], True
+    return max(reach, key=lambda t: t[0])[1], False
+
+
+def merge_split_capture(pos: Position, sq: Sequence[int], nodes: Sequence[MoveNode], k: int,
+                        rules: Rules) -> tuple[Move, int] | None:
+    """A capture written one jump per ply (``d6xb4 b4xd2``, PlayStrategy exports): join the
+    following plies that go on from where the last one landed, while that reads as one legal
+    move. Returns (move, number of extra plies used) or None."""
+    path = list(sq)
+    for j in range(k + 1, min(len(nodes), k + 16)):
+        nxt = nodes[j]
+        if nxt.placeholder or not nxt.squares:
+            return None
+        nsq = parse_squares(rules, nxt.squares)
+        if isinstance(nsq, str) or nsq[0] != path[-1]:
+            return None
+        path.extend(nsq[1:])
+        res = match_move(pos, path)
+        if res.move is not None and res.readable:
+            return res.move, j - k
+    return None
+
+
+def separator_mismatch(node: MoveNode, move: Move, rules: Rules) -> str | None:
+    """What is wrong with the separator ``node`` writes ``move`` with, else ``None``."""
+    seps = node.separators
+    if not seps:
+        return None
+    if move.captured:
+        if len(seps) == 1 and seps[0] == "-" and rules.capture_separator != "-":
+            return "a capture written with '-'"
+    elif seps[0] in CAPTURE_SEPS:
+        return "a quiet move written with a capture separator"
+    return None
+
+
+def describe_failure(res: MatchResult, rules: Rules, sq: Sequence[int], pos: Position
+                     ) -> tuple[str, str, dict[str, object]]:
+    """(code, message, details) for a move that did not resolve."""
+
+    def nm(n: int) -> str:
+        return square_name(rules, n)
+
+    if res.kind == "missed-capture":
+        req = fmt_list(res.required, rules)
+        return ("missed-capture",
+                f"quiet move {nm(sq[0])}-{nm(sq[-1])} while a capture was compulsory "
+                f"({', '.join(req)})", {"required": req})
+    if res.kind == "not-max-capture":
+        taken = max(len(m.captured) for m in res.candidates)
+        need = max(len(m.captured) for m in res.required)
+        req = fmt_list(res.required, rules)
+        pl = "piece" if taken == 1 else "pieces"
+        return ("not-max-capture",
+                f"captured {taken} {pl}; {need} were required ({', '.join(req)})",
+                {"taken": taken, "required": need, "required_moves": req,
+                 "rule": res.broken})
+    if res.kind == "capture-priority":
+        req = fmt_list(res.required, rules)
+        what = CAPTURE_KEYS.get(res.broken or "", res.broken)
+        return ("capture-priority",
+                f"the capture breaks the priority rule '{res.broken}' ({what}); required: "
+                f"{', '.join(req)}", {"rule": res.broken, "required_moves": req})
+    # illegal: say what is wrong where it is cheap to tell
+    piece = pos.piece_at(sq[0]) if sq else None
+    side = int(pos.side)
+    if piece is None:
+        why = f"there is no piece on {nm(sq[0])}"
+    elif int(piece[0]) != side:
+        why = (f"the piece on {nm(sq[0])} is {'White' if int(piece[0]) == 0 else 'Black'}'s, "
+               f"but {'White' if side == 0 else 'Black'} is to move")
+    else:
+        why = f"no legal move of the piece on {nm(sq[0])} goes to {nm(sq[-1])}"
+    details: dict[str, object] = {}
+    if res.note:
+        why = f"{res.note} ({nm(sq[0])}x{nm(sq[-1])})"
+    if res.required:
+        required = fmt_list(res.required, rules)
+        details["required"] = required
+        why += f"; a capture was compulsory ({', '.join(required)})"
+    return "illegal-move", why, details

@@ -1,13 +1,17 @@
-"""Helpers of :mod:`pdnkit.replay`: which rules a game uses, and what its result means.
+"""The resolve stage of the validator: which rules a game uses.
 
-Variant resolution order (the issue "Replay validator"): the ``GameType`` tag (number or full
+Resolution order (the issue "Replay validator"): the ``GameType`` tag (number or full
 form), else a ``Variant`` tag, else the caller's ``variant``, else a guess from the notation,
 the square numbers and the tag language. A tag that disagrees with the caller's ``variant``
 wins, with a ``variant-conflict`` warning; a guess is reported as ``variant-guessed`` (info).
 
+Everything this stage knows about a game comes in as the record (its tags and its first
+moves) and goes out as one :class:`Resolution`; evidence gathered over a whole file would come
+in the same way, as another argument of :func:`resolve_rules`.
+
 Example:
-    >>> normalise_token("2-0"), normalise_token("½-½"), normalise_token("4-6")
-    ('first', 'draw', None)
+    >>> lookup_rules("russian", None).gametype, lookup_rules("no such game", None)
+    (25, None)
 """
 
 from __future__ import annotations
@@ -15,9 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pdnkit.findings import Finding, make_finding
+from pdnkit.rules.variants import Rules, get_rules
+
+if TYPE_CHECKING:
+    from pdnkit.pdn.record import GameRecord
 
 #: lidraughts' private GameType numbers (RULES.md 1.3) and the names they stand for.
 LIDRAUGHTS_GAMETYPES = {"96": "breakthrough", "97": "frysk", "98": "antidraughts"}
@@ -39,10 +47,8 @@ _CYRILLIC = re.compile("[\u0400-\u04ff]")
 _ALPHA_SQ = re.compile(r"^[a-l](1[0-2]|[1-9])$", re.IGNORECASE)
 
 
-def _get_rules(value: Any, edition: str | None) -> Any:
+def lookup_rules(value: str | int, edition: str | None) -> Rules | None:
     """``get_rules`` with the edition when one is given, ``None`` for an unknown name."""
-    from pdnkit.rules import get_rules
-
     try:
         if edition:
             try:
@@ -59,7 +65,7 @@ class Resolution:
     """The outcome of :func:`resolve_rules`: the rules (or ``None``), how they were found,
     the findings to report and, for a guess, the other variants worth trying."""
 
-    rules: Any
+    rules: Rules | None
     source: str  # "gametype" | "variant-tag" | "argument" | "guess" | "none"
     findings: list[Finding] = field(default_factory=list)
     alternatives: list[str] = field(default_factory=list)
@@ -73,7 +79,8 @@ def _tag(tags: Sequence[tuple[str, str]], name: str) -> str | None:
     return None
 
 
-def rules_from_gametype(value: str, edition: str | None = None) -> tuple[Any, str | None]:
+def rules_from_gametype(value: str, edition: str | None = None
+                        ) -> tuple[Rules | None, str | None]:
     """Rules for a ``GameType`` tag value (bare number or full form) and, when the full form
     is not the standard one for that number, a note saying so.
 
@@ -86,9 +93,9 @@ def rules_from_gametype(value: str, edition: str | None = None) -> tuple[Any, st
     if not text:
         return None, None
     number = text.split(",", 1)[0]
-    rules = _get_rules(text, edition)
+    rules = lookup_rules(text, edition)
     if rules is None and number in LIDRAUGHTS_GAMETYPES:
-        rules = _get_rules(LIDRAUGHTS_GAMETYPES[number], edition)
+        rules = lookup_rules(LIDRAUGHTS_GAMETYPES[number], edition)
     if rules is None:
         return None, None
     if "," in text and text.upper() != str(rules.gametype_full).upper():
@@ -97,7 +104,7 @@ def rules_from_gametype(value: str, edition: str | None = None) -> tuple[Any, st
     return rules, None
 
 
-def rules_from_variant_tag(value: str, edition: str | None = None) -> Any:
+def rules_from_variant_tag(value: str, edition: str | None = None) -> Rules | None:
     """Rules for a ``Variant`` tag (lidraughts / PlayStrategy names), or ``None``.
 
     Example:
@@ -114,13 +121,13 @@ def rules_from_variant_tag(value: str, edition: str | None = None) -> Any:
     for cand in ([mapped] if mapped else []) + [text, low, *re.split(r"[/,;]", low)]:
         cand = cand.strip()
         if cand:
-            r = _get_rules(cand, edition)
+            r = lookup_rules(cand, edition)
             if r is not None:
                 return r
     return None
 
 
-def _square_tokens(record: Any) -> list[str]:
+def _square_tokens(record: GameRecord) -> list[str]:
     out: list[str] = []
     for node in getattr(record, "moves", None) or ():
         out.extend(getattr(node, "squares", ()) or ())
@@ -129,7 +136,7 @@ def _square_tokens(record: Any) -> list[str]:
     return out
 
 
-def guess_variant(record: Any) -> tuple[list[str], str]:
+def guess_variant(record: GameRecord) -> tuple[list[str], str]:
     """Guess the variant of a record without GameType/Variant tags.
 
     Returns the candidate names, best first, and the evidence in words. The caller tries the
@@ -179,7 +186,7 @@ def guess_variant(record: Any) -> tuple[list[str], str]:
     return ["international", "english"], "no squares to go by (default)"
 
 
-def resolve_rules(record: Any, variant: str | None = None, edition: str | None = None,
+def resolve_rules(record: GameRecord, variant: str | None = None, edition: str | None = None,
                   ) -> Resolution:
     """Decide which rules a game uses (see the module docstring for the order).
 
@@ -192,11 +199,11 @@ def resolve_rules(record: Any, variant: str | None = None, edition: str | None =
     """
     tags = list(getattr(record, "tags", ()) or ())
     findings: list[Finding] = []
-    arg_rules = _get_rules(variant, edition) if variant else None
+    arg_rules = lookup_rules(variant, edition) if variant else None
     if variant and arg_rules is None:
         raise ValueError(f"unknown variant {variant!r}")
 
-    tag_rules = None
+    tag_rules: Rules | None = None
     source = "none"
     gt = _tag(tags, "GameType")
     if gt is not None and gt.strip():
@@ -231,8 +238,8 @@ def resolve_rules(record: Any, variant: str | None = None, edition: str | None =
             "pass --variant to replay it anyway", details={"gametype": gt}))
         return Resolution(None, "none", findings)
     candidates, why = guess_variant(record)
-    resolved = [(c, _get_rules(c, edition)) for c in candidates]
-    resolved = [(c, r) for c, r in resolved if r is not None]
+    looked_up = [(c, lookup_rules(c, edition)) for c in candidates]
+    resolved = [(c, r) for c, r in looked_up if r is not None]
     if not resolved:
         findings.append(make_finding(
             "unknown-variant",
@@ -244,86 +251,3 @@ def resolve_rules(record: Any, variant: str | None = None, edition: str | None =
         details={"variant": rules.name, "evidence": why,
                  "candidates": [c for c, _ in resolved]}))
     return Resolution(rules, "guess", findings, [c for c, _ in resolved[1:]])
-
-
-# --- results ---------------------------------------------------------------------------------
-
-_FIRST = {"1-0", "2-0", "1+-", "1+ -", "+-", "1:0", "2:0"}
-_SECOND = {"0-1", "0-2", "-1+", "- 1+", "-+", "0:1", "0:2"}
-_DRAW = {"1/2-1/2", "1-1", "=", "1/2", "1/2 1/2", "1:1", "draw", "remise"}
-_UNKNOWN = {"*", "", "?", "0-0"}
-
-#: accepted values of ``result_convention``
-CONVENTIONS = ("auto", "white", "first-mover")
-
-
-def normalise_token(raw: str | None) -> str | None:
-    """Meaning of a result token independent of orientation: ``"first"`` (the first number
-    won), ``"second"``, ``"draw"``, ``"unknown"`` (``*``, ``0-0``, empty) or ``None`` (an
-    unrecognised score such as a match result ``4-6``).
-
-    Example:
-        >>> [normalise_token(t) for t in ("1-0", "0-2", "1-1", "*", "0.5-0.5")]
-        ['first', 'second', 'draw', 'unknown', 'draw']
-    """
-    if raw is None:
-        return "unknown"
-    t = raw.strip().lower().replace("½", "1/2").replace("0.5", "1/2")
-    t = t.replace("\u2013", "-").replace("\u2012", "-").replace("\u2011", "-")
-    t = re.sub(r"\s*-\s*", "-", t)
-    if t in _UNKNOWN:
-        return "unknown"
-    if t in _FIRST:
-        return "first"
-    if t in _SECOND:
-        return "second"
-    if t in _DRAW:
-        return "draw"
-    return None
-
-
-def first_number_side(rules: Any, convention: str) -> str:
-    """Which colour (``"W"``/``"B"``) the first number of a result belongs to under a
-    convention: ``white`` -> White; ``first-mover`` -> the variant's first mover.
-
-    Example:
-        >>> class R: first_mover = 1
-        >>> first_number_side(R(), "first-mover"), first_number_side(R(), "white")
-        ('B', 'W')
-    """
-    if convention == "first-mover" and int(rules.first_mover) == 1:
-        return "B"
-    return "W"
-
-
-def outcome_of(meaning: str | None, first_side: str) -> str:
-    """``white``/``black``/``draw``/``unknown`` from a token meaning and the side the first
-    number belongs to.
-
-    Example:
-        >>> outcome_of("first", "B"), outcome_of("second", "W"), outcome_of(None, "W")
-        ('black', 'black', 'unknown')
-    """
-    if meaning == "draw":
-        return "draw"
-    if meaning == "first":
-        return "white" if first_side == "W" else "black"
-    if meaning == "second":
-        return "black" if first_side == "W" else "white"
-    return "unknown"
-
-
-_RESULT_OF = {"white": "1-0", "black": "0-1", "draw": "1/2-1/2"}
-
-
-def result_string(outcome: str, meaning: str | None) -> str | None:
-    """The normalised White-first result string for an outcome (``None`` for an unreadable
-    score, ``"*"`` for an unknown one).
-
-    Example:
-        >>> result_string("black", "first"), result_string("unknown", "unknown")
-        ('0-1', '*')
-    """
-    if outcome in _RESULT_OF:
-        return _RESULT_OF[outcome]
-    return "*" if meaning == "unknown" else None

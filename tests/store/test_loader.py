@@ -220,7 +220,7 @@ def test_a_fault_in_one_game_does_not_stop_the_import(tmp_path: Path,
     """A fault of pdnkit's own code while replaying one game, or while building its rows,
     costs that game its moves (kept as raw text, with an ``internal-error`` finding) and
     nothing else."""
-    import pdnkit.replay as replay_mod
+    import pdnkit.validation.game as replay_mod
 
     games = (sample_dir() / "russian.pdn").read_text(encoding="utf-8").split("\n\n[")
     f = tmp_path / "r.pdn"

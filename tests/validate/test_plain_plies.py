@@ -11,16 +11,17 @@ from typing import Any
 import pytest
 
 from pdnkit.pdn import read_games
+from pdnkit.validation import replay
 from tests.shared import shared_path
 
-replay_mod = importlib.import_module("pdnkit.replay")  # the module (pdnkit.replay is also a function)
+replay_mod = importlib.import_module("pdnkit.validation.game")  # where the replay loop lives
 
 
 def _report(rec: Any, general_only: bool, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     with monkeypatch.context() as m:
         if general_only:
             m.setattr(replay_mod, "_plain_plies", lambda pos, nodes, *a, **k: (0, pos))
-        rep = replay_mod.replay(rec)
+        rep = replay(rec)
     out = rep.to_dict()
     out["findings"] = [(f.code, f.severity.value, f.ply, f.line, f.message, f.details)
                        for f in rep.findings]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pdnkit._replay_resolve import normalise_token
+from pdnkit.validation.judge import normalise_token
 from tests.validate.helpers import codes, game, only, run
 
 

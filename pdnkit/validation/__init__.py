@@ -1,0 +1,64 @@
+"""Replay and validation: every move, every capture rule, results and draw claims.
+
+:func:`replay` takes one :class:`~pdnkit.pdn.record.GameRecord`, decides its rules (GameType
+tag, Variant tag, the caller's ``variant``, else a guess), replays every main-line move from
+the variant's starting position (or the FEN), replays each variation from its own branch
+point, checks the result against the final position and runs the variant's draw rules. It
+returns a :class:`GameReport`: the plies (move, captured squares, position after), the
+findings (coded, located, never exceptions) and the outcome.
+
+:func:`validate` streams one report per game over files, folders (``*.pdn``, recursively) or
+PDN text, optionally in worker processes (order preserved, memory flat).
+
+The stages, one module each (``docs/architecture.md`` section 4): :mod:`.resolve` (which
+rules), :mod:`.start` (the start position), :mod:`.match` (a written move to one legal move),
+:mod:`.game` (the replay of the main line and its variations), :mod:`.judge` (result and draw
+verdicts), :mod:`.report` (the report and its findings), :mod:`.pipeline` (one game through
+the stages), :mod:`.sources` (the inputs) and :mod:`.jobs` (worker processes).
+
+Example:
+    >>> from pdnkit.validation import validate
+    >>> rep = next(validate('[GameType "20"]\\n1. 32-28 19-23 2. 28x19 14x23 *'))
+    >>> rep.variant, rep.replayed_plies, rep.status, rep.plies[2].captured
+    ('international', 4, 'ok', (23,))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pdnkit.validation.pipeline import check_arguments, replay, validate_serial
+from pdnkit.validation.report import GameReport, PlyRecord, internal_error
+from pdnkit.validation.sources import Source, iter_sources
+
+__all__ = ["GameReport", "PlyRecord", "internal_error", "iter_sources", "replay", "validate"]
+
+
+def validate(source: Source, variant: str | None = None, *, edition: str | None = None,
+             jobs: int = 1, result_convention: str = "auto", strict: bool = False,
+             light: bool = False, chunk_size: int = 200) -> Iterator[GameReport]:
+    """Validate every game in ``source``: one :class:`GameReport` per game, in file order.
+
+    ``source`` is a path, a folder (``*.pdn`` read recursively), a list of those, a file
+    object, a string of PDN text, or :class:`~pdnkit.pdn.record.GameRecord` objects already
+    read (replayed in this process). ``variant`` applies where the tags do not say (a tag that
+    disagrees wins, with a warning). ``jobs`` > 1 replays in worker processes, ``chunk_size``
+    games at a time, with the order kept. ``light`` drops records and ply lists from the
+    reports (for summaries). Memory stays flat: games are read and replayed as a stream.
+
+    Example:
+        >>> [r.status for r in validate('1. 32-28 19-23 *\\n\\n1. 32-28 28-22 *',
+        ...                             variant="international")]
+        ['ok', 'error']
+    """
+    check_arguments(variant, edition, result_convention)
+    if jobs and jobs > 1:
+        from pdnkit.validation.jobs import validate_parallel
+
+        yield from validate_parallel(source, variant, edition=edition, jobs=jobs,
+                                     result_convention=result_convention, strict=strict,
+                                     light=light, chunk_size=chunk_size)
+        return
+    yield from validate_serial(source, variant, edition=edition,
+                               result_convention=result_convention, strict=strict,
+                               light=light)

@@ -1,0 +1,260 @@
+"""The judge stage of the validator: what the result means, and whether the rules back it.
+
+Takes the report after the replay (the plies replayed, the final position, the draw-rule
+events the tracker saw) and fills in ``result``, ``result_raw``, ``outcome`` and
+``draw_basis``, with the result and draw findings (``result-mismatch``,
+``draw-rule-ignored``, ``draw-by-rule``, ...). The result tokens themselves
+(:func:`normalise_token`) are read here too, for every variant's conventions.
+
+Example:
+    >>> normalise_token("2-0"), normalise_token("½-½"), normalise_token("4-6")
+    ('first', 'draw', None)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pdnkit.validation.report import Findings, GameReport, record_tag
+
+if TYPE_CHECKING:
+    from pdnkit.pdn.record import GameRecord
+    from pdnkit.rules.draw import RuleEvent
+    from pdnkit.rules.position import Position
+    from pdnkit.rules.variants import Rules
+
+_FIRST = {"1-0", "2-0", "1+-", "1+ -", "+-", "1:0", "2:0"}
+_SECOND = {"0-1", "0-2", "-1+", "- 1+", "-+", "0:1", "0:2"}
+_DRAW = {"1/2-1/2", "1-1", "=", "1/2", "1/2 1/2", "1:1", "draw", "remise"}
+_UNKNOWN = {"*", "", "?", "0-0"}
+
+#: accepted values of ``result_convention``
+CONVENTIONS = ("auto", "white", "first-mover")
+
+
+def normalise_token(raw: str | None) -> str | None:
+    """Meaning of a result token independent of orientation: ``"first"`` (the first number
+    won), ``"second"``, ``"draw"``, ``"unknown"`` (``*``, ``0-0``, empty) or ``None`` (an
+    unrecognised score such as a match result ``4-6``).
+
+    Example:
+        >>> [normalise_token(t) for t in ("1-0", "0-2", "1-1", "*", "0.5-0.5")]
+        ['first', 'second', 'draw', 'unknown', 'draw']
+    """
+    if raw is None:
+        return "unknown"
+    t = raw.strip().lower().replace("½", "1/2").replace("0.5", "1/2")
+    t = t.replace("\u2013", "-").replace("\u2012", "-").replace("\u2011", "-")
+    t = re.sub(r"\s*-\s*", "-", t)
+    if t in _UNKNOWN:
+        return "unknown"
+    if t in _FIRST:
+        return "first"
+    if t in _SECOND:
+        return "second"
+    if t in _DRAW:
+        return "draw"
+    return None
+
+
+def first_number_side(rules: Rules, convention: str) -> str:
+    """Which colour (``"W"``/``"B"``) the first number of a result belongs to under a
+    convention: ``white`` -> White; ``first-mover`` -> the variant's first mover.
+
+    Example:
+        >>> class R: first_mover = 1
+        >>> first_number_side(R(), "first-mover"), first_number_side(R(), "white")
+        ('B', 'W')
+    """
+    if convention == "first-mover" and int(rules.first_mover) == 1:
+        return "B"
+    return "W"
+
+
+def outcome_of(meaning: str | None, first_side: str) -> str:
+    """``white``/``black``/``draw``/``unknown`` from a token meaning and the side the first
+    number belongs to.
+
+    Example:
+        >>> outcome_of("first", "B"), outcome_of("second", "W"), outcome_of(None, "W")
+        ('black', 'black', 'unknown')
+    """
+    if meaning == "draw":
+        return "draw"
+    if meaning == "first":
+        return "white" if first_side == "W" else "black"
+    if meaning == "second":
+        return "black" if first_side == "W" else "white"
+    return "unknown"
+
+
+_RESULT_OF = {"white": "1-0", "black": "0-1", "draw": "1/2-1/2"}
+
+
+def result_string(outcome: str, meaning: str | None) -> str | None:
+    """The normalised White-first result string for an outcome (``None`` for an unreadable
+    score, ``"*"`` for an unknown one).
+
+    Example:
+        >>> result_string("black", "first"), result_string("unknown", "unknown")
+        ('0-1', '*')
+    """
+    if outcome in _RESULT_OF:
+        return _RESULT_OF[outcome]
+    return "*" if meaning == "unknown" else None
+
+
+
+
+def result_sources(record: GameRecord) -> tuple[str | None, str | None]:
+    """(the ``Result`` tag, else ``Risultato``; the movetext's terminator)."""
+    t = record_tag(record, "Result")
+    if t is None:
+        t = record_tag(record, "Risultato")
+    return t, getattr(record, "result", None)
+
+
+def _pick_raw(tag_value: str | None, term: str | None) -> str | None:
+    if tag_value is not None and normalise_token(tag_value) != "unknown":
+        return tag_value
+    if term is not None and normalise_token(term) != "unknown":
+        return term
+    return tag_value if tag_value is not None else term
+
+
+def _tag_vs_terminator(report: GameReport, found: Findings, tag_value: str | None,
+                       term: str | None) -> None:
+    if tag_value is None or term is None:
+        return
+    a, b = normalise_token(tag_value), normalise_token(term)
+    if a == "unknown" or b == "unknown":
+        return
+    if a != b or (a is None and tag_value.strip() != term.strip()):
+        found.add("result-tag-mismatch",
+                f"the Result tag says {tag_value!r}, the movetext ends with {term!r}",
+                ply=report.replayed_plies or None, tag=tag_value, terminator=term)
+
+
+def result_without_position(report: GameReport, record: GameRecord, rules: Rules | None,
+                            convention: str, found: Findings) -> None:
+    """Read the result of a game that was not replayed: no final position to check it by."""
+    tag_value, term = result_sources(record)
+    raw = _pick_raw(tag_value, term)
+    report.result_raw = raw
+    meaning = normalise_token(raw)
+    side = first_number_side(rules, "white" if convention == "white" else "first-mover") \
+        if rules is not None else "W"
+    report.outcome = outcome_of(meaning, side)
+    report.result = result_string(report.outcome, meaning)
+    _tag_vs_terminator(report, found, tag_value, term)
+
+
+def _readings(meaning: str | None, rules: Rules, convention: str) -> set[str]:
+    """Every outcome a result token can mean under the conventions allowed."""
+    if convention == "auto" and int(rules.first_mover) == 1:
+        return {outcome_of(meaning, first_number_side(rules, c))
+                for c in ("first-mover", "white")}
+    return {outcome_of(meaning, first_number_side(rules, convention))}
+
+
+def judge_result(report: GameReport, record: GameRecord, rules: Rules, convention: str,
+                 found: Findings, pos: Position, complete: bool,
+                 events: Sequence[RuleEvent] = ()) -> None:
+    """Read the result and check it against the final position ``pos`` (when the whole
+    main line was replayed, ``complete``) and the automatic draws among ``events``."""
+    tag_value, term = result_sources(record)
+    last = report.replayed_plies or None
+
+    # what the rules say: the final position decides, or an automatic draw was reached
+    decided: str | None = None
+    if complete and pos is not None and pos.is_terminal():
+        mover = int(pos.side)
+        loser = mover if not getattr(rules, "losing_game", False) else 1 - mover
+        decided = "black" if loser == 0 else "white"
+    verdict = decided
+    if verdict is None and complete and any(e.automatic and e.reached_ply is not None
+                                            for e in events):
+        verdict = "draw"
+
+    raw = _pick_raw(tag_value, term)
+    if verdict is not None and tag_value is not None and term is not None \
+            and verdict not in _readings(normalise_token(tag_value), rules, convention) \
+            and verdict in _readings(normalise_token(term), rules, convention):
+        raw = term  # the tag and the terminator disagree: keep the one the rules back
+    report.result_raw = raw
+    meaning = normalise_token(raw)
+    _tag_vs_terminator(report, found, tag_value, term)
+    if meaning is None:
+        found.add("unknown-result", f"result {raw!r} is not a game result", ply=last)
+    elif meaning == "unknown" and raw is not None and raw.strip() == "0-0":
+        found.add("unknown-result", "0-0: double forfeit", ply=last)
+
+    black_first = int(rules.first_mover) == 1
+    if convention == "auto" and black_first:
+        readings = {c: outcome_of(meaning, first_number_side(rules, c))
+                    for c in ("first-mover", "white")}
+        chosen = "first-mover"
+        if decided is not None and readings["first-mover"] != decided \
+                and readings["white"] == decided:
+            chosen = "white"
+        if decided is not None and readings[chosen] == decided and \
+                readings["first-mover"] != readings["white"]:
+            who = "Black (the first mover)" if chosen == "first-mover" else "White"
+            found.add("result-convention",
+                    f"{raw} read as: the first number is {who}; that reading fits the "
+                    "final position", ply=last, convention=chosen)
+        outcome = readings[chosen]
+    else:
+        outcome = outcome_of(meaning, first_number_side(rules, convention))
+    report.outcome = outcome
+    report.result = result_string(outcome, meaning)
+    if decided is not None and outcome != "unknown" and outcome != decided:
+        stuck = "White" if int(pos.side) == 0 else "Black"
+        what = "wins" if getattr(rules, "losing_game", False) else "loses"
+        found.add("result-mismatch",
+                f"{stuck} has no legal move at the end and so {what}, but the result "
+                f"{raw!r} says {'a draw' if outcome == 'draw' else outcome + ' won'}",
+                ply=last, expected=decided, result=raw)
+
+
+def judge_draws(report: GameReport, found: Findings, events: Sequence[RuleEvent]) -> None:
+    """Draw rules reached and not respected, and the rule that backs a drawn result."""
+    last = report.replayed_plies
+    reached = sorted(((e.reached_ply, e) for e in events if e.reached_ply is not None),
+                     key=lambda t: t[0])
+    decisive = report.outcome in ("white", "black")
+    first_auto = next((t for t in reached if t[1].automatic), None)
+    # rules reached and not respected
+    for at, e in reached:
+        if first_auto is not None and at > first_auto[0]:
+            break
+        went_on = at < last
+        if not (went_on or decisive):
+            continue
+        how = (f"the game went on for {last - at} more plies" if went_on
+               else f"the game was scored {report.result_raw}")
+        kind = "an automatic draw" if e.automatic else "a draw claim"
+        found.add("draw-rule-ignored",
+                f"{e.article} ({e.rule}) gives {kind} at ply {at}, but {how}",
+                ply=at, severity=None if e.automatic else "warning",
+                rule=e.rule, article=e.article, automatic=e.automatic,
+                reached_ply=at)
+        if e.automatic:
+            break
+    if report.outcome != "draw":
+        return
+    basis = first_auto[1] if first_auto is not None else None
+    if basis is None:
+        # a claim that still holds at the end of the game backs the draw
+        holding = [e for _, e in reached if e.end_ply is None or e.end_ply >= last]
+        basis = holding[-1] if holding else None
+    if basis is not None:
+        report.draw_basis = basis.rule
+        found.add("draw-by-rule", f"the draw is backed by {basis.article} ({basis.rule}), "
+                f"reached at ply {basis.reached_ply}", ply=basis.reached_ply, rule=basis.rule,
+                article=basis.article, automatic=basis.automatic)
+    else:
+        found.add("draw-unsupported", "no draw rule was reached; the draw was presumably agreed",
+                ply=last or None)

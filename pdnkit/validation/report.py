@@ -1,0 +1,408 @@
+"""The validator's output: :class:`GameReport` (one per game), :class:`PlyRecord` (one per
+main-line ply) and :class:`Findings`, the collector every stage adds its findings to.
+
+This module owns the shape of ``pdnkit validate --format jsonl`` (``GameReport.to_dict``) and
+of a ply row (``PlyRecord.to_dict``); it knows nothing of how a game is replayed.
+
+Example:
+    >>> GameReport(file=None, index=0, line=1).status
+    'ok'
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pdnkit.findings import Finding, Severity, make_finding, worst
+
+if TYPE_CHECKING:
+    from pdnkit.pdn.record import GameRecord, MoveNode
+    from pdnkit.rules.draw import RuleEvent
+    from pdnkit.rules.position import Move, Position
+
+__all__ = ["Findings", "GameReport", "PlyRecord", "internal_error"]
+
+#: the side letter of a colour index (0 White, 1 Black)
+COLOR_LETTER = ("W", "B")
+
+
+class PlyRecord:
+    """One ply of the main line as recorded, and what replay made of it.
+
+    Fields: ``ply`` (1-based), ``move_number``, ``side`` (``"W"``/``"B"``), ``written`` (as in
+    the file), ``notation`` (canonical PDN 3.0 form, ``None`` if not replayed), ``origin``,
+    ``destination``, ``path``, ``captured`` (capture order), ``promotes``, ``piece``
+    (``"man"``/``"king"``/``None``), ``nags``, ``comment``, ``line``, ``replayed``,
+    ``fen_after``, ``key_after`` (int64), ``counts_after`` (the four piece counts).
+    ``notation``, ``fen_after``, ``key_after`` and ``counts_after`` are computed on first use;
+    ``move`` is the engine's :class:`~pdnkit.rules.Move` (``None`` once the record has been
+    pickled, e.g. from a worker process).
+
+    Example:
+        >>> p = PlyRecord(1, 1, "W", "32-28")
+        >>> p.replayed, p.notation, p.fen_after
+        (False, None, None)
+    """
+
+    __slots__ = ("ply", "move_number", "side", "written", "origin", "destination", "path",
+                 "captured", "promotes", "piece", "nags", "comment", "line", "replayed",
+                 "move", "_before", "_after", "_legal", "_notation", "_fen", "_key", "_counts")
+
+    def __init__(self, ply: int, move_number: int | None, side: str | None, written: str,
+                 *, nags: Sequence[int] = (), comment: str | None = None,
+                 line: int | None = None) -> None:
+        self.ply = ply
+        self.move_number = move_number
+        self.side = side
+        self.written = written
+        self.origin: int | None = None
+        self.destination: int | None = None
+        self.path: tuple[int, ...] = ()
+        self.captured: tuple[int, ...] = ()
+        self.promotes = False
+        self.piece: str | None = None
+        self.nags = list(nags)
+        self.comment = comment
+        self.line = line
+        self.replayed = False
+        self.move: Move | None = None
+        self._before: Position | None = None
+        self._after: Position | None = None
+        self._legal: Sequence[Move] | None = None
+        self._notation: str | None = None
+        self._fen: str | None = None
+        self._key: int | None = None
+        self._counts: dict[str, int] | None = None
+
+    def _set(self, move: Move, before: Position, after: Position,
+             legal: Sequence[Move] | None = None) -> None:
+        self.replayed = True
+        self.move = move
+        self.origin = move.origin
+        self.destination = move.destination
+        self.path = tuple(move.path)
+        self.captured = tuple(move.captured)
+        self.promotes = bool(move.promotes)
+        self.piece = "king" if move.is_king else "man"
+        self._before = before
+        self._after = after
+        self._legal = legal
+
+    @property
+    def is_capture(self) -> bool:
+        """True when the replayed move captured something."""
+        return bool(self.captured)
+
+    @property
+    def position_after(self) -> Position | None:
+        """The :class:`~pdnkit.rules.Position` after this ply (``None`` if not replayed)."""
+        return self._after
+
+    @property
+    def position_before(self) -> Position | None:
+        """The position before this ply (``None`` if not replayed)."""
+        return self._before
+
+    @property
+    def notation(self) -> str | None:
+        """Canonical PDN 3.0 notation of the move (short form unless ambiguous)."""
+        if self._notation is None and self.replayed and self.move is not None \
+                and self._before is not None:
+            from pdnkit.rules.notation import canonical_notation
+
+            legal = self._legal if self.captured else None
+            self._notation = canonical_notation(self.move, self._before, legal)
+        return self._notation
+
+    @property
+    def fen_after(self) -> str | None:
+        """FEN of the position after this ply."""
+        if self._fen is None and self.replayed and self._after is not None:
+            from pdnkit.rules.fen import write_fen
+
+            self._fen = write_fen(self._after)
+        return self._fen
+
+    @property
+    def key_after(self) -> int | None:
+        """Position key (signed 64-bit) after this ply."""
+        if self._key is None and self.replayed and self._after is not None:
+            self._key = int(self._after.key())
+        return self._key
+
+    @property
+    def counts_after(self) -> dict[str, int] | None:
+        """Piece counts after this ply (``white_men``, ``white_kings``, ``black_men``,
+        ``black_kings``)."""
+        if self._counts is None and self.replayed and self._after is not None:
+            self._counts = dict(self._after.counts())
+        return self._counts
+
+    def materialize(self) -> PlyRecord:
+        """Compute every lazy field and drop the position objects (for pickling/storage)."""
+        if self.replayed:
+            _ = self.notation, self.fen_after, self.key_after, self.counts_after
+        self._before = self._after = self._legal = None
+        return self
+
+    _STATE = ("ply", "move_number", "side", "written", "origin", "destination", "path",
+              "captured", "promotes", "piece", "nags", "comment", "line", "replayed",
+              "_notation", "_fen", "_key", "_counts")
+
+    def __getstate__(self) -> tuple[object, ...]:
+        # compact: lazy fields computed, positions and the engine Move dropped
+        self.materialize()
+        return tuple(getattr(self, k) for k in self._STATE)
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        for k, v in zip(self._STATE, state, strict=True):
+            object.__setattr__(self, k, v)
+        self.move = self._before = self._after = self._legal = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict of every field (the ``moves`` row shape plus the position after)."""
+        return {
+            "ply": self.ply, "move_number": self.move_number, "side": self.side,
+            "written": self.written, "notation": self.notation, "origin": self.origin,
+            "destination": self.destination, "path": list(self.path),
+            "captured": list(self.captured), "promotes": self.promotes, "piece": self.piece,
+            "nags": list(self.nags), "comment": self.comment, "line": self.line,
+            "replayed": self.replayed, "fen_after": self.fen_after,
+            "key_after": self.key_after, "counts_after": self.counts_after,
+        }
+
+    def __repr__(self) -> str:
+        return (f"PlyRecord(ply={self.ply}, side={self.side!r}, written={self.written!r}, "
+                f"replayed={self.replayed})")
+
+
+class NoPly(PlyRecord):
+    """Stands for the ply record when none is kept (light reports): setting a move on it
+    does nothing."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(0, None, None, "")
+
+    def _set(self, move: Move, before: Position, after: Position,
+             legal: Sequence[Move] | None = None) -> None:
+        pass
+
+
+#: the one :class:`NoPly` a light replay hands around
+NO_PLY = NoPly()
+
+
+@dataclass
+class GameReport:
+    """The validation of one game (see ``docs/architecture.md`` section 4).
+
+    ``status`` is ``ok`` (no warning or error), ``warning``, ``error`` or ``unparsed``;
+    ``result`` is the normalised White-first result (``1-0``, ``0-1``, ``1/2-1/2``, ``*``,
+    or ``None`` for an unreadable score); ``outcome`` is ``white``/``black``/``draw``/
+    ``unknown``; ``draw_basis`` the draw rule that backs a drawn result.
+
+    Example:
+        >>> GameReport(file=None, index=0, line=1).to_dict()["status"]
+        'ok'
+    """
+
+    file: str | None
+    index: int
+    line: int | None
+    record: GameRecord | None = None
+    variant: str | None = None
+    gametype: int | None = None
+    edition: str | None = None
+    start_fen: str | None = None
+    plies: list[PlyRecord] = field(default_factory=list)
+    replayed_plies: int = 0
+    findings: list[Finding] = field(default_factory=list)
+    status: str = "ok"
+    result: str | None = None
+    result_raw: str | None = None
+    outcome: str = "unknown"
+    draw_basis: str | None = None
+    final_fen: str | None = None
+    rule_events: list[RuleEvent] = field(default_factory=list)
+    white: str | None = None
+    black: str | None = None
+    ply_count: int = 0
+    start_key: int | None = None
+    start_counts: dict[str, int] | None = None
+    final_position: Position | None = None
+
+    def finding_codes(self) -> list[str]:
+        """The codes of the findings, in order.
+
+        Example:
+            >>> GameReport(file=None, index=0, line=1).finding_codes()
+            []
+        """
+        return [f.code for f in self.findings]
+
+    def notation_map(self) -> dict[int, str]:
+        """Canonical notation of every replayed main-line ply, ``{ply: text}``: the
+        ``notation`` argument of :func:`pdnkit.pdn.write_game`.
+
+        Example:
+            >>> from pdnkit.validation import validate
+            >>> next(validate('[GameType "20"] 1. 32-28 19-23 2. 28x19 *')).notation_map()
+            {1: '32-28', 2: '19-23', 3: '28x19'}
+        """
+        out: dict[int, str] = {}
+        for p in self.plies:
+            text = p.notation
+            if text is not None:
+                out[p.ply] = text
+        return out
+
+    def errors(self) -> list[Finding]:
+        """The error findings."""
+        return [f for f in self.findings if f.severity is Severity.ERROR]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``pdnkit validate --format jsonl`` object (DESIGN.md section 4)."""
+        return {
+            "file": self.file,
+            "index": self.index,
+            "line": self.line,
+            "variant": self.variant,
+            "gametype": self.gametype,
+            "edition": self.edition,
+            "white": self.white,
+            "black": self.black,
+            "result": self.result,
+            "result_raw": self.result_raw,
+            "outcome": self.outcome,
+            "draw_basis": self.draw_basis,
+            "plies": self.ply_count,
+            "replayed_plies": self.replayed_plies,
+            "status": self.status,
+            "final_fen": self.final_fen,
+            "findings": [
+                {"code": f.code, "severity": f.severity.value, "ply": f.ply, "line": f.line,
+                 "move": f.move, "message": f.message, "in_variation": f.in_variation,
+                 "details": f.details}
+                for f in self.findings
+            ],
+        }
+
+
+class Findings:
+    """The findings of one game's replay, located in its file as they are added.
+
+    Example:
+        >>> fs = Findings(None)
+        >>> fs.add("draw-unsupported", ply=3).ply, len(fs.items)
+        (3, 1)
+    """
+
+    __slots__ = ("items", "file", "index")
+
+    def __init__(self, record: GameRecord | None) -> None:
+        self.items: list[Finding] = []
+        self.file: str | None = getattr(record, "file", None)
+        self.index: int = getattr(record, "index", 0)
+
+    def add(self, code: str, message: str | None = None, *, node: MoveNode | None = None,
+            ply: int | None = None, pos: Position | None = None, in_variation: bool = False,
+            severity: str | None = None, details: Mapping[str, object] | None = None,
+            **more: object) -> Finding:
+        """Add the finding ``code`` at ``node`` (its line, column and move text), ``ply`` and
+        ``pos`` (its FEN); ``details`` and the other keywords go to the finding's details."""
+        fen = None
+        if pos is not None:
+            from pdnkit.rules.fen import write_fen
+
+            fen = write_fen(pos)
+        f = make_finding(
+            code, message, severity=severity, file=self.file, game_index=self.index,
+            line=getattr(node, "line", None) if node is not None else None,
+            ply=ply, move=getattr(node, "text", None) if node is not None else None, fen=fen,
+            column=getattr(node, "column", None) if node is not None else None,
+            in_variation=in_variation, details={**details, **more} if details else more)
+        self.items.append(f)
+        return f
+
+
+def record_tag(record: GameRecord | None, name: str) -> str | None:
+    """The value of tag ``name`` of ``record`` (``None`` when absent or when the record
+    offers no tags)."""
+    if record is not None and hasattr(record, "tag"):
+        return record.tag(name)
+    return None
+
+
+def base_report(record: GameRecord) -> GameReport:
+    """An empty report for ``record``: its place, players and number of plies."""
+    white = record_tag(record, "White") or record_tag(record, "Bianco")
+    black = record_tag(record, "Black") or record_tag(record, "Nero")
+    return GameReport(file=getattr(record, "file", None), index=getattr(record, "index", 0),
+                      line=getattr(record, "line", None), record=record, white=white,
+                      black=black, ply_count=len(getattr(record, "moves", ()) or ()))
+
+
+def move_numbers(start_side: int, first_mover: int, fullmove: int | None, k: int
+                 ) -> tuple[int, bool]:
+    """(expected move number, is the second mover's move) for the k-th ply (0-based).
+
+    Example:
+        >>> move_numbers(0, 0, None, 3), move_numbers(1, 0, 7, 0)
+        ((2, True), (7, True))
+    """
+    base = fullmove or 1
+    if start_side == first_mover:
+        return base + k // 2, k % 2 == 1
+    return base + (k + 1) // 2, k % 2 == 0
+
+
+def unreplayed_plies(report: GameReport, nodes: Sequence[MoveNode], start: int,
+                     start_side: int | None = None, first_mover: int | None = None,
+                     fullmove: int | None = None) -> None:
+    """Add the plies ``nodes[start:]`` to ``report`` as written, not replayed (numbered and
+    coloured when the start side is known)."""
+    for k in range(start, len(nodes)):
+        node = nodes[k]
+        side = None
+        number = node.number
+        if start_side is not None and first_mover is not None:
+            number = move_numbers(start_side, first_mover, fullmove, k)[0]
+            side = COLOR_LETTER[(start_side + k) % 2]
+        report.plies.append(PlyRecord(
+            k + 1, number, side, node.text, nags=node.nags,
+            comment=" ".join(node.comments_after) or None, line=node.line))
+
+
+def finish_status(report: GameReport) -> None:
+    """Set ``report.status`` from its findings (``unparsed`` for a record the reader could
+    not parse)."""
+    w = worst(report.findings)
+    if report.record is not None and getattr(report.record, "parsed", True) is False:
+        report.status = "unparsed"
+    elif w is None or w is Severity.INFO:
+        report.status = "ok"
+    else:
+        report.status = w.value
+
+
+def internal_error(exc: BaseException, doing: str, **where: object) -> Finding:
+    """The ``internal-error`` finding for a fault of pdnkit's own code met while ``doing``
+    something with one game: the exception and the place it was raised.
+
+    Example:
+        >>> internal_error(KeyError("x"), "replaying this game").message[:60]
+        "pdnkit failed while replaying this game: KeyError: 'x'"
+    """
+    frames = traceback.extract_tb(exc.__traceback__)
+    at = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+    return make_finding(
+        "internal-error", f"pdnkit failed while {doing}: {type(exc).__name__}: {exc}{at}",
+        details={"exception": type(exc).__name__, "text": str(exc),
+                 "where": [f"{Path(f.filename).name}:{f.lineno} {f.name}"
+                           for f in frames[-5:]]}).located(**where)

@@ -1,0 +1,71 @@
+"""The inputs of a validation run: files, folders, PDN text, file objects, records.
+
+Example:
+    >>> list(iter_sources('[Event "x"] *'))
+    ['[Event "x"] *']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Union, cast
+
+from pdnkit.pdn.record import GameRecord
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeIs
+
+#: A file, PDN text or a file object: what the reader reads.
+FileInput = Path | str | IO[str] | IO[bytes]
+
+#: One input as :func:`iter_sources` yields it: a file, PDN text, a file object, a record.
+Input = FileInput | GameRecord
+
+#: What :func:`pdnkit.validation.validate` accepts: an input, a folder, or any iterable of
+#: those (nested).
+Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes], GameRecord, Iterable["Source"]]
+
+
+def is_record(src: object) -> TypeIs[GameRecord]:
+    """True for an already read game record (anything with ``tags`` and ``moves``)."""
+    return hasattr(src, "tags") and hasattr(src, "moves")
+
+
+def iter_sources(source: Source) -> Iterator[Input]:
+    """The inputs behind ``source``: PDN files (a folder is searched recursively for
+    ``*.pdn``), or a string of PDN text when it is not a path.
+
+    Example:
+        >>> list(iter_sources('[Event "x"] *'))
+        ['[Event "x"] *']
+    """
+    if isinstance(source, (str, os.PathLike)):
+        text = os.fspath(source)
+        maybe_path = isinstance(source, os.PathLike) or ("\n" not in text and len(text) < 4096)
+        if maybe_path:
+            p = Path(text)
+            if p.is_dir():
+                yield from sorted(q for q in p.rglob("*") if q.is_file()
+                                  and q.suffix.lower() == ".pdn")
+                return
+            if p.exists() or isinstance(source, os.PathLike) or not _looks_like_pdn(text):
+                yield p
+                return
+        yield text
+        return
+    if is_record(source):  # an already read GameRecord
+        yield source
+        return
+    if hasattr(source, "read"):  # a file object
+        yield cast("IO[str] | IO[bytes]", source)
+        return
+    for s in source:
+        yield from iter_sources(s)
+
+
+def _looks_like_pdn(text: str) -> bool:
+    """A string that is PDN text rather than a (missing) file name."""
+    t = text.strip()
+    return t.startswith(("[", "{", "%", ";")) or t[:1].isdigit() or t.endswith("*")
