@@ -133,8 +133,8 @@ def _tag_vs_terminator(report: GameReport, found: Findings, tag_value: str | Non
         return
     if a != b or (a is None and tag_value.strip() != term.strip()):
         found.add("result-tag-mismatch",
-                f"the Result tag says {tag_value!r}, the movetext ends with {term!r}",
-                ply=report.replayed_plies or None, tag=tag_value, terminator=term)
+                  f"the Result tag says {tag_value!r}, the movetext ends with {term!r}",
+                  ply=report.replayed_plies or None, tag=tag_value, terminator=term)
 
 
 def result_without_position(report: GameReport, record: GameRecord, rules: Rules | None,
@@ -203,8 +203,8 @@ def judge_result(report: GameReport, record: GameRecord, rules: Rules, conventio
                 readings["first-mover"] != readings["white"]:
             who = "Black (the first mover)" if chosen == "first-mover" else "White"
             found.add("result-convention",
-                    f"{raw} read as: the first number is {who}; that reading fits the "
-                    "final position", ply=last, convention=chosen)
+                      f"{raw} read as: the first number is {who}; that reading fits the "
+                      "final position", ply=last, convention=chosen)
         outcome = readings[chosen]
     else:
         outcome = outcome_of(meaning, first_number_side(rules, convention))
@@ -214,9 +214,9 @@ def judge_result(report: GameReport, record: GameRecord, rules: Rules, conventio
         stuck = "White" if int(pos.side) == 0 else "Black"
         what = "wins" if getattr(rules, "losing_game", False) else "loses"
         found.add("result-mismatch",
-                f"{stuck} has no legal move at the end and so {what}, but the result "
-                f"{raw!r} says {'a draw' if outcome == 'draw' else outcome + ' won'}",
-                ply=last, expected=decided, result=raw)
+                  f"{stuck} has no legal move at the end and so {what}, but the result "
+                  f"{raw!r} says {'a draw' if outcome == 'draw' else outcome + ' won'}",
+                  ply=last, expected=decided, result=raw)
 
 
 def judge_draws(report: GameReport, found: Findings, events: Sequence[RuleEvent]) -> None:
@@ -237,10 +237,10 @@ def judge_draws(report: GameReport, found: Findings, events: Sequence[RuleEvent]
                else f"the game was scored {report.result_raw}")
         kind = "an automatic draw" if e.automatic else "a draw claim"
         found.add("draw-rule-ignored",
-                f"{e.article} ({e.rule}) gives {kind} at ply {at}, but {how}",
-                ply=at, severity=None if e.automatic else "warning",
-                rule=e.rule, article=e.article, automatic=e.automatic,
-                reached_ply=at)
+                  f"{e.article} ({e.rule}) gives {kind} at ply {at}, but {how}",
+                  ply=at, severity=None if e.automatic else "warning",
+                  rule=e.rule, article=e.article, automatic=e.automatic,
+                  reached_ply=at)
         if e.automatic:
             break
     if report.outcome != "draw":
@@ -253,8 +253,8 @@ def judge_draws(report: GameReport, found: Findings, events: Sequence[RuleEvent]
     if basis is not None:
         report.draw_basis = basis.rule
         found.add("draw-by-rule", f"the draw is backed by {basis.article} ({basis.rule}), "
-                f"reached at ply {basis.reached_ply}", ply=basis.reached_ply, rule=basis.rule,
-                article=basis.article, automatic=basis.automatic)
+                  f"reached at ply {basis.reached_ply}", ply=basis.reached_ply, rule=basis.rule,
+                  article=basis.article, automatic=basis.automatic)
     else:
         found.add("draw-unsupported", "no draw rule was reached; the draw was presumably agreed",
-                ply=last or None)
+                  ply=last or None)

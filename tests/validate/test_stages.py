@@ -1,0 +1,74 @@
+"""The validator's stages used one by one, and the former module names still serving."""
+
+from __future__ import annotations
+
+import importlib
+
+from pdnkit.pdn import parse_game
+from pdnkit.rules import Position, get_rules
+from pdnkit.validation.game import replay_game
+from pdnkit.validation.match import match_move, merge_split_capture, settle_ambiguity
+from pdnkit.validation.report import Findings
+from pdnkit.validation.resolve import resolve_rules
+from pdnkit.validation.start import game_start
+
+
+def test_a_game_without_rules_is_given_up_with_its_plies_and_result_as_written() -> None:
+    rec = parse_game('[Result "1-0"]\n1. 32-28 19-23 1-0')
+    rep = replay_game(rec, None)
+    assert rep.replayed_plies == 0 and [p.written for p in rep.plies] == ["32-28", "19-23"]
+    assert not any(p.replayed for p in rep.plies)
+    assert rep.result == "1-0" and rep.outcome == "white" and rep.final_fen is None
+
+
+def test_a_fen_without_pieces_stops_at_the_start_stage() -> None:
+    rules = get_rules("international")
+    rec = parse_game('[FEN "W:W:B"]\n1. 32-28 *')
+    found = Findings(rec)
+    assert game_start(rec, rec.moves, rules, found) is None
+    assert [f.code for f in found.items] == ["bad-fen"]
+    rep = replay_game(rec, rules)
+    assert rep.status == "error" and rep.replayed_plies == 0 and len(rep.plies) == 1
+
+
+def test_resolution_prefers_the_tag_and_says_so() -> None:
+    res = resolve_rules(parse_game('[GameType "25"] 1. c3-d4 *'), "international")
+    assert res.rules is not None and res.rules.name == "russian"
+    assert res.source == "gametype" and [f.code for f in res.findings] == ["variant-conflict"]
+
+
+def test_a_capture_written_one_jump_per_ply_is_read_as_one_move() -> None:
+    rules = get_rules("international")
+    pos = Position.from_squares(rules, "W", white_men=[32], black_men=[27, 17])
+    whole = match_move(pos, [32, 21, 12])
+    assert whole.ok and whole.move is not None and len(whole.move.captured) == 2
+    rec = parse_game("1. 32x21 21x12 *")
+    assert merge_split_capture(pos, [32, 21], rec.moves, 0, rules) == (whole.move, 1)
+    assert merge_split_capture(pos, [32, 21], rec.moves[:1], 0, rules) is None
+
+
+def test_an_ambiguous_move_is_settled_by_the_moves_that_follow() -> None:
+    rules = get_rules("international")
+    pos = Position.initial(rules)
+    a, b = (match_move(pos, sq).move for sq in ([32, 28], [32, 27]))
+    assert a is not None and b is not None
+    rest = parse_game("1. 32-28 19-23 2. 28x19 *").moves[1:]
+    assert settle_ambiguity(pos, [b, a], rest, rules) == (a, True)
+    # when no reading lets every move replay, the one that gets furthest, not settled
+    stuck = parse_game("1. 32-28 19-23 2. 28x19 44-40 *").moves[1:]
+    assert settle_ambiguity(pos, [b, a], stuck, rules) == (a, False)
+
+
+def test_the_former_module_names_re_export_the_same_objects() -> None:
+    old = importlib.import_module("pdnkit.replay")
+    new = importlib.import_module("pdnkit.validation")
+    for name in ("validate", "replay", "GameReport", "PlyRecord", "iter_sources",
+                 "internal_error"):
+        assert getattr(old, name) is getattr(new, name)
+    old_jobs = importlib.import_module("pdnkit._replay_jobs")
+    jobs = importlib.import_module("pdnkit.validation.jobs")
+    for name in ("_work", "_renumber", "_chunks", "_Order", "run_batches"):
+        assert getattr(old_jobs, name) is getattr(jobs, name)
+    import pdnkit
+
+    assert pdnkit.validate is new.validate and pdnkit.GameReport is new.GameReport
