@@ -28,6 +28,7 @@ from typing import IO, Any
 from pdnkit.findings import Finding, Severity, make_finding
 from pdnkit.pdn.decode import LEGACY, detect_encoding_chunks
 from pdnkit.pdn.record import BodyElement, CommentNode, GameRecord, MoveNode, NagNode, SetupNode
+from pdnkit.pdn.recover import Recovery
 from pdnkit.pdn.split import Chunk, split_lines, split_text
 
 Source = str | os.PathLike[str] | bytes | IO[str] | IO[bytes]
@@ -424,6 +425,9 @@ class _Ctx:
         self.strict = strict
         self.violations: list[tuple[str, int | None, int | None]] = []
         self.starred: tuple[MoveNode, int] | None = None  # last move with a glued '*'
+        self.recovered: set[tuple[int, int]] = set()  # (line, column) of recovered comments
+        self.lifted_result: tuple[int, int] | None = None  # see Recovery.lifted_result
+        self.main_result: str | None = None
 
     def where(self, tok: Any) -> tuple[int | None, int | None]:
         line = getattr(tok, "line", None)
@@ -504,159 +508,229 @@ def _move_token(val: str) -> tuple[Any, ...]:
 
 def _flatten_leading_variations(items: list[Any], ctx: _Ctx) -> list[Any]:
     """A variation before the first move of its line replaces nothing: read its moves as
-    part of the line (a warning says so)."""
+    part of the line (a warning says so). Iterative: any depth of nesting."""
+    if not any(isinstance(it, _Var) for it in items):
+        return items
     out: list[Any] = []
     seen_move = False
-    for it in items:
-        if isinstance(it, _Var) and not seen_move:
+    stack = [iter(items)]
+    while stack:
+        it = next(stack[-1], _DONE)
+        if it is _DONE:
+            stack.pop()
+        elif isinstance(it, _Var) and not seen_move:
             ctx.violation("a variation before any move of its line (read as part of the line)")
-            inner = _flatten_leading_variations(it.items, ctx)
-            out.extend(inner)
-            seen_move = any(getattr(x, "type", None) in _MOVE_TYPES for x in inner)
-            continue
-        if getattr(it, "type", None) in _MOVE_TYPES:
-            seen_move = True
-        out.append(it)
+            stack.append(iter(it.items))
+        else:
+            if getattr(it, "type", None) in _MOVE_TYPES:
+                seen_move = True
+            out.append(it)
     return out
 
 
 _MOVE_TYPES = frozenset({"NUMMOVE", "ALPHAMOVE", "PLACEHOLDER"})
+_DONE = object()
 
 
-def _build_line(items: list[Any], ctx: _Ctx, main: bool, tags: dict[str, str] | None,
-                out_moves: list[MoveNode] | None) -> tuple[list[BodyElement], str | None]:
-    """Turn a flat element list (main line or variation) into body elements."""
-    body: list[BodyElement] = []
-    last: MoveNode | None = None
-    number: int | None = None
-    black_dots = False
-    number_tok: Any = None
-    comments_before: list[str] = []
-    setup: str | None = None
-    pending_vars: list[list[BodyElement]] = []
-    result: str | None = None
-    line0 = ctx.line0 - 1
-    if items and last is None and any(isinstance(it, _Var) for it in items):
-        items = _flatten_leading_variations(items, ctx)
-    for it in items:
-        if isinstance(it, _Var):
-            sub, _ = _build_line(it.items, ctx, False, None, None)
-            if last is not None:
-                last.variations.append(sub)
-            else:
-                pending_vars.append(sub)
-            continue
-        typ = it.type
-        val = it.value
-        if typ == "NUMMOVE" or typ == "ALPHAMOVE":
-            tinfo = _TOKEN_CACHE.get(val)
-            if tinfo is None:
-                tinfo = _move_token(val)
-            num, text, squares, seps, star, remark = tinfo
-            if num is not None:  # the move number is part of the token: "12. 32-28"
-                number, dots, written_num = num
-                black_dots = dots >= 2
-                if dots == 2:
-                    ctx.violation(f"move number {written_num!r} with two dots (PDN: N. or N...)",
-                                  it)
-                number_tok = it
-            mv = MoveNode(text, squares, seps, line=it.line + line0, column=it.column)
-            if star:
-                mv.nags.append(7)
-                ctx.starred = (mv, len(ctx.violations))
-                ctx.violation(f"'*' glued to the move {text} as a forced-move mark "
-                              "(PDN 3.0: write $7)", it)
-            if remark is not None:
-                ctx.violation(remark, it)
-        elif typ == "PLACEHOLDER":
-            val = val.strip()
-            if val.startswith(".") and number_tok is not None:
-                black_dots = True  # "1. ... 7-12" is "1... 7-12"
-                continue
-            ctx.violation(f"unknown move {val!r} (a placeholder, not a move)", it)
-            mv = MoveNode(text="- -" if val.startswith("-") else "...", line=it.line + line0,
-                          column=it.column, placeholder=True)
-        else:
-            mv = None
-        if mv is not None:
-            if number_tok is not None:
-                mv.number = number
-                mv.black_dots = black_dots
-                number_tok = None
-                black_dots = False
-            if comments_before:
-                mv.comments_before = comments_before
-                comments_before = []
-            if setup is not None:
-                mv.setup_before = setup
-                setup = None
-            if pending_vars:
-                mv.variations.extend(pending_vars)
-                pending_vars = []
-            body.append(mv)
-            if out_moves is not None:
-                out_moves.append(mv)
-            last = mv
-            continue
-        val = val.rstrip()
-        if typ == "MOVENUM":
-            digits = val.rstrip(".")
-            dots = len(val) - len(digits)
-            number = int(digits)
-            black_dots = dots >= 2
+class _Line:
+    """One line of movetext (the main line or a variation) while its elements are read: the
+    body so far and what waits for the next move (its number, comments, a setup, variations
+    written before any move)."""
+
+    __slots__ = ("main", "moves", "body", "last", "number", "black_dots", "number_tok",
+                 "comments_before", "setup", "pending_vars", "result")
+
+    def __init__(self, main: bool, moves: list[MoveNode] | None) -> None:
+        self.main = main
+        self.moves = moves  # the main line's move list (None in a variation)
+        self.body: list[BodyElement] = []
+        self.last: MoveNode | None = None
+        self.number: int | None = None
+        self.black_dots = False
+        self.number_tok: Any = None
+        self.comments_before: list[str] = []
+        self.setup: str | None = None
+        self.pending_vars: list[list[BodyElement]] = []
+        self.result: str | None = None
+
+    # -- moves --------------------------------------------------------------------------
+
+    def move(self, it: Any, ctx: _Ctx) -> None:
+        """A NUMMOVE / ALPHAMOVE token (``12. 32-28``, ``c3:e5``)."""
+        tinfo = _TOKEN_CACHE.get(it.value)
+        if tinfo is None:
+            tinfo = _move_token(it.value)
+        num, text, squares, seps, star, remark = tinfo
+        if num is not None:  # the move number is part of the token: "12. 32-28"
+            number, dots, written_num = num
+            self.number = number
+            self.black_dots = dots >= 2
             if dots == 2:
-                ctx.violation(f"move number {val!r} with two dots (PDN: N. or N...)", it)
-            number_tok = it
-        elif typ == "COMMENT" or typ == "LINECOMMENT":
-            if typ == "COMMENT":
-                text = val[1:-1]
-                if "{" in text:
-                    ctx.violation("nested comment (PDN 3.0 forbids '{' inside a comment)", it)
-            else:
-                text = val[1:]
-                ctx.violation("';' line comment (not in PDN 3.0; use braces)", it)
-            if last is not None:
-                last.comments_after.append(text)
-            else:
-                comments_before.append(text)
-        elif typ == "NAG":
-            if last is not None:
-                last.nags.append(int(val[1:]))
-            else:
-                line, col = ctx.where(it)
-                body.append(NagNode(int(val[1:]), line, col))
-        elif typ == "STRENGTH":
-            if last is not None and last.strength is None:
-                last.strength = val
-            else:
-                ctx.violation(f"move-strength mark {val!r} with no move before it", it)
-                bare = val.strip("()")
-                if last is not None and bare in _STRENGTH_NAG:
-                    last.nags.append(_STRENGTH_NAG[bare])
-        elif typ == "SETUP":
-            q1 = val.index('"')
-            fen = val[q1 + 1:val.rindex('"')]
-            if setup is not None:
-                line, col = ctx.where(it)
-                body.append(SetupNode(setup, line, col))
-            setup = fen
-        elif typ == "RESULT":
-            result = val
-            if main:
-                if val not in _STANDARD_RESULTS:
-                    ctx.violation(f"non-standard result token {val!r}", it)
-            else:
-                ctx.violation(f"result {val!r} inside a variation", it)
-    # leftovers with no move to attach to
-    for text in comments_before:
-        body.append(CommentNode(text))
-    if setup is not None:
-        body.append(SetupNode(setup))
-    if number_tok is not None and main and not black_dots:
-        ctx.violation(f"move number {number_tok.value.strip()!r} with no move after it", number_tok)
-    for v in pending_vars:  # variation in a line without moves: keep its moves visible
-        body.extend(v)
-    return body, result
+                ctx.violation(f"move number {written_num!r} with two dots (PDN: N. or N...)", it)
+            self.number_tok = it
+        mv = MoveNode(text, squares, seps, line=it.line + ctx.line0 - 1, column=it.column)
+        if star:
+            mv.nags.append(7)
+            ctx.starred = (mv, len(ctx.violations))
+            ctx.violation(f"'*' glued to the move {text} as a forced-move mark "
+                          "(PDN 3.0: write $7)", it)
+        if remark is not None:
+            ctx.violation(remark, it)
+        self._add_move(mv)
+
+    def placeholder(self, it: Any, ctx: _Ctx) -> None:
+        """``- -``, ``--`` or ``...`` where a move should be (``1. ... 7-12`` is ``1... 7-12``)."""
+        val = it.value.strip()
+        if val.startswith(".") and self.number_tok is not None:
+            self.black_dots = True
+            return
+        ctx.violation(f"unknown move {val!r} (a placeholder, not a move)", it)
+        self._add_move(MoveNode(text="- -" if val.startswith("-") else "...",
+                                line=it.line + ctx.line0 - 1, column=it.column,
+                                placeholder=True))
+
+    def _add_move(self, mv: MoveNode) -> None:
+        """Append ``mv`` with what waited for it (number, comments, setup, variations)."""
+        if self.number_tok is not None:
+            mv.number = self.number
+            mv.black_dots = self.black_dots
+            self.number_tok = None
+            self.black_dots = False
+        if self.comments_before:
+            mv.comments_before = self.comments_before
+            self.comments_before = []
+        if self.setup is not None:
+            mv.setup_before = self.setup
+            self.setup = None
+        if self.pending_vars:
+            mv.variations.extend(self.pending_vars)
+            self.pending_vars = []
+        self.body.append(mv)
+        if self.moves is not None:
+            self.moves.append(mv)
+        self.last = mv
+
+    def variation(self, sub: list[BodyElement]) -> None:
+        """A finished variation: it hangs on the move it replaces (the last one)."""
+        if self.last is not None:
+            self.last.variations.append(sub)
+        else:
+            self.pending_vars.append(sub)
+
+    # -- what hangs on moves --------------------------------------------------------------
+
+    def movenum(self, it: Any, ctx: _Ctx) -> None:
+        """A move number standing alone (``12.`` before a placeholder or a result)."""
+        val = it.value.rstrip()
+        digits = val.rstrip(".")
+        dots = len(val) - len(digits)
+        self.number = int(digits)
+        self.black_dots = dots >= 2
+        if dots == 2:
+            ctx.violation(f"move number {val!r} with two dots (PDN: N. or N...)", it)
+        self.number_tok = it
+
+    def comment(self, it: Any, ctx: _Ctx) -> None:
+        """A ``{...}`` or ``;`` comment: after the last move, else before the next one."""
+        val = it.value.rstrip()
+        if it.type == "COMMENT":
+            text = val[1:-1]
+            if "{" in text and (it.line, it.column) not in ctx.recovered:
+                ctx.violation("nested comment (PDN 3.0 forbids '{' inside a comment)", it)
+        else:
+            text = val[1:]
+            ctx.violation("';' line comment (not in PDN 3.0; use braces)", it)
+        if self.last is not None:
+            self.last.comments_after.append(text)
+        else:
+            self.comments_before.append(text)
+
+    def nag(self, it: Any, ctx: _Ctx) -> None:
+        """A ``$n`` glyph: on the last move, else free-standing."""
+        value = int(it.value.rstrip()[1:])
+        if self.last is not None:
+            self.last.nags.append(value)
+        else:
+            line, col = ctx.where(it)
+            self.body.append(NagNode(value, line, col))
+
+    def strength(self, it: Any, ctx: _Ctx) -> None:
+        """A move-strength mark (``!``, ``?!``, ``(?)``) after a move."""
+        val = it.value.rstrip()
+        last = self.last
+        if last is not None and last.strength is None:
+            last.strength = val
+            return
+        ctx.violation(f"move-strength mark {val!r} with no move before it", it)
+        bare = val.strip("()")
+        if last is not None and bare in _STRENGTH_NAG:
+            last.nags.append(_STRENGTH_NAG[bare])
+
+    def setup_(self, it: Any, ctx: _Ctx) -> None:
+        """A ``/FEN "..."/`` setup: it goes to the next move."""
+        val = it.value.rstrip()
+        fen = val[val.index('"') + 1:val.rindex('"')]
+        if self.setup is not None:
+            line, col = ctx.where(it)
+            self.body.append(SetupNode(self.setup, line, col))
+        self.setup = fen
+
+    def result_(self, it: Any, ctx: _Ctx) -> None:
+        """The game's terminator (or a result written inside a variation)."""
+        val = it.value.rstrip()
+        self.result = val
+        if not self.main and ctx.lifted_result == (it.line, it.column):
+            ctx.main_result = val  # the game's result, inside a variation left open
+        elif not self.main:
+            ctx.violation(f"result {val!r} inside a variation", it)
+        elif val not in _STANDARD_RESULTS:
+            ctx.violation(f"non-standard result token {val!r}", it)
+
+    def finish(self, ctx: _Ctx) -> list[BodyElement]:
+        """The line's body, with what waited for a move that never came kept visible."""
+        for text in self.comments_before:
+            self.body.append(CommentNode(text))
+        if self.setup is not None:
+            self.body.append(SetupNode(self.setup))
+        if self.number_tok is not None and self.main and not self.black_dots:
+            ctx.violation(f"move number {self.number_tok.value.strip()!r} with no move after it",
+                          self.number_tok)
+        for v in self.pending_vars:  # variation in a line without moves: keep its moves
+            self.body.extend(v)
+        return self.body
+
+
+_ELEMENT_READERS: dict[str, Any] = {
+    "NUMMOVE": _Line.move, "ALPHAMOVE": _Line.move, "PLACEHOLDER": _Line.placeholder,
+    "MOVENUM": _Line.movenum, "COMMENT": _Line.comment, "LINECOMMENT": _Line.comment,
+    "NAG": _Line.nag, "STRENGTH": _Line.strength, "SETUP": _Line.setup_,
+    "RESULT": _Line.result_,
+}
+
+
+def _build_line(items: list[Any], ctx: _Ctx,
+                out_moves: list[MoveNode]) -> tuple[list[BodyElement], str | None]:
+    """Turn the main line's flat element list into body elements (moves into
+    ``out_moves``), with every variation inside it. Iterative, with an explicit stack of
+    open lines: nesting depth costs memory, never Python recursion."""
+    main = _Line(True, out_moves)
+    stack: list[tuple[_Line, Iterator[Any]]] = [
+        (main, iter(_flatten_leading_variations(items, ctx)))]
+    readers = _ELEMENT_READERS
+    while stack:
+        line, pending = stack[-1]
+        for it in pending:
+            if isinstance(it, _Var):
+                stack.append((_Line(False, None),
+                              iter(_flatten_leading_variations(it.items, ctx))))
+                break
+            readers[it.type](line, it, ctx)
+        else:  # the line is complete
+            stack.pop()
+            body = line.finish(ctx)
+            if stack:
+                stack[-1][0].variation(body)
+    return main.body, main.result or ctx.main_result
 
 
 def _records_from_parse(children: list[Any], ctx: _Ctx, rec: GameRecord) -> None:
@@ -674,7 +748,7 @@ def _records_from_parse(children: list[Any], ctx: _Ctx, rec: GameRecord) -> None
             items.append(ch)
     rec.tags = tags
     moves: list[MoveNode] = []
-    body, result = _build_line(items, ctx, True, None, moves)
+    body, result = _build_line(items, ctx, moves)
     if (result is None and moves and ctx.starred is not None and ctx.starred[0] is moves[-1]
             and body and body[-1] is moves[-1] and not moves[-1].comments_after
             and not moves[-1].variations and moves[-1].nags == [7]):
@@ -816,9 +890,27 @@ def _unclosed_paren(text: str) -> tuple[int, int] | None:
 # ------------------------------------------------------------------------------------------
 # one game
 
+#: The largest game text (in characters) the reader parses. A longer game -- or a comment or
+#: tag value that makes it longer -- is kept as raw text with a ``too-large`` finding and its
+#: tag lines, without running the parser on it (memory stays proportional to the text).
+MAX_GAME_CHARS = 10_000_000
+
+_LINE = re.compile(r"[^\n]*\n?")
+_HEAD_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z_][\w\-]*)[ \t]+"([^"\\\n]*(?:\\.[^"\\\n]*)*)"'
+                       r'[ \t]*\][ \t]*')
+_HEAD_TAG_MAX = 1 << 16  # longest tag line read from a game too large to parse
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` (with their ``\\n``), lazily."""
+    for m in _LINE.finditer(text):
+        if not m.group():
+            return
+        yield m.group()
+
 
 def _first_content_line(text: str) -> int:
-    for i, ln in enumerate(text.split("\n")):
+    for i, ln in enumerate(_lines(text)):
         s = ln.strip()
         if s and not ln.startswith("%"):
             return i
@@ -829,48 +921,133 @@ def parse_game(text: str, *, strict: bool = False, file: str | None = None, inde
                line: int = 1, encoding: str | None = None, _parser_obj: Any = None) -> GameRecord:
     """Parse the text of exactly one game (no splitting) into a :class:`GameRecord`.
 
-    Never raises for bad input: problems become findings on the record.
+    Never raises for game data: problems become findings on the record. Text inside the
+    movetext that does not read is kept as a comment with an ``unreadable-text`` warning,
+    and reading goes on at the next token the grammar accepts; an unclosed ``{`` or ``(``
+    is closed at the end of the game (with a warning). ``strict=True`` makes these errors.
 
     Example:
         >>> g = parse_game('[Event "x"]\\n1. 32-28 {unclosed')
-        >>> g.parsed, g.tag("Event"), g.findings[0].code, g.findings[0].message
-        (False, 'x', 'syntax-error', 'unterminated comment opened at line 2, column 10')
+        >>> g.parsed, g.tag("Event"), [m.text for m in g.moves], g.moves[0].comments_after
+        (True, 'x', ['32-28'], ['unclosed'])
+        >>> g.findings[0].code, g.findings[0].line, g.findings[0].column
+        ('unclosed-comment', 2, 10)
+        >>> g = parse_game('1. 32-28 19-23 2. 28x19 14x23Whiteoverstepped. 0-1')
+        >>> len(g.moves), g.moves[-1].comments_after, g.result, g.findings[0].code
+        (4, ['Whiteoverstepped.'], '0-1', 'unreadable-text')
     """
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     skip = _first_content_line(text)
     rec = GameRecord(file=file, index=index, line=line + skip, raw=text, encoding=encoding)
     rec.end_line = line + text.count("\n", 0, len(text.rstrip("\n")))
-    ctx = _Ctx(line, strict)
-    lane = _parser_obj is None or _parser_obj is _PARSERS.get(True) or \
-        _parser_obj is _PARSERS.get(False)
-    if lane and _fast_record(text, _parser_obj, line, rec):
+    if len(text) > MAX_GAME_CHARS:
+        _too_large(rec, text, line)
         return rec
-    parser = _parser_obj or _parser()
-    _local.wrappers = []
+    ctx = _Ctx(line, strict)
     try:
-        children = _fast_children(text, parser) if lane else None
-        if children is None:
-            children = parser.parse(text)
-    except Exception as exc:  # noqa: BLE001 - every parse failure becomes a finding
-        _syntax_error(rec, exc, text, ctx, parser)
-    else:
-        try:
-            _records_from_parse(children, ctx, rec)
-        except Exception as exc:  # noqa: BLE001 - defensive: never raise on data
-            rec.parsed = False
-            rec.findings.append(make_finding(
-                "syntax-error", f"cannot interpret the game: {exc}", file=file, game_index=index,
-                line=rec.line))
-    for tok in _local.wrappers:
-        ctx.violation("forum wrapper [pdn]...[/pdn] around the game", tok)
-    _local.wrappers = None
+        _parse_into(rec, text, ctx, _parser_obj)
+    except Exception as exc:  # noqa: BLE001 - never raise on game data
+        _internal_error(rec, exc)
+    finally:
+        _local.wrappers = None
     sev = Severity.ERROR if strict else Severity.WARNING
     for msg, vline, vcol in ctx.violations:
         rec.findings.append(make_finding(
             "strict-violation", msg + ("" if strict else " (a strict PDN 3.0 reader rejects this)"),
             severity=sev, file=file, game_index=index, line=vline, column=vcol))
     return rec
+
+
+def _parse_into(rec: GameRecord, text: str, ctx: _Ctx, parser_obj: Any) -> None:
+    """Read ``text`` into ``rec``: the fast lane when the game is plain, else Lark's parser
+    with error recovery (:mod:`pdnkit.pdn.recover`)."""
+    lane = parser_obj is None or parser_obj is _PARSERS.get(True) or \
+        parser_obj is _PARSERS.get(False)
+    if lane and _fast_record(text, parser_obj, ctx.line0, rec):
+        return
+    parser = parser_obj or _parser()
+    _local.wrappers = []
+    recovery = Recovery(text)
+    try:
+        children = _fast_children(text, parser) if lane else None
+        if children is None:
+            children = parser.parse(text, on_error=recovery)
+    except Exception as exc:  # noqa: BLE001 - every parse failure becomes a finding
+        _syntax_error(rec, exc, text, ctx, parser)
+    else:
+        ctx.recovered = {(ev.line, ev.column) for ev in recovery.events}
+        ctx.lifted_result = recovery.lifted_result
+        _records_from_parse(children, ctx, rec)
+        if recovery.events:
+            _recovered(rec, recovery, ctx, text)
+    for tok in _local.wrappers:
+        ctx.violation("forum wrapper [pdn]...[/pdn] around the game", tok)
+
+
+_RECOVERY_MESSAGES = {
+    "unreadable-text": "unreadable text {text} in the movetext, kept as a comment",
+    "unclosed-comment": "comment opened here is never closed: closed at the end of the game",
+    "unclosed-variation": "variation opened here is never closed: closed at the end of the game",
+}
+
+
+def _recovered(rec: GameRecord, recovery: Recovery, ctx: _Ctx, text: str) -> None:
+    """Findings for what the recovery did; a game whose movetext gave nothing readable (no
+    move) is ``unparsed`` with a syntax error instead."""
+    if not rec.moves:
+        first = recovery.events[0]
+        line = first.line + ctx.line0 - 1
+        rec.parsed = False
+        rec.body = []
+        rec.findings.append(make_finding(
+            "syntax-error", "nothing readable in the movetext: "
+            + _RECOVERY_MESSAGES[first.kind].format(text=_excerpt(first.text)).replace(
+                ", kept as a comment", ""),
+            file=rec.file, game_index=rec.index, line=line, column=first.column))
+        return
+    sev = Severity.ERROR if ctx.strict else Severity.WARNING
+    for ev in recovery.events:
+        msg = _RECOVERY_MESSAGES[ev.kind].format(text=_excerpt(ev.text))
+        if not ev.kept:
+            msg = msg.replace("kept as a comment", "after the result, kept as a comment at "
+                              "the end")
+        rec.findings.append(make_finding(
+            ev.kind, msg, severity=sev, file=rec.file, game_index=rec.index,
+            line=ev.line + ctx.line0 - 1, column=ev.column,
+            details={"text": ev.text[:1000]}))
+    rec.body.extend(CommentNode(t) for t in recovery.trailing)
+
+
+def _internal_error(rec: GameRecord, exc: Exception) -> None:
+    """A fault while reading one game: the game keeps its raw text and tags read so far."""
+    rec.parsed = False
+    rec.body = []
+    rec.moves = []
+    rec.findings.append(make_finding(
+        "internal-error", f"reading the game failed: {type(exc).__name__}: {str(exc)[:200]}",
+        file=rec.file, game_index=rec.index, line=rec.line))
+
+
+def _too_large(rec: GameRecord, text: str, line0: int) -> None:
+    """A game over :data:`MAX_GAME_CHARS`: its tag lines are read, the rest is kept raw."""
+    rec.parsed = False
+    for ln in _lines(text):
+        s = ln.strip()
+        if not s or ln.startswith("%"):
+            continue
+        if len(ln) > _HEAD_TAG_MAX:
+            break
+        m = _HEAD_TAG.fullmatch(ln.rstrip("\n"))
+        if m is None:
+            break
+        value = m.group(2)
+        rec.tags.append((m.group(1), _UNESCAPE.sub(r"\1", value) if "\\" in value else value))
+    rec.findings.append(make_finding(
+        "too-large", f"the game is {len(text):,} characters long, over the reader's limit of "
+        f"{MAX_GAME_CHARS:,}: kept as raw text, not read", file=rec.file,
+        game_index=rec.index, line=rec.line, details={"chars": len(text),
+                                                      "limit": MAX_GAME_CHARS}))
 
 
 def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser: Any) -> None:
@@ -880,7 +1057,7 @@ def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser:
         "syntax-error", msg, file=rec.file, game_index=rec.index, line=eline, column=ecol))
     # salvage the tags: parse the text before the first line that is not a tag line
     head_lines = []
-    for ln in text.split("\n"):
+    for ln in _lines(text):
         s = ln.strip()
         if s.startswith("[") or not s or ln.startswith("%"):
             head_lines.append(ln)
@@ -888,7 +1065,7 @@ def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser:
             break
     if eline is not None:
         head_lines = head_lines[: max(0, eline - ctx.line0)]
-    head = "\n".join(head_lines)
+    head = "".join(head_lines)
     if head.strip():
         try:
             children = parser.parse(head)
