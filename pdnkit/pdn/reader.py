@@ -1172,6 +1172,7 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
         index = 0
         fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY
         pending: list[Finding] = []
+        held: GameRecord | None = None  # yielded once the next game shows how it ended
         for chunk in chunks:
             if not chunk.has_content:
                 continue
@@ -1190,8 +1191,13 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
             if pending:
                 rec.findings[:0] = [f.located(game_index=index) for f in pending]
                 pending = []
-            yield rec
+            if held is not None:
+                _check_terminator(held, rec, strict)
+                yield held
+            held = rec
             index += 1
+        if held is not None:
+            yield held
         if pending:
             rec = GameRecord(file=fname, index=index, line=pending[0].line or 1, raw="",
                              encoding=enc, findings=[f.located(game_index=index) for f in pending])
@@ -1201,6 +1207,20 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
     finally:
         if closer is not None:
             closer.close()
+
+
+def _check_terminator(rec: GameRecord, following: GameRecord, strict: bool) -> None:
+    """PDN 3.0 separates games with a result or ``*``: a game whose movetext stops without
+    one right before the next game's tags gets ``missing-terminator`` (an error in strict
+    mode). A header-only game is not concerned (to the standard's grammar, its tags and the
+    next game's are one header)."""
+    if rec.result is not None or not rec.parsed or not rec.body or not following.tags:
+        return
+    rec.findings.append(make_finding(
+        "missing-terminator", "the movetext ends without a result (or '*') before the next "
+        f"game's tags at line {following.line}: the game was ended there",
+        severity=Severity.ERROR if strict else Severity.WARNING, file=rec.file,
+        game_index=rec.index, line=rec.end_line))
 
 
 def _is_stray_text(rec: GameRecord) -> bool:
@@ -1215,7 +1235,7 @@ def _is_stray_text(rec: GameRecord) -> bool:
 
 
 def _excerpt(text: str, n: int = 60) -> str:
-    flat = " ".join(text.split())
+    flat = " ".join(text[:4 * n].split())
     return repr(flat if len(flat) <= n else flat[: n - 3] + "...")
 
 
