@@ -40,6 +40,7 @@ _DASHES = {"\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"}
 _BARE_SCORE = re.compile(r"\d{1,2}-\d{1,2}")
 _UNESCAPE = re.compile(r"\\(.)")
 _TAG_TOKENS = frozenset({"TAGBARE", "TAGNAME", "TAGVALUE"})
+_IDENTIFIER = re.compile(r"[A-Z][A-Za-z0-9_]*")  # a PDN 3.0 tag name
 
 
 class _Var:
@@ -379,7 +380,7 @@ def _fast_record(text: str, parser: Any, line0: int, rec: GameRecord) -> bool:
                 return False
             q = val.index('"')
             name = val[1:q].strip()
-            if not name[:1].isupper():
+            if not _IDENTIFIER.fullmatch(name):
                 return False
             inner = val[q + 1:val.rindex('"')]
             if "\\" in inner:
@@ -477,6 +478,11 @@ def _split_move(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...], bool,
         seps = tuple(core[a.end():b.start()].strip() for a, b in zip(ms, ms[1:], strict=False))
         if any(s in _DASHES for s in seps):
             remark = f"non-ASCII dash in the move {core!r}"
+        elif "X" in seps:
+            remark = f"capital 'X' as the capture separator in {core!r} (PDN 3.0: x or :)"
+        elif "-" in seps and len(seps) > 1:
+            remark = f"move {core!r} with '-' between more than two squares (PDN 3.0: a " \
+                "capture path is written with x or :)"
     res = (core, squares, seps, star, remark)
     if len(_MOVE_CACHE) > 50_000:
         _MOVE_CACHE.clear()
@@ -729,6 +735,8 @@ def _build_line(items: list[Any], ctx: _Ctx,
             stack.pop()
             body = line.finish(ctx)
             if stack:
+                if not body:
+                    ctx.violation("empty variation '()' (PDN 3.0: a variation holds moves)")
                 stack[-1][0].variation(body)
     return main.body, main.result or ctx.main_result
 
@@ -743,6 +751,9 @@ def _records_from_parse(children: list[Any], ctx: _Ctx, rec: GameRecord) -> None
             name = ch.name
             if not name[:1].isupper():
                 ctx.violation(f"tag name {name!r} does not start with a capital letter", ch.tok)
+            elif not _IDENTIFIER.fullmatch(name):
+                ctx.violation(f"tag name {name!r} has characters PDN 3.0 does not allow "
+                              "(letters, digits and '_' only)", ch.tok)
             tags.append((name, _tag_value(ch, ctx)))
         else:
             items.append(ch)
