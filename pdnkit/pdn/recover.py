@@ -113,7 +113,7 @@ class Recovery:
 
     def _unclosed_comment(self, ip: Any, state: Any, pos: int, line: int, col: int) -> bool:
         end = self._final_start(pos)
-        body = self.text[pos + 1:end]
+        body = self.text[pos + 1:end].rstrip()  # the white space before the end stays out
         self.events.append(Event("unclosed-comment", body.strip(), line, col))
         self._feed_comment(ip, body, pos, line, col)
         state.line_ctr.feed(self.text[pos:end])

@@ -238,7 +238,7 @@ def test_unclosed_comment_does_not_swallow_the_next_games() -> None:
     assert [g.tag("Event") for g in games] == ["a", "b", "c"]
     assert [g.parsed for g in games] == [True, True, True]
     assert [m.text for m in games[0].moves] == ["32-28"]
-    assert games[0].moves[0].comments_after == ["oops\n19-23\n"]
+    assert games[0].moves[0].comments_after == ["oops\n19-23"]
     assert "unclosed-comment" in [f.code for f in games[0].findings]
 
 

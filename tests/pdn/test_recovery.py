@@ -60,7 +60,7 @@ def test_unclosed_comment_is_closed_at_the_end_of_the_game() -> None:
     assert (f.code, f.line, f.column) == ("unclosed-comment", 1, 16)
     # a final result still ends the game
     g = parse_game("1. 32-28 19-23 {never closed 2-0\n")
-    assert g.result == "2-0" and g.moves[1].comments_after == ["never closed "]
+    assert g.result == "2-0" and g.moves[1].comments_after == ["never closed"]
 
 
 def test_unclosed_variations_are_closed_at_the_end_of_the_game() -> None:
