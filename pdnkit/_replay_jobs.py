@@ -23,7 +23,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-Batch = list[tuple[int, str]]  # (first line, chunk text)
+Batch = list[tuple[int, str, bool]]  # (first line, chunk text, another chunk follows)
 
 
 def _open(src: Any) -> tuple[Any, str | None, str | None, Any]:
@@ -54,9 +54,9 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
     stray = getattr(reader, "_is_stray_text", None)
     excerpt = getattr(reader, "_excerpt", repr)
     out: list[tuple[str, Any]] = []
-    for line, text in batch:
+    for line, text, followed in batch:
         rec = reader.parse_game(text, strict=strict, file=file, index=-1, line=line,
-                                encoding=enc)
+                                encoding=enc, followed=followed)
         if stray is not None and stray(rec):
             out.append(("stray", make_finding(
                 "ignored-text", "text between games that is neither tags nor moves was "
@@ -145,7 +145,7 @@ class _Order:
 def run_batches(pool: Any, chunks: Iterable[Any], size: int, limit: int,
                 fn: Callable[..., Any], *args: Any) -> Iterator[Any]:
     """Cut the splitter's ``chunks`` into batches of ``size`` game texts (``(first line,
-    text)``), run ``fn(batch, *args)`` on each in ``pool`` and yield the results in file
+    text, another chunk follows)``), run ``fn(batch, *args)`` on each in ``pool`` and yield the results in file
     order; at most ``limit`` batches wait beyond the one being submitted (bounded memory).
     Batches not yet collected are cancelled when the caller stops early.
 
@@ -159,11 +159,11 @@ def run_batches(pool: Any, chunks: Iterable[Any], size: int, limit: int,
     """
     pending: deque[Future[Any]] = deque()
     try:
+        from pdnkit.pdn.reader import _with_followed
+
         batch: Batch = []
-        for chunk in chunks:
-            if not chunk.has_content:
-                continue
-            batch.append((chunk.line, chunk.text))
+        for chunk, followed in _with_followed(chunks):
+            batch.append((chunk.line, chunk.text, followed))
             if len(batch) >= size:
                 pending.append(pool.submit(fn, batch, *args))
                 batch = []

@@ -929,13 +929,16 @@ def _first_content_line(text: str) -> int:
 
 
 def parse_game(text: str, *, strict: bool = False, file: str | None = None, index: int = 0,
-               line: int = 1, encoding: str | None = None, _parser_obj: Any = None) -> GameRecord:
+               line: int = 1, encoding: str | None = None, _parser_obj: Any = None,
+               followed: bool = False) -> GameRecord:
     """Parse the text of exactly one game (no splitting) into a :class:`GameRecord`.
 
     Never raises for game data: problems become findings on the record. Text inside the
     movetext that does not read is kept as a comment with an ``unreadable-text`` warning,
     and reading goes on at the next token the grammar accepts; an unclosed ``{`` or ``(``
-    is closed at the end of the game (with a warning). ``strict=True`` makes these errors.
+    is closed at the end of the game (with a warning). ``followed=True`` says the next game
+    of the file follows this text (the splitter cut it there): moves without a result then
+    get ``missing-terminator``. ``strict=True`` makes these errors.
 
     Example:
         >>> g = parse_game('[Event "x"]\\n1. 32-28 {unclosed')
@@ -962,6 +965,8 @@ def parse_game(text: str, *, strict: bool = False, file: str | None = None, inde
         _internal_error(rec, exc)
     finally:
         _local.wrappers = None
+    if followed and rec.parsed and rec.moves and rec.result is None:
+        _missing_terminator(rec, strict)
     sev = Severity.ERROR if strict else Severity.WARNING
     for msg, vline, vcol in ctx.violations:
         rec.findings.append(make_finding(
@@ -1028,6 +1033,17 @@ def _recovered(rec: GameRecord, recovery: Recovery, ctx: _Ctx, text: str) -> Non
             line=ev.line + ctx.line0 - 1, column=ev.column,
             details={"text": ev.text[:1000]}))
     rec.body.extend(CommentNode(t) for t in recovery.trailing)
+
+
+def _missing_terminator(rec: GameRecord, strict: bool) -> None:
+    """PDN 3.0 separates games with a result or ``*``: moves that stop without one right
+    before the next game's tags (an error in strict mode). A header-only game is not
+    concerned: to the standard's grammar its tags and the next game's are one header."""
+    rec.findings.append(make_finding(
+        "missing-terminator", "the movetext ends without a result (or '*') before the next "
+        "game's tags: the game was ended there",
+        severity=Severity.ERROR if strict else Severity.WARNING, file=rec.file,
+        game_index=rec.index, line=rec.end_line))
 
 
 def _internal_error(rec: GameRecord, exc: Exception) -> None:
@@ -1183,12 +1199,10 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
         index = 0
         fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY
         pending: list[Finding] = []
-        held: GameRecord | None = None  # yielded once the next game shows how it ended
-        for chunk in chunks:
-            if not chunk.has_content:
-                continue
+        for chunk, followed in _with_followed(chunks):
             rec = parse_game(chunk.text, strict=strict, file=fname, index=index,
-                             line=chunk.line, encoding=enc, _parser_obj=parser)
+                             line=chunk.line, encoding=enc, _parser_obj=parser,
+                             followed=followed)
             if _is_stray_text(rec):
                 pending.append(make_finding(
                     "ignored-text", "text between games that is neither tags nor moves was "
@@ -1202,13 +1216,8 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
             if pending:
                 rec.findings[:0] = [f.located(game_index=index) for f in pending]
                 pending = []
-            if held is not None:
-                _check_terminator(held, rec, strict)
-                yield held
-            held = rec
+            yield rec
             index += 1
-        if held is not None:
-            yield held
         if pending:
             rec = GameRecord(file=fname, index=index, line=pending[0].line or 1, raw="",
                              encoding=enc, findings=[f.located(game_index=index) for f in pending])
@@ -1220,18 +1229,19 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
             closer.close()
 
 
-def _check_terminator(rec: GameRecord, following: GameRecord, strict: bool) -> None:
-    """PDN 3.0 separates games with a result or ``*``: a game whose movetext stops without
-    one right before the next game's tags gets ``missing-terminator`` (an error in strict
-    mode). A header-only game is not concerned (to the standard's grammar, its tags and the
-    next game's are one header)."""
-    if rec.result is not None or not rec.parsed or not rec.body or not following.tags:
-        return
-    rec.findings.append(make_finding(
-        "missing-terminator", "the movetext ends without a result (or '*') before the next "
-        f"game's tags at line {following.line}: the game was ended there",
-        severity=Severity.ERROR if strict else Severity.WARNING, file=rec.file,
-        game_index=rec.index, line=rec.end_line))
+def _with_followed(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bool]]:
+    """The chunks with content, each with True when another one follows it (one chunk of
+    look-ahead: a game whose movetext stops without a result was cut by the next game's
+    tags)."""
+    held: Chunk | None = None
+    for chunk in chunks:
+        if not chunk.has_content:
+            continue
+        if held is not None:
+            yield held, True
+        held = chunk
+    if held is not None:
+        yield held, False
 
 
 def _is_stray_text(rec: GameRecord) -> bool:

@@ -119,7 +119,6 @@ def test_missing_result_before_the_next_games_tags() -> None:
     assert [texts(g) for g in games] == [["32-28", "19-23"], ["33-29"], ["34-29", "19-23"]]
     (f,) = games[0].findings
     assert (f.code, f.severity.value, f.line) == ("missing-terminator", "warning", 2)
-    assert "line 3" in f.message
     assert not games[1].findings and not games[2].findings  # the last game needs none
     strict = list(read_games(text, strict=True))
     assert [(f.code, f.severity.value) for f in strict[0].findings] == [
