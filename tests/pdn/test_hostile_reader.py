@@ -4,6 +4,7 @@ hang checks, not benchmarks (``benchmarks/recovery.py hostile`` prints the figur
 
 from __future__ import annotations
 
+import random
 import sys
 import time
 import tracemalloc
@@ -157,3 +158,43 @@ def test_variations_100000_deep() -> None:
     n = 100_000
     g = parse_game("1. 32-28 " + "(19-23 " * n + ")" * n + " *")
     assert _depth(g.moves) == n and write_game(g).count("(") == n
+
+
+def test_seeded_mutations_of_real_games_never_raise_and_spare_the_neighbours() -> None:
+    """A seeded mutator over real files: one game's movetext gets a stray bracket, brace,
+    parenthesis, a long digit run, a deleted or doubled character; reading never raises,
+    each case stays fast, and the games before and after it read as before."""
+    from tests.shared import shared_path
+
+    rng = random.Random(16)
+    inserts = ["{", "}", "(", ")", "]", ".", "&", "$", "1" * 5000, "x" * 3000, "\\", '"']
+    files = [shared_path("real", "international", "wk2003.pdn"),
+             shared_path("real", "russian", "abatsiev.pdn"),
+             shared_path("real", "czech", "mrcd2006.pdn")]
+    cases = 0
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        games = list(read_games(text))
+        for _ in range(40):
+            k = rng.randrange(1, len(games) - 1)
+            g = games[k]
+            raw_at = text.index(g.raw)
+            body_at = raw_at + g.raw.index(g.raw.split("]\n")[-1].lstrip("\n")[:20])
+            at = rng.randrange(body_at, raw_at + len(g.raw.rstrip()) - 4)
+            kind = rng.randrange(3)
+            if kind == 0:
+                mutated = text[:at] + rng.choice(inserts) + text[at:]
+            elif kind == 1:
+                mutated = text[:at] + text[at + 1:]
+            else:
+                mutated = text[:at] + text[at] + text[at:]
+            t = time.perf_counter()
+            out = list(read_games(mutated))
+            assert time.perf_counter() - t < 20
+            cases += 1
+            assert len(out) == len(games), (path.name, k, kind)
+            for i in (k - 1, k + 1):
+                assert [m.text for m in out[i].moves] == [m.text for m in games[i].moves]
+                assert out[i].tags == games[i].tags
+            assert out[k].parsed or any(f.code == "syntax-error" for f in out[k].findings)
+    assert cases == 120
