@@ -92,13 +92,14 @@ class Recovery:
         if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
             return self._close_variations(ip, exc.token)
         if isinstance(exc, UnexpectedCharacters):
-            pos, line, col = exc.pos_in_stream, exc.line, exc.column
+            where = (exc.pos_in_stream, exc.line, exc.column)
         elif isinstance(exc, UnexpectedToken):
             tok = exc.token
-            pos, line, col = tok.start_pos, tok.line, tok.column
-            if pos is None:
-                return False
+            where = (tok.start_pos, tok.line, tok.column)
         else:  # pragma: no cover - Lark raises only the two above here
+            return False
+        pos, line, col = where
+        if pos is None or line is None or col is None:
             return False
         state = ip.lexer_thread.state
         _rewind(state.line_ctr, pos, line, col)
@@ -184,7 +185,8 @@ class Recovery:
         m = _RUN_END.search(text, pos + 1)
         end = m.start() if m is not None else n
         while end < n:
-            nxt = _WS.match(text, end).end()
+            ws = _WS.match(text, end)
+            nxt = ws.end() if ws is not None else end
             if nxt >= n or _READABLE.match(text, nxt) or text[nxt] in "{([":
                 break
             m = _RUN_END.search(text, nxt + 1)
