@@ -977,28 +977,84 @@ def parse_game(text: str, *, strict: bool = False, file: str | None = None, inde
 
 def _parse_into(rec: GameRecord, text: str, ctx: _Ctx, parser_obj: Any) -> None:
     """Read ``text`` into ``rec``: the fast lane when the game is plain, else Lark's parser
-    with error recovery (:mod:`pdnkit.pdn.recover`)."""
+    with error recovery (:mod:`pdnkit.pdn.recover`). A tag line the grammar cannot read is
+    left out and the game read again without it (:func:`_skip_tag_line`)."""
     lane = parser_obj is None or parser_obj is _PARSERS.get(True) or \
         parser_obj is _PARSERS.get(False)
     if lane and _fast_record(text, parser_obj, ctx.line0, rec):
         return
     parser = parser_obj or _parser()
-    _local.wrappers = []
-    recovery = Recovery(text)
-    try:
-        children = _fast_children(text, parser) if lane else None
-        if children is None:
-            children = parser.parse(text, on_error=recovery)
-    except Exception as exc:  # noqa: BLE001 - every parse failure becomes a finding
-        _syntax_error(rec, exc, text, ctx, parser)
-    else:
-        ctx.recovered = {(ev.line, ev.column) for ev in recovery.events}
-        ctx.lifted_result = recovery.lifted_result
-        _records_from_parse(children, ctx, rec)
-        if recovery.events:
-            _recovered(rec, recovery, ctx, text)
+    work = text
+    skipped: list[tuple[int, str, str]] = []  # (line in the game, text, why) of tag lines
+    first_error: Exception | None = None
+    while True:
+        _local.wrappers = []
+        recovery = Recovery(work)
+        try:
+            children = _fast_children(work, parser) if lane and not skipped else None
+            if children is None:
+                children = parser.parse(work, on_error=recovery)
+            break
+        except Exception as exc:  # noqa: BLE001 - every parse failure becomes a finding
+            first_error = first_error or exc
+            step = _skip_tag_line(work, exc) if len(skipped) < _MAX_SKIPPED_TAG_LINES else None
+            if step is None:
+                _syntax_error(rec, first_error, text, ctx, parser)
+                return
+            why = _describe_error(exc, work, 1)[0]
+            work, row, line_text = step
+            skipped.append((row, line_text, why))
+    ctx.recovered = {(ev.line, ev.column) for ev in recovery.events}
+    ctx.lifted_result = recovery.lifted_result
+    _records_from_parse(children, ctx, rec)
+    if skipped and not rec.moves:  # a header that does not read, and no move: unparsed
+        rec.tags, rec.body, rec.result = [], [], None
+        ctx.violations.clear()
+        _syntax_error(rec, first_error, text, ctx, parser)  # type: ignore[arg-type]
+        return
+    if recovery.events:
+        _recovered(rec, recovery, ctx, work)
+    if skipped:
+        _skipped_tag_lines(rec, skipped, ctx)
     for tok in _local.wrappers:
         ctx.violation("forum wrapper [pdn]...[/pdn] around the game", tok)
+
+
+_MAX_SKIPPED_TAG_LINES = 20
+
+
+def _skip_tag_line(text: str, exc: Exception) -> tuple[str, int, str] | None:
+    """When the parse failed on a line that starts a tag pair: the text with that line
+    blanked (spaces keep every position), its 1-based line number and its text."""
+    tok = getattr(exc, "token", None)
+    line = getattr(tok, "line", None) if tok is not None and tok.type != "$END" else None
+    line = line or getattr(exc, "line", None)
+    if not isinstance(line, int) or line < 1:
+        return None
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return None
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    row = text[start:end]
+    if not row.lstrip().startswith("["):
+        return None
+    return text[:start] + " " * len(row) + text[end:], line, row.strip()
+
+
+def _skipped_tag_lines(rec: GameRecord, skipped: list[tuple[int, str, str]], ctx: _Ctx) -> None:
+    """Findings for tag lines left out; their text is kept as comments before the first
+    move (``convert`` writes them there)."""
+    sev = Severity.ERROR if ctx.strict else Severity.WARNING
+    found = [make_finding(
+        "unreadable-text", f"{why}: the tag line {_excerpt(row_text)} was left out (kept as "
+        "a comment)", severity=sev, file=rec.file, game_index=rec.index,
+        line=row + ctx.line0 - 1, column=1, details={"text": row_text[:1000]})
+        for row, row_text, why in skipped]
+    rec.findings[:0] = found
+    rec.moves[0].comments_before[:0] = [row_text for _, row_text, _ in skipped]
 
 
 _RECOVERY_MESSAGES = {

@@ -67,7 +67,7 @@ def test_syntax_errors_still_come_from_lark() -> None:
     rec = next(read_games('[Event "x"]\n1. 32-28 {unclosed'))
     assert rec.parsed and [m.text for m in rec.moves] == ["32-28"]
     assert rec.findings[0].code == "unclosed-comment"
-    rec = next(read_games('[Event "x" junk]\n1. 32-28 *'))
+    rec = next(read_games('[Event "x"]\n[Site "s" junk]\n*'))
     assert not rec.parsed and rec.findings[0].code == "syntax-error"
 
 

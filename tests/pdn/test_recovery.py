@@ -94,6 +94,23 @@ def test_nothing_readable_is_unparsed_with_a_syntax_error() -> None:
     assert f.code == "syntax-error" and (f.line, f.column) == (3, 1)
 
 
+def test_a_tag_line_that_does_not_read_is_left_out_and_the_moves_read() -> None:
+    text = '[Event "a"]\n[Site "s" junk]\n[Round "1\n[White "W"]\n1. 32-28 19-23 *'
+    g = parse_game(text, line=5)
+    assert g.parsed and texts(g) == ["32-28", "19-23"] and g.result == "*"
+    assert g.tags == [("Event", "a"), ("White", "W")]
+    assert [(f.code, f.line, f.column) for f in g.findings] == [
+        ("unreadable-text", 6, 1), ("unreadable-text", 7, 1)]
+    assert "malformed tag" in g.findings[0].message
+    assert "unterminated string" in g.findings[1].message
+    assert g.moves[0].comments_before == ['[Site "s" junk]', '[Round "1']
+    assert '{[Site "s" junk]} {[Round "1} 1. 32-28' in write_game(g)
+    # without a move to keep, a header that does not read leaves the game unparsed
+    g = parse_game('[Event "a"]\n[FEN "W:W31-50:B1-20]\n*')
+    assert not g.parsed and [f.code for f in g.findings] == ["syntax-error"]
+    assert g.tags == [("Event", "a")]
+
+
 def test_strict_mode_makes_recoveries_errors() -> None:
     g = parse_game("1. 32-28 Foo 19-23 {open", strict=True)
     assert texts(g) == ["32-28", "19-23"]
