@@ -163,10 +163,11 @@ CODES: dict[str, CodeInfo] = {
            "text inside the movetext that is not PDN was kept as a comment",
            "Something inside the moves is neither a move, a move number, a comment, a "
            "variation nor a result: a word glued to a move (`8-11Whiteoverstepped.`), a lone "
-           "`.`, a stray `]` or `)`, a tag among the moves. The reader kept the text as a "
-           "comment (`convert` writes it in braces) and went on with the next move; the "
-           "finding gives its line, column and text. Put comments in braces. `--strict` "
-           "makes it an error."),
+           "`.`, a stray `]` or `)`, a tag among the moves, a tag line that does not read "
+           "(`[Site \"x\" junk]`). The reader kept the text as a comment (`convert` writes "
+           "it in braces) and went on with the next move; the finding gives its line, "
+           "column and text. Put comments in braces, fix the tag. `--strict` makes it an "
+           "error."),
         _c("unclosed-comment", "warning", "read",
            "a `{` comment is never closed; it was closed at the end of the game",
            "The comment opened at the given line and column has no `}`. The reader ended it "
