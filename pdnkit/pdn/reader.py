@@ -1020,7 +1020,7 @@ def _parse_into(rec: GameRecord, text: str, ctx: _Ctx, parser_obj: Any) -> None:
         ctx.violation("forum wrapper [pdn]...[/pdn] around the game", tok)
 
 
-_MAX_SKIPPED_TAG_LINES = 20
+_MAX_SKIPPED_TAG_LINES = 10  # each one costs another parse (up to the header, mostly)
 
 
 def _skip_tag_line(text: str, exc: Exception) -> tuple[str, int, str] | None:
