@@ -159,6 +159,36 @@ CODES: dict[str, CodeInfo] = {
            "a tag pair is malformed but was recovered",
            "A tag such as `[Event Foo]` (no quotes) or a lower-case tag name was read "
            "liberally. Write tags as `[Name \"value\"]` with a capitalised name."),
+        _c("unreadable-text", "warning", "read",
+           "text inside the movetext that is not PDN was kept as a comment",
+           "Something inside the moves is neither a move, a move number, a comment, a "
+           "variation nor a result: a word glued to a move (`8-11Whiteoverstepped.`), a lone "
+           "`.`, a stray `]` or `)`, a tag among the moves, a tag line that does not read "
+           "(`[Site \"x\" junk]`). The reader kept the text as a comment (`convert` writes "
+           "it in braces) and went on with the next move; the finding gives its line, "
+           "column and text. Put comments in braces, fix the tag. `--strict` makes it an "
+           "error."),
+        _c("unclosed-comment", "warning", "read",
+           "a `{` comment is never closed; it was closed at the end of the game",
+           "The comment opened at the given line and column has no `}`. The reader ended it "
+           "at the end of the game (before its result, when one ends the text), so the moves "
+           "before it are kept. Add the missing `}`."),
+        _c("unclosed-variation", "warning", "read",
+           "a `(` variation is never closed; it was closed at the end of the game",
+           "The variation opened at the given line and column has no `)`. The reader closed "
+           "it (and any variation inside it) at the end of the game, so the main line after "
+           "the opening parenthesis is read as part of the variation. Add the missing `)`."),
+        _c("missing-terminator", "warning", "read",
+           "the movetext stops without a result before the next game's tags",
+           "PDN 3.0 separates games with a result token or `*`. This game's moves end and the "
+           "next game's tags begin without one; the reader ended the game there. Add the "
+           "result (or `*`). `--strict` makes it an error."),
+        _c("too-large", "error", "read",
+           "the game is over the reader's size limit and was not read",
+           "A game (with its comments and tag values) longer than the reader's limit "
+           "(`pdnkit.pdn.reader.MAX_GAME_CHARS`, 10 million characters) is kept as raw text "
+           "with its tag lines, without parsing its moves, so that one huge or corrupt game "
+           "cannot exhaust memory. Split the game or remove the huge comment."),
         # --- header / setup --------------------------------------------------------------
         _c("unknown-variant", "error", "header",
            "GameType / variant cannot be resolved",

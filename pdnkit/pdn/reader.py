@@ -28,6 +28,7 @@ from typing import IO, Any
 from pdnkit.findings import Finding, Severity, make_finding
 from pdnkit.pdn.decode import LEGACY, detect_encoding_chunks
 from pdnkit.pdn.record import BodyElement, CommentNode, GameRecord, MoveNode, NagNode, SetupNode
+from pdnkit.pdn.recover import Recovery
 from pdnkit.pdn.split import Chunk, split_lines, split_text
 
 Source = str | os.PathLike[str] | bytes | IO[str] | IO[bytes]
@@ -39,6 +40,7 @@ _DASHES = {"\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"}
 _BARE_SCORE = re.compile(r"\d{1,2}-\d{1,2}")
 _UNESCAPE = re.compile(r"\\(.)")
 _TAG_TOKENS = frozenset({"TAGBARE", "TAGNAME", "TAGVALUE"})
+_IDENTIFIER = re.compile(r"[A-Z][A-Za-z0-9_]*")  # a PDN 3.0 tag name
 
 
 class _Var:
@@ -378,7 +380,7 @@ def _fast_record(text: str, parser: Any, line0: int, rec: GameRecord) -> bool:
                 return False
             q = val.index('"')
             name = val[1:q].strip()
-            if not name[:1].isupper():
+            if not _IDENTIFIER.fullmatch(name):
                 return False
             inner = val[q + 1:val.rindex('"')]
             if "\\" in inner:
@@ -424,6 +426,9 @@ class _Ctx:
         self.strict = strict
         self.violations: list[tuple[str, int | None, int | None]] = []
         self.starred: tuple[MoveNode, int] | None = None  # last move with a glued '*'
+        self.recovered: set[tuple[int, int]] = set()  # (line, column) of recovered comments
+        self.lifted_result: tuple[int, int] | None = None  # see Recovery.lifted_result
+        self.main_result: str | None = None
 
     def where(self, tok: Any) -> tuple[int | None, int | None]:
         line = getattr(tok, "line", None)
@@ -473,6 +478,11 @@ def _split_move(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...], bool,
         seps = tuple(core[a.end():b.start()].strip() for a, b in zip(ms, ms[1:], strict=False))
         if any(s in _DASHES for s in seps):
             remark = f"non-ASCII dash in the move {core!r}"
+        elif "X" in seps:
+            remark = f"capital 'X' as the capture separator in {core!r} (PDN 3.0: x or :)"
+        elif "-" in seps and len(seps) > 1:
+            remark = f"move {core!r} with '-' between more than two squares (PDN 3.0: a " \
+                "capture path is written with x or :)"
     res = (core, squares, seps, star, remark)
     if len(_MOVE_CACHE) > 50_000:
         _MOVE_CACHE.clear()
@@ -504,159 +514,231 @@ def _move_token(val: str) -> tuple[Any, ...]:
 
 def _flatten_leading_variations(items: list[Any], ctx: _Ctx) -> list[Any]:
     """A variation before the first move of its line replaces nothing: read its moves as
-    part of the line (a warning says so)."""
+    part of the line (a warning says so). Iterative: any depth of nesting."""
+    if not any(isinstance(it, _Var) for it in items):
+        return items
     out: list[Any] = []
     seen_move = False
-    for it in items:
-        if isinstance(it, _Var) and not seen_move:
+    stack = [iter(items)]
+    while stack:
+        it = next(stack[-1], _DONE)
+        if it is _DONE:
+            stack.pop()
+        elif isinstance(it, _Var) and not seen_move:
             ctx.violation("a variation before any move of its line (read as part of the line)")
-            inner = _flatten_leading_variations(it.items, ctx)
-            out.extend(inner)
-            seen_move = any(getattr(x, "type", None) in _MOVE_TYPES for x in inner)
-            continue
-        if getattr(it, "type", None) in _MOVE_TYPES:
-            seen_move = True
-        out.append(it)
+            stack.append(iter(it.items))
+        else:
+            if getattr(it, "type", None) in _MOVE_TYPES:
+                seen_move = True
+            out.append(it)
     return out
 
 
 _MOVE_TYPES = frozenset({"NUMMOVE", "ALPHAMOVE", "PLACEHOLDER"})
+_DONE = object()
 
 
-def _build_line(items: list[Any], ctx: _Ctx, main: bool, tags: dict[str, str] | None,
-                out_moves: list[MoveNode] | None) -> tuple[list[BodyElement], str | None]:
-    """Turn a flat element list (main line or variation) into body elements."""
-    body: list[BodyElement] = []
-    last: MoveNode | None = None
-    number: int | None = None
-    black_dots = False
-    number_tok: Any = None
-    comments_before: list[str] = []
-    setup: str | None = None
-    pending_vars: list[list[BodyElement]] = []
-    result: str | None = None
-    line0 = ctx.line0 - 1
-    if items and last is None and any(isinstance(it, _Var) for it in items):
-        items = _flatten_leading_variations(items, ctx)
-    for it in items:
-        if isinstance(it, _Var):
-            sub, _ = _build_line(it.items, ctx, False, None, None)
-            if last is not None:
-                last.variations.append(sub)
-            else:
-                pending_vars.append(sub)
-            continue
-        typ = it.type
-        val = it.value
-        if typ == "NUMMOVE" or typ == "ALPHAMOVE":
-            tinfo = _TOKEN_CACHE.get(val)
-            if tinfo is None:
-                tinfo = _move_token(val)
-            num, text, squares, seps, star, remark = tinfo
-            if num is not None:  # the move number is part of the token: "12. 32-28"
-                number, dots, written_num = num
-                black_dots = dots >= 2
-                if dots == 2:
-                    ctx.violation(f"move number {written_num!r} with two dots (PDN: N. or N...)",
-                                  it)
-                number_tok = it
-            mv = MoveNode(text, squares, seps, line=it.line + line0, column=it.column)
-            if star:
-                mv.nags.append(7)
-                ctx.starred = (mv, len(ctx.violations))
-                ctx.violation(f"'*' glued to the move {text} as a forced-move mark "
-                              "(PDN 3.0: write $7)", it)
-            if remark is not None:
-                ctx.violation(remark, it)
-        elif typ == "PLACEHOLDER":
-            val = val.strip()
-            if val.startswith(".") and number_tok is not None:
-                black_dots = True  # "1. ... 7-12" is "1... 7-12"
-                continue
-            ctx.violation(f"unknown move {val!r} (a placeholder, not a move)", it)
-            mv = MoveNode(text="- -" if val.startswith("-") else "...", line=it.line + line0,
-                          column=it.column, placeholder=True)
-        else:
-            mv = None
-        if mv is not None:
-            if number_tok is not None:
-                mv.number = number
-                mv.black_dots = black_dots
-                number_tok = None
-                black_dots = False
-            if comments_before:
-                mv.comments_before = comments_before
-                comments_before = []
-            if setup is not None:
-                mv.setup_before = setup
-                setup = None
-            if pending_vars:
-                mv.variations.extend(pending_vars)
-                pending_vars = []
-            body.append(mv)
-            if out_moves is not None:
-                out_moves.append(mv)
-            last = mv
-            continue
-        val = val.rstrip()
-        if typ == "MOVENUM":
-            digits = val.rstrip(".")
-            dots = len(val) - len(digits)
-            number = int(digits)
-            black_dots = dots >= 2
+class _Line:
+    """One line of movetext (the main line or a variation) while its elements are read: the
+    body so far and what waits for the next move (its number, comments, a setup, variations
+    written before any move)."""
+
+    __slots__ = ("main", "moves", "body", "last", "number", "black_dots", "number_tok",
+                 "comments_before", "setup", "pending_vars", "result")
+
+    def __init__(self, main: bool, moves: list[MoveNode] | None) -> None:
+        self.main = main
+        self.moves = moves  # the main line's move list (None in a variation)
+        self.body: list[BodyElement] = []
+        self.last: MoveNode | None = None
+        self.number: int | None = None
+        self.black_dots = False
+        self.number_tok: Any = None
+        self.comments_before: list[str] = []
+        self.setup: str | None = None
+        self.pending_vars: list[list[BodyElement]] = []
+        self.result: str | None = None
+
+    # -- moves --------------------------------------------------------------------------
+
+    def move(self, it: Any, ctx: _Ctx) -> None:
+        """A NUMMOVE / ALPHAMOVE token (``12. 32-28``, ``c3:e5``)."""
+        tinfo = _TOKEN_CACHE.get(it.value)
+        if tinfo is None:
+            tinfo = _move_token(it.value)
+        num, text, squares, seps, star, remark = tinfo
+        if num is not None:  # the move number is part of the token: "12. 32-28"
+            number, dots, written_num = num
+            self.number = number
+            self.black_dots = dots >= 2
             if dots == 2:
-                ctx.violation(f"move number {val!r} with two dots (PDN: N. or N...)", it)
-            number_tok = it
-        elif typ == "COMMENT" or typ == "LINECOMMENT":
-            if typ == "COMMENT":
-                text = val[1:-1]
-                if "{" in text:
-                    ctx.violation("nested comment (PDN 3.0 forbids '{' inside a comment)", it)
-            else:
-                text = val[1:]
-                ctx.violation("';' line comment (not in PDN 3.0; use braces)", it)
-            if last is not None:
-                last.comments_after.append(text)
-            else:
-                comments_before.append(text)
-        elif typ == "NAG":
-            if last is not None:
-                last.nags.append(int(val[1:]))
-            else:
-                line, col = ctx.where(it)
-                body.append(NagNode(int(val[1:]), line, col))
-        elif typ == "STRENGTH":
-            if last is not None and last.strength is None:
-                last.strength = val
-            else:
-                ctx.violation(f"move-strength mark {val!r} with no move before it", it)
-                bare = val.strip("()")
-                if last is not None and bare in _STRENGTH_NAG:
-                    last.nags.append(_STRENGTH_NAG[bare])
-        elif typ == "SETUP":
-            q1 = val.index('"')
-            fen = val[q1 + 1:val.rindex('"')]
-            if setup is not None:
-                line, col = ctx.where(it)
-                body.append(SetupNode(setup, line, col))
-            setup = fen
-        elif typ == "RESULT":
-            result = val
-            if main:
-                if val not in _STANDARD_RESULTS:
-                    ctx.violation(f"non-standard result token {val!r}", it)
-            else:
-                ctx.violation(f"result {val!r} inside a variation", it)
-    # leftovers with no move to attach to
-    for text in comments_before:
-        body.append(CommentNode(text))
-    if setup is not None:
-        body.append(SetupNode(setup))
-    if number_tok is not None and main and not black_dots:
-        ctx.violation(f"move number {number_tok.value.strip()!r} with no move after it", number_tok)
-    for v in pending_vars:  # variation in a line without moves: keep its moves visible
-        body.extend(v)
-    return body, result
+                ctx.violation(f"move number {written_num!r} with two dots (PDN: N. or N...)", it)
+            self.number_tok = it
+        mv = MoveNode(text, squares, seps, line=it.line + ctx.line0 - 1, column=it.column)
+        if star:
+            mv.nags.append(7)
+            ctx.starred = (mv, len(ctx.violations))
+            ctx.violation(f"'*' glued to the move {text} as a forced-move mark "
+                          "(PDN 3.0: write $7)", it)
+        if remark is not None:
+            ctx.violation(remark, it)
+        self._add_move(mv)
+
+    def placeholder(self, it: Any, ctx: _Ctx) -> None:
+        """``- -``, ``--`` or ``...`` where a move should be (``1. ... 7-12`` is ``1... 7-12``)."""
+        val = it.value.strip()
+        if val.startswith(".") and self.number_tok is not None:
+            self.black_dots = True
+            return
+        ctx.violation(f"unknown move {val!r} (a placeholder, not a move)", it)
+        self._add_move(MoveNode(text="- -" if val.startswith("-") else "...",
+                                line=it.line + ctx.line0 - 1, column=it.column,
+                                placeholder=True))
+
+    def _add_move(self, mv: MoveNode) -> None:
+        """Append ``mv`` with what waited for it (number, comments, setup, variations)."""
+        if self.number_tok is not None:
+            mv.number = self.number
+            mv.black_dots = self.black_dots
+            self.number_tok = None
+            self.black_dots = False
+        if self.comments_before:
+            mv.comments_before = self.comments_before
+            self.comments_before = []
+        if self.setup is not None:
+            mv.setup_before = self.setup
+            self.setup = None
+        if self.pending_vars:
+            mv.variations.extend(self.pending_vars)
+            self.pending_vars = []
+        self.body.append(mv)
+        if self.moves is not None:
+            self.moves.append(mv)
+        self.last = mv
+
+    def variation(self, sub: list[BodyElement]) -> None:
+        """A finished variation: it hangs on the move it replaces (the last one)."""
+        if self.last is not None:
+            self.last.variations.append(sub)
+        else:
+            self.pending_vars.append(sub)
+
+    # -- what hangs on moves --------------------------------------------------------------
+
+    def movenum(self, it: Any, ctx: _Ctx) -> None:
+        """A move number standing alone (``12.`` before a placeholder or a result)."""
+        val = it.value.rstrip()
+        digits = val.rstrip(".")
+        dots = len(val) - len(digits)
+        self.number = int(digits)
+        self.black_dots = dots >= 2
+        if dots == 2:
+            ctx.violation(f"move number {val!r} with two dots (PDN: N. or N...)", it)
+        self.number_tok = it
+
+    def comment(self, it: Any, ctx: _Ctx) -> None:
+        """A ``{...}`` or ``;`` comment: after the last move, else before the next one."""
+        val = it.value.rstrip()
+        if it.type == "COMMENT":
+            text = val[1:-1]
+            if "{" in text and (it.line, it.column) not in ctx.recovered:
+                ctx.violation("nested comment (PDN 3.0 forbids '{' inside a comment)", it)
+        else:
+            text = val[1:]
+            ctx.violation("';' line comment (not in PDN 3.0; use braces)", it)
+        if self.last is not None:
+            self.last.comments_after.append(text)
+        else:
+            self.comments_before.append(text)
+
+    def nag(self, it: Any, ctx: _Ctx) -> None:
+        """A ``$n`` glyph: on the last move, else free-standing."""
+        value = int(it.value.rstrip()[1:])
+        if self.last is not None:
+            self.last.nags.append(value)
+        else:
+            line, col = ctx.where(it)
+            self.body.append(NagNode(value, line, col))
+
+    def strength(self, it: Any, ctx: _Ctx) -> None:
+        """A move-strength mark (``!``, ``?!``, ``(?)``) after a move."""
+        val = it.value.rstrip()
+        last = self.last
+        if last is not None and last.strength is None:
+            last.strength = val
+            return
+        ctx.violation(f"move-strength mark {val!r} with no move before it", it)
+        bare = val.strip("()")
+        if last is not None and bare in _STRENGTH_NAG:
+            last.nags.append(_STRENGTH_NAG[bare])
+
+    def setup_(self, it: Any, ctx: _Ctx) -> None:
+        """A ``/FEN "..."/`` setup: it goes to the next move."""
+        val = it.value.rstrip()
+        fen = val[val.index('"') + 1:val.rindex('"')]
+        if self.setup is not None:
+            line, col = ctx.where(it)
+            self.body.append(SetupNode(self.setup, line, col))
+        self.setup = fen
+
+    def result_(self, it: Any, ctx: _Ctx) -> None:
+        """The game's terminator (or a result written inside a variation)."""
+        val = it.value.rstrip()
+        self.result = val
+        if not self.main and ctx.lifted_result == (it.line, it.column):
+            ctx.main_result = val  # the game's result, inside a variation left open
+        elif not self.main:
+            ctx.violation(f"result {val!r} inside a variation", it)
+        elif val not in _STANDARD_RESULTS:
+            ctx.violation(f"non-standard result token {val!r}", it)
+
+    def finish(self, ctx: _Ctx) -> list[BodyElement]:
+        """The line's body, with what waited for a move that never came kept visible."""
+        for text in self.comments_before:
+            self.body.append(CommentNode(text))
+        if self.setup is not None:
+            self.body.append(SetupNode(self.setup))
+        if self.number_tok is not None and self.main and not self.black_dots:
+            ctx.violation(f"move number {self.number_tok.value.strip()!r} with no move after it",
+                          self.number_tok)
+        for v in self.pending_vars:  # variation in a line without moves: keep its moves
+            self.body.extend(v)
+        return self.body
+
+
+_ELEMENT_READERS: dict[str, Any] = {
+    "NUMMOVE": _Line.move, "ALPHAMOVE": _Line.move, "PLACEHOLDER": _Line.placeholder,
+    "MOVENUM": _Line.movenum, "COMMENT": _Line.comment, "LINECOMMENT": _Line.comment,
+    "NAG": _Line.nag, "STRENGTH": _Line.strength, "SETUP": _Line.setup_,
+    "RESULT": _Line.result_,
+}
+
+
+def _build_line(items: list[Any], ctx: _Ctx,
+                out_moves: list[MoveNode]) -> tuple[list[BodyElement], str | None]:
+    """Turn the main line's flat element list into body elements (moves into
+    ``out_moves``), with every variation inside it. Iterative, with an explicit stack of
+    open lines: nesting depth costs memory, never Python recursion."""
+    main = _Line(True, out_moves)
+    stack: list[tuple[_Line, Iterator[Any]]] = [
+        (main, iter(_flatten_leading_variations(items, ctx)))]
+    readers = _ELEMENT_READERS
+    while stack:
+        line, pending = stack[-1]
+        for it in pending:
+            if isinstance(it, _Var):
+                stack.append((_Line(False, None),
+                              iter(_flatten_leading_variations(it.items, ctx))))
+                break
+            readers[it.type](line, it, ctx)
+        else:  # the line is complete
+            stack.pop()
+            body = line.finish(ctx)
+            if stack:
+                if not body:
+                    ctx.violation("empty variation '()' (PDN 3.0: a variation holds moves)")
+                stack[-1][0].variation(body)
+    return main.body, main.result or ctx.main_result
 
 
 def _records_from_parse(children: list[Any], ctx: _Ctx, rec: GameRecord) -> None:
@@ -669,12 +751,15 @@ def _records_from_parse(children: list[Any], ctx: _Ctx, rec: GameRecord) -> None
             name = ch.name
             if not name[:1].isupper():
                 ctx.violation(f"tag name {name!r} does not start with a capital letter", ch.tok)
+            elif not _IDENTIFIER.fullmatch(name):
+                ctx.violation(f"tag name {name!r} has characters PDN 3.0 does not allow "
+                              "(letters, digits and '_' only)", ch.tok)
             tags.append((name, _tag_value(ch, ctx)))
         else:
             items.append(ch)
     rec.tags = tags
     moves: list[MoveNode] = []
-    body, result = _build_line(items, ctx, True, None, moves)
+    body, result = _build_line(items, ctx, moves)
     if (result is None and moves and ctx.starred is not None and ctx.starred[0] is moves[-1]
             and body and body[-1] is moves[-1] and not moves[-1].comments_after
             and not moves[-1].variations and moves[-1].nags == [7]):
@@ -816,9 +901,27 @@ def _unclosed_paren(text: str) -> tuple[int, int] | None:
 # ------------------------------------------------------------------------------------------
 # one game
 
+#: The largest game text (in characters) the reader parses. A longer game -- or a comment or
+#: tag value that makes it longer -- is kept as raw text with a ``too-large`` finding and its
+#: tag lines, without running the parser on it (memory stays proportional to the text).
+MAX_GAME_CHARS = 10_000_000
+
+_LINE = re.compile(r"[^\n]*\n?")
+_HEAD_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z_][\w\-]*)[ \t]+"([^"\\\n]*(?:\\.[^"\\\n]*)*)"'
+                       r'[ \t]*\][ \t]*')
+_HEAD_TAG_MAX = 1 << 16  # longest tag line read from a game too large to parse
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` (with their ``\\n``), lazily."""
+    for m in _LINE.finditer(text):
+        if not m.group():
+            return
+        yield m.group()
+
 
 def _first_content_line(text: str) -> int:
-    for i, ln in enumerate(text.split("\n")):
+    for i, ln in enumerate(_lines(text)):
         s = ln.strip()
         if s and not ln.startswith("%"):
             return i
@@ -826,51 +929,208 @@ def _first_content_line(text: str) -> int:
 
 
 def parse_game(text: str, *, strict: bool = False, file: str | None = None, index: int = 0,
-               line: int = 1, encoding: str | None = None, _parser_obj: Any = None) -> GameRecord:
+               line: int = 1, encoding: str | None = None, _parser_obj: Any = None,
+               followed: bool = False) -> GameRecord:
     """Parse the text of exactly one game (no splitting) into a :class:`GameRecord`.
 
-    Never raises for bad input: problems become findings on the record.
+    Never raises for game data: problems become findings on the record. Text inside the
+    movetext that does not read is kept as a comment with an ``unreadable-text`` warning,
+    and reading goes on at the next token the grammar accepts; an unclosed ``{`` or ``(``
+    is closed at the end of the game (with a warning). ``followed=True`` says the next game
+    of the file follows this text (the splitter cut it there): moves without a result then
+    get ``missing-terminator``. ``strict=True`` makes these errors.
 
     Example:
         >>> g = parse_game('[Event "x"]\\n1. 32-28 {unclosed')
-        >>> g.parsed, g.tag("Event"), g.findings[0].code, g.findings[0].message
-        (False, 'x', 'syntax-error', 'unterminated comment opened at line 2, column 10')
+        >>> g.parsed, g.tag("Event"), [m.text for m in g.moves], g.moves[0].comments_after
+        (True, 'x', ['32-28'], ['unclosed'])
+        >>> g.findings[0].code, g.findings[0].line, g.findings[0].column
+        ('unclosed-comment', 2, 10)
+        >>> g = parse_game('1. 32-28 19-23 2. 28x19 14x23Whiteoverstepped. 0-1')
+        >>> len(g.moves), g.moves[-1].comments_after, g.result, g.findings[0].code
+        (4, ['Whiteoverstepped.'], '0-1', 'unreadable-text')
     """
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     skip = _first_content_line(text)
     rec = GameRecord(file=file, index=index, line=line + skip, raw=text, encoding=encoding)
     rec.end_line = line + text.count("\n", 0, len(text.rstrip("\n")))
-    ctx = _Ctx(line, strict)
-    lane = _parser_obj is None or _parser_obj is _PARSERS.get(True) or \
-        _parser_obj is _PARSERS.get(False)
-    if lane and _fast_record(text, _parser_obj, line, rec):
+    if len(text) > MAX_GAME_CHARS:
+        _too_large(rec, text, line)
         return rec
-    parser = _parser_obj or _parser()
-    _local.wrappers = []
+    ctx = _Ctx(line, strict)
     try:
-        children = _fast_children(text, parser) if lane else None
-        if children is None:
-            children = parser.parse(text)
-    except Exception as exc:  # noqa: BLE001 - every parse failure becomes a finding
-        _syntax_error(rec, exc, text, ctx, parser)
-    else:
-        try:
-            _records_from_parse(children, ctx, rec)
-        except Exception as exc:  # noqa: BLE001 - defensive: never raise on data
-            rec.parsed = False
-            rec.findings.append(make_finding(
-                "syntax-error", f"cannot interpret the game: {exc}", file=file, game_index=index,
-                line=rec.line))
-    for tok in _local.wrappers:
-        ctx.violation("forum wrapper [pdn]...[/pdn] around the game", tok)
-    _local.wrappers = None
+        _parse_into(rec, text, ctx, _parser_obj)
+    except Exception as exc:  # noqa: BLE001 - never raise on game data
+        _internal_error(rec, exc)
+    finally:
+        _local.wrappers = None
+    if followed and rec.parsed and rec.moves and rec.result is None:
+        _missing_terminator(rec, strict)
     sev = Severity.ERROR if strict else Severity.WARNING
     for msg, vline, vcol in ctx.violations:
         rec.findings.append(make_finding(
             "strict-violation", msg + ("" if strict else " (a strict PDN 3.0 reader rejects this)"),
             severity=sev, file=file, game_index=index, line=vline, column=vcol))
     return rec
+
+
+def _parse_into(rec: GameRecord, text: str, ctx: _Ctx, parser_obj: Any) -> None:
+    """Read ``text`` into ``rec``: the fast lane when the game is plain, else Lark's parser
+    with error recovery (:mod:`pdnkit.pdn.recover`). A tag line the grammar cannot read is
+    left out and the game read again without it (:func:`_skip_tag_line`)."""
+    lane = parser_obj is None or parser_obj is _PARSERS.get(True) or \
+        parser_obj is _PARSERS.get(False)
+    if lane and _fast_record(text, parser_obj, ctx.line0, rec):
+        return
+    parser = parser_obj or _parser()
+    work = text
+    skipped: list[tuple[int, str, str]] = []  # (line in the game, text, why) of tag lines
+    first_error: Exception | None = None
+    while True:
+        _local.wrappers = []
+        recovery = Recovery(work)
+        try:
+            children = _fast_children(work, parser) if lane and not skipped else None
+            if children is None:
+                children = parser.parse(work, on_error=recovery)
+            break
+        except Exception as exc:  # noqa: BLE001 - every parse failure becomes a finding
+            first_error = first_error or exc
+            step = _skip_tag_line(work, exc) if len(skipped) < _MAX_SKIPPED_TAG_LINES else None
+            if step is None:
+                _syntax_error(rec, first_error, text, ctx, parser)
+                return
+            why = _describe_error(exc, work, 1)[0]
+            work, row, line_text = step
+            skipped.append((row, line_text, why))
+    ctx.recovered = {(ev.line, ev.column) for ev in recovery.events}
+    ctx.lifted_result = recovery.lifted_result
+    _records_from_parse(children, ctx, rec)
+    if skipped and not rec.moves:  # a header that does not read, and no move: unparsed
+        rec.tags, rec.body, rec.result = [], [], None
+        ctx.violations.clear()
+        _syntax_error(rec, first_error, text, ctx, parser)  # type: ignore[arg-type]
+        return
+    if recovery.events:
+        _recovered(rec, recovery, ctx, work)
+    if skipped:
+        _skipped_tag_lines(rec, skipped, ctx)
+    for tok in _local.wrappers:
+        ctx.violation("forum wrapper [pdn]...[/pdn] around the game", tok)
+
+
+_MAX_SKIPPED_TAG_LINES = 10  # each one costs another parse (up to the header, mostly)
+
+
+def _skip_tag_line(text: str, exc: Exception) -> tuple[str, int, str] | None:
+    """When the parse failed on a line that starts a tag pair: the text with that line
+    blanked (spaces keep every position), its 1-based line number and its text."""
+    tok = getattr(exc, "token", None)
+    line = getattr(tok, "line", None) if tok is not None and tok.type != "$END" else None
+    line = line or getattr(exc, "line", None)
+    if not isinstance(line, int) or line < 1:
+        return None
+    start = 0
+    for _ in range(line - 1):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return None
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    row = text[start:end]
+    if not row.lstrip().startswith("["):
+        return None
+    return text[:start] + " " * len(row) + text[end:], line, row.strip()
+
+
+def _skipped_tag_lines(rec: GameRecord, skipped: list[tuple[int, str, str]], ctx: _Ctx) -> None:
+    """Findings for tag lines left out; their text is kept as comments before the first
+    move (``convert`` writes them there)."""
+    sev = Severity.ERROR if ctx.strict else Severity.WARNING
+    found = [make_finding(
+        "unreadable-text", f"{why}: the tag line {_excerpt(row_text)} was left out (kept as "
+        "a comment)", severity=sev, file=rec.file, game_index=rec.index,
+        line=row + ctx.line0 - 1, column=1, details={"text": row_text[:1000]})
+        for row, row_text, why in skipped]
+    rec.findings[:0] = found
+    rec.moves[0].comments_before[:0] = [row_text for _, row_text, _ in skipped]
+
+
+_RECOVERY_MESSAGES = {
+    "unreadable-text": "unreadable text {text} in the movetext, kept as a comment",
+    "unclosed-comment": "comment opened here is never closed: closed at the end of the game",
+    "unclosed-variation": "variation opened here is never closed: closed at the end of the game",
+}
+
+
+def _recovered(rec: GameRecord, recovery: Recovery, ctx: _Ctx, text: str) -> None:
+    """Findings for what the recovery did; a game whose movetext gave nothing readable (no
+    move) is ``unparsed`` with a syntax error instead."""
+    if not rec.moves:
+        first = recovery.events[0]
+        line = first.line + ctx.line0 - 1
+        rec.parsed = False
+        rec.body = []
+        rec.findings.append(make_finding(
+            "syntax-error", "nothing readable in the movetext: "
+            + _RECOVERY_MESSAGES[first.kind].format(text=_excerpt(first.text)).replace(
+                ", kept as a comment", ""),
+            file=rec.file, game_index=rec.index, line=line, column=first.column))
+        return
+    sev = Severity.ERROR if ctx.strict else Severity.WARNING
+    for ev in recovery.events:
+        msg = _RECOVERY_MESSAGES[ev.kind].format(text=_excerpt(ev.text))
+        if not ev.kept:
+            msg = msg.replace("kept as a comment", "after the result, kept as a comment at "
+                              "the end")
+        rec.findings.append(make_finding(
+            ev.kind, msg, severity=sev, file=rec.file, game_index=rec.index,
+            line=ev.line + ctx.line0 - 1, column=ev.column,
+            details={"text": ev.text[:1000]}))
+    rec.body.extend(CommentNode(t) for t in recovery.trailing)
+
+
+def _missing_terminator(rec: GameRecord, strict: bool) -> None:
+    """PDN 3.0 separates games with a result or ``*``: moves that stop without one right
+    before the next game's tags (an error in strict mode). A header-only game is not
+    concerned: to the standard's grammar its tags and the next game's are one header."""
+    rec.findings.append(make_finding(
+        "missing-terminator", "the movetext ends without a result (or '*') before the next "
+        "game's tags: the game was ended there",
+        severity=Severity.ERROR if strict else Severity.WARNING, file=rec.file,
+        game_index=rec.index, line=rec.end_line))
+
+
+def _internal_error(rec: GameRecord, exc: Exception) -> None:
+    """A fault while reading one game: the game keeps its raw text and tags read so far."""
+    rec.parsed = False
+    rec.body = []
+    rec.moves = []
+    rec.findings.append(make_finding(
+        "internal-error", f"reading the game failed: {type(exc).__name__}: {str(exc)[:200]}",
+        file=rec.file, game_index=rec.index, line=rec.line))
+
+
+def _too_large(rec: GameRecord, text: str, line0: int) -> None:
+    """A game over :data:`MAX_GAME_CHARS`: its tag lines are read, the rest is kept raw."""
+    rec.parsed = False
+    for ln in _lines(text):
+        s = ln.strip()
+        if not s or ln.startswith("%"):
+            continue
+        if len(ln) > _HEAD_TAG_MAX:
+            break
+        m = _HEAD_TAG.fullmatch(ln.rstrip("\n"))
+        if m is None:
+            break
+        value = m.group(2)
+        rec.tags.append((m.group(1), _UNESCAPE.sub(r"\1", value) if "\\" in value else value))
+    rec.findings.append(make_finding(
+        "too-large", f"the game is {len(text):,} characters long, over the reader's limit of "
+        f"{MAX_GAME_CHARS:,}: kept as raw text, not read", file=rec.file,
+        game_index=rec.index, line=rec.line, details={"chars": len(text),
+                                                      "limit": MAX_GAME_CHARS}))
 
 
 def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser: Any) -> None:
@@ -880,7 +1140,7 @@ def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser:
         "syntax-error", msg, file=rec.file, game_index=rec.index, line=eline, column=ecol))
     # salvage the tags: parse the text before the first line that is not a tag line
     head_lines = []
-    for ln in text.split("\n"):
+    for ln in _lines(text):
         s = ln.strip()
         if s.startswith("[") or not s or ln.startswith("%"):
             head_lines.append(ln)
@@ -888,7 +1148,7 @@ def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser:
             break
     if eline is not None:
         head_lines = head_lines[: max(0, eline - ctx.line0)]
-    head = "\n".join(head_lines)
+    head = "".join(head_lines)
     if head.strip():
         try:
             children = parser.parse(head)
@@ -995,11 +1255,10 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
         index = 0
         fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY
         pending: list[Finding] = []
-        for chunk in chunks:
-            if not chunk.has_content:
-                continue
+        for chunk, followed in _with_followed(chunks):
             rec = parse_game(chunk.text, strict=strict, file=fname, index=index,
-                             line=chunk.line, encoding=enc, _parser_obj=parser)
+                             line=chunk.line, encoding=enc, _parser_obj=parser,
+                             followed=followed)
             if _is_stray_text(rec):
                 pending.append(make_finding(
                     "ignored-text", "text between games that is neither tags nor moves was "
@@ -1026,6 +1285,21 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
             closer.close()
 
 
+def _with_followed(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bool]]:
+    """The chunks with content, each with True when another one follows it (one chunk of
+    look-ahead: a game whose movetext stops without a result was cut by the next game's
+    tags)."""
+    held: Chunk | None = None
+    for chunk in chunks:
+        if not chunk.has_content:
+            continue
+        if held is not None:
+            yield held, True
+        held = chunk
+    if held is not None:
+        yield held, False
+
+
 def _is_stray_text(rec: GameRecord) -> bool:
     """Text with no tags, no moves and no result (a note between games, a lone comment)."""
     if rec.tags or rec.moves or rec.result is not None:
@@ -1038,7 +1312,7 @@ def _is_stray_text(rec: GameRecord) -> bool:
 
 
 def _excerpt(text: str, n: int = 60) -> str:
-    flat = " ".join(text.split())
+    flat = " ".join(text[:4 * n].split())
     return repr(flat if len(flat) <= n else flat[: n - 3] + "...")
 
 

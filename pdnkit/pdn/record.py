@@ -157,8 +157,10 @@ class GameRecord:
     * ``raw`` -- the game's text as read (decoded; line ends normalised to ``\\n``).
     * ``findings`` -- reading findings (syntax errors, strict-mode violations, encoding).
     * ``encoding`` -- how the file was decoded (``"utf-8"``, ``"cp1251"``, ...).
-    * ``parsed`` -- False when a syntax error made the movetext unreadable (then ``body``
-      and ``moves`` hold what could be salvaged, usually nothing, and ``raw`` is complete).
+    * ``parsed`` -- False when the game could not be read: its movetext yields no readable
+      move, a tag pair is broken, or it is over the reader's size limit (then ``body`` and
+      ``moves`` are empty and ``raw`` is complete). Text the reader could not use inside a
+      game that did read is kept as comments, with findings saying where.
     """
 
     tags: list[tuple[str, str]] = field(default_factory=list)

@@ -4,10 +4,13 @@ Example:
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp()
     >>> src = os.path.join(d, "a.pdn")
-    >>> _ = open(src, "w").write('[Event "x"]\\n01. 32-28 {unclosed\\n[Event "y"]\\n1. 33-29 *\\n')
+    >>> _ = open(src, "w").write('[Event "x"]\\n01. 32-28 {unclosed\\n'
+    ...                          '[Event "y"]\\n[FEN "W:W31-50:B1-20]\\n*\\n')
     >>> s = lint([src])
-    >>> s.games, s.errors, s.findings[0].message
-    (2, 1, 'unterminated comment opened at line 2, column 11')
+    >>> s.games, s.errors, s.warnings, [f.code for f in s.findings]
+    (2, 1, 2, ['unclosed-comment', 'missing-terminator', 'syntax-error'])
+    >>> lint([src], strict=True).errors
+    3
     >>> c = convert([src], os.path.join(d, "out.pdn"))
     >>> c.games, c.written, c.copied
     (2, 1, 1)
@@ -72,7 +75,12 @@ class LintSummary:
 
 def lint(paths: Iterable[PathLike], strict: bool = False) -> LintSummary:
     """Read every game of ``paths`` and collect the reading findings (syntax errors,
-    encoding fallbacks, constructs PDN 3.0 forbids: warnings, or errors with ``strict``).
+    encoding fallbacks, unreadable text kept as comments, unclosed comments and variations,
+    missing game terminators, constructs PDN 3.0 forbids).
+
+    ``strict=True`` reads as the PDN 3.0 reading grammar does: everything it rejects (a
+    missing result before the next game's tags, an identifier among the moves, a nested
+    comment, a ``;`` comment ...) is an error; the moves are still read.
 
     Example:
         >>> lint([]).ok

@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from pdnkit.pdn.record import BodyElement, CommentNode, GameRecord, MoveNode, NagNode, SetupNode
 
@@ -112,35 +112,31 @@ def _comment(text: str) -> str:
 
 def _units(line: list[BodyElement], notation: Mapping[int, str] | None,
            ply: list[int] | None) -> list[str]:
-    """The movetext of one line as unbreakable units."""
+    """The movetext of one line as unbreakable units (variations inside it included).
+    Iterative, with an explicit stack of open lines: nesting depth costs no recursion."""
     units: list[str] = []
-    for el in line:
-        if isinstance(el, MoveNode):
-            if el.setup_before is not None:
-                units.append(f'/FEN "{el.setup_before}"/')
-            units.extend(_comment(c) for c in el.comments_before)
-            text = None
-            if ply is not None:
-                ply[0] += 1
-                if notation is not None:
-                    text = notation.get(ply[0])
-            if text is None:
-                text = normal_move_text(el)
-            if el.strength:
-                text += el.strength
-            if el.number is not None:
-                text = f"{el.number}{'...' if el.black_dots else '.'} {text}"
-            units.append(text)
-            units.extend(f"${n}" for n in el.nags)
-            units.extend(_comment(c) for c in el.comments_after)
-            for var in el.variations:
-                inner = _units(var, None, None)
-                if inner:
-                    inner[0] = "(" + inner[0]
-                    inner[-1] = inner[-1] + ")"
-                    units.extend(inner)
-                else:
+    # open lines: [elements left, index of the line's first unit (None until it has one)]
+    stack: list[list[Any]] = [[iter(line), 0]]
+    while stack:
+        top = stack[-1]
+        el = next(top[0], None)
+        if el is None:
+            stack.pop()
+            if stack:  # a variation ends: bracket its units
+                first = top[1]
+                if first is None:
                     units.append("()")
+                else:
+                    units[first] = "(" + units[first]
+                    units[-1] = units[-1] + ")"
+            continue
+        if top[1] is None:
+            top[1] = len(units)
+        if isinstance(el, MoveNode):
+            main = len(stack) == 1
+            _move_units(el, units, notation if main else None, ply if main else None)
+            for var in reversed(el.variations):  # the first variation is written first
+                stack.append([iter(var), None])
         elif isinstance(el, CommentNode):
             units.append(_comment(el.text))
         elif isinstance(el, SetupNode):
@@ -148,6 +144,29 @@ def _units(line: list[BodyElement], notation: Mapping[int, str] | None,
         elif isinstance(el, NagNode):
             units.append(f"${el.value}")
     return units
+
+
+def _move_units(el: MoveNode, units: list[str], notation: Mapping[int, str] | None,
+                ply: list[int] | None) -> None:
+    """A move's units: setup, comments before, the move with its number and strength, NAGs
+    and comments after."""
+    if el.setup_before is not None:
+        units.append(f'/FEN "{el.setup_before}"/')
+    units.extend(_comment(c) for c in el.comments_before)
+    text = None
+    if ply is not None:
+        ply[0] += 1
+        if notation is not None:
+            text = notation.get(ply[0])
+    if text is None:
+        text = normal_move_text(el)
+    if el.strength:
+        text += el.strength
+    if el.number is not None:
+        text = f"{el.number}{'...' if el.black_dots else '.'} {text}"
+    units.append(text)
+    units.extend(f"${n}" for n in el.nags)
+    units.extend(_comment(c) for c in el.comments_after)
 
 
 def _wrap(units: list[str], width: int = WIDTH) -> str:

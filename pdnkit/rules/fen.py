@@ -162,6 +162,15 @@ def split_fen(text: str) -> RawFen:
     )
 
 
+#: digits of the largest square number a FEN may name (the largest board has 72 squares;
+#: leading zeros allowed): longer numbers are refused before any conversion or expansion
+_SQUARE_DIGITS = 3
+
+
+def _shown(tok: str) -> str:
+    return repr(tok if len(tok) <= 20 else tok[:17] + "...")
+
+
 def _squares(body: str, at: int, out: list[tuple[str, bool]]) -> None:
     offset = at
     for raw in body.split(","):
@@ -178,11 +187,18 @@ def _squares(body: str, at: int, out: list[tuple[str, bool]]) -> None:
             tok = tok[1:].strip()
         m = _RANGE_RE.fullmatch(tok.replace(" ", ""))
         if m:
+            # bounds first: a range is expanded only when both ends can be squares of a board
+            if max(len(m.group(1)), len(m.group(2))) > _SQUARE_DIGITS:
+                raise FenError(f"square range {_shown(tok)} at position {here} is off any board")
             lo, hi = int(m.group(1)), int(m.group(2))
             if lo > hi:
                 raise FenError(f"bad square range {tok!r} at position {here}")
             out.extend((str(n), king) for n in range(lo, hi + 1))
-        elif _NUM_RE.fullmatch(tok) or _ALPHA_RE.fullmatch(tok):
+        elif _NUM_RE.fullmatch(tok):
+            if len(tok) > _SQUARE_DIGITS:
+                raise FenError(f"square {_shown(tok)} at position {here} is off any board")
+            out.append((tok, king))
+        elif _ALPHA_RE.fullmatch(tok):
             out.append((tok, king))
         else:
             raise FenError(f"bad square {tok!r} at position {here}")

@@ -19,7 +19,7 @@ from typing import Any
 #: codes the flawed collection has a game for (``variant-conflict`` needs ``--variant`` and
 #: ``irregular-accepted`` the as-played mode, so no game shows them)
 FLAW_CODES = (
-    "syntax-error", "strict-violation", "unknown-tag-syntax", "unknown-variant",
+    "syntax-error", "unreadable-text", "strict-violation", "unknown-tag-syntax", "unknown-variant",
     "variant-guessed", "bad-fen", "bad-date", "illegal-move", "missed-capture",
     "not-max-capture", "capture-priority", "ambiguous-move", "move-after-end",
     "notation-mismatch", "move-number-mismatch", "unknown-move", "result-mismatch",
@@ -193,7 +193,8 @@ def flawed_games() -> list[str]:
     after_end = _tags("move-after-end", "20", "2-0", write_fen(pos)) + f"1. {capture} 16-11 2-0\n"
     wrong_result = _tags("result-mismatch", "20", "0-2", write_fen(pos)) + f"1. {capture} 0-2\n"
     games = [
-        _tags("syntax-error", "20", "*") + "1. 32-28 19-23 2. 28x19 14x23 ) 3. 37-32 *\n",
+        _tags("syntax-error", "20", "*") + "1) 32+28 19+23 2) 28+19 14+23 *\n",
+        _tags("unreadable-text", "20", "*") + "1. 32-28 19-23 2. 28x19 14x23 ) 3. 37-32 *\n",
         _tags("strict-violation", "20", "*")
         + "1. 32-28 {a comment {nested inside} a comment} 19-23 *\n",
         _tags("unknown-tag-syntax", "20", "*").replace('[Site "pdnkit"]', "[Site pdnkit]")

@@ -253,11 +253,12 @@ def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
         rows = None
 
     special = True  # the batch's first game, a game after stray text: sent whole
-    for line, text in batch:
-        rec = reader.parse_game(text, file=fname, index=-1, line=line, encoding=enc)
+    for line, text, followed in batch:
+        rec = reader.parse_game(text, file=fname, index=-1, line=line, encoding=enc,
+                                followed=followed)
         if stray is not None and stray(rec):  # the validator's own worker words it
             flush()
-            out.extend(_work([(line, text)], fname, enc, False, variant, edition, "auto",
+            out.extend(_work([(line, text, followed)], fname, enc, False, variant, edition, "auto",
                              False))
             special = True
             continue

@@ -34,7 +34,7 @@ from pdnkit.validation.sources import FileInput, Source, is_record, iter_sources
 if TYPE_CHECKING:
     from pdnkit.pdn.split import Chunk
 
-Batch = list[tuple[int, str]]  # (first line, chunk text)
+Batch = list[tuple[int, str, bool]]  # (first line, chunk text, another chunk follows)
 #: what a worker sends back for one chunk: ``("stray", finding)`` or ``("game", report)``
 WorkItem = tuple[str, "Finding | GameReport"]
 R = TypeVar("R")
@@ -59,9 +59,9 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
     from pdnkit.pdn import reader
 
     out: list[WorkItem] = []
-    for line, text in batch:
+    for line, text, followed in batch:
         rec = reader.parse_game(text, strict=strict, file=file, index=-1, line=line,
-                                encoding=enc)
+                                encoding=enc, followed=followed)
         if reader._is_stray_text(rec):
             out.append(("stray", make_finding(
                 "ignored-text", "text between games that is neither tags nor moves was "
@@ -144,7 +144,7 @@ class _Order:
 def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
                 fn: Callable[..., R], *args: object) -> Iterator[R]:
     """Cut the splitter's ``chunks`` into batches of ``size`` game texts (``(first line,
-    text)``), run ``fn(batch, *args)`` on each in ``pool`` and yield the results in file
+    text, another chunk follows)``), run ``fn(batch, *args)`` on each in ``pool`` and yield the results in file
     order; at most ``limit`` batches wait beyond the one being submitted (bounded memory).
     Batches not yet collected are cancelled when the caller stops early.
 
@@ -158,11 +158,11 @@ def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
     """
     pending: deque[Future[R]] = deque()
     try:
+        from pdnkit.pdn.reader import _with_followed
+
         batch: Batch = []
-        for chunk in chunks:
-            if not chunk.has_content:
-                continue
-            batch.append((chunk.line, chunk.text))
+        for chunk, followed in _with_followed(chunks):
+            batch.append((chunk.line, chunk.text, followed))
             if len(batch) >= size:
                 pending.append(pool.submit(fn, batch, *args))
                 batch = []

@@ -94,7 +94,7 @@ def test_flawed_collection_keeps_every_game(demo_db: Path) -> None:
                   JOIN files f USING (file_id) WHERE f.path LIKE '%flawed%'""", db=demo_db)
     assert (df["status"] == "unparsed").sum() == 1  # the syntax error
     syntax = df[df["status"] == "unparsed"].iloc[0]["raw_pdn"]
-    assert "28x19 14x23 ) 3. 37-32" in syntax  # raw text kept exactly
+    assert "28+19 14+23" in syntax  # raw text kept exactly
     legacy = df[df["encoding"] == "cp1252"]
     assert legacy["white"].tolist() == ["Müller, Frédéric"]
     # the draw-rule games: the rule is recorded with the ply where it was reached

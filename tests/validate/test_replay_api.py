@@ -55,7 +55,7 @@ def test_unknown_side_in_fen_taken_from_the_first_move() -> None:
 
 
 def test_unparsed_game_keeps_raw_and_status() -> None:
-    rep = run('[Event "x"]\n[GameType "20"]\n1. 32-28 {never closed\n')
+    rep = run('[Event "x"]\n[GameType "20"]\n1) 32+28 {never closed\n')
     assert rep.status == "unparsed" and rep.replayed_plies == 0
     assert "syntax-error" in codes(rep)
 
