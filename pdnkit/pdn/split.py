@@ -24,7 +24,7 @@ _SCAN = re.compile(
     (?P<open>\{)
   | (?P<semi>;)
   | (?P<wrap>\[/?pdn\])
-  | (?P<tag>\[[ \t]*[A-Za-z_][^\n]*?\](?=[ \t]*(?:$|\[|\n))|\[[ \t]*[A-Za-z_][^\]\n]*\]?)
+  | (?P<tag>\[[ \t]*[A-Za-z_][\w\-]*[ \t]*(?:"(?:[^"\\\n]|\\.)*"[ \t]*)?[^\]\n"]*\]?)
   | (?P<lp>\()
   | (?P<rp>\))
   | (?P<res>(?<![\w/\-.:*])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5|\*)(?![\w/\-.:*]))
@@ -41,6 +41,8 @@ _COMMENT_EVENT = re.compile(r"[{}]")
 #: a tag some tools append after a game's result; it stays with that game
 _TRAILING_TAG_LINE = re.compile(r'[ \t]*\[FILENAME[ \t]+"[^"\n]*"[ \t]*\][ \t]*\n?$',
                                 re.IGNORECASE)
+#: a line that starts with a tag pair (it ends an unterminated comment)
+_TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+"[^"\n]*"[ \t]*\]')
 _TAG_LINE = re.compile(r'[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+"[^"\n]*"[ \t]*\][ \t]*$')
 
 
@@ -65,6 +67,7 @@ class _Splitter:
         self.comment = 0  # brace depth (one level of nesting tolerated)
         self.content = False
         self.empty = True
+        self.gap = False  # a blank line followed the header block
         self.held: Chunk | None = None
         self.out: list[Chunk] = []
 
@@ -88,6 +91,7 @@ class _Splitter:
         self.comment = 0
         self.content = False
         self.empty = True
+        self.gap = False
 
     def begin(self, line_no: int) -> None:
         if self.empty:  # drop the blank lines before a game's first text
@@ -103,10 +107,14 @@ class _Splitter:
                 self.held.end_line = line_no
                 return
             self.release()
-        pos = 0
-        n = len(line)
-        if self.comment and self.state == 2 and _TAG_LINE.match(line):
-            # a tag line inside an unterminated comment: the comment never closed
+        if line.isspace():
+            if self.state == 1 and not self.comment and not self.depth:
+                self.gap = True  # a blank line after tags: more tags start another game
+            self.parts.append(line)
+            return
+        if self.comment and _TAG_START.match(line):
+            # a line that starts a tag pair ends an unterminated comment: the game before it
+            # stops there (and gets its syntax error), the next game reads normally
             self.flush(line_no - 1)
         if not self.comment:
             if line.startswith("%"):
@@ -116,20 +124,31 @@ class _Splitter:
             if line.startswith("[") and _TAG_LINE.match(line):
                 # one whole tag pair on its line (the usual header): what the scan below does
                 # with it, without scanning
-                if self.state == 2:
-                    self.flush(line_no)
-                self.begin(line_no)
-                self.state = 1
-                self.content = True
+                self.tag_seen(line_no)
                 self.parts.append(line)
                 return
             if _SPECIAL.search(line) is None:
-                if not line.isspace():
-                    self.begin(line_no)
-                    self.state = 2
-                    self.content = True
+                self.begin(line_no)
+                self.state = 2
+                self.content = True
                 self.parts.append(line)
                 return
+        self.scan(line, line_no)
+
+    def tag_seen(self, line_no: int) -> None:
+        """A tag pair starts here: after movetext, or after a header block and a blank
+        line, it starts the next game."""
+        if self.state == 2 or (self.state == 1 and self.gap):
+            self.flush(line_no)
+        self.begin(line_no)
+        self.state = 1
+        self.content = True
+
+    def scan(self, line: str, line_no: int) -> None:
+        """Walk the tokens of one line; ``seg`` is where the text not yet stored starts (no
+        slicing of the rest of the line: linear however many games share it)."""
+        pos = seg = 0
+        n = len(line)
         while pos < n:
             if self.comment:
                 m = _COMMENT_EVENT.search(line, pos)
@@ -146,13 +165,10 @@ class _Splitter:
                 break
             kind = m.lastgroup
             if kind == "tag":
-                if self.state == 2:
-                    self.parts.append(line[:m.start()])
+                if self.state == 2 or (self.state == 1 and self.gap):
+                    self.parts.append(line[seg:m.start()])
+                    seg = m.start()
                     self.flush(line_no)
-                    line = line[m.start():]
-                    n = len(line)
-                    pos = 0
-                    continue
                 self.begin(line_no)
                 self.state = 1
                 self.content = True
@@ -171,16 +187,12 @@ class _Splitter:
             if kind == "res":
                 self.begin(line_no)
                 self.content = True
+                pos = m.end()
                 if self.depth > 0:
-                    pos = m.end()
                     continue
-                self.parts.append(line[:m.end()])
+                self.parts.append(line[seg:pos])
+                seg = pos
                 self.flush(line_no, hold=True)
-                line = line[m.end():]
-                n = len(line)
-                pos = 0
-                if line.strip():
-                    self.start_line = line_no
                 continue
             if kind == "lp":
                 self.depth += 1
@@ -191,10 +203,11 @@ class _Splitter:
                 self.state = 2
                 self.content = True
             pos = m.end()
-        if line:
-            if not line.isspace():
+        if seg < n:
+            rest = line[seg:] if seg else line
+            if not self.empty or not rest.isspace():
                 self.begin(line_no)
-            self.parts.append(line)
+                self.parts.append(rest)
 
 
 def split_lines(lines: Iterable[str]) -> Iterator[Chunk]:
