@@ -23,23 +23,17 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-Batch = list[tuple[int, str]]  # (first line, chunk text)
+Batch = list[tuple[int, str, list[Any]]]  # (first line, chunk text, decoding findings)
 
 
-def _open(src: Any) -> tuple[Any, str | None, str | None, Any]:
-    """(line iterator or None for a text source, encoding, file name, closer)."""
-    from pdnkit.pdn import reader
+def _chunks(src: Any, encoding: str | None = None) -> tuple[Iterator[Any], Any, str | None,
+                                                                 Any]:
+    """(game chunks, the opened source (its ``encoding`` is decided while reading), file
+    name, closer) -- :func:`pdnkit.pdn.source.open_source`."""
+    from pdnkit.pdn.source import open_source
 
-    return reader._open_lines(src, None)
-
-
-def _chunks(src: Any) -> tuple[Iterator[Any], str | None, str | None, Any]:
-    from pdnkit.pdn.split import split_lines, split_text
-
-    lines, enc, name, closer = _open(src)
-    if lines is None:
-        return split_text(str(src)), enc, name, closer
-    return split_lines(lines), enc, name, closer
+    opened = open_source(src, encoding)
+    return opened.chunks, opened, opened.name, opened
 
 
 def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
@@ -53,16 +47,22 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
 
     stray = getattr(reader, "_is_stray_text", None)
     excerpt = getattr(reader, "_excerpt", repr)
+    from pdnkit.pdn.source import bare_record
+
     out: list[tuple[str, Any]] = []
-    for line, text in batch:
-        rec = reader.parse_game(text, strict=strict, file=file, index=-1, line=line,
-                                encoding=enc)
-        if stray is not None and stray(rec):
+    for line, text, notes in batch:
+        rec = bare_record(_Bare(line, notes), file=file, index=-1, encoding=enc) if not text \
+            else reader.parse_game(text, strict=strict, file=file, index=-1, line=line,
+                                   encoding=enc)
+        if text and stray is not None and stray(rec):
+            out.extend(("stray", f) for f in notes)
             out.append(("stray", make_finding(
                 "ignored-text", "text between games that is neither tags nor moves was "
                 f"skipped (lines {rec.line}-{rec.end_line}): {excerpt(rec.raw)}",
                 file=file, line=rec.line)))
             continue
+        if text and notes:
+            rec.findings[:0] = [f.located(file=file, game_index=-1) for f in notes]
         rep = replay(rec, variant=variant, edition=edition, result_convention=convention,
                      light=light)
         rep.final_position = None
@@ -70,6 +70,16 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
             p.materialize()
         out.append(("game", rep))
     return out
+
+
+class _Bare:
+    """A findings-only chunk as a worker receives it (see :func:`pdnkit.pdn.source.bare_record`)."""
+
+    text = ""
+
+    def __init__(self, line: int, findings: list[Any]) -> None:
+        self.line = self.end_line = line
+        self.findings = findings
 
 
 def _renumber(rep: Any, index: int) -> None:
@@ -163,7 +173,7 @@ def run_batches(pool: Any, chunks: Iterable[Any], size: int, limit: int,
         for chunk in chunks:
             if not chunk.has_content:
                 continue
-            batch.append((chunk.line, chunk.text))
+            batch.append((chunk.line, chunk.text, chunk.findings))
             if len(batch) >= size:
                 pending.append(pool.submit(fn, batch, *args))
                 batch = []
@@ -180,9 +190,9 @@ def run_batches(pool: Any, chunks: Iterable[Any], size: int, limit: int,
 
 def validate_parallel(source: Any, variant: str | None, *, edition: str | None, jobs: int,
                       result_convention: str, strict: bool, light: bool,
-                      chunk_size: int) -> Iterator[Any]:
+                      chunk_size: int, encoding: str | None = None) -> Iterator[Any]:
     """:func:`pdnkit.replay.validate` with ``jobs`` worker processes (see the module doc)."""
-    from pdnkit.pdn.decode import LEGACY
+    from pdnkit.pdn.source import source_name
     from pdnkit.replay import iter_sources
 
     chunk_size = max(1, int(chunk_size))
@@ -194,10 +204,10 @@ def validate_parallel(source: Any, variant: str | None, *, edition: str | None, 
                 yield replay(src, variant=variant, edition=edition,
                              result_convention=result_convention, light=light)
                 continue
-            chunks, enc, name, closer = _chunks(src)
-            fname = str(src) if isinstance(src, Path) else name
-            fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY
-            order = _Order(fname, enc if fallback else None)
+            chunks, opened, name, closer = _chunks(src, encoding)
+            enc = opened.encoding
+            fname = source_name(src) if isinstance(src, Path) else name
+            order = _Order(fname, None)  # decoding findings travel with their chunks
             try:
                 for results in run_batches(pool, chunks, chunk_size, 2 * jobs, _work, fname,
                                            enc, strict, variant, edition, result_convention,

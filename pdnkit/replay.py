@@ -1168,8 +1168,13 @@ def iter_sources(source: Any) -> Iterator[Any]:
         if maybe_path:
             p = Path(text)
             if p.is_dir():
-                yield from sorted(q for q in p.rglob("*") if q.is_file()
-                                  and q.suffix.lower() == ".pdn")
+                found = sorted(q for q in p.rglob("*") if q.is_file()
+                               and q.suffix.lower() == ".pdn")
+                if not found:
+                    from pdnkit.pdn.source import no_input
+
+                    raise no_input([text])
+                yield from found
                 return
             if p.exists() or isinstance(source, os.PathLike) or not _looks_like_pdn(text):
                 yield p
@@ -1191,7 +1196,8 @@ def _looks_like_pdn(text: str) -> bool:
 
 def validate(source: Any, variant: str | None = None, *, edition: str | None = None,
              jobs: int = 1, result_convention: str = "auto", strict: bool = False,
-             light: bool = False, chunk_size: int = 200) -> Iterator[GameReport]:
+             light: bool = False, chunk_size: int = 200,
+             encoding: str | None = None) -> Iterator[GameReport]:
     """Validate every game in ``source``: one :class:`GameReport` per game, in file order.
 
     ``source`` is a path, a folder (``*.pdn`` read recursively), a list of those, a file
@@ -1200,6 +1206,8 @@ def validate(source: Any, variant: str | None = None, *, edition: str | None = N
     disagrees wins, with a warning). ``jobs`` > 1 replays in worker processes, ``chunk_size``
     games at a time, with the order kept. ``light`` drops records and ply lists from the
     reports (for summaries). Memory stays flat: games are read and replayed as a stream.
+    ``encoding`` (a codec name) skips encoding detection; ``Path("-")`` reads standard
+    input; a folder without ``*.pdn`` raises :class:`~pdnkit.pdn.source.NoInputError`.
 
     Example:
         >>> [r.status for r in validate('1. 32-28 19-23 *\\n\\n1. 32-28 28-22 *',
@@ -1225,16 +1233,17 @@ def validate(source: Any, variant: str | None = None, *, edition: str | None = N
 
         yield from validate_parallel(source, variant, edition=edition, jobs=jobs,
                                      result_convention=result_convention, strict=strict,
-                                     light=light, chunk_size=chunk_size)
+                                     light=light, chunk_size=chunk_size, encoding=encoding)
         return
     from pdnkit.pdn import read_games
+    from pdnkit.pdn.source import source_name
 
     for src in iter_sources(source):
         if hasattr(src, "tags") and hasattr(src, "moves"):
             yield replay(src, variant=variant, edition=edition,
                          result_convention=result_convention, light=light)
             continue
-        file = str(src) if isinstance(src, Path) else None
-        for record in read_games(src, strict=strict, file=file):
+        file = source_name(src) if isinstance(src, Path) else None
+        for record in read_games(src, strict=strict, file=file, encoding=encoding):
             yield replay(record, variant=variant, edition=edition,
                          result_convention=result_convention, light=light)

@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pdnkit.findings import Finding
 
 #: what the splitter looks at on a line outside comments; the result alternatives mirror the
 #: grammar's RESULT terminal (a king move such as 1-18 stays one word)
@@ -49,12 +53,14 @@ _TAG_LINE = re.compile(r'[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+"[^"\n]*"[ \t]*\][ 
 @dataclass
 class Chunk:
     """One game's text: ``text`` (line ends ``\\n``), ``line`` (1-based first line in the
-    file), ``end_line`` and ``has_content`` (False for whitespace and ``%`` lines only)."""
+    file), ``end_line``, ``has_content`` (False for whitespace and ``%`` lines only) and
+    ``findings`` (what decoding its lines found, see :mod:`pdnkit.pdn.source`)."""
 
     text: str
     line: int
     end_line: int
     has_content: bool
+    findings: list[Finding] = field(default_factory=list)
 
 
 class _Splitter:
@@ -229,13 +235,49 @@ def split_lines(lines: Iterable[str]) -> Iterator[Chunk]:
     yield from sp.out
 
 
+def text_lines(blocks: Iterable[str]) -> Iterator[str]:
+    """Cut text given in blocks into lines ending in ``\\n`` (the last may have none),
+    breaking at ``\\r\\n``, ``\\r`` and ``\\n`` only. Linear in the text, however long a
+    line is.
+
+    Example:
+        >>> list(text_lines(["a\\r", "\\nb\\x0cc\\u2028\\rd"]))
+        ['a\\n', 'b\\x0cc\\u2028\\n', 'd']
+    """
+    partial: list[str] = []
+    cr = False  # the previous block ended in \r: a \n starting this one belongs to it
+    for block in blocks:
+        if not block:
+            continue
+        if cr and block[0] == "\n":
+            block = block[1:]
+        cr = block.endswith("\r")
+        if "\r" in block:
+            block = block.replace("\r\n", "\n").replace("\r", "\n")
+        last = block.rfind("\n")
+        if last < 0:
+            partial.append(block)
+            continue
+        if partial:
+            partial.append(block[:last + 1])
+            body = "".join(partial)
+            partial = []
+        else:
+            body = block[:last + 1] if last + 1 < len(block) else block
+        if last + 1 < len(block):
+            partial.append(block[last + 1:])
+        for line in body.split("\n")[:-1]:
+            yield line + "\n"
+    if partial:
+        yield "".join(partial)
+
+
 def split_text(text: str) -> Iterator[Chunk]:
-    """Cut a whole text into game chunks (any line ends).
+    """Cut a whole text into game chunks (lines cut as :func:`text_lines` does, the same as
+    reading a file).
 
     Example:
         >>> len(list(split_text("1. 32-28 2-0\\r\\n1. 33-29 0-2\\r\\n")))
         2
     """
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return split_lines(text.splitlines(keepends=True))
+    return split_lines(text_lines([text]))
