@@ -91,13 +91,16 @@ def detect_wide(head: bytes) -> str | None:
         return None
     quarter = n // 4
     zeros = [sample[i:n:4].count(0) / quarter for i in range(4)]
-    if min(zeros[1:]) > 0.9 and zeros[0] < 0.5:
+    # UTF-32: the top two bytes of every BMP character are zero; ASCII leaves the low one set
+    if zeros[2] > 0.95 and zeros[3] > 0.95 and zeros[0] < 0.5:
         return "utf-32-le"
-    if min(zeros[:3]) > 0.9 and zeros[3] < 0.5:
+    if zeros[0] > 0.95 and zeros[1] > 0.95 and zeros[3] < 0.5:
         return "utf-32-be"
-    if zeros[1] > 0.7 and zeros[3] > 0.7 and zeros[0] < 0.3 and zeros[2] < 0.3:
+    # UTF-16: the high byte of ASCII (tags, moves) is zero, the low byte never is
+    even, odd = (zeros[0] + zeros[2]) / 2, (zeros[1] + zeros[3]) / 2
+    if odd > 0.3 and even < 0.05:
         return "utf-16-le"
-    if zeros[0] > 0.7 and zeros[2] > 0.7 and zeros[1] < 0.3 and zeros[3] < 0.3:
+    if even > 0.3 and odd < 0.05:
         return "utf-16-be"
     return None
 

@@ -225,9 +225,13 @@ class _Decoder:
         return bytes(data) if data else b""
 
     def _prefetch(self) -> None:
-        """Read up to WINDOW bytes now, so the encoding of a file is known before its first
-        game when its first non-ASCII byte is near the start (a longer ASCII prefix defers
-        the decision to the first non-ASCII byte, see :meth:`_decide`)."""
+        """Read up to WINDOW bytes of a file now (one block of a pipe), so the encoding is
+        known before the first game when the first non-ASCII byte is near the start (else
+        the decision waits for the first non-ASCII byte, see :meth:`_decide`)."""
+        try:
+            greedy = bool(self.stream.seekable())  # a file; never wait on a pipe for more
+        except (AttributeError, OSError, ValueError):
+            greedy = False
         size = 0
         while size < WINDOW:
             data = self._block()
@@ -235,8 +239,8 @@ class _Decoder:
                 break
             self.head.append(data)
             size += len(data)
-            if data.count(0) * 2 >= len(data):
-                break  # binary, or UTF-16/32: no need to read on
+            if not greedy or data.count(0) * 2 >= len(data):
+                break  # a pipe (stream what is there), binary, or UTF-16/32
         if self.requested is not None or not self.head:
             return
         first = self.head[0]
@@ -309,12 +313,10 @@ class _Decoder:
                     self.encoding = "utf-8-sig"
             if not block:
                 continue
-            if block.count(0) * 2 > len(block):
-                break_at = self.line_no + 1 + sum(p.count(b"\n") for p in partial)
-                yield from self._emit(b"".join(partial))
-                partial = []
-                self._binary(break_at)
-                return
+            binary = block.count(0) * 2 > len(block)
+            if binary:  # keep the text before the NUL run, then stop reading
+                cut = block.find(b"\0" * 16)
+                block = block[:cut if cut >= 0 else block.find(b"\0")]
             if self.encoding is None and not block.isascii():
                 block = self._decide(block, blocks, partial)
             if cr and block[:1] == b"\n":
@@ -325,11 +327,15 @@ class _Decoder:
             last = block.rfind(b"\n")
             if last < 0:
                 partial.append(block)
-                continue
-            partial.append(block[:last + 1])
-            body = b"".join(partial)
-            partial = [block[last + 1:]] if last + 1 < len(block) else []
-            yield from self._emit(body)
+            else:
+                partial.append(block[:last + 1])
+                body = b"".join(partial)
+                partial = [block[last + 1:]] if last + 1 < len(block) else []
+                yield from self._emit(body)
+            if binary:
+                yield from self._emit(b"".join(partial))
+                self._binary(self.line_no + 1)
+                return
         if partial:
             yield from self._emit(b"".join(partial))
         if self.bad_lines > MAX_BYTE_NOTES:

@@ -215,15 +215,17 @@ def file_reports(path: Path, variant: str | None, edition: str | None,
     yield from validate(path, **kwargs)
 
 
-def _batches(path: Path, variant: str | None, edition: str | None,
-             jobs: int, pool: Any = None, encoding: str | None = None) -> Iterator[ReportBatch]:
+def _batches(path: Path, variant: str | None, edition: str | None, jobs: int,
+             pool: Any = None, encoding: str | None = None) -> Iterator[ReportBatch]:
     """The row batches of ``path``, in file order (``pool``: the import's worker
     processes, needed when ``jobs`` > 1)."""
     if jobs > 1:
         yield from _batches_parallel(path, variant, edition, jobs, pool, encoding)
         return
     batch = ReportBatch()
-    for report in file_reports(path, variant, edition, jobs, encoding):
+    reports = (file_reports(path, variant, edition, jobs, encoding=encoding) if encoding
+               else file_reports(path, variant, edition, jobs))
+    for report in reports:
         batch.add(report)
         if batch.games_count >= BATCH_GAMES or batch.plies_count >= BATCH_PLIES:
             yield batch
@@ -293,8 +295,8 @@ def _work_rows(batch: list[tuple[int, str, list[Any]]], fname: str | None, enc: 
     return out
 
 
-def _batches_parallel(path: Path, variant: str | None, edition: str | None,
-                      jobs: int, pool: Any, encoding: str | None = None) -> Iterator[ReportBatch]:
+def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs: int,
+                      pool: Any, encoding: str | None = None) -> Iterator[ReportBatch]:
     """:func:`_batches` with ``jobs`` worker processes that read, replay and build the rows;
     this process only cuts the file into game texts, numbers the games in file order (the
     same reading and numbering as ``validate(jobs=...)``) and gathers the rows."""
