@@ -150,7 +150,7 @@ CODES: dict[str, CodeInfo] = {
            "the file with `--encoding NAME` if it is really in another encoding."),
         _c("binary-data", "error", "read",
            "the input holds binary data (NUL bytes); reading stopped there",
-           "A block of the input is mostly NUL bytes: it is not PDN text (a binary file, "
+           "The input holds a run of NUL bytes: it is not PDN text (a binary file, "
            "a device such as /dev/zero, a truncated disk image). The games before it are "
            "read; the rest of the input is not. If the file is UTF-16 or UTF-32 without a "
            "byte order mark, name it with `--encoding utf-16-le` (or -be, utf-32-...)."),

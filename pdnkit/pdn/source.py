@@ -12,7 +12,7 @@ from the first non-ASCII byte on (ASCII lines before it read the same in every c
 What decoding finds becomes findings on the chunk that holds the line:
 ``encoding-fallback`` (legacy encoding chosen, on the game of the first non-ASCII byte),
 ``invalid-bytes`` (a line of a UTF-8 file with bytes that are not UTF-8, replaced),
-``binary-data`` (a block that is mostly NUL bytes: reading stops, so ``/dev/zero`` ends at
+``binary-data`` (a run of NUL bytes, or a block mostly NUL: reading stops, so ``/dev/zero`` ends at
 once) and ``empty-file`` (a named file with no PDN text). A finding after the last game comes
 as a last chunk with empty text (:func:`bare_record` turns it into a record).
 
@@ -51,6 +51,8 @@ BLOCK = 1 << 16
 MAX_BYTE_NOTES = 50
 
 _ASCII = bytes(range(0x80))
+#: a run of NUL bytes that no text holds: binary data (padding, a device, a disk image)
+_NUL_RUN = b"\0" * 64
 
 
 def is_path_like(source: object) -> bool:
@@ -313,10 +315,10 @@ class _Decoder:
                     self.encoding = "utf-8-sig"
             if not block:
                 continue
-            binary = block.count(0) * 2 > len(block)
+            run = block.find(_NUL_RUN) if 0 in block else -1
+            binary = run >= 0 or block.count(0) * 2 > len(block)
             if binary:  # keep the text before the NUL run, then stop reading
-                cut = block.find(b"\0" * 16)
-                block = block[:cut if cut >= 0 else block.find(b"\0")]
+                block = block[:run if run >= 0 else block.find(b"\0")]
             if self.encoding is None and not block.isascii():
                 block = self._decide(block, blocks, partial)
             if cr and block[:1] == b"\n":

@@ -50,6 +50,12 @@ _TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+"[^"\n]*"[ \t]*\]'
 _TAG_LINE = re.compile(r'[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+"[^"\n]*"[ \t]*\][ \t]*$')
 
 
+#: a game chunk that grows beyond this many characters without ending (an endless stream
+#: without results or tags, such as ``yes | pdnkit validate -``) is cut at the next line: its
+#: game is then reported as unreadable, and memory stays bounded
+MAX_CHUNK_CHARS = 32 * 1024 * 1024
+
+
 @dataclass
 class Chunk:
     """One game's text: ``text`` (line ends ``\\n``), ``line`` (1-based first line in the
@@ -74,6 +80,7 @@ class _Splitter:
         self.content = False
         self.empty = True
         self.gap = False  # a blank line followed the header block
+        self.size = 0  # characters in the chunk so far
         self.held: Chunk | None = None
         self.out: list[Chunk] = []
 
@@ -98,6 +105,7 @@ class _Splitter:
         self.content = False
         self.empty = True
         self.gap = False
+        self.size = 0
 
     def begin(self, line_no: int) -> None:
         if self.empty:  # drop the blank lines before a game's first text
@@ -113,6 +121,10 @@ class _Splitter:
                 self.held.end_line = line_no
                 return
             self.release()
+        self.size += len(line)
+        if self.size > MAX_CHUNK_CHARS and self.parts:
+            self.flush(line_no - 1)  # bounded memory: cut an endless chunk
+            self.size = len(line)
         if line.isspace():
             if self.state == 1 and not self.comment and not self.depth:
                 self.gap = True  # a blank line after tags: more tags start another game

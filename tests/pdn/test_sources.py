@@ -181,3 +181,29 @@ def test_opened_source_lines_and_decoding_findings() -> None:
     assert [(c.line, c.end_line) for c in chunks] == [(1, 2), (4, 5)]
     assert [[f.code for f in c.findings] for c in chunks] == [[], ["encoding-fallback"]]
     assert src.encoding == "cp1252"
+
+
+def test_decoding_findings_reach_their_game_with_worker_processes(tmp_path: Path) -> None:
+    """validate --jobs and import --jobs carry each chunk's decoding findings to its game."""
+    import duckdb
+
+    from pdnkit.store import import_files
+
+    text = "".join(f'[White "Sijbrands é{i}"]\n1. 32-28 *\n\n' for i in range(8))
+    p = tmp_path / "bad.pdn"
+    p.write_bytes(text.encode("utf-8").replace("é5".encode(), b"\xe95") + b"\0" * 100)
+
+    def where(reports) -> list[tuple[int, str, int | None]]:
+        return [(r.index, f.code, f.line) for r in reports for f in r.findings
+                if f.code in ("invalid-bytes", "binary-data")]
+
+    serial = where(validate(p, "international"))
+    assert serial == [(5, "invalid-bytes", 16), (8, "binary-data", 25)]
+    assert where(validate(p, "international", jobs=2, chunk_size=2)) == serial
+    db = tmp_path / "j.duckdb"
+    import_files([p], db=db, jobs=2)
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute("SELECT g.game_index, f.code FROM findings f JOIN games g USING "
+                       "(game_id) WHERE f.code IN ('invalid-bytes', 'binary-data') "
+                       "ORDER BY 1").fetchall()
+    assert rows == [(5, "invalid-bytes"), (8, "binary-data")]

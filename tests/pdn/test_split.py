@@ -98,3 +98,13 @@ def test_chunks_keep_every_character() -> None:
     text = HUNDRED.replace("2-0\n", "2-0 {oops\n", 1) + "trailing note\n"
     assert "".join(c.text for c in split_text(text)).replace("\n", "") == \
         text.replace("\n", "")
+
+
+def test_an_endless_chunk_is_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bounded memory on an endless stream without results or tags (`yes | pdnkit ...`)."""
+    from pdnkit.pdn import split
+
+    monkeypatch.setattr(split, "MAX_CHUNK_CHARS", 1000)
+    chunks = list(split.split_lines("y\n" for _ in range(5000)))
+    assert len(chunks) == 10 and all(len(c.text) <= 1002 for c in chunks)
+    assert [c.line for c in chunks[:2]] == [1, 501]
