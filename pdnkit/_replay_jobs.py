@@ -48,12 +48,14 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
     stray = getattr(reader, "_is_stray_text", None)
     excerpt = getattr(reader, "_excerpt", repr)
     from pdnkit.pdn.source import bare_record
+    from pdnkit.pdn.split import Chunk
 
     out: list[tuple[str, Any]] = []
     for line, text, notes in batch:
-        rec = bare_record(_Bare(line, notes), file=file, index=-1, encoding=enc) if not text \
-            else reader.parse_game(text, strict=strict, file=file, index=-1, line=line,
-                                   encoding=enc)
+        bare = None if text else bare_record(Chunk("", line, line, True, notes), file=file,
+                                             index=-1, encoding=enc)
+        rec = bare or reader.parse_game(text, strict=strict, file=file, index=-1, line=line,
+                                        encoding=enc)
         if text and stray is not None and stray(rec):
             out.extend(("stray", f) for f in notes)
             out.append(("stray", make_finding(
@@ -70,16 +72,6 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
             p.materialize()
         out.append(("game", rep))
     return out
-
-
-class _Bare:
-    """A findings-only chunk as a worker receives it (see :func:`pdnkit.pdn.source.bare_record`)."""
-
-    text = ""
-
-    def __init__(self, line: int, findings: list[Any]) -> None:
-        self.line = self.end_line = line
-        self.findings = findings
 
 
 def _renumber(rep: Any, index: int) -> None:

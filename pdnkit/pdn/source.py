@@ -17,9 +17,9 @@ once) and ``empty-file`` (a named file with no PDN text). A finding after the la
 as a last chunk with empty text (:func:`bare_record` turns it into a record).
 
 Example:
-    >>> src = open_source(b'[White "Ab"]\\n1. 32-28 *\\n\\xff\\n[White "Cd"]\\n1. 33-29 *\\n')
+    >>> src = open_source('[White "Ab"]\\n1. 32-28 *\\n\\n[White "Müller"]\\n*\\n'.encode("cp1252"))
     >>> [(c.line, [f.code for f in c.findings]) for c in src.chunks]
-    [(1, []), (3, ['encoding-fallback'])]
+    [(1, []), (4, ['encoding-fallback'])]
     >>> src.encoding
     'cp1252'
 """
@@ -34,7 +34,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 from pdnkit.findings import Finding, make_finding
 from pdnkit.pdn.decode import WINDOW, decide, detect_wide, is_legacy
@@ -191,13 +191,15 @@ def open_source(source: Source, encoding: str | None = None) -> Opened:
         return Opened(text_lines([source]), None, None, encoding, None, named=False)
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _binary(io.BytesIO(bytes(source)), encoding, None, None, named=False)
-    name = getattr(source, "name", None)
+    stream = cast("IO[str] | IO[bytes]", source)
+    name = getattr(stream, "name", None)
     name = name if isinstance(name, str) else None
-    if isinstance(source, io.TextIOBase) or isinstance(source.read(0), str):
-        blocks = iter(lambda: source.read(BLOCK), "")  # type: ignore[arg-type,return-value]
-        return Opened(text_lines(blocks), name, None, getattr(source, "encoding", None),
+    if isinstance(stream, io.TextIOBase) or isinstance(stream.read(0), str):
+        text_stream = cast("IO[str]", stream)
+        blocks = iter(lambda: text_stream.read(BLOCK), "")
+        return Opened(text_lines(blocks), name, None, getattr(stream, "encoding", None),
                       None, named=False)
-    return _binary(source, encoding, name, None, named=False)  # type: ignore[arg-type]
+    return _binary(cast("IO[bytes]", stream), encoding, name, None, named=False)
 
 
 def _binary(stream: IO[bytes], encoding: str | None, name: str | None,
