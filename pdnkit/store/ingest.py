@@ -607,45 +607,37 @@ def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str
             if bar:
                 bar.games(n)
 
+        spooled: list[Path] = []
         try:
-            for given in files:
-                label = source_name(given)
-                spooled = None
-                path = given
-                try:
-                    if is_regular_file(given):
-                        sha = file_sha256(given)
-                    else:  # stdin, a FIFO: read once (into a temporary copy), never reopened
-                        spooled, sha = spool_copy(given)
-                        path = spooled
-                except OSError as exc:
-                    summary.files.append(FileResult(label, "failed", "", message=str(exc)))
-                    continue
-                try:
-                    same = [r[0] for r in con.execute(
-                        "SELECT file_id FROM files WHERE sha256 = ?", [sha]).fetchall()]
-                    if same and not replace:
-                        summary.files.append(FileResult(label, "skipped", sha, same[0]))
-                        if bar:
-                            bar.file_done()
-                        continue
-                    old_path = [r[0] for r in con.execute(
-                        "SELECT file_id FROM files WHERE path = ? AND sha256 <> ?",
-                        [label, sha]).fetchall()]
-                    status = "replaced" if same else ("updated" if old_path else "imported")
-                    try:
-                        res = _import_one(con, path, sha, status, same + old_path, variant,
-                                          edition, jobs, summary, on_games, pool, encoding,
-                                          label)
-                    except (OSError, UnicodeError) as exc:
-                        res = FileResult(label, "failed", sha, message=str(exc))
-                    summary.files.append(res)
+            for path in files:
+                label = source_name(path)
+                if is_regular_file(path):
+                    sha = file_sha256(path)
+                else:  # stdin, a FIFO: read once into a temporary copy, never reopened
+                    path, sha = spool_copy(path)
+                    spooled.append(path)
+                same = [r[0] for r in con.execute(
+                    "SELECT file_id FROM files WHERE sha256 = ?", [sha]).fetchall()]
+                if same and not replace:
+                    summary.files.append(FileResult(label, "skipped", sha, same[0]))
                     if bar:
                         bar.file_done()
-                finally:
-                    if spooled is not None:
-                        spooled.unlink()
+                    continue
+                old_path = [r[0] for r in con.execute(
+                    "SELECT file_id FROM files WHERE path = ? AND sha256 <> ?",
+                    [label, sha]).fetchall()]
+                status = "replaced" if same else ("updated" if old_path else "imported")
+                try:
+                    res = _import_one(con, path, sha, status, same + old_path, variant,
+                                      edition, jobs, summary, on_games, pool, encoding, label)
+                except (OSError, UnicodeError) as exc:
+                    res = FileResult(label, "failed", sha, message=str(exc))
+                summary.files.append(res)
+                if bar:
+                    bar.file_done()
         finally:
+            for tmp in spooled:
+                tmp.unlink(missing_ok=True)
             if bar:
                 bar.close()
 
