@@ -312,9 +312,11 @@ class _Decoder:
         for block in blocks:
             if first:
                 first = False
-                if block.startswith(codecs.BOM_UTF8) and self.encoding in (None, "utf-8-sig"):
-                    block = block[3:]
-                    self.encoding = "utf-8-sig"
+                if block.startswith(codecs.BOM_UTF8) and (
+                        self.encoding is None
+                        or codecs.lookup(self.encoding).name in ("utf-8", "utf-8-sig")):
+                    block = block[3:]  # the BOM is no text (also with --encoding utf-8)
+                    self.encoding = self.encoding or "utf-8-sig"
             if not block:
                 continue
             run = block.find(_NUL_RUN) if 0 in block else -1

@@ -117,3 +117,9 @@ def test_detection_reads_a_bounded_window(tmp_path) -> None:
     games = list(read_games(p))
     assert len(games) == 100_001 and games[-1].tag("White") == "Жуков"
     assert codes(games[-1]) == ["encoding-fallback"] and games[-1].findings[0].line == 300_001
+
+
+@pytest.mark.parametrize("encoding", [None, "utf-8", "utf-8-sig"])
+def test_a_utf8_bom_is_no_text(encoding: str | None) -> None:
+    (g,) = read_games(b'\xef\xbb\xbf[Event "\xc3\xa9"]\n1. 32-28 *\n', encoding=encoding)
+    assert g.tags == [("Event", "é")] and g.parsed and g.findings == []
