@@ -138,8 +138,26 @@ CODES: dict[str, CodeInfo] = {
         _c("encoding-fallback", "warning", "read",
            "the file was not UTF-8 and was decoded another way",
            "PDN 3.0 requires UTF-8. The file was decoded as the named legacy encoding "
-           "(e.g. cp1252/latin-1 or cp1251). Check names with accents or Cyrillic letters, "
+           "(cp1252/latin-1, cp1251 or cp866, chosen by which reads as the most plausible "
+           "text; the finding sits on the game with the first non-UTF-8 byte, with its line, "
+           "and `--encoding NAME` overrides the choice). Check names with accents or Cyrillic letters, "
            "then re-save the file as UTF-8 (`pdnkit convert` does this)."),
+        _c("invalid-bytes", "warning", "read",
+           "bytes on this line are not valid in the file's encoding and were replaced",
+           "The file is read as UTF-8 (it holds valid UTF-8 text) but this line has bytes "
+           "that are not UTF-8 (or not valid in the encoding given with --encoding). They "
+           "were replaced by U+FFFD; the other lines are unchanged. Fix the bytes, or read "
+           "the file with `--encoding NAME` if it is really in another encoding."),
+        _c("binary-data", "error", "read",
+           "the input holds binary data (NUL bytes); reading stopped there",
+           "The input holds a run of NUL bytes: it is not PDN text (a binary file, "
+           "a device such as /dev/zero, a truncated disk image). The games before it are "
+           "read; the rest of the input is not. If the file is UTF-16 or UTF-32 without a "
+           "byte order mark, name it with `--encoding utf-16-le` (or -be, utf-32-...)."),
+        _c("empty-file", "warning", "read",
+           "the file holds no PDN text",
+           "The input is empty or holds only blank lines. Check that the right file was "
+           "named (an export that failed, a file truncated by a full disk)."),
         _c("strict-violation", "warning", "read",
            "PDN 3.0 forbids this construct, but a liberal reader accepts it",
            "The text uses something the PDN 3.0 standard does not allow (a nested comment, "

@@ -26,8 +26,8 @@ class LintFormat(str, Enum):
 @app.command("lint")
 def lint_cmd(
     paths: list[Path] = typer.Argument(
-        ..., help="PDN files, or directories (their *.pdn files, recursively).",
-        show_default=False),
+        ..., help="PDN files, or directories (their *.pdn files, recursively); [cyan]-[/cyan] "
+                  "reads standard input.", show_default=False),
     strict: bool = typer.Option(
         False, "--strict",
         help="Report what PDN 3.0 forbids (nested comments, ';' comments, non-standard "
@@ -37,6 +37,10 @@ def lint_cmd(
         help="[cyan]text[/cyan]: one line per finding and a summary; [cyan]jsonl[/cyan]: one "
              "JSON object per finding (code, severity, message, file, game_index, line, "
              "column ...)."),
+    encoding: str | None = typer.Option(
+        None, "--encoding",
+        help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
+             "utf-16 ...) instead of detecting it."),
 ) -> None:
     """Check the PDN syntax of game collections, game by game.
 
@@ -54,11 +58,12 @@ def lint_cmd(
 
       pdnkit lint --strict collections/ --format jsonl
     """
+    from pdnkit.pdn.source import check_encoding
     from pdnkit.pdn.tools import lint
 
     try:
-        summary = lint(paths, strict=strict)
-    except FileNotFoundError as exc:
+        summary = lint(paths, strict=strict, encoding=check_encoding(encoding))
+    except (OSError, ValueError) as exc:  # missing path, no PDN file, unknown encoding
         raise _fail(str(exc)) from None
     if fmt is LintFormat.jsonl:
         for f in summary.findings:
@@ -91,6 +96,10 @@ def convert_cmd(
         show_default=False),
     out: Path = typer.Option(..., "--out", "-o", help="The PDN file to write (UTF-8).",
                              show_default=False),
+    encoding: str | None = typer.Option(
+        None, "--encoding",
+        help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
+             "utf-16 ...) instead of detecting it."),
 ) -> None:
     """Rewrite game collections as one canonical UTF-8 PDN 3.0 file.
 
@@ -103,14 +112,15 @@ def convert_cmd(
 
       pdnkit convert old/*.pdn --out clean.pdn
     """
+    from pdnkit.pdn.source import check_encoding
     from pdnkit.pdn.tools import convert
 
     resolved_out = out.resolve()
     if any(p.resolve() == resolved_out for p in inputs):
         raise _fail(f"--out {out} is also an input")
     try:
-        summary = convert(inputs, out)
-    except FileNotFoundError as exc:
+        summary = convert(inputs, out, encoding=check_encoding(encoding))
+    except (OSError, ValueError) as exc:  # missing path, no PDN file, unknown encoding
         raise _fail(str(exc)) from None
     typer.echo(f"{summary.games} game(s) from {summary.files} file(s) -> {out}: "
                f"{summary.written} rewritten, {summary.copied} copied unchanged "

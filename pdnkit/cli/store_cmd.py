@@ -93,7 +93,9 @@ def _jsonable_df(df: Any) -> list[dict[str, Any]]:
     ),
 )
 def import_command(
-    paths: list[Path] = typer.Argument(..., help="PDN files, and folders to search for *.pdn."),
+    paths: list[Path] = typer.Argument(
+        ..., help="PDN files, and folders to search for *.pdn; [cyan]-[/cyan] reads standard "
+                  "input (recorded as <stdin>)."),
     db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
     variant: str | None = typer.Option(
         None, "--variant", "-v",
@@ -109,6 +111,10 @@ def import_command(
     format: ImportFormat = typer.Option(ImportFormat.text, "--format", "-f",
                                         help="Summary as [cyan]text[/cyan] or [cyan]json[/cyan]."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    encoding: str | None = typer.Option(
+        None, "--encoding",
+        help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
+             "utf-16 ...) instead of detecting it."),
 ) -> None:
     """Read, replay and load PDN files into a DuckDB database.
 
@@ -119,11 +125,13 @@ def import_command(
     every file either fully loaded or absent, and memory stays flat. Importing the same bytes again does nothing (content hash); a file edited
     since its import replaces its old version. Then explore with [bold]pdnkit query[/bold].
     """
+    from pdnkit.pdn.source import check_encoding
     from pdnkit.store import import_files
 
     try:
         summary = import_files(paths, db=db, variant=variant, jobs=jobs, replace=replace,
-                               progress=not quiet, edition=edition)
+                               progress=not quiet, edition=edition,
+                               encoding=check_encoding(encoding))
     except FileNotFoundError as exc:
         raise _fail(str(exc)) from None
     except ValueError as exc:  # unknown variant

@@ -130,8 +130,8 @@ def _csv_rows(report: Any) -> list[dict[str, Any]]:
 @app.command("validate")
 def validate_cmd(
     paths: list[Path] = typer.Argument(
-        ..., help="PDN files or folders (folders are searched recursively for *.pdn).",
-        exists=True, show_default=False),
+        ..., help="PDN files or folders (folders are searched recursively for *.pdn); "
+                  "[cyan]-[/cyan] reads standard input.", show_default=False),
     variant: str | None = typer.Option(
         None, "--variant", "-v",
         help="Rules for games whose tags do not say (a GameType or Variant tag wins, with a "
@@ -164,6 +164,10 @@ def validate_cmd(
         False, "--quiet", "-q", help="Text format: print only the summary."),
     show_info: bool = typer.Option(
         False, "--info", help="Text format: list info findings too."),
+    encoding: str | None = typer.Option(
+        None, "--encoding",
+        help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
+             "utf-16 ...) instead of detecting it."),
 ) -> None:
     """Replay every game and check every move, capture rule, result and draw claim.
 
@@ -183,16 +187,17 @@ def validate_cmd(
         out_stream = (stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
                       if output else sys.stdout)
         code, summary = _run(paths, variant, edition, fmt, jobs, result_convention, strict, quiet,
-                    show_info, out_stream, output is not None)
+                    show_info, out_stream, output is not None, encoding)
     raise typer.Exit(2 if code == 2 else summary.exit_code(fail_on.value))
 
 
 def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: OutputFormat,
          jobs: int, result_convention: Convention, strict: bool, quiet: bool, show_info: bool,
-         out_stream: Any, to_file: bool) -> tuple[int, Summary]:
+         out_stream: Any, to_file: bool, encoding: str | None = None) -> tuple[int, Summary]:
     """Validate and print; returns (2 for a usage error else 0, the summary)."""
     from rich.console import Console
 
+    from pdnkit.pdn.source import check_encoding
     from pdnkit.replay import validate
 
     err = Console(stderr=True)
@@ -219,7 +224,7 @@ def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: Outpu
     try:
         reports = validate(list(paths), variant, edition=edition, jobs=jobs,
                            result_convention=result_convention.value, strict=strict,
-                           light=True)
+                           light=True, encoding=check_encoding(encoding))
         for rep in reports:
             summary.add(rep)
             if fmt is OutputFormat.jsonl:
@@ -235,10 +240,10 @@ def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: Outpu
                         text_console.print(f"[{style}]{_escape(str(f))}[/{style}]")
             if progress is not None and task is not None:
                 progress.update(task, advance=1)
-    except ValueError as exc:  # unknown --variant / --edition: a usage error
-        if progress is not None:
+    except (ValueError, OSError) as exc:  # unknown --variant / --edition / --encoding, no
+        if progress is not None:          # such file, no PDN file in a folder: usage errors
             progress.stop()
-        err.print(f"[red]error:[/red] {_escape(str(exc))}")
+        err.print(f"pdnkit: error: {_escape(str(exc))}", highlight=False)
         return 2, summary
     finally:
         if progress is not None:

@@ -1,14 +1,26 @@
-"""Decoding PDN bytes: UTF-8 (with or without BOM), else CP1251 or CP1252/Latin-1.
+"""Decoding PDN bytes: which encoding a file is in, judged by the text itself.
 
-PDN 3.0 requires UTF-8. Old files are often CP1252/Latin-1 (Western European names) or CP1251
-(Russian). When the bytes are not valid UTF-8, a letter heuristic picks between the two:
-Cyrillic text is made of *runs* of bytes >= 0xC0 (whole words of three letters or more),
-while Western text has accented letters next to ASCII letters (``één``, ``Müller``).
+PDN 3.0 requires UTF-8. Old files are often CP1252/Latin-1 (Western European names), CP1251
+(Windows Cyrillic) or CP866 (DOS Cyrillic); some are UTF-16 or UTF-32. The decision:
+
+* a byte order mark names UTF-8, UTF-16 or UTF-32; without one, the pattern of NUL bytes
+  in the first bytes (every second or every fourth byte zero) gives UTF-16/32 and its byte
+  order (:func:`detect_wide`);
+* bytes with valid UTF-8 multi-byte sequences are UTF-8, even when a few bytes are invalid
+  (those are replaced and reported by the reader); a legacy encoding is chosen only when the
+  text holds no valid UTF-8 multi-byte text, or far more invalid bytes than valid sequences;
+* between the legacy encodings, each candidate decodes the words holding non-ASCII bytes and
+  the most plausible text wins (:func:`text_score`): Russian letters weighted by their
+  frequency, Latin letters with diacritics, and penalties for what mojibake looks like
+  (symbols and box-drawing characters inside words, capitals inside lower-case words,
+  Cyrillic glued to Latin letters).
 
 Example:
+    >>> detect_encoding("Блиндер Б.".encode("cp866"))
+    'cp866'
     >>> detect_encoding("Абациев".encode("cp1251"))
     'cp1251'
-    >>> detect_encoding("Sijbrands Ton Ã©".encode("utf-8"))
+    >>> detect_encoding("Sijbrands Ton é".encode("utf-8"))
     'utf-8'
     >>> detect_encoding("Hoogland Frédéric".encode("cp1252"))
     'cp1252'
@@ -16,79 +28,228 @@ Example:
     'cp1252'
     >>> detect_encoding(b"\\xef\\xbb\\xbf[Event]")
     'utf-8-sig'
+    >>> detect_encoding('[Event "x"]'.encode("utf-16-le"))
+    'utf-16-le'
 """
 
 from __future__ import annotations
 
 import codecs
+import math
 import re
 from collections.abc import Iterable
 
-_HIGH_RUN = re.compile(rb"[\xc0-\xff]{3,}")
-_HIGH_NEXT_TO_ASCII = re.compile(rb"[A-Za-z][\xc0-\xff]|[\xc0-\xff][A-Za-z]")
-#: bytes that CP1252 leaves undefined; a file holding them is read as Latin-1
+#: legacy (single-byte) encodings the detector chooses between
+LEGACY = ("cp1251", "cp866", "cp1252", "latin-1")
+#: bytes looked at to decide (from the first non-ASCII byte on): detection is bounded
+WINDOW = 1 << 20
+
+_VALID_UTF8 = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
+    rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
+    rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}")
+_HIGH = re.compile(rb"[\x80-\xff]")
+#: bytes that CP1252 leaves undefined; a Western file holding them is read as Latin-1
 _CP1252_HOLES = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
+#: a word holding at least one non-ASCII character (what the scorer looks at)
+_WORD = re.compile(r"[^\s\"\[\](){}.,;:!?0-9]*[^\x00-\x7f][^\s\"\[\](){}.,;:!?0-9]*")
 
-LEGACY = ("cp1251", "cp1252", "latin-1")
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+# Russian letter frequencies (per cent of letters in ordinary text)
+_RU_FREQ = {
+    "о": 10.97, "е": 8.45, "а": 8.01, "и": 7.35, "н": 6.70, "т": 6.26, "с": 5.47,
+    "р": 4.73, "в": 4.54, "л": 4.40, "к": 3.49, "м": 3.21, "д": 2.98, "п": 2.81, "у": 2.62,
+    "я": 2.01, "ы": 1.90, "ь": 1.74, "г": 1.70, "з": 1.65, "б": 1.59, "ч": 1.44, "й": 1.21,
+    "х": 0.97, "ж": 0.94, "ш": 0.73, "ю": 0.64, "ц": 0.48, "щ": 0.36, "э": 0.32, "ф": 0.26,
+    "ъ": 0.04, "ё": 0.04,
+}
+_RU_WEIGHT = {c: 1.0 + math.log10(f) for c, f in _RU_FREQ.items()}
+_RU_WEIGHT.update({c.upper(): w for c, w in _RU_WEIGHT.items()})
+#: punctuation that legacy text really holds (quotes, dashes, ellipsis, numero sign)
+_PLAUSIBLE_SYMBOLS = frozenset("«»„“”‘’‚–—…№°§·\u00a0")
 
 
-class _Stats:
-    """Running byte statistics for the legacy-encoding decision."""
+def detect_wide(head: bytes) -> str | None:
+    """UTF-16/32 from a byte order mark or from the NUL pattern of the first bytes; ``None``
+    for an ASCII-compatible text.
 
-    def __init__(self) -> None:
-        self.runs = 0
-        self.mixed = 0
-        self.holes = False
+    Example:
+        >>> detect_wide('[Event "x"]'.encode("utf-32-be")), detect_wide(b'[Event "x"]')
+        ('utf-32-be', None)
+    """
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return None if name == "utf-8-sig" else name
+    sample = head[:4096]
+    n = len(sample) - len(sample) % 4
+    if n < 8:
+        return None
+    quarter = n // 4
+    zeros = [sample[i:n:4].count(0) / quarter for i in range(4)]
+    # UTF-32: the top two bytes of every BMP character are zero; ASCII leaves the low one set
+    if zeros[2] > 0.95 and zeros[3] > 0.95 and zeros[0] < 0.5:
+        return "utf-32-le"
+    if zeros[0] > 0.95 and zeros[1] > 0.95 and zeros[3] < 0.5:
+        return "utf-32-be"
+    # UTF-16: the high byte of ASCII (tags, moves) is zero, the low byte never is
+    even, odd = (zeros[0] + zeros[2]) / 2, (zeros[1] + zeros[3]) / 2
+    if odd > 0.3 and even < 0.05:
+        return "utf-16-le"
+    if even > 0.3 and odd < 0.05:
+        return "utf-16-be"
+    return None
 
-    def feed(self, data: bytes) -> None:
-        self.runs += sum(len(m) for m in _HIGH_RUN.findall(data))
-        self.mixed += len(_HIGH_NEXT_TO_ASCII.findall(data))
-        if not self.holes and _CP1252_HOLES.search(data):
-            self.holes = True
 
-    def choose(self) -> str:
-        if self.runs > self.mixed:
-            return "cp1251"
-        return "latin-1" if self.holes else "cp1252"
+def text_score(text: str) -> float:
+    """How much ``text`` looks like real names and words (higher is better); only words
+    holding non-ASCII characters count, so ASCII move text does not dilute it.
+
+    Example:
+        >>> text_score("Блиндер") > text_score("Ѓ«Ё\\xad¤Ґа")
+        True
+    """
+    score = 0.0
+    for m in _WORD.finditer(text):
+        word = m.group()
+        prev = ""
+        for ch in word:
+            if ch in _RU_WEIGHT:
+                score += _RU_WEIGHT[ch]
+                if prev.isascii() and prev.isalpha():
+                    score -= 2.0  # Cyrillic glued to a Latin letter
+            elif ch.isascii():
+                if ch.isalpha() and prev in _RU_WEIGHT:
+                    score -= 2.0
+            elif ch.isalpha():
+                latin = ord(ch) < 0x250
+                score += 1.0 if latin else -1.5
+            elif ch in _PLAUSIBLE_SYMBOLS:
+                pass
+            else:
+                score -= 2.5  # box drawing, currency signs, control and format characters
+            if ch.isupper() and prev.isalpha() and prev.islower():
+                score -= 1.5  # a capital inside a lower-case word
+            prev = ch
+    return score
 
 
-def detect_encoding_chunks(chunks: Iterable[bytes]) -> str:
-    """Detect the encoding of a byte stream given as chunks (one pass, constant memory).
+def choose_legacy(data: bytes) -> str:
+    """The legacy encoding under which ``data`` reads as the most plausible text.
 
-    Returns ``"utf-8-sig"`` (BOM), ``"utf-8"``, ``"cp1251"``, ``"cp1252"`` or ``"latin-1"``.
+    Example:
+        >>> choose_legacy("Жуков Ю., Müller".encode("cp1251", "replace"))
+        'cp1251'
+    """
+    sample = data[:WINDOW]
+    best, best_score = "cp1252", -math.inf
+    for enc in ("cp1252", "cp1251", "cp866"):  # first wins a tie
+        s = text_score(sample.decode(enc, errors="replace"))
+        if s > best_score:
+            best, best_score = enc, s
+    if best == "cp1252" and _CP1252_HOLES.search(sample):
+        return "latin-1"
+    return best
+
+
+def utf8_plausible(data: bytes) -> bool:
+    """True when ``data`` has valid UTF-8 multi-byte text and at most as many stray high
+    bytes as valid sequences (a few invalid bytes keep a UTF-8 file UTF-8).
+
+    Example:
+        >>> utf8_plausible("Müller \\xe9".encode("utf-8") + b"\\xe9"), utf8_plausible(b"M\\xfcller")
+        (True, False)
+    """
+    valid = 0
+    covered = 0
+    for m in _VALID_UTF8.finditer(data):
+        valid += 1
+        covered += len(m.group())
+    if valid == 0:
+        return False
+    stray = len(_HIGH.findall(data)) - covered
+    return stray <= valid
+
+
+def detect_encoding_chunks(chunks: Iterable[bytes], limit: int = WINDOW) -> str:
+    """Detect the encoding of a byte stream given as chunks, reading at most about ``limit``
+    bytes after the first non-ASCII byte (bounded time on an endless stream).
+
+    Returns ``"utf-8-sig"`` (BOM), ``"utf-8"``, ``"utf-16"``/``"utf-32"`` (BOM),
+    ``"utf-16-le"`` ..., ``"cp1251"``, ``"cp866"``, ``"cp1252"`` or ``"latin-1"``.
 
     Example:
         >>> detect_encoding_chunks([b"[White \\"Ab", "é\\"]".encode("utf-8")])
         'utf-8'
     """
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    stats = _Stats()
-    utf8_ok = True
-    first = True
-    bom = False
+    head = b""
+    window: list[bytes] = []
+    size = 0
     for data in chunks:
-        if first:
-            bom = data.startswith(codecs.BOM_UTF8)
-            first = False
-        if utf8_ok:
-            try:
-                decoder.decode(data)
-            except UnicodeDecodeError:
-                utf8_ok = False
-        stats.feed(data)
-    if utf8_ok:
-        try:
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError:
-            utf8_ok = False
-    if utf8_ok:
+        if not data:
+            continue
+        if not head:
+            head = data[:4096]
+            wide = detect_wide(head)
+            if wide is not None:
+                return wide
+        if window:
+            window.append(data)
+            size += len(data)
+        elif not data.isascii():
+            first = _HIGH.search(data)
+            start = first.start() if first else 0
+            window.append(data[start:])
+            size = len(window[0])
+        if size >= limit:
+            break
+    bom = head.startswith(codecs.BOM_UTF8)
+    if not window:
         return "utf-8-sig" if bom else "utf-8"
-    return stats.choose()
+    return decide(b"".join(window)[:limit], bom)
+
+
+def decide(window: bytes, bom: bool = False) -> str:
+    """The encoding of an ASCII-compatible text whose first non-ASCII bytes are ``window``.
+
+    Example:
+        >>> decide("Фёдор".encode("cp1251")), decide("Фёдор".encode("utf-8"))
+        ('cp1251', 'utf-8')
+    """
+    if bom:
+        return "utf-8-sig"
+    try:
+        window.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(window) - 3 and exc.reason == "unexpected end of data":
+            return "utf-8"  # cut inside a character at the end of the window
+    return "utf-8" if utf8_plausible(window) else choose_legacy(window)
 
 
 def detect_encoding(data: bytes) -> str:
     """Detect the encoding of ``data`` (see :func:`detect_encoding_chunks`)."""
     return detect_encoding_chunks([data])
+
+
+def is_legacy(encoding: str | None) -> bool:
+    """True for an encoding that is neither UTF-8 nor UTF-16/32 (an ``encoding-fallback``).
+
+    Example:
+        >>> is_legacy("cp866"), is_legacy("utf-8-sig"), is_legacy(None)
+        (True, False, False)
+    """
+    if encoding is None:
+        return False
+    try:
+        name = codecs.lookup(encoding).name
+    except LookupError:
+        return False
+    return not name.startswith(("utf-8", "utf-16", "utf-32"))
 
 
 def decode_bytes(data: bytes, encoding: str | None = None) -> tuple[str, str]:
@@ -100,3 +261,4 @@ def decode_bytes(data: bytes, encoding: str | None = None) -> tuple[str, str]:
     """
     enc = encoding or detect_encoding(data)
     return data.decode(enc, errors="replace"), enc
+

@@ -1,7 +1,8 @@
 """Read PDN into :class:`~pdnkit.pdn.record.GameRecord` objects, game by game.
 
-:func:`read_games` decodes the input (UTF-8, else CP1251/CP1252 with an ``encoding-fallback``
-finding), cuts it into game chunks (:mod:`pdnkit.pdn.split`) and parses each chunk with the
+:func:`read_games` decodes the input (:mod:`pdnkit.pdn.source`: UTF-8, UTF-16/32, else
+CP1251, CP866 or CP1252 with an ``encoding-fallback`` finding), cuts it into game chunks
+(:mod:`pdnkit.pdn.split`) and parses each chunk with the
 Lark grammar ``grammars/pdn.lark`` (LALR, transformer applied during parsing). A syntax error
 costs only its game: the record keeps its raw text and tags (when they can be read), gets a
 ``syntax-error`` finding with line, column and a plain message, and reading goes on.
@@ -17,21 +18,18 @@ Example:
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from pdnkit.findings import Finding, Severity, make_finding
-from pdnkit.pdn.decode import LEGACY, detect_encoding_chunks
 from pdnkit.pdn.record import BodyElement, CommentNode, GameRecord, MoveNode, NagNode, SetupNode
 from pdnkit.pdn.recover import Recovery
-from pdnkit.pdn.split import Chunk, split_lines, split_text
-
-Source = str | os.PathLike[str] | bytes | IO[str] | IO[bytes]
+from pdnkit.pdn.source import Source, bare_record, open_source
+from pdnkit.pdn.split import Chunk
 
 _STRENGTH_NAG = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
 _SQUARE = re.compile(r"[a-l](?:1[0-2]|[1-9])|\d+")
@@ -1159,72 +1157,6 @@ def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser:
                     if isinstance(ch, _Tag)]
 
 
-# ------------------------------------------------------------------------------------------
-# sources
-
-
-def _open_lines(source: Source, encoding: str | None) -> tuple[Iterator[str] | None, str | None,
-                                                                  str | None, Any]:
-    """(lines, encoding, file name, closer) for any accepted source."""
-    if isinstance(source, os.PathLike) or (
-        isinstance(source, str) and "\n" not in source and len(source) < 4096
-        and not source.lstrip().startswith(("[", "{", "%")) and os.path.isfile(source)
-    ):
-        path = Path(source)
-        enc = encoding
-        if enc is None:
-            with open(path, "rb") as fh:
-                enc = detect_encoding_chunks(iter(lambda: fh.read(1 << 20), b""))
-        fh2 = open(path, encoding=enc, errors="replace", newline=None)  # noqa: SIM115
-        return iter(fh2), enc, str(path), fh2
-    if isinstance(source, str):
-        if ("\n" not in source and source.strip().lower().endswith((".pdn", ".txt"))
-                and not source.lstrip().startswith("[")):
-            raise FileNotFoundError(f"no such PDN file: {source}")
-        return None, encoding, None, None
-    if isinstance(source, (bytes, bytearray)):
-        enc = encoding or detect_encoding_chunks([bytes(source)])
-        text = bytes(source).decode(enc, errors="replace")
-        return iter(io.StringIO(text, newline=None)), enc, None, None
-    name = getattr(source, "name", None)
-    name = name if isinstance(name, str) else None
-    if isinstance(source, io.TextIOBase):
-        return _universal(source), getattr(source, "encoding", None), name, None
-    # a binary file object (or something with read())
-    seekable = False
-    try:
-        seekable = bool(source.seekable())  # type: ignore[union-attr]
-    except Exception:  # noqa: BLE001
-        seekable = False
-    if encoding is not None:
-        enc = encoding
-    elif seekable:
-        start = source.tell()  # type: ignore[union-attr]
-        enc = detect_encoding_chunks(iter(lambda: source.read(1 << 20), b""))  # type: ignore[union-attr,arg-type]
-        source.seek(start)  # type: ignore[union-attr]
-    else:
-        data = source.read()  # type: ignore[union-attr]
-        if isinstance(data, str):
-            return iter(io.StringIO(data, newline=None)), None, name, None
-        enc = detect_encoding_chunks([data])
-        return iter(io.StringIO(data.decode(enc, errors="replace"), newline=None)), enc, name, None
-    first = source.read(0)  # type: ignore[union-attr]
-    if isinstance(first, str):
-        return _universal(source), None, name, None  # type: ignore[arg-type]
-    wrapper = io.TextIOWrapper(source, encoding=enc, errors="replace", newline=None)  # type: ignore[arg-type]
-    return iter(wrapper), enc, name, None
-
-
-def _universal(lines: Iterable[str]) -> Iterator[str]:
-    """Lines with ``\r\n`` and ``\r`` line ends turned into ``\n`` (for text streams
-    opened without universal newlines)."""
-    for line in lines:
-        if "\r" in line:
-            yield from line.replace("\r\n", "\n").replace("\r", "\n").splitlines(keepends=True)
-        else:
-            yield line
-
-
 def read_games(source: Source, *, strict: bool = False, file: str | None = None,
                encoding: str | None = None) -> Iterator[GameRecord]:
     """Stream the games of ``source`` (a path, a text or binary file object, bytes, or a
@@ -1233,7 +1165,9 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
     Memory does not grow with the file: it is read line by line and cut into games. Never
     raises for bad data (syntax errors and odd constructs become findings); ``strict=True``
     turns what PDN 3.0 forbids from warnings into errors. ``file`` overrides the file name
-    put on records; ``encoding`` skips detection.
+    put on records; ``encoding`` (a codec name such as ``"cp866"``) skips detection.
+    Sources are opened by :func:`pdnkit.pdn.source.open_source` (``"-"`` is standard
+    input; decoding findings land on the game whose lines they concern).
 
     Example:
         >>> [g.result for g in read_games('1. 32-28 2-0\\n1. 33-29 0-2\\n')]
@@ -1242,47 +1176,39 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
         >>> [m.text for m in g.moves], g.result
         (['1-18'], '1-1')
     """
-    lines, enc, name, closer = _open_lines(source, encoding)
-    fname = file if file is not None else name
+    opened = open_source(source, encoding)
+    fname = file if file is not None else opened.name
     try:
-        chunks: Iterable[Chunk]
-        if lines is None:
-            chunks = split_text(str(source))
-            enc = enc or None
-        else:
-            chunks = split_lines(lines)
         parser = None  # the Lark parser, built by the first game outside the fast lane
         index = 0
-        fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY
         pending: list[Finding] = []
-        for chunk, followed in _with_followed(chunks):
-            rec = parse_game(chunk.text, strict=strict, file=fname, index=index,
-                             line=chunk.line, encoding=enc, _parser_obj=parser,
-                             followed=followed)
-            if _is_stray_text(rec):
+        for chunk, followed in _with_followed(opened.chunks):
+            enc = opened.encoding
+            rec = bare_record(chunk, file=fname, index=index, encoding=enc) or parse_game(
+                chunk.text, strict=strict, file=fname, index=index, line=chunk.line,
+                encoding=enc, _parser_obj=parser, followed=followed)
+            if chunk.text and _is_stray_text(rec):
+                pending.extend(chunk.findings)
                 pending.append(make_finding(
                     "ignored-text", "text between games that is neither tags nor moves was "
                     f"skipped (lines {rec.line}-{rec.end_line}): {_excerpt(rec.raw)}",
                     file=fname, line=rec.line))
                 continue
-            if index == 0 and fallback:
-                rec.findings.insert(0, make_finding(
-                    "encoding-fallback", f"the file is not UTF-8; decoded as {enc}",
-                    file=fname, game_index=0, details={"encoding": enc}))
-            if pending:
-                rec.findings[:0] = [f.located(game_index=index) for f in pending]
+            notes = pending + (chunk.findings if chunk.text else [])
+            if notes:
+                rec.findings[:0] = [f.located(file=fname, game_index=index) for f in notes]
                 pending = []
             yield rec
             index += 1
         if pending:
             rec = GameRecord(file=fname, index=index, line=pending[0].line or 1, raw="",
-                             encoding=enc, findings=[f.located(game_index=index) for f in pending])
+                             encoding=opened.encoding,
+                             findings=[f.located(game_index=index) for f in pending])
             rec.findings.append(make_finding("empty-game", "text after the last game holds "
                                              "no game", file=fname, game_index=index))
             yield rec
     finally:
-        if closer is not None:
-            closer.close()
+        opened.close()
 
 
 def _with_followed(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bool]]:

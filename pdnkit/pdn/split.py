@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pdnkit.findings import Finding
 
 #: what the splitter looks at on a line outside comments; the result alternatives mirror the
 #: grammar's RESULT terminal (a king move such as 1-18 stays one word)
@@ -24,7 +28,7 @@ _SCAN = re.compile(
     (?P<open>\{)
   | (?P<semi>;)
   | (?P<wrap>\[/?pdn\])
-  | (?P<tag>\[[ \t]*[A-Za-z_][^\n]*?\](?=[ \t]*(?:$|\[|\n))|\[[ \t]*[A-Za-z_][^\]\n]*\]?)
+  | (?P<tag>\[[ \t]*[A-Za-z_][\w\-]*[ \t]*(?:"(?:[^"\\\n]|\\.)*"[ \t]*)?[^\]\n"]*\]?)
   | (?P<lp>\()
   | (?P<rp>\))
   | (?P<res>(?<![\w/\-.:*])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5|\*)(?![\w/\-.:*]))
@@ -41,18 +45,28 @@ _COMMENT_EVENT = re.compile(r"[{}]")
 #: a tag some tools append after a game's result; it stays with that game
 _TRAILING_TAG_LINE = re.compile(r'[ \t]*\[FILENAME[ \t]+"[^"\n]*"[ \t]*\][ \t]*\n?$',
                                 re.IGNORECASE)
+#: a line that starts with a tag pair (it ends an unterminated comment)
+_TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+"[^"\n]*"[ \t]*\]')
 _TAG_LINE = re.compile(r'[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+"[^"\n]*"[ \t]*\][ \t]*$')
+
+
+#: a game chunk that grows beyond this many characters without ending (an endless stream
+#: without results or tags, such as ``yes | pdnkit validate -``) is cut at the next line: its
+#: game is then reported as unreadable, and memory stays bounded
+MAX_CHUNK_CHARS = 32 * 1024 * 1024
 
 
 @dataclass
 class Chunk:
     """One game's text: ``text`` (line ends ``\\n``), ``line`` (1-based first line in the
-    file), ``end_line`` and ``has_content`` (False for whitespace and ``%`` lines only)."""
+    file), ``end_line``, ``has_content`` (False for whitespace and ``%`` lines only) and
+    ``findings`` (what decoding its lines found, see :mod:`pdnkit.pdn.source`)."""
 
     text: str
     line: int
     end_line: int
     has_content: bool
+    findings: list[Finding] = field(default_factory=list)
 
 
 class _Splitter:
@@ -65,6 +79,8 @@ class _Splitter:
         self.comment = 0  # brace depth (one level of nesting tolerated)
         self.content = False
         self.empty = True
+        self.gap = False  # a blank line followed the header block
+        self.size = 0  # characters in the chunk so far
         self.held: Chunk | None = None
         self.out: list[Chunk] = []
 
@@ -88,6 +104,8 @@ class _Splitter:
         self.comment = 0
         self.content = False
         self.empty = True
+        self.gap = False
+        self.size = 0
 
     def begin(self, line_no: int) -> None:
         if self.empty:  # drop the blank lines before a game's first text
@@ -103,10 +121,18 @@ class _Splitter:
                 self.held.end_line = line_no
                 return
             self.release()
-        pos = 0
-        n = len(line)
-        if self.comment and self.state == 2 and _TAG_LINE.match(line):
-            # a tag line inside an unterminated comment: the comment never closed
+        self.size += len(line)
+        if self.size > MAX_CHUNK_CHARS and self.parts:
+            self.flush(line_no - 1)  # bounded memory: cut an endless chunk
+            self.size = len(line)
+        if line.isspace():
+            if self.state == 1 and not self.comment and not self.depth:
+                self.gap = True  # a blank line after tags: more tags start another game
+            self.parts.append(line)
+            return
+        if self.comment and _TAG_START.match(line):
+            # a line that starts a tag pair ends an unterminated comment: the game before it
+            # stops there (and gets its syntax error), the next game reads normally
             self.flush(line_no - 1)
         if not self.comment:
             if line.startswith("%"):
@@ -116,20 +142,31 @@ class _Splitter:
             if line.startswith("[") and _TAG_LINE.match(line):
                 # one whole tag pair on its line (the usual header): what the scan below does
                 # with it, without scanning
-                if self.state == 2:
-                    self.flush(line_no)
-                self.begin(line_no)
-                self.state = 1
-                self.content = True
+                self.tag_seen(line_no)
                 self.parts.append(line)
                 return
             if _SPECIAL.search(line) is None:
-                if not line.isspace():
-                    self.begin(line_no)
-                    self.state = 2
-                    self.content = True
+                self.begin(line_no)
+                self.state = 2
+                self.content = True
                 self.parts.append(line)
                 return
+        self.scan(line, line_no)
+
+    def tag_seen(self, line_no: int) -> None:
+        """A tag pair starts here: after movetext, or after a header block and a blank
+        line, it starts the next game."""
+        if self.state == 2 or (self.state == 1 and self.gap):
+            self.flush(line_no)
+        self.begin(line_no)
+        self.state = 1
+        self.content = True
+
+    def scan(self, line: str, line_no: int) -> None:
+        """Walk the tokens of one line; ``seg`` is where the text not yet stored starts (no
+        slicing of the rest of the line: linear however many games share it)."""
+        pos = seg = 0
+        n = len(line)
         while pos < n:
             if self.comment:
                 m = _COMMENT_EVENT.search(line, pos)
@@ -146,13 +183,10 @@ class _Splitter:
                 break
             kind = m.lastgroup
             if kind == "tag":
-                if self.state == 2:
-                    self.parts.append(line[:m.start()])
+                if self.state == 2 or (self.state == 1 and self.gap):
+                    self.parts.append(line[seg:m.start()])
+                    seg = m.start()
                     self.flush(line_no)
-                    line = line[m.start():]
-                    n = len(line)
-                    pos = 0
-                    continue
                 self.begin(line_no)
                 self.state = 1
                 self.content = True
@@ -171,16 +205,12 @@ class _Splitter:
             if kind == "res":
                 self.begin(line_no)
                 self.content = True
+                pos = m.end()
                 if self.depth > 0:
-                    pos = m.end()
                     continue
-                self.parts.append(line[:m.end()])
+                self.parts.append(line[seg:pos])
+                seg = pos
                 self.flush(line_no, hold=True)
-                line = line[m.end():]
-                n = len(line)
-                pos = 0
-                if line.strip():
-                    self.start_line = line_no
                 continue
             if kind == "lp":
                 self.depth += 1
@@ -191,10 +221,11 @@ class _Splitter:
                 self.state = 2
                 self.content = True
             pos = m.end()
-        if line:
-            if not line.isspace():
+        if seg < n:
+            rest = line[seg:] if seg else line
+            if not self.empty or not rest.isspace():
                 self.begin(line_no)
-            self.parts.append(line)
+                self.parts.append(rest)
 
 
 def split_lines(lines: Iterable[str]) -> Iterator[Chunk]:
@@ -216,13 +247,49 @@ def split_lines(lines: Iterable[str]) -> Iterator[Chunk]:
     yield from sp.out
 
 
+def text_lines(blocks: Iterable[str]) -> Iterator[str]:
+    """Cut text given in blocks into lines ending in ``\\n`` (the last may have none),
+    breaking at ``\\r\\n``, ``\\r`` and ``\\n`` only. Linear in the text, however long a
+    line is.
+
+    Example:
+        >>> list(text_lines(["a\\r", "\\nb\\x0cc\\u2028\\rd"]))
+        ['a\\n', 'b\\x0cc\\u2028\\n', 'd']
+    """
+    partial: list[str] = []
+    cr = False  # the previous block ended in \r: a \n starting this one belongs to it
+    for block in blocks:
+        if not block:
+            continue
+        if cr and block[0] == "\n":
+            block = block[1:]
+        cr = block.endswith("\r")
+        if "\r" in block:
+            block = block.replace("\r\n", "\n").replace("\r", "\n")
+        last = block.rfind("\n")
+        if last < 0:
+            partial.append(block)
+            continue
+        if partial:
+            partial.append(block[:last + 1])
+            body = "".join(partial)
+            partial = []
+        else:
+            body = block[:last + 1] if last + 1 < len(block) else block
+        if last + 1 < len(block):
+            partial.append(block[last + 1:])
+        for line in body.split("\n")[:-1]:
+            yield line + "\n"
+    if partial:
+        yield "".join(partial)
+
+
 def split_text(text: str) -> Iterator[Chunk]:
-    """Cut a whole text into game chunks (any line ends).
+    """Cut a whole text into game chunks (lines cut as :func:`text_lines` does, the same as
+    reading a file).
 
     Example:
         >>> len(list(split_text("1. 32-28 2-0\\r\\n1. 33-29 0-2\\r\\n")))
         2
     """
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return split_lines(text.splitlines(keepends=True))
+    return split_lines(text_lines([text]))

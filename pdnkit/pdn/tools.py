@@ -25,6 +25,7 @@ from pathlib import Path
 
 from pdnkit.findings import Finding, Severity
 from pdnkit.pdn.reader import read_games
+from pdnkit.pdn.source import source_name
 from pdnkit.pdn.writer import write_game
 
 PathLike = str | os.PathLike[str]
@@ -32,21 +33,35 @@ PathLike = str | os.PathLike[str]
 
 def expand_paths(paths: Iterable[PathLike]) -> Iterator[Path]:
     """Files named by ``paths``; a directory stands for its ``*.pdn`` files (recursively,
-    sorted). Missing paths raise ``FileNotFoundError`` (API misuse, not bad data).
+    sorted); ``-`` is standard input, a FIFO or ``/dev/stdin`` is read as it is. Missing
+    paths raise ``FileNotFoundError``, paths that hold no PDN file at all
+    :class:`~pdnkit.pdn.source.NoInputError` (API misuse, not bad data).
 
     Example:
         >>> list(expand_paths([]))
         []
     """
-    for p in paths:
+    from pdnkit.pdn.source import STDIN, no_input
+
+    given = list(paths)
+    found = 0
+    for p in given:
         path = Path(p)
-        if path.is_dir():
-            yield from sorted(q for q in path.rglob("*") if q.is_file()
-                              and q.suffix.lower() == ".pdn")
-        elif path.is_file():
+        if os.fspath(p) == STDIN:
+            found += 1
+            yield path
+        elif path.is_dir():
+            files = sorted(q for q in path.rglob("*") if q.is_file()
+                           and q.suffix.lower() == ".pdn")
+            found += len(files)
+            yield from files
+        elif path.exists():
+            found += 1
             yield path
         else:
             raise FileNotFoundError(f"no such file or directory: {path}")
+    if given and not found:
+        raise no_input(given)
 
 
 @dataclass
@@ -73,7 +88,8 @@ class LintSummary:
         return self.errors == 0
 
 
-def lint(paths: Iterable[PathLike], strict: bool = False) -> LintSummary:
+def lint(paths: Iterable[PathLike], strict: bool = False, *,
+         encoding: str | None = None) -> LintSummary:
     """Read every game of ``paths`` and collect the reading findings (syntax errors,
     encoding fallbacks, unreadable text kept as comments, unclosed comments and variations,
     missing game terminators, constructs PDN 3.0 forbids).
@@ -81,6 +97,7 @@ def lint(paths: Iterable[PathLike], strict: bool = False) -> LintSummary:
     ``strict=True`` reads as the PDN 3.0 reading grammar does: everything it rejects (a
     missing result before the next game's tags, an identifier among the moves, a nested
     comment, a ``;`` comment ...) is an error; the moves are still read.
+    ``encoding`` (a codec name) skips detection; an empty file gives ``empty-file``.
 
     Example:
         >>> lint([]).ok
@@ -89,7 +106,7 @@ def lint(paths: Iterable[PathLike], strict: bool = False) -> LintSummary:
     summary = LintSummary()
     for path in expand_paths(paths):
         summary.files += 1
-        for rec in read_games(path, strict=strict):
+        for rec in read_games(path, strict=strict, encoding=encoding, file=source_name(path)):
             summary.games += 1
             summary.findings.extend(rec.findings)
     return summary
@@ -106,8 +123,10 @@ class ConvertSummary:
     copied: int = 0
 
 
-def convert(paths: Iterable[PathLike], out: PathLike) -> ConvertSummary:
-    """Rewrite the games of ``paths`` as one canonical UTF-8 PDN 3.0 file ``out``.
+def convert(paths: Iterable[PathLike], out: PathLike, *,
+            encoding: str | None = None) -> ConvertSummary:
+    """Rewrite the games of ``paths`` as one canonical UTF-8 PDN 3.0 file ``out``
+    (``encoding``, a codec name, skips encoding detection).
 
     A game that does not parse is copied unchanged after a ``%`` escape line saying why,
     so nothing is lost.
@@ -130,7 +149,7 @@ def convert(paths: Iterable[PathLike], out: PathLike) -> ConvertSummary:
         first = True
         for path in files:
             summary.files += 1
-            for rec in read_games(path):
+            for rec in read_games(path, encoding=encoding, file=source_name(path)):
                 summary.games += 1
                 if not first:
                     fh.write("\n")

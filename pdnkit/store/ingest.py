@@ -153,10 +153,17 @@ def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
         >>> collect_paths([])
         []
     """
+    from pdnkit.pdn.source import STDIN, is_regular_file, no_input
+
     out: list[Path] = []
     seen: set[Path] = set()
-    for p in paths:
+    given = list(paths)
+    for p in given:
         path = Path(p)
+        if os.fspath(p) == STDIN or (path.exists() and not path.is_dir()
+                                     and not is_regular_file(path)):
+            out.append(path)  # standard input, a FIFO, /dev/stdin: read once, as given
+            continue
         if path.is_dir():
             found = sorted(q for q in path.rglob("*")
                            if q.is_file() and q.suffix.lower() in PDN_SUFFIXES)
@@ -169,6 +176,8 @@ def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
             if q not in seen:
                 seen.add(q)
                 out.append(q)
+    if given and not out:
+        raise no_input(given)
     return out
 
 
@@ -193,12 +202,12 @@ def file_sha256(path: str | Path) -> str:
 # producing report batches (in this process, or in worker processes)
 
 def file_reports(path: Path, variant: str | None, edition: str | None,
-                 jobs: int = 1) -> Iterator[Any]:
+                 jobs: int = 1, encoding: str | None = None) -> Iterator[Any]:
     """The validator's ``GameReport`` for every game of one file, in file order (``jobs``
     worker processes read and replay when > 1)."""
     from pdnkit.replay import validate
 
-    kwargs: dict[str, Any] = {"variant": variant}
+    kwargs: dict[str, Any] = {"variant": variant, "encoding": encoding}
     if edition is not None:
         kwargs["edition"] = edition
     if jobs > 1:
@@ -206,15 +215,17 @@ def file_reports(path: Path, variant: str | None, edition: str | None,
     yield from validate(path, **kwargs)
 
 
-def _batches(path: Path, variant: str | None, edition: str | None,
-             jobs: int, pool: Any = None) -> Iterator[ReportBatch]:
+def _batches(path: Path, variant: str | None, edition: str | None, jobs: int,
+             pool: Any = None, encoding: str | None = None) -> Iterator[ReportBatch]:
     """The row batches of ``path``, in file order (``pool``: the import's worker
     processes, needed when ``jobs`` > 1)."""
     if jobs > 1:
-        yield from _batches_parallel(path, variant, edition, jobs, pool)
+        yield from _batches_parallel(path, variant, edition, jobs, pool, encoding)
         return
     batch = ReportBatch()
-    for report in file_reports(path, variant, edition, jobs):
+    reports = (file_reports(path, variant, edition, jobs, encoding=encoding) if encoding
+               else file_reports(path, variant, edition, jobs))
+    for report in reports:
         batch.add(report)
         if batch.games_count >= BATCH_GAMES or batch.plies_count >= BATCH_PLIES:
             yield batch
@@ -228,7 +239,7 @@ WORKER_GAMES = 200
 IN_FLIGHT = 2
 
 
-def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
+def _work_rows(batch: list[tuple[int, str, bool, list[Any]]], fname: str | None, enc: str | None,
                variant: str | None, edition: str | None) -> list[tuple[Any, ...]]:
     """In a worker: read and replay a batch of game texts and build their rows.
 
@@ -253,13 +264,19 @@ def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
         rows = None
 
     special = True  # the batch's first game, a game after stray text: sent whole
-    for line, text, followed in batch:
+    for line, text, followed, notes in batch:
+        if not text or notes:  # decoding findings: the validator's own worker attaches them
+            flush()
+            out.extend(_work([(line, text, followed, notes)], fname, enc, False, variant,
+                             edition, "auto", False))
+            special = True
+            continue
         rec = reader.parse_game(text, file=fname, index=-1, line=line, encoding=enc,
                                 followed=followed)
         if stray is not None and stray(rec):  # the validator's own worker words it
             flush()
-            out.extend(_work([(line, text, followed)], fname, enc, False, variant, edition, "auto",
-                             False))
+            out.extend(_work([(line, text, followed, notes)], fname, enc, False, variant,
+                             edition, "auto", False))
             special = True
             continue
         rep = replay(rec, variant=variant, edition=edition, result_convention="auto")
@@ -279,18 +296,17 @@ def _work_rows(batch: list[tuple[int, str]], fname: str | None, enc: str | None,
     return out
 
 
-def _batches_parallel(path: Path, variant: str | None, edition: str | None,
-                      jobs: int, pool: Any) -> Iterator[ReportBatch]:
+def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs: int,
+                      pool: Any, encoding: str | None = None) -> Iterator[ReportBatch]:
     """:func:`_batches` with ``jobs`` worker processes that read, replay and build the rows;
     this process only cuts the file into game texts, numbers the games in file order (the
     same reading and numbering as ``validate(jobs=...)``) and gathers the rows."""
     from pdnkit._replay_jobs import _chunks, _Order, run_batches
-    from pdnkit.pdn.decode import LEGACY
 
-    chunks, enc, _name, closer = _chunks(path)
+    chunks, opened, _name, closer = _chunks(path, encoding)
+    enc = opened.encoding
     fname = str(path)
-    fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY
-    order = _Order(fname, enc if fallback else None)
+    order = _Order(fname, None)  # decoding findings travel with their chunks
     parent = ReportBatch()  # games numbered here (see _work_rows)
 
     def take(results: list[tuple[Any, ...]]) -> Iterator[ReportBatch]:
@@ -459,8 +475,10 @@ def _next_id(con: duckdb.DuckDBPyConnection, table: str, column: str) -> int:
 def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: str,
                 old_ids: list[int], variant: str | None, edition: str | None, jobs: int,
                 summary: ImportSummary,
-                on_games: Callable[[int], None] | None, pool: Any = None) -> FileResult:
-    result = FileResult(str(path), status, sha)
+                on_games: Callable[[int], None] | None, pool: Any = None,
+                encoding: str | None = None, label: str | None = None) -> FileResult:
+    label = label or str(path)  # the name recorded (a spooled copy of stdin is read)
+    result = FileResult(label, status, sha)
     con.execute("BEGIN TRANSACTION")
     file_id: int | None = None
     writer: _Writer | None = None
@@ -468,12 +486,12 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         _delete_files(con, old_ids)
         file_id = _next_id(con, "files", "file_id")
         next_game = _next_id(con, "games", "game_id")
-        encoding: str | None = None
+        file_encoding: str | None = None
         file_status: Counter[str] = Counter()
         file_codes: Counter[str] = Counter()
         replayed = findings = 0
         writer = _Writer(con, file_id)
-        for batch in _batches(path, variant, edition, jobs, pool):
+        for batch in _batches(path, variant, edition, jobs, pool, encoding):
             n = batch.games_count
             if n:
                 writer.put(batch, next_game)
@@ -484,7 +502,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
             findings += batch.findings_count
             file_status.update(batch.status_counts)
             file_codes.update(batch.code_counts)
-            encoding = encoding or batch.encoding
+            file_encoding = file_encoding or batch.encoding
             if on_games is not None and n:
                 on_games(n)
         writer.close()
@@ -492,7 +510,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         con.execute(
             "INSERT INTO files (file_id, path, sha256, size, encoding, games, imported_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [file_id, str(path), sha, path.stat().st_size, encoding, result.games,
+            [file_id, label, sha, path.stat().st_size, file_encoding, result.games,
              datetime.now()])
         con.execute("COMMIT")
     except BaseException:
@@ -513,14 +531,18 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
 
 def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
                  variant: str | None = None, jobs: int = 1, replace: bool = False,
-                 progress: bool = False, *, edition: str | None = None) -> ImportSummary:
+                 progress: bool = False, *, edition: str | None = None,
+                 encoding: str | None = None) -> ImportSummary:
     """Read, replay and load PDN files and folders into a pdnkit database.
 
     ``paths`` are files or folders (every ``*.pdn`` below a folder); ``db`` a database path
     (default ``pdnkit.duckdb`` here) or an open connection; ``variant``/``edition`` apply to
     games whose tags do not name one; ``jobs`` worker processes parse and replay while this
     process writes; ``replace`` reloads files already present; ``progress`` shows a progress
-    bar (files, games, games/s) on a terminal. Returns an :class:`ImportSummary`.
+    bar (files, games, games/s) on a terminal; ``encoding`` (a codec name) skips encoding
+    detection. ``-`` (standard input), a FIFO or ``/dev/stdin`` is read once into a temporary
+    copy (hashed on the way) and recorded under its own name (``<stdin>`` for ``-``).
+    Returns an :class:`ImportSummary`.
 
     While it runs, the interpreter's thread switch interval is shortened and the automatic
     garbage collector is off, with a full pass every 20,000 games (see ``_import_tuning``);
@@ -550,7 +572,8 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     # multi-threaded process, and one pool for every file of the import
     pool = _worker_pool(jobs) if jobs > 1 and files else None
     try:
-        _import_all(files, db, variant, edition, jobs, replace, progress, summary, pool)
+        _import_all(files, db, variant, edition, jobs, replace, progress, summary, pool,
+                    encoding)
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
@@ -570,7 +593,9 @@ def _worker_pool(jobs: int) -> Any:
 
 def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str | None,
                 jobs: int, replace: bool, progress: bool, summary: ImportSummary,
-                pool: Any) -> None:
+                pool: Any, encoding: str | None = None) -> None:
+    from pdnkit.pdn.source import is_regular_file, source_name, spool_copy
+
     with opened(db) as con, _import_tuning() as pacer:
         if isinstance(db, (str, Path)) or db is None:
             for name, value in IMPORT_SETTINGS.items():
@@ -583,29 +608,37 @@ def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str
             if bar:
                 bar.games(n)
 
+        spooled: list[Path] = []
         try:
             for path in files:
-                sha = file_sha256(path)
+                label = source_name(path)
+                if is_regular_file(path):
+                    sha = file_sha256(path)
+                else:  # stdin, a FIFO: read once into a temporary copy, never reopened
+                    path, sha = spool_copy(path)
+                    spooled.append(path)
                 same = [r[0] for r in con.execute(
                     "SELECT file_id FROM files WHERE sha256 = ?", [sha]).fetchall()]
                 if same and not replace:
-                    summary.files.append(FileResult(str(path), "skipped", sha, same[0]))
+                    summary.files.append(FileResult(label, "skipped", sha, same[0]))
                     if bar:
                         bar.file_done()
                     continue
                 old_path = [r[0] for r in con.execute(
                     "SELECT file_id FROM files WHERE path = ? AND sha256 <> ?",
-                    [str(path), sha]).fetchall()]
+                    [label, sha]).fetchall()]
                 status = "replaced" if same else ("updated" if old_path else "imported")
                 try:
                     res = _import_one(con, path, sha, status, same + old_path, variant,
-                                      edition, jobs, summary, on_games, pool)
+                                      edition, jobs, summary, on_games, pool, encoding, label)
                 except (OSError, UnicodeError) as exc:
-                    res = FileResult(str(path), "failed", sha, message=str(exc))
+                    res = FileResult(label, "failed", sha, message=str(exc))
                 summary.files.append(res)
                 if bar:
                     bar.file_done()
         finally:
+            for tmp in spooled:
+                tmp.unlink(missing_ok=True)
             if bar:
                 bar.close()
 

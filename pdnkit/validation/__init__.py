@@ -36,7 +36,8 @@ __all__ = ["GameReport", "PlyRecord", "internal_error", "iter_sources", "replay"
 
 def validate(source: Source, variant: str | None = None, *, edition: str | None = None,
              jobs: int = 1, result_convention: str = "auto", strict: bool = False,
-             light: bool = False, chunk_size: int = 200) -> Iterator[GameReport]:
+             light: bool = False, chunk_size: int = 200,
+             encoding: str | None = None) -> Iterator[GameReport]:
     """Validate every game in ``source``: one :class:`GameReport` per game, in file order.
 
     ``source`` is a path, a folder (``*.pdn`` read recursively), a list of those, a file
@@ -45,6 +46,8 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     disagrees wins, with a warning). ``jobs`` > 1 replays in worker processes, ``chunk_size``
     games at a time, with the order kept. ``light`` drops records and ply lists from the
     reports (for summaries). Memory stays flat: games are read and replayed as a stream.
+    ``encoding`` (a codec name) skips encoding detection; ``Path("-")`` reads standard
+    input; a folder without ``*.pdn`` raises :class:`~pdnkit.pdn.source.NoInputError`.
 
     Example:
         >>> [r.status for r in validate('1. 32-28 19-23 *\\n\\n1. 32-28 28-22 *',
@@ -57,8 +60,8 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
 
         yield from validate_parallel(source, variant, edition=edition, jobs=jobs,
                                      result_convention=result_convention, strict=strict,
-                                     light=light, chunk_size=chunk_size)
+                                     light=light, chunk_size=chunk_size, encoding=encoding)
         return
     yield from validate_serial(source, variant, edition=edition,
                                result_convention=result_convention, strict=strict,
-                               light=light)
+                               light=light, encoding=encoding)

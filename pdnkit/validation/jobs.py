@@ -32,23 +32,24 @@ from pdnkit.validation.report import GameReport
 from pdnkit.validation.sources import FileInput, Source, is_record, iter_sources
 
 if TYPE_CHECKING:
+    from pdnkit.pdn.source import Opened
     from pdnkit.pdn.split import Chunk
 
-Batch = list[tuple[int, str, bool]]  # (first line, chunk text, another chunk follows)
+#: (first line, chunk text, another chunk follows, decoding findings of its lines)
+Batch = list[tuple[int, str, bool, list[Finding]]]
 #: what a worker sends back for one chunk: ``("stray", finding)`` or ``("game", report)``
 WorkItem = tuple[str, "Finding | GameReport"]
 R = TypeVar("R")
 
 
-def _chunks(src: FileInput) -> tuple[Iterator[Chunk], str | None, str | None, IO[str] | None]:
-    """(the game chunks of ``src``, its encoding, its file name, the file to close)."""
-    from pdnkit.pdn import reader
-    from pdnkit.pdn.split import split_lines, split_text
+def _chunks(src: FileInput, encoding: str | None = None
+            ) -> tuple[Iterator[Chunk], Opened, str | None, Opened]:
+    """(the game chunks of ``src``, the opened source (its ``encoding`` is decided while
+    reading), its file name, what to close) -- :func:`pdnkit.pdn.source.open_source`."""
+    from pdnkit.pdn.source import open_source
 
-    lines, enc, name, closer = reader._open_lines(src, None)
-    if lines is None:
-        return split_text(str(src)), enc, name, closer
-    return split_lines(lines), enc, name, closer
+    opened = open_source(src, encoding)
+    return opened.chunks, opened, opened.name, opened
 
 
 def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
@@ -57,17 +58,24 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
     """Parse and replay one batch in a worker: ``("stray", finding)`` for text that is not a
     game, else ``("game", report)`` with a provisional index of -1."""
     from pdnkit.pdn import reader
+    from pdnkit.pdn.source import bare_record
+    from pdnkit.pdn.split import Chunk
 
     out: list[WorkItem] = []
-    for line, text, followed in batch:
-        rec = reader.parse_game(text, strict=strict, file=file, index=-1, line=line,
-                                encoding=enc, followed=followed)
-        if reader._is_stray_text(rec):
+    for line, text, followed, notes in batch:
+        bare = None if text else bare_record(Chunk("", line, line, True, notes), file=file,
+                                             index=-1, encoding=enc)
+        rec = bare or reader.parse_game(text, strict=strict, file=file, index=-1, line=line,
+                                        encoding=enc, followed=followed)
+        if text and reader._is_stray_text(rec):
+            out.extend(("stray", f) for f in notes)
             out.append(("stray", make_finding(
                 "ignored-text", "text between games that is neither tags nor moves was "
                 f"skipped (lines {rec.line}-{rec.end_line}): {reader._excerpt(rec.raw)}",
                 file=file, line=rec.line)))
             continue
+        if text and notes:
+            rec.findings[:0] = [f.located(file=file, game_index=-1) for f in notes]
         rep = replay(rec, variant=variant, edition=edition, result_convention=convention,
                      light=light)
         rep.final_position = None
@@ -162,7 +170,7 @@ def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
 
         batch: Batch = []
         for chunk, followed in _with_followed(chunks):
-            batch.append((chunk.line, chunk.text, followed))
+            batch.append((chunk.line, chunk.text, followed, chunk.findings))
             if len(batch) >= size:
                 pending.append(pool.submit(fn, batch, *args))
                 batch = []
@@ -179,10 +187,10 @@ def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
 
 def validate_parallel(source: Source, variant: str | None, *, edition: str | None, jobs: int,
                       result_convention: str, strict: bool, light: bool,
-                      chunk_size: int) -> Iterator[GameReport]:
+                      chunk_size: int, encoding: str | None = None) -> Iterator[GameReport]:
     """:func:`pdnkit.validation.validate` with ``jobs`` worker processes (see the module
     doc)."""
-    from pdnkit.pdn.decode import LEGACY
+    from pdnkit.pdn.source import source_name
 
     chunk_size = max(1, int(chunk_size))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -191,10 +199,10 @@ def validate_parallel(source: Source, variant: str | None, *, edition: str | Non
                 yield replay(src, variant=variant, edition=edition,
                              result_convention=result_convention, light=light)
                 continue
-            chunks, enc, name, closer = _chunks(src)
-            fname = str(src) if isinstance(src, Path) else name
-            fallback = enc is not None and enc.lower().replace("_", "-") in LEGACY
-            order = _Order(fname, enc if fallback else None)
+            chunks, opened, name, closer = _chunks(src, encoding)
+            enc = opened.encoding
+            fname = source_name(src) if isinstance(src, Path) else name
+            order = _Order(fname, None)  # decoding findings travel with their chunks
             try:
                 for results in run_batches(pool, chunks, chunk_size, 2 * jobs, _work, fname,
                                            enc, strict, variant, edition, result_convention,

@@ -101,17 +101,18 @@ def _other_guesses(record: GameRecord, res: Resolution, edition: str | None,
 
 
 def validate_serial(source: Source, variant: str | None, *, edition: str | None,
-                    result_convention: str, strict: bool, light: bool
-                    ) -> Iterator[GameReport]:
+                    result_convention: str, strict: bool, light: bool,
+                    encoding: str | None = None) -> Iterator[GameReport]:
     """:func:`pdnkit.validation.validate` in this process (arguments already checked)."""
     from pdnkit.pdn.reader import read_games
+    from pdnkit.pdn.source import source_name
 
     for src in iter_sources(source):
         if is_record(src):
             yield replay(src, variant=variant, edition=edition,
                          result_convention=result_convention, light=light)
             continue
-        file = str(src) if isinstance(src, Path) else None
-        for record in read_games(src, strict=strict, file=file):
+        file = source_name(src) if isinstance(src, Path) else None
+        for record in read_games(src, strict=strict, file=file, encoding=encoding):
             yield replay(record, variant=variant, edition=edition,
                          result_convention=result_convention, light=light)

@@ -47,8 +47,13 @@ def iter_sources(source: Source) -> Iterator[Input]:
         if maybe_path:
             p = Path(text)
             if p.is_dir():
-                yield from sorted(q for q in p.rglob("*") if q.is_file()
-                                  and q.suffix.lower() == ".pdn")
+                found = sorted(q for q in p.rglob("*") if q.is_file()
+                               and q.suffix.lower() == ".pdn")
+                if not found:
+                    from pdnkit.pdn.source import no_input
+
+                    raise no_input([text])
+                yield from found
                 return
             if p.exists() or isinstance(source, os.PathLike) or not _looks_like_pdn(text):
                 yield p

@@ -1,0 +1,504 @@
+"""Opening PDN sources: any input becomes one stream of decoded lines, cut into game chunks.
+
+A path, ``-`` (standard input), a FIFO or ``/dev/stdin``, a binary or text file object,
+bytes or a string of PDN text: each is read exactly once, front to back, in blocks (a pipe
+works, memory does not grow with the input). Every source is cut into lines the same way:
+at ``\\r\\n``, ``\\r`` and ``\\n`` only (never at U+2028, ``\\x0b``, ``\\x0c`` or ``\\x85``),
+so a string and the file it came from give the same games on the same lines.
+
+Decoding (see :mod:`pdnkit.pdn.decode`): UTF-16/32 by byte order mark or NUL pattern;
+otherwise the encoding is decided from at most :data:`~pdnkit.pdn.decode.WINDOW` bytes
+from the first non-ASCII byte on (ASCII lines before it read the same in every candidate).
+What decoding finds becomes findings on the chunk that holds the line:
+``encoding-fallback`` (legacy encoding chosen, on the game of the first non-ASCII byte),
+``invalid-bytes`` (a line of a UTF-8 file with bytes that are not UTF-8, replaced),
+``binary-data`` (a run of NUL bytes, or a block mostly NUL: reading stops, so ``/dev/zero`` ends at
+once) and ``empty-file`` (a named file with no PDN text). A finding after the last game comes
+as a last chunk with empty text (:func:`bare_record` turns it into a record).
+
+Example:
+    >>> src = open_source('[White "Ab"]\\n1. 32-28 *\\n\\n[White "Müller"]\\n*\\n'.encode("cp1252"))
+    >>> [(c.line, [f.code for f in c.findings]) for c in src.chunks]
+    [(1, []), (4, ['encoding-fallback'])]
+    >>> src.encoding
+    'cp1252'
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import stat
+import sys
+from collections.abc import Iterable, Iterator
+from itertools import chain
+from pathlib import Path
+from typing import IO, cast
+
+from pdnkit.findings import Finding, make_finding
+from pdnkit.pdn.decode import WINDOW, decide, detect_wide, is_legacy
+from pdnkit.pdn.record import GameRecord
+from pdnkit.pdn.split import Chunk, split_lines, text_lines
+
+Source = str | os.PathLike[str] | bytes | IO[str] | IO[bytes]
+
+#: the name that stands for standard input
+STDIN = "-"
+#: bytes read at a time
+BLOCK = 1 << 16
+#: lines with invalid bytes listed one by one per file (the rest are counted on the last)
+MAX_BYTE_NOTES = 50
+
+_ASCII = bytes(range(0x80))
+#: a run of NUL bytes that no text holds: binary data (padding, a device, a disk image)
+_NUL_RUN = b"\0" * 64
+
+
+def is_path_like(source: object) -> bool:
+    """True when ``source`` names a file to open rather than holding PDN text: a
+    ``PathLike`` (``Path("-")`` is standard input), or a short one-line string naming an
+    existing non-folder path (a regular file, a FIFO, ``/dev/stdin``, ``/dev/fd/63`` ...).
+
+    Example:
+        >>> is_path_like(Path("-")), is_path_like('[Event "x"] *'), is_path_like("/dev/stdin")
+        (True, False, True)
+    """
+    if isinstance(source, os.PathLike):
+        return True
+    if not isinstance(source, str):
+        return False
+    if "\n" in source or len(source) >= 4096 or source.lstrip().startswith(("[", "{", "%")):
+        return False
+    try:
+        st = os.stat(source)
+    except (OSError, ValueError):
+        return False
+    return not stat.S_ISDIR(st.st_mode)
+
+
+def is_regular_file(path: str | os.PathLike[str]) -> bool:
+    """True for a regular file (one that may be read twice, hashed first, sized); False
+    for ``-``, a FIFO, a character device or a missing path.
+
+    Example:
+        >>> is_regular_file("-"), is_regular_file("/dev/null")
+        (False, False)
+    """
+    if os.fspath(path) == STDIN:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+class Opened:
+    """An opened source: ``chunks`` (game chunks, each with its decoding ``findings``),
+    ``name`` (the file name or None), ``encoding`` (as decided so far: it may be set on the
+    first non-ASCII byte) and :meth:`close`."""
+
+    def __init__(self, lines: Iterable[str], name: str | None, decoder: _Decoder | None,
+                 encoding: str | None, closer: IO[bytes] | IO[str] | None,
+                 named: bool) -> None:
+        self.name = name
+        self._decoder = decoder
+        self._encoding = encoding
+        self._closer = closer
+        self._named = named
+        self.chunks: Iterator[Chunk] = self._with_notes(split_lines(lines))
+
+    @property
+    def encoding(self) -> str | None:
+        """The encoding in use (``"utf-8"`` while only ASCII has been seen)."""
+        if self._decoder is not None:
+            return self._decoder.encoding or "utf-8"
+        return self._encoding
+
+    def close(self) -> None:
+        """Close the file this source opened (never a file object or stdin it was given)."""
+        if self._closer is not None:
+            self._closer.close()
+            self._closer = None
+
+    def __enter__(self) -> Opened:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _with_notes(self, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
+        notes = self._decoder.notes if self._decoder is not None else []
+        carry: list[Finding] = []
+        content = False
+        last_line = 1
+        for chunk in chunks:
+            last_line = chunk.end_line
+            while notes and (notes[0].line or 0) <= chunk.end_line:
+                carry.append(notes.pop(0))
+            if not chunk.has_content:
+                continue  # its notes go to the next game
+            content = True
+            if carry:
+                chunk.findings = carry
+                carry = []
+            yield chunk
+        carry.extend(notes)
+        notes.clear()
+        if not content and self._named and not any(f.code == "binary-data" for f in carry):
+            carry.append(make_finding("empty-file", "the file holds no PDN text", line=1))
+        if carry:
+            line = carry[0].line or last_line
+            yield Chunk("", line, line, True, findings=carry)
+
+
+def bare_record(chunk: Chunk, *, file: str | None, index: int,
+                encoding: str | None) -> GameRecord | None:
+    """The record for a chunk that holds only findings (empty text), else ``None``.
+
+    Example:
+        >>> [c.text for c in open_source(b"").chunks], bare_record(Chunk("x", 1, 1, True),
+        ...     file=None, index=0, encoding=None)
+        ([], None)
+    """
+    if chunk.text:
+        return None
+    return GameRecord(file=file, index=index, line=chunk.line, end_line=chunk.end_line,
+                      raw="", encoding=encoding,
+                      findings=[f.located(file=file, game_index=index) for f in chunk.findings])
+
+
+def open_source(source: Source, encoding: str | None = None) -> Opened:
+    """Open ``source`` for reading (see the module doc); ``encoding`` skips detection.
+
+    Raises ``FileNotFoundError`` for a string that looks like a file name (``*.pdn``,
+    ``*.txt``) but names no file (API misuse).
+
+    Example:
+        >>> [c.text for c in open_source("1. 32-28 *\\u2028 1. 33-29 *").chunks]
+        ['1. 32-28 *', '\\u2028 1. 33-29 *']
+    """
+    if is_path_like(source):
+        path = os.fspath(source)  # type: ignore[arg-type]
+        if path == STDIN:
+            return _binary(sys.stdin.buffer, encoding, "<stdin>", None, named=True)
+        fh = open(path, "rb")  # noqa: SIM115 - closed by Opened.close
+        return _binary(fh, encoding, str(path), fh, named=True)
+    if isinstance(source, str):
+        if (source.strip().lower().endswith((".pdn", ".txt")) and "\n" not in source
+                and not source.lstrip().startswith("[")):
+            raise FileNotFoundError(f"no such PDN file: {source}")
+        return Opened(text_lines([source]), None, None, encoding, None, named=False)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _binary(io.BytesIO(bytes(source)), encoding, None, None, named=False)
+    stream = cast("IO[str] | IO[bytes]", source)
+    name = getattr(stream, "name", None)
+    name = name if isinstance(name, str) else None
+    if isinstance(stream, io.TextIOBase) or isinstance(stream.read(0), str):
+        text_stream = cast("IO[str]", stream)
+        blocks = iter(lambda: text_stream.read(BLOCK), "")
+        return Opened(text_lines(blocks), name, None, getattr(stream, "encoding", None),
+                      None, named=False)
+    return _binary(cast("IO[bytes]", stream), encoding, name, None, named=False)
+
+
+def _binary(stream: IO[bytes], encoding: str | None, name: str | None,
+            closer: IO[bytes] | None, *, named: bool) -> Opened:
+    decoder = _Decoder(stream, encoding)
+    return Opened(decoder.lines(), name, decoder, None, closer, named)
+
+
+class _Decoder:
+    """Reads a binary stream once, in blocks, and yields decoded lines; records what it
+    finds in ``notes`` (findings with their line, in line order)."""
+
+    def __init__(self, stream: IO[bytes], encoding: str | None) -> None:
+        self.stream = stream
+        self.requested = encoding
+        self.encoding: str | None = encoding
+        self.notes: list[Finding] = []
+        self.line_no = 0  # lines yielded so far
+        self.bad_lines = 0
+        reader = getattr(stream, "read1", None)
+        self._read = reader if callable(reader) else stream.read
+        self.head: list[bytes] = []  # blocks read ahead to decide the encoding
+        self._prefetch()
+
+    def _block(self) -> bytes:
+        data = self._read(BLOCK)
+        return bytes(data) if data else b""
+
+    def _prefetch(self) -> None:
+        """Read up to WINDOW bytes of a file now (one block of a pipe), so the encoding is
+        known before the first game when the first non-ASCII byte is near the start (else
+        the decision waits for the first non-ASCII byte, see :meth:`_decide`)."""
+        try:
+            greedy = bool(self.stream.seekable())  # a file; never wait on a pipe for more
+        except (AttributeError, OSError, ValueError):
+            greedy = False
+        size = 0
+        while size < WINDOW:
+            data = self._block()
+            if not data:
+                break
+            self.head.append(data)
+            size += len(data)
+            if not greedy or data.count(0) * 2 >= len(data):
+                break  # a pipe (stream what is there), binary, or UTF-16/32
+        if self.requested is not None or not self.head:
+            return
+        first = self.head[0]
+        wide = detect_wide(first)
+        if wide is not None:
+            self.encoding = wide
+            return
+        if first.startswith(codecs.BOM_UTF8):
+            self.encoding = "utf-8-sig"
+            return
+        joined = b"".join(self.head)
+        if joined.isascii():
+            return
+        self.head = [joined]
+        self._choose(joined, len(joined) - len(joined.lstrip(_ASCII)), b"")
+
+    def _choose(self, data: bytes, start: int, before: bytes) -> None:
+        """Decide from ``data[start:]`` (the first non-ASCII byte on); ``before`` is the
+        text of the current line read before ``data``."""
+        self.encoding = decide(data[start:start + WINDOW])
+        if is_legacy(self.encoding):
+            prefix = before + data[:start]
+            line = self.line_no + 1 + prefix.count(b"\n") + prefix.count(b"\r") \
+                - prefix.count(b"\r\n")
+            self.notes.append(make_finding(
+                "encoding-fallback", f"the file is not UTF-8; decoded as {self.encoding} "
+                f"(first non-ASCII byte on line {line})", line=line,
+                details={"encoding": self.encoding}))
+
+    def lines(self) -> Iterator[str]:
+        blocks = chain(self.head, iter(self._block, b""))
+        self.head = []
+        enc = self.encoding
+        if enc is not None and not _ascii_compatible(enc):
+            yield from self._wide_lines(blocks, enc)
+            return
+        yield from self._narrow_lines(blocks)
+
+    def _wide_lines(self, blocks: Iterator[bytes], enc: str) -> Iterator[str]:
+        decoder = codecs.getincrementaldecoder(enc)(errors="replace")
+
+        def texts() -> Iterator[str]:
+            first = True
+            for data in blocks:
+                text = decoder.decode(data)
+                if first and text.startswith("\ufeff"):
+                    text = text[1:]
+                first = False
+                if text.count("\0") * 2 > len(text) > 0:
+                    self._binary(self.line_no + 1)
+                    return
+                yield text
+            tail = decoder.decode(b"", final=True)
+            if tail:
+                yield tail
+
+        for line in text_lines(texts()):
+            self.line_no += 1
+            yield line
+
+    def _narrow_lines(self, blocks: Iterator[bytes]) -> Iterator[str]:
+        partial: list[bytes] = []
+        cr = False
+        first = True
+        for block in blocks:
+            if first:
+                first = False
+                if block.startswith(codecs.BOM_UTF8) and (
+                        self.encoding is None
+                        or codecs.lookup(self.encoding).name in ("utf-8", "utf-8-sig")):
+                    block = block[3:]  # the BOM is no text (also with --encoding utf-8)
+                    self.encoding = self.encoding or "utf-8-sig"
+            if not block:
+                continue
+            run = block.find(_NUL_RUN) if 0 in block else -1
+            binary = run >= 0 or block.count(0) * 2 > len(block)
+            if binary:  # keep the text before the NUL run, then stop reading
+                block = block[:run if run >= 0 else block.find(b"\0")]
+            if self.encoding is None and not block.isascii():
+                block = self._decide(block, blocks, partial)
+            if cr and block[:1] == b"\n":
+                block = block[1:]
+            cr = block.endswith(b"\r")
+            if b"\r" in block:
+                block = block.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+            last = block.rfind(b"\n")
+            if last < 0:
+                partial.append(block)
+            else:
+                partial.append(block[:last + 1])
+                body = b"".join(partial)
+                partial = [block[last + 1:]] if last + 1 < len(block) else []
+                yield from self._emit(body)
+            if binary:
+                yield from self._emit(b"".join(partial))
+                self._binary(self.line_no + 1)
+                return
+        if partial:
+            yield from self._emit(b"".join(partial))
+        if self.bad_lines > MAX_BYTE_NOTES:
+            self.notes.append(make_finding(
+                "invalid-bytes", f"{self.bad_lines - MAX_BYTE_NOTES} more line(s) with invalid "
+                f"bytes (not listed)", line=self.line_no,
+                details={"lines": self.bad_lines - MAX_BYTE_NOTES}))
+
+    def _decide(self, block: bytes, blocks: Iterator[bytes], partial: list[bytes]) -> bytes:
+        """Decide the encoding at the first non-ASCII byte of ``block``, reading ahead up
+        to WINDOW bytes; returns the block extended by what was read ahead."""
+        start = len(block) - len(block.lstrip(_ASCII))
+        parts = [block]
+        size = len(block) - start
+        while size < WINDOW:
+            more = next(blocks, b"")
+            if not more:
+                break
+            parts.append(more)
+            size += len(more)
+        block = b"".join(parts)
+        self._choose(block, start, b"".join(partial))
+        return block
+
+    def _emit(self, body: bytes) -> Iterator[str]:
+        """Decode whole lines (``body`` ends in ``\\n`` except at the end of input)."""
+        if not body:
+            return
+        enc = self.encoding or "utf-8"
+        try:
+            text = body.decode(enc)
+        except UnicodeDecodeError:
+            text = self._decode_lines(body, enc)
+        except LookupError:  # pragma: no cover - an unknown encoding is refused earlier
+            raise
+        lines = text.split("\n")
+        tail = lines.pop()
+        for line in lines:
+            self.line_no += 1
+            yield line + "\n"
+        if tail:
+            self.line_no += 1
+            yield tail
+
+    def _decode_lines(self, body: bytes, enc: str) -> str:
+        """Decode line by line, replacing invalid bytes and noting each such line."""
+        out = []
+        for i, raw in enumerate(body.split(b"\n")):
+            try:
+                out.append(raw.decode(enc))
+            except UnicodeDecodeError as exc:
+                out.append(raw.decode(enc, errors="replace"))
+                self.bad_lines += 1
+                if self.bad_lines <= MAX_BYTE_NOTES:
+                    line = self.line_no + 1 + i
+                    bad = raw[exc.start:exc.end]
+                    self.notes.append(make_finding(
+                        "invalid-bytes", f"line {line}: byte(s) {bad.hex(' ')} at column "
+                        f"{exc.start + 1} are not valid {enc}; replaced with U+FFFD",
+                        line=line, column=exc.start + 1,
+                        details={"encoding": enc, "bytes": bad.hex(" ")}))
+        return "\n".join(out)
+
+    def _binary(self, line: int) -> None:
+        self.notes.append(make_finding(
+            "binary-data", f"binary data (NUL bytes) from line {line} on: the rest of the "
+            "input is not read", line=line))
+
+
+def _ascii_compatible(encoding: str) -> bool:
+    """True when ``encoding`` writes ASCII (and so line ends) as single ASCII bytes."""
+    try:
+        return "[\n\r1.".encode(encoding) == b"[\n\r1."
+    except (LookupError, UnicodeError):
+        return False
+
+
+def check_encoding(encoding: str | None) -> str | None:
+    """``encoding`` checked against Python's codecs (``None`` stays ``None``); an unknown
+    name raises ``ValueError`` (API misuse, a usage error on the command line).
+
+    Example:
+        >>> check_encoding("CP866"), check_encoding(None)
+        ('CP866', None)
+    """
+    if encoding is None:
+        return None
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise ValueError(f"unknown encoding {encoding!r} (use a Python codec name such as "
+                         "utf-8, cp1251, cp866, cp1252, latin-1, utf-16)") from None
+    return encoding
+
+
+def source_name(path: str | os.PathLike[str]) -> str:
+    """The name recorded for a source: ``<stdin>`` for ``-``, else the path as given.
+
+    Example:
+        >>> source_name("-"), source_name(Path("a.pdn"))
+        ('<stdin>', 'a.pdn')
+    """
+    text = os.fspath(path)
+    return "<stdin>" if text == STDIN else text
+
+
+
+
+class NoInputError(FileNotFoundError):
+    """The paths given name no PDN file (an empty folder, a folder without ``*.pdn``)."""
+
+
+def no_input(paths: Iterable[object]) -> NoInputError:
+    """The error for paths that hold no PDN file, naming them.
+
+    Example:
+        >>> str(no_input(["empty/"]))
+        'no PDN files found in: empty/ (folders are searched for *.pdn)'
+    """
+    names = ", ".join(os.fspath(p) if isinstance(p, (str, os.PathLike)) else repr(p)
+                      for p in paths)
+    return NoInputError(f"no PDN files found in: {names} (folders are searched for *.pdn)")
+
+
+def spool_copy(path: str | os.PathLike[str]) -> tuple[Path, str]:
+    """Read a non-regular input (``-``, a FIFO, ``/dev/stdin``) once into a temporary file,
+    hashing it on the way; returns ``(temporary path, hex SHA-256)``. The caller deletes
+    the file. (A database import needs the content hash before it loads a file.)
+
+    Example:
+        >>> import tempfile
+        >>> d = tempfile.mkdtemp(); p = os.path.join(d, "g.pdn")
+        >>> _ = open(p, "wb").write(b"abc")
+        >>> tmp, sha = spool_copy(p); sha[:16], tmp.read_bytes()
+        ('ba7816bf8f01cfea', b'abc')
+        >>> tmp.unlink()
+    """
+    import hashlib
+    import tempfile
+
+    h = hashlib.sha256()
+    src = sys.stdin.buffer if os.fspath(path) == STDIN else open(path, "rb")  # noqa: SIM115
+    fd, name = tempfile.mkstemp(suffix=".pdn", prefix="pdnkit-input-")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for block in iter(lambda: src.read(BLOCK), b""):
+                h.update(block)
+                out.write(block)
+    except BaseException:
+        os.unlink(name)
+        raise
+    finally:
+        if src is not sys.stdin.buffer:
+            src.close()
+    return Path(name), h.hexdigest()
+
+
+__all__ = ["STDIN", "NoInputError", "Opened", "Source", "bare_record", "check_encoding",
+           "is_path_like", "is_regular_file", "no_input", "open_source", "source_name",
+           "spool_copy"]
