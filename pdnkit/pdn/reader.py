@@ -1211,6 +1211,10 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
         opened.close()
 
 
+#: a game text whose last token is a result (no look-ahead needed for it)
+_ENDS_WITH_RESULT = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)\s*\Z")
+
+
 def _with_followed(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bool]]:
     """The chunks with content, each with True when another one follows it (one chunk of
     look-ahead: a game whose movetext stops without a result was cut by the next game's
@@ -1221,7 +1225,13 @@ def _with_followed(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bool]]:
             continue
         if held is not None:
             yield held, True
-        held = chunk
+            held = None
+        if _ENDS_WITH_RESULT.search(chunk.text):
+            # terminated: whether a chunk follows cannot matter, and a game read from a pipe
+            # comes out at once instead of waiting for the next one
+            yield chunk, True
+        else:
+            held = chunk
     if held is not None:
         yield held, False
 
