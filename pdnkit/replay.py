@@ -42,6 +42,8 @@ from pdnkit._replay_resolve import (
     result_string,
 )
 from pdnkit.findings import Finding, Severity, make_finding, worst
+from pdnkit.pdn.tags import check_tags, game_tags
+from pdnkit.pdn.tags import players as tag_players
 
 __all__ = ["GameReport", "PlyRecord", "replay", "validate", "iter_sources"]
 
@@ -524,9 +526,7 @@ def replay(record: Any, rules: Any = None, *, variant: str | None = None,
 
 
 def _base_report(record: Any) -> GameReport:
-    tag = record.tag if hasattr(record, "tag") else (lambda n, d=None: d)
-    white = tag("White") or tag("Bianco")
-    black = tag("Black") or tag("Nero")
+    white, black = tag_players(record) if hasattr(record, "tags") else (None, None)
     return GameReport(file=getattr(record, "file", None), index=getattr(record, "index", 0),
                       line=getattr(record, "line", None), record=record, white=white,
                       black=black, ply_count=len(getattr(record, "moves", ()) or ()))
@@ -686,15 +686,13 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
     """Replay ``record`` under ``rules``; ``light``: no per-ply records are built."""
     report = _base_report(record)
     ctx = _Ctx(record, rules)
-    report.findings = list(getattr(record, "findings", ()) or ())
+    report.findings = [*(getattr(record, "findings", ()) or ()), *check_tags(record)]
     for f in pre:
         report.findings.append(f.located(file=ctx.file, game_index=ctx.index,
                                          line=getattr(record, "line", None)))
     nodes = list(getattr(record, "moves", ()) or ())
     tag = record.tag if hasattr(record, "tag") else (lambda n, d=None: d)
-    raw_tag = tag("Result")
-    if raw_tag is None:
-        raw_tag = tag("Risultato")
+    raw_tag = game_tags(record).result if hasattr(record, "tags") else None
     report.result_raw = raw_tag if raw_tag is not None else getattr(record, "result", None)
 
     if getattr(record, "parsed", True) is False or rules is None:
@@ -1002,10 +1000,7 @@ def _replay_variation(ctx: _Ctx, elements: Sequence[Any], pos: Any, k0: int, rul
 
 
 def _result_sources(record: Any) -> tuple[str | None, str | None]:
-    tag = record.tag if hasattr(record, "tag") else (lambda n, d=None: d)
-    t = tag("Result")
-    if t is None:
-        t = tag("Risultato")
+    t = game_tags(record).result if hasattr(record, "tags") else None
     return t, getattr(record, "result", None)
 
 
