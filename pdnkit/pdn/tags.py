@@ -23,6 +23,9 @@ Rules applied here, once:
 
 Example:
     >>> from pdnkit.pdn.record import GameRecord
+
+if TYPE_CHECKING:
+    from pdnkit.rules.variants import Rules
     >>> t = game_tags(GameRecord(tags=[("Bianco", "Rossi"), ("Nero", "Verdi"),
     ...     ("Dati", "69° ASSOLUTO 1° TURNO"), ("Anno", "1990"), ("Risultato", "1-0")]))
     >>> t.white, t.black, t.event, t.round, t.year, t.result
@@ -35,9 +38,13 @@ import datetime as _dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pdnkit.findings import Finding, make_finding
 from pdnkit.pdn.record import GameRecord
+
+if TYPE_CHECKING:
+    from pdnkit.rules.variants import Rules
 
 #: For each game field, the tag names that fill it, best first (the first is the standard
 #: name written by ``convert``/``export``). Compared case-insensitively.
@@ -158,8 +165,6 @@ def first_mover_black(values: dict[str, str], variant: str | None = None) -> boo
         >>> first_mover_black({"variant": "American/English"}), first_mover_black({}, "russian")
         (True, False)
     """
-    from pdnkit.rules import get_rules
-
     names: list[str] = []
     if variant:
         names.append(variant)
@@ -169,13 +174,51 @@ def first_mover_black(values: dict[str, str], variant: str | None = None) -> boo
     vt = values.get("variant")
     if vt:
         names.extend(w for w in re.split(r"[\s/,;()-]+", vt.lower()) if w)
+    rules = _rules_named(names)
+    return rules is not None and str(rules.first_mover) == "B"
+
+
+#: tag names only Italian files use (the names Italian draughts software writes)
+ITALIAN_NAMES = frozenset({"bianco", "nero", "risultato", "dati", "anno", "apertura", "evento",
+                           "luogo", "turno"})
+
+
+def _rules_named(names: Iterable[str]) -> Rules | None:
+    from pdnkit.rules import get_rules
+
     for n in names:
         try:
-            rules = get_rules(n)
+            return get_rules(n)
         except (KeyError, ValueError):
             continue
-        return str(rules.first_mover) == "B"
-    return False
+    return None
+
+
+def gametype_hint(record: GameRecord) -> int | None:
+    """The GameType number a game's own tags imply when it has no ``GameType`` tag: its
+    ``Variant`` tag (``"American/English"`` -> 21), or Italian tag names (``Bianco``,
+    ``Nero``, ``Risultato`` ...) -> 22. ``None`` when the game has a GameType tag (it is kept)
+    or nothing says.
+
+    Example:
+        >>> gametype_hint(GameRecord(tags=[("Bianco", "Rossi")]))
+        22
+        >>> gametype_hint(GameRecord(tags=[("Variant", "American/English")]))
+        21
+        >>> gametype_hint(GameRecord(tags=[("GameType", "20"), ("Bianco", "x")])) is None
+        True
+    """
+    values = first_values(record.tags)
+    if "gametype" in values:
+        return None
+    vt = values.get("variant")
+    if vt:
+        rules = _rules_named(w for w in re.split(r"[\s/,;()-]+", vt.lower()) if w)
+        if rules is not None:
+            return int(rules.gametype)
+    if ITALIAN_NAMES & set(values) and not {"white", "black"} & set(values):
+        return 22
+    return None
 
 
 def _rating(text: str | None) -> int | None:
@@ -254,6 +297,7 @@ _YEAR_ONLY = re.compile(r"^(\d{4})\.?$")
 _YEAR_SPAN = re.compile(r"^(\d{4})\s*[/\-–]\s*(\d{2}|\d{4})$")
 _WORDS = re.compile(r"^(?:(\d{1,2})\s+([^\W\d_]+)\.?|([^\W\d_]+)\.?\s+(\d{1,2}),?)\s+(\d{4})$")
 _MONTH_YEAR = re.compile(r"^([^\W\d_]+)\.?\s+(\d{4})$")
+_ANY_YEAR = re.compile(r"(?<!\d)(1[0-9]\d\d|20\d\d)(?!\d)")
 _RANGE_SEP = re.compile(r"\s+to\s+|\.\.|[-–/]")
 
 
@@ -340,7 +384,10 @@ def parse_date(text: str | None) -> tuple[_dt.date | None, int | None, bool]:
         d1, y1, ok1 = _one_date(t[:sep.start()])
         if ok1 and y1 is not None and _one_date(t[sep.end():])[2]:
             return d1, y1, True
-    return None, y if y is not None else None, False
+    if y is None:  # not a date, but a year written in it is still the year
+        m = _ANY_YEAR.search(t)
+        y = int(m.group(1)) if m else None
+    return None, y, False
 
 
 # ----------------------------------------------------------------------------------------------
@@ -371,7 +418,7 @@ def check_tags(record: GameRecord) -> list[Finding]:
         >>> [f.code for f in check_tags(parse_game('[Date "once upon a time"] 2-0'))]
         ['bad-date']
     """
-    where = {"file": record.file, "game_index": record.index}
+    file, index = record.file, record.index
     out: list[Finding] = []
     seen: dict[str, tuple[str, str]] = {}
     counts: dict[str, int] = {}
@@ -386,7 +433,8 @@ def check_tags(record: GameRecord) -> list[Finding]:
             "duplicate-tag",
             f"tag {k!r} given again ({v!r}); the first one ({first_value!r}) is used",
             line=_tag_line(record, k, counts[n] - 1),
-            details={"tag": first_name, "kept": first_value, "ignored": v}, **where))
+            details={"tag": first_name, "kept": first_value, "ignored": v}, file=file,
+            game_index=index))
     values = first_values(record.tags)
     date_name = next((n for n in TAG_NAMES["date"] if values.get(n.lower(), "").strip()), None)
     if date_name is not None:
@@ -397,7 +445,8 @@ def check_tags(record: GameRecord) -> list[Finding]:
             out.append(make_finding(
                 "bad-date", f"{date_name} {raw_date!r} is not a date{kept}",
                 line=_tag_line(record, date_name),
-                details={"tag": date_name, "value": raw_date, "year": year}, **where))
+                details={"tag": date_name, "value": raw_date, "year": year}, file=file,
+                game_index=index))
     plycount = values.get("plycount")
     if plycount is not None and plycount.strip().isdigit() and record.parsed:
         n_moves = len(record.moves)
@@ -406,7 +455,8 @@ def check_tags(record: GameRecord) -> list[Finding]:
                 "plycount-mismatch",
                 f"PlyCount says {int(plycount)}, the main line has {n_moves} moves",
                 line=_tag_line(record, "PlyCount"),
-                details={"plycount": int(plycount), "moves": n_moves}, **where))
+                details={"plycount": int(plycount), "moves": n_moves}, file=file,
+                game_index=index))
     return out
 
 
@@ -432,20 +482,22 @@ def standard_tags(record: GameRecord, gametype: int | str | None = None,
     ``Date``, ``Round``, ``White``, ``Black``, ``Result``) that the mapping gives a value,
     ``GameType`` in its short form (the number) when ``gametype`` is given and the game has
     none, then every original tag (the first of a repeated one) that is not already written.
-    ``Result`` falls back to the movetext's terminator, ``Date`` to the year (``1990.??.??``).
+    ``Date`` falls back to the year (``1990.??.??``); a game without a result tag keeps its
+    terminator only (so a standard file reads back with the same tags).
 
     Example:
-        >>> g = GameRecord(tags=[("Bianco", "Rossi"), ("Nero", "Verdi"), ("Anno", "1990")],
-        ...                result="1-0")
+        >>> g = GameRecord(tags=[("Bianco", "Rossi"), ("Nero", "Verdi"), ("Anno", "1990"),
+        ...                      ("Risultato", "1-0")])
         >>> standard_tags(g, gametype="22,W,8,8,N2,1")  # doctest: +NORMALIZE_WHITESPACE
         [('Date', '1990.??.??'), ('White', 'Rossi'), ('Black', 'Verdi'), ('Result', '1-0'),
-         ('GameType', '22'), ('Bianco', 'Rossi'), ('Nero', 'Verdi'), ('Anno', '1990')]
+         ('GameType', '22'), ('Bianco', 'Rossi'), ('Nero', 'Verdi'), ('Anno', '1990'),
+         ('Risultato', '1-0')]
     """
     original = unique_tags(record.tags)
     values = first_values(original)
     t = game_tags(original, variant)
     fields = {"event": t.event, "site": t.site, "round": t.round, "white": t.white,
-              "black": t.black, "result": t.result or record.result, "date": t.date_raw}
+              "black": t.black, "result": t.result, "date": t.date_raw}
     if fields["date"] is None and t.year is not None:
         fields["date"] = f"{t.year:04d}.??.??"
     out: list[tuple[str, str]] = []
@@ -465,6 +517,6 @@ def standard_tags(record: GameRecord, gametype: int | str | None = None,
     return out
 
 
-__all__ = ["FIRST_PLAYER", "SECOND_PLAYER", "STANDARD_FIELDS", "TAG_NAMES", "GameTags",
+__all__ = ["FIRST_PLAYER", "ITALIAN_NAMES", "gametype_hint", "SECOND_PLAYER", "STANDARD_FIELDS", "TAG_NAMES", "GameTags",
            "check_tags", "first_mover_black", "first_values", "game_tags", "parse_date",
            "players", "standard_tags", "unique_tags"]
