@@ -42,7 +42,7 @@ from pdnkit._replay_resolve import (
     result_string,
 )
 from pdnkit.findings import Finding, Severity, make_finding, worst
-from pdnkit.pdn.tags import check_tags, game_tags
+from pdnkit.pdn.tags import check_tags, result_tag
 from pdnkit.pdn.tags import players as tag_players
 
 __all__ = ["GameReport", "PlyRecord", "replay", "validate", "iter_sources"]
@@ -692,7 +692,7 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
                                          line=getattr(record, "line", None)))
     nodes = list(getattr(record, "moves", ()) or ())
     tag = record.tag if hasattr(record, "tag") else (lambda n, d=None: d)
-    raw_tag = game_tags(record).result if hasattr(record, "tags") else None
+    raw_tag = result_tag(record) if hasattr(record, "tags") else None
     report.result_raw = raw_tag if raw_tag is not None else getattr(record, "result", None)
 
     if getattr(record, "parsed", True) is False or rules is None:
@@ -1000,7 +1000,7 @@ def _replay_variation(ctx: _Ctx, elements: Sequence[Any], pos: Any, k0: int, rul
 
 
 def _result_sources(record: Any) -> tuple[str | None, str | None]:
-    t = game_tags(record).result if hasattr(record, "tags") else None
+    t = result_tag(record) if hasattr(record, "tags") else None
     return t, getattr(record, "result", None)
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -68,10 +68,6 @@ TAG_NAMES: dict[str, tuple[str, ...]] = {
     "white_rating": ("WhiteElo", "WhiteRating"),
     "black_rating": ("BlackElo", "BlackRating"),
 }
-
-#: PlayStrategy's player tags: the first and the second player (and their ratings)
-FIRST_PLAYER = ("P1", "P1Elo")
-SECOND_PLAYER = ("P2", "P2Elo")
 
 #: The standard PDN tags ``convert`` and ``export`` write, in this order, and the field each
 #: one comes from (``GameType`` is added by the writer from the variant).
@@ -149,14 +145,6 @@ def unique_tags(tags: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
-def _lookup(values: dict[str, str], names: Sequence[str]) -> str | None:
-    for n in names:
-        v = values.get(n.lower())
-        if v is not None and v.strip():
-            return v.strip()
-    return None
-
-
 def first_mover_black(values: dict[str, str], variant: str | None = None) -> bool:
     """Whether Black moves first in the game's variant (``variant``, else its ``GameType``
     or ``Variant`` tag); False when unknown.
@@ -228,6 +216,45 @@ def _rating(text: str | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def _scan(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
+    """One pass over a game's tags: ``{lower name: first value}`` and ``{field: value}`` (the
+    best-ranked name with a non-empty value for each field of :data:`TAG_NAMES`)."""
+    values: dict[str, str] = {}
+    best: dict[str, tuple[int, str]] = {}
+    field_of = _FIELD_OF
+    for k, v in tags:
+        n = k.strip().lower()
+        if n in values:  # a repeated tag: the first one wins
+            continue
+        values[n] = v
+        hit = field_of.get(n)
+        if hit is not None:
+            sv = v.strip()
+            if sv:
+                fld, rank = hit
+                cur = best.get(fld)
+                if cur is None or rank < cur[0]:
+                    best[fld] = (rank, sv)
+    return values, {f: v for f, (_, v) in best.items()}
+
+
+def _with_players(values: dict[str, str], got: dict[str, str], variant: str | None) -> None:
+    """Fill ``white``/``black`` (and ratings) from PlayStrategy's ``P1``/``P2`` when the game
+    has no player under another name."""
+    if got.get("white") or got.get("black"):
+        return
+    p1, p2 = (values.get("p1") or "").strip(), (values.get("p2") or "").strip()
+    if not (p1 or p2):
+        return
+    r1, r2 = values.get("p1elo"), values.get("p2elo")
+    first, second = ("black", "white") if first_mover_black(values, variant) else (
+        "white", "black")
+    for fld, val in ((first, p1), (second, p2), (f"{first}_rating", r1),
+                     (f"{second}_rating", r2)):
+        if val and not got.get(fld):
+            got[fld] = val
+
+
 def game_tags(record: GameRecord | Iterable[tuple[str, str]], variant: str | None = None
               ) -> GameTags:
     """The game fields of a record (or of a list of ``(name, value)`` tags) through
@@ -241,31 +268,37 @@ def game_tags(record: GameRecord | Iterable[tuple[str, str]], variant: str | Non
         >>> game_tags([("P1", "a"), ("P2", "b"), ("Variant", "American/English")]).black
         'a'
     """
-    tags = record.tags if isinstance(record, GameRecord) else list(record)
-    values = first_values(tags)
-    got = {fld: _lookup(values, names) for fld, names in TAG_NAMES.items()}
-    white_rating = _rating(got.pop("white_rating"))
-    black_rating = _rating(got.pop("black_rating"))
-    p1, p2 = _lookup(values, FIRST_PLAYER[:1]), _lookup(values, SECOND_PLAYER[:1])
-    if (p1 or p2) and not (got["white"] or got["black"]):
-        r1, r2 = _rating(values.get("p1elo")), _rating(values.get("p2elo"))
-        if first_mover_black(values, variant):
-            got["black"], got["white"] = p1, p2
-            black_rating, white_rating = black_rating or r1, white_rating or r2
-        else:
-            got["white"], got["black"] = p1, p2
-            white_rating, black_rating = white_rating or r1, black_rating or r2
-    if got["round"] is None and got["event"]:
-        m = _ROUND_IN_EVENT.search(got["event"])
+    values, got = _scan(record.tags if isinstance(record, GameRecord) else record)
+    _with_players(values, got, variant)
+    event = got.get("event")
+    round_ = got.get("round")
+    if round_ is None and event:
+        m = _ROUND_IN_EVENT.search(event)
         if m:
-            got["round"] = m.group(1)
-    date_raw = got.pop("date")
+            round_ = m.group(1)
+    date_raw = got.get("date")
     d, y, ok = parse_date(date_raw)
-    year_text = got.pop("year")
+    year_text = got.get("year")
     if y is None and year_text:
         _, y, _ = parse_date(year_text)
-    return GameTags(date_raw=date_raw, date=d, year=y, date_ok=ok,
-                    white_rating=white_rating, black_rating=black_rating, **got)
+    return GameTags(
+        white=got.get("white"), black=got.get("black"), event=event, site=got.get("site"),
+        date_raw=date_raw, date=d, year=y, date_ok=ok, round=round_, result=got.get("result"),
+        opening=got.get("opening"), gametype=got.get("gametype"), variant=got.get("variant"),
+        fen=got.get("fen"), plycount=got.get("plycount"),
+        white_rating=_rating(got.get("white_rating")),
+        black_rating=_rating(got.get("black_rating")))
+
+
+def result_tag(record: GameRecord) -> str | None:
+    """The game's result tag under any name (``Result``, ``Risultato``, ``Uitslag`` ...), as
+    written; ``None`` when there is none (or it is empty).
+
+    Example:
+        >>> result_tag(GameRecord(tags=[("Uitslag", "2-0")])), result_tag(GameRecord())
+        ('2-0', None)
+    """
+    return _scan(record.tags)[1].get("result")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -420,27 +453,30 @@ def check_tags(record: GameRecord) -> list[Finding]:
     """
     file, index = record.file, record.index
     out: list[Finding] = []
-    seen: dict[str, tuple[str, str]] = {}
-    counts: dict[str, int] = {}
-    for k, v in record.tags:
-        n = _norm(k)
-        counts[n] = counts.get(n, 0) + 1
-        if n not in seen:
-            seen[n] = (k, v)
-            continue
-        first_name, first_value = seen[n]
-        out.append(make_finding(
-            "duplicate-tag",
-            f"tag {k!r} given again ({v!r}); the first one ({first_value!r}) is used",
-            line=_tag_line(record, k, counts[n] - 1),
-            details={"tag": first_name, "kept": first_value, "ignored": v}, file=file,
-            game_index=index))
-    values = first_values(record.tags)
-    date_name = next((n for n in TAG_NAMES["date"] if values.get(n.lower(), "").strip()), None)
-    if date_name is not None:
-        raw_date = values[date_name.lower()]
+    values, got = _scan(record.tags)
+    if len(values) < len(record.tags):  # some tag is repeated
+        seen: dict[str, tuple[str, str]] = {}
+        counts: dict[str, int] = {}
+        for k, v in record.tags:
+            n = _norm(k)
+            counts[n] = counts.get(n, 0) + 1
+            if n not in seen:
+                seen[n] = (k, v)
+                continue
+            first_name, first_value = seen[n]
+            out.append(make_finding(
+                "duplicate-tag",
+                f"tag {k!r} given again ({v!r}); the first one ({first_value!r}) is used",
+                line=_tag_line(record, k, counts[n] - 1),
+                details={"tag": first_name, "kept": first_value, "ignored": v}, file=file,
+                game_index=index))
+    raw_date = got.get("date")
+    if raw_date is not None:
         _, year, ok = parse_date(raw_date)
         if not ok:
+            date_name = next(k.strip() for k, v in record.tags
+                             if _FIELD_OF.get(_norm(k), ("",))[0] == "date"
+                             and v.strip() == raw_date)
             kept = f" (year {year} kept)" if year is not None else ""
             out.append(make_finding(
                 "bad-date", f"{date_name} {raw_date!r} is not a date{kept}",
@@ -461,14 +497,15 @@ def check_tags(record: GameRecord) -> list[Finding]:
 
 
 def players(record: GameRecord, variant: str | None = None) -> tuple[str | None, str | None]:
-    """``(white, black)`` of a record through :data:`TAG_NAMES`.
+    """``(white, black)`` of a record through :data:`TAG_NAMES` (and ``P1``/``P2``).
 
     Example:
         >>> players(GameRecord(tags=[("Bianco", "Rossi"), ("Nero", "Verdi")]))
         ('Rossi', 'Verdi')
     """
-    t = game_tags(record, variant)
-    return t.white, t.black
+    values, got = _scan(record.tags)
+    _with_players(values, got, variant)
+    return got.get("white"), got.get("black")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -517,6 +554,6 @@ def standard_tags(record: GameRecord, gametype: int | str | None = None,
     return out
 
 
-__all__ = ["FIRST_PLAYER", "ITALIAN_NAMES", "gametype_hint", "SECOND_PLAYER", "STANDARD_FIELDS", "TAG_NAMES", "GameTags",
-           "check_tags", "first_mover_black", "first_values", "game_tags", "parse_date",
-           "players", "standard_tags", "unique_tags"]
+__all__ = ["ITALIAN_NAMES", "STANDARD_FIELDS", "TAG_NAMES", "GameTags", "check_tags",
+           "first_mover_black", "first_values", "game_tags", "gametype_hint", "parse_date",
+           "players", "result_tag", "standard_tags", "unique_tags"]
