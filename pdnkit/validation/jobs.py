@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from pdnkit.findings import Finding, Severity, make_finding, worst
 from pdnkit.validation.pipeline import replay
