@@ -227,8 +227,24 @@ CODES: dict[str, CodeInfo] = {
            "impossible position (a square off the board, two pieces on one square, a man "
            "on its own promotion row). Fix the FEN string."),
         _c("bad-date", "info", "header",
-           "the Date tag is not a PDN date",
-           "PDN dates are `YYYY.MM.DD` with `?` for unknown digits. The raw text is kept."),
+           "the Date tag is not a date",
+           "PDN dates are `YYYY.MM.DD` with `?` for unknown digits. pdnkit also reads "
+           "`25.11.2000`, `17 april 2009`, `1950.`, `2007/2008` (the first year) and ranges "
+           "(`2004.10.27 - 2004.11.01`: the first day); anything else (or a two-digit year "
+           "such as `03.07.20`, which is ambiguous) is reported. The raw text is kept in "
+           "`date_raw`, and a year found in it still fills `year`."),
+        _c("duplicate-tag", "warning", "header",
+           "a tag is given twice in one game; the first one is used",
+           "A game's header names the same tag more than once (often two games' headers "
+           "merged). pdnkit uses the first occurrence everywhere (validate, the database, "
+           "convert and export); the later values are in the finding's details. Remove "
+           "the duplicate, or split the merged games."),
+        _c("plycount-mismatch", "warning", "header",
+           "the PlyCount tag disagrees with the moves of the main line",
+           "The `PlyCount` tag gives the number of half-moves of the main line. When it "
+           "differs from the moves actually written, moves were lost or added after the "
+           "tag was written (a truncated game, a merged game). Check the moves against "
+           "the source, then correct the tag."),
         # --- replay ----------------------------------------------------------------------
         _c("illegal-move", "error", "replay",
            "no legal move matches the recorded move",

@@ -200,7 +200,8 @@ def openings(
     where replay failed); ``by="position"`` groups by the position key after ``plies``
     half-moves, so transpositions merge (``sequences`` counts the move orders merged,
     ``moves`` shows the most frequent one). Games that start from a set-up position
-    (FEN tag) and games shorter than ``plies`` are not counted.
+    (a FEN other than the variant's initial position: ``games.start_is_initial``) and games
+    shorter than ``plies`` are not counted.
 
     Columns: ``variant``, ``opening`` (the move sequence), [``position_key``, ``fen``,
     ``sequences``], ``games``, ``white_wins``, ``draws``, ``black_wins``, ``unknown``,
@@ -219,7 +220,7 @@ def openings(
     base = f"""
         WITH g AS (
             SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
-            FROM games g WHERE g.fen IS NULL AND {where}
+            FROM games g WHERE coalesce(g.start_is_initial, g.fen IS NULL) AND {where}
         ),
         seq AS (
             SELECT m.game_id,
@@ -447,8 +448,10 @@ def findings(
 ) -> pd.DataFrame:
     """Findings by ``code``, ``file``, ``event`` or ``game``: which sources are dirty.
 
-    * ``by="code"``: ``code``, ``severity``, ``findings``, ``games`` (games with the code),
-      ``files``, ``summary`` (from the code registry);
+    * ``by="code"``: one row per code and severity (a code whose findings were stored with
+      different severities, e.g. an ``ambiguous-move`` error and warnings, has a row for
+      each): ``code``, ``severity``, ``findings``, ``games`` (games with the code at that
+      severity), ``files``, ``summary`` (from the code registry);
     * ``by="file"`` / ``by="event"``: ``path`` or ``event``, ``games``, game counts per
       status (``ok``, ``warning``, ``error``, ``unparsed``), ``clean_share`` (% ok),
       ``findings``, ``errors``, ``warnings``, ``infos``; dirtiest first;
@@ -473,16 +476,15 @@ def findings(
     if by == "code":
         gcond = f"(f.game_id IS NOT NULL AND {where})" if filtered else "TRUE"
         sql = f"""
-            SELECT f.code,
-                   arg_max(f.severity, CASE f.severity WHEN 'error' THEN 2
-                                       WHEN 'warning' THEN 1 ELSE 0 END) AS severity,
+            SELECT f.code, f.severity,
                    count(*)::BIGINT AS findings,
                    count(DISTINCT f.game_id)::BIGINT AS games,
                    count(DISTINCT f.file_id)::BIGINT AS files
             FROM findings f LEFT JOIN games g ON g.game_id = f.game_id
             WHERE {gcond}
-            GROUP BY f.code
-            ORDER BY findings DESC, f.code
+            GROUP BY f.code, f.severity
+            ORDER BY findings DESC, f.code,
+                     CASE f.severity WHEN 'error' THEN 0 WHEN 'warning' THEN 1 ELSE 2 END
         """
         df = _df(con, sql, params if filtered else [])
         from pdnkit.findings import CODES
@@ -554,30 +556,52 @@ def _move_tokens(moves: str | Sequence[str]) -> list[str]:
     return out
 
 
-def _engine_keys(variants: list[str], fen: str | None, tokens: list[str]) -> list[tuple[str, int]]:
-    """Position keys computed by the rules engine (FEN, or moves from the start)."""
+def _engine_keys(variants: list[str], fen: str | None, tokens: list[str]
+                 ) -> tuple[list[tuple[str, int]], list[tuple[int, str, str]]]:
+    """Position keys computed by the rules engine (FEN, or moves from the start), and for
+    each variant where that fails ``(how far it got, variant, why)``: ``-1`` for a FEN it
+    cannot read, else the number of moves played before the one that is not legal.
+
+    >>> _engine_keys(["international"], None, ["32-28", "99-23"])[1]
+    [(1, 'international', "move 2 '99-23' is not legal after 32-28")]
+    """
     try:
-        from pdnkit.rules import Position, format_move, get_rules, parse_fen
+        from pdnkit.rules import Position, format_move, get_rules, match_move, parse_fen
     except ImportError:  # pragma: no cover - engine not available
-        return []
-    out = []
+        return [], []
+    out: list[tuple[str, int]] = []
+    failed: list[tuple[int, str, str]] = []
     for v in variants:
         try:
             rules = get_rules(v)
-            pos = parse_fen(fen, rules) if fen else Position.initial(rules)
-            for tok in tokens:
-                cands = [
-                    m for m in pos.legal_moves()
-                    if tok in (format_move(m, rules).lower(),
-                               format_move(m, rules, full_path=True).lower())
-                ]
-                if len(cands) != 1:
-                    raise ValueError(tok)
-                pos = pos.play(cands[0])
-            out.append((v, int(pos.key())))
-        except Exception:  # not a position of this variant
+        except Exception:  # an unknown variant name in the database
             continue
-    return out
+        try:
+            pos = parse_fen(fen, rules) if fen else Position.initial(rules)
+        except Exception as exc:
+            failed.append((-1, v, f"--fen {fen!r} is not a FEN ({exc})"))
+            continue
+        for i, tok in enumerate(tokens):
+            legal = pos.legal_moves()
+            cands = [m for m in legal
+                     if tok in (format_move(m, rules).lower(),
+                                format_move(m, rules, full_path=True).lower())]
+            if not cands:
+                try:
+                    cands = match_move(pos, tok, legal)
+                except Exception:  # text that is no move at all
+                    cands = []
+            if len(cands) != 1:
+                after = f" after {' '.join(tokens[:i])}" if i else " from the start"
+                if fen and not i:
+                    after = " in the --fen position"
+                what = "ambiguous" if cands else "not legal"
+                failed.append((i, v, f"move {i + 1} {tok!r} is {what}{after}"))
+                break
+            pos = pos.play(cands[0])
+        else:
+            out.append((v, int(pos.key())))
+    return out, failed
 
 
 def positions_at(
@@ -590,9 +614,10 @@ def positions_at(
     """Where a position occurs: ``variant``, ``position_key`` of the position given by a
     FEN or by a move sequence from the initial position (no argument: the initial
     position of each variant), matched in the database first and with the rules engine
-    when no stored game has that exact move order.
+    when no stored game has that exact move order. A FEN no variant in scope can read, or
+    a move that is not legal (or ambiguous) there, raises ``ValueError`` naming the move.
 
-    >>> positions_at(_memory_db(), moves="32-28").empty
+    >>> "international" in set(positions_at(_memory_db(), moves="32-28").variant)
     True
     """
     import pandas as pd
@@ -619,7 +644,7 @@ def positions_at(
             hit AS (
                 SELECT m.game_id FROM moves m JOIN want w ON m.ply = w.ply
                 JOIN games g ON g.game_id = m.game_id
-                WHERE g.fen IS NULL AND {vwhere}
+                WHERE coalesce(g.start_is_initial, g.fen IS NULL) AND {vwhere}
                   AND (lower(m.canonical) = w.tok OR lower(m.notation) = w.tok)
                 GROUP BY m.game_id HAVING count(*) = ?
             )
@@ -633,7 +658,7 @@ def positions_at(
     else:
         rows = con.execute(
             f"""SELECT DISTINCT g.variant, p.position_key FROM positions p
-                JOIN games g USING (game_id) WHERE p.ply = 0 AND g.fen IS NULL AND {vwhere}""",
+                JOIN games g USING (game_id) WHERE p.ply = 0 AND coalesce(g.start_is_initial, g.fen IS NULL) AND {vwhere}""",
             vparams,
         ).fetchall()
         keys.update((r[0], int(r[1])) for r in rows)
@@ -643,7 +668,17 @@ def positions_at(
                 "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL ORDER BY 1"
             ).fetchall()
         ]
-        keys.update(_engine_keys(variants, fen, tokens))
+        if not variants:  # an empty database: any variant the FEN or moves may belong to
+            from pdnkit.rules import list_variants
+
+            variants = sorted({r.name for r in list_variants(editions=False)})
+        found, failed = _engine_keys(variants, fen, tokens)
+        if not found and failed:  # no variant takes this start: say why (the furthest)
+            depth = max(f[0] for f in failed)
+            worst = [f for f in failed if f[0] == depth]
+            names = ", ".join(sorted({f[1] for f in worst}))
+            raise ValueError(f"{worst[0][2]} (in {names})")
+        keys.update(found)
     return pd.DataFrame(sorted(keys), columns=["variant", "position_key"])
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from pdnkit.findings import Finding, Severity
 from pdnkit.pdn.reader import read_games
 from pdnkit.pdn.source import source_name
+from pdnkit.pdn.tags import gametype_hint
 from pdnkit.pdn.writer import write_game
 
 PathLike = str | os.PathLike[str]
@@ -155,7 +156,7 @@ def convert(paths: Iterable[PathLike], out: PathLike, *,
                     fh.write("\n")
                 first = False
                 if rec.parsed:
-                    fh.write(write_game(rec))
+                    fh.write(write_game(rec, gametype=gametype_hint(rec)))
                     summary.written += 1
                 else:
                     why = next((f.message for f in rec.findings if f.code == "syntax-error"),

@@ -1,7 +1,9 @@
 """Write :class:`~pdnkit.pdn.record.GameRecord` objects as canonical PDN 3.0.
 
 Canonical form: the seven standard tags first (Event, Site, Date, Round, White, Black,
-Result), then every other tag in file order; values with ``\\`` and ``"`` escaped; movetext
+Result) where the game gives them under any name (``Bianco`` -> ``White``, see
+:mod:`pdnkit.pdn.tags`), ``GameType`` (short form) when known, then every other tag in file
+order (the first of a repeated tag only); values with ``\\`` and ``"`` escaped; movetext
 wrapped at 80 columns (a move number stays with its move); squares without leading zeros;
 ``-`` for quiet moves, ``x`` (or ``:`` where written) for captures; comments in braces
 (``;`` comments become brace comments); NAGs as ``$n``; the result token last (``*`` when
@@ -30,6 +32,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pdnkit.pdn.record import BodyElement, CommentNode, GameRecord, MoveNode, NagNode, SetupNode
+from pdnkit.pdn.tags import standard_tags
 
 #: the PDN "seven tag roster", written first and in this order
 STANDARD_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -185,19 +188,39 @@ def _wrap(units: list[str], width: int = WIDTH) -> str:
     return "\n".join(lines)
 
 
-def write_game(record: GameRecord, notation: Mapping[int, str] | None = None) -> str:
+def write_game(record: GameRecord, notation: Mapping[int, str] | None = None, *,
+               gametype: int | str | None = None, variant: str | None = None) -> str:
     """One game as canonical PDN 3.0 text (ends with a newline).
 
     ``notation`` maps main-line ply (1-based, in record order) to the move text to write
     instead of the move as read (e.g. the validator's canonical notation).
+
+    The header holds the standard tags the game's tags give a value under any name
+    (:func:`pdnkit.pdn.tags.standard_tags`: ``Bianco`` -> ``White``, ``Risultato`` ->
+    ``Result`` ...), ``GameType`` in its short form when ``gametype`` is given
+    and the game has none, then every original tag (the first of a repeated one).
+    ``variant`` says who ``P1`` is in PlayStrategy files.
 
     Example:
         >>> from pdnkit.pdn.reader import parse_game
         >>> g = parse_game("1. 28x19x10 2-0")
         >>> write_game(g, notation={1: "28x10"})
         '1. 28x10 2-0\\n'
+        >>> print(write_game(parse_game('[Nero "B"][Bianco "W"][Risultato "1-0"] 1. 22-18 1-0'),
+        ...                  gametype=22))
+        [White "W"]
+        [Black "B"]
+        [Result "1-0"]
+        [GameType "22"]
+        [Nero "B"]
+        [Bianco "W"]
+        [Risultato "1-0"]
+        <BLANKLINE>
+        1. 22-18 1-0
+        <BLANKLINE>
     """
-    head = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in ordered_tags(record.tags))
+    tags = standard_tags(record, gametype=gametype, variant=variant)
+    head = "".join(f'[{k} "{_escape(v)}"]\n' for k, v in ordered_tags(tags))
     units = _units(record.body, notation, [0])
     result = canonical_result(record.result)
     if result is not None:

@@ -550,6 +550,7 @@ class Engine:
         for key in self.precedence:
             if len(raw) <= 1:
                 break
+            vals: list[Any]
             if key == "max_count":
                 vals = [r[2].bit_count() for r in raw]
             elif key == "max_value":
@@ -562,14 +563,11 @@ class Engine:
             elif key == "max_kings":
                 vals = [(r[2] & kings).bit_count() for r in raw]
             elif key == "first_king_earliest":
-                vals = []
-                for r in raw:
-                    v = -len(r[5]) - 1
-                    for idx, b in enumerate(r[5]):
-                        if (kings >> b) & 1:
-                            v = -idx
-                            break
-                    vals.append(v)
+                # RULES.md 2.10 (Italian) choice rule 4: the positions (1st, 2nd, ... piece
+                # taken) of ALL captured kings, compared in order; earlier wins. Negated so
+                # that the greatest tuple is the best (kings at 1, 2, 4 beat 1, 3, 4).
+                vals = [tuple(-idx for idx, b in enumerate(r[5]) if (kings >> b) & 1)
+                        for r in raw]
             else:
                 raise ValueError(f"unknown capture precedence key {key!r}")
             best = max(vals)

@@ -81,7 +81,8 @@ CAPTURE_KEYS: dict[str, str] = {
     "max_value": "take the greatest value, 100 per man and 199 per king (Frisian art. 11)",
     "king_capturer": "capture with a king when a king can make a capture kept so far",
     "max_kings": "take the greatest number of kings",
-    "first_king_earliest": "take the sequence that meets a king first",
+    "first_king_earliest": ("take the sequence that meets the kings first: the positions of all "
+                            "captured kings compared in order, earlier wins"),
 }
 
 

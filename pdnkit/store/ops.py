@@ -109,12 +109,9 @@ def _game_text(raw: str, status: str | None, variant: str | None, gametype: int 
             from pdnkit.pdn import parse_game, write_game
 
             record = parse_game(raw)
-            if record.parsed:
-                if record.tag("GameType") is None:
-                    value = _gametype_value(variant, gametype)
-                    if value is not None:
-                        record.tags.append(("GameType", value))
-                text = write_game(record, notation=notation or None)
+            if record.parsed:  # standard tags and a short GameType added by the writer
+                text = write_game(record, notation=notation or None, variant=variant,
+                                  gametype=_gametype_value(variant, gametype))
                 return text.rstrip("\r\n") + "\n\n"
         except (ImportError, AttributeError):
             pass

@@ -14,64 +14,19 @@ Example:
 
 from __future__ import annotations
 
-import datetime as _dt
 import enum
 import hashlib
 import json
-import re
 from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
+
+from pdnkit.pdn.tags import game_tags, unique_tags
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
     from pdnkit.rules.fen import FenLayout
-
-_FULL_DATE = re.compile(r"^\s*(\d{4})\.(\d{2})\.(\d{2})\s*$")
-_YEAR = re.compile(r"(?<!\d)(1[0-9]\d\d|20\d\d)(?!\d)")
-_INT = re.compile(r"^\s*(\d{1,5})")
-
-
-def parse_date(text: str | None) -> tuple[_dt.date | None, int | None]:
-    """``(date, year)`` from a PDN Date tag: the date only for a full ``YYYY.MM.DD`` date, the
-    year also from partial or free-form dates.
-
-    Example:
-        >>> parse_date("2009.04.17")
-        (datetime.date(2009, 4, 17), 2009)
-        >>> parse_date("1950.??.??")
-        (None, 1950)
-        >>> parse_date("17 april 2009")
-        (None, 2009)
-        >>> parse_date("????.??.??")
-        (None, None)
-    """
-    if not text:
-        return None, None
-    m = _FULL_DATE.match(text)
-    if m:
-        y, mo, d = (int(g) for g in m.groups())
-        try:
-            return _dt.date(y, mo, d), y
-        except ValueError:
-            return None, y if 1000 <= y <= 2999 else None
-    y_m = _YEAR.search(text)
-    return None, int(y_m.group(1)) if y_m else None
-
-
-def parse_rating(text: str | None) -> int | None:
-    """The rating in a tag value (leading digits), or ``None``.
-
-    Example:
-        >>> parse_rating("2381"), parse_rating("?"), parse_rating(None)
-        (2381, None, None)
-    """
-    if not text:
-        return None
-    m = _INT.match(text)
-    return int(m.group(1)) if m else None
-
 
 def moves_hash(variant: str | None, start_fen: str | None, moves: list[str]) -> str | None:
     """Hash that is equal for games with the same variant, start position and main-line moves
@@ -107,12 +62,57 @@ def _opt_str(x: Any) -> str | None:
     return None if x is None else str(x)
 
 
-_TAG_COLUMNS = {"event": "event", "site": "site", "round": "round", "white": "white",
-                "black": "black"}
-_RATING_TAGS = {
-    "white_rating": ("whiterating", "whiteelo"),
-    "black_rating": ("blackrating", "blackelo"),
-}
+#: (variant, edition) -> the position key of the variant's initial position
+_INITIAL_KEYS: dict[tuple[str, str | None], int | None] = {}
+
+
+def initial_key(variant: str | None, edition: str | None = None) -> int | None:
+    """The position key of a variant's initial position (side to move included), or
+    ``None`` for an unknown variant.
+
+    Example:
+        >>> initial_key("russian") == initial_key("russian"), initial_key(None)
+        (True, None)
+    """
+    if variant is None:
+        return None
+    key = (variant, edition)
+    if key not in _INITIAL_KEYS:
+        try:
+            from pdnkit.rules import Position, get_rules
+
+            try:
+                rules = get_rules(variant, edition) if edition else get_rules(variant)
+            except Exception:
+                rules = get_rules(variant)
+            _INITIAL_KEYS[key] = int(Position.initial(rules).key())
+        except Exception:  # an unknown variant: no initial position to compare with
+            _INITIAL_KEYS[key] = None
+    return _INITIAL_KEYS[key]
+
+
+def start_is_initial(report: Any, variant: str | None, edition: str | None) -> bool | None:
+    """Whether a game starts from its variant's initial position: no set-up, or a FEN (tag
+    or ``/FEN/`` before the first move) equal to the initial position, side to move included.
+    ``None`` when unknown (a set-up that could not be read).
+
+    Example:
+        >>> from pdnkit.replay import validate
+        >>> fen = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+        >>> rep = next(validate(f'[GameType "25"][FEN "{fen}"] 1. c3-d4 *'))
+        >>> start_is_initial(rep, rep.variant, rep.edition)
+        True
+    """
+    record = getattr(report, "record", None)
+    setup = getattr(record, "setup", None) if record is not None else None
+    start = getattr(report, "start_key", None)
+    if start is not None:
+        want = initial_key(variant, edition)
+        return None if want is None else int(start) == want
+    if record is None:
+        return None
+    return True if setup is None else None
+
 
 # (key -> (value, counts)) for starting positions, computed once per process
 _START_CACHE: dict[tuple[Any, ...], tuple[int, dict[str, int]] | None] = {}
@@ -206,7 +206,7 @@ class ReportBatch:
                  "event", "site", "date", "date_raw", "year", "round", "white", "black",
                  "result", "result_raw", "white_rating", "black_rating", "tags", "plies",
                  "replayed_plies", "status", "outcome", "draw_basis", "moves_hash",
-                 "final_fen", "raw_pdn")
+                 "final_fen", "raw_pdn", "start_is_initial", "opening")
     MOVE_COLS = ("game_id", "ply", "move_number", "side", "notation", "canonical", "origin",
                  "destination", "path", "captured", "promotes", "piece", "nags", "comment", "replayed", "line")
     POS_COLS = ("game_id", "ply", "fen", "position_key", "side", "white_men", "white_kings",
@@ -282,17 +282,13 @@ class ReportBatch:
     def _add(self, report: Any) -> int:
         gid = self.games_count
         record = report.record
-        tag_list = list(getattr(record, "tags", None) or [])
-        tags: dict[str, str] = {}
-        lower: dict[str, str] = {}
-        for name, value in tag_list:
-            tags[str(name)] = str(value)
-            lower[str(name).lower()] = str(value)
+        tag_list = unique_tags(getattr(record, "tags", None) or [])  # the first one wins
         if self.encoding is None:
             self.encoding = getattr(record, "encoding", None)
 
         variant = _opt_str(report.variant)
         edition = _opt_str(getattr(report, "edition", None))
+        info_tags = game_tags(tag_list, variant)
         status = _opt_str(report.status) or "unparsed"
         start_fen = getattr(report, "start_fen", None)
         plies = list(report.plies or [])
@@ -306,24 +302,22 @@ class ReportBatch:
         gametype = getattr(report, "gametype", None)
         g["gametype"].append(int(gametype) if gametype is not None else None)
         g["edition"].append(edition)
-        g["fen"].append(lower.get("fen"))
-        for col, tag in _TAG_COLUMNS.items():
-            g[col].append(lower.get(tag))
-        date_raw = lower.get("date")
-        d, y = parse_date(date_raw)
-        g["date"].append(d)
-        g["date_raw"].append(date_raw)
-        g["year"].append(y)
+        g["fen"].append(info_tags.fen)
+        g["start_is_initial"].append(start_is_initial(report, variant, edition))
+        g["event"].append(info_tags.event)
+        g["site"].append(info_tags.site)
+        g["round"].append(info_tags.round)
+        g["white"].append(info_tags.white)
+        g["black"].append(info_tags.black)
+        g["opening"].append(info_tags.opening)
+        g["date"].append(info_tags.date)
+        g["date_raw"].append(info_tags.date_raw)
+        g["year"].append(info_tags.year)
         g["result"].append(_opt_str(report.result))
         g["result_raw"].append(_opt_str(getattr(report, "result_raw", None)))
-        for col, names in _RATING_TAGS.items():
-            rating = None
-            for n in names:
-                rating = parse_rating(lower.get(n))
-                if rating is not None:
-                    break
-            g[col].append(rating)
-        g["tags"].append(list(tags.items()))
+        g["white_rating"].append(info_tags.white_rating)
+        g["black_rating"].append(info_tags.black_rating)
+        g["tags"].append([(str(k), str(v)) for k, v in tag_list])
         g["plies"].append(len(plies))
         g["replayed_plies"].append(report.replayed_plies)
         g["status"].append(status)
@@ -651,7 +645,7 @@ def _schemas() -> dict[str, pa.Schema]:
                 ("white_rating", i32), ("black_rating", i32),
                 ("tags", pa.map_(s, s)), ("plies", i32), ("replayed_plies", i32),
                 ("status", s), ("outcome", s), ("draw_basis", s), ("moves_hash", s),
-                ("final_fen", s), ("raw_pdn", s)]),
+                ("final_fen", s), ("raw_pdn", s), ("start_is_initial", b), ("opening", s)]),
             "moves": pa.schema([
                 ("game_id", i64), ("ply", i32), ("move_number", i32), ("side", s),
                 ("notation", s), ("canonical", s), ("origin", i32), ("destination", i32),

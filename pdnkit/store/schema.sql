@@ -24,9 +24,9 @@ CREATE TABLE IF NOT EXISTS games (
     gametype        INTEGER,            -- PDN GameType number
     edition         VARCHAR,            -- rules edition used for draw rules (e.g. eda-1991)
     fen             VARCHAR,            -- FEN tag (set-up start) or NULL for the initial position
-    event           VARCHAR,
+    event           VARCHAR,            -- Event tag, or its Italian/Dutch/Russian name (pdn/tags.py)
     site            VARCHAR,
-    date            DATE,               -- when the Date tag is a full date
+    date            DATE,               -- when the Date tag is a date (first day of a range)
     date_raw        VARCHAR,            -- the Date tag as written
     year            INTEGER,            -- year when known (also from partial dates)
     round           VARCHAR,
@@ -36,7 +36,7 @@ CREATE TABLE IF NOT EXISTS games (
     result_raw      VARCHAR,            -- the result as written (tag, else terminator)
     white_rating    INTEGER,
     black_rating    INTEGER,
-    tags            MAP(VARCHAR, VARCHAR),  -- every tag as written (last one wins on duplicates)
+    tags            MAP(VARCHAR, VARCHAR),  -- every tag as written (first one wins on duplicates)
     plies           INTEGER,            -- moves in the main line as recorded
     replayed_plies  INTEGER,            -- how far replay got
     status          VARCHAR,            -- ok | warning | error | unparsed
@@ -44,7 +44,11 @@ CREATE TABLE IF NOT EXISTS games (
     draw_basis      VARCHAR,            -- draw rule that backs a drawn result, NULL otherwise
     moves_hash      VARCHAR,            -- hash of the canonical main-line moves (+ start FEN)
     final_fen       VARCHAR,
-    raw_pdn         VARCHAR             -- the game's text exactly as in the file
+    raw_pdn         VARCHAR,            -- the game's text exactly as in the file
+    start_is_initial BOOLEAN,           -- starts from the variant's initial position: no set-up,
+                                        -- or a FEN equal to it (side to move included); NULL:
+                                        -- a set-up that could not be read. `fen` stays as written
+    opening         VARCHAR             -- Opening tag (Italian Apertura, Russian Debut ...)
 );
 
 CREATE TABLE IF NOT EXISTS moves (

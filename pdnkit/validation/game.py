@@ -90,6 +90,16 @@ def replay_game(record: GameRecord, rules: Rules | None, pre: Sequence[Finding] 
         return report
 
 
+def header_findings(record: GameRecord) -> list[Finding]:
+    """The header checks of :func:`pdnkit.pdn.tags.check_tags` (duplicate tags, dates,
+    PlyCount) for a record read from PDN (none for a stand-in record)."""
+    if not hasattr(record, "tags"):
+        return []
+    from pdnkit.pdn.tags import check_tags
+
+    return check_tags(record)
+
+
 def _name_rules(report: GameReport, rules: Rules | None, edition: str | None) -> None:
     report.variant = getattr(rules, "name", None)
     report.gametype = getattr(rules, "gametype", None)
@@ -100,7 +110,7 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
             edition: str | None, convention: str, light: bool) -> GameReport:
     report = base_report(record)
     found = Findings(record)
-    report.findings = list(getattr(record, "findings", ()) or ())
+    report.findings = [*(getattr(record, "findings", ()) or ()), *header_findings(record)]
     for f in pre:
         report.findings.append(f.located(file=found.file, game_index=found.index,
                                          line=getattr(record, "line", None)))

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pdnkit.validation.report import Findings, GameReport, record_tag
+from pdnkit.validation.report import Findings, GameReport
 
 if TYPE_CHECKING:
     from pdnkit.pdn.record import GameRecord
@@ -109,10 +109,11 @@ def result_string(outcome: str, meaning: str | None) -> str | None:
 
 
 def result_sources(record: GameRecord) -> tuple[str | None, str | None]:
-    """(the ``Result`` tag, else ``Risultato``; the movetext's terminator)."""
-    t = record_tag(record, "Result")
-    if t is None:
-        t = record_tag(record, "Risultato")
+    """(the result tag under any name (``Result``, ``Risultato`` ...: see
+    :func:`pdnkit.pdn.tags.result_tag`); the movetext's terminator)."""
+    from pdnkit.pdn.tags import result_tag
+
+    t = result_tag(record) if hasattr(record, "tags") else None
     return t, getattr(record, "result", None)
 
 

@@ -341,8 +341,9 @@ def record_tag(record: GameRecord | None, name: str) -> str | None:
 
 def base_report(record: GameRecord) -> GameReport:
     """An empty report for ``record``: its place, players and number of plies."""
-    white = record_tag(record, "White") or record_tag(record, "Bianco")
-    black = record_tag(record, "Black") or record_tag(record, "Nero")
+    from pdnkit.pdn.tags import players
+
+    white, black = players(record) if hasattr(record, "tags") else (None, None)
     return GameReport(file=getattr(record, "file", None), index=getattr(record, "index", 0),
                       line=getattr(record, "line", None), record=record, white=white,
                       black=black, ply_count=len(getattr(record, "moves", ()) or ()))

@@ -166,7 +166,8 @@ def test_tree_from_start_and_filters(small_db):
     assert _row(i, move="32-28").white_score == pytest.approx(83.3)
     assert _row(df, variant="russian").move == "c3-d4"
     assert tree(small_db, variant="international", player="Carol")["games"].sum() == 2
-    assert tree(small_db, moves="46-41").empty
+    with pytest.raises(ValueError, match="move 1 '46-41' is not legal"):
+        tree(small_db, moves="46-41")  # an illegal move is an error, not an empty tree
     with pytest.raises(ValueError):
         tree(small_db, fen="W:W31:B1", moves="32-28")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pdnkit.pdn import CommentNode, GameRecord, MoveNode, NagNode, SetupNode
+from pdnkit.pdn.tags import standard_tags
 from pdnkit.pdn.writer import canonical_result
 
 
@@ -33,9 +34,11 @@ def line_content(line: list[Any]) -> list[Any]:
 
 def content(rec: GameRecord) -> dict[str, Any]:
     """What must survive a write/read round trip (squares without leading zeros, results in
-    their PDN 3.0 form, tags as a multiset since the writer puts the standard ones first)."""
+    their PDN 3.0 form, tags as a multiset since the writer puts the standard ones first;
+    the tags are those the writer writes: standard names added from aliases, the first of a
+    repeated tag only)."""
     return {
-        "tags": sorted(rec.tags),
+        "tags": sorted(standard_tags(rec)),
         "body": line_content(rec.body),
         "result": canonical_result(rec.result),
     }

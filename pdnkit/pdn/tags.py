@@ -1,0 +1,559 @@
+"""Tag names -> game fields: the one mapping from the tag names real files use.
+
+Real PDN files name their tags in English (``White``, ``Black``, ``Result`` ...), in Italian
+(``Bianco``, ``Nero``, ``Risultato``, ``Dati``, ``Anno``, ``Apertura``), in Dutch (``Wit``,
+``Zwart``, ``Uitslag``, ``Datum``, ``Plaats``, ``Toernooi``), in Russian (transliterated or in
+Cyrillic) and, in PlayStrategy exports, as ``P1``/``P2`` (the first and the second player).
+:data:`TAG_NAMES` lists, for each game field, the names that fill it, the standard one
+first; :func:`game_tags` applies it. The validator (players of a report), the importer
+(``games`` columns), ``convert`` and ``export`` (standard tags written) all read tags through
+this module, so they agree.
+
+Rules applied here, once:
+
+* a name is matched case-insensitively and with surrounding spaces ignored;
+* the standard name wins over an alias, an alias over a later alias (order of
+  :data:`TAG_NAMES`); an empty value counts as missing;
+* a tag repeated in one game: the **first** occurrence wins (and :func:`check_tags` reports a
+  ``duplicate-tag`` warning);
+* ``Dati`` (Italian files: ``"69° ASSOLUTO 1° TURNO"``) is the event; a round written in it
+  (``1° TURNO``) fills ``round`` when no round tag exists; ``Anno`` gives the year;
+* ``P1``/``P2`` are the first and the second player: White and Black where White moves first,
+  Black and White where Black does (English, pool, Thai).
+
+Example:
+    >>> from pdnkit.pdn.record import GameRecord
+
+if TYPE_CHECKING:
+    from pdnkit.rules.variants import Rules
+    >>> t = game_tags(GameRecord(tags=[("Bianco", "Rossi"), ("Nero", "Verdi"),
+    ...     ("Dati", "69° ASSOLUTO 1° TURNO"), ("Anno", "1990"), ("Risultato", "1-0")]))
+    >>> t.white, t.black, t.event, t.round, t.year, t.result
+    ('Rossi', 'Verdi', '69° ASSOLUTO 1° TURNO', '1', 1990, '1-0')
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pdnkit.findings import Finding, make_finding
+from pdnkit.pdn.record import GameRecord
+
+if TYPE_CHECKING:
+    from pdnkit.rules.variants import Rules
+
+#: For each game field, the tag names that fill it, best first (the first is the standard
+#: name written by ``convert``/``export``). Compared case-insensitively.
+TAG_NAMES: dict[str, tuple[str, ...]] = {
+    "white": ("White", "Bianco", "Wit", "Blanc", "Belye", "Belyje", "Belie", "Белые"),
+    "black": ("Black", "Nero", "Zwart", "Noir", "Chernye", "Chernyje", "Chernie", "Черные",
+              "Чёрные"),
+    "event": ("Event", "Evento", "Dati", "Toernooi", "Evenement", "Tournoi", "Turnir",
+              "Турнир", "Sorevnovanie", "Соревнование"),
+    "site": ("Site", "Luogo", "Plaats", "Lieu", "Mesto", "Место"),
+    "date": ("Date", "Data", "Datum", "Дата"),
+    "round": ("Round", "Turno", "Ronde", "Tur", "Тур"),
+    "result": ("Result", "Risultato", "Uitslag", "Resultaat", "Résultat", "Rezultat",
+               "Результат"),
+    "year": ("Year", "Anno", "Jaar", "God", "Год"),
+    "opening": ("Opening", "Apertura", "Debut", "Debyut", "Дебют"),
+    "gametype": ("GameType",),
+    "variant": ("Variant",),
+    "fen": ("FEN",),
+    "plycount": ("PlyCount",),
+    "white_rating": ("WhiteElo", "WhiteRating"),
+    "black_rating": ("BlackElo", "BlackRating"),
+}
+
+#: The standard PDN tags ``convert`` and ``export`` write, in this order, and the field each
+#: one comes from (``GameType`` is added by the writer from the variant).
+STANDARD_FIELDS: tuple[tuple[str, str], ...] = (
+    ("Event", "event"), ("Site", "site"), ("Date", "date"), ("Round", "round"),
+    ("White", "white"), ("Black", "black"), ("Result", "result"))
+
+_FIELD_OF: dict[str, tuple[str, int]] = {
+    name.lower(): (fld, rank) for fld, names in TAG_NAMES.items()
+    for rank, name in enumerate(names)}
+_ROUND_IN_EVENT = re.compile(r"(\d+)\s*[°º]?\s*(?:turno|round|ronde|tur)\b", re.IGNORECASE)
+_INT = re.compile(r"^\s*(\d{1,5})")
+
+
+@dataclass(frozen=True, slots=True)
+class GameTags:
+    """The game fields read from a game's tags (``None`` where no tag gives one).
+
+    ``date_raw`` is the date tag as written; ``date`` the calendar date when it is one (the
+    first day of a range); ``year`` from the date, else from a year tag (``Anno``);
+    ``date_ok`` is False when a date tag was written but is not a date (a ``bad-date``).
+    """
+
+    white: str | None = None
+    black: str | None = None
+    event: str | None = None
+    site: str | None = None
+    date_raw: str | None = None
+    date: _dt.date | None = None
+    year: int | None = None
+    date_ok: bool = True
+    round: str | None = None
+    result: str | None = None
+    opening: str | None = None
+    gametype: str | None = None
+    variant: str | None = None
+    fen: str | None = None
+    plycount: str | None = None
+    white_rating: int | None = None
+    black_rating: int | None = None
+
+
+def _norm(name: str) -> str:
+    return name.strip().lower()
+
+
+def first_values(tags: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """``{lower-case name: value}`` keeping the first occurrence of each name (the rule for a
+    repeated tag everywhere in pdnkit).
+
+    Example:
+        >>> first_values([("Event", "A"), ("event", "B"), ("White", "X")])
+        {'event': 'A', 'white': 'X'}
+    """
+    out: dict[str, str] = {}
+    for k, v in tags:
+        out.setdefault(_norm(k), v)
+    return out
+
+
+def unique_tags(tags: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The tags in file order without the later occurrences of a repeated name.
+
+    Example:
+        >>> unique_tags([("Event", "A"), ("White", "X"), ("EVENT", "B")])
+        [('Event', 'A'), ('White', 'X')]
+    """
+    seen: set[str] = set()
+    out: list[tuple[str, str]] = []
+    for k, v in tags:
+        n = _norm(k)
+        if n not in seen:
+            seen.add(n)
+            out.append((k, v))
+    return out
+
+
+def first_mover_black(values: dict[str, str], variant: str | None = None) -> bool:
+    """Whether Black moves first in the game's variant (``variant``, else its ``GameType``
+    or ``Variant`` tag); False when unknown.
+
+    Example:
+        >>> first_mover_black({"variant": "American/English"}), first_mover_black({}, "russian")
+        (True, False)
+    """
+    names: list[str] = []
+    if variant:
+        names.append(variant)
+    gt = values.get("gametype")
+    if gt:
+        names.append(gt.split(",")[0].strip())
+    vt = values.get("variant")
+    if vt:
+        names.extend(w for w in re.split(r"[\s/,;()-]+", vt.lower()) if w)
+    rules = _rules_named(names)
+    return rules is not None and str(rules.first_mover) == "B"
+
+
+#: tag names only Italian files use (the names Italian draughts software writes)
+ITALIAN_NAMES = frozenset({"bianco", "nero", "risultato", "dati", "anno", "apertura", "evento",
+                           "luogo", "turno"})
+
+
+def _rules_named(names: Iterable[str]) -> Rules | None:
+    from pdnkit.rules import get_rules
+
+    for n in names:
+        try:
+            return get_rules(n)
+        except (KeyError, ValueError):
+            continue
+    return None
+
+
+def gametype_hint(record: GameRecord) -> int | None:
+    """The GameType number a game's own tags imply when it has no ``GameType`` tag: its
+    ``Variant`` tag (``"American/English"`` -> 21), or Italian tag names (``Bianco``,
+    ``Nero``, ``Risultato`` ...) -> 22. ``None`` when the game has a GameType tag (it is kept)
+    or nothing says.
+
+    Example:
+        >>> gametype_hint(GameRecord(tags=[("Bianco", "Rossi")]))
+        22
+        >>> gametype_hint(GameRecord(tags=[("Variant", "American/English")]))
+        21
+        >>> gametype_hint(GameRecord(tags=[("GameType", "20"), ("Bianco", "x")])) is None
+        True
+    """
+    values = first_values(record.tags)
+    if "gametype" in values:
+        return None
+    vt = values.get("variant")
+    if vt:
+        rules = _rules_named(w for w in re.split(r"[\s/,;()-]+", vt.lower()) if w)
+        if rules is not None:
+            return int(rules.gametype)
+    if ITALIAN_NAMES & set(values) and not {"white", "black"} & set(values):
+        return 22
+    return None
+
+
+def _rating(text: str | None) -> int | None:
+    if not text:
+        return None
+    m = _INT.match(text)
+    return int(m.group(1)) if m else None
+
+
+def _scan(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
+    """One pass over a game's tags: ``{lower name: first value}`` and ``{field: value}`` (the
+    best-ranked name with a non-empty value for each field of :data:`TAG_NAMES`)."""
+    values: dict[str, str] = {}
+    best: dict[str, tuple[int, str]] = {}
+    field_of = _FIELD_OF
+    for k, v in tags:
+        n = k.strip().lower()
+        if n in values:  # a repeated tag: the first one wins
+            continue
+        values[n] = v
+        hit = field_of.get(n)
+        if hit is not None:
+            sv = v.strip()
+            if sv:
+                fld, rank = hit
+                cur = best.get(fld)
+                if cur is None or rank < cur[0]:
+                    best[fld] = (rank, sv)
+    return values, {f: v for f, (_, v) in best.items()}
+
+
+def _with_players(values: dict[str, str], got: dict[str, str], variant: str | None) -> None:
+    """Fill ``white``/``black`` (and ratings) from PlayStrategy's ``P1``/``P2`` when the game
+    has no player under another name."""
+    if got.get("white") or got.get("black"):
+        return
+    p1, p2 = (values.get("p1") or "").strip(), (values.get("p2") or "").strip()
+    if not (p1 or p2):
+        return
+    r1, r2 = values.get("p1elo"), values.get("p2elo")
+    first, second = ("black", "white") if first_mover_black(values, variant) else (
+        "white", "black")
+    for fld, val in ((first, p1), (second, p2), (f"{first}_rating", r1),
+                     (f"{second}_rating", r2)):
+        if val and not got.get(fld):
+            got[fld] = val
+
+
+def game_tags(record: GameRecord | Iterable[tuple[str, str]], variant: str | None = None
+              ) -> GameTags:
+    """The game fields of a record (or of a list of ``(name, value)`` tags) through
+    :data:`TAG_NAMES`. ``variant`` (when known) says who the first player (``P1``) is.
+
+    Example:
+        >>> t = game_tags([("Wit", "Sijbrands"), ("Zwart", "Baljakin"), ("Datum", "17 april 2009"),
+        ...                ("White", ""), ("Toernooi", "NK")])
+        >>> t.white, t.black, t.event, t.date, t.year
+        ('Sijbrands', 'Baljakin', 'NK', datetime.date(2009, 4, 17), 2009)
+        >>> game_tags([("P1", "a"), ("P2", "b"), ("Variant", "American/English")]).black
+        'a'
+    """
+    values, got = _scan(record.tags if isinstance(record, GameRecord) else record)
+    _with_players(values, got, variant)
+    event = got.get("event")
+    round_ = got.get("round")
+    if round_ is None and event:
+        m = _ROUND_IN_EVENT.search(event)
+        if m:
+            round_ = m.group(1)
+    date_raw = got.get("date")
+    d, y, ok = parse_date(date_raw)
+    year_text = got.get("year")
+    if y is None and year_text:
+        _, y, _ = parse_date(year_text)
+    return GameTags(
+        white=got.get("white"), black=got.get("black"), event=event, site=got.get("site"),
+        date_raw=date_raw, date=d, year=y, date_ok=ok, round=round_, result=got.get("result"),
+        opening=got.get("opening"), gametype=got.get("gametype"), variant=got.get("variant"),
+        fen=got.get("fen"), plycount=got.get("plycount"),
+        white_rating=_rating(got.get("white_rating")),
+        black_rating=_rating(got.get("black_rating")))
+
+
+def result_tag(record: GameRecord) -> str | None:
+    """The game's result tag under any name (``Result``, ``Risultato``, ``Uitslag`` ...), as
+    written; ``None`` when there is none (or it is empty).
+
+    Example:
+        >>> result_tag(GameRecord(tags=[("Uitslag", "2-0")])), result_tag(GameRecord())
+        ('2-0', None)
+    """
+    return _scan(record.tags)[1].get("result")
+
+
+# ----------------------------------------------------------------------------------------------
+# dates
+# ----------------------------------------------------------------------------------------------
+
+_MONTHS = {
+    # English, Dutch, Italian, French, German, Russian (transliterated)
+    "jan": 1, "january": 1, "januari": 1, "gennaio": 1, "janvier": 1, "januar": 1, "yanvar": 1,
+    "feb": 2, "february": 2, "februari": 2, "febbraio": 2, "fevrier": 2, "février": 2,
+    "februar": 2, "fevral": 2,
+    "mar": 3, "march": 3, "maart": 3, "marzo": 3, "mars": 3, "marz": 3, "märz": 3, "mart": 3,
+    "apr": 4, "april": 4, "aprile": 4, "avril": 4, "aprel": 4,
+    "may": 5, "mei": 5, "maggio": 5, "mai": 5, "maj": 5,
+    "jun": 6, "june": 6, "juni": 6, "giugno": 6, "juin": 6, "iyun": 6,
+    "jul": 7, "july": 7, "juli": 7, "luglio": 7, "juillet": 7, "iyul": 7,
+    "aug": 8, "august": 8, "augustus": 8, "agosto": 8, "aout": 8, "août": 8, "avgust": 8,
+    "sep": 9, "sept": 9, "september": 9, "settembre": 9, "septembre": 9, "sentyabr": 9,
+    "oct": 10, "october": 10, "oktober": 10, "ottobre": 10, "octobre": 10, "oktyabr": 10,
+    "okt": 10,
+    "nov": 11, "november": 11, "novembre": 11, "noyabr": 11,
+    "dec": 12, "december": 12, "dicembre": 12, "decembre": 12, "décembre": 12, "dezember": 12,
+    "dekabr": 12, "dez": 12,
+}
+_UNKNOWN_DATE = re.compile(r"^[?\s.\-/]*$")
+_YMD = re.compile(r"^(\d{4}|\?{4})[.\-/](\d{1,2}|\?\?)[.\-/](\d{1,2}|\?\?)$")
+_DMY = re.compile(r"^(\d{1,2})[.\-/](\d{1,2})[.\-/](\d{4})$")
+_YEAR_ONLY = re.compile(r"^(\d{4})\.?$")
+_YEAR_SPAN = re.compile(r"^(\d{4})\s*[/\-–]\s*(\d{2}|\d{4})$")
+_WORDS = re.compile(r"^(?:(\d{1,2})\s+([^\W\d_]+)\.?|([^\W\d_]+)\.?\s+(\d{1,2}),?)\s+(\d{4})$")
+_MONTH_YEAR = re.compile(r"^([^\W\d_]+)\.?\s+(\d{4})$")
+_ANY_YEAR = re.compile(r"(?<!\d)(1[0-9]\d\d|20\d\d)(?!\d)")
+_RANGE_SEP = re.compile(r"\s+to\s+|\.\.|[-–/]")
+
+
+def _plausible(y: int) -> bool:
+    return 1000 <= y <= 2999
+
+
+def _mkdate(y: int, mo: int, d: int) -> _dt.date | None:
+    try:
+        return _dt.date(y, mo, d)
+    except ValueError:
+        return None
+
+
+def _one_date(text: str) -> tuple[_dt.date | None, int | None, bool]:
+    """One date (not a range): ``(date, year, recognised)``."""
+    t = text.strip()
+    m = _YMD.match(t)
+    if m:
+        if m.group(1).startswith("?"):
+            return None, None, True
+        y = int(m.group(1))
+        if not _plausible(y):
+            return None, None, False
+        if "?" in m.group(2) or "?" in m.group(3):
+            return None, y, "?" in m.group(2) or m.group(3) == "??"
+        d = _mkdate(y, int(m.group(2)), int(m.group(3)))
+        return d, y, d is not None
+    m = _DMY.match(t)
+    if m:
+        y = int(m.group(3))
+        d = _mkdate(y, int(m.group(2)), int(m.group(1)))
+        return d, y if _plausible(y) else None, d is not None and _plausible(y)
+    m = _YEAR_ONLY.match(t)
+    if m:
+        y = int(m.group(1))
+        return None, y if _plausible(y) else None, _plausible(y)
+    m = _WORDS.match(t)
+    if m:
+        day = m.group(1) or m.group(4)
+        month = _MONTHS.get((m.group(2) or m.group(3)).lower())
+        y = int(m.group(5))
+        if month is not None and _plausible(y):
+            d = _mkdate(y, month, int(day))
+            return d, y, d is not None
+        return None, None, False
+    m = _MONTH_YEAR.match(t)
+    if m and m.group(1).lower() in _MONTHS and _plausible(int(m.group(2))):
+        return None, int(m.group(2)), True
+    return None, None, False
+
+
+def parse_date(text: str | None) -> tuple[_dt.date | None, int | None, bool]:
+    """``(date, year, ok)`` from a date tag. ``date`` is set for a calendar date
+    (``YYYY.MM.DD``, ``D.M.YYYY``, ``DD-MM-YYYY``, ``17 april 2009``) and for a range (its
+    first day); ``year`` also for partial dates (``1950.??.??``, ``1950.``) and spans of
+    years (``2007/2008``: the first); ``ok`` is False when the text is not a date at all (a
+    ``bad-date``). An empty or all-``?`` date is unknown, not bad. Two-digit years
+    (``03.07.20``) are ambiguous and reported.
+
+    Example:
+        >>> parse_date("25.11.2000")
+        (datetime.date(2000, 11, 25), 2000, True)
+        >>> parse_date("2004.10.27 - 2004.11.01")
+        (datetime.date(2004, 10, 27), 2004, True)
+        >>> parse_date("2007/2008"), parse_date("1950."), parse_date("????.??.??")
+        ((None, 2007, True), (None, 1950, True), (None, None, True))
+        >>> parse_date("03.07.20"), parse_date("summer")
+        ((None, None, False), (None, None, False))
+    """
+    if text is None or _UNKNOWN_DATE.match(text):
+        return None, None, True
+    t = text.strip()
+    d, y, ok = _one_date(t)
+    if ok:
+        return d, y, True
+    m = _YEAR_SPAN.match(t)
+    if m:
+        a, b = int(m.group(1)), m.group(2)
+        b_full = int(b) if len(b) == 4 else a // 100 * 100 + int(b)
+        if _plausible(a) and a <= b_full <= a + 5:
+            return None, a, True
+    for sep in _RANGE_SEP.finditer(t):  # a range: two dates, the first one counts
+        d1, y1, ok1 = _one_date(t[:sep.start()])
+        if ok1 and y1 is not None and _one_date(t[sep.end():])[2]:
+            return d1, y1, True
+    if y is None:  # not a date, but a year written in it is still the year
+        m = _ANY_YEAR.search(t)
+        y = int(m.group(1)) if m else None
+    return None, y, False
+
+
+# ----------------------------------------------------------------------------------------------
+# header checks
+# ----------------------------------------------------------------------------------------------
+
+
+def _tag_line(record: GameRecord, name: str, nth: int = 0) -> int | None:
+    """The file line of the ``nth`` occurrence of tag ``name`` (found in the raw text)."""
+    raw = record.raw or ""
+    pat = re.compile(r"\[\s*" + re.escape(name.strip()) + r"\s", re.IGNORECASE)
+    hits = list(pat.finditer(raw))
+    if len(hits) <= nth:
+        return record.line
+    return record.line + raw.count("\n", 0, hits[nth].start())
+
+
+def check_tags(record: GameRecord) -> list[Finding]:
+    """The header findings of one game: ``duplicate-tag`` (a tag repeated, the first wins),
+    ``bad-date`` (a date tag that is not a date) and ``plycount-mismatch`` (a ``PlyCount``
+    tag that disagrees with the main line's moves).
+
+    Example:
+        >>> from pdnkit.pdn.reader import parse_game
+        >>> g = parse_game('[Date "25.11.2000"][Date "x"][PlyCount "3"] 1. 32-28 19-23 2-0')
+        >>> [f.code for f in check_tags(g)]
+        ['duplicate-tag', 'plycount-mismatch']
+        >>> [f.code for f in check_tags(parse_game('[Date "once upon a time"] 2-0'))]
+        ['bad-date']
+    """
+    file, index = record.file, record.index
+    out: list[Finding] = []
+    values, got = _scan(record.tags)
+    if len(values) < len(record.tags):  # some tag is repeated
+        seen: dict[str, tuple[str, str]] = {}
+        counts: dict[str, int] = {}
+        for k, v in record.tags:
+            n = _norm(k)
+            counts[n] = counts.get(n, 0) + 1
+            if n not in seen:
+                seen[n] = (k, v)
+                continue
+            first_name, first_value = seen[n]
+            out.append(make_finding(
+                "duplicate-tag",
+                f"tag {k!r} given again ({v!r}); the first one ({first_value!r}) is used",
+                line=_tag_line(record, k, counts[n] - 1),
+                details={"tag": first_name, "kept": first_value, "ignored": v}, file=file,
+                game_index=index))
+    raw_date = got.get("date")
+    if raw_date is not None:
+        _, year, ok = parse_date(raw_date)
+        if not ok:
+            date_name = next(k.strip() for k, v in record.tags
+                             if _FIELD_OF.get(_norm(k), ("",))[0] == "date"
+                             and v.strip() == raw_date)
+            kept = f" (year {year} kept)" if year is not None else ""
+            out.append(make_finding(
+                "bad-date", f"{date_name} {raw_date!r} is not a date{kept}",
+                line=_tag_line(record, date_name),
+                details={"tag": date_name, "value": raw_date, "year": year}, file=file,
+                game_index=index))
+    plycount = values.get("plycount")
+    if plycount is not None and plycount.strip().isdigit() and record.parsed:
+        n_moves = len(record.moves)
+        if int(plycount) != n_moves:
+            out.append(make_finding(
+                "plycount-mismatch",
+                f"PlyCount says {int(plycount)}, the main line has {n_moves} moves",
+                line=_tag_line(record, "PlyCount"),
+                details={"plycount": int(plycount), "moves": n_moves}, file=file,
+                game_index=index))
+    return out
+
+
+def players(record: GameRecord, variant: str | None = None) -> tuple[str | None, str | None]:
+    """``(white, black)`` of a record through :data:`TAG_NAMES` (and ``P1``/``P2``).
+
+    Example:
+        >>> players(GameRecord(tags=[("Bianco", "Rossi"), ("Nero", "Verdi")]))
+        ('Rossi', 'Verdi')
+    """
+    values, got = _scan(record.tags)
+    _with_players(values, got, variant)
+    return got.get("white"), got.get("black")
+
+
+# ----------------------------------------------------------------------------------------------
+# standard tags on output
+# ----------------------------------------------------------------------------------------------
+
+
+def standard_tags(record: GameRecord, gametype: int | str | None = None,
+                  variant: str | None = None) -> list[tuple[str, str]]:
+    """The tags ``convert`` and ``export`` write: the standard tags (``Event``, ``Site``,
+    ``Date``, ``Round``, ``White``, ``Black``, ``Result``) that the mapping gives a value,
+    ``GameType`` in its short form (the number) when ``gametype`` is given and the game has
+    none, then every original tag (the first of a repeated one) that is not already written.
+    ``Date`` falls back to the year (``1990.??.??``); a game without a result tag keeps its
+    terminator only (so a standard file reads back with the same tags).
+
+    Example:
+        >>> g = GameRecord(tags=[("Bianco", "Rossi"), ("Nero", "Verdi"), ("Anno", "1990"),
+        ...                      ("Risultato", "1-0")])
+        >>> standard_tags(g, gametype="22,W,8,8,N2,1")  # doctest: +NORMALIZE_WHITESPACE
+        [('Date', '1990.??.??'), ('White', 'Rossi'), ('Black', 'Verdi'), ('Result', '1-0'),
+         ('GameType', '22'), ('Bianco', 'Rossi'), ('Nero', 'Verdi'), ('Anno', '1990'),
+         ('Risultato', '1-0')]
+    """
+    original = unique_tags(record.tags)
+    values = first_values(original)
+    t = game_tags(original, variant)
+    fields = {"event": t.event, "site": t.site, "round": t.round, "white": t.white,
+              "black": t.black, "result": t.result, "date": t.date_raw}
+    if fields["date"] is None and t.year is not None:
+        fields["date"] = f"{t.year:04d}.??.??"
+    out: list[tuple[str, str]] = []
+    written: set[str] = set()
+    for name, fld in STANDARD_FIELDS:
+        if name.lower() in values:
+            out.append(next((k, v) for k, v in original if _norm(k) == name.lower()))
+        elif fields[fld] is not None:
+            out.append((name, str(fields[fld])))
+        else:
+            continue
+        written.add(name.lower())
+    if "gametype" not in values and gametype is not None:
+        out.append(("GameType", str(gametype).split(",")[0].strip()))
+        written.add("gametype")
+    out.extend((k, v) for k, v in original if _norm(k) not in written)
+    return out
+
+
+__all__ = ["ITALIAN_NAMES", "STANDARD_FIELDS", "TAG_NAMES", "GameTags", "check_tags",
+           "first_mover_black", "first_values", "game_tags", "gametype_hint", "parse_date",
+           "players", "result_tag", "standard_tags", "unique_tags"]
