@@ -5,7 +5,6 @@ from __future__ import annotations
 import errno
 from typing import Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -54,7 +53,7 @@ class _Group(TyperGroup):
     """The root command group: turns the errors of :func:`error_message` into one
     ``pdnkit: error:`` line and exit status 2, for every command and sub-command."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: Any) -> Any:  # a click Context (typer vendors its own click)
         try:
             return super().invoke(ctx)
         except Exception as exc:

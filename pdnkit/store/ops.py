@@ -13,7 +13,7 @@ Example:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from pdnkit.store.db import DbLike, db_path, opened
 
@@ -73,7 +73,7 @@ def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None
         inputs = [db_path(db)] if db is None or isinstance(db, (str, Path)) else []
         with opened(db, must_exist=True, read_only=True) as con, \
                 atomic_output(out, inputs=inputs) as f:
-            return export(f, db=con, where=where)
+            return export(cast("TextIO", f), db=con, where=where)
     n = 0
     with opened(db, must_exist=True, read_only=True) as con:
         ids = [r[0] for r in con.execute(
