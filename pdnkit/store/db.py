@@ -251,9 +251,12 @@ CORE_TABLES = ("files", "games")
 
 def _meta(con: duckdb.DuckDBPyConnection, have: dict[str, list[tuple[str, str]]]
           ) -> dict[str, str] | None:
+    """The ``pdnkit_meta`` facts, or ``None`` when the schema was never recorded (a database
+    made before the version was stored, or tables made by running ``schema.sql`` alone)."""
     if "pdnkit_meta" not in have:
         return None
-    return {k: v for k, v in con.execute("SELECT key, value FROM pdnkit_meta").fetchall()}
+    meta = {k: v for k, v in con.execute("SELECT key, value FROM pdnkit_meta").fetchall()}
+    return meta if "columns" in meta else None
 
 
 def check_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> str:
@@ -300,7 +303,7 @@ def check_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> 
                           f"pdnkit knows {SCHEMA_VERSION}): upgrade pdnkit")
     try:
         recorded: dict[str, list[str]] = json.loads(meta["columns"])
-    except (KeyError, ValueError):
+    except ValueError:
         raise SchemaError(f"{name} has a damaged pdnkit_meta table (no record of its "
                           "columns)." + fix) from None
     lost = [f"table {t}" for t in recorded if t not in have]
@@ -313,8 +316,6 @@ def check_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> 
         present = {c for c, _ in have.get(table, [])}
         if any(c not in present for c, _ in cols):
             return "older"
-    if recorded != _record(have):
-        return "older"
     return "current"
 
 
@@ -352,7 +353,9 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") ->
                     con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{col}" {dtype}')
         if not had_paths:  # an older database: every file's path so far
             con.execute("INSERT INTO file_paths SELECT file_id, path, imported_at FROM files")
-        record = json.dumps(_record(_columns(con)), sort_keys=True)
+    record = json.dumps(_record(_columns(con)), sort_keys=True)
+    stored = dict(con.execute("SELECT key, value FROM pdnkit_meta").fetchall())
+    if (stored.get("schema_version"), stored.get("columns")) != (str(SCHEMA_VERSION), record):
         con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES ('schema_version', ?), "
                     "('columns', ?)", [str(SCHEMA_VERSION), record])
     if con.execute("SELECT count(*) FROM variants").fetchall()[0][0] == 0:
