@@ -17,6 +17,7 @@ from tests.store.safety_helpers import (
     GAME_A,
     GAME_C,
     cli,
+    cli_process,
     collection,
     imported,
     one_error_line,
@@ -168,3 +169,22 @@ def test_duplicates_csv_writes_json_lists(tmp_path: Path) -> None:
     assert [loc.rsplit("/", 1)[-1] for loc in locations] == ["x.pdn#1", "x.pdn#2", "y.pdn#1"]
     assert json.loads(rows[0]["differing_tags"]) == []
     assert "\n" not in rows[0]["locations"]
+
+
+def test_a_full_disk_while_writing_keeps_the_old_output(tmp_path: Path) -> None:
+    """The file-size limit stands in for a full disk: the write fails part-way, the old
+    output stays as it was, no temporary file is left and the error is one line."""
+    import resource
+
+    db = imported(tmp_path)
+    keep = tmp_path / "keep.pdn"
+    keep.write_text("old\n", encoding="utf-8")
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100, 100))
+
+    r = cli_process("export", "--db", db, "--out", keep, preexec=limit)
+    line = one_error_line(r.stderr)
+    assert r.returncode == 2 and "cannot write" in line and "nothing was written" in line
+    assert keep.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.duckdb", "keep.pdn", "src"]
