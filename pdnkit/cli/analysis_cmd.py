@@ -327,8 +327,10 @@ def plot_command(
                    fen=fen)
     except ValueError as exc:
         raise _fail(str(exc)) from None
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, format=suffix[1:], dpi=dpi, bbox_inches="tight")
+    from pdnkit._atomic import atomic_path
+
+    with atomic_path(out, inputs=[db]) as tmp:  # whole or not at all, never over the db
+        fig.savefig(tmp, format=suffix[1:], dpi=dpi, bbox_inches="tight")
     typer.echo(f"wrote {out}")
 
 
@@ -350,8 +352,10 @@ def _run_report(kind: str, db: Path, out: Path | None, **filters: Any) -> None:
     if out is None:
         typer.echo(text)
     else:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
+        from pdnkit._atomic import atomic_output
+
+        with atomic_output(out, inputs=[db]) as fh:  # whole or not at all
+            fh.write(text)
         typer.echo(f"wrote {out}")
 
 

@@ -83,6 +83,41 @@ def _jsonable_df(df: Any) -> list[dict[str, Any]]:
     return json.loads(df.to_json(orient="records", date_format="iso", default_handler=str))
 
 
+def _csv_frame(df: Any) -> Any:
+    """``df`` with every list, array or map cell as JSON text (``[279, 280]``,
+    ``["a.pdn#1", "b.pdn#2"]``): one CSV field each, read back with any JSON parser.
+
+    Example:
+        >>> import numpy as np, pandas as pd
+        >>> _csv_frame(pd.DataFrame({"ids": [np.array([279, 280])], "n": [2]})).to_csv(
+        ...     index=False).splitlines()
+        ['ids,n', '"[279, 280]",2']
+    """
+    def cell(v: Any) -> Any:
+        if hasattr(v, "tolist") and not isinstance(v, (str, bytes)) and getattr(v, "ndim", 0):
+            v = v.tolist()
+        if isinstance(v, (list, tuple, dict)):
+            return json.dumps(_plain(v), ensure_ascii=False, default=str)
+        return v
+
+    out = df.copy()
+    for col in out.columns:
+        if out[col].dtype == object:
+            out[col] = [cell(v) for v in out[col]]
+    return out
+
+
+def _plain(v: Any) -> Any:
+    """Nested lists/dicts with numpy values made plain Python (for ``json.dumps``)."""
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if hasattr(v, "tolist"):
+        return _plain(v.tolist())
+    return v
+
+
 @app.command(
     "import",
     epilog=(
@@ -122,8 +157,11 @@ def import_command(
     parse, with its raw text), its moves in [cyan]moves[/cyan], every position reached in
     [cyan]positions[/cyan] and every problem in [cyan]findings[/cyan]. Each file is loaded
     in one transaction, however large: an import stopped by Ctrl-C, a kill or a crash leaves
-    every file either fully loaded or absent, and memory stays flat. Importing the same bytes again does nothing (content hash); a file edited
-    since its import replaces its old version. Then explore with [bold]pdnkit query[/bold].
+    every file either fully loaded or absent, and memory stays flat. Importing the same bytes
+    again, under any name, loads nothing (content hash); the new name is recorded in
+    [cyan]file_paths[/cyan] ([bold]pdnkit duplicates --files[/bold] lists such files). A
+    file edited since its import replaces its old version. Worker processes end with the
+    import, even when it is killed. Then explore with [bold]pdnkit query[/bold].
     """
     from pdnkit.pdn.source import check_encoding
     from pdnkit.store import import_files
@@ -152,8 +190,9 @@ def import_command(
         "  [bold]pdnkit query \"SELECT * FROM findings\" --format csv --out findings.csv[/bold]"
         "\n\n"
         "  [bold]pdnkit query \"SELECT * FROM moves\" --format parquet --out moves.parquet[/bold]"
-        "\n\nTables: files, games, moves, positions, findings, rule_events, variants "
-        "(see docs/schema.md)."
+        "\n\n  [bold]pdnkit query --write \"DELETE FROM games WHERE status = 'unparsed'\"[/bold]"
+        "\n\nTables: files, file_paths, games, moves, positions, findings, rule_events, "
+        "variants (see docs/schema.md)."
     ),
 )
 def query_command(
@@ -166,45 +205,75 @@ def query_command(
     out: Path | None = typer.Option(None, "--out", "-o",
                                     help="Write to this file instead of the screen."),
     limit: int = typer.Option(50, "--limit", help="Rows shown by --format table."),
+    write: bool = typer.Option(False, "--write",
+                               help="Open the database for writing (DELETE, UPDATE, CREATE "
+                                    "...). Without it the database is read-only and SQL "
+                                    "cannot read or write files."),
 ) -> None:
-    """Run SQL on the game database and print or save the result."""
+    """Run SQL on the game database and print or save the result.
+
+    The database is opened read-only (a read-only file works) and the SQL cannot reach
+    files ([cyan]COPY ... TO[/cyan], [cyan]read_csv[/cyan], [cyan]ATTACH[/cyan] are
+    refused): write results with [cyan]--out[/cyan] instead. [cyan]--write[/cyan] allows
+    changes. One statement at a time.
+    """
     from pdnkit.store import query
 
     if format is QueryFormat.parquet and out is None:
         raise _fail("--format parquet needs --out FILE")
+    if out is not None:
+        from pdnkit._atomic import check_not_input
+
+        check_not_input(out, [db or Path("pdnkit.duckdb")])
     try:
-        df = query(sql, db=db)
+        df = query(sql, db=db, write=write)
     except FileNotFoundError as exc:
+        raise _fail(str(exc)) from None
+    except ValueError as exc:  # several statements
         raise _fail(str(exc)) from None
     except Exception as exc:  # SQL errors from DuckDB
         if type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb"):
-            raise _fail(str(exc).strip()) from None
+            raise _fail(_sql_error(exc, write)) from None
         raise
-    _write_frame(df, format.value, out, limit)
+    _write_frame(df, format.value, out, limit, db)
 
 
-def _write_frame(df: Any, fmt: str, out: Path | None, limit: int | None) -> None:
-    if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
+def _sql_error(exc: Exception, write: bool) -> str:
+    """A DuckDB error of the user's SQL, with what to do when the read-only mode refused it."""
+    text = str(exc).strip()
+    if not write and "read-only mode" in text:
+        return text.splitlines()[0] + " (add --write to change the database)"
+    if "file system operations are disabled" in text:
+        return (text.splitlines()[0] + " (SQL cannot read or write files here: save a "
+                "result with --out FILE --format csv|json|parquet)")
+    return text
+
+
+def _write_frame(df: Any, fmt: str, out: Path | None, limit: int | None,
+                 db: Path | None = None) -> None:
+    """Print ``df`` or write it to ``out`` (whole or not at all, never over the database)."""
+    from pdnkit._atomic import atomic_output, atomic_path
+
+    inputs = [db or Path("pdnkit.duckdb")]
+    text: str | None = None
     if fmt == "parquet":
-        df.to_parquet(out, index=False)
+        with atomic_path(out or Path("out.parquet"), inputs) as tmp:
+            df.to_parquet(tmp, index=False)  # written by pyarrow, not by SQL
     elif fmt == "csv":
-        text = df.to_csv(index=False)
+        text = _csv_frame(df).to_csv(index=False)
+    elif fmt == "json":
+        text = json.dumps(_jsonable_df(df), indent=1, ensure_ascii=False) + "\n"
+    elif out is not None:
+        text = df.to_string(index=False) + "\n"
+    else:
+        _print_table(df, limit)
+        return
+    if text is not None:
         if out is None:
             sys.stdout.write(text)
         else:
-            out.write_text(text, encoding="utf-8")
-    elif fmt == "json":
-        text = json.dumps(_jsonable_df(df), indent=1, ensure_ascii=False)
-        if out is None:
-            typer.echo(text)
-        else:
-            out.write_text(text + "\n", encoding="utf-8")
-    else:
-        if out is not None:
-            out.write_text(df.to_string(index=False) + "\n", encoding="utf-8")
-        else:
-            _print_table(df, limit)
+            with atomic_output(out, inputs=inputs) as fh:
+                fh.write(text)
     if out is not None:
         typer.echo(f"{len(df)} rows -> {out}", err=True)
 
@@ -229,7 +298,9 @@ def export_command(
     """Write games from the database as canonical PDN 3.0.
 
     Moves are written in canonical notation where they were replayed; tags, comments,
-    variations and results as read. Importing the export gives the same games.
+    variations and results as read. Importing the export gives the same games. The file
+    is written whole or not at all (an existing one is replaced only at the end), the
+    database is opened read-only and [cyan]--where[/cyan] cannot reach files.
     """
     from pdnkit.store import export
 
@@ -242,7 +313,7 @@ def export_command(
         raise _fail(str(exc)) from None
     except Exception as exc:
         if type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb"):
-            raise _fail(str(exc).strip()) from None
+            raise _fail(_sql_error(exc, False)) from None
         raise
     typer.echo(f"{n} games -> {out}", err=True)
 
@@ -258,19 +329,32 @@ def duplicates_command(
                                            "[cyan]json[/cyan]."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
     limit: int = typer.Option(50, "--limit", help="Groups shown by --format table."),
+    files: bool = typer.Option(False, "--files",
+                               help="List identical files instead: the same bytes imported "
+                                    "under several paths (loaded once)."),
 ) -> None:
     """List groups of games with identical moves (same variant, start and main line).
 
     For each group: how many games, where they are ([cyan]path#game-number[/cyan]), the
     players, and whether their tags differ (and which). Like pgn-extract's duplicate
-    detection for chess.
+    detection for chess. With [cyan]--files[/cyan]: files whose bytes were imported under
+    more than one path, with every path. In CSV, list fields (game_ids, locations, paths
+    ...) are JSON lists such as [cyan]"[279, 280]"[/cyan].
     """
     from pdnkit.store import duplicates
 
     try:
-        df = duplicates(db=db)
+        df = duplicates(db=db, files=files)
     except FileNotFoundError as exc:
         raise _fail(str(exc)) from None
+    if files and format is ListFormat.table and out is None:
+        if df.empty:
+            typer.echo("no identical files")
+            return
+        shown = df.drop(columns=["sha256"]).copy()
+        shown["paths"] = ["\n".join(p) for p in shown["paths"]]
+        _print_table(shown, limit, title=f"{len(df)} file(s) imported under several paths")
+        return
     if format is ListFormat.table and out is None:
         if df.empty:
             typer.echo("no duplicate games")
@@ -282,7 +366,7 @@ def duplicates_command(
         shown["players"] = ["; ".join(p) for p in shown["players"]]
         _print_table(shown, limit, title=f"{len(df)} group(s) of games with identical moves")
         return
-    _write_frame(df, format.value, out, limit)
+    _write_frame(df, format.value, out, limit, db)
 
 
 @app.command(

@@ -184,7 +184,9 @@ def validate_cmd(
       pdnkit validate old_english.pdn --edition wcdf --result-convention first-mover
     """
     with contextlib.ExitStack() as stack:
-        out_stream = (stack.enter_context(open(output, "w", encoding="utf-8", newline=""))
+        from pdnkit._atomic import atomic_output  # whole or not at all, never over an input
+
+        out_stream = (stack.enter_context(atomic_output(output, inputs=paths, newline=""))
                       if output else sys.stdout)
         code, summary = _run(paths, variant, edition, fmt, jobs, result_convention, strict, quiet,
                     show_info, out_stream, output is not None, encoding)

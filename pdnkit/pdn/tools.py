@@ -143,10 +143,13 @@ def convert(paths: Iterable[PathLike], out: PathLike, *,
         <BLANKLINE>
         1. 32-28 2-0
     """
+    from pdnkit._atomic import atomic_output
+
     summary = ConvertSummary()
     files = list(expand_paths(paths))
     out_path = Path(out)
-    with open(out_path, "w", encoding="utf-8", newline="\n") as fh:
+    # written whole or not at all; an output that is one of the inputs is refused
+    with atomic_output(out_path, inputs=files) as fh:
         first = True
         for path in files:
             summary.files += 1

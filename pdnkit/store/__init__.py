@@ -17,6 +17,8 @@ from pdnkit._lazy import lazy_exports
 _API: dict[str, str] = {
     "connect": "pdnkit.store.db",
     "DEFAULT_DB": "pdnkit.store.db",
+    "DatabaseError": "pdnkit.store.db",
+    "SchemaError": "pdnkit.store.db",
     "import_files": "pdnkit.store.ingest",
     "ImportSummary": "pdnkit.store.ingest",
     "FileResult": "pdnkit.store.ingest",

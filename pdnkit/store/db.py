@@ -5,8 +5,8 @@ open DuckDB connection, or ``None`` for ``pdnkit.duckdb`` in the current folder.
 
 Example:
     >>> con = connect(":memory:")
-    >>> sorted(r[0] for r in con.execute("SHOW TABLES").fetchall())[:3]
-    ['files', 'findings', 'games']
+    >>> {"files", "games", "file_paths"} <= {r[0] for r in con.execute("SHOW TABLES").fetchall()}
+    True
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 DEFAULT_DB = "pdnkit.duckdb"
 
 #: every table of the schema, in load order
-TABLES = ("files", "games", "moves", "positions", "findings", "rule_events", "variants")
+TABLES = ("files", "games", "moves", "positions", "findings", "rule_events", "variants",
+          "file_paths", "pdnkit_meta")
 
 DbLike = Union[str, Path, "duckdb.DuckDBPyConnection", None]
 
@@ -55,14 +56,88 @@ def db_path(db: str | Path | None) -> str:
     return str(db)
 
 
+class DatabaseError(Exception):
+    """The database cannot be used: in use by another process, not a DuckDB file, not
+    writable, a full disk, or tables that no longer match the schema. The message says what
+    happened and what to do (the CLI prints it as one ``pdnkit: error:`` line)."""
+
+
+class SchemaError(DatabaseError):
+    """The database's tables do not match the pdnkit schema (a table or column was dropped,
+    or the database was made by a newer pdnkit). Never repaired silently."""
+
+
+def database_error(exc: BaseException, path: str, doing: str = "open") -> DatabaseError:
+    """A :class:`DatabaseError` that says in one sentence what a DuckDB (or OS) error means
+    for the database ``path`` and what to do about it.
+
+    Example:
+        >>> str(database_error(OSError(28, "No space left on device"), "g.duckdb", "write"))[:50]
+        'cannot write the database g.duckdb: the disk is fu'
+    """
+    text = str(exc).strip()
+    first = text.splitlines()[0] if text else type(exc).__name__
+    low = text.lower()
+    if "could not set lock" in low or "conflicting lock" in low:
+        holder = text.split("Conflicting lock is held in", 1)[-1].split(". See", 1)[0].strip()
+        who = f" ({holder})" if holder and holder != text else ""
+        return DatabaseError(
+            f"the database {path} is in use by another process{who}, e.g. an import that "
+            "is still running: wait until it ends, or use another --db")
+    if "not a valid duckdb database" in low or "database file" in low and "version" in low \
+            or "corrupt" in low or "checksum" in low:
+        return DatabaseError(
+            f"{path} is not a readable pdnkit/DuckDB database (damaged, or not a database "
+            f"at all: {first}); pdnkit leaves it untouched: give another --db, or move it "
+            "away and import again")
+    if "no space left" in low or "file too large" in low or "disk quota" in low \
+            or getattr(exc, "errno", None) in (28, 27, 122):
+        return DatabaseError(
+            f"cannot {doing} the database {path}: the disk is full ({first}); what was "
+            "being written was rolled back (files loaded before are kept): free some space "
+            "and run the command again")
+    if "read-only file system" in low or "permission denied" in low \
+            or getattr(exc, "errno", None) in (13, 30, 1):
+        return DatabaseError(
+            f"cannot {doing} the database {path}: no write access ({first}); make the file "
+            "and its folder writable, or use another --db (read commands work without)")
+    return DatabaseError(f"cannot {doing} the database {path}: {first}")
+
+
+def _is_duckdb_error(exc: BaseException) -> bool:
+    return type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb")
+
+
+#: settings of every read-only connection: SQL cannot read or write files, attach other
+#: databases or load extensions (``query``, ``export --where`` and the filters of ``stats``
+#: run text from the command line)
+READ_ONLY_CONFIG = {"enable_external_access": "false"}
+
+
+def _open(path: str, read_only: bool) -> duckdb.DuckDBPyConnection:
+    import duckdb
+
+    try:
+        if read_only:
+            return duckdb.connect(path, read_only=True, config=dict(READ_ONLY_CONFIG))
+        return duckdb.connect(path)
+    except duckdb.Error as exc:
+        raise database_error(exc, path) from None
+
+
 def connect(db: DbLike = None, *, read_only: bool = False,
             must_exist: bool = False) -> duckdb.DuckDBPyConnection:
     """Open (and create if needed) a pdnkit database with every table of the schema.
 
     ``db`` is a path, ``":memory:"``, ``None`` (``pdnkit.duckdb`` here) or an open connection
-    (returned as it is, after making sure the schema exists). An older database gets the columns
-    added to the schema since it was made. ``must_exist=True`` raises ``FileNotFoundError`` for
-    a database file that is not there (instead of creating an empty one).
+    (returned as it is, after checking its tables and creating them if needed). The tables are checked against
+    the schema (:func:`check_schema`): a database whose tables or columns were dropped is
+    refused (:class:`SchemaError`), one made by an older pdnkit gets the tables and columns
+    added since. ``must_exist=True`` raises ``FileNotFoundError`` for a database file that is
+    not there (instead of creating an empty one). ``read_only=True`` opens without any write
+    (a read-only file or folder works) and with file access from SQL disabled
+    (:data:`READ_ONLY_CONFIG`). A database that cannot be opened (in use by another process,
+    damaged, not writable) raises :class:`DatabaseError`.
 
     Example:
         >>> con = connect(":memory:")
@@ -72,19 +147,48 @@ def connect(db: DbLike = None, *, read_only: bool = False,
     import duckdb
 
     if isinstance(db, duckdb.DuckDBPyConnection):
-        ensure_schema(db)
+        if check_schema(db) != "current":  # (a read-only connection is never written)
+            ensure_schema(db)
         return db
     path = db_path(db)
     if path != ":memory:":
         p = Path(path)
         if (must_exist or read_only) and not p.exists():
             raise FileNotFoundError(f"no pdnkit database at {p} (run `pdnkit import` first)")
+        if p.exists() and not p.is_file():
+            raise DatabaseError(f"{p} is not a file: give the database file with --db")
         if not read_only:
             p.parent.mkdir(parents=True, exist_ok=True)
-    con = duckdb.connect(path, read_only=read_only)
+    elif read_only:  # an in-memory database is always new: give it the schema
+        read_only = False
     if not read_only:
-        ensure_schema(con)
-    return con
+        con = _open(path, read_only=False)
+        try:
+            ensure_schema(con, path)
+        except duckdb.Error as exc:
+            con.close()
+            raise database_error(exc, path, "update") from None
+        except BaseException:
+            con.close()
+            raise
+        return con
+    con = _open(path, read_only=True)
+    try:
+        state = check_schema(con, path)
+    except BaseException:
+        con.close()
+        raise
+    if state == "current":
+        return con
+    con.close()  # made by an older pdnkit: add what is missing once, then read
+    try:
+        connect(path).close()
+    except DatabaseError as exc:
+        raise SchemaError(
+            f"the database {path} was made by an older pdnkit and needs new tables or "
+            f"columns, but it cannot be updated ({exc}); open it once with write access "
+            f"(e.g. `pdnkit query --write --db {path} \"SELECT 1\"`)") from None
+    return _open(path, read_only=True)
 
 
 @contextmanager
@@ -111,7 +215,8 @@ def opened(db: DbLike, **kwargs: Any) -> Iterator[duckdb.DuckDBPyConnection]:
 def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, str]]]:
     rows = con.execute(
         "SELECT table_name, column_name, data_type FROM information_schema.columns "
-        "WHERE table_schema = 'main' ORDER BY table_name, ordinal_position"
+        "WHERE table_schema = 'main' AND table_catalog = current_database() "
+        "ORDER BY table_name, ordinal_position"
     ).fetchall()
     out: dict[str, list[tuple[str, str]]] = {}
     for table, column, dtype in rows:
@@ -135,9 +240,97 @@ def _reference_columns() -> dict[str, list[tuple[str, str]]]:
     return _REFERENCE
 
 
-def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
-    """Create missing tables and add columns that a newer schema defines (never drops or
-    renames anything), then fill the ``variants`` table if it is empty.
+#: the version of the schema this pdnkit writes (``pdnkit_meta``); 1 was every database made
+#: before the version was stored. Columns and tables added to ``schema.sql`` need no new
+#: version: they are recorded in ``pdnkit_meta`` and added to older databases.
+SCHEMA_VERSION = 2
+#: the tables a database made before the version was stored must have (the others are
+#: created when missing; missing columns are added)
+CORE_TABLES = ("files", "games")
+
+
+def _meta(con: duckdb.DuckDBPyConnection, have: dict[str, list[tuple[str, str]]]
+          ) -> dict[str, str] | None:
+    """The ``pdnkit_meta`` facts, or ``None`` when the schema was never recorded (a database
+    made before the version was stored, or tables made by running ``schema.sql`` alone)."""
+    if "pdnkit_meta" not in have:
+        return None
+    meta = {k: v for k, v in con.execute("SELECT key, value FROM pdnkit_meta").fetchall()}
+    return meta if "columns" in meta else None
+
+
+def check_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> str:
+    """Compare a database's tables with the schema: ``"current"`` (nothing to do),
+    ``"older"`` (tables or columns that ``schema.sql`` added since must be created) or
+    ``"new"`` (no tables yet). Raises :class:`SchemaError` for a database whose recorded
+    tables or columns are gone (dropped by hand), one made by a newer pdnkit, one without a
+    version that lacks a core table, and a DuckDB file that is not a pdnkit database. The
+    expected tables and columns come from ``schema.sql`` itself.
+
+    Example:
+        >>> import duckdb
+        >>> con = duckdb.connect()
+        >>> check_schema(con)
+        'new'
+        >>> ensure_schema(con); check_schema(con)
+        'current'
+        >>> _ = con.execute("ALTER TABLE games DROP COLUMN raw_pdn")
+        >>> try:
+        ...     check_schema(con)
+        ... except SchemaError as exc:
+        ...     print(str(exc)[:58])
+        the database does not match the pdnkit schema: column game
+    """
+    have = _columns(con)
+    ref = _reference_columns()
+    if not have:
+        return "new"
+    meta = _meta(con, have)
+    fix = (" pdnkit does not repair a database silently: restore it from a backup, or "
+           "import the files again into a new --db")
+    if meta is None:
+        if not set(have) & set(ref):
+            raise SchemaError(f"{name} is a DuckDB database but not a pdnkit one (none of "
+                              "its tables is a pdnkit table): give another --db")
+        missing = [t for t in CORE_TABLES if t not in have]
+        if missing:
+            raise SchemaError(f"{name} does not match the pdnkit schema: table(s) "
+                              f"{', '.join(missing)} missing." + fix)
+        return "older"
+    version = int(meta.get("schema_version", "0") or 0)
+    if version > SCHEMA_VERSION:
+        raise SchemaError(f"{name} was made by a newer pdnkit (schema version {version}, this "
+                          f"pdnkit knows {SCHEMA_VERSION}): upgrade pdnkit")
+    try:
+        recorded: dict[str, list[str]] = json.loads(meta["columns"])
+    except ValueError:
+        raise SchemaError(f"{name} has a damaged pdnkit_meta table (no record of its "
+                          "columns)." + fix) from None
+    lost = [f"table {t}" for t in recorded if t not in have]
+    lost += [f"column {t}.{c}" for t, cols in recorded.items() if t in have
+             for c in cols if c not in {x for x, _ in have[t]}]
+    if lost:
+        raise SchemaError(f"{name} does not match the pdnkit schema: {', '.join(lost)} "
+                          "dropped." + fix)
+    for table, cols in ref.items():
+        present = {c for c, _ in have.get(table, [])}
+        if any(c not in present for c, _ in cols):
+            return "older"
+    return "current"
+
+
+def _record(have: dict[str, list[tuple[str, str]]]) -> dict[str, list[str]]:
+    """The tables and columns of the schema a database has (what ``pdnkit_meta`` keeps)."""
+    ref = _reference_columns()
+    return {t: [c for c, _ in have[t] if c in {x for x, _ in ref[t]}]
+            for t in sorted(ref) if t in have}
+
+
+def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> None:
+    """Check the tables (:func:`check_schema`: a dropped table or column raises
+    :class:`SchemaError`), create missing tables and add columns that a newer schema
+    defines (never drops or renames anything), record the schema in ``pdnkit_meta``, then
+    fill the ``variants`` table if it is empty.
 
     Example:
         >>> import duckdb
@@ -145,14 +338,26 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
         >>> ensure_schema(con)
         >>> con.execute("SELECT count(*) FROM moves").fetchall()[0][0]
         0
+        >>> con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'").fetchall()
+        [('2',)]
     """
-    con.execute(schema_sql())
-    have = _columns(con)
-    for table, cols in _reference_columns().items():
-        present = {c for c, _ in have.get(table, [])}
-        for col, dtype in cols:
-            if col not in present:
-                con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{col}" {dtype}')
+    state = check_schema(con, name)
+    if state != "current":
+        had_paths = "file_paths" in _columns(con)
+        con.execute(schema_sql())
+        have = _columns(con)
+        for table, cols in _reference_columns().items():
+            present = {c for c, _ in have.get(table, [])}
+            for col, dtype in cols:
+                if col not in present:
+                    con.execute(f'ALTER TABLE "{table}" ADD COLUMN "{col}" {dtype}')
+        if not had_paths:  # an older database: every file's path so far
+            con.execute("INSERT INTO file_paths SELECT file_id, path, imported_at FROM files")
+    record = json.dumps(_record(_columns(con)), sort_keys=True)
+    stored = dict(con.execute("SELECT key, value FROM pdnkit_meta").fetchall())
+    if (stored.get("schema_version"), stored.get("columns")) != (str(SCHEMA_VERSION), record):
+        con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES ('schema_version', ?), "
+                    "('columns', ?)", [str(SCHEMA_VERSION), record])
     if con.execute("SELECT count(*) FROM variants").fetchall()[0][0] == 0:
         refresh_variants(con)
     remove_incomplete(con)

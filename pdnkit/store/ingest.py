@@ -6,8 +6,10 @@ file, so a file is either fully in the database or absent, even after Ctrl-C, a 
 crash, however large it is. DuckDB's memory stays bounded while importing (``memory_limit``,
 ``preserve_insertion_order = false``, spilling to ``temp_directory``; see
 :data:`IMPORT_SETTINGS`). A file whose bytes are already in the database is skipped (content
-hash); ``replace=True`` reloads it. A file whose path is in the database with other bytes (it
-was edited) replaces its older version. With ``jobs`` > 1, worker processes read, replay and
+hash), and its path is recorded in ``file_paths`` (the same bytes under another name are one
+file with two paths); ``replace=True`` reloads it. A file whose path is in the database with
+other bytes (it was edited) replaces its older version (or, when that version is also known
+under another name, only stops being one of its paths). With ``jobs`` > 1, worker processes read, replay and
 build the rows (plain Python columns: no Arrow work in the workers); this process cuts the file
 into game texts, numbers the games and loads the rows.
 
@@ -35,7 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.store.db import DbLike, opened, refresh_variants
+from pdnkit.store.db import DatabaseError, DbLike, database_error, opened, refresh_variants
 from pdnkit.store.rows import ReportBatch
 
 if TYPE_CHECKING:
@@ -61,7 +63,8 @@ PDN_SUFFIXES = (".pdn",)
 class FileResult:
     """What happened to one file: ``status`` is ``imported``, ``replaced`` (reloaded with
     ``replace``), ``updated`` (same path, new content), ``skipped`` (already loaded) or
-    ``failed`` (``message`` says why; nothing of it was loaded)."""
+    ``failed`` (``message`` says why; nothing of it was loaded). A file skipped because its
+    bytes were loaded under another name says so in ``message`` (``same bytes as PATH``)."""
 
     path: str
     status: str
@@ -142,6 +145,8 @@ class ImportSummary:
         for f in self.files:
             if f.status == "failed":
                 lines.append(f"failed: {f.path}: {f.message}")
+            elif f.status == "skipped" and f.message:
+                lines.append(f"already present: {f.path}: {f.message}")
         return "\n".join(lines)
 
 
@@ -465,6 +470,7 @@ def _delete_files(con: duckdb.DuckDBPyConnection, file_ids: list[int]) -> None:
         con.execute(f"DELETE FROM {table} WHERE game_id IN ({games})")
     con.execute(f"DELETE FROM findings WHERE file_id IN ({ids})")
     con.execute(f"DELETE FROM games WHERE file_id IN ({ids})")
+    con.execute(f"DELETE FROM file_paths WHERE file_id IN ({ids})")
     con.execute(f"DELETE FROM files WHERE file_id IN ({ids})")
 
 
@@ -483,6 +489,10 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
     file_id: int | None = None
     writer: _Writer | None = None
     try:
+        kept_paths = con.execute(  # a reloaded file keeps its other names
+            "SELECT path, min(first_seen) FROM file_paths WHERE file_id IN (SELECT file_id "
+            "FROM files WHERE sha256 = ?) AND path <> ? GROUP BY path", [sha, label]
+        ).fetchall() if status == "replaced" else []
         _delete_files(con, old_ids)
         file_id = _next_id(con, "files", "file_id")
         next_game = _next_id(con, "games", "game_id")
@@ -512,6 +522,9 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [file_id, label, sha, path.stat().st_size, file_encoding, result.games,
              datetime.now()])
+        con.execute("INSERT INTO file_paths VALUES (?, ?, ?)", [file_id, label, datetime.now()])
+        for other, first_seen in kept_paths:
+            con.execute("INSERT INTO file_paths VALUES (?, ?, ?)", [file_id, other, first_seen])
         con.execute("COMMIT")
     except BaseException:
         if writer is not None:
@@ -574,6 +587,15 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     try:
         _import_all(files, db, variant, edition, jobs, replace, progress, summary, pool,
                     encoding)
+    except DatabaseError:
+        raise
+    except Exception as exc:
+        if type(exc).__module__.split(".")[0] not in ("duckdb", "_duckdb"):
+            raise
+        err = database_error(exc, str(db_name), "write")
+        kept = summary.imported
+        raise DatabaseError(f"{err}; {kept} file(s) loaded before the error are kept"
+                            if kept else str(err)) from None
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
@@ -582,10 +604,11 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
 
 
 def _worker_pool(jobs: int) -> Any:
-    """A process pool of ``jobs`` workers, started now."""
-    from concurrent.futures import ProcessPoolExecutor
+    """A process pool of ``jobs`` workers, started now; they die with this process, even
+    when it is killed outright (:func:`pdnkit._children.process_pool`)."""
+    from pdnkit._children import process_pool
 
-    pool = ProcessPoolExecutor(max_workers=jobs)
+    pool = process_pool(jobs)
     for fut in [pool.submit(os.getpid) for _ in range(jobs)]:
         fut.result()
     return pool
@@ -620,13 +643,11 @@ def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str
                 same = [r[0] for r in con.execute(
                     "SELECT file_id FROM files WHERE sha256 = ?", [sha]).fetchall()]
                 if same and not replace:
-                    summary.files.append(FileResult(label, "skipped", sha, same[0]))
+                    summary.files.append(_skip(con, label, sha, same[0]))
                     if bar:
                         bar.file_done()
                     continue
-                old_path = [r[0] for r in con.execute(
-                    "SELECT file_id FROM files WHERE path = ? AND sha256 <> ?",
-                    [label, sha]).fetchall()]
+                old_path = _edited(con, label, sha)
                 status = "replaced" if same else ("updated" if old_path else "imported")
                 try:
                     res = _import_one(con, path, sha, status, same + old_path, variant,
@@ -641,6 +662,42 @@ def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str
                 tmp.unlink(missing_ok=True)
             if bar:
                 bar.close()
+
+
+def _skip(con: duckdb.DuckDBPyConnection, path: str | Path, sha: str,
+          file_id: int) -> FileResult:
+    """A file whose bytes are loaded already: record ``path`` as one of its names."""
+    known = [r[0] for r in con.execute(
+        "SELECT path FROM file_paths WHERE file_id = ? ORDER BY first_seen, path",
+        [file_id]).fetchall()]
+    if str(path) not in known:
+        con.execute("INSERT INTO file_paths VALUES (?, ?, ?)",
+                    [file_id, str(path), datetime.now()])
+    others = [k for k in known if k != str(path)]
+    message = f"same bytes as {others[0]}" if others and str(path) not in known else ""
+    return FileResult(str(path), "skipped", sha, file_id, message=message)
+
+
+def _edited(con: duckdb.DuckDBPyConnection, path: str | Path, sha: str) -> list[int]:
+    """The files loaded from ``path`` with other bytes (it was edited since), to be
+    replaced. A file also known under another name keeps its games (its bytes are still
+    there): ``path`` only stops being one of its names."""
+    old = [r[0] for r in con.execute(
+        "SELECT DISTINCT f.file_id FROM files f JOIN file_paths p USING (file_id) "
+        "WHERE p.path = ? AND f.sha256 <> ?", [str(path), sha]).fetchall()]
+    replace: list[int] = []
+    for file_id in old:
+        others = [r[0] for r in con.execute(
+            "SELECT path FROM file_paths WHERE file_id = ? AND path <> ? "
+            "ORDER BY first_seen, path", [file_id, str(path)]).fetchall()]
+        if not others:
+            replace.append(file_id)
+            continue
+        con.execute("DELETE FROM file_paths WHERE file_id = ? AND path = ?",
+                    [file_id, str(path)])
+        con.execute("UPDATE files SET path = ? WHERE file_id = ? AND path = ?",
+                    [others[0], file_id, str(path)])
+    return replace
 
 
 #: games between two full garbage-collector passes while importing (see

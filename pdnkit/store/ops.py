@@ -13,9 +13,9 @@ Example:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
-from pdnkit.store.db import DbLike, opened
+from pdnkit.store.db import DbLike, db_path, opened
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -24,10 +24,14 @@ if TYPE_CHECKING:
 EXPORT_CHUNK = 500
 
 
-def query(sql: str, db: DbLike = None) -> pd.DataFrame:
+def query(sql: str, db: DbLike = None, *, write: bool = False) -> pd.DataFrame:
     """Run one SQL statement on a pdnkit database and return the result as a DataFrame.
 
     ``db`` is a path (default ``pdnkit.duckdb`` here; it must exist) or an open connection.
+    A path is opened read-only, with file access from SQL disabled (no ``COPY ... TO``,
+    ``read_csv``, ``ATTACH``): the statement cannot change the database or touch a file.
+    ``write=True`` opens it for writing (``DELETE``, ``UPDATE``, ``CREATE TABLE ...``).
+    Several statements separated by ``;`` raise ``ValueError``: one at a time.
 
     Example:
         >>> import duckdb
@@ -35,7 +39,10 @@ def query(sql: str, db: DbLike = None) -> pd.DataFrame:
         ...       db=duckdb.connect())["name"].tolist() in ([], ["russian"])
         True
     """
-    with opened(db, must_exist=True) as con:
+    with opened(db, must_exist=True, read_only=not write) as con:
+        statements = con.extract_statements(sql)
+        if len(statements) > 1:
+            raise ValueError(f"{len(statements)} SQL statements given: run one at a time")
         return con.execute(sql).df()
 
 
@@ -46,7 +53,10 @@ def _where_clause(where: str | None) -> str:
 def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None) -> int:
     """Write games from the database as canonical PDN (moves in canonical notation where they
     were replayed, everything else as read). ``where`` is an SQL condition on the ``games``
-    table (``"variant = 'russian' AND status = 'ok'"``). Games are written in file order; a
+    table (``"variant = 'russian' AND status = 'ok'"``), run on a read-only connection that
+    cannot touch files. A path ``out`` is written whole or not at all (a temporary file
+    renamed at the end; :func:`pdnkit._atomic.atomic_output`), and never over the database
+    itself. Games are written in file order; a
     game that did not parse is written as it was read. A ``GameType`` tag is added to games
     whose variant came from ``--variant``, so importing the export gives the same games.
     Returns the number of games written.
@@ -58,11 +68,14 @@ def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None
         0
     """
     if isinstance(out, (str, Path)):
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        with open(out, "w", encoding="utf-8", newline="\n") as f:
-            return export(f, db=db, where=where)
+        from pdnkit._atomic import atomic_output
+
+        inputs = [db_path(db)] if db is None or isinstance(db, (str, Path)) else []
+        with opened(db, must_exist=True, read_only=True) as con, \
+                atomic_output(out, inputs=inputs) as f:
+            return export(cast("TextIO", f), db=con, where=where)
     n = 0
-    with opened(db, must_exist=True) as con:
+    with opened(db, must_exist=True, read_only=True) as con:
         ids = [r[0] for r in con.execute(
             f"SELECT game_id FROM (SELECT * FROM games {_where_clause(where)}) "
             "ORDER BY file_id, game_index").fetchall()]
@@ -118,17 +131,26 @@ def _game_text(raw: str, status: str | None, variant: str | None, gametype: int 
     return raw.strip("\r\n") + "\n\n"
 
 
-def duplicates(db: DbLike = None) -> pd.DataFrame:
+def duplicates(db: DbLike = None, *, files: bool = False) -> pd.DataFrame:
     """Groups of games with identical moves (same variant, start position and main line),
     one row per group: ``group``, ``variant``, ``plies``, ``games`` (how many),
     ``tags_differ`` (whether their tags differ), ``differing_tags`` (names of the tags that
     differ), ``game_ids``, ``locations`` (``path#game-number``, 1-based) and ``players``.
 
+    ``files=True`` lists identical files instead: files whose bytes were imported under more
+    than one path (loaded once, see ``file_paths``), one row each: ``file_id``, ``sha256``,
+    ``size``, ``games``, ``names`` (how many paths) and ``paths`` (first seen first).
+
     Example:
         >>> import duckdb
         >>> list(duplicates(db=duckdb.connect()).columns)[:4]
         ['group', 'variant', 'plies', 'games']
+        >>> list(duplicates(db=duckdb.connect(), files=True).columns)
+        ['file_id', 'sha256', 'size', 'games', 'names', 'paths']
     """
+    if files:
+        with opened(db, must_exist=True, read_only=True) as con:
+            return con.execute(_IDENTICAL_FILES).df()
     sql = """
     WITH dup AS (
         SELECT moves_hash, count(*) AS n FROM games
@@ -165,8 +187,18 @@ def duplicates(db: DbLike = None) -> pd.DataFrame:
     GROUP BY g.moves_hash
     ORDER BY "group"
     """
-    with opened(db, must_exist=True) as con:
+    with opened(db, must_exist=True, read_only=True) as con:
         return con.execute(sql).df()
+
+
+_IDENTICAL_FILES = """
+    SELECT f.file_id, f.sha256, f.size, f.games, count(*) AS names,
+           list(p.path ORDER BY p.first_seen, p.path) AS paths
+    FROM files f JOIN file_paths p USING (file_id)
+    GROUP BY f.file_id, f.sha256, f.size, f.games
+    HAVING count(*) > 1
+    ORDER BY f.file_id
+"""
 
 
 def summary_tables(db: DbLike = None) -> dict[str, Any]:
@@ -178,7 +210,7 @@ def summary_tables(db: DbLike = None) -> dict[str, Any]:
         >>> sorted(summary_tables(duckdb.connect()))
         ['codes', 'results', 'variants']
     """
-    with opened(db, must_exist=True) as con:
+    with opened(db, must_exist=True, read_only=True) as con:
         return {
             "variants": con.execute("""
                 SELECT coalesce(variant, '(unknown)') AS variant, count(*) AS games,

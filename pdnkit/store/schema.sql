@@ -125,3 +125,18 @@ CREATE TABLE IF NOT EXISTS rule_events (
     reached_ply   INTEGER,              -- ply at which the limit was reached (NULL: never reached)
     end_ply       INTEGER               -- ply at which the rule stopped applying (reset or game end)
 );
+
+-- Every path a file's bytes were seen at: the same bytes under several names are one file
+-- (one files row, its games loaded once) with one file_paths row per name.
+CREATE TABLE IF NOT EXISTS file_paths (
+    file_id      BIGINT NOT NULL,
+    path         VARCHAR NOT NULL,      -- absolute
+    first_seen   TIMESTAMP NOT NULL     -- the import that first met the file under this name
+);
+
+-- pdnkit's own record of the database: schema_version, and the tables and columns it was
+-- made with (a table or column missing later was dropped: the database is refused).
+CREATE TABLE IF NOT EXISTS pdnkit_meta (
+    key          VARCHAR PRIMARY KEY,
+    value        VARCHAR
+);

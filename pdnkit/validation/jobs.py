@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -193,7 +193,9 @@ def validate_parallel(source: Source, variant: str | None, *, edition: str | Non
     from pdnkit.pdn.source import source_name
 
     chunk_size = max(1, int(chunk_size))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    from pdnkit._children import process_pool
+
+    with process_pool(jobs) as pool:  # workers die with this process
         for src in iter_sources(source):
             if is_record(src):  # a GameRecord: no parsing
                 yield replay(src, variant=variant, edition=edition,

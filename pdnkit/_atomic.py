@@ -1,0 +1,178 @@
+"""Safe output files: written whole or not at all, never over one of the inputs.
+
+:func:`atomic_output` (a file object) and :func:`atomic_path` (a path, for writers that want
+one, such as ``fig.savefig`` or ``DataFrame.to_parquet``) write to a temporary file in the
+output's own folder, flush it to disk (``fsync``) and rename it over the output only when the
+writing succeeded: an error, a Ctrl-C or a kill leaves the old output as it was (and no
+temporary file behind, except after a kill). Both first refuse an output that *is* one of the
+inputs, compared by device and inode (so a hard link, a symbolic link or another spelling of
+the same path is caught; a folder input stands for every file below it), with
+:class:`OutputIsInputError` before anything is written.
+
+An output that exists and is not a regular file (``/dev/stdout``, a FIFO) is written in
+place: renaming over it would replace the device or pipe.
+
+Example:
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp(); out = os.path.join(d, "out.txt")
+    >>> with atomic_output(out) as fh:
+    ...     _ = fh.write("hello\\n")
+    >>> open(out).read()
+    'hello\\n'
+    >>> try:
+    ...     with atomic_output(out, inputs=[d]) as fh:
+    ...         _ = fh.write("lost")
+    ... except OutputIsInputError as exc:
+    ...     print("refused")
+    refused
+    >>> open(out).read()
+    'hello\\n'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
+
+PathLike = str | os.PathLike[str]
+
+
+class OutputIsInputError(ValueError):
+    """The output file is one of the input files (same device and inode)."""
+
+
+def _identity(path: PathLike) -> tuple[int, int] | None:
+    """(device, inode) of an existing regular file, else ``None``."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _input_files(inputs: Iterable[PathLike]) -> Iterator[Path]:
+    for p in inputs:
+        path = Path(p)
+        if path.is_dir():
+            yield from (q for q in path.rglob("*") if q.is_file())
+        else:
+            yield path
+
+
+def check_not_input(out: PathLike, inputs: Iterable[PathLike]) -> None:
+    """Raise :class:`OutputIsInputError` when ``out`` is the same file as one of ``inputs``
+    (files, or folders standing for every file below them). An output that does not exist
+    yet is never an input.
+
+    Example:
+        >>> import os, tempfile
+        >>> d = tempfile.mkdtemp(); a = os.path.join(d, "a.pdn"); _ = open(a, "w").write("x")
+        >>> os.link(a, os.path.join(d, "b.pdn"))
+        >>> try:
+        ...     check_not_input(os.path.join(d, "b.pdn"), [a])
+        ... except OutputIsInputError as exc:
+        ...     print("is also an input" in str(exc) and a in str(exc))
+        True
+        >>> check_not_input(os.path.join(d, "new.pdn"), [d]) is None
+        True
+    """
+    target = _identity(out)
+    if target is None:
+        return
+    for path in _input_files(inputs):
+        if _identity(path) == target:
+            same = "" if Path(path) == Path(out) else f"{path}, "
+            raise OutputIsInputError(
+                f"the output {out} is also an input ({same}same file): refusing to "
+                "overwrite it; choose another --out")
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+@contextlib.contextmanager
+def atomic_path(out: PathLike, inputs: Iterable[PathLike] = ()) -> Iterator[Path]:
+    """A temporary path next to ``out`` to write to; renamed to ``out`` when the block ends
+    without an exception, removed otherwise. ``inputs`` are checked first
+    (:func:`check_not_input`). A new output gets the usual permissions (``0o666`` less the
+    umask), an existing one keeps its own. The folder of ``out`` is created if needed.
+
+    Example:
+        >>> import os, tempfile
+        >>> d = tempfile.mkdtemp(); out = os.path.join(d, "o.bin")
+        >>> with atomic_path(out) as tmp:
+        ...     _ = tmp.write_bytes(b"x")
+        >>> open(out, "rb").read(), sorted(os.listdir(d))
+        (b'x', ['o.bin'])
+    """
+    check_not_input(out, inputs)
+    target = Path(os.path.realpath(out))
+    if target.exists() and not target.is_file():  # a device or a pipe: write in place
+        yield target
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            mode = _new_file_mode()
+        os.chmod(tmp, mode)
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+        with contextlib.suppress(OSError):  # make the rename itself durable
+            dfd = os.open(target.parent, os.O_RDONLY)
+            try:
+                os.fsync(dfd)
+            finally:
+                os.close(dfd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+@contextlib.contextmanager
+def atomic_output(out: PathLike, mode: str = "w", inputs: Iterable[PathLike] = (),
+                  encoding: str | None = "utf-8", newline: str | None = "\n") -> Iterator[IO[Any]]:
+    """An open file (``mode`` ``"w"`` or ``"wb"``) whose content replaces ``out`` when the
+    block ends without an exception (see :func:`atomic_path`); ``out`` is untouched
+    otherwise. ``encoding`` and ``newline`` apply to text mode.
+
+    Example:
+        >>> import os, tempfile
+        >>> d = tempfile.mkdtemp(); out = os.path.join(d, "keep.txt")
+        >>> _ = open(out, "w").write("old")
+        >>> try:
+        ...     with atomic_output(out) as fh:
+        ...         _ = fh.write("half")
+        ...         raise RuntimeError("failed")
+        ... except RuntimeError:
+        ...     pass
+        >>> open(out).read(), sorted(os.listdir(d))
+        ('old', ['keep.txt'])
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError("mode must be 'w' or 'wb'")
+    with atomic_path(out, inputs) as tmp:
+        kwargs: dict[str, Any] = {} if mode == "wb" else {"encoding": encoding,
+                                                          "newline": newline}
+        with open(tmp, mode, **kwargs) as fh:
+            yield fh
+
+
+__all__ = ["OutputIsInputError", "atomic_output", "atomic_path", "check_not_input"]

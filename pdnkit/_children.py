@@ -1,0 +1,119 @@
+"""Child processes that die with their parent.
+
+A worker process started by ``ProcessPoolExecutor`` outlives its parent when the parent is
+killed outright (``kill -9``, the out-of-memory killer): nothing tells it to stop, and it keeps
+its memory and CPU for minutes. :func:`die_with_parent` is a pool *initializer* that ties a
+worker's life to its parent's:
+
+* on Linux, ``prctl(PR_SET_PDEATHSIG, SIGKILL)``: the kernel kills the worker the moment the
+  thread that started it ends (so start pools from a thread that lives as long as the pool,
+  normally the main thread);
+* everywhere (and as a second line on Linux), a daemon thread that checks once a second that
+  the parent is still the same process (``os.getppid()`` changes when a process is orphaned)
+  and ends the worker with ``os._exit`` otherwise.
+
+:func:`process_pool` makes a ``ProcessPoolExecutor`` with this initializer.
+
+Example:
+    >>> pool = process_pool(1)
+    >>> pool.submit(sum, [1, 2]).result()
+    3
+    >>> pool.shutdown()
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+#: seconds between two checks of the parent process by the watcher thread
+WATCH_EVERY = 1.0
+#: ``PR_SET_PDEATHSIG`` from ``<linux/prctl.h>``
+_PR_SET_PDEATHSIG = 1
+
+
+def _set_pdeathsig() -> bool:
+    """Ask the Linux kernel to SIGKILL this process when its parent ends; False elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch(parent: int, every: float) -> None:
+    while True:
+        time.sleep(every)
+        if os.getppid() != parent:
+            os._exit(1)  # orphaned: nothing can read our results any more
+
+
+def die_with_parent(parent: int | None = None, every: float = WATCH_EVERY) -> None:
+    """Make the calling (child) process end when its parent process ends: a pool
+    ``initializer``. ``parent`` is the parent's pid as the parent saw it (``os.getpid()``
+    before starting the pool); a child whose parent is already gone ends at once.
+
+    Example:
+        >>> with ProcessPoolExecutor(1, initializer=die_with_parent,
+        ...                          initargs=(os.getpid(),)) as pool:
+        ...     pool.submit(os.getppid).result() == os.getpid()
+        True
+    """
+    expected = os.getppid() if parent is None else parent
+    _set_pdeathsig()
+    if os.getppid() != expected:  # the parent ended before the signal was armed
+        os._exit(1)
+    threading.Thread(target=_watch, args=(os.getppid(), every), name="pdnkit-parent-watch",
+                     daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def process_pool(jobs: int, initializer: Callable[..., Any] | None = None,
+                 initargs: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
+    """A ``ProcessPoolExecutor`` of ``jobs`` workers that die with this process (see
+    :func:`die_with_parent`); ``initializer(*initargs)`` runs after that in each worker.
+
+    Example:
+        >>> with process_pool(2) as pool:
+        ...     pool.submit(max, 3, 4).result()
+        4
+    """
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_init,
+                               initargs=(os.getpid(), initializer, initargs))
+
+
+def _init(parent: int, initializer: Callable[..., Any] | None,
+          initargs: tuple[Any, ...]) -> None:
+    # with the fork start method the worker's parent is the pool's process; with a
+    # forkserver in between it is the server (which ends with the pool's process), and the
+    # watcher follows the direct parent; a worker whose pool process is gone ends at once
+    direct = os.getppid()
+    if direct != parent and not _alive(parent):
+        os._exit(1)
+    die_with_parent(direct)
+    if initializer is not None:
+        with contextlib.suppress(KeyboardInterrupt):
+            initializer(*initargs)
+
+
+__all__ = ["WATCH_EVERY", "die_with_parent", "process_pool"]
