@@ -821,9 +821,15 @@ def _replay(record: Any, rules: Any, pre: list[Finding], edition: str | None,
             sq = parse_squares(rules, toks)
         before = pos
         if type(sq) is str:
-            ctx.add("illegal-move", sq, node=node, ply=ply, pos=pos)
-            stopped_at = k
-            break
+            from pdnkit.rules.notation import resolve_short_move  # Russian short form: cd4, c:e5
+
+            short = resolve_short_move(pos, node.text)
+            if type(short) is not list:
+                ctx.add("ambiguous-move" if short and short.startswith("ambiguous")
+                        else "illegal-move", short or sq, node=node, ply=ply, pos=pos)
+                stopped_at = k
+                break
+            sq = short
         cap_seen = False
         if len(sq) == 2 and not node.variations:
             # fast paths: a quiet move needs no move list, nor a capture that only one legal
