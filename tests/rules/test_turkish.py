@@ -184,3 +184,24 @@ def test_every_move_plays_and_the_side_alternates(rules: object) -> None:
             break
         pos = pos.play(legal[len(legal) // 2])
     assert sum(pos.counts().values()) <= 32
+
+
+def test_pdnkit_variants_lists_turkish_and_breakthrough() -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from pdnkit.cli import app
+
+    r = CliRunner().invoke(app, ["variants", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    rows = {(row["name"], row["edition"]): row for row in json.loads(r.stdout)}
+    turk = rows[("turkish", "default")]
+    assert (turk["gametype_full"], turk["board"], turk["squares"]) == ("30,W,8,8,A0,0", "8x8", 64)
+    assert turk["men_per_side"] == 16 and turk["kings"] == "flying orthogonal"
+    assert turk["removal"] == "immediate" and "no 180-degree turn" in turk["captures"]
+    assert rows[("turkish", "kish")]["promotion_during_capture"] == "pass"
+    bt = rows[("breakthrough", "lidraughts")]
+    assert bt["gametype"] == 96 and bt["wins_on_promotion"] is True
+    table = CliRunner().invoke(app, ["variants"], terminal_width=240)
+    assert "turkish" in table.stdout and "breakthrough" in table.stdout
