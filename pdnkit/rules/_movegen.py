@@ -92,10 +92,11 @@ class Engine:
 
         diag = ("up-left", "up-right", "down-left", "down-right")
         ortho = ("up", "down", "left", "right") if rules.orthogonal_captures else ()
-        fwd = {True: ("up-left", "up-right"), False: ("down-left", "down-right")}
+        fwd: dict[bool, tuple[str, ...]] = {True: ("up-left", "up-right"),
+                                            False: ("down-left", "down-right")}
         # the lines pieces move along (RULES.md 2.0): diagonals, or ranks and files (Turkish)
-        lines = diag
-        sideways = ("left", "right") if rules.men_move_sideways else ()
+        lines: tuple[str, ...] = diag
+        sideways: tuple[str, ...] = ("left", "right") if rules.men_move_sideways else ()
         if rules.orthogonal_moves:
             lines = ("up", "down", "left", "right")
             fwd = {True: ("up",), False: ("down",)}

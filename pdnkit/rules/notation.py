@@ -414,7 +414,8 @@ def _route_matches(listed: Sequence[int], stretches: list[set[int]]) -> bool:
 
 def _route_captures(position: Position, squares: Sequence[int]) -> frozenset[int] | None:
     """The pieces a written landing route jumps, if every hop runs along one line over
-    exactly one enemy piece (jumped pieces stay until the move ends); else None.
+    exactly one enemy piece (jumped pieces stay until the move ends, unless the variant
+    removes them at once); else None.
 
     Moves with the same origin, destination and captured set are generated once, with
     one of their routes; this recognises the others.
@@ -425,6 +426,7 @@ def _route_captures(position: Position, squares: Sequence[int]) -> frozenset[int
     if mover is None:
         return None
     taken: set[int] = set()
+    gone = rules.removal == "immediate"  # a taken piece's square is free at once (Turkish)
     for a, b in zip(squares, squares[1:], strict=False):
         (fa, ra), (fb, rb) = t.coords[a], t.coords[b]
         df, dr = fb - fa, rb - ra
@@ -435,7 +437,7 @@ def _route_captures(position: Position, squares: Sequence[int]) -> frozenset[int
             if sq == b:
                 break
             if sq == squares[0] or sq in taken:
-                if sq in taken:
+                if sq in taken and not gone:
                     return None
                 continue
             piece = position.piece_at(sq)
