@@ -205,3 +205,21 @@ def test_pdnkit_variants_lists_turkish_and_breakthrough() -> None:
     assert bt["gametype"] == 96 and bt["wins_on_promotion"] is True
     table = CliRunner().invoke(app, ["variants"], terminal_width=240)
     assert "turkish" in table.stdout and "breakthrough" in table.stdout
+
+
+@pytest.mark.parametrize(("variant", "gametype"), [("turkish", "30"), ("breakthrough", "96")])
+def test_shared_sample_game_validates(variant: str, gametype: str) -> None:
+    """The pydraughts sample game of the variant (../shared/data/positions), written as a PDN
+    game with its GameType, validates with no error through the reader and the validator."""
+    from tests.shared import shared_path
+
+    path = shared_path("positions", "pydraughts_variant_games.tsv")
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines()
+             if ln.startswith(variant + "\t")]
+    [moves] = [ln.split("\t", 1)[1].split() for ln in lines]
+    text = " ".join((f"{i // 2 + 1}. " if i % 2 == 0 else "") + m for i, m in enumerate(moves))
+    [report] = list(pdnkit.validate(f'[GameType "{gametype}"]\n\n{text} *\n'))
+    assert report.variant == variant and not report.errors()
+    assert report.replayed_plies == len(moves)
+    if variant == "breakthrough":  # the game ends when White's man reaches 4 and is crowned
+        assert report.final_position.winner() is Color.WHITE
