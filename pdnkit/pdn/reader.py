@@ -32,7 +32,7 @@ from pdnkit.pdn.source import Source, bare_record, open_source
 from pdnkit.pdn.split import Chunk
 
 _STRENGTH_NAG = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-_SQUARE = re.compile(r"[a-l](?:1[0-2]|[1-9])|\d+")
+_SQUARE = re.compile(r"[a-l](?:1[0-2]|[1-9])?|\d+")  # a bare file: Russian short form cd4
 _STANDARD_RESULTS = frozenset({"2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "*"})
 _DASHES = {"\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"}
 _BARE_SCORE = re.compile(r"\d{1,2}-\d{1,2}")

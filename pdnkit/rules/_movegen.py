@@ -22,7 +22,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from pdnkit.rules.variants import Rules
 
@@ -32,6 +32,19 @@ Counters = tuple[tuple[int, int], tuple[int, int]]
 NO_COUNTERS: Counters = ((-1, 0), (-1, 0))
 
 _ENGINES: dict[tuple[Any, ...], Engine] = {}
+
+
+class LineTables(NamedTuple):
+    """What :class:`LinesEngine` adds to an engine's tables: per square one ray per capture
+    direction (``dir_rays``), each direction's opposite (``opposite``, index -1: none yet;
+    -2: no opposite), the men's and kings' capture directions by index, and the men's quiet
+    steps as ``(shift, left?, mask)`` per side."""
+
+    dir_rays: list[tuple[tuple[tuple[int, int], ...], ...]]
+    opposite: tuple[int, ...]
+    man_dir_ids: dict[bool, tuple[int, ...]]
+    king_dir_ids: tuple[int, ...]
+    man_step_desc: dict[bool, tuple[tuple[int, bool, int | None], ...]]
 
 
 def engine_for(rules: Rules) -> Engine:
@@ -48,11 +61,34 @@ def engine_for(rules: Rules) -> Engine:
         rules.promotion_during_capture,
         rules.capture_precedence,
         rules.king_move_limit,
+        rules.a1_dark,
+        rules.numbering,
+        rules.all_squares,
+        rules.orthogonal_moves,
+        rules.men_move_sideways,
+        rules.no_reversal,
+        rules.wins_on_promotion,
     )
     eng = _ENGINES.get(key)
     if eng is None:
-        eng = _ENGINES[key] = Engine(rules)
+        eng = _ENGINES[key] = _engine_class(rules)(rules)
     return eng
+
+
+def _engine_class(rules: Rules) -> type[Engine]:
+    """The engine class for a rules record: :class:`Engine`, with the overrides its fields
+    ask for (:class:`FirstKingWinsEngine`, :class:`LinesEngine`) mixed in; variants that need
+    none run the plain engine, unchanged."""
+    bases: list[type[Engine]] = []
+    if rules.wins_on_promotion:
+        bases.append(FirstKingWinsEngine)
+    if rules.orthogonal_moves or rules.men_move_sideways or rules.no_reversal:
+        bases.append(LinesEngine)
+    if not bases:
+        return Engine
+    if len(bases) == 1:
+        return bases[0]
+    return type("_".join(b.__name__ for b in bases), tuple(bases), {})
 
 
 class Engine:
@@ -70,6 +106,7 @@ class Engine:
         self.promotion = rules.promotion_during_capture
         self.precedence = rules.capture_precedence
         self.king_limit = rules.king_move_limit
+        self.first_king_wins = rules.wins_on_promotion  # see FirstKingWinsEngine
         sh = g.shifts
         ok = g.step_ok
         bits = sorted(g.square_of_bit)
@@ -79,15 +116,29 @@ class Engine:
 
         diag = ("up-left", "up-right", "down-left", "down-right")
         ortho = ("up", "down", "left", "right") if rules.orthogonal_captures else ()
-        fwd = {True: ("up-left", "up-right"), False: ("down-left", "down-right")}
-        king_cap_dirs = diag + ortho
+        fwd: dict[bool, tuple[str, ...]] = {True: ("up-left", "up-right"),
+                                            False: ("down-left", "down-right")}
+        # the lines pieces move along (RULES.md 2.0): diagonals, or ranks and files (Turkish)
+        lines: tuple[str, ...] = diag
+        sideways: tuple[str, ...] = ("left", "right") if rules.men_move_sideways else ()
+        if rules.orthogonal_moves:
+            lines = ("up", "down", "left", "right")
+            fwd = {True: ("up",), False: ("down",)}
+            ortho = ()
+        king_cap_dirs = lines + ortho
+
+        def man_step_dirs(white: bool) -> tuple[str, ...]:
+            return fwd[white] + sideways
 
         def man_cap_dirs(white: bool) -> tuple[str, ...]:
+            if rules.orthogonal_moves:  # forward and sideways, backward too if allowed
+                back = fwd[not white] if rules.men_capture_backward else ()
+                return man_step_dirs(white) + back
             dirs: tuple[str, ...] = diag if rules.men_capture_backward else fwd[white]
             if rules.orthogonal_captures:
                 side = ("left", "right")
                 dirs = dirs + (ortho if rules.men_capture_backward else fwd_orth(white) + side)
-            return dirs
+            return dirs + sideways
 
         def fwd_orth(white: bool) -> tuple[str, ...]:
             return ("up",) if white else ("down",)
@@ -124,12 +175,31 @@ class Engine:
                     j = nxt(j, d)
                 if ray:
                     per_dir.append(tuple(ray))
-                    if d in diag:
+                    if d in lines:
                         qper.append(tuple(ray) if self.flying else tuple(ray[:1]))
             rays[i] = tuple(per_dir)
             qrays[i] = tuple(qper)
         self.rays = rays
-        self.qrays = qrays  # quiet king moves (diagonal only)
+        self.qrays = qrays  # quiet king moves (along the lines only: no Frisian orthogonals)
+        # the directional capture search: per square, one ray per direction of king_cap_dirs
+        # (empty off the board); each direction's opposite (-2: none; index -1: no jump yet)
+        def walk(i: int, d: str) -> tuple[tuple[int, int], ...]:
+            out = []
+            j = nxt(i, d)
+            while j >= 0:
+                out.append((1 << j, j))
+                j = nxt(j, d)
+            return tuple(out)
+
+        dir_rays = [tuple(walk(i, d) for d in king_cap_dirs) if i in g.square_of_bit
+                    else () for i in range(max(bits) + 1)]
+        opposite = {"up": "down", "down": "up", "left": "right", "right": "left",
+                    "up-left": "down-right", "down-right": "up-left",
+                    "up-right": "down-left", "down-left": "up-right"}
+        opposite_ids = tuple(king_cap_dirs.index(opposite[d]) if opposite[d] in king_cap_dirs
+                             else -2 for d in king_cap_dirs) + (-2,)
+        man_dir_ids = {w: tuple(king_cap_dirs.index(d) for d in man_cap_dirs(w))
+                       for w in (True, False)}
 
         # --- whole-board shift descriptors for has_capture / count ---
         def desc(d: str) -> tuple[int, bool, int | None]:
@@ -155,7 +225,14 @@ class Engine:
             True: (abs(sh["up-left"]), abs(sh["up-right"])),
             False: (sh["down-left"], sh["down-right"]),
         }
-        self.diag_desc = tuple(desc(d) for d in diag)
+        # the tables only LinesEngine reads, in one attribute (a plain engine's attribute
+        # lookups stay on CPython's fast shared-key path, which a few more would leave)
+        self.lines = None
+        if rules.orthogonal_moves or rules.men_move_sideways or rules.no_reversal:
+            self.lines = LineTables(
+                dir_rays, opposite_ids, man_dir_ids, tuple(range(len(king_cap_dirs))),
+                {w: tuple(desc(d) for d in man_step_dirs(w)) for w in (True, False)})
+        self.diag_desc = tuple(desc(d) for d in lines)  # quiet king moves
         self._board = board
         # --- direct quiet-move test (no move list): per (origin bit, destination bit) ---
         # man steps by side, and for kings the mask of every square from the origin
@@ -164,9 +241,9 @@ class Engine:
         for w in (True, False):
             pairs = set()
             for i in bits:
-                for s in self.man_steps[w]:
-                    j = i - s if w else i + s
-                    if j >= 0 and (board >> j) & 1:
+                for d in man_step_dirs(w):
+                    j = nxt(i, d)
+                    if j >= 0:
                         pairs.add((i, j))
             self.man_step_pairs[w] = frozenset(pairs)
         king_paths: dict[tuple[int, int], int] = {}
@@ -573,3 +650,179 @@ class Engine:
             best = max(vals)
             raw = [r for r, v in zip(raw, vals, strict=True) if v == best]
         return raw
+
+
+class LinesEngine(Engine):
+    """The engine of variants whose men step sideways or along files, or whose captures may
+    not turn straight back (``Rules.men_move_sideways``, ``orthogonal_moves``,
+    ``no_reversal``; Turkish, RULES.md 2.13): the men's quiet moves come from
+    ``man_step_desc`` (any directions) instead of the two forward diagonals, and captures from
+    the direction-aware search when ``no_reversal`` is set. The other variants run
+    :class:`Engine`'s code untouched."""
+
+    def __init__(self, rules: Rules) -> None:
+        super().__init__(rules)
+        self.directional = rules.no_reversal
+        assert self.lines is not None
+        (self.dir_rays, self.opposite, self.man_dir_ids, self.king_dir_ids,
+         self.man_step_desc) = self.lines
+
+    def count(self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None) -> int:
+        if self.has_capture(own, opp, kings, white):
+            return len(self.captures(own, opp, kings, white, False))
+        return len(self.quiet(own, opp, kings, white, ctr))
+
+    def quiet(
+        self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None,
+        detail: bool = False,
+    ) -> list[tuple[Any, ...]]:
+        men = own & ~kings
+        if not men:
+            return super().quiet(own, opp, kings, white, ctr, detail)
+        empty = self.board & ~(own | opp)
+        promo = self.promo[0 if white else 1]
+        out: list[tuple[Any, ...]] = []
+        append = out.append
+        for s, left, m2 in self.man_step_desc[white]:
+            src = men if m2 is None else men & m2
+            t = ((src << s) if left else (src >> s)) & empty
+            while t:
+                d = t & -t
+                t ^= d
+                o = (d >> s) if left else (d << s)
+                if detail:
+                    append((o, d, 0, bool(d & promo),
+                            (o.bit_length() - 1, d.bit_length() - 1), ()))
+                else:
+                    append((o, d, 0, bool(d & promo)))
+        if own & kings:  # the kings' moves from the plain engine (men as blockers)
+            out += [mv for mv in super().quiet(own, opp, kings, white, ctr, detail)
+                    if mv[0] & kings]
+        return out
+
+    def captures(
+        self, own: int, opp: int, kings: int, white: bool, detail: bool = False,
+        all_routes: bool = False,
+    ) -> list[tuple[Any, ...]]:
+        if not self.directional:
+            return super().captures(own, opp, kings, white, detail, all_routes)
+        raw = self._directional_captures(own, opp, kings, white)
+        return self._finish(raw, kings, detail, all_routes)
+
+    def _directional_captures(self, own: int, opp: int, kings: int,
+                              white: bool) -> list[tuple[Any, ...]]:
+        """Every capture route (detailed raw tuples, no precedence filter) by a search that
+        knows the direction of each jump, so that a jump may not go straight back the way
+        the previous one came (``Rules.no_reversal``; Turkish, RULES.md 2.13). Otherwise the
+        same rules as :meth:`captures`: immediate or end-of-move removal, a flying king must
+        land where the capture goes on if it can, promotion on the far row per
+        ``promotion_during_capture``."""
+        raw: list[tuple[Any, ...]] = []
+        empty0 = self.board & ~(own | opp)
+        promo = self.promo[0 if white else 1]
+        dir_rays = self.dir_rays
+        opposite = self.opposite
+        king_dirs = self.king_dir_ids
+        man_dirs = self.man_dir_ids[white]
+        flying = self.flying
+        behind = self.lands_behind
+        immediate = self.immediate
+        promotion = self.promotion
+        men_target = opp if self.men_take_kings else opp & ~kings
+
+        def dfs(orig: int, i: int, king: bool, captured: int, empty: int, last: int,
+                path: list[int], order: list[int]) -> bool:
+            extended = False
+            banned = opposite[last]
+            fly = king and flying
+            target = opp if king else men_target
+            for di in king_dirs if king else man_dirs:
+                if di == banned:
+                    continue
+                ray = dir_rays[i][di]
+                n = len(ray)
+                k = 0
+                if fly:
+                    while k < n and empty & ray[k][0]:
+                        k += 1
+                if k >= n - 1:
+                    continue
+                m, mi = ray[k]
+                if not target & m or captured & m:
+                    continue
+                k += 1
+                if not empty & ray[k][0]:
+                    continue
+                extended = True
+                ncap = captured | m
+                nempty = empty | m if immediate else empty
+                order.append(mi)
+                ends: list[tuple[int, bool]] = []
+                cont = False
+                while k < n and nempty & ray[k][0]:
+                    lm, li = ray[k]
+                    path.append(li)
+                    crowned = king or bool(lm & promo)
+                    if not king and crowned and promotion == "stop":
+                        ends.append((li, True))
+                    elif dfs(orig, li, king or (crowned and promotion == "king"), ncap,
+                             nempty, di, path, order):
+                        cont = True
+                    else:
+                        ends.append((li, crowned))
+                    path.pop()
+                    if not fly or behind:
+                        break
+                    k += 1
+                if not cont:
+                    for li, crowned in ends:
+                        path.append(li)
+                        raw.append((orig, 1 << li, ncap, crowned, tuple(path), tuple(order)))
+                        path.pop()
+                order.pop()
+            return extended
+
+        x = own
+        while x:
+            o = x & -x
+            x ^= o
+            i = o.bit_length() - 1
+            dfs(o, i, bool(kings & o), 0, empty0 | o, -1, [i], [])
+        dfs = None  # type: ignore[assignment]  # breaks the closure's reference cycle
+        return raw
+
+
+class FirstKingWinsEngine(Engine):
+    """The engine of a variant won by the first king (``Rules.wins_on_promotion``,
+    Breakthrough, RULES.md 2.5): once a king stands on the board the game is over, so no
+    side has a move; otherwise it is :class:`Engine`."""
+
+    def has_capture(self, own: int, opp: int, kings: int, white: bool) -> bool:
+        return False if kings else super().has_capture(own, opp, kings, white)
+
+    def count(self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None) -> int:
+        return 0 if kings else super().count(own, opp, kings, white, ctr)
+
+    def moves(
+        self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None,
+        detail: bool = False, all_routes: bool = False,
+    ) -> list[tuple[Any, ...]]:
+        if kings:
+            return []
+        return super().moves(own, opp, kings, white, ctr, detail, all_routes)
+
+    def quiet(
+        self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None,
+        detail: bool = False,
+    ) -> list[tuple[Any, ...]]:
+        return [] if kings else super().quiet(own, opp, kings, white, ctr, detail)
+
+    def captures(
+        self, own: int, opp: int, kings: int, white: bool, detail: bool = False,
+        all_routes: bool = False,
+    ) -> list[tuple[Any, ...]]:
+        return [] if kings else super().captures(own, opp, kings, white, detail, all_routes)
+
+    def quiet_step(self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None,
+                   ob: int, db: int) -> int:
+        return 0 if kings else super().quiet_step(own, opp, kings, white, ctr, ob, db)

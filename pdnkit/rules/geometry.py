@@ -11,6 +11,11 @@ Only the playing (dark) squares exist for the engine. Every board is stored inte
   empty (the ghost square), so down-left is ``+w``, down-right ``+w + 1``, up-right ``-w`` and
   up-left ``-(w + 1)`` on every square, and a step off the left/right edge lands on a ghost.
 
+Boards on which every square is a playing square (Turkish, RULES.md 2.13; ``all_squares``)
+use one ghost column instead: bit of ``(ir, c)`` = ``ir * (width + 1) + c``, so ``up`` is
+``-(width + 1)``, ``left``/``right`` are ``-1``/``+1`` and the diagonals ``-(width + 1) +- 1``;
+a step off the left or right edge again lands on a ghost.
+
 Numbering schemes (RULES.md 1.8, PDN 3.0 section 11):
 
 * ``"top-left"``: squares counted from the top-left playing square as seen by White, left to
@@ -19,6 +24,8 @@ Numbering schemes (RULES.md 1.8, PDN 3.0 section 11):
   where 1 = a8).
 * ``"bottom-right"``: from White's bottom-right playing square, right to left, row by row
   upwards (Spanish/Portuguese ``N1,1``: 1 = h1, 32 = a8).
+* ``"bottom-left"``: from White's bottom-left square, left to right, row by row upwards
+  (Turkish on all 64 squares: 1 = a1, 8 = h1, 64 = h8, as pydraughts numbers them).
 
 Example:
     >>> g = Geometry.get(10, 10)
@@ -73,20 +80,23 @@ class Geometry:
         "step_ok",
         "_promo",
         "main_diagonal",
+        "all_squares",
     )
 
     def __init__(
-        self, width: int, height: int, a1_dark: bool = True, numbering: str = "top-left"
+        self, width: int, height: int, a1_dark: bool = True, numbering: str = "top-left",
+        all_squares: bool = False,
     ) -> None:
         if width % 2 or height % 2 or width < 4 or height < 4:
             raise ValueError(f"unsupported board {width}x{height}: both sides must be even >= 4")
-        if numbering not in ("top-left", "bottom-right"):
+        if numbering not in ("top-left", "bottom-right", "bottom-left"):
             raise ValueError(f"unknown numbering scheme {numbering!r}")
         self.width = width
         self.height = height
         self.a1_dark = a1_dark
         self.numbering = numbering
-        w = width // 2
+        self.all_squares = all_squares
+        w = width if all_squares else width // 2
         self.per_row = w
         self.num_squares = w * height
         # physical playing squares in numbering order
@@ -94,10 +104,12 @@ class Geometry:
             (f, r)
             for r in range(height)
             for f in range(width)
-            if ((f + r) % 2 == 0) == a1_dark
+            if all_squares or ((f + r) % 2 == 0) == a1_dark
         ]
         if numbering == "top-left":
             dark.sort(key=lambda fr: (-fr[1], fr[0]))
+        elif numbering == "bottom-left":
+            dark.sort(key=lambda fr: (fr[1], fr[0]))
         else:
             dark.sort(key=lambda fr: (fr[1], -fr[0]))
         self._coords: tuple[tuple[int, int], ...] = ((-1, -1), *dark)
@@ -105,47 +117,56 @@ class Geometry:
         bit_of = [-1]
         square_of_bit: dict[int, int] = {}
         row_of_bit: dict[int, int] = {}
+        col_of_bit: dict[int, int] = {}
         board = 0
         for n, (f, r) in enumerate(dark, start=1):
             ir = height - 1 - r
-            ic = f if a1_dark else width - 1 - f  # internal board always has a dark a1
-            k = ic // 2
-            bit = ir * w + k + ir // 2
+            ic = f if a1_dark or all_squares else width - 1 - f  # internal a1 is dark
+            bit = ir * (width + 1) + ic if all_squares else ir * w + ic // 2 + ir // 2
             bit_of.append(bit)
             square_of_bit[bit] = n
             row_of_bit[bit] = ir
+            col_of_bit[bit] = ic
             board |= 1 << bit
         self.bit_of: tuple[int, ...] = tuple(bit_of)
         self.square_of_bit = square_of_bit
         self.row_of_bit = row_of_bit
         self.board_mask = board
-        # signed shift per direction (positive = towards White's side = left shift)
-        self.shifts: dict[str, int] = {
-            "up-left": -(w + 1),
-            "up-right": -w,
-            "down-left": w,
-            "down-right": w + 1,
-            "up": -(2 * w + 1),
-            "down": 2 * w + 1,
-            "left": -1,
-            "right": 1,
-        }
+        # signed shift per direction (positive = towards White's side = left shift), and
+        # the step on the internal board it makes: (columns, rows); an orthogonal neighbour
+        # is two squares away when only the dark squares play
+        if all_squares:
+            row = width + 1
+            self.shifts: dict[str, int] = {
+                "up-left": -(row + 1), "up-right": -(row - 1),
+                "down-left": row - 1, "down-right": row + 1,
+                "up": -row, "down": row, "left": -1, "right": 1,
+            }
+        else:
+            self.shifts = {
+                "up-left": -(w + 1),
+                "up-right": -w,
+                "down-left": w,
+                "down-right": w + 1,
+                "up": -(2 * w + 1),
+                "down": 2 * w + 1,
+                "left": -1,
+                "right": 1,
+            }
+        o = 1 if all_squares else 2
+        steps = {"up-left": (-1, -1), "up-right": (1, -1), "down-left": (-1, 1),
+                 "down-right": (1, 1), "up": (0, -o), "down": (0, o), "left": (-o, 0),
+                 "right": (o, 0)}
         # squares from which one step in a direction stays on the board (no wrap-around)
         step_ok: dict[str, int] = {}
         for name, s in self.shifts.items():
+            dc, dr = steps[name]
             mask = 0
             for bit, ir in row_of_bit.items():
                 t = bit + s
-                if t not in square_of_bit:
-                    continue
-                tr = row_of_bit[t]
-                if name in ("left", "right") and tr != ir:
-                    continue
-                if name in ("up", "down") and abs(tr - ir) != 2:
-                    continue
-                if name in DIAGONALS and abs(tr - ir) != 1:
-                    continue
-                mask |= 1 << bit
+                if t in square_of_bit and row_of_bit[t] == ir + dr \
+                        and col_of_bit[t] == col_of_bit[bit] + dc:
+                    mask |= 1 << bit
             step_ok[name] = mask
         self.step_ok = step_ok
         top = 0
@@ -159,7 +180,7 @@ class Geometry:
         # the long diagonal from White's near dark corner (a1-h8 on a1-dark boards, h1-a8 on
         # mirrored ones): internally always from the bottom-left square going up-right
         main = []
-        bit = (height - 1) * w + (height - 1) // 2
+        bit = (height - 1) * (width + 1) if all_squares else (height - 1) * w + (height - 1) // 2
         while True:
             main.append(square_of_bit[bit])
             if not (step_ok["up-right"] >> bit) & 1:
@@ -170,19 +191,24 @@ class Geometry:
     @staticmethod
     @cache
     def get(
-        width: int, height: int, a1_dark: bool = True, numbering: str = "top-left"
+        width: int, height: int, a1_dark: bool = True, numbering: str = "top-left",
+        all_squares: bool = False,
     ) -> Geometry:
         """The cached geometry for a board layout.
 
         >>> Geometry.get(12, 12).num_squares
         72
+        >>> t = Geometry.get(8, 8, numbering="bottom-left", all_squares=True)   # Turkish
+        >>> t.num_squares, t.square_to_coords(1), t.square_to_coords(64)
+        (64, (0, 0), (7, 7))
         """
-        return Geometry(width, height, a1_dark, numbering)
+        return Geometry(width, height, a1_dark, numbering, all_squares)
 
     def __repr__(self) -> str:
+        extra = ", all_squares=True" if self.all_squares else ""
         return (
             f"Geometry({self.width}x{self.height}, a1_dark={self.a1_dark}, "
-            f"numbering={self.numbering!r})"
+            f"numbering={self.numbering!r}{extra})"
         )
 
     def is_square(self, n: int) -> bool:

@@ -14,6 +14,10 @@ landing path is written only where PDN 3.0 requires it (RULES.md 1.5 and 4.5), s
 :func:`canonical_notation`. :func:`match_move` does the reverse: it finds the legal
 moves a written move can mean.
 
+Russian literature also writes a move by the file of its origin only (``cd4`` for c3-d4,
+``c:e5`` or ``b:d4`` for captures): :func:`short_move_matches` finds the legal moves such a
+short form can mean, and :func:`match_move` reads it too.
+
 Example:
     >>> from pdnkit.rules import get_rules
     >>> russian = get_rules("russian")
@@ -42,6 +46,8 @@ __all__ = [
     "moves",
     "parse_move_text",
     "parse_square",
+    "resolve_short_move",
+    "short_move_matches",
     "square_name",
     "square_names",
     "to_alphanumeric",
@@ -408,7 +414,8 @@ def _route_matches(listed: Sequence[int], stretches: list[set[int]]) -> bool:
 
 def _route_captures(position: Position, squares: Sequence[int]) -> frozenset[int] | None:
     """The pieces a written landing route jumps, if every hop runs along one line over
-    exactly one enemy piece (jumped pieces stay until the move ends); else None.
+    exactly one enemy piece (jumped pieces stay until the move ends, unless the variant
+    removes them at once); else None.
 
     Moves with the same origin, destination and captured set are generated once, with
     one of their routes; this recognises the others.
@@ -419,6 +426,7 @@ def _route_captures(position: Position, squares: Sequence[int]) -> frozenset[int
     if mover is None:
         return None
     taken: set[int] = set()
+    gone = rules.removal == "immediate"  # a taken piece's square is free at once (Turkish)
     for a, b in zip(squares, squares[1:], strict=False):
         (fa, ra), (fb, rb) = t.coords[a], t.coords[b]
         df, dr = fb - fa, rb - ra
@@ -429,7 +437,7 @@ def _route_captures(position: Position, squares: Sequence[int]) -> frozenset[int
             if sq == b:
                 break
             if sq == squares[0] or sq in taken:
-                if sq in taken:
+                if sq in taken and not gone:
                     return None
                 continue
             piece = position.piece_at(sq)
@@ -457,6 +465,75 @@ def _distinct(cands: Iterable[Move]) -> list[Move]:
     return out
 
 
+_SHORT_RE = re.compile(r"([a-z])[ \t]*([-xX:\u2013]?)[ \t]*([a-z][0-9]{1,2})")
+
+
+def short_move_matches(
+    position: Position, text: str, legal: Sequence[Move] | None = None
+) -> list[Move] | None:
+    """The legal moves the Russian short form ``text`` can mean, one per resulting position;
+    ``None`` when ``text`` is not a short form.
+
+    A short form names the file of the moving piece and the destination square: ``cd4``
+    (c3-d4, or any legal move from the c-file to d4), ``c:e5`` / ``cxe5`` (a capture from
+    the c-file ending on e5), ``c-d4`` (a non-capturing move). An empty list means no legal
+    move fits; more than one means the short form is ambiguous here.
+
+    Example:
+        >>> from pdnkit.rules import Position, get_rules, parse_fen
+        >>> pos = Position.initial(get_rules("russian"))
+        >>> [format_move(m, pos.rules) for m in short_move_matches(pos, "cd4")]
+        ['c3-d4']
+        >>> pos = parse_fen("W:Wc3,c7:Bd4,d6", get_rules("russian"))
+        >>> sorted(format_move(m, pos.rules) for m in short_move_matches(pos, "c:e5"))
+        ['c3:e5', 'c7:e5']
+    """
+    m = _SHORT_RE.fullmatch(text.strip().rstrip("!?*+=()").strip())
+    if m is None:
+        return None
+    t = _tables(position.rules)
+    f = _FILES.index(m.group(1))
+    sep = m.group(2)
+    try:
+        dest = parse_square(position.rules, m.group(3))
+    except NotationError:
+        return []
+    if legal is None:
+        legal = position.legal_moves()
+    capture = sep in ("x", "X", ":") if sep else None  # None: either
+    found = [mv for mv in legal if mv.destination == dest and t.coords[mv.origin][0] == f
+             and (capture is None or bool(mv.captured) == capture)]
+    seen: dict[tuple[int, frozenset[int], bool], Move] = {}
+    for mv in found:  # one per resulting position (the origin counts: several pieces)
+        seen.setdefault((mv.origin, frozenset(mv.captured), bool(mv.promotes)), mv)
+    return list(seen.values())
+
+
+def resolve_short_move(position: Position, text: str) -> list[int] | str | None:
+    """For a replay: the squares (origin, then the landing squares) of the one legal move the
+    short form ``text`` means; a message when it means none or several (the message of an
+    ambiguous one starts with ``"ambiguous"``); ``None`` when ``text`` is not a short form.
+
+    Example:
+        >>> from pdnkit.rules import Position, get_rules, parse_fen
+        >>> pos = Position.initial(get_rules("russian"))
+        >>> resolve_short_move(pos, "cd4"), resolve_short_move(pos, "c3-d4") is None
+        ([22, 18], True)
+        >>> resolve_short_move(parse_fen("W:Wc3,c7:Bd4,d6", pos.rules), "c:e5")
+        'ambiguous short move c:e5: c3:e5, c7:e5'
+    """
+    found = short_move_matches(position, text)
+    if found is None:
+        return None
+    rules = position.rules
+    if len(found) == 1:
+        return list(found[0].path)
+    if not found:
+        return f"no legal move fits the short move {text.strip()}"
+    names = ", ".join(sorted(format_move(m, rules) for m in found))
+    return f"ambiguous short move {text.strip()}: {names}"
+
+
 def match_move(
     position: Position, text_or_squares: str | Sequence[int], legal: Sequence[Move] | None = None
 ) -> list[Move]:
@@ -468,7 +545,8 @@ def match_move(
     of the stretch the king crossed between two captures — RULES.md 1.5). When that
     finds nothing, the "captured squares listed" forms are tried: ``from x to x
     captured...`` (Hub) and ``from x captured... x to``. An empty list means illegal,
-    more than one means ambiguous.
+    more than one means ambiguous. Russian short forms (``cd4``, ``c:e5``) are read as
+    :func:`short_move_matches` reads them.
 
     Example:
         >>> from pdnkit.rules import get_rules, parse_fen
@@ -477,6 +555,9 @@ def match_move(
         (2, 1)
     """
     if isinstance(text_or_squares, str):
+        short = short_move_matches(position, text_or_squares, legal)
+        if short is not None:
+            return short
         squares, _ = parse_move_text(position.rules, text_or_squares)
     else:
         squares = tuple(int(s) for s in text_or_squares)

@@ -171,11 +171,12 @@ class Position:
         """
         g = rules.geometry
         rows = rules.initial_rows
+        gap = rules.initial_offset  # empty back rows (Turkish)
         w = b = 0
         for bit, ir in g.row_of_bit.items():
-            if ir < rows:
+            if gap <= ir < gap + rows:
                 b |= 1 << bit
-            elif ir >= g.height - rows:
+            elif g.height - gap - rows <= ir < g.height - gap:
                 w |= 1 << bit
         ctr = NO_COUNTERS if rules.king_move_limit else None
         return cls._make(rules, w, b, 0, rules.first_mover, ctr)
@@ -478,7 +479,7 @@ class Position:
         o = 1 << ob
         if not own & o:
             return None
-        if k & o or ctr is not None:
+        if k & o or ctr is not None or (k and eng.first_king_wins):
             kind = eng.quiet_step(own, opp, k, white, ctr, ob, db)
             if not kind:
                 return None
@@ -601,7 +602,7 @@ class Position:
             raise ValueError(f"move {move} has squares off the board") from exc
         if not own & o:
             raise ValueError(f"square {move.origin} holds no piece of the side to move")
-        if d != o and (own | opp) & d:
+        if d != o and (own | opp & ~c) & d:  # (immediate removal: may land on a victim's square)
             raise ValueError(f"square {move.destination} is occupied")
         if c & ~opp:
             raise ValueError("a captured square holds no opposing piece")
@@ -635,9 +636,36 @@ class Position:
         return p
 
     def is_terminal(self) -> bool:
-        """True when the side to move has no legal move (it loses, or wins in a losing game)."""
+        """True when the side to move has no legal move (it loses, or wins in a losing game),
+        or, in a variant won by the first king (``Rules.wins_on_promotion``), when a king
+        stands on the board (the game is over: no side has a move).
+
+        >>> from pdnkit.rules import get_rules, parse_fen
+        >>> parse_fen("B:WK3,31:B10,20", get_rules("breakthrough")).is_terminal()
+        True
+        """
         own, opp, k, white = self._state()
         return self._eng.count(own, opp, k, white, self._ctr) == 0
+
+    def winner(self) -> Color | None:
+        """The side that has won by the rules alone in this position, or ``None`` while the
+        game goes on. The side to move loses when it has no legal move (wins, in a losing
+        game); in a variant won by the first king the side with a king has won (the side
+        that just moved, should both have one).
+
+        >>> from pdnkit.rules import get_rules, parse_fen
+        >>> parse_fen("B:WK3,31:B10,20", get_rules("breakthrough")).winner()
+        <Color.WHITE: 0>
+        >>> parse_fen("B:WK3,31:B10,20", get_rules("international")).winner() is None
+        True
+        """
+        if self.rules.wins_on_promotion and self._k:
+            mover = self.side.opponent
+            mine = self._w if mover is Color.WHITE else self._b
+            return mover if mine & self._k else self.side
+        if not self.is_terminal():
+            return None
+        return self.side if self.rules.losing_game else self.side.opponent
 
     # ------------------------------------------------------------------ dunder
     def __eq__(self, other: object) -> bool:

@@ -106,8 +106,11 @@ class Rules:
     width: int = 10
     height: int = 10
     a1_dark: bool = True  # False: the bottom-right corner is dark (Italian 2.3, Portuguese 6)
-    numbering: str = "top-left"  # "top-left" or "bottom-right" (Spanish/Portuguese art. 3)
+    numbering: str = "top-left"  # "top-left", "bottom-right" (Spanish/Portuguese art. 3) or
+    # "bottom-left" (Turkish, 1 = a1: RULES.md 1.8)
+    all_squares: bool = False  # True: every square plays, not only the dark ones (Turkish 2.13)
     initial_rows: int = 4  # rows of men per side at the start (FMJD 2.8)
+    initial_offset: int = 0  # empty rows behind each side's men at the start (Turkish: 1)
     first_mover: Color = Color.WHITE  # FMJD 3.3
     notation: str = "numeric"  # "numeric" or "alphanumeric" (GameType notation letter)
     capture_separator: str = "x"  # PDN 3.0 GameType table
@@ -117,6 +120,10 @@ class Rules:
     men_capture_backward: bool = True  # FMJD 4.1
     men_capture_kings: bool = True  # Italian 5.3b forbids it
     orthogonal_captures: bool = False  # Frisian art. 7 and 9: capture in 8 directions
+    orthogonal_moves: bool = False  # Turkish (RULES.md 2.13): every move and capture runs
+    # along ranks and files, none diagonally
+    men_move_sideways: bool = False  # Turkish: men step and capture sideways, not only forward
+    no_reversal: bool = False  # Turkish: no 180-degree turn between two jumps of one capture
     flying_kings: bool = True  # FMJD 3.9 / 4.3
     king_lands_behind: bool = False  # Thai: a king lands on the square right behind its victim
     removal: str = "end"  # "end" (FMJD 4.11) or "immediate" (Thai, Turkish)
@@ -124,7 +131,15 @@ class Rules:
     capture_precedence: tuple[str, ...] = ("max_count",)  # FMJD 4.13
     king_move_limit: int | None = None  # Frisian art. 17: max consecutive quiet moves, same king
     # --- game end ---
+    wins_on_promotion: bool = False  # Breakthrough (RULES.md 2.5): the first king wins at once
     draw_rules: tuple[DrawRule, ...] = ()  # RULES.md 4.2
+    # --- irregularities (RULES.md 2.0 "Irregularities") ---
+    # what the rulebook does with an illegal move that was played (a capture omitted, too few
+    # pieces taken, a capture stopped early): "stands-when-opponent-plays-on" (the opponent
+    # may have it corrected, and accepts it by making his next move: FMJD 5.4, 5.7) or
+    # "recalled" (the move is taken back and replayed, a second offence forfeits: EDA rule 19)
+    irregularity: str = "stands-when-opponent-plays-on"
+    irregularity_article: str = "FMJD 5.4, 5.7"
     notes: str = ""
     sources: tuple[str, ...] = field(default=(), compare=False)
 
@@ -145,6 +160,8 @@ class Rules:
     @property
     def geometry(self) -> Geometry:
         """The board layout (numbering, coordinates, internal bits) of this variant."""
+        if self.all_squares:
+            return Geometry.get(self.width, self.height, self.a1_dark, self.numbering, True)
         return Geometry.get(self.width, self.height, self.a1_dark, self.numbering)
 
     @property
@@ -175,7 +192,11 @@ class Rules:
         }.get(self.capture_precedence, ", ".join(self.capture_precedence))
         if self.orthogonal_captures:
             prec += "; 8 directions"
+        if self.no_reversal:
+            prec += "; no 180-degree turn"
         kings = "flying" if self.flying_kings else "short"
+        if self.orthogonal_moves:
+            kings += " orthogonal"
         if self.king_lands_behind:
             kings += " (lands right behind the captured piece)"
         return {
@@ -188,7 +209,7 @@ class Rules:
             "squares": self.geometry.num_squares,
             "first_mover": str(self.first_mover),
             "notation": self.notation,
-            "men_per_side": self.initial_rows * self.width // 2,
+            "men_per_side": self.initial_rows * self.geometry.per_row,
             "men_capture_backward": self.men_capture_backward,
             "men_capture_kings": self.men_capture_kings,
             "kings": kings,
@@ -197,6 +218,9 @@ class Rules:
             "promotion_during_capture": self.promotion_during_capture,
             "king_move_limit": self.king_move_limit,
             "losing_game": self.losing_game,
+            "wins_on_promotion": self.wins_on_promotion,
+            "irregularity": self.irregularity,
+            "irregularity_article": self.irregularity_article,
             "draw_rules": ", ".join(
                 f"{d.name} ({d.limit}{'x' if d.kind == 'repetition' else ' plies'}"
                 f"{'' if d.automatic else ', claim'})"
@@ -300,6 +324,7 @@ _RECORDS: list[Rules] = [
         ),
         notes="No repetition rule (2011 rules). Art. 18 as 14 plies and art. 21.1 as 4 plies "
         "follow lidraughts (RULES.md 6.9).",
+        irregularity_article="Frisian art. 27",
         sources=("Official Rules for Frisian Draughts 2011, RULES.md 2.4",),
     ),
     Rules(
@@ -324,6 +349,7 @@ _RECORDS: list[Rules] = [
                  resets=("material_change",)),
         ),
         notes="lidraughts GameType 97 (pydraughts writes 40).",
+        irregularity_article="Frisian art. 27 (Frisian rules)",
         sources=("lidraughts [I], RULES.md 2.4",),
     ),
     Rules(
@@ -336,7 +362,22 @@ _RECORDS: list[Rules] = [
         result_type="international",
         losing_game=True,  # no legal move on one's turn = win
         draw_rules=(_rep("antidraughts-repetition", "lidraughts antidraughts", promotion=True),),
+        irregularity_article="FMJD 5.4, 5.7 (FMJD rules assumed) [U]",
         sources=("lidraughts Antidraughts.scala [I], RULES.md 2.5",),
+        **_FMJD_MOVES,
+    ),
+    Rules(
+        name="breakthrough",
+        title="Breakthrough (international rules, the first king wins)",
+        gametype=96,  # lidraughts' private number (RULES.md 1.3)
+        gametype_full="96,W,10,10,N2,0",
+        aliases=("breakthrough-draughts", "international-breakthrough"),
+        edition="lidraughts",
+        result_type="international",
+        wins_on_promotion=True,  # RULES.md 2.5: the first player to get a king wins
+        draw_rules=(),  # RULES.md 2.5: no draw rules
+        irregularity_article="FMJD 5.4, 5.7 (FMJD rules assumed) [U]",
+        sources=("lidraughts [I], RULES.md 2.5",),
         **_FMJD_MOVES,
     ),
     Rules(
@@ -356,6 +397,7 @@ _RECORDS: list[Rules] = [
                  resets=("capture", "promotion", "material_change")),
         ),
         notes="Draw rules from windames [S]; the FMJD 6.2-6.4 set is not documented (RULES.md 6.14).",
+        irregularity_article="FMJD 5.4, 5.7 (FMJD rules assumed) [U]",
         sources=("Wikipedia, windames [S], RULES.md 2.3",),
         **_FMJD_MOVES,
     ),
@@ -376,6 +418,7 @@ _RECORDS: list[Rules] = [
             # "20 successive king moves": counted as 20 moves each = 40 plies [U]
             _ctr("cbd-20", "CBD 20 king moves [S]", 40, resets=("capture", "man_move")),
         ),
+        irregularity_article="FMJD 5.4, 5.7 (FMJD rules assumed) [U]",
         sources=("CBD rule summaries [S], lidraughts [I], RULES.md 2.2",),
         **{**_8x8, **_FMJD_MOVES},
     ),
@@ -389,6 +432,7 @@ _RECORDS: list[Rules] = [
         notation="alphanumeric",
         capture_separator=":",
         draw_rules=_RUSSIAN_DRAWS,
+        irregularity_article="FMJD 5.4, 5.7 (FMJD-64 assumed like FMJD) [U]",
         sources=("FMJD-64 7.2 via lidraughts, RULES.md 2.6",),
         **{**_8x8, **_RUSSIAN_MOVES},
     ),
@@ -403,6 +447,7 @@ _RECORDS: list[Rules] = [
         capture_separator=":",
         losing_game=True,  # shashki.ru: a player wins when he has no move (RULES.md 2.7)
         draw_rules=(_rep("giveaway-repetition", "threefold [U]"),),
+        irregularity_article="FMJD 5.4, 5.7 (as Russian) [U]",
         sources=("shashki.ru [S], RULES.md 2.7",),
         **{**_8x8, **_RUSSIAN_MOVES},
     ),
@@ -428,6 +473,8 @@ _RECORDS: list[Rules] = [
             _ctr("eda-50", "EDA 1991 50-move rule (claim)", 100, automatic=False,
                  resets=("capture", "man_move")),
         ),
+        irregularity="recalled",
+        irregularity_article="EDA rule 19.1-19.3 (WCDF assumed the same) [S]",
         sources=("WCDF rules [S], EDA handbook 1991 [S], RULES.md 2.8",),
         **_8x8,
     ),
@@ -450,6 +497,7 @@ _RECORDS: list[Rules] = [
             _ctr("pool-3k-v-k", "APCA 3 kings v king, 13 moves [S]", 26, "kings-only-3-vs-1",
                  resets=("material_change",)),
         ),
+        irregularity_article="as most rulebooks, FMJD 5.7 [U]",
         sources=("APCA rules [S], RULES.md 2.9",),
         **_8x8,
     ),
@@ -469,6 +517,7 @@ _RECORDS: list[Rules] = [
         promotion_during_capture="stop",  # FID brief rules
         capture_precedence=("max_count", "king_capturer", "max_kings", "first_king_earliest"),
         draw_rules=(_rep("fid-repetition", "FID repetition [S]"),),
+        irregularity_article="FID: the opponent may require the capture or accept the move [S]",
         sources=("FID regolamento Capo I [P, excerpts], RULES.md 2.10",),
         **_8x8,
     ),
@@ -487,6 +536,7 @@ _RECORDS: list[Rules] = [
         promotion_during_capture="stop",
         capture_precedence=("max_count", "max_kings"),  # quantity, then quality
         draw_rules=(_rep("spanish-repetition", "threefold, claim [U]", automatic=False),),
+        irregularity_article="as most rulebooks, FMJD 5.7 [U]",
         sources=("Spanish rule pages [S], BrainKing [S], RULES.md 2.11",),
         **_8x8,
     ),
@@ -505,6 +555,7 @@ _RECORDS: list[Rules] = [
         promotion_during_capture="stop",
         capture_precedence=("max_count", "max_kings"),  # FPD 3.1 quantity, quality
         draw_rules=(_rep("fpd-repetition", "FPD threefold, claim [S]", automatic=False),),
+        irregularity_article="as most rulebooks, FMJD 5.7 [U]",
         sources=("FPD Regras do Jogo de Damas Classicas [S], RULES.md 2.11",),
         **_8x8,
     ),
@@ -526,8 +577,41 @@ _RECORDS: list[Rules] = [
             _ctr("czech-15", "Czech 15 moves (30 plies assumed) [S]", 30,
                  resets=("capture", "man_move")),
         ),
+        irregularity_article="Czech rules: an omitted jump is accepted by the opponent's next move [S]",
         sources=("FMJD brief rules of Czech draughts [S], RULES.md 2.12",),
         **_8x8,
+    ),
+    Rules(
+        name="turkish",
+        title="Turkish draughts (dama)",
+        gametype=30,
+        gametype_full="30,W,8,8,A0,0",
+        aliases=("dama-turkish", "turkish-draughts", "turk-damasi", "dama-turca"),
+        editions=("default", "kish"),
+        width=8,
+        height=8,
+        numbering="bottom-left",  # pydraughts numbers the 64 squares from a1 = 1 (RULES.md 1.8)
+        all_squares=True,  # RULES.md 2.13: all 64 squares are used
+        initial_rows=2,  # 16 men each: White on ranks 2-3, Black on ranks 6-7
+        initial_offset=1,  # ranks 1 and 8 start empty
+        notation="alphanumeric",  # GameType 30,W,8,8,A0,0
+        orthogonal_moves=True,  # men forward and sideways, kings along ranks and files
+        men_move_sideways=True,  # men step and capture forward or sideways
+        men_capture_backward=False,  # never backward
+        men_capture_kings=True,
+        flying_kings=True,  # kings move and capture at any distance, like a rook
+        removal="immediate",  # each jumped piece is removed at once
+        no_reversal=True,  # no 180-degree turn between two consecutive jumps
+        # disputed (RULES.md 6.10): the Wikipedia reading, RULES.md's recommended default, goes
+        # on capturing as a king; the "kish" edition goes on as a man and crowns at the end
+        promotion_during_capture="king",
+        capture_precedence=("max_count",),  # the most pieces, men and kings alike
+        draw_rules=(_rep("turkish-repetition", "threefold repetition (claim) [S]",
+                         automatic=False),),
+        notes="Draw and endgame rules are disputed (RULES.md 6.10): only threefold repetition, "
+        "as a claim, is applied.",
+        irregularity_article="as most rulebooks, FMJD 5.7 [U]",
+        sources=("Wikipedia-derived summaries [S], kish [I], RULES.md 2.13",),
     ),
     Rules(
         name="thai",
@@ -549,6 +633,7 @@ _RECORDS: list[Rules] = [
         capture_precedence=(),
         draw_rules=(),
         notes="Numbered like English checkers (1 = b8) [U].",
+        irregularity_article="as most rulebooks, FMJD 5.7 [U]",
         sources=("mindsports, fandom, eightygames [S], RULES.md 2.14",),
     ),
 ]
@@ -567,6 +652,13 @@ _EDITIONS: list[Rules] = [
         next(r for r in _RECORDS if r.name == "brazilian"),
         edition="lidraughts",
         draw_rules=_RUSSIAN_DRAWS,
+    ),
+    replace(
+        next(r for r in _RECORDS if r.name == "turkish"),
+        edition="kish",
+        # kish (RULES.md 6.10): a man reaching the far row mid-capture goes on as a man and is
+        # crowned at the end of the move; the published Turkish perft and rule tests use it
+        promotion_during_capture="pass",
     ),
     replace(
         next(r for r in _RECORDS if r.name == "italian"),

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from pdnkit.pdn.record import MoveNode
 from pdnkit.rules.draw import DrawTracker
 from pdnkit.rules.fen import write_fen
+from pdnkit.rules.notation import resolve_short_move
 from pdnkit.validation.judge import judge_draws, judge_result, result_without_position
 from pdnkit.validation.match import (
     CAPTURE_SEPS,
@@ -232,8 +233,12 @@ class MainLine:
         if sq is None:
             sq = parse_squares(self.rules, toks)
         if isinstance(sq, str):
-            self.found.add("illegal-move", sq, node=node, ply=ply, pos=pos)
-            return False
+            short = resolve_short_move(pos, node.text)  # Russian short forms: cd4, c:e5
+            if not isinstance(short, list):
+                self.found.add("ambiguous-move" if short and short.startswith("ambiguous")
+                               else "illegal-move", short or sq, node=node, ply=ply, pos=pos)
+                return False
+            sq = short
         cap_seen = False
         if len(sq) == 2 and not node.variations:
             # fast paths, inlined for speed: a quiet move needs no move list, nor a capture
@@ -487,8 +492,13 @@ def _replay_variation(found: Findings, elements: Sequence[BodyElement], pos: Pos
             return
         sq = parse_squares(rules, node.squares)
         if isinstance(sq, str):
-            found.add("illegal-move", sq, node=node, ply=ply, pos=pos, in_variation=True)
-            return
+            short = resolve_short_move(pos, node.text)
+            if not isinstance(short, list):
+                found.add("ambiguous-move" if short and short.startswith("ambiguous")
+                          else "illegal-move", short or sq, node=node, ply=ply, pos=pos,
+                          in_variation=True)
+                return
+            sq = short
         res = match_move(pos, sq)
         for var in node.variations:
             _replay_variation(found, var, pos, k0 + j, rules)

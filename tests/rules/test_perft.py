@@ -86,6 +86,51 @@ def test_antidraughts_moves_like_international() -> None:
         assert perft(pos, d) == counts[d]
 
 
+def _turkish_counts() -> dict[int, int]:
+    # kish's table (the only published one): its "duplicates" field says "not documented"
+    return _counts("turkish (GameType 30)", duplicates="not documented (moves are XOR deltas; "
+                   "captures in Turkish remove pieces immediately, duplicates unlikely at "
+                   "shallow depth)")
+
+
+@pytest.mark.parametrize("edition", ["default", "kish"])
+def test_turkish_perft(edition: str) -> None:
+    # the two editions differ only in promotion during a capture, which no line reaches
+    # this shallow; every capture route counts (see the deep test below)
+    counts = _turkish_counts()
+    pos = Position.initial(get_rules("turkish", edition=edition))
+    for d in range(1, 6):
+        assert perft(pos, d, keep_duplicates=True) == counts[d], f"depth {d}"
+        assert perft(pos, d) == counts[d], f"depth {d}"  # no duplicate routes yet
+
+
+@pytest.mark.slow
+def test_turkish_perft_deep() -> None:
+    # kish counts every capture route (its moves are lists of steps): at depth 7 the table
+    # has 10782382 leaves, 74 more than when routes to the same position count once
+    counts = _turkish_counts()
+    pos = Position.initial(get_rules("turkish", edition="kish"))
+    assert perft(pos, 6, keep_duplicates=True) == counts[6]
+    assert perft(pos, 7, keep_duplicates=True) == counts[7]
+    assert perft(pos, 7) < counts[7]
+
+
+def test_breakthrough_moves_like_international_until_a_king() -> None:
+    # Breakthrough = FMJD move rules (RULES.md 2.5); from the start no man can be crowned
+    # within 6 plies, so the tree is international's
+    counts = _counts(LABELS["international"])
+    pos = Position.initial(get_rules("breakthrough"))
+    for d in range(1, 6):
+        assert perft(pos, d) == counts[d]
+    # once a king stands on the board the game is over: no move, perft 0
+    from pdnkit.rules import parse_fen
+
+    won = parse_fen("B:WK3,31:B10,20", get_rules("breakthrough"))
+    assert won.legal_moves() == [] and perft(won, 1) == 0 and perft(won, 3) == 0
+    same = parse_fen("B:WK3,31:B10,20", get_rules("international"))
+    assert perft(same, 1) > 0
+
+
 def test_portuguese_equals_spanish() -> None:
     # No published Portuguese table: it is the same game as Spanish with the board presented
     # the same way (FPD art. 3, 6), so the trees must be identical.

@@ -32,7 +32,7 @@ def test_variant_tag_when_no_gametype() -> None:
 
 
 def test_unknown_gametype_is_an_error_not_a_guess() -> None:
-    rep = run(game(None, "1. 32-28", gametype="96"))  # lidraughts Breakthrough
+    rep = run(game(None, "1. 32-28", gametype="99"))  # no variant has GameType 99
     f = only(rep, "unknown-variant")
     assert f.severity.value == "error" and rep.replayed_plies == 0 and rep.variant is None
 
