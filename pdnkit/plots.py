@@ -252,7 +252,7 @@ def findings_by_code(df: pd.DataFrame, *, top: int = 25, title: str | None = Non
 def endgame_verdicts(df: pd.DataFrame, *, by: str = "rule", title: str | None = None) -> Figure:
     """Stacked bars of endgame-rule verdicts per rule (or per variant/event).
 
-    ``df`` is :func:`pdnkit.reports.endgame_summary` output: a ``by`` column, and one
+    ``df`` is :func:`pdnkit.stats.endgame_summary` output: a ``by`` column, and one
     column per verdict with its count.
 
     >>> import pandas as pd
@@ -524,7 +524,6 @@ def plot(kind: str, con: Any = None, **options: Any) -> Figure:
         return square_heatmap(df, variant, label=_HEAT_LABELS.get(what, what),
                               title=f"{get_rules(variant).title}: {_HEAT_LABELS.get(what, what)}")
     if kind == "endgame":
-        from pdnkit.reports import endgame_rules, endgame_summary
-
-        return endgame_verdicts(endgame_summary(endgame_rules(con, **filters), by="rule"))
+        return endgame_verdicts(stats.endgame_summary(stats.endgame_rules(con, **filters),
+                                                      by="rule"))
     raise ValueError(f"unknown plot {kind!r}; choose from {', '.join(PLOT_KINDS)}")

@@ -146,3 +146,21 @@ def test_length_histogram_with_games_of_unknown_variant(builder):
     fig = length_histogram(lengths(builder.con, bin_width=1))
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert labels == ["international (1 games)", "(unknown variant) (1 games)"]
+
+
+def test_plots_does_not_import_reports() -> None:
+    """plots only draws DataFrames: it may read stats, never reports (no import cycle)."""
+    import ast
+    from pathlib import Path
+
+    import pdnkit.plots
+
+    tree = ast.parse(Path(pdnkit.plots.__file__).read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module)
+            imported.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names)
+    assert not any(m.startswith("pdnkit.reports") for m in imported), imported
