@@ -44,6 +44,9 @@ _API: dict[str, str] = {
     "replay": "pdnkit.replay",
     "GameReport": "pdnkit.replay",
     "PlyRecord": "pdnkit.replay",
+    # seeing the games
+    "show": "pdnkit.viewer",
+    "view": "pdnkit.viewer",
     # database
     "connect": "pdnkit.store",
     "import_files": "pdnkit.store",
