@@ -67,13 +67,16 @@ class PlyView:
     replayed: bool
     placement: str | None
 
-    def label(self) -> str:
-        """``12.`` or ``12...`` and the move as written.
+    def label(self, first: str = "W") -> str:
+        """``12.`` or ``12...`` (a move of the second mover, ``first`` moves first) and the
+        move as written.
 
         >>> PlyView(3, 2, "W", "32-28", None, (), (), [], None, False, None).label()
         '2. 32-28'
+        >>> PlyView(2, 1, "W", "22-18", None, (), (), [], None, False, None).label("B")
+        '1... 22-18'
         """
-        dots = "..." if self.side == "B" else "."
+        dots = "." if self.side == first else "..."
         return f"{self.number}{dots} {self.written}" if self.number else self.written
 
 
@@ -106,6 +109,11 @@ class GameModel:
     findings: list[FindingView]
     verdict: str
     tags: list[tuple[str, str]]
+
+    @property
+    def first_mover(self) -> str:
+        """``W`` or ``B``: who moves first in the variant (numbers each move pair)."""
+        return str(self.rules.first_mover) if self.rules is not None else "W"
 
     @property
     def last_ply(self) -> int:

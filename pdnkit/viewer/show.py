@@ -87,7 +87,7 @@ class GameShow:
         table.add_column()
         rows: list[list[Any]] = []
         for p in m.plies:
-            slot = 2 if p.side == "B" else 1
+            slot = 1 if p.side == m.first_mover else 2
             if not rows or rows[-1][0] != p.number or rows[-1][slot] is not None \
                     or (slot == 1 and rows[-1][2] is not None):
                 rows.append([p.number, None, None])
@@ -134,7 +134,7 @@ class GameShow:
         if 1 <= k <= m.last_ply:
             p = m.plies[k - 1]
             t = Text(f"{where}: ", style="bold")
-            t.append(p.label())
+            t.append(p.label(m.first_mover))
             if p.notation and p.notation != p.written:
                 t.append(f" (played {p.notation})", style="dim")
             if not p.replayed:
