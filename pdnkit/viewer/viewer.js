@@ -232,7 +232,12 @@
     Array.prototype.slice.call(document.querySelectorAll("#moves .mv")).forEach(function (m) {
       var cur = +m.getAttribute("data-ply") === k;
       m.classList.toggle("cur", cur);
-      if (cur) m.scrollIntoView({ block: "nearest" });
+      if (cur) {  /* scroll the move list only, never the page */
+        var box = $("moves"), top = m.offsetTop - box.offsetTop;
+        if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - m.offsetHeight) {
+          box.scrollTop = top - box.clientHeight / 2;
+        }
+      }
     });
     Array.prototype.slice.call(document.querySelectorAll("#findings .fd")).forEach(function (fd) {
       fd.classList.toggle("sel", +fd.getAttribute("data-finding") === state.finding);
