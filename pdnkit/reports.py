@@ -354,11 +354,10 @@ def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
     >>> games_to_check(_memory_db()).empty
     True
     """
-    from pdnkit.stats import _con, _game_filters
+    from pdnkit.stats import _con
 
     con = _con(con)
-    where, params = _game_filters(**{k: filters.get(k) for k in
-                                     ("variant", "event", "player", "date_from", "date_to")})
+    where, params = _filters_sql(filters)
     return con.execute(f"""
         WITH f AS (
             SELECT *, row_number() OVER (PARTITION BY game_id
@@ -454,11 +453,10 @@ def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
     from pathlib import Path
 
     from pdnkit import plots, stats
-    from pdnkit.stats import _con, _game_filters
+    from pdnkit.stats import _con
 
     con_ = _connection(con)
-    where, params = _game_filters(**{k: filters.get(k) for k in
-                                     ("variant", "event", "player", "date_from", "date_to")})
+    where, params = _filters_sql(filters)
     con2 = _con(con_)
     row = con2.execute(f"""
         SELECT count(*), count(*) FILTER (WHERE status = 'ok'),
@@ -467,7 +465,7 @@ def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
                count(*) FILTER (WHERE status = 'unparsed'),
                count(DISTINCT file_id), coalesce(sum(plies), 0),
                coalesce(sum(replayed_plies), 0)
-        FROM games g WHERE {where}""", params).fetchone()
+        FROM games g WHERE {where}""", params).fetchone() or (0,) * 8
     games, ok, warn, err, unparsed, files, plies, replayed = (int(x or 0) for x in row)
     share = f"{100.0 * ok / games:.1f}%" if games else "n/a"
     used = {k: v for k, v in filters.items() if v}
@@ -520,6 +518,14 @@ def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
         doc.h("Game lengths")
         doc.figure(plots.length_histogram(stats.lengths(con2, **used)), "game lengths")
     return doc.html() if fmt == "html" else doc.markdown()
+
+
+def _filters_sql(filters: dict[str, Any]) -> tuple[str, list[Any]]:
+    """The WHERE clause and parameters of the common game filters in ``filters``."""
+    from pdnkit.stats import _game_filters
+
+    return _game_filters(filters.get("variant"), filters.get("event"), filters.get("player"),
+                         filters.get("date_from"), filters.get("date_to"))
 
 
 def _connection(con: Any) -> Any:
