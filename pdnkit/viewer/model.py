@@ -183,11 +183,14 @@ def _start(report: GameReport, rules: Rules | None) -> str | None:
         return None
     from pdnkit.rules import FenError, Position, parse_fen
 
-    if report.start_fen:
+    fen = report.start_fen
+    if fen is None and report.record is not None and report.record.setup:
+        fen = report.record.setup  # a set-up position that replay could not use
+    if fen:
         try:
-            return placement_of(parse_fen(report.start_fen, rules))
+            return placement_of(parse_fen(fen, rules))
         except (FenError, ValueError):
-            return None
+            return None  # no position to show rather than a wrong one
     return placement_of(Position.initial(rules))
 
 

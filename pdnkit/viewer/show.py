@@ -87,10 +87,14 @@ class GameShow:
         table.add_column()
         rows: list[list[Any]] = []
         for p in m.plies:
-            slot = 1 if p.side == m.first_mover else 2
-            if not rows or rows[-1][0] != p.number or rows[-1][slot] is not None \
+            if p.side is None:  # not replayed from a known position: alternate
+                slot = 1 if p.ply % 2 else 2
+            else:
+                slot = 1 if p.side == m.first_mover else 2
+            number = p.number if p.number is not None or not rows else rows[-1][0]
+            if not rows or rows[-1][0] != number or rows[-1][slot] is not None \
                     or (slot == 1 and rows[-1][2] is not None):
-                rows.append([p.number, None, None])
+                rows.append([number, None, None])
             rows[-1][slot] = p
         at = next((i for i, r in enumerate(rows)
                    if any(x is not None and x.ply == self.ply for x in r[1:])), len(rows) - 1)

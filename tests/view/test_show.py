@@ -132,3 +132,17 @@ def test_cli_show_db(tmp_path: Path):
     assert "illegal-move" in res.output and f"game_id {gid}" in res.output
     res = runner.invoke(app, ["show", "--db", str(db), "--game-id", "999"])
     assert res.exit_code == 2
+
+
+def test_bad_setup_shows_no_position_rather_than_the_initial_one():
+    model = game_model(replay(parse_game('[GameType "20"]\n[FEN "W:W31-50,51:B1-20"]\n'
+                                         "1. 32-28 19-23 *")))
+    assert model.placement(0) is None and model.placement(2) is None
+    assert GLYPHS["w"] not in _render(show('[GameType "20"]\n[FEN "W:W31-50,51:B1-20"]\n'
+                                           "1. 32-28 19-23 *"))
+
+
+def test_unknown_variant_has_no_board_but_lists_the_moves():
+    text = _render(show('[GameType "77"]\n1. 32-28 19-23 *'))
+    assert "no board: the variant is unknown" in text
+    assert "1.  32-28  19-23" in text
