@@ -189,3 +189,18 @@ def test_ten_thousand_games_stay_lazy(page: Any, tmp_path: Path):
     page.click("#list .row[data-game='9000']")
     assert page.get_attribute("#board", "data-ply") == "0"
     assert "illegal-move" in page.inner_text("#findings")
+
+
+def test_alphanumeric_square_names_on_a_russian_board(page: Any, tmp_path: Path):
+    from pdnkit.rules import square_name
+
+    out = tmp_path / "russian.html"
+    view(sample_dir() / "russian.pdn", out=out, limit=1)
+    page.goto(out.as_uri())
+    page.wait_for_selector("#board")
+    rules = get_rules("russian")
+    names = dict(page.eval_on_selector_all(
+        "#board rect[data-square]",
+        "els => els.map(e => [+e.getAttribute('data-square'), e.getAttribute('data-name')])"))
+    assert names == {n: square_name(rules, n) for n in range(1, 33)}
+    assert names[1] == "b8" and "a1" in names.values()
