@@ -276,7 +276,15 @@
   }
   function fromHash() {
     var m = /g=(\d+)(?:&ply=(\d+))?/.exec(location.hash || "");
-    if (m && +m[1] < GAMES.length) { openGame(+m[1], m[2] !== undefined ? +m[2] : null); return true; }
+    if (m && +m[1] < GAMES.length) {
+      openGame(+m[1], m[2] !== undefined ? +m[2] : null);
+      if (m[2] !== undefined) {  /* a link to a ply with an error (from a report): show it */
+        state.data.findings.forEach(function (f, idx) {
+          if (state.finding < 0 && f.sev === "error" && f.ply === +m[2]) selectFinding(idx);
+        });
+      }
+      return true;
+    }
     return false;
   }
   fillFilters();

@@ -143,6 +143,13 @@ def test_click_finding_jumps_to_its_ply_and_marks_the_move(page: Any, tmp_path: 
     before = rep.plies[finding.ply - 2].position_after
     assert _board(page) == _engine_board(before)
     _shot(page, tmp_path, "view-finding.png")
+    # a report's link to the game and ply selects the error there
+    page.goto(out.as_uri() + f"#g={index}&ply={finding.ply}")
+    page.reload()
+    page.wait_for_selector("#board")
+    assert page.get_attribute("#board", "data-ply") == str(finding.ply)
+    assert "28x19" in page.inner_text("#legal")
+    assert page.locator("#board rect[data-mark=written]").count() == 2
 
 
 @pytest.mark.parametrize("variant,file", [("international", "international.pdn"),
