@@ -44,6 +44,9 @@ _API: dict[str, str] = {
     "replay": "pdnkit.validation",
     "GameReport": "pdnkit.validation",
     "PlyRecord": "pdnkit.validation",
+    # seeing the games
+    "show": "pdnkit.viewer",
+    "view": "pdnkit.viewer",
     # database
     "connect": "pdnkit.store",
     "import_files": "pdnkit.store",

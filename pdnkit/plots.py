@@ -168,10 +168,12 @@ def length_histogram(df: pd.DataFrame, *, title: str | None = None) -> Figure:
 
 
 def results_over_time(df: pd.DataFrame, *, title: str | None = None) -> Figure:
-    """Results per year as stacked bars, with the draw rate on a second axis.
+    """Results per year as stacked bars with the draw rate on a second axis, one panel per
+    variant when ``df`` has a ``variant`` column with several variants. The draw-rate line
+    is broken at years without games (no line is drawn across them).
 
-    ``df`` is :func:`pdnkit.stats.results` grouped ``by="year"`` (extra grouping
-    columns such as ``variant`` are summed over).
+    ``df`` is :func:`pdnkit.stats.results` grouped ``by="year"`` or ``by="variant,year"``
+    (other grouping columns are summed over).
 
     >>> import pandas as pd
     >>> df = pd.DataFrame({"year": [2020, 2021], "games": [2, 3], "white_wins": [1, 2],
@@ -179,40 +181,65 @@ def results_over_time(df: pd.DataFrame, *, title: str | None = None) -> Figure:
     >>> results_over_time(df).axes[0].get_ylabel()
     'games'
     """
-    fig, ax = _figure(9.0, 4.8)
-    ax.set_title(title or "Results over time")
-    ax.set_xlabel("year")
-    ax.set_ylabel("games")
     d = df.dropna(subset=["year"]) if "year" in df else df.iloc[0:0]
+    variants = (sorted(str(v) for v in d["variant"].dropna().unique())
+                if "variant" in d and len(d) else [])
+    panels: list[tuple[str | None, pd.DataFrame]] = (
+        [(v, d[d["variant"] == v]) for v in variants] if len(variants) > 1 else [(None, d)])
+    fig, axes = _figure_rows(len(panels), 9.0, 4.8 if len(panels) == 1 else 2.6)
+    axes[0].set_title(title or "Results over time")
     if d.empty:
-        _empty(ax, "no games with a known year")
+        axes[0].set_xlabel("year")
+        axes[0].set_ylabel("games")
+        _empty(axes[0], "no games with a known year")
         return fig
+    years = range(int(d["year"].min()), int(d["year"].max()) + 1)
+    for i, (ax, (name, part)) in enumerate(zip(axes, panels, strict=True)):
+        _results_panel(ax, part, years, name, legend=i == 0)
+    axes[-1].set_xlabel("year")
+    return fig
+
+
+def _figure_rows(rows: int, width: float, height: float) -> tuple[Figure, list[Axes]]:
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height * rows), layout="constrained")
+    axes = fig.subplots(rows, 1, sharex=True, squeeze=False)
+    return fig, [a[0] for a in axes]
+
+
+def _results_panel(ax: Axes, d: pd.DataFrame, years: range, name: str | None, *,
+                   legend: bool = True) -> None:
+    """One panel of :func:`results_over_time`: bars per year, the draw rate as a line that
+    stops at years without games."""
+    ax.set_ylabel("games" if name is None else f"{name}\ngames")
     cols = [c for c in ("white_wins", "draws", "black_wins", "unknown") if c in d]
-    g = d.groupby("year")[cols].sum().sort_index()
-    years = [int(y) for y in g.index]
-    bottom = [0.0] * len(g)
+    g = d.groupby("year")[cols].sum().reindex(list(years))
+    xs = list(years)
+    bottom = [0.0] * len(xs)
     for col in cols:
-        if col == "unknown" and not g[col].any():
+        if col == "unknown" and not g[col].fillna(0).any():
             continue
-        vals = [float(v) for v in g[col]]
-        ax.bar(years, vals, bottom=bottom, color=RESULT_COLOURS[col], edgecolor="#555555",
+        vals = [float(v) for v in g[col].fillna(0)]
+        ax.bar(xs, vals, bottom=bottom, color=RESULT_COLOURS[col], edgecolor="#555555",
                linewidth=0.5, label=RESULT_LABELS[col], width=0.8)
         bottom = [a + b for a, b in zip(bottom, vals, strict=True)]
-    known = g[[c for c in ("white_wins", "draws", "black_wins") if c in g]].sum(axis=1)
+    known = g[[c for c in ("white_wins", "draws", "black_wins") if c in g]].sum(axis=1,
+                                                                               min_count=1)
     if "draws" in g and known.gt(0).any():
         ax2 = ax.twinx()
-        rate = (100.0 * g["draws"] / known.where(known > 0)).tolist()
-        ax2.plot(years, rate, color="#1f5fa8", marker="o", linewidth=1.5, label="draw rate")
+        rate = (100.0 * g["draws"] / known.where(known > 0)).tolist()  # NaN: no line there
+        ax2.plot(xs, rate, color="#1f5fa8", marker="o", linewidth=1.5, label="draw rate")
         ax2.set_ylabel("draw rate (%)", color="#1f5fa8")
         ax2.set_ylim(0, 100)
         h1, l1 = ax.get_legend_handles_labels()
         h2, l2 = ax2.get_legend_handles_labels()
-        ax.legend(h1 + h2, l1 + l2, loc="upper left", fontsize=8)
-    else:
+        if legend:
+            ax.legend(h1 + h2, l1 + l2, loc="upper left", fontsize=8)
+    elif legend:
         ax.legend(loc="upper left", fontsize=8)
     _integer_axis(ax.xaxis)
     _integer_axis(ax.yaxis)
-    return fig
 
 
 def findings_by_code(df: pd.DataFrame, *, top: int = 25, title: str | None = None) -> Figure:
@@ -249,34 +276,46 @@ def findings_by_code(df: pd.DataFrame, *, top: int = 25, title: str | None = Non
     return fig
 
 
-def endgame_verdicts(df: pd.DataFrame, *, by: str = "rule", title: str | None = None) -> Figure:
-    """Stacked bars of endgame-rule verdicts per rule (or per variant/event).
+#: endgame verdicts a person should look at (the endgame plot draws only these)
+VERDICTS_TO_CHECK = ("result-contradicts-rule", "played-past-limit", "drawn-by-rule")
 
-    ``df`` is :func:`pdnkit.reports.endgame_summary` output: a ``by`` column, and one
+
+def endgame_verdicts(df: pd.DataFrame, *, by: str = "rule", title: str | None = None) -> Figure:
+    """Stacked bars of the endgame-rule verdicts that need a person, per rule (or variant or
+    event). Activations that only ended in time are not drawn; their count is in the x label.
+
+    ``df`` is :func:`pdnkit.stats.endgame_summary` output: a ``by`` column, and one
     column per verdict with its count.
 
     >>> import pandas as pd
-    >>> df = pd.DataFrame({"rule": ["russian-7.2.4"], "ended-in-time": [1],
-    ...                    "drawn-by-rule": [1], "played-past-limit": [2],
-    ...                    "result-contradicts-rule": [0]})
-    >>> endgame_verdicts(df).axes[0].get_title()
-    'Endgame rules: verdicts by rule'
+    >>> df = pd.DataFrame({"rule": ["russian-7.2.4", "eda-50"], "ended-in-time": [1, 40],
+    ...                    "drawn-by-rule": [1, 0], "played-past-limit": [2, 0],
+    ...                    "result-contradicts-rule": [0, 0]})
+    >>> fig = endgame_verdicts(df)
+    >>> fig.axes[0].get_title(), fig.axes[0].get_xlabel()
+    ('Endgame rules: verdicts by rule', 'rule activations (41 more ended in time, not shown)')
     """
-    fig, ax = _figure(8.0, max(2.5, 0.45 * len(df) + 1.6))
+    shown = [v for v in VERDICTS_TO_CHECK if v in df]
+    in_time = int(df["ended-in-time"].sum()) if "ended-in-time" in df and len(df) else 0
+    d = df[df[shown].sum(axis=1) > 0] if shown and len(df) else df.iloc[0:0]
+    fig, ax = _figure(8.0, max(2.5, 0.45 * len(d) + 1.6))
     ax.set_title(title or f"Endgame rules: verdicts by {by}")
-    ax.set_xlabel("rule activations")
+    ax.set_xlabel("rule activations" + (f" ({in_time} more ended in time, not shown)"
+                                        if in_time else ""))
     ax.set_ylabel(by)
-    if df.empty:
-        _empty(ax, "no draw or endgame rule became active")
+    if d.empty:
+        _empty(ax, "no verdict needs a person" if len(df)
+               else "no draw or endgame rule became active")
         return fig
-    d = df.iloc[::-1]
+    d = d.iloc[::-1]
     y = list(range(len(d)))
     left = [0.0] * len(d)
-    for verdict, colour in VERDICT_COLOURS.items():
-        if verdict not in d:
+    for verdict in reversed(VERDICTS_TO_CHECK):
+        if verdict not in d or not d[verdict].any():
             continue
         vals = [float(v) for v in d[verdict]]
-        ax.barh(y, vals, left=left, color=colour, label=verdict.replace("-", " "))
+        ax.barh(y, vals, left=left, color=VERDICT_COLOURS[verdict],
+                label=verdict.replace("-", " "))
         left = [a + b for a, b in zip(left, vals, strict=True)]
     ax.set_yticks(y, [str(v) for v in d[by]], fontsize=9)
     ax.set_xlim(0, max(left) * 1.1 if max(left) else 1)
@@ -504,7 +543,7 @@ def plot(kind: str, con: Any = None, **options: Any) -> Figure:
         return length_histogram(stats.lengths(con, bin_width=int(opts.get("bin_width", 10)),
                                               **filters))
     if kind == "results":
-        return results_over_time(stats.results(con, by="year", **filters))
+        return results_over_time(stats.results(con, by="variant,year", **filters))
     if kind == "findings":
         return findings_by_code(stats.findings(con, by="code", **filters))
     if kind == "board":
@@ -524,7 +563,6 @@ def plot(kind: str, con: Any = None, **options: Any) -> Figure:
         return square_heatmap(df, variant, label=_HEAT_LABELS.get(what, what),
                               title=f"{get_rules(variant).title}: {_HEAT_LABELS.get(what, what)}")
     if kind == "endgame":
-        from pdnkit.reports import endgame_rules, endgame_summary
-
-        return endgame_verdicts(endgame_summary(endgame_rules(con, **filters), by="rule"))
+        return endgame_verdicts(stats.endgame_summary(stats.endgame_rules(con, **filters),
+                                                      by="rule"))
     raise ValueError(f"unknown plot {kind!r}; choose from {', '.join(PLOT_KINDS)}")

@@ -31,6 +31,8 @@ import html
 import io
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.stats import VERDICTS, _isnull, endgame_rules, endgame_summary, verdict
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.figure import Figure
@@ -42,181 +44,12 @@ __all__ = [
     "endgame_report",
     "endgame_rules",
     "endgame_summary",
+    "games_to_check",
     "report",
     "verdict",
 ]
 
 REPORT_KINDS = ("endgame", "collection")
-VERDICTS = ("ended-in-time", "drawn-by-rule", "played-past-limit", "result-contradicts-rule")
-
-
-# --------------------------------------------------------------------------------------
-# endgame rules
-# --------------------------------------------------------------------------------------
-
-
-def _isnull(v: Any) -> bool:
-    """True for None, NaN, NaT and pandas' NA."""
-    if v is None:
-        return True
-    try:
-        import pandas as pd
-
-        return bool(pd.isna(v))
-    except (TypeError, ValueError):
-        return False
-
-
-def _int(v: Any) -> int | None:
-    return None if _isnull(v) else int(v)
-
-
-def verdict(
-    *,
-    automatic: bool | None,
-    start_ply: int | None,
-    limit_plies: int | None,
-    reached_ply: int | None,
-    end_ply: int | None,
-    plies: int | None,
-    outcome: str | None,
-    result: str | None = None,
-    deadline_ply: int | None = None,
-) -> tuple[str, str]:
-    """The verdict on one rule activation and a sentence explaining it.
-
-    ``plies`` is the length of the game's main line; ``outcome`` is ``white``,
-    ``black``, ``draw`` or ``unknown``. A rule with unknown ``automatic`` is treated as
-    automatic.
-
-    >>> verdict(automatic=True, start_ply=40, limit_plies=30, reached_ply=70, end_ply=70,
-    ...         plies=70, outcome="draw", result="1/2-1/2")
-    ('drawn-by-rule', 'drawn by the rule at ply 70')
-    >>> verdict(automatic=False, start_ply=10, limit_plies=80, reached_ply=90, end_ply=95,
-    ...         plies=120, outcome="white", result="1-0")[1]
-    'a draw could be claimed from ply 90 (a claim, so play could go on); the game went on to ply 120 and ended 1-0'
-    """
-    auto = True if _isnull(automatic) else bool(automatic)
-    start, limit, reached = _int(start_ply), _int(limit_plies), _int(reached_ply)
-    end, last, deadline = _int(end_ply), _int(plies), _int(deadline_ply)
-    if deadline is None and start is not None and limit is not None:
-        deadline = start + limit
-    if last is None:
-        last = end if reached is None else max(reached, end or 0)
-    decisive = outcome in ("white", "black")
-    res = result if not _isnull(result) and result not in ("", "*") else None
-    ended = f"ended {res}" if res else "has no result"
-    if reached is None:
-        if end is not None and last is not None and end < last:
-            left = f", {deadline - end} plies before the limit" if deadline is not None else ""
-            return "ended-in-time", f"the count stopped at ply {end}{left}"
-        left = (f", {deadline - last} plies before the limit"
-                if deadline is not None and last is not None else "")
-        return "ended-in-time", f"the game {ended} at ply {last}{left}"
-    assert last is not None
-    if auto:
-        if last > reached:
-            return ("played-past-limit",
-                    f"the rule drew the game at ply {reached}; the record goes on to ply "
-                    f"{last} and {ended}")
-        if decisive:
-            return ("result-contradicts-rule",
-                    f"the rule drew the game at ply {reached}, but it is scored {res}")
-        return ("drawn-by-rule", f"drawn by the rule at ply {reached}"
-                + ("" if outcome == "draw" else " (no result recorded)"))
-    still_open = end is None or end >= last
-    if outcome == "draw" and still_open:
-        return ("drawn-by-rule",
-                f"a draw could be claimed from ply {reached}; the game was drawn at ply {last}")
-    return ("played-past-limit",
-            f"a draw could be claimed from ply {reached} (a claim, so play could go on); "
-            f"the game went on to ply {last} and {ended}")
-
-
-def endgame_rules(
-    con: Any = None,
-    *,
-    variant: str | None = None,
-    event: str | None = None,
-    player: str | None = None,
-    date_from: str | _dt.date | int | None = None,
-    date_to: str | _dt.date | int | None = None,
-) -> pd.DataFrame:
-    """Every draw or endgame rule that became active in a game, with its verdict.
-
-    Columns: ``game_id``, ``file``, ``game_index``, ``line``, ``variant``, ``event``,
-    ``white``, ``black``, ``rule``, ``article``, ``automatic``, ``start_ply``,
-    ``limit_plies``, ``deadline_ply``, ``reached_ply``, ``end_ply``, ``plies``,
-    ``result``, ``outcome``, ``draw_basis``, ``ended`` (how the game actually ended),
-    ``verdict`` and ``explanation``. Filters as in :mod:`pdnkit.stats`.
-
-    >>> from pdnkit.stats import _memory_db
-    >>> endgame_rules(_memory_db()).empty
-    True
-    """
-    from pdnkit.stats import OUTCOME_SQL, _con, _game_filters
-
-    con = _con(con)
-    where, params = _game_filters(variant, event, player, date_from, date_to)
-    df = con.execute(f"""
-        SELECT g.game_id, fl.path AS file, g.game_index, g.line, g.variant, g.event,
-               g.white, g.black, r.rule, r.article, r.automatic, r.start_ply, r.limit_plies,
-               coalesce(r.deadline_ply, r.start_ply + r.limit_plies) AS deadline_ply,
-               r.reached_ply, r.end_ply, g.plies, g.result, {OUTCOME_SQL} AS outcome,
-               g.draw_basis
-        FROM rule_events r JOIN games g ON g.game_id = r.game_id
-        LEFT JOIN files fl ON fl.file_id = g.file_id
-        WHERE {where}
-        ORDER BY g.game_id, r.start_ply, r.rule
-    """, params).df()
-    ended, verdicts, texts = [], [], []
-    for row in df.itertuples(index=False):
-        res = None if _isnull(row.result) else row.result
-        ended.append(f"{res or 'no result'} after {'?' if _isnull(row.plies) else int(row.plies)}"
-                     " plies")
-        v, t = verdict(automatic=row.automatic, start_ply=row.start_ply,
-                       limit_plies=row.limit_plies, reached_ply=row.reached_ply,
-                       end_ply=row.end_ply, plies=row.plies, outcome=row.outcome,
-                       result=res, deadline_ply=row.deadline_ply)
-        verdicts.append(v)
-        texts.append(t)
-    df["ended"] = ended
-    df["verdict"] = verdicts
-    df["explanation"] = texts
-    return df
-
-
-def endgame_summary(rules_df: pd.DataFrame, by: str = "rule") -> pd.DataFrame:
-    """Verdict counts per ``rule``, ``variant`` or ``event`` from :func:`endgame_rules`.
-
-    Columns: the ``by`` column (plus ``article`` and ``automatic`` per rule),
-    ``activations``, ``games``, then one column per verdict.
-
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"game_id": [1, 2], "rule": ["r", "r"], "article": ["A", "A"],
-    ...     "automatic": [True, True], "verdict": ["drawn-by-rule", "played-past-limit"]})
-    >>> endgame_summary(df).iloc[0].to_dict()["played-past-limit"]
-    1
-    """
-    import pandas as pd
-
-    if by not in ("rule", "variant", "event"):
-        raise ValueError("by must be 'rule', 'variant' or 'event'")
-    keys = [by] + (["article", "automatic"] if by == "rule" else [])
-    cols = keys + ["activations", "games", *VERDICTS]
-    if rules_df.empty:
-        return pd.DataFrame(columns=cols)
-    d = rules_df.copy()
-    for k in keys:
-        d[k] = d[k].astype(object).where(d[k].notna(), "(none)")
-    g = d.groupby(keys, sort=True, dropna=False)
-    out = g.agg(activations=("verdict", "size"), games=("game_id", "nunique")).reset_index()
-    counts = pd.crosstab([d[k] for k in keys], d["verdict"]).reset_index()
-    out = out.merge(counts, on=keys, how="left")
-    for v in VERDICTS:
-        out[v] = out[v].fillna(0).astype(int) if v in out else 0
-    return out[cols].sort_values(["activations", by], ascending=[False, True],
-                                 kind="stable").reset_index(drop=True)
 
 
 # --------------------------------------------------------------------------------------
@@ -240,8 +73,17 @@ class _Doc:
     def table(self, df: pd.DataFrame, empty: str = "(none)") -> None:
         self.blocks.append(("table", (df, empty)))
 
+    def folded(self, summary: str, df: pd.DataFrame) -> None:
+        """A table folded away under ``summary`` (``<details>``, also in Markdown)."""
+        if len(df):
+            self.blocks.append(("folded", (summary, df)))
+
     def figure(self, fig: Figure, alt: str) -> None:
         self.blocks.append(("figure", (fig, alt)))
+
+    def raw(self, html_text: str, md_text: str) -> None:
+        """A block written as given: ``html_text`` in HTML, ``md_text`` in Markdown."""
+        self.blocks.append(("raw", (html_text, md_text)))
 
     def markdown(self) -> str:
         out = [f"# {self.title}", ""]
@@ -253,6 +95,12 @@ class _Doc:
             elif kind == "table":
                 df, empty = value
                 out += [_md_table(df) if len(df) else empty, ""]
+            elif kind == "folded":
+                summary, df = value
+                out += ["<details>", f"<summary>{html.escape(summary)}</summary>", "",
+                        _md_table(df), "", "</details>", ""]
+            elif kind == "raw":
+                out += [value[1], ""]
         return "\n".join(out).rstrip() + "\n"
 
     def html(self) -> str:
@@ -268,11 +116,14 @@ class _Doc:
                 parts.append(f"<p>{_inline_html(value)}</p>")
             elif kind == "table":
                 df, empty = value
-                if len(df):
-                    parts.append(df.to_html(index=False, na_rep="", border=0,
-                                            classes="data", escape=True))
-                else:
-                    parts.append(f"<p><em>{html.escape(empty)}</em></p>")
+                parts.append(_html_table(df) if len(df)
+                             else f"<p><em>{html.escape(empty)}</em></p>")
+            elif kind == "folded":
+                summary, df = value
+                parts.append(f"<details><summary>{html.escape(summary)}</summary>"
+                             f"{_html_table(df)}</details>")
+            elif kind == "raw":
+                parts.append(value[0])
             elif kind == "figure":
                 fig, alt = value
                 buf = io.BytesIO()
@@ -286,13 +137,24 @@ class _Doc:
         return "\n".join(parts) + "\n"
 
 
+def _html_table(df: pd.DataFrame) -> str:
+    """A DataFrame as an HTML table in a box that scrolls sideways when it is wide."""
+    return ('<div class="scroll">' + df.to_html(index=False, na_rep="", border=0,
+                                                 classes="data", escape=True) + "</div>")
+
+
 _CSS = (
     "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;"
     "color:#222}h1{border-bottom:2px solid #b58863}h2{margin-top:1.6em;color:#5a3d22}"
     "table.data{border-collapse:collapse;font-size:.85em;margin:.5em 0}"
     "table.data th,table.data td{padding:.25em .6em;border-bottom:1px solid #ddd;text-align:left}"
-    "table.data th{background:#f0d9b5}figure{margin:1em 0}img{max-width:100%}"
+    "table.data th{background:#f0d9b5;position:sticky;top:0}figure{margin:1em 0}"
+    "img{max-width:100%}.scroll{overflow-x:auto;max-width:100%}"
+    "details{margin:.5em 0}summary{cursor:pointer;color:#5a3d22;font-weight:600}"
     "code{background:#f4f4f4;padding:0 .2em}footer{margin-top:3em;color:#888;font-size:.8em}"
+    ".check{display:flex;gap:1.2em;align-items:flex-start;border-top:1px solid #e5dccd;"
+    "padding:.8em 0}.check h3{margin:0 0 .3em;font-size:1em}.check p{margin:.2em 0}"
+    ".check svg{flex:0 0 auto}.legal code{margin-right:.3em}"
 )
 
 
@@ -303,9 +165,22 @@ def _version() -> str:
 
 
 def _inline_html(text: str) -> str:
-    """Escape, then turn `code` spans into <code>."""
-    parts = html.escape(text).split("`")
-    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+    """Escape, then render the Markdown the reports use: `code`, **strong** and *emphasis*.
+
+    >>> _inline_html("a *b* **c** `d*e*` <x>")
+    'a <em>b</em> <strong>c</strong> <code>d*e*</code> &lt;x&gt;'
+    """
+    import re
+
+    parts = html.escape(text, quote=False).split("`")
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            out.append(f"<code>{part}</code>")
+            continue
+        part = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", part)
+        out.append(re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<em>\1</em>", part))
+    return "".join(out)
 
 
 def _cell(v: Any) -> str:
@@ -346,14 +221,64 @@ def _filters_text(filters: dict[str, Any]) -> str:
 _ENDGAME_COLUMNS = ["game_id", "file", "game_index", "variant", "event", "white", "black",
                     "rule", "article", "automatic", "start_ply", "deadline_ply", "reached_ply",
                     "end_ply", "ended", "verdict", "explanation"]
+#: verdicts a person should look at, most serious first
+NEEDS_A_PERSON = ("result-contradicts-rule", "played-past-limit", "drawn-by-rule")
+#: rows of a table shown before the rest is folded away
+_SHOWN = 15
+_SOURCE_MARKS = {"[S]": "a secondary source (a federation summary, not the rulebook itself)",
+                 "[I]": "an implementation (another program's behaviour)",
+                 "[U]": "an assumption of pdnkit where no source says"}
+
+
+def _needs_person_first(df: pd.DataFrame) -> pd.DataFrame:
+    order = {v: i for i, v in enumerate((*NEEDS_A_PERSON, "ended-in-time"))}
+    return df.assign(_o=df["verdict"].map(order)).sort_values(
+        ["_o", "game_id", "start_ply"], kind="stable").drop(columns="_o")
+
+
+def _person_table(df: pd.DataFrame) -> pd.DataFrame:
+    """The verdicts to check, narrow enough to read: file name, 1-based game number."""
+    import pandas as pd
+
+    cols = ["verdict", "game_id", "file", "game", "event", "white", "black", "article",
+            "reached_ply", "ended", "explanation"]
+    if df.empty:
+        return pd.DataFrame(columns=cols)
+    from pathlib import Path
+
+    return df.assign(
+        file=[Path(str(f)).name if not _isnull(f) else "" for f in df["file"]],
+        game=[int(i) + 1 if not _isnull(i) else None for i in df["game_index"]])[cols]
+
+
+def _source_note(names: Any) -> str | None:
+    """A sentence explaining the ``[S]``-style marks that occur in ``names``."""
+    text = " ".join(str(n) for n in names)
+    used = [f"`{m}` = {why}" for m, why in _SOURCE_MARKS.items() if m in text]
+    if not used:
+        return None
+    return ("Marks in rule names say where pdnkit took the rule from: " + "; ".join(used)
+            + " (see docs/draw-rules.md).")
+
+
+def _by_event(df: pd.DataFrame) -> pd.DataFrame:
+    """Events sorted by what needs a person, then by activations."""
+    ev = endgame_summary(df, by="event")
+    if ev.empty:
+        return ev
+    need = sum(ev[v] for v in NEEDS_A_PERSON)
+    return ev.assign(_n=need).sort_values(["_n", "activations", "event"],
+                                          ascending=[False, False, True],
+                                          kind="stable").drop(columns="_n")
 
 
 def endgame_report(con: Any = None, *, fmt: str = "md", **filters: Any) -> str:
     """The endgame-rule report as Markdown (``fmt="md"``) or self-contained HTML.
 
-    Lists every game where a draw or endgame rule of its variant became active (see
-    :func:`endgame_rules`), problems first, with summaries per variant, event and rule
-    and (HTML) a plot of the verdicts.
+    Opens with the verdicts that need a person (a result that contradicts an automatic
+    draw, play past a limit, draws by rule), then verdicts by rule, the activations that
+    simply ended in time as counts per rule (the full list folded), and summaries per
+    variant and event (the events with the most to check first, the rest folded).
 
     >>> from pdnkit.stats import _memory_db
     >>> endgame_report(_memory_db()).splitlines()[0]
@@ -366,54 +291,172 @@ def endgame_report(con: Any = None, *, fmt: str = "md", **filters: Any) -> str:
     doc = _Doc("Endgame-rule report")
     n_games = int(df["game_id"].nunique()) if len(df) else 0
     counts = df["verdict"].value_counts().to_dict() if len(df) else {}
+    if len(df):
+        df = _needs_person_first(df)
+    check = df[df["verdict"].isin(NEEDS_A_PERSON)] if len(df) else df
     doc.p(_filters_text(filters) + f" {len(df)} rule activations in {n_games} games: "
-          + ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + ".")
+          + ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + f". **{len(check)} "
+          "need a person** (the first section); the rest ended before a limit.")
     doc.p("A rule is *active* from the ply its count started; it would draw the game at "
           "`deadline_ply` unless a capture, promotion or change of material resets it. "
           "Automatic rules end the game at the limit; claim rules only let a player claim "
           "the draw, so play going on is legal.")
+    doc.h("Verdicts that need a person")
+    doc.p("Results that contradict an automatic draw, games played on past a limit (or a "
+          "claimable draw not claimed), and draws by rule to confirm, most serious first.")
+    cols = _ENDGAME_COLUMNS
+    person = _person_table(check)
+    doc.table(person.head(200), "None.")
+    if len(person) > 200:
+        doc.folded(f"{len(person) - 200} more", person.iloc[200:])
     by_rule = endgame_summary(df, by="rule")
     doc.h("Verdicts by rule")
     doc.table(by_rule, "No draw or endgame rule became active in these games.")
+    note = _source_note(by_rule["rule"].tolist() + by_rule["article"].tolist()) \
+        if len(by_rule) else None
+    if note:
+        doc.p(note)
     if fmt == "html":
         doc.figure(plots.endgame_verdicts(by_rule, by="rule"), "verdicts by rule")
+    in_time = df[df["verdict"] == "ended-in-time"] if len(df) else df
+    doc.h("Ended in time")
+    if len(in_time):
+        per_rule = (in_time.groupby(["rule", "article"], dropna=False)
+                    .agg(activations=("game_id", "size"), games=("game_id", "nunique"))
+                    .reset_index().sort_values(["activations", "rule"],
+                                               ascending=[False, True], kind="stable"))
+        doc.p(f"{len(in_time)} activations ended before their limit (the game ended or the "
+              "count was reset): nothing to check. Counts per rule; the full list is folded.")
+        doc.table(per_rule)
+        doc.folded(f"every activation that ended in time ({len(in_time)})", in_time[cols])
+    else:
+        doc.p("None.")
     doc.h("By variant")
     doc.table(endgame_summary(df, by="variant"))
+    by_event = _by_event(df)
     doc.h("By event")
-    doc.table(endgame_summary(df, by="event"))
-    order = {"result-contradicts-rule": 0, "played-past-limit": 1, "drawn-by-rule": 2,
-             "ended-in-time": 3}
-    if len(df):
-        df = df.assign(_o=df["verdict"].map(order)).sort_values(
-            ["_o", "game_id", "start_ply"], kind="stable").drop(columns="_o")
-    problems = df[df["verdict"].isin(["result-contradicts-rule", "played-past-limit"])] \
-        if len(df) else df
-    doc.h("Games to check")
-    doc.p("Automatic draws that were ignored, results that contradict a rule, and claimable "
-          "draws that were not claimed.")
-    doc.table(problems[_ENDGAME_COLUMNS] if len(problems) else problems, "None.")
-    doc.h("Every rule activation")
-    doc.table(df[_ENDGAME_COLUMNS] if len(df) else df, "None.")
+    if len(by_event) > _SHOWN:
+        doc.p(f"The {_SHOWN} events with the most verdicts to check; "
+              f"{len(by_event) - _SHOWN} more are folded.")
+    doc.table(by_event.head(_SHOWN))
+    doc.folded(f"{len(by_event) - _SHOWN} more events", by_event.iloc[_SHOWN:])
     return doc.html() if fmt == "html" else doc.markdown()
 
 
+def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
+    """The games with an error, one row each with its first error in the main line.
+
+    Columns: ``game_id``, ``file``, ``game_index``, ``variant``, ``white``, ``black``,
+    ``event``, ``status``, ``code``, ``message``, ``ply``, ``move`` (as written), ``fen``
+    (the position before the move), ``line``. Filters as in :mod:`pdnkit.stats`.
+
+    >>> from pdnkit.stats import _memory_db
+    >>> games_to_check(_memory_db()).empty
+    True
+    """
+    from pdnkit.stats import _con
+
+    con = _con(con)
+    where, params = _filters_sql(filters)
+    return con.execute(f"""
+        WITH f AS (
+            SELECT *, row_number() OVER (PARTITION BY game_id
+                                         ORDER BY ply NULLS FIRST, line, code) AS rn
+            FROM findings WHERE severity = 'error' AND NOT coalesce(in_variation, FALSE))
+        SELECT g.game_id, fl.path AS file, g.game_index, g.variant, g.white, g.black,
+               g.event, g.status, f.code, f.message, f.ply, f.move, f.fen, f.line
+        FROM games g JOIN f ON f.game_id = g.game_id AND f.rn = 1
+        LEFT JOIN files fl ON fl.file_id = g.file_id
+        WHERE {where}
+        ORDER BY g.game_id""", params).df()
+
+
+def _check_card(row: Any, link: str | None) -> tuple[str, str]:
+    """One game to check as (HTML with a board, Markdown)."""
+    from pathlib import Path
+
+    from pdnkit.board import board_svg
+    from pdnkit.rules import FenError, format_move, get_rules, parse_fen
+    from pdnkit.rules.notation import NotationError, parse_move_text
+    from pdnkit.viewer.model import placement_of
+
+    where = (f"{Path(str(row.file)).name if not _isnull(row.file) else '?'}, game "
+             f"{int(row.game_index) + 1}" + ("" if _isnull(row.ply) else f", ply {int(row.ply)}"))
+    names = f"{row.white or '?'} - {row.black or '?'}" + (
+        f" ({row.event})" if not _isnull(row.event) and row.event else "")
+    move = None if _isnull(row.move) else str(row.move)
+    legal: list[str] = []
+    svg = ""
+    if not _isnull(row.fen) and not _isnull(row.variant):
+        try:
+            rules = get_rules(str(row.variant))
+            pos = parse_fen(str(row.fen), rules)
+            moves = pos.legal_moves()
+            legal = [format_move(m, rules, full_path=len(m.captured) > 1) for m in moves]
+            marks = {}
+            if move:
+                try:
+                    marks = {s: "written" for s in parse_move_text(rules, move)[0]
+                             if rules.geometry.is_square(s)}
+                except (NotationError, ValueError):
+                    marks = {}
+            svg = board_svg(rules, placement_of(pos), marks=marks,
+                            arrows=[m.path for m in moves[:8]], size=240,
+                            title=f"position before ply {row.ply}")
+        except (FenError, ValueError, KeyError, LookupError):
+            svg = ""
+    legal_text = ", ".join(legal) if legal else ("none (the game was over)" if svg else "n/a")
+    link_html = (f' &middot; <a href="{html.escape(link)}">open in the viewer</a>'
+                 if link else "")
+    body = (f"<h3>{html.escape(where)}: {html.escape(str(row.code))}</h3>"
+            f"<p>{html.escape(names)}{link_html}</p>"
+            f"<p>{html.escape(str(row.message))}</p>"
+            + (f"<p>Move as written: <code>{html.escape(move)}</code> (red squares)</p>"
+               if move else "")
+            + (f'<p class="legal">Legal moves there (blue arrows): '
+               f'{"".join(f"<code>{html.escape(m)}</code>" for m in legal) or legal_text}</p>'
+               if svg else ""))
+    card = f'<div class="check">{svg}<div>{body}</div></div>'
+    md = (f"- **{where}**: `{row.code}` {names}. {row.message}"
+          + (f" Move as written: `{move}`." if move else "")
+          + (f" Legal moves: {legal_text}." if svg else "")
+          + (f" [Open in the viewer]({link})" if link else ""))
+    return card, md
+
+
+def _write_view(con: Any, ids: list[int], path: Any) -> dict[int, int]:
+    """Write the viewer page of the games ``ids`` to ``path``; ``game_id -> page index``."""
+    from pdnkit.viewer.page import view
+
+    ordered = sorted(set(ids))
+    if not ordered:
+        return {}
+    view(db=con, where="g.game_id IN (" + ",".join(str(int(i)) for i in ordered) + ")",
+         out=path, title="games to check")
+    return {gid: i for i, gid in enumerate(ordered)}
+
+
 def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
-                      **filters: Any) -> str:
+                      boards: int = 12, view_page: Any = None, **filters: Any) -> str:
     """The validation summary of a database as Markdown or self-contained HTML.
 
-    Games, clean share (status ``ok``), games by status, findings by code, the ``worst``
-    files and games, and (HTML) plots of findings by code and of game lengths.
+    Opens with the games that have errors: for the first ``boards`` of them the position
+    before the faulty move (an SVG board in HTML), the move as written and the legal moves
+    there, and, when ``view_page`` (a path) is given, a link to that game and ply in a
+    ``pdnkit view`` page of these games written there. Then games, clean share, findings by
+    code, the ``worst`` files and games, and (HTML) plots.
 
     >>> from pdnkit.stats import _memory_db
     >>> "0 games" in collection_report(_memory_db())
     True
     """
+    from pathlib import Path
+
     from pdnkit import plots, stats
-    from pdnkit.stats import _con, _game_filters
+    from pdnkit.stats import _con
 
     con_ = _connection(con)
-    where, params = _game_filters(**{k: filters.get(k) for k in
-                                     ("variant", "event", "player", "date_from", "date_to")})
+    where, params = _filters_sql(filters)
     con2 = _con(con_)
     row = con2.execute(f"""
         SELECT count(*), count(*) FILTER (WHERE status = 'ok'),
@@ -422,35 +465,67 @@ def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
                count(*) FILTER (WHERE status = 'unparsed'),
                count(DISTINCT file_id), coalesce(sum(plies), 0),
                coalesce(sum(replayed_plies), 0)
-        FROM games g WHERE {where}""", params).fetchone()
+        FROM games g WHERE {where}""", params).fetchone() or (0,) * 8
     games, ok, warn, err, unparsed, files, plies, replayed = (int(x or 0) for x in row)
     share = f"{100.0 * ok / games:.1f}%" if games else "n/a"
+    used = {k: v for k, v in filters.items() if v}
     doc = _Doc("Collection report")
     doc.p(_filters_text(filters) + f" {games} games from {files} files; {share} clean "
           f"(no finding above info): {ok} ok, {warn} with warnings, {err} with errors, "
           f"{unparsed} unparsed. {replayed} of {plies} recorded plies replayed.")
-    by_variant = stats.results(con2, by="variant", **{k: v for k, v in filters.items() if v})
+    check = games_to_check(con2, **used)
+    doc.h("Games to check")
+    if check.empty:
+        doc.p("No game has an error.")
+    else:
+        index: dict[int, int] = {}
+        if view_page is not None:
+            index = _write_view(con2, [int(g) for g in check["game_id"]], view_page)
+        shown = check.head(boards)
+        doc.p(f"{len(check)} games have an error; the first error of each"
+              + (f" (boards for the first {len(shown)})" if len(check) > len(shown) else "")
+              + ", with the position before the faulty move."
+              + (f" Every one is in the viewer page `{Path(str(view_page)).name}`."
+                 if view_page is not None else ""))
+        for r in shown.itertuples(index=False):
+            gid = int(r.game_id)
+            link = None
+            if gid in index:
+                ply = "" if _isnull(r.ply) else f"&ply={max(0, int(r.ply))}"
+                link = f"{Path(str(view_page)).name}#g={index[gid]}{ply}"
+            card, md = _check_card(r, link)
+            doc.raw(card, md)
+        doc.folded(f"all {len(check)} games with errors",
+                   check.drop(columns=["fen"]))
+    by_variant = stats.results(con2, by="variant", **used)
     doc.h("Games by variant")
     doc.table(by_variant)
-    codes = stats.findings(con2, by="code", **{k: v for k, v in filters.items() if v})
+    codes = stats.findings(con2, by="code", **used)
     doc.h("Findings by code")
     doc.table(codes, "No findings.")
     if fmt == "html":
         doc.figure(plots.findings_by_code(codes), "findings by code")
     doc.h(f"The {worst} dirtiest files")
-    doc.table(stats.findings(con2, by="file", **{k: v for k, v in filters.items() if v})
-              .head(worst))
+    doc.table(stats.findings(con2, by="file", **used).head(worst))
     doc.h(f"The {worst} games with the most problems")
-    bad = stats.findings(con2, by="game", **{k: v for k, v in filters.items() if v})
+    bad = stats.findings(con2, by="game", **used)
     doc.table(bad.head(worst), "No game has findings.")
     doc.h("By event")
-    doc.table(stats.findings(con2, by="event", **{k: v for k, v in filters.items() if v})
-              .head(worst * 2))
+    events = stats.findings(con2, by="event", **used)
+    doc.table(events.head(worst * 2))
+    doc.folded(f"{len(events) - worst * 2} more events", events.iloc[worst * 2:])
     if fmt == "html":
         doc.h("Game lengths")
-        doc.figure(plots.length_histogram(
-            stats.lengths(con2, **{k: v for k, v in filters.items() if v})), "game lengths")
+        doc.figure(plots.length_histogram(stats.lengths(con2, **used)), "game lengths")
     return doc.html() if fmt == "html" else doc.markdown()
+
+
+def _filters_sql(filters: dict[str, Any]) -> tuple[str, list[Any]]:
+    """The WHERE clause and parameters of the common game filters in ``filters``."""
+    from pdnkit.stats import _game_filters
+
+    return _game_filters(filters.get("variant"), filters.get("event"), filters.get("player"),
+                         filters.get("date_from"), filters.get("date_to"))
 
 
 def _connection(con: Any) -> Any:
@@ -459,11 +534,13 @@ def _connection(con: Any) -> Any:
     return _con(con)
 
 
-def report(kind: str, con: Any = None, *, fmt: str = "md", **filters: Any) -> str:
+def report(kind: str, con: Any = None, *, fmt: str = "md", view_page: Any = None,
+           **filters: Any) -> str:
     """The report ``kind`` (``endgame`` or ``collection``) as Markdown or HTML text.
 
     ``fmt`` is ``"md"`` or ``"html"`` (one self-contained page, plots embedded).
-    ``None`` filters are ignored.
+    ``None`` filters are ignored. ``view_page`` (collection report): write a ``pdnkit view``
+    page of the games with errors there and link each game to it.
 
     >>> from pdnkit.stats import _memory_db
     >>> report("endgame", _memory_db(), fmt="html").startswith("<!DOCTYPE html>")
@@ -475,5 +552,5 @@ def report(kind: str, con: Any = None, *, fmt: str = "md", **filters: Any) -> st
     if kind == "endgame":
         return endgame_report(con, fmt=fmt, **filters)
     if kind == "collection":
-        return collection_report(con, fmt=fmt, **filters)
+        return collection_report(con, fmt=fmt, view_page=view_page, **filters)
     raise ValueError(f"unknown report {kind!r}; choose from {', '.join(REPORT_KINDS)}")

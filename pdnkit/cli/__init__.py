@@ -21,7 +21,7 @@ _PANELS: list[tuple[str, list[str]]] = [
     ("Start here", ["demo"]),
     ("Rules engine", ["variants", "moves", "perft"]),
     ("PDN files", ["lint", "convert"]),
-    ("Validation", ["validate", "explain"]),
+    ("Validation", ["validate", "explain", "show", "view"]),
     ("Database", ["import", "query", "export", "duplicates"]),
     ("Analysis", ["stats", "tree", "plot", "report"]),
 ]
@@ -33,6 +33,7 @@ _MODULES: dict[str, list[str]] = {
     "rules_cmd": ["variants", "perft", "moves"],
     "store_cmd": ["import", "query", "export", "duplicates", "demo"],
     "validate_cmd": ["validate", "explain"],
+    "view_cmd": ["show", "view"],
 }
 _MODULE_OF = {cmd: mod for mod, cmds in _MODULES.items() for cmd in cmds}
 

@@ -346,7 +346,8 @@ def _run_report(kind: str, db: Path, out: Path | None, **filters: Any) -> None:
     if not Path(db).exists():
         raise _fail(f"no database at {db} (run `pdnkit import FILES` or `pdnkit demo` first)")
     try:
-        text = report(kind, str(db), fmt=fmt, **filters)
+        side = out.with_name(out.stem + ".games.html") if out is not None else None
+        text = report(kind, str(db), fmt=fmt, view_page=side, **filters)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     if out is None:
@@ -357,6 +358,8 @@ def _run_report(kind: str, db: Path, out: Path | None, **filters: Any) -> None:
         with atomic_output(out, inputs=[db]) as fh:  # whole or not at all
             fh.write(text)
         typer.echo(f"wrote {out}")
+        if side is not None and side.exists():
+            typer.echo(f"wrote {side} (the games to check, in the game viewer)")
 
 
 _OUT = typer.Option(None, "--out", "-o",

@@ -19,6 +19,8 @@ from pdnkit.store.ops import summary_tables
 
 #: the database file ``demo`` writes inside its folder
 DEMO_DB = "pdnkit-demo.duckdb"
+#: the game viewer page ``demo`` writes beside it
+DEMO_VIEW = "pdnkit-demo-games.html"
 
 
 def sample_dir() -> Path:
@@ -57,6 +59,7 @@ class DemoResult:
     files: list[Path]
     summary: ImportSummary
     tables: dict[str, Any] = field(default_factory=dict)
+    view: Path | None = None
 
     def next_steps(self) -> list[str]:
         """Commands worth trying on the demo database.
@@ -68,7 +71,9 @@ class DemoResult:
         """
         db = self.db
         flawed = next((f for f in self.files if f.name == "flawed.pdn"), None)
-        return [
+        seen = [f"open {self.view} in a browser: every game on its board, findings included"
+                ] if self.view is not None else []
+        return [*seen,
             'pdnkit query "SELECT code, count(*) AS n FROM findings GROUP BY ALL ORDER BY n '
             f'DESC" --db {db}',
             'pdnkit query "SELECT white, black, result, plies, status FROM games WHERE '
@@ -78,6 +83,7 @@ class DemoResult:
             f"pdnkit duplicates --db {db}",
             f"pdnkit export --db {db} --where \"status = 'ok'\" --out clean.pdn",
             f"pdnkit validate {flawed if flawed else 'FILE.pdn'}",
+            f"pdnkit show {flawed if flawed else 'FILE.pdn'} --game 9    # the board at the error",
             "pdnkit explain not-max-capture",
             f"python -c \"import pdnkit; print(pdnkit.query('SELECT * FROM games', "
             f"db='{db}').head())\"",
@@ -86,7 +92,8 @@ class DemoResult:
 
 def demo(out: str | Path | None = None, *, jobs: int = 1, progress: bool = False) -> DemoResult:
     """Import the bundled samples into a fresh ``DIR/pdnkit-demo.duckdb`` (default folder
-    ``./pdnkit-demo``) and return the summary and overview tables.
+    ``./pdnkit-demo``), write the game viewer page ``DIR/pdnkit-demo-games.html`` of every
+    sample game, and return the summary, overview tables and the page.
 
     Example:
         >>> import tempfile
@@ -103,8 +110,11 @@ def demo(out: str | Path | None = None, *, jobs: int = 1, progress: bool = False
     files = sample_files()
     summary = import_files(files, db=db, jobs=jobs, progress=progress)
     tables = summary_tables(db)
+    from pdnkit.viewer.page import view
+
+    page = view(files, out=folder / DEMO_VIEW, title="pdnkit demo: the sample games").path
     return DemoResult(db=db, files=files, summary=summary, tables={
         "Games by variant and status": tables["variants"],
         "Findings by code": tables["codes"],
         "Results": tables["results"],
-    })
+    }, view=page)

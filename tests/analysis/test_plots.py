@@ -146,3 +146,49 @@ def test_length_histogram_with_games_of_unknown_variant(builder):
     fig = length_histogram(lengths(builder.con, bin_width=1))
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert labels == ["international (1 games)", "(unknown variant) (1 games)"]
+
+
+def test_plots_does_not_import_reports() -> None:
+    """plots only draws DataFrames: it may read stats, never reports (no import cycle)."""
+    import ast
+    from pathlib import Path
+
+    import pdnkit.plots
+
+    tree = ast.parse(Path(pdnkit.plots.__file__).read_text(encoding="utf-8"))
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module)
+            imported.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names)
+    assert not any(m.startswith("pdnkit.reports") for m in imported), imported
+
+
+def test_endgame_verdicts_draws_only_what_needs_a_person():
+    from pdnkit.plots import endgame_verdicts
+
+    df = pd.DataFrame({"rule": ["a", "b", "c"], "ended-in-time": [500, 7, 0],
+                       "drawn-by-rule": [0, 1, 0], "played-past-limit": [0, 2, 0],
+                       "result-contradicts-rule": [0, 0, 3]})
+    ax = endgame_verdicts(df).axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["c", "b"]   # "a" only in time
+    assert sum(_bar_widths(ax)) == 6
+    assert "507 more ended in time" in ax.get_xlabel()
+
+
+def test_results_over_time_per_variant_breaks_at_empty_years():
+    df = pd.DataFrame({"variant": ["russian", "russian", "english"],
+                       "year": [2000, 2003, 2001], "games": [2, 2, 1],
+                       "white_wins": [1, 1, 1], "draws": [1, 1, 0], "black_wins": [0, 0, 0],
+                       "unknown": [0, 0, 0]})
+    fig = results_over_time(df)
+    panels = [ax for ax in fig.axes if ax.get_ylabel().endswith("games")]
+    assert [ax.get_ylabel() for ax in panels] == ["english\ngames", "russian\ngames"]
+    rates = [ax for ax in fig.axes if ax.get_ylabel() == "draw rate (%)"]
+    russian = rates[1].lines[0].get_ydata()
+    # 2000..2003: no games in 2001 and 2002 for Russian -> no line there
+    assert list(rates[1].lines[0].get_xdata()) == [2000, 2001, 2002, 2003]
+    assert russian[0] == 50 and russian[3] == 50
+    assert all(r != r for r in russian[1:3])  # NaN

@@ -118,14 +118,49 @@ def test_endgame_report_markdown_and_html(endgame_db):
     md = endgame_report(con)
     assert md.startswith("# Endgame-rule report")
     assert "8 rule activations in 7 games" in md
-    section = md.split("## Games to check")[1].split("## Every rule activation")[0]
-    # three problems: past the limit, contradicting result, unclaimed claim
-    assert len([ln for ln in section.splitlines() if re.match(r"\| \d+ \|", ln)]) == 3
+    # the report opens with the verdicts that need a person, most serious first
+    assert md.index("## Verdicts that need a person") < md.index("## Verdicts by rule")
+    section = md.split("## Verdicts that need a person")[1].split("## Verdicts by rule")[0]
+    rows = [ln for ln in section.splitlines() if ln.startswith("| ") and "---" not in ln][1:]
+    verdicts = [r.split("|")[1].strip() for r in rows]
+    # contradicts, two played past (automatic + unclaimed claim), two draws by rule
+    assert verdicts == ["result-contradicts-rule", "played-past-limit", "played-past-limit",
+                        "drawn-by-rule", "drawn-by-rule"]
+    # the three that ended in time: counted per rule, the full list folded
+    ended = md.split("## Ended in time")[1].split("## By variant")[0]
+    assert "| russian-7.2.4 | Russian 7.2.4 | 1 | 1 |" in ended
+    assert "<details>" in ended and "every activation that ended in time (3)" in ended
     html = report("endgame", con, fmt="html", variant=None)
     assert html.startswith("<!DOCTYPE html>")
     assert html.count("data:image/png;base64,") == 1
     assert "played-past-limit" in html and "<table" in html
     assert "src=\"http" not in html  # self-contained
+    assert "<em>active</em>" in html and "*active*" not in html   # emphasis rendered
+    assert '<div class="scroll"><table' in html                   # wide tables scroll
+
+
+def test_endgame_report_by_event_sorted_and_folded(builder):
+    b = builder
+    for i in range(20):
+        gid = _russian(b, 60, "1-0", event=f"Event {i:02d}")
+        b.rule_event(gid, "russian-7.2.4", "Russian 7.2.4", True, 40, 30, None, 60)
+    gid = _russian(b, 75, "1-0", event="Event 19")
+    b.rule_event(gid, "russian-7.2.4", "Russian 7.2.4", True, 40, 30, 70, 75)
+    md = endgame_report(b.con)
+    section = md.split("## By event")[1]
+    first_row = [ln for ln in section.splitlines() if ln.startswith("| Event")][0]
+    assert first_row.startswith("| Event 19 |")          # the event with a verdict to check
+    shown = section.split("<details>")[0]
+    assert len([ln for ln in shown.splitlines() if ln.startswith("| Event")]) == 15
+    assert "5 more events" in section
+
+
+def test_rule_source_marks_are_explained(builder):
+    gid = builder.game("c.pdn", ["c3-d4"], variant="czech", result="1-0", plies=60)
+    builder.rule_event(gid, "czech-15", "Czech 15 moves [S]", True, 10, 30, None, 60)
+    md = endgame_report(builder.con)
+    assert "`[S]` = a secondary source" in md
+    assert "[U]" not in md.split("## Verdicts by rule")[1].split("## Ended in time")[0]
 
 
 def test_collection_report(small_db):
@@ -144,3 +179,41 @@ def test_collection_report(small_db):
 def test_docstring_examples():
     res = doctest.testmod(reports_mod)
     assert res.attempted > 5 and res.failed == 0
+
+
+def test_collection_report_opens_with_the_games_to_check(tmp_path):
+    import json
+
+    import pdnkit
+    from pdnkit.rules import get_rules, parse_fen
+    from pdnkit.store.demodata import sample_dir
+
+    db = tmp_path / "f.duckdb"
+    pdnkit.import_files([sample_dir() / "flawed.pdn"], db=db)
+    side = tmp_path / "collection.games.html"
+    html = report("collection", str(db), fmt="html", view_page=side)
+    assert html.index("<h2>Games to check</h2>") < html.index("<h2>Games by variant</h2>")
+    errors = pdnkit.query("SELECT count(*) FROM games WHERE status IN ('error', 'unparsed') "
+                          "AND game_id IN (SELECT game_id FROM findings "
+                          "WHERE severity = 'error')", db=db).iloc[0, 0]
+    assert f"{errors} games have an error" in html
+    # the missed capture: the board shows the position before the move, the move as written
+    # is marked, the legal move is listed, and the link opens the viewer at that ply
+    at = html.index("missed-capture</h3>")
+    card = html[html.rindex('<div class="check">', 0, at):html.index("</div></div>", at)]
+    row = pdnkit.query("SELECT fen, ply, game_id FROM findings WHERE code = 'missed-capture'",
+                       db=db).iloc[0]
+    pos = parse_fen(row.fen, get_rules("international"))
+    pieces = set(re.findall(r'circle data-square="(\d+)" data-piece="([wWbB])"', card))
+    assert pieces == ({(str(s), "w") for s in pos.white_men}
+                      | {(str(s), "b") for s in pos.black_men})
+    assert 'data-square="33" x' in card and "#d9534f" in card      # 33-29 written, in red
+    assert "<code>28x19</code>" in card
+    link = re.search(r'href="(collection\.games\.html#g=(\d+)&amp;ply=(\d+))"', card)
+    assert link and int(link.group(3)) == int(row.ply)
+    index = json.loads(re.search(r'id="pdnkit-index">(.*?)</script>',
+                                 side.read_text(encoding="utf-8"), flags=re.S).group(1))
+    assert index["games"][int(link.group(2))]["codes"] == ["missed-capture"]
+    md = report("collection", str(db))
+    assert md.index("## Games to check") < md.index("## Games by variant")
+    assert "Move as written: `33-29`. Legal moves: 28x19." in md

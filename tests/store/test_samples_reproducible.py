@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from pdnkit.store.samples import main
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 
 
+@pytest.mark.slow  # the games are played by a small search: about 10 s
 def test_generator_rewrites_the_bundled_files_byte_for_byte(tmp_path: Path) -> None:
     main([str(tmp_path)])
     written = sorted(p.name for p in tmp_path.glob("*.pdn"))

@@ -1,0 +1,108 @@
+"""``pdnkit show`` and ``pdnkit view``: see a game's board in the terminal or in a browser.
+
+Thin shells over :func:`pdnkit.viewer.show` and :func:`pdnkit.viewer.view`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from pdnkit.cli.app import app
+from pdnkit.cli.app import fail as _fail
+
+
+@app.command("show", epilog=(
+    "Examples:\n\n"
+    "  [bold]pdnkit show games.pdn --game 37[/bold]              (at its first error)\n\n"
+    "  [bold]pdnkit show games.pdn --game 37 --ply 61[/bold]\n\n"
+    "  [bold]pdnkit show games.pdn --game 37 --ply not-max-capture[/bold]\n\n"
+    "  [bold]pdnkit show --db club.duckdb --game-id 120 --ply end[/bold]"))
+def show_cmd(
+    file: Path | None = typer.Argument(None, help="A PDN file.", show_default=False),
+    game: int = typer.Option(1, "--game", "-g", min=1,
+                             help="Game number in the file, 1-based as validate prints it."),
+    db: Path | None = typer.Option(None, "--db", help="Read the game from this database."),
+    game_id: int | None = typer.Option(None, "--game-id", help="games.game_id (with --db)."),
+    ply: str | None = typer.Option(
+        None, "--ply", "-p",
+        help="A ply number (0 = start), [cyan]end[/cyan], or a finding code (its first ply). "
+             "Default: the first error's ply, else the end."),
+    variant: str | None = typer.Option(None, "--variant",
+                                       help="Variant for a file whose tags do not say."),
+    width: int | None = typer.Option(None, "--width", help="Terminal width to draw for."),
+) -> None:
+    """A game at one ply in the terminal: board, moves, comments, findings, legal moves.
+
+    The board is drawn as the variant numbers it (Italian on its mirrored board), White at
+    the bottom; the move of the ply is marked, and at an error the squares of the move as
+    written are red and the legal moves there are listed.
+    """
+    from rich.console import Console
+
+    from pdnkit import show
+
+    if (file is None) == (db is None):
+        raise _fail("give a PDN file, or --db DB with --game-id ID")
+    if db is not None and game_id is None:
+        raise _fail("--db needs --game-id")
+    if db is not None and not db.exists():
+        raise _fail(f"no database at {db}")
+    if file is not None and not file.exists():
+        raise _fail(f"no such file: {file}")
+    try:
+        shown = show(file, game=game, db=str(db) if db else None, game_id=game_id, ply=ply,
+                     variant=variant)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    Console(width=width, highlight=False).print(shown)
+
+
+@app.command("view", epilog=(
+    "Examples:\n\n"
+    "  [bold]pdnkit view games.pdn --out games.html[/bold]\n\n"
+    "  [bold]pdnkit view --db club.duckdb --where \"status = 'error'\" --out broken.html[/bold]"
+    "\n\nOpen the page in any browser; it needs no network. [cyan]page.html#g=N&ply=K[/cyan] "
+    "opens game N (0-based in the page) at ply K."))
+def view_cmd(
+    paths: list[Path] | None = typer.Argument(None, help="PDN files or folders.",
+                                              show_default=False),
+    out: Path = typer.Option(Path("games.html"), "--out", "-o", help="The HTML page to write."),
+    db: Path | None = typer.Option(None, "--db", help="Take the games from this database."),
+    where: str | None = typer.Option(None, "--where",
+                                     help="SQL condition on the games table (with --db)."),
+    variant: str | None = typer.Option(None, "--variant",
+                                       help="Variant for files whose tags do not say."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="At most this many games."),
+) -> None:
+    """One self-contained HTML game viewer: game list, board, moves, findings.
+
+    The page lists the games (filter by status, finding code, text), draws each position on
+    the variant's board with its numbering, steps through the plies with buttons or the arrow
+    keys, draws captures as arrows and, for every finding, jumps to its ply, marks the move as
+    written and lists the legal moves there. Every position is computed by pdnkit.
+    """
+    from pdnkit import view
+
+    if (not paths) == (db is None):
+        raise _fail("give PDN files, or --db DB (with --where to choose games)")
+    if db is not None and not db.exists():
+        raise _fail(f"no database at {db}")
+    if where is not None and db is None:
+        raise _fail("--where needs --db")
+    for p in paths or []:
+        if not p.exists():
+            raise _fail(f"no such file or folder: {p}")
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise _fail("--out must end in .html")
+    try:
+        summary = view([str(p) for p in paths] if paths else None, out=out,
+                       db=str(db) if db else None, where=where, variant=variant, limit=limit)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    except Exception as exc:  # duckdb reports a bad --where as its own error types
+        if db is not None and type(exc).__module__.startswith(("duckdb", "_duckdb")):
+            raise _fail(f"--where: {exc}") from None
+        raise
+    typer.echo(f"wrote {summary.path}: {summary.games} games, {summary.errors} with errors")

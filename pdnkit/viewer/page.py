@@ -1,0 +1,178 @@
+"""``pdnkit view``: one self-contained HTML game viewer (no network: script and style inline).
+
+The page holds a game list (players, event, result, status, findings; filterable by status,
+finding code and text; only the visible rows are in the DOM, so ten thousand games stay
+usable) and a viewer: an SVG board in the variant's size and numbering, buttons and arrow
+keys to step through the plies, the move list with comments and NAGs, capture routes as
+arrows, the findings (a click jumps to their ply, marks the squares of the move as written
+and lists the legal moves there) and, at the end, the result and pdnkit's verdict.
+
+Every position is computed in Python (:mod:`pdnkit.viewer.model`) and embedded as JSON, one
+``<script type="application/json">`` block per game that the page parses only when the game
+is opened; the script only draws. ``page.html#g=N&ply=K`` opens game N (0-based in the page)
+at ply K, which is how the reports link into a page.
+
+Example:
+    >>> html = view_html([game_model_of('[GameType "20"] 1. 32-28 19-23 *')])
+    >>> html.startswith("<!DOCTYPE html>") and 'id="pdnkit-g-0"' in html
+    True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pdnkit.viewer.model import GameModel, game_model
+
+__all__ = ["ViewSummary", "game_model_of", "layout", "view", "view_html"]
+
+
+@dataclass
+class ViewSummary:
+    """What :func:`view` wrote: the page, the number of games, the games with errors and
+    ``anchors`` (``source label -> page index``) for linking into the page."""
+
+    path: Path
+    games: int
+    errors: int
+    anchors: dict[str, int] = field(default_factory=dict)
+
+
+def game_model_of(text: str) -> GameModel:
+    """The model of the first game of a PDN text (for examples and tests)."""
+    from pdnkit.viewer.source import file_game
+
+    return game_model(file_game(text, 1))
+
+
+def layout(rules: Any) -> dict[str, Any]:
+    """How the page draws a variant's board: size, the (file, rank) of every square (White's
+    bottom left is 0, 0), the square names and whether numbers are the notation.
+
+    >>> lay = layout(__import__("pdnkit").get_rules("italian"))
+    >>> lay["w"], lay["coords"][0], lay["names"][0]
+    (8, [0, 7], '1')
+    """
+    from pdnkit.rules import square_name
+
+    g = rules.geometry
+    n = g.num_squares
+    return {"w": rules.width, "h": rules.height, "title": rules.title,
+            "coords": [list(g.square_to_coords(s)) for s in range(1, n + 1)],
+            "names": [square_name(rules, s) for s in range(1, n + 1)],
+            "numeric": rules.notation == "numeric", "first": str(rules.first_mover)}
+
+
+def _compact(model: GameModel) -> dict[str, Any]:
+    """The game's JSON with plies as short arrays (the page is large for big collections):
+    ``[written, canonical or null when equal, path, captured, nags, comment, placement]``."""
+    d = model.to_json()
+    d["plies"] = [[p["w"], None if p["c"] == p["w"] else p["c"], p["path"], p["cap"],
+                   p["nags"], p["cm"], p["pl"], p["num"], p["side"], p["ok"]]
+                  for p in d["plies"]]
+    return d
+
+
+def _entry(i: int, model: GameModel) -> dict[str, Any]:
+    r = model.report
+    tags = {k.lower(): v for k, v in model.tags}
+    return {"i": i, "white": r.white or "", "black": r.black or "",
+            "event": tags.get("event", ""), "date": tags.get("date", ""),
+            "result": r.result_raw or r.result or "*", "status": r.status,
+            "variant": model.rules.name if model.rules else "",
+            "findings": len(model.findings),
+            "codes": sorted({f.code for f in model.findings}),
+            "plies": model.last_ply, "source": model.source}
+
+
+def _json_block(data: Any) -> str:
+    """JSON safe inside a script element (no ``<`` at all, so no ``</script>`` or ``<!--``)."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
+
+
+def _asset(name: str) -> str:
+    return resources.files("pdnkit.viewer").joinpath(name).read_text(encoding="utf-8")
+
+
+def view_html(models: Iterable[GameModel], *, title: str = "pdnkit games") -> str:
+    """The viewer page for ``models`` as one HTML string (see the module docstring)."""
+    return _build(models, title)[0]
+
+
+def _build(models: Iterable[GameModel], title: str) -> tuple[str, list[dict[str, Any]]]:
+    """The page and its game index; ``models`` is consumed once (a stream is fine)."""
+    import html as _html
+
+    index: list[dict[str, Any]] = []
+    layouts: dict[str, Any] = {}
+    blocks: list[str] = []
+    for i, m in enumerate(models):
+        index.append(_entry(i, m))
+        if m.rules is not None and m.rules.name not in layouts:
+            layouts[m.rules.name] = layout(m.rules)
+        blocks.append(f'<script type="application/json" id="pdnkit-g-{i}">'
+                      f"{_json_block(_compact(m))}</script>")
+    from pdnkit import __version__
+
+    meta = {"title": title, "version": __version__, "layouts": layouts, "games": index}
+    page = _asset("viewer.html")
+    page = (page.replace("/*CSS*/", _asset("viewer.css"), 1)
+            .replace("/*JS*/", _asset("viewer.js"), 1)
+            .replace("<!--TITLE-->", _html.escape(title)))
+    text = (page.replace("<!--INDEX-->", f'<script type="application/json" id="pdnkit-index">'
+                                         f"{_json_block(meta)}</script>", 1)
+            .replace("<!--GAMES-->", "\n".join(blocks), 1))
+    return text, index
+
+
+def _models(source: Any, db: Any, where: str | None, variant: str | None,
+            limit: int | None) -> Iterable[GameModel]:
+    if db is not None:
+        from pdnkit.viewer.source import db_games
+
+        for _, label, report in db_games(db, where=where, limit=limit):
+            yield game_model(report, source=label)
+        return
+    from pdnkit.viewer.source import file_games
+
+    for n, report in enumerate(file_games(source, variant=variant)):
+        if limit is not None and n >= limit:
+            return
+        yield game_model(report)
+
+
+def _name(source: Any, db: Any, where: str | None) -> str:
+    if db is not None:
+        return Path(str(db)).name + (f" where {where}" if where else "")
+    items = source if isinstance(source, (list, tuple)) else [source]
+    names = [Path(str(s)).name for s in items if isinstance(s, (str, Path))
+             and "\n" not in str(s)]
+    return ", ".join(names[:3]) + (" ..." if len(names) > 3 else "") if names else "PDN games"
+
+
+def view(source: Any = None, *, out: str | Path = "games.html", db: Any = None,
+         where: str | None = None, variant: str | None = None, limit: int | None = None,
+         title: str | None = None) -> ViewSummary:
+    """Write the viewer page of a PDN file or folder, or of the database games matching
+    ``where`` (an SQL condition on ``games``), to ``out``; return a :class:`ViewSummary`.
+
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "g.html"
+    >>> view('[GameType "20"] 1. 32-28 19-23 *', out=out).games
+    1
+    """
+    if source is None and db is None:
+        raise ValueError("give a PDN file or a database")
+    models = _models(source, db, where, variant, limit)
+    name = title or _name(source, db, where)
+    text, index = _build(models, f"pdnkit view: {name}")
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return ViewSummary(path, len(index), sum(e["status"] == "error" for e in index),
+                       {e["source"]: e["i"] for e in index})

@@ -1,0 +1,86 @@
+"""Where the games to show come from: a PDN file (by 1-based game number) or a database.
+
+A game from the database is replayed again from its stored text (``games.raw_pdn``) under
+its stored variant and edition, so the board views get every position without the
+database holding them.
+
+Example:
+    >>> rep = file_game('[GameType "20"] 1. 32-28 19-23 *', 1)
+    >>> rep.replayed_plies
+    2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pdnkit.replay import GameReport
+
+__all__ = ["db_games", "file_game", "file_games"]
+
+
+def file_game(source: Any, game: int, *, variant: str | None = None) -> GameReport:
+    """Game number ``game`` (1-based, as ``pdnkit validate`` prints it) of a PDN file or text,
+    replayed. Raises ``ValueError`` when the file has fewer games."""
+    if game < 1:
+        raise ValueError(f"game numbers start at 1, got {game}")
+    from pdnkit.pdn import read_games
+    from pdnkit.replay import replay
+
+    file = str(source) if isinstance(source, Path) else None
+    if isinstance(source, str) and source.lower().endswith((".pdn", ".txt")):
+        file = source
+    count = 0
+    for record in read_games(source, file=file):
+        count += 1
+        if count == game:
+            return replay(record, variant=variant)
+    raise ValueError(f"{file or 'the text'} has {count} game{'s' * (count != 1)}; "
+                     f"there is no game {game}")
+
+
+def file_games(source: Any, *, variant: str | None = None) -> Iterator[GameReport]:
+    """Every game of a PDN file, folder or text, replayed (full reports, in file order)."""
+    from pdnkit.replay import validate
+
+    yield from validate(source, variant)
+
+
+def db_games(db: Any, *, where: str | None = None, game_id: int | None = None,
+             limit: int | None = None) -> Iterator[tuple[int, str, GameReport]]:
+    """``(game_id, source label, report)`` for the games of a database that match ``where``
+    (an SQL condition on ``games``) or the one ``game_id``, in game_id order.
+
+    >>> from pdnkit.stats import _memory_db
+    >>> list(db_games(_memory_db(), where="status = 'error'"))
+    []
+    """
+    from pdnkit.pdn import parse_game
+    from pdnkit.replay import replay
+    from pdnkit.stats import _con
+
+    con = _con(db)
+    cond, params = ("TRUE", [])
+    if game_id is not None:
+        cond, params = "g.game_id = ?", [int(game_id)]
+    elif where:
+        cond = f"({where})"
+    sql = (f"SELECT g.game_id, g.game_index, g.variant, g.edition, g.raw_pdn, f.path "
+           f"FROM games g LEFT JOIN files f ON f.file_id = g.file_id WHERE {cond} "
+           f"ORDER BY g.game_id" + (f" LIMIT {int(limit)}" if limit else ""))
+    cur = con.execute(sql, params)
+    while True:
+        rows = cur.fetchmany(500)
+        if not rows:
+            break
+        for gid, index, variant, edition, raw, path in rows:
+            record = parse_game(raw or "")
+            report = replay(record, variant=variant, edition=edition)
+            report.file = path
+            report.index = int(index or 0)
+            label = f"{Path(path).name if path else 'database'}, game {int(index or 0) + 1} " \
+                    f"(game_id {gid})"
+            yield int(gid), label, report
