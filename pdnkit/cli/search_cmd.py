@@ -1,0 +1,105 @@
+"""``pdnkit search`` (positions, patterns, material, manoeuvres), ``pdnkit players`` (aliases)
+and ``pdnkit stats crosstable``.
+
+Each command is a thin shell over one library function: :func:`pdnkit.position_search.search`,
+:func:`pdnkit.players.alias`, :func:`pdnkit.players.suggest` and
+:func:`pdnkit.players.crosstable`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from pdnkit.cli.app import app
+from pdnkit.cli.app import fail as _fail
+from pdnkit.cli.store_cmd import QueryFormat, _write_frame
+
+_DB_HELP = "The DuckDB database file (default: [cyan]pdnkit.duckdb[/cyan] in the current folder)."
+
+
+def _db_or_fail(db: Path | None) -> str:
+    path = str(db) if db is not None else "pdnkit.duckdb"
+    if path != ":memory:" and not Path(path).exists():
+        raise _fail(f"no database at {path} (run `pdnkit import FILES` or `pdnkit demo` first)")
+    return path
+
+
+def _run(fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """Call a library function, turning its usage errors into ``pdnkit: error: ...``."""
+    try:
+        return fn(*args, **kwargs)
+    except (ValueError, FileNotFoundError) as exc:
+        raise _fail(str(exc)) from None
+    except Exception as exc:
+        if type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb"):
+            raise _fail(str(exc).strip()) from None
+        raise
+
+
+@app.command(
+    "search",
+    epilog=(
+        "Patterns: [cyan]W[/cyan]/[cyan]B[/cyan] lists of men (K before a square: a king, "
+        "* a man or a king), an [cyan]E[/cyan] list of empty squares, fields separated by ':'.\n\n"
+        "Examples:\n\n"
+        "  [bold]pdnkit search --pattern \"W28,K33:B19:E23\" --mirror[/bold]\n\n"
+        "  [bold]pdnkit search --fen \"W:W28,31-50:B1-20\" --side any[/bold]\n\n"
+        "  [bold]pdnkit search --material \"2K+1 v 1K\" --first --variant international[/bold]\n\n"
+        "  [bold]pdnkit search --manoeuvre \"bK46x??\" --captures 2 -f csv -o hits.csv[/bold]"
+    ),
+)
+def search_command(
+    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    fen: str | None = typer.Option(None, "--fen", help="This exact position (side to move "
+                                   "as in the FEN unless --side)."),
+    pattern: str | None = typer.Option(None, "--pattern", help="Pieces that must be there, "
+                                       "e.g. [cyan]\"W28,K33:B19:E23\"[/cyan]."),
+    exclude: str | None = typer.Option(None, "--exclude", help="Pieces that must not be "
+                                       "there, e.g. [cyan]\"B23,K24\"[/cyan]."),
+    any_of: str | None = typer.Option(None, "--any", help="At least one of these pieces, "
+                                      "e.g. [cyan]\"W27,28:B22\"[/cyan]."),
+    side: str | None = typer.Option(None, "--side", help="Side to move: white, black or any "
+                                    "(default: any; the FEN's own with --fen)."),
+    mirror: bool = typer.Option(False, "--mirror", help="Also colours swapped and the board "
+                                "turned."),
+    material: str | None = typer.Option(None, "--material", help="Men and kings, White v "
+                                        "Black, e.g. [cyan]\"2K+1 v 1K\"[/cyan]."),
+    manoeuvre: str | None = typer.Option(None, "--manoeuvre", help="A move: colour, piece, "
+                                         "from, - or x, to, ? wildcards, e.g. "
+                                         "[cyan]bK46x02[/cyan]."),
+    captures: int | None = typer.Option(None, "--captures", help="The move takes this many "
+                                        "pieces."),
+    promotes: bool = typer.Option(False, "--promotes", help="The move crowns a man."),
+    before: str | None = typer.Option(None, "--before", help="Pattern of the position before "
+                                      "the move."),
+    after: str | None = typer.Option(None, "--after", help="Pattern of the position after "
+                                     "the move."),
+    first: bool = typer.Option(False, "--first", help="Only the first hit of each game."),
+    limit: int | None = typer.Option(None, "--limit", help="At most this many rows."),
+    variant: str | None = typer.Option(None, "--variant", "-v", help="Only this variant."),
+    event: str | None = typer.Option(None, "--event", "-e", help="Event contains this text."),
+    player: str | None = typer.Option(None, "--player", "-p", help="White or Black contains "
+                                      "this text (or is an alias of it)."),
+    date_from: str | None = typer.Option(None, "--from", help="From this date (YYYY[-MM[-DD]])."),
+    date_to: str | None = typer.Option(None, "--to", help="Up to this date (inclusive)."),
+    format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f",
+                                       help="table, csv, json or parquet (needs --out)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+) -> None:
+    """Find games by position, pattern, material or manoeuvre: one row per hit (game, ply,
+    players, event, result, the move played next)."""
+    from pdnkit.position_search import search
+
+    if format is QueryFormat.parquet and out is None:
+        raise _fail("--format parquet needs --out FILE")
+    df = _run(search, _db_or_fail(db), fen=fen, pattern=pattern, exclude=exclude,
+              any_of=any_of, side=side, mirror=mirror, material=material,
+              manoeuvre=manoeuvre, captures=captures, promotes=True if promotes else None,
+              before=before, after=after, first=first, limit=limit, variant=variant,
+              event=event, player=player, date_from=date_from, date_to=date_to)
+    if format is QueryFormat.table and out is None:
+        df = df.drop(columns=["fen"])
+    _write_frame(df, format.value, out, None if out is not None else 50)
