@@ -603,13 +603,26 @@ def positions_at(
     vwhere, vparams = _game_filters(variant)
     keys: set[tuple[str, int]] = set()
     tokens = _move_tokens(moves) if moves else []
-    if fen:
-        rows = con.execute(
-            f"""SELECT DISTINCT g.variant, p.position_key FROM positions p
-                JOIN games g USING (game_id) WHERE p.fen = ? AND {vwhere}""",
-            [fen.strip(), *vparams],
-        ).fetchall()
-        keys.update((r[0], int(r[1])) for r in rows)
+    if fen:  # the FEN's square bitboards, read on the board of every variant stored
+        from pdnkit.rules import get_rules
+        from pdnkit.store.bitboards import fen_bits
+
+        variants = [variant] if variant else [
+            r[0] for r in con.execute(
+                "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL ORDER BY 1"
+            ).fetchall()
+        ]
+        for v in variants:
+            try:
+                black, bits = fen_bits(fen.strip(), get_rules(v))
+            except ValueError:  # not a position of this variant's board
+                continue
+            rows = con.execute(
+                """SELECT DISTINCT g.variant, p.position_key FROM position_bits p
+                   JOIN games g USING (game_id) WHERE p.wm = ? AND p.wk = ? AND p.bm = ?
+                   AND p.bk = ? AND p.black = ? AND g.variant = ?""",
+                [*bits, black, v]).fetchall()
+            keys.update((r[0], int(r[1])) for r in rows)
     elif tokens:
         vals = ", ".join("(?, ?)" for _ in tokens)
         flat: list[Any] = [x for i, t in enumerate(tokens, 1) for x in (i, t)]
@@ -625,14 +638,14 @@ def positions_at(
             )
             SELECT DISTINCT g.variant, p.position_key
             FROM hit JOIN games g USING (game_id)
-            JOIN positions p ON p.game_id = hit.game_id AND p.ply = ?
+            JOIN position_bits p ON p.game_id = hit.game_id AND p.ply = ?
             """,
             flat + vparams + [len(tokens), len(tokens)],
         ).fetchall()
         keys.update((r[0], int(r[1])) for r in rows)
     else:
         rows = con.execute(
-            f"""SELECT DISTINCT g.variant, p.position_key FROM positions p
+            f"""SELECT DISTINCT g.variant, p.position_key FROM position_bits p
                 JOIN games g USING (game_id) WHERE p.ply = 0 AND g.fen IS NULL AND {vwhere}""",
             vparams,
         ).fetchall()
@@ -669,7 +682,10 @@ def tree(
 
     Columns: ``variant``, ``move`` (canonical), ``games``, ``share`` (% of the games that
     continued from the position), ``white_wins``, ``draws``, ``black_wins``, ``unknown``,
-    ``white_score`` (%), ``avg_plies``, ``fen_after`` (to continue exploring).
+    ``white_score`` (%), ``avg_plies``, then the book's view from the side to move
+    (``side``: ``W``/``B``): ``wins`` (+), ``draws`` (=), ``losses`` (-), ``score`` (%), and
+    ``transpositions`` (games that reached the position after the move by another road),
+    and ``fen_after`` (to continue exploring).
 
     >>> tree(_memory_db(), moves="32-28").empty
     True
@@ -678,7 +694,8 @@ def tree(
     start = positions_at(con, fen=fen, moves=moves, variant=variant)
     where, params = _game_filters(variant, event, player, date_from, date_to)
     cols = ["variant", "move", "games", "share", "white_wins", "draws", "black_wins",
-            "unknown", "white_score", "avg_plies", "fen_after"]
+            "unknown", "white_score", "avg_plies", "side", "wins", "losses", "score",
+            "transpositions", "fen_after"]
     if start.empty:
         import pandas as pd
 
@@ -691,24 +708,51 @@ def tree(
               FROM games g WHERE {where}),
         hit AS (
             SELECT p.game_id, min(p.ply) AS ply
-            FROM positions p JOIN g USING (game_id)
+            FROM position_bits p JOIN g USING (game_id)
             JOIN want w ON w.position_key = p.position_key
                        AND w.variant IS NOT DISTINCT FROM g.variant
             GROUP BY p.game_id
         ),
         nxt AS (
-            SELECT hit.game_id, coalesce(m.canonical, m.notation) AS move, pa.fen AS fen_after
+            SELECT hit.game_id, coalesce(m.canonical, m.notation) AS move, m.side,
+                   pa.position_key AS key_after,
+                   {{'black': pa.black, 'wm': pa.wm, 'wk': pa.wk, 'bm': pa.bm, 'bk': pa.bk,
+                     'layout': pa.layout}} AS bits_after
             FROM hit JOIN moves m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
-            LEFT JOIN positions pa ON pa.game_id = hit.game_id AND pa.ply = hit.ply + 1
+            LEFT JOIN position_bits pa ON pa.game_id = hit.game_id AND pa.ply = hit.ply + 1
+        ),
+        book AS (
+            SELECT g.variant, nxt.move, {_result_columns()},
+                   round(100.0 * count(*) / sum(count(*)) OVER (PARTITION BY g.variant), 1)
+                       AS share,
+                   round(avg(g.plies), 1) AS avg_plies, mode(nxt.side) AS side,
+                   count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'white'
+                                                             ELSE 'black' END)::BIGINT AS wins,
+                   count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'black'
+                                                             ELSE 'white' END)::BIGINT AS losses,
+                   mode(nxt.key_after) AS key_after, mode(nxt.bits_after) AS b
+            FROM nxt JOIN g USING (game_id)
+            GROUP BY g.variant, nxt.move
+            HAVING count(*) >= ?
+        ),
+        reach AS (
+            SELECT g.variant, p.position_key, count(DISTINCT p.game_id) AS n
+            FROM position_bits p JOIN g USING (game_id)
+            WHERE p.position_key IN (SELECT key_after FROM book)
+            GROUP BY ALL
         )
-        SELECT g.variant, nxt.move, {_result_columns()},
-               round(100.0 * count(*) / sum(count(*)) OVER (PARTITION BY g.variant), 1)
-                   AS share,
-               round(avg(g.plies), 1) AS avg_plies, mode(nxt.fen_after) AS fen_after
-        FROM nxt JOIN g USING (game_id)
-        GROUP BY g.variant, nxt.move
-        HAVING count(*) >= ?
-        ORDER BY g.variant, games DESC, nxt.move
+        SELECT book.*,
+               round(100.0 * (wins + 0.5 * draws) / nullif(wins + draws + losses, 0), 1)
+                   AS score,
+               greatest(coalesce(reach.n, 0) - games, 0)::BIGINT AS transpositions,
+               CASE WHEN b.black THEN 'B' ELSE 'W' END || ':W'
+                   || fen_field(l.fen_order, l.names, b.wm, b.wk) || ':B'
+                   || fen_field(l.fen_order, l.names, b.bm, b.bk) AS fen_after
+        FROM book
+        LEFT JOIN reach ON reach.variant IS NOT DISTINCT FROM book.variant
+                       AND reach.position_key = book.key_after
+        LEFT JOIN layouts l ON l.layout = b.layout
+        ORDER BY book.variant, games DESC, book.move
     """
     return _df(con, sql, flat + params + [min_games])[cols]
 

@@ -188,3 +188,29 @@ def layout_ids(con: duckdb.DuckDBPyConnection, layouts: list[BoardLayout]) -> li
                         [i, lay.squares, list(lay.names), list(lay.fen_order)])
         out.append(i)
     return out
+
+
+def fen_bits(fen: str, rules: Rules) -> tuple[bool, Bits]:
+    """``(black to move, (wm, wk, bm, bk))`` of FEN text read leniently on ``rules``' board:
+    squares as numbers or names, no check that the position could occur (so a stored
+    position that the engine would refuse is still found). Raises ``ValueError`` for text
+    that names no square of the board.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> fen_bits("B:W28,K33:B19", get_rules("international"))
+        (True, (134217728, 4294967296, 262144, 0))
+    """
+    from pdnkit.rules.fen import split_fen
+    from pdnkit.rules.notation import parse_square
+
+    raw = split_fen(fen)
+    n_sq = int(rules.geometry.num_squares)
+    masks = [0, 0, 0, 0]
+    for base, items in ((0, raw.white), (2, raw.black)):
+        for text, king in items:
+            n = int(parse_square(rules, text))
+            if not 1 <= n <= n_sq:
+                raise ValueError(f"square {text} is not on the board")
+            masks[base + int(king)] |= 1 << (n - 1)
+    return raw.side == "B", (masks[0], masks[1], masks[2], masks[3])
