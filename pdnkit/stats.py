@@ -80,13 +80,18 @@ def _memory_db() -> duckdb.DuckDBPyConnection:
 
 def _con(db: Any) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection from a connection, a path or ``None`` (the default database)."""
+    from pdnkit.players import ensure_names
+
     if db is None or isinstance(db, (str, Path)):
         from pdnkit.store import connect
 
         if str(db) == ":memory:":
             return connect(db)
-        return connect(db, read_only=True)
-    return db
+        con = connect(db, read_only=True)
+    else:
+        con = db
+    ensure_names(con)  # player identities (aliases) for every statistic
+    return con
 
 
 def _parse_bound(value: str | _dt.date | int | None, upper: bool) -> _dt.date | None:
@@ -132,9 +137,10 @@ def _game_filters(
     if event:
         clauses.append(f"{a}.event ILIKE ?")
         params.append(f"%{event}%")
-    if player:
-        clauses.append(f"({a}.white ILIKE ? OR {a}.black ILIKE ?)")
-        params += [f"%{player}%", f"%{player}%"]
+    if player:  # the names as written, or the players they stand for (aliases)
+        clauses.append(f"({a}.white ILIKE ? OR {a}.black ILIKE ? "
+                       f"OR player_name({a}.white) ILIKE ? OR player_name({a}.black) ILIKE ?)")
+        params += [f"%{player}%"] * 4
     lo = _parse_bound(date_from, upper=False)
     hi = _parse_bound(date_to, upper=True)
     if lo is not None:
@@ -273,8 +279,9 @@ def players(
 ) -> pd.DataFrame:
     """Per-player record: games, wins/draws/losses as White and as Black, score, dates.
 
-    ``player`` here selects players (substring of the name), not games. Unknown names
-    (empty or ``?``) are left out. Columns: ``player``, ``games``, ``wins``, ``draws``,
+    ``player`` here selects players (substring of the name), not games. Players are
+    identities: aliases (``pdnkit players alias``) are merged under the player's name, and
+    placeholder names (``White``, ``Black``, ``Red``, ``?``, empty ...) are left out. Columns: ``player``, ``games``, ``wins``, ``draws``,
     ``losses``, ``unknown``, ``score`` (%), ``white_games``, ``white_wins``,
     ``white_draws``, ``white_losses``, ``black_games``, ``black_wins``, ``black_draws``,
     ``black_losses``, ``first_date``, ``last_date`` (full dates only), ``first_year``,
@@ -294,12 +301,12 @@ def players(
             SELECT g.*, {OUTCOME_SQL} AS oc FROM games g WHERE {where}
         ),
         s AS (
-            SELECT trim(white) AS player, 'W' AS colour,
+            SELECT player_name(white) AS player, 'W' AS colour,
                    CASE oc WHEN 'white' THEN 'win' WHEN 'black' THEN 'loss'
                            WHEN 'draw' THEN 'draw' ELSE 'unknown' END AS r,
                    date, year FROM g
             UNION ALL
-            SELECT trim(black), 'B',
+            SELECT player_name(black), 'B',
                    CASE oc WHEN 'black' THEN 'win' WHEN 'white' THEN 'loss'
                            WHEN 'draw' THEN 'draw' ELSE 'unknown' END,
                    date, year FROM g
@@ -323,7 +330,7 @@ def players(
                min(date) AS first_date, max(date) AS last_date,
                min(year) AS first_year, max(year) AS last_year
         FROM s
-        WHERE player IS NOT NULL AND player NOT IN ('', '?', '-') AND {pwhere}
+        WHERE player IS NOT NULL AND {pwhere}
         GROUP BY player
         HAVING count(*) >= ?
         ORDER BY games DESC, score DESC NULLS LAST, player

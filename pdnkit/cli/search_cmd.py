@@ -103,3 +103,94 @@ def search_command(
     if format is QueryFormat.table and out is None:
         df = df.drop(columns=["fen"])
     _write_frame(df, format.value, out, None if out is not None else 50)
+
+
+players_app = typer.Typer(
+    help="Player identities: aliases (names that stand for one player) and likely aliases.",
+    no_args_is_help=True,
+)
+app.add_typer(players_app, name="players")
+
+
+@players_app.command("alias", epilog=(
+    "Example:\n\n  [bold]pdnkit players alias \"M Tinsley\" \"MF Tinsley\" --as "
+    "\"Marion Tinsley\"[/bold]"))
+def players_alias(
+    names: list[str] = typer.Argument(..., help="Names as written in White/Black tags."),
+    as_: str = typer.Option(..., "--as", help="The player they stand for."),
+    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+) -> None:
+    """Record that NAMES stand for one player: every statistic then counts them as one."""
+    from pdnkit.players import alias
+
+    n = _run(alias, _db_or_fail(db), names, as_)
+    typer.echo(f"{n} name(s) -> {as_.strip()}")
+
+
+@players_app.command("unalias")
+def players_unalias(
+    names: list[str] = typer.Argument(..., help="Names whose alias to forget."),
+    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+) -> None:
+    """Forget the aliases of NAMES."""
+    from pdnkit.players import unalias
+
+    typer.echo(f"{_run(unalias, _db_or_fail(db), names)} alias(es) removed")
+
+
+@players_app.command("aliases")
+def players_aliases(
+    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f",
+                                       help="table, csv, json or parquet (needs --out)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+) -> None:
+    """List the aliases recorded in the database."""
+    from pdnkit.players import aliases
+
+    _write_frame(_run(aliases, _db_or_fail(db)), format.value, out, None)
+
+
+@players_app.command("suggest", epilog=(
+    "Then: [bold]pdnkit players alias NAME_A NAME_B --as \"Full Name\"[/bold]"))
+def players_suggest(
+    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    max_gap: int = typer.Option(2, "--max-gap", help="Years allowed between the two names' "
+                                "careers."),
+    format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f",
+                                       help="table, csv, json or parquet (needs --out)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+) -> None:
+    """List likely aliases: the same surname, compatible initials, overlapping years."""
+    from pdnkit.players import suggest
+
+    _write_frame(_run(suggest, _db_or_fail(db), max_gap=max_gap), format.value, out, None)
+
+
+def _stats_app() -> typer.Typer:
+    from pdnkit.cli.analysis_cmd import stats_app
+
+    return stats_app
+
+
+@_stats_app().command("crosstable", epilog=(
+    "Example:\n\n  [bold]pdnkit stats crosstable --event \"World Championship 2011\"[/bold]"))
+def stats_crosstable(
+    event: str = typer.Option(..., "--event", "-e", help="Event contains this text."),
+    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    variant: str | None = typer.Option(None, "--variant", "-v", help="Only this variant."),
+    date_from: str | None = typer.Option(None, "--from", help="From this date."),
+    date_to: str | None = typer.Option(None, "--to", help="Up to this date (inclusive)."),
+    scoring: str = typer.Option("auto", "--scoring", help="2 (2-1-0), 1 (1-½-0) or auto "
+                                "(2 where the file writes 2-0 results)."),
+    format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f",
+                                       help="table, csv, json or parquet (needs --out)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+) -> None:
+    """Crosstable of an event: players x players with results, points and games (aliases
+    merged, placeholder names left out)."""
+    from pdnkit.players import crosstable
+
+    df = _run(crosstable, _db_or_fail(db), event=event, variant=variant,
+              date_from=date_from, date_to=date_to, scoring=scoring)
+    _write_frame(df, format.value, out, None)

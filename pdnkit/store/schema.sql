@@ -110,6 +110,20 @@ SELECT p.game_id, p.ply,
        p.wm, p.wk, p.bm, p.bk, p.black, p.layout
 FROM position_bits p LEFT JOIN layouts l ON l.layout = p.layout;
 
+-- Player identities: each alias (a name as written in White/Black) stands for one player
+-- (pdnkit players alias); every statistic reads names through player_name().
+CREATE TABLE IF NOT EXISTS player_aliases (
+    alias        VARCHAR NOT NULL,      -- a name as written (trimmed)
+    name         VARCHAR NOT NULL       -- the player it stands for
+);
+
+-- The player a White/Black name stands for: its alias target, else the trimmed name; NULL
+-- for placeholders that name no player (White, Black, Red, ?, -, empty, N.N., unknown).
+CREATE MACRO IF NOT EXISTS player_name(n) AS coalesce(
+    (SELECT any_value(a.name) FROM player_aliases a WHERE a.alias = trim(n)),
+    CASE WHEN n IS NULL OR lower(trim(n)) IN ('', '?', '??', '-', 'white', 'black', 'red',
+        'n.n.', 'n.n', 'nn', 'unknown', 'anonymous') THEN NULL ELSE trim(n) END);
+
 CREATE TABLE IF NOT EXISTS findings (
     game_id      BIGINT,                -- NULL for file-level findings
     file_id      BIGINT NOT NULL,
