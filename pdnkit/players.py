@@ -59,10 +59,13 @@ def ensure_names(con: duckdb.DuckDBPyConnection) -> None:
         >>> con.execute("SELECT player_name('?'), player_name(' Ann ')").fetchall()
         [(None, 'Ann')]
     """
-    have = con.execute("SELECT count(*) FROM duckdb_functions() "
-                       "WHERE function_name = 'player_name'").fetchall()[0][0]
-    if have:
+    import duckdb
+
+    try:
+        con.execute("SELECT player_name(NULL)").fetchall()
         return
+    except duckdb.Error:  # a database made before player identities
+        pass
     con.execute("CREATE TEMP TABLE IF NOT EXISTS player_aliases (alias VARCHAR, name VARCHAR)")
     con.execute(_MACRO)
 

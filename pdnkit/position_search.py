@@ -579,18 +579,23 @@ def search(
     if first:
         hits = f"SELECT game_id, min(ply) AS ply FROM ({hits}) GROUP BY game_id"
     lim = f" LIMIT {int(limit)}" if limit is not None else ""
+    # the hits first (materialized: the optimizer would otherwise join the whole table to
+    # the games and layouts before meeting the few hits)
     sql = f"""
-        WITH h AS (SELECT DISTINCT game_id, ply FROM ({hits}) ORDER BY game_id, ply{lim})
-        SELECT h.game_id, h.ply, CASE WHEN p.black THEN 'B' ELSE 'W' END AS side,
+        WITH h AS MATERIALIZED (
+            SELECT DISTINCT game_id, ply FROM ({hits}) ORDER BY game_id, ply{lim}),
+        hp AS MATERIALIZED (
+            SELECT h.game_id, h.ply, p.black, p.wm, p.wk, p.bm, p.bk, p.layout
+            FROM h JOIN position_bits p ON p.game_id = h.game_id AND p.ply = h.ply)
+        SELECT hp.game_id, hp.ply, CASE WHEN hp.black THEN 'B' ELSE 'W' END AS side,
                g.variant, g.white, g.black, g.event, g.date_raw AS date, g.result,
                coalesce(m.canonical, m.notation) AS move,
-               CASE WHEN p.black THEN 'B' ELSE 'W' END || ':W'
-                   || fen_field(l.fen_order, l.names, p.wm, p.wk) || ':B'
-                   || fen_field(l.fen_order, l.names, p.bm, p.bk) AS fen
-        FROM h JOIN position_bits p ON p.game_id = h.game_id AND p.ply = h.ply
-        JOIN games g ON g.game_id = h.game_id
-        LEFT JOIN layouts l ON l.layout = p.layout
-        LEFT JOIN moves m ON m.game_id = h.game_id AND m.ply = h.ply + 1
-        ORDER BY h.game_id, h.ply
+               CASE WHEN hp.black THEN 'B' ELSE 'W' END || ':W'
+                   || fen_field(l.fen_order, l.names, hp.wm, hp.wk) || ':B'
+                   || fen_field(l.fen_order, l.names, hp.bm, hp.bk) AS fen
+        FROM hp JOIN games g ON g.game_id = hp.game_id
+        LEFT JOIN layouts l ON l.layout = hp.layout
+        LEFT JOIN moves m ON m.game_id = hp.game_id AND m.ply = hp.ply + 1
+        ORDER BY hp.game_id, hp.ply
     """
     return con.execute(sql, params).df()[COLUMNS]
