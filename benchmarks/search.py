@@ -104,6 +104,7 @@ def timings(db: Path, repeat: int) -> list[tuple[str, float, int]]:
     from pdnkit.stats import tree
 
     con = duckdb.connect(str(db), read_only=True)
+    con.execute("SET enable_progress_bar = false")
     # a position from the middle of the first game, and its first two moves
     fen = con.execute("SELECT fen FROM positions WHERE game_id = 1 AND ply = 20").fetchall()[0][0]
     two = " ".join(m for (m,) in con.execute(

@@ -384,9 +384,9 @@ class _Query:
 
 
 def _manoeuvre_sql(q: _Query, n: int, mirror: bool, captures: int | None,
-                   promotes: bool | None) -> str:
-    """Conditions on move ``m`` (and positions ``pb`` before, ``pa`` after) on a board of
-    ``n`` squares."""
+                   promotes: bool | None, moves_only: bool = False) -> str:
+    """Conditions on move ``m`` (and, unless ``moves_only``, on the positions ``p`` before
+    and ``pa`` after it) on a board of ``n`` squares."""
     man = q.manoeuvre
     parts: list[str] = []
     if man is not None:
@@ -406,6 +406,8 @@ def _manoeuvre_sql(q: _Query, n: int, mirror: bool, captures: int | None,
         parts.append(f"m.captured_count = {int(captures)}")
     if promotes is not None:
         parts.append("m.promotes" if promotes else "NOT m.promotes")
+    if moves_only:
+        return " AND ".join(parts) or "TRUE"
     if q.before is not None:
         parts.append(pattern_sql(q.before, "p"))
     if q.after is not None:
@@ -552,7 +554,7 @@ def search(
     boards = _boards(con)
     where, params = _game_where(variant, event, player, date_from, date_to)
 
-    branches = []
+    branches, move_branches = [], []
     for n, lays in sorted(boards.items()):
         for flip in ([False, True] if mirror else [False]):
             qq = q.mirrored(n) if flip else q
@@ -561,41 +563,57 @@ def search(
                 cond.append(f"p.position_key IN ({', '.join(map(str, q.keys))})")
             if moving:
                 cond.append(_manoeuvre_sql(qq, n, flip, captures, promotes))
+                move_branches.append(_manoeuvre_sql(qq, n, flip, captures, promotes, True))
             branches.append("(" + " AND ".join(c for c in cond if c != "TRUE") + ")")
     if not branches:
         import pandas as pd
 
         return pd.DataFrame(columns=COLUMNS)
-    cond = " OR ".join(branches)
-    joins = ""
-    if moving:
-        joins = " JOIN moves m ON m.game_id = p.game_id AND m.ply = p.ply + 1"
-        if q.after is not None:
-            joins += " JOIN position_bits pa ON pa.game_id = p.game_id AND pa.ply = p.ply + 1"
-    filt = ""
-    if where != "TRUE":
-        filt = f" AND p.game_id IN (SELECT g.game_id FROM games g WHERE {where})"
-    hits = f"SELECT p.game_id, p.ply FROM position_bits p{joins} WHERE ({cond}){filt}"
-    if first:
-        hits = f"SELECT game_id, min(ply) AS ply FROM ({hits}) GROUP BY game_id"
-    lim = f" LIMIT {int(limit)}" if limit is not None else ""
-    # the hits first (materialized: the optimizer would otherwise join the whole table to
-    # the games and layouts before meeting the few hits)
-    sql = f"""
-        WITH h AS MATERIALIZED (
-            SELECT DISTINCT game_id, ply FROM ({hits}) ORDER BY game_id, ply{lim}),
-        hp AS MATERIALIZED (
-            SELECT h.game_id, h.ply, p.black, p.wm, p.wk, p.bm, p.bk, p.layout
-            FROM h JOIN position_bits p ON p.game_id = h.game_id AND p.ply = h.ply)
-        SELECT hp.game_id, hp.ply, CASE WHEN hp.black THEN 'B' ELSE 'W' END AS side,
-               g.variant, g.white, g.black, g.event, g.date_raw AS date, g.result,
-               coalesce(m.canonical, m.notation) AS move,
-               CASE WHEN hp.black THEN 'B' ELSE 'W' END || ':W'
-                   || fen_field(l.fen_order, l.names, hp.wm, hp.wk) || ':B'
-                   || fen_field(l.fen_order, l.names, hp.bm, hp.bk) AS fen
-        FROM hp JOIN games g ON g.game_id = hp.game_id
-        LEFT JOIN layouts l ON l.layout = hp.layout
-        LEFT JOIN moves m ON m.game_id = hp.game_id AND m.ply = hp.ply + 1
-        ORDER BY hp.game_id, hp.ply
-    """
-    return con.execute(sql, params).df()[COLUMNS]
+    return _run(con, " OR ".join(branches), move_branches, q.after is not None, where,
+                params, first, limit)
+
+
+def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], after: bool,
+         where: str, params: list[Any], first: bool, limit: int | None) -> pd.DataFrame:
+    """Run a search in steps, each kept in a temporary table: (the matching moves,) the
+    matching positions, then their games, moves and FEN. Real tables with real row counts
+    let DuckDB join the few hits to the big tables (in one query it joined the big tables
+    first), and a read-only connection may create temporary tables."""
+    import uuid
+
+    tag = uuid.uuid4().hex[:12]
+    mv, hits = f"temp._pdnkit_mv_{tag}", f"temp._pdnkit_hits_{tag}"
+    try:
+        src = "position_bits p"
+        if move_branches:
+            con.execute(f"CREATE TEMP TABLE _pdnkit_mv_{tag} AS SELECT * FROM moves m "
+                        f"WHERE {' OR '.join('(' + b + ')' for b in move_branches)}")
+            src = (f"{mv} m JOIN position_bits p ON p.game_id = m.game_id "
+                   "AND p.ply = m.ply - 1")
+            if after:
+                src += " JOIN position_bits pa ON pa.game_id = m.game_id AND pa.ply = m.ply"
+        filt = ""
+        if where != "TRUE":
+            filt = f" AND p.game_id IN (SELECT g.game_id FROM games g WHERE {where})"
+        sel = (f"SELECT DISTINCT p.game_id, p.ply, p.black, p.wm, p.wk, p.bm, p.bk, p.layout "
+               f"FROM {src} WHERE ({cond}){filt}")
+        if first:
+            sel = (f"SELECT * FROM ({sel}) "
+                   "QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY ply) = 1")
+        lim = f" LIMIT {int(limit)}" if limit is not None else ""
+        con.execute(f"CREATE TEMP TABLE _pdnkit_hits_{tag} AS {sel} ORDER BY game_id, ply{lim}",
+                    params)
+        return con.execute(f"""
+            SELECT h.game_id, h.ply, CASE WHEN h.black THEN 'B' ELSE 'W' END AS side,
+                   g.variant, g.white, g.black, g.event, g.date_raw AS date, g.result,
+                   coalesce(m.canonical, m.notation) AS move,
+                   CASE WHEN h.black THEN 'B' ELSE 'W' END || ':W'
+                       || fen_field(l.fen_order, l.names, h.wm, h.wk) || ':B'
+                       || fen_field(l.fen_order, l.names, h.bm, h.bk) AS fen
+            FROM {hits} h JOIN games g ON g.game_id = h.game_id
+            LEFT JOIN layouts l ON l.layout = h.layout
+            LEFT JOIN moves m ON m.game_id = h.game_id AND m.ply = h.ply + 1
+            ORDER BY h.game_id, h.ply""").df()[COLUMNS]
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {mv}")
+        con.execute(f"DROP TABLE IF EXISTS {hits}")
