@@ -709,59 +709,71 @@ def tree(
         return pd.DataFrame(columns=cols)
     vals = ", ".join("(?, ?)" for _ in range(len(start)))
     flat: list[Any] = [x for v, k in start.itertuples(index=False) for x in (v, int(k))]
-    sql = f"""
-        WITH want(variant, position_key) AS (VALUES {vals}),
-        g AS (SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
-              FROM games g WHERE {where}),
-        hit AS (
-            SELECT p.game_id, min(p.ply) AS ply
+    # in steps through temporary tables (the games at the position, then their next moves):
+    # with real row counts DuckDB joins them to the big tables the right way round
+    import uuid
+
+    tag = uuid.uuid4().hex[:12]
+    hit, nxt = f"_pdnkit_tree_hit_{tag}", f"_pdnkit_tree_nxt_{tag}"
+    try:
+        con.execute(f"""
+            CREATE TEMP TABLE {hit} AS
+            WITH want(variant, position_key) AS (VALUES {vals}),
+            g AS (SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
+                  FROM games g WHERE {where})
+            SELECT p.game_id, min(p.ply) AS ply, any_value(g.variant) AS variant,
+                   any_value(g.plies) AS plies, any_value(g.oc) AS oc
             FROM position_bits p JOIN g USING (game_id)
             JOIN want w ON w.position_key = p.position_key
                        AND w.variant IS NOT DISTINCT FROM g.variant
-            GROUP BY p.game_id
-        ),
-        nxt AS (
-            SELECT hit.game_id, coalesce(m.canonical, m.notation) AS move, m.side,
+            GROUP BY p.game_id""", flat + params)
+        con.execute(f"""
+            CREATE TEMP TABLE {nxt} AS
+            SELECT hit.*, coalesce(m.canonical, m.notation) AS move, m.side,
                    pa.position_key AS key_after,
                    {{'black': pa.black, 'wm': pa.wm, 'wk': pa.wk, 'bm': pa.bm, 'bk': pa.bk,
                      'layout': pa.layout}} AS bits_after
-            FROM hit JOIN moves m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
-            LEFT JOIN position_bits pa ON pa.game_id = hit.game_id AND pa.ply = hit.ply + 1
-        ),
-        book AS (
-            SELECT g.variant, nxt.move, {_result_columns()},
-                   round(100.0 * count(*) / sum(count(*)) OVER (PARTITION BY g.variant), 1)
-                       AS share,
-                   round(avg(g.plies), 1) AS avg_plies, mode(nxt.side) AS side,
-                   count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'white'
-                                                             ELSE 'black' END)::BIGINT AS wins,
-                   count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'black'
-                                                             ELSE 'white' END)::BIGINT AS losses,
-                   mode(nxt.key_after) AS key_after, mode(nxt.bits_after) AS b
-            FROM nxt JOIN g USING (game_id)
-            GROUP BY g.variant, nxt.move
-            HAVING count(*) >= ?
-        ),
-        reach AS (
-            SELECT g.variant, p.position_key, count(DISTINCT p.game_id) AS n
-            FROM position_bits p JOIN g USING (game_id)
-            WHERE p.position_key IN (SELECT key_after FROM book)
-            GROUP BY ALL
-        )
-        SELECT book.*,
-               round(100.0 * (wins + 0.5 * draws) / nullif(wins + draws + losses, 0), 1)
-                   AS score,
-               greatest(coalesce(reach.n, 0) - games, 0)::BIGINT AS transpositions,
-               CASE WHEN b.black THEN 'B' ELSE 'W' END || ':W'
-                   || fen_field(l.fen_order, l.names, b.wm, b.wk) || ':B'
-                   || fen_field(l.fen_order, l.names, b.bm, b.bk) AS fen_after
-        FROM book
-        LEFT JOIN reach ON reach.variant IS NOT DISTINCT FROM book.variant
-                       AND reach.position_key = book.key_after
-        LEFT JOIN layouts l ON l.layout = b.layout
-        ORDER BY book.variant, games DESC, book.move
-    """
-    return _df(con, sql, flat + params + [min_games])[cols]
+            FROM temp.{hit} hit JOIN moves m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
+            LEFT JOIN position_bits pa ON pa.game_id = hit.game_id AND pa.ply = hit.ply + 1""")
+        sql = f"""
+            WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where}),
+            book AS (
+                SELECT nxt.variant, nxt.move, {_result_columns()},
+                       round(100.0 * count(*) / sum(count(*)) OVER (PARTITION BY nxt.variant),
+                             1) AS share,
+                       round(avg(nxt.plies), 1) AS avg_plies, mode(nxt.side) AS side,
+                       count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'white'
+                                                  ELSE 'black' END)::BIGINT AS wins,
+                       count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'black'
+                                                  ELSE 'white' END)::BIGINT AS losses,
+                       mode(nxt.key_after) AS key_after, mode(nxt.bits_after) AS b
+                FROM temp.{nxt} nxt
+                GROUP BY nxt.variant, nxt.move
+                HAVING count(*) >= ?
+            ),
+            reach AS (
+                SELECT g.variant, p.position_key, count(DISTINCT p.game_id) AS n
+                FROM position_bits p JOIN g USING (game_id)
+                WHERE p.position_key IN (SELECT key_after FROM book)
+                GROUP BY ALL
+            )
+            SELECT book.*,
+                   round(100.0 * (wins + 0.5 * draws) / nullif(wins + draws + losses, 0), 1)
+                       AS score,
+                   greatest(coalesce(reach.n, 0) - games, 0)::BIGINT AS transpositions,
+                   CASE WHEN b.black THEN 'B' ELSE 'W' END || ':W'
+                       || fen_field(l.fen_order, l.names, b.wm, b.wk) || ':B'
+                       || fen_field(l.fen_order, l.names, b.bm, b.bk) AS fen_after
+            FROM book
+            LEFT JOIN reach ON reach.variant IS NOT DISTINCT FROM book.variant
+                           AND reach.position_key = book.key_after
+            LEFT JOIN layouts l ON l.layout = b.layout
+            ORDER BY book.variant, games DESC, book.move
+        """
+        return _df(con, sql, params + [min_games])[cols]
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS temp.{hit}")
+        con.execute(f"DROP TABLE IF EXISTS temp.{nxt}")
 
 
 def square_counts(
