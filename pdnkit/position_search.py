@@ -383,7 +383,32 @@ class _Query:
         return " AND ".join(p for p in parts if p != "TRUE") or "TRUE"
 
 
-def _manoeuvre_sql(q: _Query, n: int, mirror: bool, captures: int | None,
+def parse_captures(value: int | str | None) -> tuple[int | None, int | None]:
+    """``(pieces, kings)`` a capture must take: ``2`` (two pieces), ``"1+1K"`` (a man and a
+    king), ``"2K"`` (two kings); ``None`` where not said.
+
+    Example:
+        >>> parse_captures(3), parse_captures("1+1K"), parse_captures("2K")
+        ((3, None), (2, 1), (2, 2))
+    """
+    if value is None:
+        return None, None
+    if isinstance(value, int) or str(value).strip().isdigit():
+        return int(value), None
+    men = kings = 0
+    for term in str(value).replace(" ", "").split("+"):
+        m = _TERM.match(term)
+        if m is None or (not m.group(1) and not m.group(2)):
+            raise SearchError(f"captures {value!r}: a number, or terms like 1+1K")
+        k = int(m.group(1)) if m.group(1) else 1
+        if m.group(2).upper() == "K":
+            kings += k
+        else:
+            men += k
+    return men + kings, kings
+
+
+def _manoeuvre_sql(q: _Query, n: int, mirror: bool, captures: int | str | None,
                    promotes: bool | None, moves_only: bool = False) -> str:
     """Conditions on move ``m`` (and, unless ``moves_only``, on the positions ``p`` before
     and ``pa`` after it) on a board of ``n`` squares."""
@@ -402,12 +427,16 @@ def _manoeuvre_sql(q: _Query, n: int, mirror: bool, captures: int | None,
                 parts.append(f"{col} IN ({', '.join(map(str, sq))})" if sq else "FALSE")
         if man.capture is not None:
             parts.append("m.is_capture" if man.capture else "NOT m.is_capture")
-    if captures is not None:
-        parts.append(f"m.captured_count = {int(captures)}")
+    total, kings = parse_captures(captures)
+    if total is not None:
+        parts.append(f"m.captured_count = {total}")
     if promotes is not None:
         parts.append("m.promotes" if promotes else "NOT m.promotes")
     if moves_only:
         return " AND ".join(parts) or "TRUE"
+    if kings is not None:  # kings among the captured pieces: the opponent's, before the move
+        parts.append("len(list_filter(m.captured, lambda s: ((CASE WHEN m.side = 'W' THEN "
+                     f"p.bk ELSE p.wk END) >> (s - 1)) & 1 = 1)) = {kings}")
     if q.before is not None:
         parts.append(pattern_sql(q.before, "p"))
     if q.after is not None:
@@ -488,7 +517,7 @@ def search(
     mirror: bool = False,
     material: str | None = None,
     manoeuvre: str | None = None,
-    captures: int | None = None,
+    captures: int | str | None = None,
     promotes: bool | None = None,
     before: str | None = None,
     after: str | None = None,
@@ -506,7 +535,8 @@ def search(
     ``side`` ``white``/``black``/``any`` to move: default the FEN's own side, any side for
     the others) give one row per matching position
     (``ply``: the position after that many half-moves, ``move``: the move played from it).
-    A manoeuvre search (``manoeuvre``, ``captures``, ``promotes``, ``before``/``after``
+    A manoeuvre search (``manoeuvre``, ``captures``: pieces taken, ``3`` or ``"2+1K"`` with
+    the kings among them, ``promotes``, ``before``/``after``
     patterns of the positions around the move; position conditions apply to the position
     before the move) gives one row per matching move (``ply``: the position it was played
     from). ``mirror`` adds the colour-reversed search; ``first`` keeps the first hit of each

@@ -70,8 +70,9 @@ def search_command(
     manoeuvre: str | None = typer.Option(None, "--manoeuvre", help="A move: colour, piece, "
                                          "from, - or x, to, ? wildcards, e.g. "
                                          "[cyan]bK46x02[/cyan]."),
-    captures: int | None = typer.Option(None, "--captures", help="The move takes this many "
-                                        "pieces."),
+    captures: str | None = typer.Option(None, "--captures", help="The move takes this many "
+                                        "pieces ([cyan]2[/cyan]), or men and kings "
+                                        "([cyan]1+1K[/cyan])."),
     promotes: bool = typer.Option(False, "--promotes", help="The move crowns a man."),
     before: str | None = typer.Option(None, "--before", help="Pattern of the position before "
                                       "the move."),

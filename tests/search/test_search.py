@@ -130,6 +130,12 @@ def test_manoeuvres_with_capture_counts(db: str) -> None:
     assert hits(db, manoeuvre="b??x??", before="W24") == [(2, 3)]
     assert hits(db, manoeuvre="w?-?", promotes=True) == []
     assert parse_manoeuvre("bK46x02").capture is True
+    # men and kings among the captured: 32x14 takes two men, the king's 5x23 one man
+    assert hits(db, manoeuvre="w??x??", captures="2") == [(3, 0)]
+    assert hits(db, manoeuvre="w??x??", captures="2+0K") == [(3, 0)]
+    assert hits(db, manoeuvre="w??x??", captures="1+1K") == []
+    assert hits(db, manoeuvre="bK??x??", captures="1") == [(3, 1)]
+    assert hits(db, manoeuvre="bK??x??", captures="K") == []
 
 
 def test_rows_carry_the_game_and_the_next_move(db: str) -> None:
@@ -222,3 +228,16 @@ def test_patterns_agree_with_the_replayed_positions(name: str, tmp_path: Path) -
     assert hits(str(path), pattern=pattern) == want
     if name == "canadian":
         assert max(wm) > 64 or empty > 64
+
+
+def test_captured_kings_are_counted(tmp_path: Path) -> None:
+    """``1. 32x14`` from ``W:W32:BK28,19``: a white man takes a king (28) and a man (19)."""
+    from pdnkit.store import import_files
+
+    f = tmp_path / "k.pdn"
+    f.write_text('[GameType "20"]\n[FEN "W:W32:BK28,19,1"]\n\n1. 32x14 *\n', encoding="utf-8")
+    db = str(tmp_path / "k.duckdb")
+    assert import_files([f], db=db).status_counts.get("ok") == 1
+    assert hits(db, manoeuvre="w32x14", captures="1+1K") == [(1, 0)]
+    assert hits(db, manoeuvre="w32x14", captures="2K") == []
+    assert hits(db, manoeuvre="w??x??", captures=2) == [(1, 0)]
