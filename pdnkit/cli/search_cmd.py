@@ -90,8 +90,11 @@ def search_command(
                                        help="table, csv, json or parquet (needs --out)."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
 ) -> None:
-    """Find games by position, pattern, material or manoeuvre: one row per hit (game, ply,
-    players, event, result, the move played next)."""
+    """Find games by position, pattern, material or manoeuvre.
+
+    One row per hit: game, ply, side to move, players, event, date, result, the move played
+    next (and the FEN with --format csv/json/parquet).
+    """
     from pdnkit.position_search import search
 
     if format is QueryFormat.parquet and out is None:
@@ -188,8 +191,10 @@ def stats_crosstable(
                                        help="table, csv, json or parquet (needs --out)."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
 ) -> None:
-    """Crosstable of an event: players x players with results, points and games (aliases
-    merged, placeholder names left out)."""
+    """Crosstable of an event: players x players with results, points and games.
+
+    Aliases are merged (pdnkit players alias) and placeholder names left out.
+    """
     from pdnkit.players import crosstable
 
     df = _run(crosstable, _db_or_fail(db), event=event, variant=variant,

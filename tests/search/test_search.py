@@ -241,3 +241,17 @@ def test_captured_kings_are_counted(tmp_path: Path) -> None:
     assert hits(db, manoeuvre="w32x14", captures="1+1K") == [(1, 0)]
     assert hits(db, manoeuvre="w32x14", captures="2K") == []
     assert hits(db, manoeuvre="w??x??", captures=2) == [(1, 0)]
+
+
+def test_a_database_with_fen_text_positions_asks_for_a_new_import(tmp_path: Path) -> None:
+    """A database made before the bitboards (``positions`` a table of FEN text) is named as
+    such instead of failing in SQL."""
+    import duckdb
+
+    path = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE positions (game_id BIGINT, ply INTEGER, fen VARCHAR)")
+    con.execute("CREATE TABLE games (game_id BIGINT, variant VARCHAR)")
+    con.close()
+    with pytest.raises(SearchError, match="older pdnkit"):
+        search(str(path), pattern="W28")
