@@ -144,7 +144,8 @@ def import_command(
         "  [bold]pdnkit query \"SELECT * FROM findings\" --format csv --out findings.csv[/bold]"
         "\n\n"
         "  [bold]pdnkit query \"SELECT * FROM moves\" --format parquet --out moves.parquet[/bold]"
-        "\n\nTables: files, games, moves, positions, findings, rule_events, variants "
+        "\n\nTables: files, games, moves, positions (a view of position_bits), findings, "
+        "rule_events, variants, layouts, player_aliases "
         "(see docs/schema.md)."
     ),
 )
