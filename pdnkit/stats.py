@@ -714,7 +714,7 @@ def tree(
     import uuid
 
     tag = uuid.uuid4().hex[:12]
-    hit, nxt = f"_pdnkit_tree_hit_{tag}", f"_pdnkit_tree_nxt_{tag}"
+    hit, nxt, book = (f"_pdnkit_tree_{part}_{tag}" for part in ("hit", "nxt", "book"))
     try:
         con.execute(f"""
             CREATE TEMP TABLE {hit} AS
@@ -735,9 +735,8 @@ def tree(
                      'layout': pa.layout}} AS bits_after
             FROM temp.{hit} hit JOIN moves m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
             LEFT JOIN position_bits pa ON pa.game_id = hit.game_id AND pa.ply = hit.ply + 1""")
-        sql = f"""
-            WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where}),
-            book AS (
+        con.execute(f"""
+            CREATE TEMP TABLE {book} AS
                 SELECT nxt.variant, nxt.move, {_result_columns()},
                        round(100.0 * count(*) / sum(count(*)) OVER (PARTITION BY nxt.variant),
                              1) AS share,
@@ -746,15 +745,18 @@ def tree(
                                                   ELSE 'black' END)::BIGINT AS wins,
                        count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'black'
                                                   ELSE 'white' END)::BIGINT AS losses,
-                       mode(nxt.key_after) AS key_after, mode(nxt.bits_after) AS b
+                       -- one position after a given move from one position
+                       any_value(nxt.key_after) AS key_after,
+                       any_value(nxt.bits_after) AS b
                 FROM temp.{nxt} nxt
                 GROUP BY nxt.variant, nxt.move
-                HAVING count(*) >= ?
-            ),
+                HAVING count(*) >= ?""", [min_games])
+        sql = f"""
+            WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where}),
             reach AS (
                 SELECT g.variant, p.position_key, count(DISTINCT p.game_id) AS n
                 FROM position_bits p JOIN g USING (game_id)
-                WHERE p.position_key IN (SELECT key_after FROM book)
+                WHERE p.position_key IN (SELECT key_after FROM temp.{book})
                 GROUP BY ALL
             )
             SELECT book.*,
@@ -764,14 +766,15 @@ def tree(
                    CASE WHEN b.black THEN 'B' ELSE 'W' END || ':W'
                        || fen_field(l.fen_order, l.names, b.wm, b.wk) || ':B'
                        || fen_field(l.fen_order, l.names, b.bm, b.bk) AS fen_after
-            FROM book
+            FROM temp.{book} book
             LEFT JOIN reach ON reach.variant IS NOT DISTINCT FROM book.variant
                            AND reach.position_key = book.key_after
             LEFT JOIN layouts l ON l.layout = b.layout
             ORDER BY book.variant, games DESC, book.move
         """
-        return _df(con, sql, params + [min_games])[cols]
+        return _df(con, sql, params)[cols]
     finally:
+        con.execute(f"DROP TABLE IF EXISTS temp.{book}")
         con.execute(f"DROP TABLE IF EXISTS temp.{hit}")
         con.execute(f"DROP TABLE IF EXISTS temp.{nxt}")
 
