@@ -6,13 +6,14 @@ and piece counts derived from them."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import duckdb
 import pytest
 
 from pdnkit.replay import validate
-from pdnkit.rules import write_fen
+from pdnkit.rules import get_rules, parse_fen, write_fen
 from pdnkit.store import import_files
 from tests.shared import shared_path
 
@@ -31,19 +32,23 @@ def test_loaded_positions_equal_the_engine(tmp_path: Path) -> None:
             "SELECT f.path, g.game_index, p.ply, p.fen, p.position_key, p.side, p.white_men, "
             "p.white_kings, p.black_men, p.black_kings, p.wm, p.wk, p.bm, p.bk "
             "FROM positions p "
-            "JOIN games g USING (game_id) JOIN files f USING (file_id) WHERE p.ply > 0"
+            "JOIN games g USING (game_id) JOIN files f USING (file_id)"
         ).fetchall()}
     variants = {v for (v,) in con.execute("SELECT DISTINCT variant FROM games").fetchall()}
     con.close()
     expected = {}
     for f in files:
         for rep in validate(f):
-            for p in rep.plies:
-                a = p.position_after
+            seen = [(p.ply, p.position_after) for p in rep.plies]
+            if rep.start_fen is not None and rep.variant is not None:
+                # the start (ply 0): written in Python from the report's start FEN
+                with contextlib.suppress(ValueError):
+                    seen.append((0, parse_fen(rep.start_fen, get_rules(rep.variant))))
+            for ply, a in seen:
                 if a is None:
                     continue
                 c = a.counts()
-                expected[(str(f.resolve()), rep.index, p.ply)] = [
+                expected[(str(f.resolve()), rep.index, ply)] = [
                     write_fen(a), a.key(), str(a.side), c["white_men"], c["white_kings"],
                     c["black_men"], c["black_kings"],
                     *(sum(1 << (n - 1) for n in s) for s in (
