@@ -109,7 +109,14 @@ def alias(db: Any, names: list[str], as_: str) -> int:
 
 
 def unalias(db: Any, names: list[str]) -> int:
-    """Forget the aliases of ``names``; returns how many were removed."""
+    """Forget the aliases of ``names``; returns how many were removed.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> con = connect(":memory:")
+        >>> alias(con, ["M Tinsley"], "Marion Tinsley"), unalias(con, ["M Tinsley", "X"])
+        (1, 1)
+    """
     con = _open(db, write=True)
     n = 0
     for name in names:
@@ -120,7 +127,15 @@ def unalias(db: Any, names: list[str]) -> int:
 
 def aliases(db: Any = None) -> pd.DataFrame:
     """Every alias: ``alias``, ``name`` (the player), ``games`` (games with that alias as
-    White or Black)."""
+    White or Black).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> con = connect(":memory:")
+        >>> _ = alias(con, ["MF Tinsley"], "Marion Tinsley")
+        >>> aliases(con).values.tolist()
+        [['MF Tinsley', 'Marion Tinsley', 0]]
+    """
     con = _open(db)
     return con.execute("""
         SELECT a.alias, a.name,

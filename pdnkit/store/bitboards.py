@@ -92,7 +92,14 @@ _LAYOUTS: dict[int, tuple[Any, BoardLayout]] = {}
 
 
 def board_layout(rules: Rules) -> BoardLayout:
-    """The :class:`BoardLayout` of ``rules``' board (cached per rules record)."""
+    """The :class:`BoardLayout` of ``rules``' board (cached per rules record).
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> lay = board_layout(get_rules("canadian"))
+        >>> lay.squares, max(lay.engine_bits) >= 64
+        (72, True)
+    """
     entry = _LAYOUTS.get(id(rules))
     if entry is not None and entry[0] is rules:
         return entry[1]

@@ -654,7 +654,12 @@ def layout_sql(ids: list[int]) -> str:
 def positions_select(ids: list[int], game_offset: int = 0) -> str:
     """The SQL query that turns a batch of positions written in Python (named
     ``_pdnkit_load``; columns :attr:`ReportBatch.POS_COLS`, ``layout`` numbering the batch's
-    layouts whose database numbers are ``ids``) into ``position_bits`` rows."""
+    layouts whose database numbers are ``ids``) into ``position_bits`` rows.
+
+    Example:
+        >>> "3::UTINYINT AS layout" in positions_select([3], game_offset=10)
+        True
+    """
     return (f"SELECT game_id + {int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, "
             "black, wm::HUGEINT AS wm, wk::HUGEINT AS wk, bm::HUGEINT AS bm, "
             "bk::HUGEINT AS bk, position_key FROM _pdnkit_load")
