@@ -54,6 +54,8 @@ _API: dict[str, str] = {
     "export": "pdnkit.store",
     "duplicates": "pdnkit.store",
     "demo": "pdnkit.store",
+    # search
+    "search": "pdnkit.position_search",
 }
 
 __all__ = sorted(_API) + ["__version__"]

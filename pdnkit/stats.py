@@ -84,13 +84,18 @@ def _memory_db() -> duckdb.DuckDBPyConnection:
 
 def _con(db: Any) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection from a connection, a path or ``None`` (the default database)."""
+    from pdnkit.players import ensure_names
+
     if db is None or isinstance(db, (str, Path)):
         from pdnkit.store import connect
 
         if str(db) == ":memory:":
             return connect(db)
-        return connect(db, read_only=True)
-    return db
+        con = connect(db, read_only=True)
+    else:
+        con = db
+    ensure_names(con)  # player identities (aliases) for every statistic
+    return con
 
 
 def _parse_bound(value: str | _dt.date | int | None, upper: bool) -> _dt.date | None:
@@ -136,9 +141,10 @@ def _game_filters(
     if event:
         clauses.append(f"{a}.event ILIKE ?")
         params.append(f"%{event}%")
-    if player:
-        clauses.append(f"({a}.white ILIKE ? OR {a}.black ILIKE ?)")
-        params += [f"%{player}%", f"%{player}%"]
+    if player:  # the names as written, or the players they stand for (aliases)
+        clauses.append(f"({a}.white ILIKE ? OR {a}.black ILIKE ? "
+                       f"OR player_name({a}.white) ILIKE ? OR player_name({a}.black) ILIKE ?)")
+        params += [f"%{player}%"] * 4
     lo = _parse_bound(date_from, upper=False)
     hi = _parse_bound(date_to, upper=True)
     if lo is not None:
@@ -278,8 +284,9 @@ def players(
 ) -> pd.DataFrame:
     """Per-player record: games, wins/draws/losses as White and as Black, score, dates.
 
-    ``player`` here selects players (substring of the name), not games. Unknown names
-    (empty or ``?``) are left out. Columns: ``player``, ``games``, ``wins``, ``draws``,
+    ``player`` here selects players (substring of the name), not games. Players are
+    identities: aliases (``pdnkit players alias``) are merged under the player's name, and
+    placeholder names (``White``, ``Black``, ``Red``, ``?``, empty ...) are left out. Columns: ``player``, ``games``, ``wins``, ``draws``,
     ``losses``, ``unknown``, ``score`` (%), ``white_games``, ``white_wins``,
     ``white_draws``, ``white_losses``, ``black_games``, ``black_wins``, ``black_draws``,
     ``black_losses``, ``first_date``, ``last_date`` (full dates only), ``first_year``,
@@ -299,12 +306,12 @@ def players(
             SELECT g.*, {OUTCOME_SQL} AS oc FROM games g WHERE {where}
         ),
         s AS (
-            SELECT trim(white) AS player, 'W' AS colour,
+            SELECT player_name(white) AS player, 'W' AS colour,
                    CASE oc WHEN 'white' THEN 'win' WHEN 'black' THEN 'loss'
                            WHEN 'draw' THEN 'draw' ELSE 'unknown' END AS r,
                    date, year FROM g
             UNION ALL
-            SELECT trim(black), 'B',
+            SELECT player_name(black), 'B',
                    CASE oc WHEN 'black' THEN 'win' WHEN 'white' THEN 'loss'
                            WHEN 'draw' THEN 'draw' ELSE 'unknown' END,
                    date, year FROM g
@@ -328,7 +335,7 @@ def players(
                min(date) AS first_date, max(date) AS last_date,
                min(year) AS first_year, max(year) AS last_year
         FROM s
-        WHERE player IS NOT NULL AND player NOT IN ('', '?', '-') AND {pwhere}
+        WHERE player IS NOT NULL AND {pwhere}
         GROUP BY player
         HAVING count(*) >= ?
         ORDER BY games DESC, score DESC NULLS LAST, player
@@ -632,13 +639,26 @@ def positions_at(
     vwhere, vparams = _game_filters(variant)
     keys: set[tuple[str, int]] = set()
     tokens = _move_tokens(moves) if moves else []
-    if fen:
-        rows = con.execute(
-            f"""SELECT DISTINCT g.variant, p.position_key FROM positions p
-                JOIN games g USING (game_id) WHERE p.fen = ? AND {vwhere}""",
-            [fen.strip(), *vparams],
-        ).fetchall()
-        keys.update((r[0], int(r[1])) for r in rows)
+    if fen:  # the FEN's square bitboards, read on the board of every variant stored
+        from pdnkit.rules import get_rules
+        from pdnkit.store.bitboards import fen_bits
+
+        variants = [variant] if variant else [
+            r[0] for r in con.execute(
+                "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL ORDER BY 1"
+            ).fetchall()
+        ]
+        for v in variants:
+            try:
+                black, bits = fen_bits(fen.strip(), get_rules(v))
+            except ValueError:  # not a position of this variant's board
+                continue
+            rows = con.execute(
+                """SELECT DISTINCT g.variant, p.position_key FROM position_bits p
+                   JOIN games g USING (game_id) WHERE p.wm = ? AND p.wk = ? AND p.bm = ?
+                   AND p.bk = ? AND p.black = ? AND g.variant = ?""",
+                [*bits, black, v]).fetchall()
+            keys.update((r[0], int(r[1])) for r in rows)
     elif tokens:
         vals = ", ".join("(?, ?)" for _ in tokens)
         flat: list[Any] = [x for i, t in enumerate(tokens, 1) for x in (i, t)]
@@ -654,14 +674,14 @@ def positions_at(
             )
             SELECT DISTINCT g.variant, p.position_key
             FROM hit JOIN games g USING (game_id)
-            JOIN positions p ON p.game_id = hit.game_id AND p.ply = ?
+            JOIN position_bits p ON p.game_id = hit.game_id AND p.ply = ?
             """,
             flat + vparams + [len(tokens), len(tokens)],
         ).fetchall()
         keys.update((r[0], int(r[1])) for r in rows)
     else:
         rows = con.execute(
-            f"""SELECT DISTINCT g.variant, p.position_key FROM positions p
+            f"""SELECT DISTINCT g.variant, p.position_key FROM position_bits p
                 JOIN games g USING (game_id) WHERE p.ply = 0 AND coalesce(g.start_is_initial, g.fen IS NULL) AND {vwhere}""",
             vparams,
         ).fetchall()
@@ -708,7 +728,10 @@ def tree(
 
     Columns: ``variant``, ``move`` (canonical), ``games``, ``share`` (% of the games that
     continued from the position), ``white_wins``, ``draws``, ``black_wins``, ``unknown``,
-    ``white_score`` (%), ``avg_plies``, ``fen_after`` (to continue exploring).
+    ``white_score`` (%), ``avg_plies``, then the book's view from the side to move
+    (``side``: ``W``/``B``): ``wins`` (+), ``draws`` (=), ``losses`` (-), ``score`` (%), and
+    ``transpositions`` (games that reached the position after the move by another road),
+    and ``fen_after`` (to continue exploring).
 
     >>> tree(_memory_db(), moves="32-28").empty
     True
@@ -717,39 +740,82 @@ def tree(
     start = positions_at(con, fen=fen, moves=moves, variant=variant)
     where, params = _game_filters(variant, event, player, date_from, date_to)
     cols = ["variant", "move", "games", "share", "white_wins", "draws", "black_wins",
-            "unknown", "white_score", "avg_plies", "fen_after"]
+            "unknown", "white_score", "avg_plies", "side", "wins", "losses", "score",
+            "transpositions", "fen_after"]
     if start.empty:
         import pandas as pd
 
         return pd.DataFrame(columns=cols)
     vals = ", ".join("(?, ?)" for _ in range(len(start)))
     flat: list[Any] = [x for v, k in start.itertuples(index=False) for x in (v, int(k))]
-    sql = f"""
-        WITH want(variant, position_key) AS (VALUES {vals}),
-        g AS (SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
-              FROM games g WHERE {where}),
-        hit AS (
-            SELECT p.game_id, min(p.ply) AS ply
-            FROM positions p JOIN g USING (game_id)
+    # in steps through temporary tables (the games at the position, then their next moves):
+    # with real row counts DuckDB joins them to the big tables the right way round
+    import uuid
+
+    tag = uuid.uuid4().hex[:12]
+    hit, nxt, book = (f"_pdnkit_tree_{part}_{tag}" for part in ("hit", "nxt", "book"))
+    try:
+        con.execute(f"""
+            CREATE TEMP TABLE {hit} AS
+            WITH want(variant, position_key) AS (VALUES {vals}),
+            g AS (SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
+                  FROM games g WHERE {where})
+            SELECT p.game_id, min(p.ply) AS ply, any_value(g.variant) AS variant,
+                   any_value(g.plies) AS plies, any_value(g.oc) AS oc
+            FROM position_bits p JOIN g USING (game_id)
             JOIN want w ON w.position_key = p.position_key
                        AND w.variant IS NOT DISTINCT FROM g.variant
-            GROUP BY p.game_id
-        ),
-        nxt AS (
-            SELECT hit.game_id, coalesce(m.canonical, m.notation) AS move, pa.fen AS fen_after
-            FROM hit JOIN moves m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
-            LEFT JOIN positions pa ON pa.game_id = hit.game_id AND pa.ply = hit.ply + 1
-        )
-        SELECT g.variant, nxt.move, {_result_columns()},
-               round(100.0 * count(*) / sum(count(*)) OVER (PARTITION BY g.variant), 1)
-                   AS share,
-               round(avg(g.plies), 1) AS avg_plies, mode(nxt.fen_after) AS fen_after
-        FROM nxt JOIN g USING (game_id)
-        GROUP BY g.variant, nxt.move
-        HAVING count(*) >= ?
-        ORDER BY g.variant, games DESC, nxt.move
-    """
-    return _df(con, sql, flat + params + [min_games])[cols]
+            GROUP BY p.game_id""", flat + params)
+        con.execute(f"""
+            CREATE TEMP TABLE {nxt} AS
+            SELECT hit.*, coalesce(m.canonical, m.notation) AS move, m.side,
+                   pa.position_key AS key_after,
+                   {{'black': pa.black, 'wm': pa.wm, 'wk': pa.wk, 'bm': pa.bm, 'bk': pa.bk,
+                     'layout': pa.layout}} AS bits_after
+            FROM temp.{hit} hit JOIN moves m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
+            LEFT JOIN position_bits pa ON pa.game_id = hit.game_id AND pa.ply = hit.ply + 1""")
+        con.execute(f"""
+            CREATE TEMP TABLE {book} AS
+                SELECT nxt.variant, nxt.move, {_result_columns()},
+                       round(100.0 * count(*) / sum(count(*)) OVER (PARTITION BY nxt.variant),
+                             1) AS share,
+                       round(avg(nxt.plies), 1) AS avg_plies, mode(nxt.side) AS side,
+                       count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'white'
+                                                  ELSE 'black' END)::BIGINT AS wins,
+                       count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'black'
+                                                  ELSE 'white' END)::BIGINT AS losses,
+                       -- one position after a given move from one position
+                       any_value(nxt.key_after) AS key_after,
+                       any_value(nxt.bits_after) AS b
+                FROM temp.{nxt} nxt
+                GROUP BY nxt.variant, nxt.move
+                HAVING count(*) >= ?""", [min_games])
+        sql = f"""
+            WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where}),
+            reach AS (
+                SELECT g.variant, p.position_key, count(DISTINCT p.game_id) AS n
+                FROM position_bits p JOIN g USING (game_id)
+                WHERE p.position_key IN (SELECT key_after FROM temp.{book})
+                GROUP BY ALL
+            )
+            SELECT book.*,
+                   round(100.0 * (wins + 0.5 * draws) / nullif(wins + draws + losses, 0), 1)
+                       AS score,
+                   greatest(coalesce(reach.n, 0) - games, 0)::BIGINT AS transpositions,
+                   CASE WHEN b.black THEN 'B' ELSE 'W' END || ':W'
+                       || fen_field(l.fen_order, l.names, b.wm, b.wk) || ':B'
+                       || fen_field(l.fen_order, l.names, b.bm, b.bk) AS fen_after
+            FROM temp.{book} book
+            LEFT JOIN reach ON reach.variant IS NOT DISTINCT FROM book.variant
+                           AND reach.position_key = book.key_after
+            LEFT JOIN layouts l ON l.layout = b.layout
+            ORDER BY book.variant, games DESC, book.move
+        """
+        return _df(con, sql, params)[cols]
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS temp.{book}")
+        con.execute(f"DROP TABLE IF EXISTS temp.{hit}")
+        con.execute(f"DROP TABLE IF EXISTS temp.{nxt}")
 
 
 def square_counts(

@@ -23,7 +23,7 @@ _PANELS: list[tuple[str, list[str]]] = [
     ("PDN files", ["lint", "convert"]),
     ("Validation", ["validate", "explain", "show", "view"]),
     ("Database", ["import", "query", "export", "duplicates"]),
-    ("Analysis", ["stats", "tree", "plot", "report"]),
+    ("Analysis", ["search", "stats", "tree", "plot", "report", "players"]),
 ]
 
 #: the module (under ``pdnkit.cli``) that registers each command, in registration order
@@ -31,11 +31,17 @@ _MODULES: dict[str, list[str]] = {
     "analysis_cmd": ["stats", "report", "tree", "plot"],
     "pdn_cmd": ["lint", "convert"],
     "rules_cmd": ["variants", "perft", "moves"],
+    "search_cmd": ["search", "players", "stats"],
     "store_cmd": ["import", "query", "export", "duplicates", "demo"],
     "validate_cmd": ["validate", "explain"],
     "view_cmd": ["show", "view"],
 }
 _MODULE_OF = {cmd: mod for mod, cmds in _MODULES.items() for cmd in cmds}
+#: every module that registers under each command (``stats`` subcommands come from two)
+_MODULES_OF: dict[str, list[str]] = {}
+for _m, _cmds in _MODULES.items():
+    for _c in _cmds:
+        _MODULES_OF.setdefault(_c, []).append(_m)
 
 
 def _modules_needed(argv: list[str]) -> list[str]:
@@ -53,7 +59,7 @@ def _modules_needed(argv: list[str]) -> list[str]:
     is_pdnkit = base in ("pdnkit", "pdnkit.exe", "pdnkit-script.py") or (
         base == "__main__.py" and os.path.basename(os.path.dirname(prog)) == "pdnkit")
     if is_pdnkit and len(argv) > 1 and argv[1] in _MODULE_OF:
-        return [_MODULE_OF[argv[1]]]
+        return _MODULES_OF[argv[1]]
     return list(_MODULES)
 
 

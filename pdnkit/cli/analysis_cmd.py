@@ -263,6 +263,8 @@ def tree_command(
     variant: str | None = _VARIANT, event: str | None = _EVENT, player: str | None = _PLAYER,
     date_from: str | None = _FROM, date_to: str | None = _TO, min_games: int = _MIN,
     fmt: OutFormat = _FMT,
+    book: bool = typer.Option(False, "--book", help="The book's view: per move the games, "
+                              "+/=/- and score from the side to move, and transpositions."),
 ) -> None:
     """Opening explorer: the moves played next from a position, with counts and scores.
 
@@ -281,6 +283,12 @@ def tree_command(
                   date_from=date_from, date_to=date_to, min_games=min_games)
     except ValueError as exc:
         raise _fail(str(exc)) from None
+    if book:
+        df = df[["variant", "move", "games", "side", "wins", "draws", "losses", "score",
+                 "transpositions", "fen_after"]].rename(
+            columns={"wins": "+", "draws": "=", "losses": "-"})
+    elif fmt is OutFormat.table:
+        df = df.drop(columns=["side", "wins", "losses", "score", "transpositions"])
     if fmt is OutFormat.table:
         df = df.drop(columns=["fen_after"])
     _emit(df, fmt, title="next moves")

@@ -216,6 +216,9 @@ def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, str]]]
     rows = con.execute(
         "SELECT table_name, column_name, data_type FROM information_schema.columns "
         "WHERE table_schema = 'main' AND table_catalog = current_database() "
+        "AND table_name IN (SELECT table_name FROM information_schema.tables "
+        "WHERE table_type = 'BASE TABLE' AND table_schema = 'main' "
+        "AND table_catalog = current_database()) "
         "ORDER BY table_name, ordinal_position"
     ).fetchall()
     out: dict[str, list[tuple[str, str]]] = {}
@@ -382,7 +385,7 @@ def remove_incomplete(con: duckdb.DuckDBPyConnection) -> int:
         return 0
     con.execute("BEGIN TRANSACTION")
     try:
-        for table in ("moves", "positions", "rule_events"):
+        for table in ("moves", "position_bits", "rule_events"):
             con.execute(f"DELETE FROM {table} WHERE game_id IN ({orphans})")
         con.execute("DELETE FROM findings WHERE file_id NOT IN (SELECT file_id FROM files)")
         con.execute("DELETE FROM games WHERE file_id NOT IN (SELECT file_id FROM files)")

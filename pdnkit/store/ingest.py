@@ -345,7 +345,7 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs
 # --------------------------------------------------------------------------------------------
 # the writer
 
-_LOAD_ORDER = ("games", "moves", "positions", "findings", "rule_events")
+_LOAD_ORDER = ("games", "moves", "findings", "rule_events")
 
 
 #: columns the loader derives in SQL rather than Python (``_pdnkit_load`` is the batch)
@@ -371,15 +371,27 @@ def _load(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: 
           game_offset: int, layouts: list[Any] | None = None) -> None:
     """Insert one batch: local game numbers shifted by ``game_offset``, ``file_id`` added
     and the derived columns computed, all in the ``INSERT`` itself; positions given as
-    bitboards (``position_bits``, numbering ``layouts``) become ``positions`` rows in SQL
-    (:func:`pdnkit.store.rows.position_bits_query`)."""
-    bits = tables.get("position_bits")
-    if bits is not None and bits.num_rows:
-        from pdnkit.store.rows import position_bits_query
+    engine bitboards (``position_bits``) become square bitboards and keys in SQL
+    (:func:`pdnkit.store.rows.position_bits_query`), those written in Python
+    (``positions``) are inserted as they are; both number ``layouts``, which get their
+    database numbers here (:func:`pdnkit.store.bitboards.layout_ids`)."""
+    from pdnkit.store.rows import position_bits_query, positions_select
 
-        con.from_arrow(bits).query(
-            "_pdnkit_load", "INSERT INTO positions BY NAME "
-            + position_bits_query(list(layouts or ()), game_offset))
+    bits = tables.get("position_bits")
+    py_pos = tables.get("positions")
+    if (bits is not None and bits.num_rows) or (py_pos is not None and py_pos.num_rows):
+        from pdnkit.store.bitboards import layout_ids
+
+        lays = list(layouts or ())
+        ids = layout_ids(con, lays)
+        if bits is not None and bits.num_rows:
+            con.from_arrow(bits).query(
+                "_pdnkit_load", "INSERT INTO position_bits BY NAME "
+                + position_bits_query(lays, game_offset, ids))
+        if py_pos is not None and py_pos.num_rows:
+            con.from_arrow(py_pos).query(
+                "_pdnkit_load", "INSERT INTO position_bits BY NAME "
+                + positions_select(ids, game_offset))
     for name in _LOAD_ORDER:
         t = tables[name]
         if t.num_rows == 0:
@@ -466,7 +478,7 @@ def _delete_files(con: duckdb.DuckDBPyConnection, file_ids: list[int]) -> None:
         return
     ids = ", ".join(str(int(i)) for i in file_ids)
     games = f"SELECT game_id FROM games WHERE file_id IN ({ids})"
-    for table in ("moves", "positions", "rule_events"):
+    for table in ("moves", "position_bits", "rule_events"):
         con.execute(f"DELETE FROM {table} WHERE game_id IN ({games})")
     con.execute(f"DELETE FROM findings WHERE file_id IN ({ids})")
     con.execute(f"DELETE FROM games WHERE file_id IN ({ids})")

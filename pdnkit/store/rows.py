@@ -22,11 +22,11 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.pdn.tags import game_tags, unique_tags
+from pdnkit.store.bitboards import Bits, BoardLayout, board_layout, compact_sql, square_bits
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from pdnkit.rules.fen import FenLayout
 
 def moves_hash(variant: str | None, start_fen: str | None, moves: list[str]) -> str | None:
     """Hash that is equal for games with the same variant, start position and main-line moves
@@ -114,25 +114,29 @@ def start_is_initial(report: Any, variant: str | None, edition: str | None) -> b
     return True if setup is None else None
 
 
-# (key -> (value, counts)) for starting positions, computed once per process
-_START_CACHE: dict[tuple[Any, ...], tuple[int, dict[str, int]] | None] = {}
+# (variant, edition, fen) -> (key, square bitboards, layout) of starting positions, computed
+# once per process
+_START_CACHE: dict[tuple[Any, ...], tuple[int, Bits, BoardLayout] | None] = {}
 
 
 def start_position_info(variant: str | None, edition: str | None,
-                        fen: str | None) -> tuple[int, dict[str, int]] | None:
-    """``(position_key, counts)`` of a starting position given as FEN, through the rules
-    engine; ``None`` when the variant or FEN is unknown or unreadable.
+                        fen: str | None) -> tuple[int, Bits, BoardLayout] | None:
+    """``(position_key, (wm, wk, bm, bk), layout)`` of a starting position given as FEN,
+    through the rules engine; ``None`` when the variant or FEN is unknown or unreadable.
 
     Example:
         >>> start_position_info(None, None, None) is None
         True
+        >>> key, bits, lay = start_position_info("english", None, "B:W21-32:B1-12")
+        >>> bits[2] == (1 << 12) - 1, lay.squares
+        (True, 32)
     """
     if variant is None or fen is None:
         return None
     key = (variant, edition, fen)
     if key in _START_CACHE:
         return _START_CACHE[key]
-    info: tuple[int, dict[str, int]] | None
+    info: tuple[int, Bits, BoardLayout] | None
     try:
         from pdnkit.rules import get_rules, parse_fen
 
@@ -141,7 +145,7 @@ def start_position_info(variant: str | None, edition: str | None,
         except Exception:
             rules = get_rules(variant)
         pos = parse_fen(fen, rules)
-        info = (int(pos.key()), dict(pos.counts()))
+        info = (int(pos.key()), square_bits(pos), board_layout(rules))
     except Exception:  # an unreadable start is already a finding of the validator
         info = None
     if len(_START_CACHE) > 10_000:
@@ -209,8 +213,9 @@ class ReportBatch:
                  "final_fen", "raw_pdn", "start_is_initial", "opening")
     MOVE_COLS = ("game_id", "ply", "move_number", "side", "notation", "canonical", "origin",
                  "destination", "path", "captured", "promotes", "piece", "nags", "comment", "replayed", "line")
-    POS_COLS = ("game_id", "ply", "fen", "position_key", "side", "white_men", "white_kings",
-                "black_men", "black_kings")
+    #: positions written in Python (square bitboards already computed; 12x12 boards, stand-in
+    #: records, starting positions)
+    POS_COLS = ("game_id", "ply", "layout", "black", "wm", "wk", "bm", "bk", "position_key")
     FINDING_COLS = ("game_id", "game_index", "code", "severity", "message", "line", "col",
                     "ply", "move", "fen", "in_variation", "details")
     BITS_COLS = ("game_id", "ply", "layout", "black", "w", "b", "k")
@@ -224,11 +229,11 @@ class ReportBatch:
         self.findings: dict[str, list[Any]] = {c: [] for c in self.FINDING_COLS}
         self.rule_events: dict[str, list[Any]] = {c: [] for c in self.EVENT_COLS}
         #: positions given as the engine's bitboards (a board of at most 64 bits): the
-        #: loader writes their ``positions`` rows, FEN and key included, in SQL
+        #: loader turns them into square bitboards and computes their key in SQL
         self.position_bits: dict[str, list[Any]] = {c: [] for c in self.BITS_COLS}
-        #: the FEN layouts that ``position_bits["layout"]`` numbers
-        self.layouts: list[FenLayout] = []
-        self._layout_codes: dict[FenLayout, int] = {}
+        #: the board layouts that the ``layout`` columns number
+        self.layouts: list[BoardLayout] = []
+        self._layout_codes: dict[BoardLayout, int] = {}
         self.encoding: str | None = None
         self.status_counts: dict[str, int] = {}
         self.code_counts: dict[str, int] = {}
@@ -333,28 +338,15 @@ class ReportBatch:
         self.replayed_count += int(report.replayed_plies or 0)
 
         # positions: ply 0 is the start
-        pos = self.positions
         start_key = getattr(report, "start_key", None)
-        if start_key is not None:
-            info: tuple[int, dict[str, int]] | None = (
-                int(start_key), dict(getattr(report, "start_counts", None) or {}))
-        else:
-            info = start_position_info(variant, edition, start_fen)
+        info = start_position_info(variant, edition, start_fen)
         if start_fen is not None and info is not None:
-            key, counts = info
-            pos["game_id"].append(gid)
-            pos["ply"].append(0)
-            pos["fen"].append(start_fen)
-            pos["position_key"].append(key)
-            side = start_fen[:1].upper()
-            pos["side"].append(side if side in ("W", "B") else None)
-            pos["white_men"].append(counts.get("white_men"))
-            pos["white_kings"].append(counts.get("white_kings"))
-            pos["black_men"].append(counts.get("black_men"))
-            pos["black_kings"].append(counts.get("black_kings"))
+            key, bits, layout = info
+            self._add_position(gid, 0, layout, start_fen[:1].upper() == "B", bits,
+                               int(start_key) if start_key is not None else key)
 
         if plies:
-            self._add_plies(gid, plies, canonical)
+            self._add_plies(gid, plies, canonical, variant, edition)
 
         fd = self.findings
         for f in report.findings or []:
@@ -388,20 +380,30 @@ class ReportBatch:
             ev["end_ply"].append(getattr(e, "end_ply", None))
         return gid
 
-    def _add_plies(self, gid: int, plies: list[Any], canonical: list[str | None]) -> None:
+    def _add_position(self, gid: int, ply: int, layout: BoardLayout, black: bool, bits: Bits,
+                      key: int) -> None:
+        """One ``position_bits`` row written in Python (square bitboards given)."""
+        pos = self.positions
+        pos["game_id"].append(gid)
+        pos["ply"].append(ply)
+        pos["layout"].append(self._layout_code(layout))
+        pos["black"].append(black)
+        for col, v in zip(("wm", "wk", "bm", "bk"), bits, strict=True):
+            pos[col].append(v)
+        pos["position_key"].append(key)
+
+    def _add_plies(self, gid: int, plies: list[Any], canonical: list[str | None],
+                   variant: str | None = None, edition: str | None = None) -> None:
         """The ``moves`` rows of a game's plies and the ``positions`` rows after each replayed
         one (``captured_count`` and ``is_capture`` are derived by the loader).
 
         The columns are cut out of the records by C-level getters and transposed (no Python
         loop a ply at a time); FEN, key and piece counts come straight from the positions'
         bitboards."""
-        from pdnkit.rules import write_fen
-        from pdnkit.rules.fen import fen_layout
-
         try:
             fields = list(map(_MOVE_FIELDS, plies))
         except AttributeError:  # a record of another shape
-            self._add_plies_general(gid, plies, canonical)
+            self._add_plies_general(gid, plies, canonical, variant, edition)
             return
         (ply, number, side, written, origin, dest, path, captured, promotes, piece, nags,
          comment, replayed, line) = zip(*fields, strict=True)
@@ -414,12 +416,14 @@ class ReportBatch:
                 ws = [a._w for a in afters]
                 bs = [a._b for a in afters]
                 ks = [a._k for a in afters]
-                layout = fen_layout(afters[0].rules) if afters else None
+                layout = board_layout(afters[0].rules) if afters else None
+                if layout is not None and max(layout.engine_bits) >= 64:
+                    layout = None
         except AttributeError:  # records without positions
             ws = None
         if ws is None or bs is None or ks is None or {*map(type, ws), *map(type, bs),
                                                       *map(type, ks)} - {int}:
-            self._add_plies_general(gid, plies, canonical)
+            self._add_plies_general(gid, plies, canonical, variant, edition)
             return
         n = len(plies)
         mv = self.moves
@@ -440,7 +444,7 @@ class ReportBatch:
         mv["replayed"].extend(map(bool, replayed))
         mv["line"].extend(line)
 
-        if layout is not None:  # FEN, key, side and counts are computed by the loader
+        if layout is not None:  # square bitboards and key are computed by the loader
             pb = self.position_bits
             n_pos = len(afters)
             pb["game_id"].extend([gid] * n_pos)
@@ -451,23 +455,11 @@ class ReportBatch:
             pb["b"].extend(bs)
             pb["k"].extend(ks)
             return
-        fens = list(map(write_fen, afters))
-        to_move = [f[:1] for f in fens]
-        if not _SIDES.issuperset(to_move):
-            to_move = [c.upper() if c.upper() in _SIDES else _opp(s)
-                       for c, s in zip(to_move, compress(side, replayed), strict=True)]
-        pos = self.positions
-        pos["game_id"].extend([gid] * len(afters))
-        pos["ply"].extend(compress(ply, replayed))
-        pos["fen"].extend(fens)
-        pos["position_key"].extend([a.key() for a in afters])
-        pos["side"].extend(to_move)
-        pos["white_men"].extend([(w & ~k).bit_count() for w, k in zip(ws, ks, strict=True)])
-        pos["white_kings"].extend([(w & k).bit_count() for w, k in zip(ws, ks, strict=True)])
-        pos["black_men"].extend([(b & ~k).bit_count() for b, k in zip(bs, ks, strict=True)])
-        pos["black_kings"].extend([(b & k).bit_count() for b, k in zip(bs, ks, strict=True)])
+        for p, a in zip(compress(ply, replayed), afters, strict=True):  # 12x12 boards
+            self._add_position(gid, p, board_layout(a.rules), bool(a.side), square_bits(a),
+                               a.key())
 
-    def _layout_code(self, layout: FenLayout) -> int:
+    def _layout_code(self, layout: BoardLayout) -> int:
         """The batch's number for ``layout`` (an index into :attr:`layouts`)."""
         code = self._layout_codes.get(layout)
         if code is None:
@@ -475,13 +467,11 @@ class ReportBatch:
             self.layouts.append(layout)
         return code
 
-    def _add_plies_general(self, gid: int, plies: list[Any],
-                           canonical: list[str | None]) -> None:
+    def _add_plies_general(self, gid: int, plies: list[Any], canonical: list[str | None],
+                           variant: str | None = None, edition: str | None = None) -> None:
         """:meth:`_add_plies` for any ply record: one pass, a ply at a time, with the
-        record's own FEN, key and counts where it holds no position (a record from a worker
-        process of the validator, a stand-in)."""
-        from pdnkit.rules import write_fen
-
+        record's own FEN and key where it holds no position (a record from a worker process
+        of the validator, a stand-in): its square bitboards then come from that FEN."""
         n = len(plies)
         mv = self.moves
         mv["game_id"].extend([gid] * n)
@@ -493,13 +483,6 @@ class ReportBatch:
         m_prom, m_piece, m_nags, m_comm = (mv["promotes"].append, mv["piece"].append,
                                            mv["nags"].append, mv["comment"].append)
         m_repl, m_line = mv["replayed"].append, mv["line"].append
-
-        pos = self.positions
-        q_ply, q_fen, q_key, q_side = (pos["ply"].append, pos["fen"].append,
-                                       pos["position_key"].append, pos["side"].append)
-        q_wm, q_wk, q_bm, q_bk = (pos["white_men"].append, pos["white_kings"].append,
-                                  pos["black_men"].append, pos["black_kings"].append)
-        n_pos = 0
         for p in plies:
             ply = p.ply
             side = p.side
@@ -526,43 +509,19 @@ class ReportBatch:
                 after = p.position_after
             except AttributeError:  # a stand-in record without positions
                 after = None
-            if after is not None:  # straight from the position (no per-ply lookups)
-                try:
-                    w, b, k = after._w, after._b, after._k
-                except AttributeError:
-                    w = b = k = None
-                if type(w) is int and type(b) is int and type(k) is int:
-                    fen = write_fen(after)
-                    q_key(after.key())
-                    q_wm((w & ~k).bit_count())
-                    q_wk((w & k).bit_count())
-                    q_bm((b & ~k).bit_count())
-                    q_bk((b & k).bit_count())
-                else:  # a position without bitboards
-                    fen = write_fen(after)
-                    q_key(int(after.key()))
-                    counts = after.counts()
-                    q_wm(counts.get("white_men"))
-                    q_wk(counts.get("white_kings"))
-                    q_bm(counts.get("black_men"))
-                    q_bk(counts.get("black_kings"))
-            else:  # a record from a worker process: the fields it computed
-                fen = p.fen_after
-                if fen is None:
-                    continue
-                q_key(p.key_after)
-                counts = p.counts_after or {}
-                q_wm(counts.get("white_men"))
-                q_wk(counts.get("white_kings"))
-                q_bm(counts.get("black_men"))
-                q_bk(counts.get("black_kings"))
-            q_ply(ply)
-            q_fen(fen)
-            c = fen[:1]
-            q_side(c if c == "W" or c == "B" else
-                   (c.upper() if c.upper() in ("W", "B") else _opp(side)))
-            n_pos += 1
-        pos["game_id"].extend([gid] * n_pos)
+            if after is not None:  # straight from the position
+                self._add_position(gid, ply, board_layout(after.rules),
+                                   str(after.side)[:1].upper() == "B", square_bits(after),
+                                   int(after.key()))
+                continue
+            fen = getattr(p, "fen_after", None)  # a record from a worker process
+            info = start_position_info(variant, edition, fen) if fen else None
+            if info is None:
+                continue
+            key, bits, layout = info
+            key_after = getattr(p, "key_after", None)
+            self._add_position(gid, ply, layout, fen[:1].upper() == "B", bits,
+                               key if key_after is None else int(key_after))
 
     def extend(self, other: ReportBatch) -> None:
         """Append the games of ``other`` after this batch's own (its local game numbers
@@ -652,9 +611,10 @@ def _schemas() -> dict[str, pa.Schema]:
                 ("path", li), ("captured", li), ("promotes", b), ("piece", s), ("nags", li), ("comment", s),
                 ("replayed", b), ("line", i32)]),
             "positions": pa.schema([
-                ("game_id", i64), ("ply", i32), ("fen", s), ("position_key", i64),
-                ("side", s), ("white_men", i32), ("white_kings", i32), ("black_men", i32),
-                ("black_kings", i32)]),
+                ("game_id", i64), ("ply", i32), ("layout", pa.int16()), ("black", b),
+                ("wm", pa.decimal128(38, 0)), ("wk", pa.decimal128(38, 0)),
+                ("bm", pa.decimal128(38, 0)), ("bk", pa.decimal128(38, 0)),
+                ("position_key", i64)]),
             "position_bits": pa.schema([
                 ("game_id", i64), ("ply", i32), ("layout", pa.int16()), ("black", pa.int8()),
                 ("w", pa.uint64()), ("b", pa.uint64()), ("k", pa.uint64())]),
@@ -670,51 +630,67 @@ def _schemas() -> dict[str, pa.Schema]:
     return _SCHEMAS
 
 
-def _sql_list(items: Any) -> str:
-    return "[" + ", ".join("NULL" if x is None else
-                           (str(int(x)) if isinstance(x, int) else
-                            "'" + str(x).replace("'", "''") + "'") for x in items) + "]"
+def layout_sql(ids: list[int]) -> str:
+    """SQL mapping a batch's ``layout`` code to the database's layout number (``ids[code]``).
+
+    Example:
+        >>> layout_sql([3]), layout_sql([0, 1])
+        ('3::UTINYINT', 'layout::UTINYINT')
+    """
+    if len(ids) == 1:
+        return f"{int(ids[0])}::UTINYINT"
+    if ids == list(range(len(ids))):
+        return "layout::UTINYINT"
+    return ("(CASE layout " + " ".join(f"WHEN {i} THEN {int(d)}" for i, d in enumerate(ids))
+            + " END)::UTINYINT")
 
 
-def position_bits_query(layouts: list[FenLayout], game_offset: int = 0) -> str:
-    """The SQL query that turns a ``position_bits`` batch (named ``_pdnkit_load``; columns
-    ``game_id``, ``ply``, ``layout``, ``black`` (1 when Black is to move), the bitboards
-    ``w``, ``b``, ``k``) into ``positions``
-    rows: the same ``fen`` as :func:`pdnkit.rules.write_fen`, the same ``position_key`` as
-    :func:`pdnkit.rules.position.position_key`, ``side`` and the four piece counts, with
-    ``game_offset`` added to the game numbers. DuckDB computes them in bulk, off the Python
-    thread, while the next batch is replayed; ``layout`` numbers ``layouts`` (each a
-    :class:`pdnkit.rules.fen.FenLayout`).
+def positions_select(ids: list[int], game_offset: int = 0) -> str:
+    """The SQL query that turns a batch of positions written in Python (named
+    ``_pdnkit_load``; columns :attr:`ReportBatch.POS_COLS`, ``layout`` numbering the batch's
+    layouts whose database numbers are ``ids``) into ``position_bits`` rows.
+
+    Example:
+        >>> "3::UTINYINT AS layout" in positions_select([3], game_offset=10)
+        True
+    """
+    return (f"SELECT game_id + {int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, "
+            "black, wm::HUGEINT AS wm, wk::HUGEINT AS wk, bm::HUGEINT AS bm, "
+            "bk::HUGEINT AS bk, position_key FROM _pdnkit_load")
+
+
+def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,
+                        ids: list[int] | None = None) -> str:
+    """The SQL query that turns a ``position_bits`` batch of engine bitboards (named
+    ``_pdnkit_load``; columns ``game_id``, ``ply``, ``layout``, ``black`` (1 when Black is to
+    move), the engine's bitboards ``w``, ``b``, ``k``) into ``position_bits`` rows: the square
+    bitboards ``wm``, ``wk``, ``bm``, ``bk`` (:func:`pdnkit.store.bitboards.compact_sql`), the
+    same ``position_key`` as :func:`pdnkit.rules.position.position_key`, ``black``, with
+    ``game_offset`` added to the game numbers. ``layout`` numbers ``layouts`` (each a
+    :class:`pdnkit.store.bitboards.BoardLayout`), whose database numbers are ``ids``
+    (default: their positions in ``layouts``). DuckDB computes them in bulk, off the Python
+    thread, while the next batch is replayed.
 
     Example:
         >>> import duckdb
-        >>> from pdnkit.rules import Position, get_rules, write_fen
-        >>> from pdnkit.rules.fen import fen_layout
+        >>> from pdnkit.rules import Position, get_rules
+        >>> from pdnkit.store.bitboards import board_layout, square_bits
         >>> p = Position.initial(get_rules("russian"))
         >>> con = duckdb.connect()
         >>> _ = con.execute("CREATE TABLE _pdnkit_load AS SELECT 0 AS game_id, 0 AS ply, "
         ...     "0 AS layout, 0 AS black, ?::UBIGINT AS w, ?::UBIGINT AS b, "
         ...     "?::UBIGINT AS k", [p._w, p._b, p._k])
-        >>> fen, key = con.execute("SELECT fen, position_key FROM ("
-        ...     + position_bits_query([fen_layout(p.rules)]) + ")").fetchone()
-        >>> fen == write_fen(p), key == p.key()
+        >>> row = con.execute("SELECT wm, wk, bm, bk, position_key FROM ("
+        ...     + position_bits_query([board_layout(p.rules)]) + ")").fetchone()
+        >>> row[:4] == square_bits(p), row[4] == p.key()
         (True, True)
     """
     from pdnkit.rules.position import KEY_FINAL, KEY_SIDE, KEY_WORDS
 
-    def pick(lists: list[str]) -> str:
-        if len(lists) == 1:
-            return lists[0]
-        return ("CASE layout " + " ".join(f"WHEN {i} THEN {x}" for i, x in enumerate(lists))
-                + " END")
+    ids = list(range(len(layouts))) if ids is None else ids
 
-    order = pick([_sql_list(lay.order) for lay in layouts]) if layouts else "[]"
-    names = pick([_sql_list(lay.names) for lay in layouts]) if layouts else "[]"
-
-    def field(bits: str) -> str:  # one colour's squares in FEN order, kings with their K
-        return (f"array_to_string(list_transform(list_filter({order}, lambda i: "
-                f"({bits} >> i) & 1 = 1), lambda i: CASE WHEN (k >> i) & 1 = 1 "
-                f"THEN 'K' || {names}[i + 1] ELSE {names}[i + 1] END), ',')")
+    def sq(bits: str) -> str:
+        return compact_sql(bits, layouts)
 
     m = f"{(1 << 64) - 1}::UHUGEINT"
 
@@ -730,11 +706,9 @@ def position_bits_query(layouts: list[FenLayout], game_offset: int = 0) -> str:
     # the side's seed (x), the final mix (p folded to y), read as a signed 64-bit number
     return (
         f"SELECT game_id + {int(game_offset)} AS game_id, ply, "
-        "CASE WHEN black = 1 THEN 'B' ELSE 'W' END AS side, "
-        f"CASE WHEN black = 1 THEN 'B' ELSE 'W' END || ':W' || {field('w')} || ':B' "
-        f"|| {field('b')} AS fen, "
-        "bit_count(w & ~k)::INTEGER AS white_men, bit_count(w & k)::INTEGER AS white_kings, "
-        "bit_count(b & ~k)::INTEGER AS black_men, bit_count(b & k)::INTEGER AS black_kings, "
+        f"{layout_sql(ids)} AS layout, black = 1 AS black, "
+        f"{sq('w & ~k')} AS wm, {sq('w & k')} AS wk, {sq('b & ~k')} AS bm, "
+        f"{sq('b & k')} AS bk, "
         f"CASE WHEN y >= {1 << 63}::UHUGEINT THEN (y::HUGEINT - {1 << 64}::HUGEINT)::BIGINT "
         "ELSE y::BIGINT END AS position_key "
         f"FROM (SELECT *, {fold('p')} AS y "

@@ -1,5 +1,5 @@
 -- pdnkit DuckDB schema (contract: columns are only ever added).
--- Keys: files.file_id; games.game_id; (game_id, ply) for moves and positions.
+-- Keys: files.file_id; games.game_id; (game_id, ply) for moves and position_bits.
 -- ply 0 in positions = the starting position; ply 1 = after the first move.
 
 CREATE SEQUENCE IF NOT EXISTS file_id_seq START 1;
@@ -72,17 +72,61 @@ CREATE TABLE IF NOT EXISTS moves (
     line            INTEGER
 );
 
-CREATE TABLE IF NOT EXISTS positions (
+-- Positions as square bitboards: bit n-1 of wm/wk/bm/bk is square n (PDN numbering), so a
+-- set of squares is a plain integer (1 << (n - 1) per square); HUGEINT serves every board,
+-- 12x12 (72 squares) included. FEN is derived (the positions view below).
+CREATE TABLE IF NOT EXISTS position_bits (
     game_id      BIGINT NOT NULL,
     ply          INTEGER NOT NULL,      -- 0 = starting position
-    fen          VARCHAR NOT NULL,
-    position_key BIGINT NOT NULL,       -- equal for equal placement and side to move
-    side         VARCHAR,               -- side to move: W | B
-    white_men    INTEGER,
-    white_kings  INTEGER,
-    black_men    INTEGER,
-    black_kings  INTEGER
+    layout       UTINYINT NOT NULL,     -- layouts.layout: square names and FEN order
+    black        BOOLEAN NOT NULL,      -- Black to move
+    wm           HUGEINT NOT NULL,      -- white men
+    wk           HUGEINT NOT NULL,      -- white kings
+    bm           HUGEINT NOT NULL,      -- black men
+    bk           HUGEINT NOT NULL,      -- black kings
+    position_key BIGINT NOT NULL        -- equal for equal placement and side to move
 );
+
+-- One row per board and notation: names[n] is the FEN name of square n.
+CREATE TABLE IF NOT EXISTS layouts (
+    layout     UTINYINT NOT NULL,
+    squares    INTEGER NOT NULL,
+    names      VARCHAR[] NOT NULL,
+    fen_order  INTEGER[] NOT NULL       -- square numbers in FEN order
+);
+
+-- One colour's FEN field (without its W/B letter) from its men and kings.
+CREATE MACRO IF NOT EXISTS fen_field(fen_order, names, men, kings) AS
+    array_to_string(list_transform(
+        list_filter(fen_order, lambda s: ((men | kings) >> (s - 1)) & 1 = 1),
+        lambda s: CASE WHEN (kings >> (s - 1)) & 1 = 1 THEN 'K' ELSE '' END || names[s]), ',');
+
+-- The positions of every game as rows (ply 0 = the start): the bitboards, and the FEN, side
+-- and piece counts derived from them.
+CREATE VIEW IF NOT EXISTS positions AS
+SELECT p.game_id, p.ply,
+       CASE WHEN p.black THEN 'B' ELSE 'W' END || ':W' || fen_field(l.fen_order, l.names, p.wm, p.wk)
+           || ':B' || fen_field(l.fen_order, l.names, p.bm, p.bk) AS fen,
+       p.position_key,
+       CASE WHEN p.black THEN 'B' ELSE 'W' END AS side,
+       bit_count(p.wm)::INTEGER AS white_men, bit_count(p.wk)::INTEGER AS white_kings,
+       bit_count(p.bm)::INTEGER AS black_men, bit_count(p.bk)::INTEGER AS black_kings,
+       p.wm, p.wk, p.bm, p.bk, p.black, p.layout
+FROM position_bits p LEFT JOIN layouts l ON l.layout = p.layout;
+
+-- Player identities: each alias (a name as written in White/Black) stands for one player
+-- (pdnkit players alias); every statistic reads names through player_name().
+CREATE TABLE IF NOT EXISTS player_aliases (
+    alias        VARCHAR NOT NULL,      -- a name as written (trimmed)
+    name         VARCHAR NOT NULL       -- the player it stands for
+);
+
+-- The player a White/Black name stands for: its alias target, else the trimmed name; NULL
+-- for placeholders that name no player (White, Black, Red, ?, -, empty, N.N., unknown).
+CREATE MACRO IF NOT EXISTS player_name(n) AS coalesce(
+    (SELECT any_value(a.name) FROM player_aliases a WHERE a.alias = trim(n)),
+    CASE WHEN n IS NULL OR lower(trim(n)) IN ('', '?', '??', '-', 'white', 'black', 'red',
+        'n.n.', 'n.n', 'nn', 'unknown', 'anonymous') THEN NULL ELSE trim(n) END);
 
 CREATE TABLE IF NOT EXISTS findings (
     game_id      BIGINT,                -- NULL for file-level findings

@@ -93,10 +93,7 @@ class Builder:
         captures = captures or {}
         prefix = (f"fen:{fen}|" if fen else "") + str(variant)
         start_key = fake_key(prefix, [])
-        self.con.execute(
-            "INSERT INTO positions (game_id, ply, fen, position_key, side) VALUES (?, 0, ?, ?, 'W')",
-            [gid, f"{variant}:{start_key}", start_key],
-        )
+        self._position(gid, 0, start_key)
         for i, mv in enumerate(moves, 1):
             sep = "x" if "x" in mv else "-"
             a, b = (int(s) if s.isdigit() else None for s in mv.split(sep))
@@ -110,11 +107,20 @@ class Builder:
                  len(cap), bool(cap)],
             )
             key = fake_key(prefix, moves[:i])
-            self.con.execute(
-                "INSERT INTO positions (game_id, ply, fen, position_key, side) VALUES (?, ?, ?, ?, ?)",
-                [gid, i, f"{variant}:{key}", key, "B" if i % 2 else "W"],
-            )
+            self._position(gid, i, key)
         return gid
+
+    def _position(self, gid: int, ply: int, key: int) -> None:
+        """A stand-in position: the fake key, and as white men the key's bits (so distinct
+        keys have distinct bitboards and a FEN of their own in the ``positions`` view)."""
+        from pdnkit.rules import get_rules
+        from pdnkit.store.bitboards import board_layout, layout_ids
+
+        (lay,) = layout_ids(self.con, [board_layout(get_rules("international"))])
+        self.con.execute(
+            "INSERT INTO position_bits (game_id, ply, layout, black, wm, wk, bm, bk, "
+            "position_key) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)",
+            [gid, ply, lay, bool(ply % 2), key, key])
 
     def finding(self, gid: int | None, code: str, severity: str, path: str | None = None,
                 ply: int | None = None) -> None:

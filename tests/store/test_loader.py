@@ -1,7 +1,8 @@
-"""The loader: it computes the ``positions`` rows of boards of at most 64 engine bits in SQL
-(``position_bits_query``), whose FEN, key, side and piece counts must be exactly the engine's
-(``write_fen``, ``Position.key``, ``Position.counts``) on random placements of every variant,
-kings and empty sides included; the key itself must tell positions apart; the writer thread
+"""The loader: it computes the ``position_bits`` rows of boards of at most 64 engine bits in
+SQL (``position_bits_query``), whose square bitboards and key must be exactly the engine's
+(``square_bits``, ``Position.key``), and the ``positions`` view's FEN, side and piece counts
+(``write_fen``, ``Position.counts``) on random placements of every variant, kings and empty
+sides included; the key itself must tell positions apart; the writer thread
 hands its errors to the caller and rolls the file back; the interpreter settings changed while
 importing are restored."""
 
@@ -17,6 +18,8 @@ from pdnkit.rules import Position, get_rules, list_variants, write_fen
 from pdnkit.rules.fen import fen_layout
 from pdnkit.rules.position import position_key
 from pdnkit.store import import_files, ingest, sample_dir
+from pdnkit.store.bitboards import board_layout, layout_ids, square_bits
+from pdnkit.store.db import connect
 from pdnkit.store.rows import ReportBatch, _schemas, position_bits_query
 from tests.placements import random_positions
 
@@ -32,20 +35,24 @@ def test_every_board_but_12x12_goes_through_sql() -> None:
 def test_sql_rows_equal_the_engine(rules: object) -> None:
     positions = random_positions(rules, 300, seed=11)
     positions.append(Position.initial(rules))  # type: ignore[arg-type]
-    layout = fen_layout(rules)  # type: ignore[arg-type]
-    other = fen_layout(get_rules("russian" if rules.geometry.width == 10 else "international"))  # type: ignore[attr-defined]
+    layout = board_layout(rules)  # type: ignore[arg-type]
+    other = board_layout(get_rules("russian" if rules.geometry.width == 10 else "international"))  # type: ignore[attr-defined]
     # two layouts in one batch: rows pick theirs by number
     cols = {"game_id": [], "ply": [], "layout": [], "black": [], "w": [], "b": [], "k": []}
     for i, p in enumerate(positions):
         for col, v in zip(cols, (7, i, 1, int(p.side), p._w, p._b, p._k), strict=True):
             cols[col].append(v)
     batch = pa.table(cols, schema=_schemas()["position_bits"])
-    con = duckdb.connect()
-    rel = con.from_arrow(batch)
-    rows = rel.query("_pdnkit_load", position_bits_query([other, layout], game_offset=100)
-                     + " ORDER BY ply").fetchall()
+    con = connect(":memory:")
+    ids = layout_ids(con, [other, layout])
+    con.from_arrow(batch).query("_pdnkit_load", "INSERT INTO position_bits BY NAME "
+                                + position_bits_query([other, layout], 100, ids))
+    rows = con.execute("SELECT game_id, ply, side, fen, white_men, white_kings, black_men, "
+                       "black_kings, position_key, wm, wk, bm, bk FROM positions "
+                       "ORDER BY ply").fetchall()
     assert len(rows) == len(positions)
-    for (gid, ply, side, fen, wm, wk, bm, bk, key), p in zip(rows, positions, strict=True):
+    for (gid, ply, side, fen, wm, wk, bm, bk, key, *bits), p in zip(rows, positions,
+                                                                    strict=True):
         c = p.counts()
         assert gid == 107
         assert fen == write_fen(p), ply
@@ -53,6 +60,14 @@ def test_sql_rows_equal_the_engine(rules: object) -> None:
         assert side == str(p.side)
         assert (wm, wk, bm, bk) == (c["white_men"], c["white_kings"], c["black_men"],
                                     c["black_kings"])
+        assert tuple(bits) == square_bits(p)
+        assert tuple(bits) == _bits_from_sets(p)
+
+
+def _bits_from_sets(p: Position) -> tuple[int, int, int, int]:
+    """Square bitboards straight from the position's square sets (bit n - 1: square n)."""
+    return tuple(sum(1 << (n - 1) for n in s)  # type: ignore[return-value]
+                 for s in (p.white_men, p.white_kings, p.black_men, p.black_kings))
 
 
 def test_keys_tell_positions_apart() -> None:
@@ -143,7 +158,7 @@ def test_a_failed_load_rolls_the_file_back(tmp_path: Path,
 def test_batches_merge_their_layouts() -> None:
     """Batches built apart (worker processes) number their layouts independently; merging
     renumbers the rows to the merged list."""
-    intl, russian = fen_layout(get_rules("international")), fen_layout(get_rules("russian"))
+    intl, russian = board_layout(get_rules("international")), board_layout(get_rules("russian"))
     a, b = ReportBatch(), ReportBatch()
     assert a._layout_code(intl) == 0
     assert b._layout_code(russian) == 0 and b._layout_code(intl) == 1
@@ -180,8 +195,8 @@ def test_wide_boards_are_written_in_python(tmp_path: Path) -> None:
     con = duckdb.connect(str(db), read_only=True)
     stored = con.execute(
         "SELECT g.game_index, p.ply, p.fen, p.position_key, p.side, p.white_men, "
-        "p.white_kings, p.black_men, p.black_kings FROM positions p JOIN games g "
-        "USING (game_id) WHERE p.ply > 0 ORDER BY 1, 2").fetchall()
+        "p.white_kings, p.black_men, p.black_kings, p.wm, p.wk, p.bm, p.bk FROM positions p "
+        "JOIN games g USING (game_id) WHERE p.ply > 0 ORDER BY 1, 2").fetchall()
     con.close()
     expected = []
     for rep in validate(f):
@@ -191,7 +206,7 @@ def test_wide_boards_are_written_in_python(tmp_path: Path) -> None:
             c = a.counts()
             expected.append((rep.index, p.ply, write_fen(a), a.key(), str(a.side),
                              c["white_men"], c["white_kings"], c["black_men"],
-                             c["black_kings"]))
+                             c["black_kings"], *_bits_from_sets(a)))
     assert len(expected) > 500
     assert stored == expected
 
@@ -236,12 +251,12 @@ def test_a_fault_in_one_game_does_not_stop_the_import(tmp_path: Path,
 
     rows_plies = ReportBatch._add_plies
 
-    def rows_fault(self, gid, plies, canonical):  # type: ignore[no-untyped-def]
+    def rows_fault(self, gid, plies, canonical, *args):  # type: ignore[no-untyped-def]
         calls["rows"] += 1
         if calls["rows"] == 3:
             self.moves["ply"].append(999)  # half a row written before the fault
             raise ZeroDivisionError("division by zero")
-        return rows_plies(self, gid, plies, canonical)
+        return rows_plies(self, gid, plies, canonical, *args)
 
     monkeypatch.setattr(replay_mod, "_plain_plies", replay_fault)
     monkeypatch.setattr(ReportBatch, "_add_plies", rows_fault)

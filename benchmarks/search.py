@@ -1,0 +1,189 @@
+"""Search speed and database size: positions stored as square bitboards.
+
+Replicates ``../shared/data/bench/intl_2000.pdn`` (2,000 random legal international games) to
+``--games`` games (default 100,000: about 9.4 M positions) in one file, imports it
+(single process, in a fresh process) and prints:
+
+* the database size per game (KB), per table;
+* warm timings (best of ``--repeat`` after one warm-up run, one open read-only connection) of
+  ``pdnkit.search`` with a pattern, a mirrored pattern, an exact position (``fen``), material
+  and a manoeuvre, and of ``pdnkit.stats.tree`` (from the start and after two moves);
+* import speed against ``pdnkit.validate`` on ``--ratio-games`` games (each in a fresh process,
+  alternated ``--ratio-repeat`` times, best of each).
+
+    python benchmarks/search.py                    # 100,000 games (long: tens of minutes)
+    python benchmarks/search.py --games 10000      # a quicker run
+    python benchmarks/search.py --db keep.duckdb   # keep (or reuse) the database
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCE = (Path(os.environ.get("PDNKIT_SHARED_DATA", ROOT.parent / "shared" / "data"))
+          / "bench" / "intl_2000.pdn")
+
+CHILD = r"""
+import json, sys, time
+mode, path, db = sys.argv[1], sys.argv[2], sys.argv[3]
+t = time.perf_counter()
+if mode == "validate":
+    from pdnkit.replay import validate
+    n = sum(1 for _ in validate(path))
+else:
+    from pdnkit.store import import_files
+    n = import_files([path], db=db).games
+print(json.dumps({"games": n, "seconds": time.perf_counter() - t}))
+"""
+
+
+def replicate(source: Path, games: int, out: Path) -> int:
+    """Write ``games`` games by repeating the source file's games (each copy's events
+    renamed, so the copies are distinct games); returns the count."""
+    text = source.read_text(encoding="utf-8").strip() + "\n\n"
+    blocks = ["[Event " + b if i else b for i, b in enumerate(text.split("\n\n[Event "))]
+    n = 0
+    with open(out, "w", encoding="utf-8") as f:
+        copy = 0
+        while n < games:
+            for b in blocks:
+                if n >= games:
+                    break
+                f.write(b.replace('[Event "', f'[Event "c{copy} ', 1).strip() + "\n\n")
+                n += 1
+            copy += 1
+    return n
+
+
+def run_child(mode: str, path: Path, db: Path) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", CHILD, mode, str(path), str(db)], env=env,
+                         check=True, capture_output=True, text=True).stdout
+    return dict(json.loads(out.strip().splitlines()[-1]))
+
+
+def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """Best wall-clock seconds of ``repeat`` calls after one warm-up call, and its result."""
+    result = fn()
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        result = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, result
+
+
+def sizes(db: Path) -> dict[str, float]:
+    """MB per table (256 KB blocks in use) and of the file."""
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    out = {"file": db.stat().st_size / 1e6}
+    for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall():
+        n = con.execute(f"SELECT count(DISTINCT block_id) FROM pragma_storage_info('{t}') "
+                        "WHERE block_id >= 0").fetchall()[0][0]
+        out[t] = n * 262144 / 1e6
+    con.close()
+    return out
+
+
+def timings(db: Path, repeat: int) -> list[tuple[str, float, int]]:
+    import duckdb
+
+    import pdnkit
+    from pdnkit.stats import tree
+
+    con = duckdb.connect(str(db), read_only=True)
+    con.execute("SET enable_progress_bar = false")
+    # a position from the middle of the first game, and its first two moves
+    fen = con.execute("SELECT fen FROM positions WHERE game_id = 1 AND ply = 20").fetchall()[0][0]
+    two = " ".join(m for (m,) in con.execute(
+        "SELECT canonical FROM moves WHERE game_id = 1 AND ply <= 2 ORDER BY ply").fetchall())
+    cases: list[tuple[str, Callable[[], Any]]] = [
+        ('search --pattern "W28,K33:B19:E23"',
+         lambda: pdnkit.search(con, pattern="W28,K33:B19:E23")),
+        ('search --pattern "W28:B19:E23" --first',
+         lambda: pdnkit.search(con, pattern="W28:B19:E23", first=True)),
+        ('search --pattern "W28,K33:B19:E23" --mirror',
+         lambda: pdnkit.search(con, pattern="W28,K33:B19:E23", mirror=True)),
+        ("search --fen (ply 20 of game 1)", lambda: pdnkit.search(con, fen=fen)),
+        ('search --material "2K v 1K" --first',
+         lambda: pdnkit.search(con, material="2K v 1K", first=True)),
+        ('search --manoeuvre "bK??x??" --captures 2',
+         lambda: pdnkit.search(con, manoeuvre="bK??x??", captures=2)),
+        ("tree (initial position)", lambda: tree(con)),
+        (f'tree --moves "{two}"', lambda: tree(con, moves=two)),
+        ("tree --fen (ply 20 of game 1)", lambda: tree(con, fen=fen)),
+    ]
+    out = []
+    for name, fn in cases:
+        sec, df = best_of(fn, repeat)
+        out.append((name, sec, len(df)))
+        print(f"  {name:48s} {sec * 1000:8.0f} ms  {len(df):>8} rows", flush=True)
+    con.close()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--repeat", type=int, default=3, help="timing runs (best of)")
+    ap.add_argument("--ratio-games", type=int, default=20_000,
+                    help="games for the import/validate ratio (0: skip)")
+    ap.add_argument("--ratio-repeat", type=int, default=2)
+    ap.add_argument("--db", type=Path, help="keep the database here (reused if present)")
+    args = ap.parse_args()
+    if not SOURCE.exists():
+        sys.exit(f"missing {SOURCE}")
+    work = Path(tempfile.mkdtemp(prefix="pdnkit-search-"))
+    db = args.db or work / "search.duckdb"
+    result: dict[str, Any] = {"games": args.games}
+    if not db.exists():
+        pdn = work / "games.pdn"
+        n = replicate(SOURCE, args.games, pdn)
+        print(f"{n} games, {pdn.stat().st_size / 1e6:.1f} MB of PDN; importing ...", flush=True)
+        r = run_child("import", pdn, db)
+        result["import"] = r
+        print(f"import: {r['games'] / r['seconds']:.0f} games/s ({r['seconds']:.0f} s)",
+              flush=True)
+        pdn.unlink()
+    s = sizes(db)
+    games = args.games
+    print(f"database: {s['file']:.1f} MB, {s['file'] * 1000 / games:.2f} KB/game; by table "
+          "(MB): " + ", ".join(f"{k} {v:.1f}" for k, v in s.items() if k != "file"),
+          flush=True)
+    result["sizes_mb"] = s
+    print(f"warm timings (best of {args.repeat}):", flush=True)
+    result["timings"] = timings(db, args.repeat)
+    if args.ratio_games:
+        pdn = work / "ratio.pdn"
+        replicate(SOURCE, args.ratio_games, pdn)
+        best: dict[str, float] = {}
+        for i in range(args.ratio_repeat):
+            for mode in ("validate", "import"):
+                rdb = work / f"ratio{i}.duckdb"
+                r = run_child(mode, pdn, rdb)
+                rate = r["games"] / r["seconds"]
+                best[mode] = max(best.get(mode, 0.0), rate)
+                print(f"  round {i + 1} {mode:8s} {rate:6.0f} games/s", flush=True)
+                rdb.unlink(missing_ok=True)
+        ratio = best["import"] / best["validate"]
+        print(f"import/validate on {args.ratio_games} games (best of {args.ratio_repeat}): "
+              f"{best['import']:.0f} / {best['validate']:.0f} games/s = {ratio:.2f}", flush=True)
+        result["ratio"] = {"validate": best["validate"], "import": best["import"],
+                           "ratio": ratio}
+    print(json.dumps(result, default=str))
+
+
+if __name__ == "__main__":
+    main()

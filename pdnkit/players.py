@@ -1,0 +1,329 @@
+"""Player identities and crosstables: placeholders, aliases, likely aliases, crosstables.
+
+A name as written in a White/Black tag stands for a player through the database's
+``player_aliases`` table (``pdnkit players alias "M Tinsley" "MF Tinsley" --as "Marion
+Tinsley"``); placeholder names (``White``, ``Black``, ``Red``, ``?``, ``-``, empty, ``N.N.``)
+name no player. Every statistic reads names through the SQL macro ``player_name(name)``.
+
+Example:
+    >>> from pdnkit.store import connect
+    >>> con = connect(":memory:")
+    >>> alias(con, ["M Tinsley", "MF Tinsley"], "Marion Tinsley")
+    2
+    >>> con.execute("SELECT player_name(' M Tinsley'), player_name('Red')").fetchall()
+    [('Marion Tinsley', None)]
+    >>> is_placeholder("White"), is_placeholder("Tinsley")
+    (True, False)
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import duckdb
+    import pandas as pd
+
+__all__ = ["PLACEHOLDERS", "alias", "aliases", "crosstable", "is_placeholder", "suggest",
+           "unalias"]
+
+#: names (lower case, trimmed) that stand for no player; the same list as the SQL macro
+#: ``player_name`` in ``schema.sql``
+PLACEHOLDERS = frozenset({"", "?", "??", "-", "white", "black", "red", "n.n.", "n.n", "nn",
+                          "unknown", "anonymous"})
+
+_MACRO = (
+    "CREATE TEMP MACRO player_name(n) AS coalesce("
+    "(SELECT any_value(a.name) FROM temp.player_aliases a WHERE a.alias = trim(n)), "
+    "CASE WHEN n IS NULL OR lower(trim(n)) IN ("
+    + ", ".join(f"'{p}'" for p in sorted(PLACEHOLDERS)) + ") THEN NULL ELSE trim(n) END)")
+
+
+def is_placeholder(name: str | None) -> bool:
+    """True for a name that stands for no player (``White``, ``?``, empty ...)."""
+    return name is None or name.strip().lower() in PLACEHOLDERS
+
+
+def ensure_names(con: duckdb.DuckDBPyConnection) -> None:
+    """Make ``player_name()`` available on ``con``: a database made before player identities,
+    opened read-only, gets a temporary (empty) alias table and the macro for this session.
+
+    Example:
+        >>> import duckdb
+        >>> con = duckdb.connect()
+        >>> ensure_names(con)
+        >>> con.execute("SELECT player_name('?'), player_name(' Ann ')").fetchall()
+        [(None, 'Ann')]
+    """
+    import duckdb
+
+    try:
+        con.execute("SELECT player_name(NULL)").fetchall()
+        return
+    except duckdb.Error:  # a database made before player identities
+        pass
+    con.execute("CREATE TEMP TABLE IF NOT EXISTS player_aliases (alias VARCHAR, name VARCHAR)")
+    con.execute(_MACRO)
+
+
+def _open(db: Any, write: bool = False) -> duckdb.DuckDBPyConnection:
+    from pathlib import Path
+
+    if db is None or isinstance(db, (str, Path)):
+        from pdnkit.store import connect
+
+        if write or str(db) == ":memory:":
+            return connect(db)
+        con = connect(db, read_only=True, must_exist=True)
+        ensure_names(con)
+        return con
+    ensure_names(db)
+    return db  # type: ignore[no-any-return]
+
+
+def alias(db: Any, names: list[str], as_: str) -> int:
+    """Record that each of ``names`` (as written in White/Black tags) stands for the player
+    ``as_``; returns the number of names recorded (an earlier alias of a name is replaced).
+    Raises ``ValueError`` for a placeholder or empty name."""
+    target = (as_ or "").strip()
+    if is_placeholder(target):
+        raise ValueError(f"{as_!r} is a placeholder, not a player's name")
+    clean = [n.strip() for n in names if n and n.strip()]
+    if not clean:
+        raise ValueError("give at least one name to alias")
+    con = _open(db, write=True)
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for n in clean:
+            con.execute("DELETE FROM player_aliases WHERE alias = ?", [n])
+            con.execute("INSERT INTO player_aliases VALUES (?, ?)", [n, target])
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return len(clean)
+
+
+def unalias(db: Any, names: list[str]) -> int:
+    """Forget the aliases of ``names``; returns how many were removed.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> con = connect(":memory:")
+        >>> alias(con, ["M Tinsley"], "Marion Tinsley"), unalias(con, ["M Tinsley", "X"])
+        (1, 1)
+    """
+    con = _open(db, write=True)
+    n = 0
+    for name in names:
+        n += len(con.execute("DELETE FROM player_aliases WHERE alias = ? RETURNING alias",
+                             [name.strip()]).fetchall())
+    return n
+
+
+def aliases(db: Any = None) -> pd.DataFrame:
+    """Every alias: ``alias``, ``name`` (the player), ``games`` (games with that alias as
+    White or Black).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> con = connect(":memory:")
+        >>> _ = alias(con, ["MF Tinsley"], "Marion Tinsley")
+        >>> aliases(con).values.tolist()
+        [['MF Tinsley', 'Marion Tinsley', 0]]
+    """
+    con = _open(db)
+    return con.execute("""
+        SELECT a.alias, a.name,
+               (SELECT count(*) FROM games g WHERE trim(g.white) = a.alias
+                                              OR trim(g.black) = a.alias)::BIGINT AS games
+        FROM player_aliases a ORDER BY a.name, a.alias""").df()
+
+
+# --------------------------------------------------------------------------------------
+# likely aliases
+
+@dataclass(frozen=True)
+class _Name:
+    text: str
+    surname: str
+    initials: tuple[str, ...]
+    given: tuple[str, ...]  # given names written in full (lower case)
+
+
+_SPLIT = re.compile(r"[\s.]+")
+
+
+def _parse_name(text: str) -> _Name | None:
+    """Surname, initials and full given names of a name (``"Tinsley, M.F."``, ``"M F
+    Tinsley"``, ``"Marion Tinsley"``).
+
+    Example:
+        >>> _parse_name("Tinsley, M.F.").initials, _parse_name("MF Tinsley").initials
+        (('m', 'f'), ('m', 'f'))
+        >>> _parse_name("Marion Tinsley").given
+        ('marion',)
+    """
+    t = text.strip()
+    if "," in t:
+        sur, _, rest = t.partition(",")
+        given_tokens = [x for x in _SPLIT.split(rest) if x]
+    else:
+        tokens = [x for x in re.split(r"\s+", t) if x]
+        if len(tokens) < 2:
+            return None
+        sur = tokens[-1]
+        given_tokens = [x for x in _SPLIT.split(" ".join(tokens[:-1])) if x]
+    sur = sur.strip().strip(".").lower()
+    if not sur or not given_tokens:
+        return None
+    initials: list[str] = []
+    full: list[str] = []
+    for tok in given_tokens:
+        if tok.isupper() and tok.isalpha() and len(tok) <= 3:
+            initials.extend(ch.lower() for ch in tok)
+        elif tok.isalpha() or "-" in tok:
+            initials.append(tok[0].lower())
+            full.append(tok.lower())
+    if not initials:
+        return None
+    return _Name(t, sur, tuple(initials), tuple(full))
+
+
+def _compatible(a: _Name, b: _Name) -> bool:
+    if a.surname != b.surname or a.text == b.text:
+        return False
+    short, long = sorted((a.initials, b.initials), key=len)
+    if long[:len(short)] != short:
+        return False
+    return not (a.given and b.given and a.given[0] != b.given[0])
+
+
+def suggest(db: Any = None, *, max_gap: int = 2) -> pd.DataFrame:
+    """Pairs of names that likely stand for one player: the same surname, compatible
+    initials (``M`` / ``MF`` / ``Marion``), years of play that overlap (or are at most
+    ``max_gap`` years apart; names without years are compared anyway), and not already the
+    same player. Columns: ``name_a``, ``name_b``, ``games_a``, ``games_b``, ``years_a``,
+    ``years_b``.
+
+    Example:
+        >>> from pdnkit.stats import _memory_db
+        >>> suggest(_memory_db()).empty
+        True
+    """
+    import pandas as pd
+
+    con = _open(db)
+    rows = con.execute("""
+        WITH s AS (SELECT trim(white) AS name, year FROM games
+                   UNION ALL SELECT trim(black), year FROM games)
+        SELECT name, player_name(name) AS player, count(*) AS games, min(year), max(year)
+        FROM s WHERE player_name(name) IS NOT NULL GROUP BY name ORDER BY name""").fetchall()
+    parsed = []
+    for name, player, games, y0, y1 in rows:
+        n = _parse_name(name)
+        if n is not None:
+            parsed.append((n, player, int(games), y0, y1))
+    by_surname: dict[str, list[Any]] = {}
+    for item in parsed:
+        by_surname.setdefault(item[0].surname, []).append(item)
+    out = []
+    for group in by_surname.values():
+        for (a, pa, ga, a0, a1), (b, pb, gb, b0, b1) in combinations(group, 2):
+            if pa == pb or not _compatible(a, b):
+                continue
+            if None not in (a0, a1, b0, b1) and (a0 > b1 + max_gap or b0 > a1 + max_gap):
+                continue
+            out.append((a.text, b.text, ga, gb, _years(a0, a1), _years(b0, b1)))
+    return pd.DataFrame(out, columns=["name_a", "name_b", "games_a", "games_b", "years_a",
+                                      "years_b"])
+
+
+def _years(y0: int | None, y1: int | None) -> str:
+    if y0 is None:
+        return ""
+    return str(y0) if y0 == y1 else f"{y0}-{y1}"
+
+
+# --------------------------------------------------------------------------------------
+# crosstables
+
+#: results written with two points for a win (RULES.md 1.6: the international result type)
+TWO_POINT_RESULTS = ("2-0", "0-2", "1-1")
+
+
+def crosstable(
+    db: Any = None,
+    *,
+    event: str | None = None,
+    variant: str | None = None,
+    date_from: str | _dt.date | int | None = None,
+    date_to: str | _dt.date | int | None = None,
+    scoring: str = "auto",
+) -> pd.DataFrame:
+    """Players x players of an event (``event``: case-insensitive substring), ranked by
+    points: ``rank``, ``player``, ``games``, ``wins``, ``draws``, ``losses``, ``points``,
+    then one column per opponent (by rank: ``1``, ``2`` ...) with the points scored in each
+    game against them (``x`` on the diagonal). ``scoring`` is ``2`` (2 for a win, 1 for a
+    draw: the international result type, used where the event's results are written
+    ``2-0``/``1-1``/``0-2``), ``1`` (1 and 1/2) or ``auto`` (``2`` when the event's file
+    writes two-point results). Players are identities (aliases merged, placeholder names
+    and games without a decided or drawn result left out).
+
+    Example:
+        >>> from pdnkit.stats import _memory_db
+        >>> crosstable(_memory_db(), event="x").empty
+        True
+    """
+    import pandas as pd
+
+    from pdnkit.stats import OUTCOME_SQL, _game_filters
+
+    if scoring not in ("auto", "1", "2"):
+        raise ValueError("scoring must be auto, 1 or 2")
+    con = _open(db)
+    where, params = _game_filters(variant, event, None, date_from, date_to)
+    rows = con.execute(f"""
+        SELECT g.game_id, player_name(g.white) AS w, player_name(g.black) AS b,
+               {OUTCOME_SQL} AS oc, g.result_raw, g.round, g.date
+        FROM games g WHERE {where}
+        ORDER BY g.date NULLS LAST, g.round, g.game_id""", params).fetchall()
+    games = [r for r in rows if r[1] and r[2] and r[1] != r[2]
+             and r[3] in ("white", "black", "draw")]
+    if scoring == "auto":
+        two = any((r[4] or "").strip() in TWO_POINT_RESULTS for r in games)
+    else:
+        two = scoring == "2"
+    win, draw = (2.0, 1.0) if two else (1.0, 0.5)
+    tally: dict[str, list[float]] = {}
+    cells: dict[tuple[str, str], list[float]] = {}
+    for _gid, w, b, oc, *_ in games:
+        pw = win if oc == "white" else draw if oc == "draw" else 0.0
+        pb = win if oc == "black" else draw if oc == "draw" else 0.0
+        for me, other, pts in ((w, b, pw), (b, w, pb)):
+            t = tally.setdefault(me, [0, 0, 0, 0, 0.0])
+            t[0] += 1
+            t[1 if pts == win else 2 if pts == draw else 3] += 1
+            t[4] += pts
+            cells.setdefault((me, other), []).append(pts)
+    order = sorted(tally, key=lambda p: (-tally[p][4], -tally[p][1], p))
+    if not order:
+        return pd.DataFrame(columns=["rank", "player", "games", "wins", "draws", "losses",
+                                     "points"])
+
+    def fmt(x: float) -> str:
+        return str(int(x)) if x == int(x) else ("½" if x == 0.5 else f"{x:g}")
+
+    out = []
+    for i, p in enumerate(order, 1):
+        g, w, d, lo, pts = tally[p]
+        row: dict[str, Any] = {"rank": i, "player": p, "games": g, "wins": w, "draws": d,
+                               "losses": lo, "points": pts}
+        for j, q in enumerate(order, 1):
+            row[str(j)] = "x" if p == q else " ".join(fmt(x) for x in cells.get((p, q), []))
+        out.append(row)
+    return pd.DataFrame(out)

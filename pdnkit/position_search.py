@@ -1,0 +1,649 @@
+"""Finding games by position, pattern, material and manoeuvre (``pdnkit.search``).
+
+Positions are stored as square bitboards (``position_bits``: bit ``n - 1`` of ``wm``, ``wk``,
+``bm``, ``bk`` for a white man, white king, black man, black king on square ``n``), so every
+search here is a handful of bitwise SQL tests over one table:
+
+* a **pattern** (``"W28,K33:B19:E23"``): ``W``/``B`` lists of pieces that must stand there
+  (``K`` before a square: a king, ``*``: a man or a king), an ``E`` list of squares that must
+  be empty; ``exclude`` (same form): pieces that must not stand there; ``any`` (same form): at
+  least one of the listed pieces;
+* an exact position (``fen``), matched by position key;
+* **material** (``"2K+1 v 1K"``: White's men and kings, then Black's);
+* a **manoeuvre** (``"bK46x02"``: colour ``w``/``b``, piece ``M``/``K``, from, ``-`` quiet or
+  ``x`` capture, to; ``?`` anywhere is a wildcard), with the number of pieces it takes, whether
+  it promotes, and patterns before and after it.
+
+``mirror`` also finds the colour-reversed search: colours swapped and the board turned (square
+``n`` becomes ``N + 1 - n`` on a board of ``N`` squares), side to move swapped.
+
+Example:
+    >>> p = parse_pattern("W28,K33:B19:E23")
+    >>> sorted(p.white_men), sorted(p.white_kings), sorted(p.black_men), sorted(p.empty)
+    ([28], [33], [19], [23])
+    >>> sorted(parse_pattern("W28").mirrored(50).black_men)
+    [23]
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    import duckdb
+    import pandas as pd
+
+__all__ = ["Manoeuvre", "Material", "Pattern", "parse_manoeuvre", "parse_material",
+           "parse_pattern", "search"]
+
+#: result columns of :func:`search`
+COLUMNS = ["game_id", "ply", "side", "variant", "white", "black", "event", "date", "result",
+           "move", "fen"]
+
+
+class SearchError(ValueError):
+    """A search that cannot be run: an unreadable pattern, material or manoeuvre."""
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """Sets of squares (PDN numbers): pieces by colour and kind (``white_any``: a man or a
+    king), and squares that must be empty.
+
+    Example:
+        >>> Pattern(white_men=frozenset({28})).is_empty()
+        False
+    """
+
+    white_men: frozenset[int] = frozenset()
+    white_kings: frozenset[int] = frozenset()
+    white_any: frozenset[int] = frozenset()
+    black_men: frozenset[int] = frozenset()
+    black_kings: frozenset[int] = frozenset()
+    black_any: frozenset[int] = frozenset()
+    empty: frozenset[int] = frozenset()
+
+    def is_empty(self) -> bool:
+        """True when the pattern names no square."""
+        return not any((self.white_men, self.white_kings, self.white_any, self.black_men,
+                        self.black_kings, self.black_any, self.empty))
+
+    def squares(self) -> frozenset[int]:
+        """Every square the pattern names."""
+        return (self.white_men | self.white_kings | self.white_any | self.black_men
+                | self.black_kings | self.black_any | self.empty)
+
+    def mirrored(self, n_squares: int) -> Pattern:
+        """Colours swapped and the board turned (square ``n`` -> ``n_squares + 1 - n``).
+
+        Example:
+            >>> m = parse_pattern("W28,K33:B19").mirrored(50)
+            >>> sorted(m.black_men), sorted(m.black_kings), sorted(m.white_men)
+            ([23], [18], [32])
+        """
+        def t(s: frozenset[int]) -> frozenset[int]:
+            return frozenset(n_squares + 1 - n for n in s)
+
+        return Pattern(t(self.black_men), t(self.black_kings), t(self.black_any),
+                       t(self.white_men), t(self.white_kings), t(self.white_any), t(self.empty))
+
+
+_ITEM = re.compile(r"^(K|\*)?([A-Za-z]?\d+)(?:-([A-Za-z]?\d+))?$")
+
+
+def _square(text: str, rules: Any) -> int:
+    if text.isdigit():
+        return int(text)
+    if rules is None:
+        raise SearchError(f"square {text!r}: give square numbers (or --variant for names)")
+    from pdnkit.rules.notation import NotationError, parse_square
+
+    try:
+        return int(parse_square(rules, text))
+    except NotationError as exc:
+        raise SearchError(str(exc)) from None
+
+
+def parse_pattern(text: str, rules: Any = None) -> Pattern:
+    """Read a pattern: ``:``-separated fields, each a colour letter (``W``, ``B``) or ``E``
+    (empty squares) followed by comma-separated squares; in a colour field ``K`` before a
+    square means a king, ``*`` a man or a king, nothing a man; ranges ``31-35`` are allowed.
+    Square names (``c3``) are read with ``rules``. Raises :class:`SearchError`.
+
+    Example:
+        >>> p = parse_pattern("W*28,31-32:BK5:E1")
+        >>> sorted(p.white_any), sorted(p.white_men), sorted(p.black_kings), sorted(p.empty)
+        ([28], [31, 32], [5], [1])
+        >>> parse_pattern("X1")
+        Traceback (most recent call last):
+        ...
+        pdnkit.position_search.SearchError: pattern field 'X1': starts with W, B or E
+    """
+    sets: dict[str, set[int]] = {k: set() for k in ("wm", "wk", "w*", "bm", "bk", "b*", "e")}
+    text = (text or "").strip()
+    if not text:
+        raise SearchError("empty pattern")
+    for fld in (f.strip() for f in text.split(":")):
+        if not fld:
+            continue
+        head = fld[0].upper()
+        if head not in "WBE":
+            raise SearchError(f"pattern field {fld!r}: starts with W, B or E")
+        for item in (i.strip() for i in fld[1:].split(",")):
+            if not item:
+                continue
+            m = _ITEM.match(item)
+            if m is None:
+                raise SearchError(f"pattern item {item!r} in {fld!r}: a square, K or * and a "
+                                  "square, or a range like 31-35")
+            kind, a, b = m.groups()
+            if head == "E" and kind:
+                raise SearchError(f"pattern item {item!r}: the E field lists bare squares")
+            lo = _square(a, rules)
+            hi = _square(b, rules) if b else lo
+            if lo < 1 or hi < lo:
+                raise SearchError(f"pattern item {item!r}: bad square or range")
+            key = "e" if head == "E" else head.lower() + {"K": "k", "*": "*", None: "m"}[kind]
+            sets[key].update(range(lo, hi + 1))
+    return Pattern(*(frozenset(sets[k]) for k in ("wm", "wk", "w*", "bm", "bk", "b*", "e")))
+
+
+@dataclass(frozen=True)
+class Material:
+    """Men and kings of each side (``None``: any number).
+
+    Example:
+        >>> parse_material("2K+1 v 1K")
+        Material(white_men=1, white_kings=2, black_men=0, black_kings=1)
+    """
+
+    white_men: int | None
+    white_kings: int | None
+    black_men: int | None
+    black_kings: int | None
+
+    def mirrored(self) -> Material:
+        """Colours swapped."""
+        return Material(self.black_men, self.black_kings, self.white_men, self.white_kings)
+
+
+_TERM = re.compile(r"^(\d*)([KkMm]?)$")
+
+
+def parse_material(text: str) -> Material:
+    """Read material as ``WHITE v BLACK``, each a ``+``-separated list of terms ``nK``
+    (kings), ``nM`` or ``n`` (men); ``K`` alone is one king, ``0`` or ``-`` nothing, ``*``
+    any number of men and kings.
+
+    Example:
+        >>> parse_material("3 v 1K+1")
+        Material(white_men=3, white_kings=0, black_men=1, black_kings=1)
+        >>> parse_material("* v K")
+        Material(white_men=None, white_kings=None, black_men=0, black_kings=1)
+    """
+    parts = re.split(r"\s*(?:\bvs?\b\.?|/)\s*", (text or "").strip(), flags=re.I)
+    if len(parts) != 2 or not all(parts):
+        raise SearchError(f"material {text!r}: write White's pieces v Black's, e.g. 2K+1 v 1K")
+    counts: list[int | None] = []
+    for side in parts:
+        side = side.strip()
+        if side == "*":
+            counts += [None, None]
+            continue
+        men = kings = 0
+        for term in (t.strip() for t in side.split("+")):
+            if term in ("0", "-", ""):
+                continue
+            m = _TERM.match(term)
+            if m is None or (not m.group(1) and not m.group(2)):
+                raise SearchError(f"material term {term!r}: nK (kings), nM or n (men)")
+            n = int(m.group(1)) if m.group(1) else 1
+            if m.group(2).upper() == "K":
+                kings += n
+            else:
+                men += n
+        counts += [men, kings]
+    return Material(*counts)
+
+
+@dataclass(frozen=True)
+class Manoeuvre:
+    """A move pattern: ``colour`` (``W``/``B``/``None``), ``piece`` (``man``/``king``/
+    ``None``), ``origin``/``destination`` as written (digits, ``?`` wildcards), ``capture``
+    (``True``/``False``/``None``).
+
+    Example:
+        >>> parse_manoeuvre("bK46x02")
+        Manoeuvre(colour='B', piece='king', origin='46', destination='02', capture=True)
+    """
+
+    colour: str | None
+    piece: str | None
+    origin: str
+    destination: str
+    capture: bool | None
+
+    def squares(self, which: str, n_squares: int) -> list[int] | None:
+        """The squares of a board of ``n_squares`` that ``which`` (``origin`` or
+        ``destination``) matches (``None``: any).
+
+        Example:
+            >>> parse_manoeuvre("w4?-?").squares("origin", 50)
+            [40, 41, 42, 43, 44, 45, 46, 47, 48, 49]
+        """
+        text = getattr(self, which)
+        if set(text) <= {"?"}:
+            return None
+        rx = re.compile(text.replace("?", r"\d"))
+        w = len(text)
+        return [n for n in range(1, n_squares + 1) if rx.fullmatch(str(n).zfill(w))]
+
+
+_MANOEUVRE = re.compile(r"^([wb?])([mk?]?)([\d?]+)([-x:?])([\d?]+)$", re.I)
+
+
+def parse_manoeuvre(text: str) -> Manoeuvre:
+    """Read a manoeuvre: colour (``w``, ``b``, ``?``), piece (``M``, ``K``, ``?``, or
+    nothing: any), from-square, ``-`` (quiet), ``x`` (capture) or ``?``, to-square; digits
+    of the squares may be ``?``.
+
+    Example:
+        >>> parse_manoeuvre("w32-28")
+        Manoeuvre(colour='W', piece=None, origin='32', destination='28', capture=False)
+        >>> parse_manoeuvre("?K??x??").capture
+        True
+    """
+    m = _MANOEUVRE.match((text or "").strip())
+    if m is None:
+        raise SearchError(f"manoeuvre {text!r}: colour (w/b/?), piece (M/K/?), from, - or x, "
+                          "to, e.g. bK46x02 or w32-28")
+    colour, piece, orig, sep, dest = m.groups()
+    return Manoeuvre(
+        None if colour == "?" else colour.upper(),
+        {"m": "man", "k": "king"}.get(piece.lower()) if piece else None,
+        orig, dest, {"-": False, "x": True, ":": True}.get(sep))
+
+
+# --------------------------------------------------------------------------------------
+# SQL building
+
+
+def _lit(mask: int) -> str:
+    return f"{mask}::HUGEINT"
+
+
+def _mask(squares: frozenset[int]) -> int:
+    out = 0
+    for n in squares:
+        out |= 1 << (n - 1)
+    return out
+
+
+def _fields(p: Pattern, a: str) -> list[tuple[str, int]]:
+    """(column expression, mask) for each non-empty set of the pattern."""
+    cols = [(f"{a}.wm", p.white_men), (f"{a}.wk", p.white_kings),
+            (f"({a}.wm | {a}.wk)", p.white_any), (f"{a}.bm", p.black_men),
+            (f"{a}.bk", p.black_kings), (f"({a}.bm | {a}.bk)", p.black_any)]
+    return [(c, _mask(s)) for c, s in cols if s]
+
+
+def _occupied(a: str) -> str:
+    return f"({a}.wm | {a}.wk | {a}.bm | {a}.bk)"
+
+
+def pattern_sql(p: Pattern, a: str = "p", mode: str = "must") -> str:
+    """SQL condition on the bitboards of alias ``a``: ``mode`` ``must`` (every listed piece
+    there, every ``E`` square empty), ``exclude`` (none of the listed pieces there, no ``E``
+    square empty) or ``any`` (at least one listed piece there or ``E`` square empty).
+
+    Example:
+        >>> pattern_sql(parse_pattern("W28:E23"))
+        '(p.wm & 134217728::HUGEINT) = 134217728::HUGEINT AND (p.wm | p.wk | p.bm | p.bk) & 4194304::HUGEINT = 0'
+    """
+    parts: list[str] = []
+    e = _mask(p.empty)
+    if mode == "must":
+        parts = [f"({c} & {_lit(m)}) = {_lit(m)}" for c, m in _fields(p, a)]
+        if e:
+            parts.append(f"{_occupied(a)} & {_lit(e)} = 0")
+        return " AND ".join(parts) or "TRUE"
+    if mode == "exclude":
+        parts = [f"({c} & {_lit(m)}) = 0" for c, m in _fields(p, a)]
+        if e:
+            parts.append(f"({_occupied(a)} & {_lit(e)}) = {_lit(e)}")
+        return " AND ".join(parts) or "TRUE"
+    if mode == "any":
+        parts = [f"({c} & {_lit(m)}) <> 0" for c, m in _fields(p, a)]
+        if e:
+            parts.append(f"({_occupied(a)} & {_lit(e)}) <> {_lit(e)}")
+        return "(" + (" OR ".join(parts) or "FALSE") + ")"
+    raise ValueError(f"mode must be must, exclude or any, not {mode!r}")
+
+
+def material_sql(m: Material, a: str = "p") -> str:
+    """SQL condition on the piece counts of alias ``a``.
+
+    Example:
+        >>> material_sql(parse_material("1 v K"))
+        'bit_count(p.wm) = 1 AND bit_count(p.wk) = 0 AND bit_count(p.bm) = 0 AND bit_count(p.bk) = 1'
+    """
+    parts = [f"bit_count({a}.{c}) = {int(n)}"
+             for c, n in zip(("wm", "wk", "bm", "bk"), (m.white_men, m.white_kings, m.black_men,
+                                                         m.black_kings), strict=True)
+             if n is not None]
+    return " AND ".join(parts) or "TRUE"
+
+
+def _side_sql(side: str, a: str) -> str:
+    return {"white": f"NOT {a}.black", "black": f"{a}.black", "any": "TRUE"}[side]
+
+
+def _other(side: str) -> str:
+    return {"white": "black", "black": "white", "any": "any"}[side]
+
+
+@dataclass
+class _Query:
+    """The conditions of one search, for one orientation (as given, or mirrored)."""
+
+    pattern: Pattern | None = None
+    exclude: Pattern | None = None
+    any_of: Pattern | None = None
+    material: Material | None = None
+    side: str = "any"
+    manoeuvre: Manoeuvre | None = None
+    before: Pattern | None = None
+    after: Pattern | None = None
+    keys: list[int] = field(default_factory=list)
+
+    def mirrored(self, n: int) -> _Query:
+        def mp(x: Pattern | None) -> Pattern | None:
+            return None if x is None else x.mirrored(n)
+
+        man = self.manoeuvre
+        if man is not None:
+            man = replace(man, colour={"W": "B", "B": "W"}.get(man.colour or ""))
+        return _Query(mp(self.pattern), mp(self.exclude), mp(self.any_of),
+                      None if self.material is None else self.material.mirrored(),
+                      _other(self.side), man, mp(self.before), mp(self.after), [])
+
+    def position_sql(self, a: str) -> str:
+        parts = [_side_sql(self.side, a)]
+        if self.pattern is not None:
+            parts.append(pattern_sql(self.pattern, a))
+        if self.exclude is not None:
+            parts.append(pattern_sql(self.exclude, a, "exclude"))
+        if self.any_of is not None:
+            parts.append(pattern_sql(self.any_of, a, "any"))
+        if self.material is not None:
+            parts.append(material_sql(self.material, a))
+        return " AND ".join(p for p in parts if p != "TRUE") or "TRUE"
+
+
+def parse_captures(value: int | str | None) -> tuple[int | None, int | None]:
+    """``(pieces, kings)`` a capture must take: ``2`` (two pieces), ``"1+1K"`` (a man and a
+    king), ``"2K"`` (two kings); ``None`` where not said.
+
+    Example:
+        >>> parse_captures(3), parse_captures("1+1K"), parse_captures("2K")
+        ((3, None), (2, 1), (2, 2))
+    """
+    if value is None:
+        return None, None
+    if isinstance(value, int) or str(value).strip().isdigit():
+        return int(value), None
+    men = kings = 0
+    for term in str(value).replace(" ", "").split("+"):
+        m = _TERM.match(term)
+        if m is None or (not m.group(1) and not m.group(2)):
+            raise SearchError(f"captures {value!r}: a number, or terms like 1+1K")
+        k = int(m.group(1)) if m.group(1) else 1
+        if m.group(2).upper() == "K":
+            kings += k
+        else:
+            men += k
+    return men + kings, kings
+
+
+def _manoeuvre_sql(q: _Query, n: int, mirror: bool, captures: int | str | None,
+                   promotes: bool | None, moves_only: bool = False) -> str:
+    """Conditions on move ``m`` (and, unless ``moves_only``, on the positions ``p`` before
+    and ``pa`` after it) on a board of ``n`` squares."""
+    man = q.manoeuvre
+    parts: list[str] = []
+    if man is not None:
+        if man.colour:
+            parts.append(f"m.side = '{man.colour}'")
+        if man.piece:
+            parts.append(f"m.piece = '{man.piece}'")
+        for col, which in (("m.origin", "origin"), ("m.destination", "destination")):
+            sq = man.squares(which, n)
+            if sq is not None:
+                if mirror:
+                    sq = [n + 1 - s for s in sq]
+                parts.append(f"{col} IN ({', '.join(map(str, sq))})" if sq else "FALSE")
+        if man.capture is not None:
+            parts.append("m.is_capture" if man.capture else "NOT m.is_capture")
+    total, kings = parse_captures(captures)
+    if total is not None:
+        parts.append(f"m.captured_count = {total}")
+    if promotes is not None:
+        parts.append("m.promotes" if promotes else "NOT m.promotes")
+    if moves_only:
+        return " AND ".join(parts) or "TRUE"
+    if kings is not None:  # kings among the captured pieces: the opponent's, before the move
+        parts.append("len(list_filter(m.captured, lambda s: ((CASE WHEN m.side = 'W' THEN "
+                     f"p.bk ELSE p.wk END) >> (s - 1)) & 1 = 1)) = {kings}")
+    if q.before is not None:
+        parts.append(pattern_sql(q.before, "p"))
+    if q.after is not None:
+        parts.append(pattern_sql(q.after, "pa"))
+    return " AND ".join(parts) or "TRUE"
+
+
+# --------------------------------------------------------------------------------------
+# running a search
+
+
+def _check_db(con: duckdb.DuckDBPyConnection) -> None:
+    kind = con.execute("SELECT table_type FROM information_schema.tables "
+                       "WHERE table_name = 'positions'").fetchall()
+    if kind and kind[0][0] == "BASE TABLE":
+        raise SearchError("this database stores positions as FEN text (made by an older "
+                          "pdnkit): import its files into a new database to search it")
+
+
+def _boards(con: duckdb.DuckDBPyConnection) -> dict[int, list[int]]:
+    """Board size (squares) -> the layout numbers of that size in the database."""
+    out: dict[int, list[int]] = {}
+    for lay, n in con.execute("SELECT layout, squares FROM layouts ORDER BY 1").fetchall():
+        out.setdefault(int(n), []).append(int(lay))
+    return out
+
+
+def _fen_keys(con: duckdb.DuckDBPyConnection, fen: str, variant: str | None,
+              side: str | None, mirror: bool) -> list[int]:
+    """Position keys of ``fen`` (its own side to move, or as ``side`` says; with ``mirror``
+    also the mirrored position, other side to move) in every variant of the database that
+    reads it (or ``variant``)."""
+    from pdnkit.rules import Position, get_rules, parse_fen
+
+    variants = [variant] if variant else [r[0] for r in con.execute(
+        "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL").fetchall()]
+    keys: set[int] = set()
+    for v in variants:
+        try:
+            rules = get_rules(v)
+            pos = parse_fen(fen, rules)
+        except Exception:  # not a position of this variant
+            continue
+        own = {"white": ["W"], "black": ["B"], "any": ["W", "B"]}.get(side or "",
+                                                                    [str(pos.side)])
+        cands = [(pos, own)]
+        if mirror:
+            n = rules.geometry.num_squares
+            t = [frozenset(n + 1 - s for s in x) for x in (
+                pos.white_men, pos.white_kings, pos.black_men, pos.black_kings)]
+            cands.append((Position.from_squares(rules, "W", t[2], t[3], t[0], t[1]),
+                          ["B" if s == "W" else "W" for s in own]))
+        for c, sides in cands:
+            for s in sides:
+                keys.add(int(c.with_side(s).key()))
+    if not keys:
+        raise SearchError(f"FEN {fen!r} is no position of "
+                          + (variant or "any variant in the database"))
+    return sorted(keys)
+
+
+def _game_where(variant: str | None, event: str | None, player: str | None,
+                date_from: str | _dt.date | int | None,
+                date_to: str | _dt.date | int | None) -> tuple[str, list[Any]]:
+    from pdnkit.stats import _game_filters
+
+    return _game_filters(variant, event, player, date_from, date_to)
+
+
+def search(
+    db: Any = None,
+    *,
+    fen: str | None = None,
+    pattern: str | None = None,
+    exclude: str | None = None,
+    any_of: str | None = None,
+    side: str | None = None,
+    mirror: bool = False,
+    material: str | None = None,
+    manoeuvre: str | None = None,
+    captures: int | str | None = None,
+    promotes: bool | None = None,
+    before: str | None = None,
+    after: str | None = None,
+    first: bool = False,
+    limit: int | None = None,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: str | _dt.date | int | None = None,
+    date_to: str | _dt.date | int | None = None,
+) -> pd.DataFrame:
+    """Games in the database by position, pattern, material or manoeuvre, one row per hit.
+
+    Position searches (``fen``, ``pattern``/``exclude``/``any_of``, ``material``, with
+    ``side`` ``white``/``black``/``any`` to move: default the FEN's own side, any side for
+    the others) give one row per matching position
+    (``ply``: the position after that many half-moves, ``move``: the move played from it).
+    A manoeuvre search (``manoeuvre``, ``captures``: pieces taken, ``3`` or ``"2+1K"`` with
+    the kings among them, ``promotes``, ``before``/``after``
+    patterns of the positions around the move; position conditions apply to the position
+    before the move) gives one row per matching move (``ply``: the position it was played
+    from). ``mirror`` adds the colour-reversed search; ``first`` keeps the first hit of each
+    game; ``limit`` the first rows (by game and ply); ``variant``/``event``/``player``/
+    ``date_from``/``date_to`` filter the games as in :mod:`pdnkit.stats`.
+
+    Columns: ``game_id``, ``ply``, ``side`` (to move), ``variant``, ``white``, ``black``,
+    ``event``, ``date``, ``result``, ``move``, ``fen``.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> search(connect(":memory:"), pattern="W28:B19").empty
+        True
+    """
+    from pdnkit.stats import _con
+
+    if side not in (None, "white", "black", "any"):
+        raise SearchError(f"side must be white, black or any, not {side!r}")
+    rules = None
+    if variant:
+        from pdnkit.rules import get_rules
+
+        try:
+            rules = get_rules(variant)
+        except ValueError as exc:
+            raise SearchError(str(exc)) from None
+    q = _Query(
+        pattern=parse_pattern(pattern, rules) if pattern else None,
+        exclude=parse_pattern(exclude, rules) if exclude else None,
+        any_of=parse_pattern(any_of, rules) if any_of else None,
+        material=parse_material(material) if material else None,
+        side="any" if fen else (side or "any"),
+        manoeuvre=parse_manoeuvre(manoeuvre) if manoeuvre else None,
+        before=parse_pattern(before, rules) if before else None,
+        after=parse_pattern(after, rules) if after else None)
+    moving = (q.manoeuvre is not None or captures is not None or promotes is not None
+              or q.before is not None or q.after is not None)
+    if not (fen or moving or q.pattern or q.exclude or q.any_of or q.material):
+        raise SearchError("nothing to search for: give a FEN, a pattern, material or a "
+                          "manoeuvre")
+    con = _con(db)
+    _check_db(con)
+    if fen:
+        q.keys = _fen_keys(con, fen, variant, side, mirror)
+    boards = _boards(con)
+    where, params = _game_where(variant, event, player, date_from, date_to)
+
+    branches, move_branches = [], []
+    for n, lays in sorted(boards.items()):
+        for flip in ([False, True] if mirror else [False]):
+            qq = q.mirrored(n) if flip else q
+            cond = [f"p.layout IN ({', '.join(map(str, lays))})", qq.position_sql("p")]
+            if q.keys:
+                cond.append(f"p.position_key IN ({', '.join(map(str, q.keys))})")
+            if moving:
+                cond.append(_manoeuvre_sql(qq, n, flip, captures, promotes))
+                move_branches.append(_manoeuvre_sql(qq, n, flip, captures, promotes, True))
+            branches.append("(" + " AND ".join(c for c in cond if c != "TRUE") + ")")
+    if not branches:
+        import pandas as pd
+
+        return pd.DataFrame(columns=COLUMNS)
+    return _run(con, " OR ".join(branches), move_branches, q.after is not None, where,
+                params, first, limit)
+
+
+def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], after: bool,
+         where: str, params: list[Any], first: bool, limit: int | None) -> pd.DataFrame:
+    """Run a search in steps, each kept in a temporary table: (the matching moves,) the
+    matching positions, then their games, moves and FEN. Real tables with real row counts
+    let DuckDB join the few hits to the big tables (in one query it joined the big tables
+    first), and a read-only connection may create temporary tables."""
+    import uuid
+
+    tag = uuid.uuid4().hex[:12]
+    mv, hits = f"temp._pdnkit_mv_{tag}", f"temp._pdnkit_hits_{tag}"
+    try:
+        src = "position_bits p"
+        if move_branches:
+            con.execute(f"CREATE TEMP TABLE _pdnkit_mv_{tag} AS SELECT * FROM moves m "
+                        f"WHERE {' OR '.join('(' + b + ')' for b in move_branches)}")
+            src = (f"{mv} m JOIN position_bits p ON p.game_id = m.game_id "
+                   "AND p.ply = m.ply - 1")
+            if after:
+                src += " JOIN position_bits pa ON pa.game_id = m.game_id AND pa.ply = m.ply"
+        filt = ""
+        if where != "TRUE":
+            filt = f" AND p.game_id IN (SELECT g.game_id FROM games g WHERE {where})"
+        sel = (f"SELECT DISTINCT p.game_id, p.ply, p.black, p.wm, p.wk, p.bm, p.bk, p.layout "
+               f"FROM {src} WHERE ({cond}){filt}")
+        if first:
+            sel = (f"SELECT * FROM ({sel}) "
+                   "QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY ply) = 1")
+        lim = f" LIMIT {int(limit)}" if limit is not None else ""
+        con.execute(f"CREATE TEMP TABLE _pdnkit_hits_{tag} AS {sel} ORDER BY game_id, ply{lim}",
+                    params)
+        return con.execute(f"""
+            SELECT h.game_id, h.ply, CASE WHEN h.black THEN 'B' ELSE 'W' END AS side,
+                   g.variant, g.white, g.black, g.event, g.date_raw AS date, g.result,
+                   coalesce(m.canonical, m.notation) AS move,
+                   CASE WHEN h.black THEN 'B' ELSE 'W' END || ':W'
+                       || fen_field(l.fen_order, l.names, h.wm, h.wk) || ':B'
+                       || fen_field(l.fen_order, l.names, h.bm, h.bk) AS fen
+            FROM {hits} h JOIN games g ON g.game_id = h.game_id
+            LEFT JOIN layouts l ON l.layout = h.layout
+            LEFT JOIN moves m ON m.game_id = h.game_id AND m.ply = h.ply + 1
+            ORDER BY h.game_id, h.ply""").df()[COLUMNS]
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {mv}")
+        con.execute(f"DROP TABLE IF EXISTS {hits}")

@@ -1,0 +1,112 @@
+"""Player identities and crosstables on hand-made games whose tallies are known.
+
+Event "Cup" (results written 1-0 / 0-1 / 1/2-1/2):
+
+* M Tinsley - D Oldbury 1-0 (1950); D Oldbury - MF Tinsley 0-1 (1951);
+* Marion Tinsley - White 1-0 (1951: "White" is a placeholder, no player);
+* D Oldbury - A Long 1/2-1/2; A Long - M Tinsley 1/2-1/2.
+
+Event "Open" (results written 2-0 / 1-1): P Roozenburg - W Huisman 2-0, W Huisman -
+P Roozenburg 1-1.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pdnkit.players import alias, aliases, crosstable, is_placeholder, suggest, unalias
+from pdnkit.stats import players
+
+GAMES = [
+    ("Cup", "M Tinsley", "D Oldbury", "1-0", "1950.05.01"),
+    ("Cup", "D Oldbury", "MF Tinsley", "0-1", "1951.05.02"),
+    ("Cup", "Marion Tinsley", "White", "1-0", "1951.05.03"),
+    ("Cup", "D Oldbury", "A Long", "1/2-1/2", "1951.05.04"),
+    ("Cup", "A Long", "M Tinsley", "1/2-1/2", "1951.05.05"),
+    ("Open", "P Roozenburg", "W Huisman", "2-0", "1952.01.01"),
+    ("Open", "W Huisman", "P Roozenburg", "1-1", "1952.01.02"),
+]
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> str:
+    from pdnkit.store import import_files
+
+    f = tmp_path / "p.pdn"
+    f.write_text("\n".join(
+        f'[Event "{e}"]\n[White "{w}"]\n[Black "{b}"]\n[Date "{d}"]\n[Result "{r}"]\n'
+        f'[GameType "20"]\n\n1. 32-28 {r}\n' for e, w, b, r, d in GAMES), encoding="utf-8")
+    path = tmp_path / "p.duckdb"
+    assert import_files([f], db=path).games == len(GAMES)
+    return str(path)
+
+
+def test_placeholders_are_no_players(db: str) -> None:
+    assert is_placeholder("White") and is_placeholder(" ? ") and is_placeholder("")
+    names = set(players(db)["player"])
+    assert "White" not in names
+    assert {"M Tinsley", "MF Tinsley", "Marion Tinsley", "D Oldbury"} <= names
+
+
+def test_aliases_merge_a_player_in_every_statistic(db: str) -> None:
+    assert alias(db, ["M Tinsley", "MF Tinsley"], "Marion Tinsley") == 2
+    df = players(db).set_index("player")
+    assert "M Tinsley" not in df.index and "MF Tinsley" not in df.index
+    t = df.loc["Marion Tinsley"]
+    assert (t.games, t.wins, t.draws, t.losses) == (4, 3, 1, 0)
+    # the player filter finds the games of every alias
+    from pdnkit.position_search import search
+
+    hits = search(db, pattern="W28", player="Marion Tinsley")
+    assert len(hits) == 4
+    assert set(aliases(db)["alias"]) == {"M Tinsley", "MF Tinsley"}
+    assert unalias(db, ["MF Tinsley"]) == 1
+    assert "MF Tinsley" in set(players(db)["player"])
+
+
+def test_suggest_lists_likely_aliases(db: str) -> None:
+    pairs = {frozenset((a, b)) for a, b in suggest(db)[["name_a", "name_b"]].itertuples(
+        index=False)}
+    assert pairs == {frozenset(p) for p in [("M Tinsley", "MF Tinsley"),
+                                            ("M Tinsley", "Marion Tinsley"),
+                                            ("MF Tinsley", "Marion Tinsley")]}
+    alias(db, ["M Tinsley", "MF Tinsley"], "Marion Tinsley")
+    assert suggest(db).empty  # all one player now
+
+
+def test_crosstable_one_point_scoring(db: str) -> None:
+    alias(db, ["M Tinsley", "MF Tinsley"], "Marion Tinsley")
+    df = crosstable(db, event="cup").set_index("player")
+    assert list(df.index) == ["Marion Tinsley", "A Long", "D Oldbury"]
+    t = df.loc["Marion Tinsley"]
+    assert (t["rank"], t.games, t.wins, t.draws, t.losses, t.points) == (1, 3, 2, 1, 0, 2.5)
+    assert (t["1"], t["2"], t["3"]) == ("x", "½", "1 1")
+    assert df.loc["D Oldbury"].points == 0.5 and df.loc["A Long"].points == 1.0
+    assert df.loc["D Oldbury"]["1"] == "0 0"
+
+
+def test_crosstable_two_point_scoring_where_the_file_uses_it(db: str) -> None:
+    df = crosstable(db, event="open").set_index("player")
+    assert list(df.index) == ["P Roozenburg", "W Huisman"]
+    assert df.loc["P Roozenburg"].points == 3 and df.loc["W Huisman"].points == 1
+    assert df.loc["P Roozenburg"]["2"] == "2 1"
+    one = crosstable(db, event="open", scoring="1").set_index("player")
+    assert one.loc["P Roozenburg"].points == 1.5
+
+
+def test_cli_players_and_crosstable(db: str) -> None:
+    from typer.testing import CliRunner
+
+    from pdnkit.cli import app
+
+    r = CliRunner().invoke(app, ["players", "alias", "M Tinsley", "MF Tinsley", "--as",
+                                 "Marion Tinsley", "--db", db])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(app, ["stats", "crosstable", "--event", "Cup", "--db", db,
+                                 "-f", "csv"])
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[1].startswith("1,Marion Tinsley,3,2,1,0,2.5,x,½,1 1")
+    r = CliRunner().invoke(app, ["players", "alias", "X", "--as", "?", "--db", db])
+    assert r.exit_code == 2 and "placeholder" in r.output
