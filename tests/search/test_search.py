@@ -248,10 +248,13 @@ def test_a_database_with_fen_text_positions_asks_for_a_new_import(tmp_path: Path
     such instead of failing in SQL."""
     import duckdb
 
+    from pdnkit.store import connect
+
     path = tmp_path / "old.duckdb"
+    connect(path).close()  # every table of today, then positions as the old FEN table
     con = duckdb.connect(str(path))
+    con.execute("DROP VIEW positions")
     con.execute("CREATE TABLE positions (game_id BIGINT, ply INTEGER, fen VARCHAR)")
-    con.execute("CREATE TABLE games (game_id BIGINT, variant VARCHAR)")
     con.close()
     with pytest.raises(SearchError, match="older pdnkit"):
         search(str(path), pattern="W28")
