@@ -60,7 +60,7 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
         if stray is not None and stray(rec):
             out.append(("stray", make_finding(
                 "ignored-text", "text between games that is neither tags nor moves was "
-                f"skipped (lines {rec.line}-{rec.end_line}): {excerpt(rec.raw)}",
+                f"skipped: {excerpt(rec.raw)}",
                 file=file, line=rec.line)))
             continue
         rep = replay(rec, variant=variant, edition=edition, result_convention=convention,

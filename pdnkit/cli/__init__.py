@@ -22,7 +22,7 @@ _PANELS: list[tuple[str, list[str]]] = [
     ("Rules engine", ["variants", "moves", "perft"]),
     ("PDN files", ["lint", "convert"]),
     ("Validation", ["validate", "explain"]),
-    ("Database", ["import", "query", "export", "duplicates"]),
+    ("Database", ["import", "query", "export", "duplicates", "lake"]),
     ("Analysis", ["stats", "tree", "plot", "report"]),
 ]
 
@@ -32,6 +32,7 @@ _MODULES: dict[str, list[str]] = {
     "pdn_cmd": ["lint", "convert"],
     "rules_cmd": ["variants", "perft", "moves"],
     "store_cmd": ["import", "query", "export", "duplicates", "demo"],
+    "lake_cmd": ["lake"],
     "validate_cmd": ["validate", "explain"],
 }
 _MODULE_OF = {cmd: mod for mod, cmds in _MODULES.items() for cmd in cmds}

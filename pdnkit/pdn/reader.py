@@ -1003,7 +1003,7 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
             if _is_stray_text(rec):
                 pending.append(make_finding(
                     "ignored-text", "text between games that is neither tags nor moves was "
-                    f"skipped (lines {rec.line}-{rec.end_line}): {_excerpt(rec.raw)}",
+                    f"skipped: {_excerpt(rec.raw)}",
                     file=fname, line=rec.line))
                 continue
             if index == 0 and fallback:

@@ -62,7 +62,9 @@ def connect(db: DbLike = None, *, read_only: bool = False,
     ``db`` is a path, ``":memory:"``, ``None`` (``pdnkit.duckdb`` here) or an open connection
     (returned as it is, after making sure the schema exists). An older database gets the columns
     added to the schema since it was made. ``must_exist=True`` raises ``FileNotFoundError`` for
-    a database file that is not there (instead of creating an empty one).
+    a database file that is not there (instead of creating an empty one). A lake folder
+    (written by ``pdnkit import --lake``) opens as an in-memory database whose tables are views
+    over its Parquet parts (:func:`pdnkit.store.lake.open_lake`).
 
     Example:
         >>> con = connect(":memory:")
@@ -75,6 +77,11 @@ def connect(db: DbLike = None, *, read_only: bool = False,
         ensure_schema(db)
         return db
     path = db_path(db)
+    if path != ":memory:" and Path(path).is_dir() or "://" in path:
+        from pdnkit.store.lake import is_lake, open_lake
+
+        if is_lake(path):  # a Parquet lake: views over its parts, in memory
+            return open_lake(path)
     if path != ":memory:":
         p = Path(path)
         if (must_exist or read_only) and not p.exists():
