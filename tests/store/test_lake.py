@@ -48,7 +48,7 @@ def assert_same_tables(db: Path, lake: Path) -> None:
     for table in ORDER:
         x, y = _rows(a, table), _rows(b, table)
         assert len(x) == len(y), table
-        for i, (p, q) in enumerate(zip(x, y)):
+        for i, (p, q) in enumerate(zip(x, y, strict=True)):
             assert p == q, (table, i)
 
 
@@ -111,7 +111,7 @@ def test_cut_points_tile_the_file(sample: Path) -> None:
         assert data[c:c + 1] == b"[" and data[c - 1:c] == b"\n"
     whole = [(g.raw, len(g.moves)) for g in read_games(path)]
     parts = []
-    for s, e in zip(cuts, cuts[1:]):
+    for s, e in zip(cuts, cuts[1:], strict=False):
         parts += [(g.raw, len(g.moves)) for g in read_games(data[s:e].decode())]
     assert [r for r in parts if r[0].strip()] == [r for r in whole if r[0].strip()]
 
