@@ -22,7 +22,7 @@ _PANELS: list[tuple[str, list[str]]] = [
     ("Rules engine", ["variants", "moves", "perft"]),
     ("PDN files", ["lint", "convert"]),
     ("Validation", ["validate", "explain", "show", "view"]),
-    ("Database", ["import", "query", "export", "duplicates"]),
+    ("Database", ["import", "query", "export", "duplicates", "lake"]),
     ("Analysis", ["search", "stats", "tree", "plot", "report", "players"]),
 ]
 
@@ -33,6 +33,7 @@ _MODULES: dict[str, list[str]] = {
     "rules_cmd": ["variants", "perft", "moves"],
     "search_cmd": ["search", "players", "stats"],
     "store_cmd": ["import", "query", "export", "duplicates", "demo"],
+    "lake_cmd": ["lake"],
     "validate_cmd": ["validate", "explain"],
     "view_cmd": ["show", "view"],
 }

@@ -124,7 +124,8 @@ def _plain(v: Any) -> Any:
         "Examples:\n\n"
         "  [bold]pdnkit import games/[/bold]                 every *.pdn below games/\n\n"
         "  [bold]pdnkit import a.pdn b.pdn --db my.duckdb --jobs 2[/bold]\n\n"
-        "  [bold]pdnkit import old.pdn --variant russian --replace[/bold]"
+        "  [bold]pdnkit import old.pdn --variant russian --replace[/bold]\n\n"
+        "  [bold]pdnkit import big.pdn --lake games.lake --workers 2[/bold]   Parquet, on Dask"
     ),
 )
 def import_command(
@@ -150,8 +151,22 @@ def import_command(
         None, "--encoding",
         help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
              "utf-16 ...) instead of detecting it."),
+    lake: str | None = typer.Option(
+        None, "--lake",
+        help="Write a Parquet lake in this folder (or fsspec URL) instead of a DuckDB file; "
+             "read it back with --db DIR."),
+    engine: str = typer.Option("dask", "--engine",
+                               help="With --lake: [cyan]dask[/cyan] (a cluster) or "
+                                    "[cyan]local[/cyan] (this process)."),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="With --engine dask: the address of a running "
+                                  "dask.distributed scheduler (default: a LocalCluster)."),
+    workers: int | None = typer.Option(None, "--workers", min=1,
+                                       help="LocalCluster worker processes (default: cores)."),
+    chunk_mb: float = typer.Option(4.0, "--chunk-mb", min=0.001,
+                                   help="With --lake: megabytes of a file per task."),
 ) -> None:
-    """Read, replay and load PDN files into a DuckDB database.
+    """Read, replay and load PDN files into a DuckDB database (or a Parquet lake).
 
     Every game of every file gets a row in [cyan]games[/cyan] (even one that does not
     parse, with its raw text), its moves in [cyan]moves[/cyan], every position reached in
@@ -162,14 +177,28 @@ def import_command(
     [cyan]file_paths[/cyan] ([bold]pdnkit duplicates --files[/bold] lists such files). A
     file edited since its import replaces its old version. Worker processes end with the
     import, even when it is killed. Then explore with [bold]pdnkit query[/bold].
+
+    With [bold]--lake DIR[/bold] the same tables are written as Parquet files under DIR,
+    one part per chunk of a file, by Dask tasks that each read their own byte range; every
+    read command then takes [bold]--db DIR[/bold].
     """
     from pdnkit.pdn.source import check_encoding
     from pdnkit.store import import_files
 
     try:
-        summary = import_files(paths, db=db, variant=variant, jobs=jobs, replace=replace,
-                               progress=not quiet, edition=edition,
-                               encoding=check_encoding(encoding))
+        if lake is not None:
+            from pdnkit.store.lake import import_lake
+
+            summary = import_lake(paths, lake, variant, edition=edition, engine=engine,
+                                  scheduler=scheduler, workers=workers,
+                                  chunk_bytes=int(chunk_mb * (1 << 20)), replace=replace,
+                                  progress=not quiet, encoding=check_encoding(encoding))
+        else:
+            summary = import_files(paths, db=db, variant=variant, jobs=jobs, replace=replace,
+                                   progress=not quiet, edition=edition,
+                                   encoding=check_encoding(encoding))
+    except ImportError as exc:  # the dask extra is missing
+        raise _fail(str(exc)) from None
     except FileNotFoundError as exc:
         raise _fail(str(exc)) from None
     except ValueError as exc:  # unknown variant

@@ -1191,7 +1191,7 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
                 pending.extend(chunk.findings)
                 pending.append(make_finding(
                     "ignored-text", "text between games that is neither tags nor moves was "
-                    f"skipped (lines {rec.line}-{rec.end_line}): {_excerpt(rec.raw)}",
+                    f"skipped: {_excerpt(rec.raw)}",
                     file=fname, line=rec.line))
                 continue
             notes = pending + (chunk.findings if chunk.text else [])

@@ -138,6 +138,8 @@ def connect(db: DbLike = None, *, read_only: bool = False,
     (a read-only file or folder works) and with file access from SQL disabled
     (:data:`READ_ONLY_CONFIG`). A database that cannot be opened (in use by another process,
     damaged, not writable) raises :class:`DatabaseError`.
+    A lake folder (written by ``pdnkit import --lake``) opens as an in-memory database whose
+    tables are views over its Parquet parts (:func:`pdnkit.store.lake.open_lake`).
 
     Example:
         >>> con = connect(":memory:")
@@ -151,6 +153,11 @@ def connect(db: DbLike = None, *, read_only: bool = False,
             ensure_schema(db)
         return db
     path = db_path(db)
+    if path != ":memory:" and Path(path).is_dir() or "://" in path:
+        from pdnkit.store.lake import is_lake, open_lake
+
+        if is_lake(path):  # a Parquet lake: views over its parts, in memory
+            return open_lake(path)
     if path != ":memory:":
         p = Path(path)
         if (must_exist or read_only) and not p.exists():
