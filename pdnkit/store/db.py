@@ -149,6 +149,8 @@ def connect(db: DbLike = None, *, read_only: bool = False,
     import duckdb
 
     if isinstance(db, duckdb.DuckDBPyConnection):
+        if _is_lake_connection(db):  # views over a Parquet lake: nothing to check
+            return db
         if check_schema(db) != "current":  # (a read-only connection is never written)
             ensure_schema(db)
         return db
@@ -196,6 +198,13 @@ def connect(db: DbLike = None, *, read_only: bool = False,
             f"columns, but it cannot be updated ({exc}); open it once with write access "
             f"(e.g. `pdnkit query --write --db {path} \"SELECT 1\"`)") from None
     return _open(path, read_only=True)
+
+
+def _is_lake_connection(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``con`` was opened by :func:`pdnkit.store.lake.open_lake`."""
+    return bool(con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = '_lake_chunks' "
+        "AND table_catalog = current_database()").fetchall()[0][0])
 
 
 @contextmanager

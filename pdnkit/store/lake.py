@@ -4,7 +4,7 @@ byte range of a source file (locally, or on a Dask cluster), and read through Du
 Layout of a lake folder ``DIR`` (a local path or any fsspec URL)::
 
     DIR/_manifest/<sha256>.json      one entry per source, written last (see below)
-    DIR/<table>/part-<file_id>-<chunk>.parquet   games, moves, positions, findings, rule_events
+    DIR/<table>/part-<file_id>-<chunk>.parquet   games, moves, position_bits, findings, rule_events
 
 A source file is cut at game boundaries into chunks of about ``chunk_bytes`` bytes *by byte
 offset*: a task is given ``[start, end)`` and moves both ends to the first *cut point* at or
@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from pdnkit.store.ingest import ImportSummary
 
 #: the tables a lake holds as Parquet parts (``files`` comes from the manifest)
-LAKE_TABLES = ("games", "moves", "positions", "findings", "rule_events")
+LAKE_TABLES = ("games", "moves", "position_bits", "findings", "rule_events")
 #: default bytes of a source per task
 CHUNK_BYTES = 4 << 20
 #: bytes looked at before a cut point to decide whether the line before it is a tag pair
@@ -174,6 +174,12 @@ class ChunkTask:
     encoding: str
     variant: str | None = None
     edition: str | None = None
+    #: a legacy encoding's ``encoding-fallback`` as the whole file's reading words it: the
+    #: file offset of the first non-ASCII byte and the message; the task holding that byte
+    #: puts the finding on the game of its line
+    fallback: tuple[int, str] | None = None
+    #: the whole file in one task: read it exactly as ``read_games`` reads a file
+    whole: bool = False
 
 
 @dataclass
@@ -194,6 +200,8 @@ class ChunkResult:
     code_counts: dict[str, int] = field(default_factory=dict)
     worker_pid: int = 0
     peak_rss_mb: float = 0.0
+    #: the chunk's board layouts: (its local number, squares, names, FEN order)
+    layouts: list[tuple[int, int, list[str], list[int]]] = field(default_factory=list)
 
 
 def chunk_id(file_id: int, chunk: int) -> int:
@@ -243,6 +251,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
                     writer.write(batch, result)
                     batch = ReportBatch()
             writer.write(batch, result)
+        result.layouts = writer.layouts()
         result.parts = writer.close()
     except BaseException:
         writer.abort()
@@ -253,18 +262,28 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
 
 
 def _reports(data: bytes, task: ChunkTask, start: int) -> Iterator[Any]:
-    """The validator's reports of a chunk's games, read as the whole file would read them
-    (the file's encoding; a legacy encoding's ``encoding-fallback`` only on the file's
-    first game, not on the first game of every chunk)."""
+    """The validator's reports of a chunk's games, read as the whole file would read them:
+    the file's encoding, and its ``encoding-fallback`` finding on the game holding the
+    file's first non-ASCII byte (in whichever chunk that is)."""
     import io
 
+    from pdnkit.findings import make_finding
     from pdnkit.pdn import read_games
     from pdnkit.replay import replay
 
-    enc = _chunk_encoding(task.encoding, start)
+    enc = None if task.whole else _chunk_encoding(task.encoding, start)
+    note_line = None
+    if task.fallback is not None and start <= task.fallback[0] < start + len(data):
+        head = data[:task.fallback[0] - start]
+        note_line = head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
     for record in read_games(io.BytesIO(data), file=task.path, encoding=enc):
-        if start > 0 and record.index == 0:
-            record.findings = [f for f in record.findings if f.code != "encoding-fallback"]
+        if note_line is not None and (record.end_line or record.line) >= note_line:
+            assert task.fallback is not None
+            record.findings.insert(0, make_finding(
+                "encoding-fallback", task.fallback[1], file=task.path,
+                game_index=record.index, line=note_line,
+                details={"encoding": task.encoding}))
+            note_line = None
         yield replay(record, variant=task.variant, edition=task.edition)
 
 
@@ -325,6 +344,11 @@ class _PartWriter:
                                                    compression="zstd")
         self.writers[table].write_table(data)
         self.rows[table] += data.num_rows
+
+    def layouts(self) -> list[tuple[int, int, list[str], list[int]]]:
+        """The board layouts the chunk's positions number (``position_bits.layout``)."""
+        return [(int(a), int(b), list(c), list(d)) for a, b, c, d in self.con.execute(
+            "SELECT layout, squares, names, fen_order FROM layouts ORDER BY layout").fetchall()]
 
     def close(self) -> dict[str, str]:
         """Close every part and rename it into place; returns table -> part path."""
@@ -499,10 +523,12 @@ def make_engine(engine: str, scheduler: str | None = None,
 
 
 def plan_chunks(lake: str, path: str, size: int, file_id: int, encoding: str,
-                chunk_bytes: int, variant: str | None,
-                edition: str | None) -> list[ChunkTask]:
+                chunk_bytes: int, variant: str | None, edition: str | None,
+                fallback: tuple[int, str] | None = None,
+                whole: bool = False) -> list[ChunkTask]:
     """The tasks of one source: byte ranges of ``chunk_bytes`` (one task for a source whose
-    encoding cannot be cut at a newline byte, e.g. UTF-16).
+    encoding cannot be cut at a newline byte, e.g. UTF-16). ``whole``: a source that fits
+    one task is read exactly as ``read_games`` reads a file (its own encoding detection).
 
     Example:
         >>> [(t.start, t.end) for t in plan_chunks("l", "f", 10, 1, "utf-8", 4, None, None)]
@@ -512,33 +538,62 @@ def plan_chunks(lake: str, path: str, size: int, file_id: int, encoding: str,
     if encoding.lower() not in _BYTE_CUTTABLE:
         step = max(size, 1)
     offsets = list(range(0, max(size, 1), step)) or [0]
+    single = whole and len(offsets) == 1
     return [ChunkTask(lake, path, file_id, k, off, min(off + step, size), size, encoding,
-                      variant, edition)
+                      variant, edition, None if single else fallback, single)
             for k, off in enumerate(offsets)]
 
 
-def _detect(fs: Any, path: str, encoding: str | None, prefix: int = 1 << 20) -> str:
-    """The source's encoding from a bounded prefix (or as given)."""
-    if encoding:
-        return encoding
-    from pdnkit.pdn.decode import detect_encoding
-
-    data = _read(fs, path, 0, prefix)
-    enc = detect_encoding(data)
-    if enc.startswith("utf-8") and len(data) == prefix:
-        # a cut multi-byte sequence at the prefix's end must not look like a legacy file
-        enc = detect_encoding(data[: data.rfind(b"\n") + 1] or data)
-    return enc
-
-
-def _sha256(fs: Any, path: str) -> str:
+def _scan(fs: Any, path: str) -> tuple[str, int, int]:
+    """(sha256, offset of the first non-ASCII byte or -1, its line) in one pass over the
+    source (the hash needs every byte anyway; lines counted as the reader counts them)."""
     import hashlib
 
     h = hashlib.sha256()
+    first = -1
+    line = 1
+    pos = 0
+    last_cr = False
     with fs.open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
-    return h.hexdigest()
+            if first < 0:
+                stripped = len(block) - len(block.lstrip(bytes(range(128))))
+                seen = block[:stripped] if stripped < len(block) else block
+                line += seen.count(b"\n") + seen.count(b"\r") - seen.count(b"\r\n")
+                if last_cr and seen.startswith(b"\n"):
+                    line -= 1
+                last_cr = seen.endswith(b"\r")
+                if stripped < len(block):
+                    first = pos + stripped
+            pos += len(block)
+    return h.hexdigest(), first, line
+
+
+def _encoding(fs: Any, path: str, encoding: str | None, first: int, line: int
+              ) -> tuple[str, tuple[int, str] | None]:
+    """The source's encoding, decided as the reader decides it (byte order mark or NUL
+    pattern; else from at most a window of bytes from the first non-ASCII byte on), and
+    the ``encoding-fallback`` note for a legacy encoding (or as given: no note)."""
+    if encoding:
+        return encoding, None
+    import codecs
+
+    from pdnkit.pdn.decode import WINDOW, decide, detect_wide, is_legacy
+
+    head = _read(fs, path, 0, 4096)
+    wide = detect_wide(head)
+    if wide is not None:
+        return wide, None
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig", None
+    if first < 0:
+        return "utf-8", None
+    enc = decide(_read(fs, path, first, WINDOW))
+    if not is_legacy(enc):
+        return enc, None
+    return enc, (first, f"the file is not UTF-8; decoded as {enc} "
+                        f"(first non-ASCII byte on line {line})")
 
 
 def _sources(paths: Iterable[str | Path]) -> list[str]:
@@ -603,7 +658,7 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
     try:
         for src in sources:
             sfs, spath = _fs(src)
-            sha = _sha256(sfs, spath)
+            sha, first, first_line = _scan(sfs, spath)
             old = entries.get(sha)
             if old is not None and not replace:
                 summary.files.append(FileResult(src, "skipped", sha, old.file_id))
@@ -613,9 +668,9 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
             if old is not None:
                 _remove_entry(fs, root, old)
             size = int(sfs.size(spath))
-            enc = _detect(sfs, spath, encoding)
+            enc, fallback = _encoding(sfs, spath, encoding, first, first_line)
             tasks = plan_chunks(str(lake), src, size, next_file, enc, chunk_bytes, variant,
-                                edition)
+                                edition, fallback, whole=encoding is None)
             results = []
             for res in eng.map(tasks):
                 results.append(res)
@@ -656,6 +711,7 @@ def _entry(src: str, sha: str, size: int, enc: str, file_id: int, game_base: int
                        "end": r.end, "game_base": game_base + games, "index_base": games,
                        "line_base": lines, "games": r.games, "rows": r.rows,
                        "parts": r.parts, "worker_pid": r.worker_pid,
+                       "layouts": [list(x) for x in r.layouts],
                        "peak_rss_mb": round(r.peak_rss_mb, 1)})
         games += r.games
         lines += r.lines
@@ -711,7 +767,7 @@ _FIXUPS: dict[str, dict[str, str | None]] = {
     "games": {"game_id": "c.game_base", "game_index": "c.index_base", "line": "c.line_base",
               "file_id": None},
     "moves": {"game_id": "c.game_base", "line": "c.line_base"},
-    "positions": {"game_id": "c.game_base"},
+    "position_bits": {"game_id": "c.game_base", "layout": "m.layout"},
     "findings": {"game_id": "c.game_base", "game_index": "c.index_base",
                  "line": "c.line_base", "file_id": None},
     "rule_events": {"game_id": "c.game_base"},
@@ -745,45 +801,73 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None
     if "://" in str(lake):
         fs, _ = _fs(lake)
         con.register_filesystem(fs)
-    # the schema's tables, empty, give every view its columns even in an empty lake
-    con.execute("CREATE SCHEMA IF NOT EXISTS _lake")
-    con.execute("SET schema = '_lake'")
+    # every table, view and macro of the schema; the lake's tables then become views
     con.execute(schema_sql())
-    con.execute("SET schema = 'main'")
     rows = [(c["key"], e.file_id, c["game_base"], c["index_base"], c["line_base"])
             for e in entries for c in e.chunks]
     con.execute("CREATE OR REPLACE TABLE _lake_chunks (chunk BIGINT, file_id BIGINT, "
                 "game_base BIGINT, index_base INTEGER, line_base INTEGER)")
     if rows:
         con.executemany("INSERT INTO _lake_chunks VALUES (?, ?, ?, ?, ?)", rows)
-    con.execute("CREATE OR REPLACE TABLE files AS SELECT * FROM _lake.files")
-    con.execute("CREATE OR REPLACE TABLE variants AS SELECT * FROM _lake.variants")
+    _lake_layouts(con, entries)
     for e in entries:
         con.execute("INSERT INTO files BY NAME SELECT ? AS file_id, ? AS path, ? AS sha256, "
                     "? AS size, ? AS encoding, ? AS games, ?::TIMESTAMP AS imported_at",
                     [e.file_id, e.path, e.sha256, e.size, e.encoding, e.games, e.imported_at])
+        con.execute("INSERT INTO file_paths BY NAME SELECT ? AS file_id, ? AS path, "
+                    "?::TIMESTAMP AS first_seen", [e.file_id, e.path, e.imported_at])
     for table in LAKE_TABLES:
         parts = [c["parts"][table] for e in entries for c in e.chunks if table in c["parts"]]
-        cols = [r[0] for r in con.execute(
-            "SELECT column_name FROM information_schema.columns WHERE table_schema = '_lake' "
-            "AND table_name = ? ORDER BY ordinal_position", [table]).fetchall()]
+        types = dict(con.execute(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE "
+            "table_schema = 'main' AND table_name = ? ORDER BY ordinal_position",
+            [table]).fetchall())
+        cols = list(types)
         if not parts:
-            con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM _lake.{table}")
-            continue
+            continue  # the schema's empty table
         fix = _FIXUPS[table]
         select = []
         for col in cols:
-            if col not in fix:
+            if col not in fix and types[col] == "HUGEINT":  # Parquet has no HUGEINT
+                select.append(f"t.{col}::HUGEINT AS {col}")
+            elif col not in fix:
                 select.append(f"t.{col}")
             elif fix[col] is None:
                 select.append(f"c.file_id AS {col}")
+            elif fix[col].startswith("m."):
+                select.append(f"{fix[col]} AS {col}")
             else:
                 select.append(f"t.{col} + {fix[col]} AS {col}")
         files = "[" + ", ".join(_sql_str(p) for p in parts) + "]"
-        con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT {', '.join(select)} "
-                    f"FROM read_parquet({files}) t JOIN _lake_chunks c ON t.chunk = c.chunk")
+        join = ("JOIN _lake_layout_map m ON m.chunk = t.chunk AND m.local = t.layout "
+                if "layout" in fix else "")
+        con.execute(f"DROP TABLE {table}")
+        con.execute(f"CREATE VIEW {table} AS SELECT {', '.join(select)} "
+                    f"FROM read_parquet({files}) t JOIN _lake_chunks c ON t.chunk = c.chunk "
+                    + join)
     refresh_variants(con)
     return con
+
+
+def _lake_layouts(con: duckdb.DuckDBPyConnection, entries: list[SourceEntry]) -> None:
+    """The ``layouts`` table of the whole lake (each layout numbered in order of first
+    appearance, file by file and chunk by chunk, as a DuckDB import numbers them) and
+    ``_lake_layout_map`` from each chunk's own numbers to those."""
+    con.execute("CREATE OR REPLACE TABLE _lake_layout_map (chunk BIGINT, local UTINYINT, "
+                "layout UTINYINT)")
+    ids: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
+    mapping = []
+    for e in entries:
+        for c in e.chunks:
+            for local, squares, names, order in c.get("layouts", []):
+                key = (tuple(names), tuple(order))
+                if key not in ids:
+                    ids[key] = len(ids)
+                    con.execute("INSERT INTO layouts VALUES (?, ?, ?, ?)",
+                                [ids[key], squares, list(names), list(order)])
+                mapping.append((c["key"], local, ids[key]))
+    if mapping:
+        con.executemany("INSERT INTO _lake_layout_map VALUES (?, ?, ?)", mapping)
 
 
 def compact(lake: str | Path, target_rows: int = 2_000_000) -> int:
@@ -804,7 +888,7 @@ def compact(lake: str | Path, target_rows: int = 2_000_000) -> int:
         groups: list[list[dict[str, Any]]] = [[]]
         rows = 0
         for c in entry.chunks:
-            n = int(c.get("rows", {}).get("positions", 0))
+            n = int(c.get("rows", {}).get("position_bits", 0))
             if groups[-1] and rows + n > target_rows:
                 groups.append([])
                 rows = 0

@@ -30,6 +30,9 @@ ORDER = {
     "files": "file_id",
     "games": "game_id",
     "moves": "game_id, ply",
+    "position_bits": "game_id, ply",
+    "layouts": "layout",
+    "file_paths": "file_id, path",
     "positions": "game_id, ply",
     "findings": "game_id, ply, code, line, col, message",
     "rule_events": "game_id, rule, start_ply",
@@ -38,7 +41,7 @@ ORDER = {
 
 def _rows(con, table: str) -> list[tuple]:
     cols = [r[0] for r in con.execute(f"DESCRIBE {table}").fetchall()
-            if r[0] not in ("imported_at", "path")]
+            if r[0] not in ("imported_at", "path", "first_seen")]
     return con.execute(f"SELECT {', '.join(cols)} FROM {table} "
                        f"ORDER BY {ORDER[table]}").fetchall()
 
