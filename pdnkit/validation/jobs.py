@@ -71,7 +71,7 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
             out.extend(("stray", f) for f in notes)
             out.append(("stray", make_finding(
                 "ignored-text", "text between games that is neither tags nor moves was "
-                f"skipped (lines {rec.line}-{rec.end_line}): {reader._excerpt(rec.raw)}",
+                f"skipped: {reader._excerpt(rec.raw)}",
                 file=file, line=rec.line)))
             continue
         if text and notes:
