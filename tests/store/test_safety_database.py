@@ -328,7 +328,7 @@ def _big_collection(folder: Path, games: int) -> Path:
 @pytest.mark.parametrize("how", ["tmpfs", "rlimit"])
 def test_a_full_disk_is_one_line_and_keeps_what_was_loaded(tmp_path: Path, how: str) -> None:
     src = collection(tmp_path / "src")
-    big = _big_collection(tmp_path / "bigsrc", 3000)
+    big = _big_collection(tmp_path / "bigsrc", 12000)
     with tmpfs(tmp_path / "disk", "3m" if how == "tmpfs" else "1g") as mounted:
         if how == "tmpfs" and mounted is None:
             pytest.skip("cannot mount a tmpfs here")
