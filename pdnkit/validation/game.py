@@ -36,6 +36,7 @@ from pdnkit.validation.match import (
     flip_side,
     fmt_list,
     fmt_move,
+    irregular_move,
     match_move,
     merge_split_capture,
     parse_squares,
@@ -68,13 +69,15 @@ __all__ = ["MainLine", "replay_game"]
 
 def replay_game(record: GameRecord, rules: Rules | None, pre: Sequence[Finding] = (),
                 edition: str | None = None, convention: str = "auto",
-                light: bool = False) -> GameReport:
+                light: bool = False, irregular: str = "stand") -> GameReport:
     """Replay ``record`` under ``rules`` (``None``: unknown, the game is not replayed) and
-    judge it; ``pre``: the findings of the rules' resolution; ``light``: no per-ply records.
+    judge it; ``pre``: the findings of the rules' resolution; ``light``: no per-ply records;
+    ``irregular``: ``"stand"`` replays an irregular move as played where the variant's rules
+    let it stand (:meth:`MainLine._irregular`), ``"stop"`` stops the replay at it.
     A fault of pdnkit's own code becomes an ``internal-error`` finding of this game (its
     moves kept unreplayed) instead of stopping the whole collection."""
     try:
-        return _replay(record, rules, pre, edition, convention, light)
+        return _replay(record, rules, pre, edition, convention, light, irregular)
     except Exception as exc:
         report = base_report(record)
         where = {"file": getattr(record, "file", None),
@@ -108,7 +111,8 @@ def _name_rules(report: GameReport, rules: Rules | None, edition: str | None) ->
 
 
 def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
-            edition: str | None, convention: str, light: bool) -> GameReport:
+            edition: str | None, convention: str, light: bool, irregular: str = "stand"
+            ) -> GameReport:
     report = base_report(record)
     found = Findings(record)
     report.findings = [*(getattr(record, "findings", ()) or ()), *header_findings(record)]
@@ -122,7 +126,7 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     start = game_start(record, nodes, rules, found)
     if start is None:
         return _give_up(report, record, rules, convention, found, nodes)
-    line = MainLine(report, found, rules, nodes, start, light)
+    line = MainLine(report, found, rules, nodes, start, light, irregular)
     line.run()
     line.finish()
     complete = line.stopped_at is None
@@ -153,11 +157,15 @@ class MainLine:
     __slots__ = ("report", "found", "rules", "nodes", "light", "pos", "tracker", "old_events",
                  "first_mover", "start_side", "offset", "base_num", "fullmove", "halfmove",
                  "side_known", "fen_tag", "numbers_warned", "skip_to", "stopped_at",
-                 "sq_cache")
+                 "sq_cache", "irregular", "pending")
 
     def __init__(self, report: GameReport, found: Findings, rules: Rules,
-                 nodes: Sequence[MoveNode], start: Start, light: bool) -> None:
+                 nodes: Sequence[MoveNode], start: Start, light: bool,
+                 irregular: str = "stand") -> None:
         self.report = report
+        self.irregular = irregular
+        #: (ply, code) of an irregular move replayed as played and not yet accepted
+        self.pending: tuple[int, str] | None = None
         self.found = found
         self.rules = rules
         self.nodes = nodes
@@ -278,6 +286,9 @@ class MainLine:
             if got is None:
                 return False
             move, res = got
+            if res.kind == "irregular":
+                self._play(ply, move, prec, None, irregular=res.note)
+                return True
         mismatch = separator_mismatch(node, move, self.rules)
         if mismatch:
             self.found.add("notation-mismatch", f"{mismatch}: {node.text}", node=node,
@@ -285,12 +296,31 @@ class MainLine:
         self._play(ply, move, prec, res.candidates if res.ok else None)
         return True
 
-    def _play(self, ply: int, move: Move, prec: PlyRecord, legal: Sequence[Move] | None
-              ) -> None:
+    def _play(self, ply: int, move: Move, prec: PlyRecord, legal: Sequence[Move] | None,
+              irregular: str | None = None) -> None:
+        """Play ``move`` as ply ``ply``; ``irregular``: the code of the rule it broke (an
+        irregular move replayed as played)."""
         before = self.pos
         pos = self.pos = before.play(move)
         prec._set(move, before, pos, legal)
-        self.tracker.push(ply, move, pos)
+        # an irregular move is of unknown class for the draw rules: every count restarts
+        self.tracker.push(ply, None if irregular else move, pos)
+        if self.pending is not None and ply == self.pending[0] + 1:
+            self._accepted(ply)
+        if irregular:
+            self.pending = (ply, irregular)
+
+    def _accepted(self, ply: int) -> None:
+        """The opponent's move after an irregular move: it accepts it (FMJD 5.7 and
+        alike), an ``irregular-accepted`` finding at this ply names the article."""
+        assert self.pending is not None
+        at, code = self.pending
+        self.pending = None
+        article = self.rules.irregularity_article
+        self.found.add("irregular-accepted",
+                       f"this move plays on after the irregular move of ply {at} ({code}), "
+                       f"which so stands ({article})", node=self.nodes[ply - 1], ply=ply,
+                       pos=self.pos, irregular_ply=at, irregular_code=code, article=article)
 
     def _ply_record(self, node: MoveNode, ply: int, number: int, side_idx: int) -> PlyRecord:
         if self.light:
@@ -390,8 +420,39 @@ class MainLine:
             self.skip_to = k + extra + 1
             return move, MatchResult("merged", move)
         code, msg, details = describe_failure(res, rules, sq, pos)
-        self.found.add(code, msg, node=node, ply=ply, pos=pos, details=details)
-        return None
+        return self._irregular(node, ply, sq, res, code, msg, details)
+
+    def _irregular(self, node: MoveNode, ply: int, sq: Sequence[int], res: MatchResult,
+                   code: str, msg: str, details: dict[str, object]
+                   ) -> tuple[Move, MatchResult] | None:
+        """The finding of a move that broke a rule, and what the rulebook does with it
+        (RULES.md 2.0 "Irregularities"; ``Rules.irregularity``). A physically interpretable
+        move (:func:`~pdnkit.validation.match.irregular_move`) stands where the variant lets
+        the opponent accept it by playing on: it is replayed as played (the finding keeps its
+        code and severity; the opponent's next move gets ``irregular-accepted``). Where the
+        rulebook recalls it (EDA rule 19) the message says so and the replay stops, as it
+        does for a move that cannot be read on the board and in ``irregular="stop"`` mode."""
+        pos, rules = self.pos, self.rules
+        move = irregular_move(pos, sq, res) if self.irregular == "stand" else None
+        if move is not None and rules.irregularity == "recalled":
+            self.found.add(code, f"{msg}; {rules.irregularity_article}: the move is recalled "
+                           "and replaced by a legal one, a second offence forfeits the game; "
+                           "replay stops here", node=node, ply=ply, pos=pos, details=details,
+                           irregularity="recalled", article=rules.irregularity_article)
+            return None
+        if move is not None:
+            try:
+                pos.play(move)
+            except ValueError:
+                move = None
+        if move is None:
+            self.found.add(code, msg, node=node, ply=ply, pos=pos, details=details)
+            return None
+        self.found.add(code, f"{msg}; replayed as played ({fmt_move(move, rules)}): it "
+                       f"stands once the opponent plays on ({rules.irregularity_article})",
+                       node=node, ply=ply, pos=pos, details=details,
+                       irregularity="stands", played=fmt_move(move, rules))
+        return move, MatchResult("irregular", move, note=code)
 
     def _other_side_starts(self, node: MoveNode, sq: Sequence[int], prec: PlyRecord
                            ) -> tuple[Move, MatchResult] | None:
