@@ -16,6 +16,7 @@ import typer
 
 from pdnkit.cli.app import app
 from pdnkit.cli.app import fail as _fail
+from pdnkit.cli.validate_cmd import IRREGULAR_HELP, Irregular
 
 _DB_HELP = "The DuckDB database file (default: [cyan]pdnkit.duckdb[/cyan] in the current folder)."
 
@@ -150,6 +151,7 @@ def import_command(
         None, "--encoding",
         help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
              "utf-16 ...) instead of detecting it."),
+    irregular: Irregular = typer.Option(Irregular.stand, "--irregular", help=IRREGULAR_HELP),
 ) -> None:
     """Read, replay and load PDN files into a DuckDB database.
 
@@ -169,7 +171,8 @@ def import_command(
     try:
         summary = import_files(paths, db=db, variant=variant, jobs=jobs, replace=replace,
                                progress=not quiet, edition=edition,
-                               encoding=check_encoding(encoding))
+                               encoding=check_encoding(encoding),
+                               irregular=irregular.value)
     except FileNotFoundError as exc:
         raise _fail(str(exc)) from None
     except ValueError as exc:  # unknown variant

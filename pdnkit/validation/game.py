@@ -64,7 +64,11 @@ if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
-__all__ = ["MainLine", "replay_game"]
+__all__ = ["IRREGULAR", "MainLine", "replay_game"]
+
+#: the values of the ``irregular`` option: replay an irregular move as played where the
+#: rules let it stand, or stop at it
+IRREGULAR = ("stand", "stop")
 
 
 def replay_game(record: GameRecord, rules: Rules | None, pre: Sequence[Finding] = (),
