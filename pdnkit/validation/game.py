@@ -452,8 +452,9 @@ class MainLine:
         if move is None:
             self.found.add(code, msg, node=node, ply=ply, pos=pos, details=details)
             return None
-        self.found.add(code, f"{msg}; replayed as played ({fmt_move(move, rules)}): it "
-                       f"stands once the opponent plays on ({rules.irregularity_article})",
+        what = "a capture stopped early, " if res.kind == "illegal" else ""
+        self.found.add(code, f"{msg}; {what}replayed as played ({fmt_move(move, rules)}): "
+                       f"it stands once the opponent plays on ({rules.irregularity_article})",
                        node=node, ply=ply, pos=pos, details=details,
                        irregularity="stands", played=fmt_move(move, rules))
         return move, MatchResult("irregular", move, note=code)
