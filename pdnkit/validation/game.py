@@ -541,21 +541,56 @@ def _plain_plies(pos: Position, nodes: Sequence[MoveNode], rules: Rules,
 
 def _replay_variation(found: Findings, elements: Sequence[BodyElement], pos: Position,
                       k0: int, rules: Rules) -> None:
-    """Replay one variation that replaces the main-line ply ``k0 + 1``, from ``pos``."""
-    nodes = [e for e in elements if isinstance(e, MoveNode)]
-    for j, node in enumerate(nodes):
-        ply = k0 + j + 1
+    """Replay one variation that replaces the main-line ply ``k0 + 1``, from ``pos``, and
+    every variation nested in it (:class:`_Variation` frames on an explicit stack, so a
+    nesting of any depth needs no recursion). Findings come in the order of a depth-first
+    walk: a move, then the variations that replace it, then the next move."""
+    stack = [_Variation(elements, pos, k0)]
+    while stack:
+        frame = stack[-1]
+        children = frame.step(found, rules)
+        if children is None:
+            stack.pop()
+        elif children:
+            stack.extend(reversed(children))
+
+
+class _Variation:
+    """One variation being replayed: its moves, the next one (``j``), the position reached,
+    and a move matched whose own variations are being replayed first (``held``)."""
+
+    __slots__ = ("nodes", "pos", "k0", "j", "held")
+
+    def __init__(self, elements: Sequence[BodyElement], pos: Position, k0: int) -> None:
+        self.nodes = [e for e in elements if isinstance(e, MoveNode)]
+        self.pos = pos
+        self.k0 = k0
+        self.j = 0
+        self.held: tuple[MoveNode, Sequence[int], MatchResult] | None = None
+
+    def step(self, found: Findings, rules: Rules) -> list[_Variation] | None:
+        """Advance by one move: ``None`` when the variation is over, else the frames of the
+        variations to replay before going on (maybe none)."""
+        if self.held is not None:
+            node, sq, res = self.held
+            self.held = None
+            return [] if self._finish(found, rules, node, sq, res) else None
+        if self.j >= len(self.nodes):
+            return None
+        j, node, pos = self.j, self.nodes[self.j], self.pos
+        ply = self.k0 + j + 1
         if node.setup_before:
             new_pos, _ = start_position(found, rules, node.setup_before)
             if new_pos is None:
                 found.items[-1].ply = ply
                 found.items[-1].in_variation = True
-                return
-            pos = new_pos
+                return None
+            pos = self.pos = new_pos
         if node.placeholder or not node.squares:
             if j == 0 and node.text.strip() in ("...", ".."):
-                continue
-            return
+                self.j += 1
+                return []
+            return None
         sq = parse_squares(rules, node.squares)
         if isinstance(sq, str):
             short = resolve_short_move(pos, node.text)
@@ -563,13 +598,18 @@ def _replay_variation(found: Findings, elements: Sequence[BodyElement], pos: Pos
                 found.add("ambiguous-move" if short and short.startswith("ambiguous")
                           else "illegal-move", short or sq, node=node, ply=ply, pos=pos,
                           in_variation=True)
-                return
+                return None
             sq = short
         res = match_move(pos, sq)
-        for var in node.variations:
-            _replay_variation(found, var, pos, k0 + j, rules)
+        self.held = (node, sq, res)
+        return [_Variation(var, pos, self.k0 + j) for var in node.variations]
+
+    def _finish(self, found: Findings, rules: Rules, node: MoveNode, sq: Sequence[int],
+                res: MatchResult) -> bool:
+        """Play the move matched (after its variations); False when the variation stops."""
+        pos, ply = self.pos, self.k0 + self.j + 1
         if res.kind == "ambiguous":
-            move, only = settle_ambiguity(pos, res.candidates, nodes[j + 1:], rules)
+            move, only = settle_ambiguity(pos, res.candidates, self.nodes[self.j + 1:], rules)
             cands = fmt_list(res.candidates, rules)
             found.add("ambiguous-move",
                       f"matches {len(res.candidates)} legal moves ({', '.join(cands)})",
@@ -580,10 +620,12 @@ def _replay_variation(found: Findings, elements: Sequence[BodyElement], pos: Pos
         elif res.kind == "no-moves":
             found.add("move-after-end", "the side to move has no legal move", node=node,
                       ply=ply, pos=pos, in_variation=True)
-            return
+            return False
         else:
             code, msg, details = describe_failure(res, rules, sq, pos)
             found.add(code, msg, node=node, ply=ply, pos=pos, in_variation=True,
                       details=details)
-            return
-        pos = pos.play(move)
+            return False
+        self.pos = pos.play(move)
+        self.j += 1
+        return True
