@@ -572,9 +572,8 @@ class _Variation:
         """Advance by one move: ``None`` when the variation is over, else the frames of the
         variations to replay before going on (maybe none)."""
         if self.held is not None:
-            node, sq, res = self.held
-            self.held = None
-            return [] if self._finish(found, rules, node, sq, res) else None
+            held, self.held = self.held, None
+            return [] if self._finish(found, rules, *held) else None
         if self.j >= len(self.nodes):
             return None
         j, node, pos = self.j, self.nodes[self.j], self.pos
@@ -591,17 +590,17 @@ class _Variation:
                 self.j += 1
                 return []
             return None
-        sq = parse_squares(rules, node.squares)
-        if isinstance(sq, str):
+        parsed = parse_squares(rules, node.squares)
+        if isinstance(parsed, str):
             short = resolve_short_move(pos, node.text)
             if not isinstance(short, list):
                 found.add("ambiguous-move" if short and short.startswith("ambiguous")
-                          else "illegal-move", short or sq, node=node, ply=ply, pos=pos,
+                          else "illegal-move", short or parsed, node=node, ply=ply, pos=pos,
                           in_variation=True)
                 return None
-            sq = short
-        res = match_move(pos, sq)
-        self.held = (node, sq, res)
+            parsed = short
+        res = match_move(pos, parsed)
+        self.held = (node, parsed, res)
         return [_Variation(var, pos, self.k0 + j) for var in node.variations]
 
     def _finish(self, found: Findings, rules: Rules, node: MoveNode, sq: Sequence[int],
