@@ -232,8 +232,10 @@ def _batches(path: Path, variant: str | None, edition: str | None, jobs: int,
         yield from _batches_parallel(path, variant, edition, jobs, pool, encoding, irregular)
         return
     batch = ReportBatch()
-    reports = file_reports(path, variant, edition, jobs, encoding=encoding,
-                           irregular=irregular)
+    more: dict[str, Any] = {"encoding": encoding} if encoding else {}
+    if irregular != "stand":
+        more["irregular"] = irregular
+    reports = file_reports(path, variant, edition, jobs, **more)
     for report in reports:
         batch.add(report)
         if batch.games_count >= BATCH_GAMES or batch.plies_count >= BATCH_PLIES:
