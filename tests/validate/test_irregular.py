@@ -166,3 +166,13 @@ def test_cli_irregular_option(tmp_path: Path, command: str) -> None:
         with duckdb.connect(str(db), read_only=True) as con:
             got = con.execute("SELECT replayed_plies FROM games").fetchall()
         assert got == [(want,)]
+
+
+def test_worker_processes_honour_the_option() -> None:
+    from pdnkit.replay import validate
+
+    text = '[FEN "W:W32,45:B28,5"]\n1. 45-40 28x37 2. 40-45 *\n\n' * 3
+    for mode, want in (("stand", 2), ("stop", 0)):
+        reps = list(validate(text, variant="international", jobs=2, chunk_size=1,
+                             irregular=mode))
+        assert [r.replayed_plies for r in reps] == [want] * 3
