@@ -288,9 +288,15 @@ CODES: dict[str, CodeInfo] = {
            "the record holds a placeholder instead of a move",
            "`- -` or `...` stands where a move should be. Replay stops there."),
         _c("irregular-accepted", "warning", "replay",
-           "an illegal move was applied as played",
-           "In as-played mode the irregular move was applied to the board because it "
-           "is geometrically describable; later moves are replayed from there."),
+           "the opponent played on after an irregular move, which so stands",
+           "An earlier move broke a capture rule (its own finding says which: "
+           "missed-capture, not-max-capture, capture-priority, or a capture stopped early) "
+           "and was replayed as played, because the variant's rulebook lets such a move "
+           "stand once the opponent plays on (FMJD 5.4/5.7, Frisian art. 27, Czech, "
+           "Italian); this move of the opponent accepted it. The message names the "
+           "article. The rest of the game, its result and its draw rules are checked from "
+           "the position the irregular move produced (draw counts restart there). "
+           "`--irregular stop` stops the replay at the irregular move instead."),
         _c("internal-error", "error", "replay",
            "pdnkit itself failed on this game",
            "A fault in pdnkit's own code, not in the game, stopped the work on this game "

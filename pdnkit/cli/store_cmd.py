@@ -16,6 +16,7 @@ import typer
 
 from pdnkit.cli.app import app
 from pdnkit.cli.app import fail as _fail
+from pdnkit.cli.validate_cmd import IRREGULAR_HELP, Irregular
 
 _DB_HELP = "The DuckDB database file (default: [cyan]pdnkit.duckdb[/cyan] in the current folder)."
 
@@ -165,6 +166,7 @@ def import_command(
                                        help="LocalCluster worker processes (default: cores)."),
     chunk_mb: float = typer.Option(4.0, "--chunk-mb", min=0.001,
                                    help="With --lake: megabytes of a file per task."),
+    irregular: Irregular = typer.Option(Irregular.stand, "--irregular", help=IRREGULAR_HELP),
 ) -> None:
     """Read, replay and load PDN files into a DuckDB database (or a Parquet lake).
 
@@ -192,11 +194,13 @@ def import_command(
             summary = import_lake(paths, lake, variant, edition=edition, engine=engine,
                                   scheduler=scheduler, workers=workers,
                                   chunk_bytes=int(chunk_mb * (1 << 20)), replace=replace,
-                                  progress=not quiet, encoding=check_encoding(encoding))
+                                  progress=not quiet, encoding=check_encoding(encoding),
+                                  irregular=irregular.value)
         else:
             summary = import_files(paths, db=db, variant=variant, jobs=jobs, replace=replace,
                                    progress=not quiet, edition=edition,
-                                   encoding=check_encoding(encoding))
+                                   encoding=check_encoding(encoding),
+                                   irregular=irregular.value)
     except ImportError as exc:  # the dask extra is missing
         raise _fail(str(exc)) from None
     except FileNotFoundError as exc:

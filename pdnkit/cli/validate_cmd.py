@@ -44,6 +44,20 @@ class Convention(str, Enum):
     first_mover = "first-mover"
 
 
+#: help of ``--irregular`` (``pdnkit validate`` and ``pdnkit import``)
+IRREGULAR_HELP = ("stand: a move that broke a capture rule (a capture omitted, too few pieces "
+                  "taken, a capture stopped early) is replayed as played where the variant's "
+                  "rules let it stand once the opponent plays on (FMJD 5.7 ...); stop: replay "
+                  "stops at it.")
+
+
+class Irregular(str, Enum):
+    """What the replay does with an irregular move that the variant's rules let stand."""
+
+    stand = "stand"
+    stop = "stop"
+
+
 _CSV_FIELDS = ["file", "index", "game_line", "variant", "white", "black", "result", "status",
                "code", "severity", "ply", "line", "move", "in_variation", "message", "details"]
 
@@ -168,6 +182,7 @@ def validate_cmd(
         None, "--encoding",
         help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
              "utf-16 ...) instead of detecting it."),
+    irregular: Irregular = typer.Option(Irregular.stand, "--irregular", help=IRREGULAR_HELP),
 ) -> None:
     """Replay every game and check every move, capture rule, result and draw claim.
 
@@ -189,13 +204,14 @@ def validate_cmd(
         out_stream = (stack.enter_context(atomic_output(output, inputs=paths, newline=""))
                       if output else sys.stdout)
         code, summary = _run(paths, variant, edition, fmt, jobs, result_convention, strict, quiet,
-                    show_info, out_stream, output is not None, encoding)
+                    show_info, out_stream, output is not None, encoding, irregular.value)
     raise typer.Exit(2 if code == 2 else summary.exit_code(fail_on.value))
 
 
 def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: OutputFormat,
          jobs: int, result_convention: Convention, strict: bool, quiet: bool, show_info: bool,
-         out_stream: Any, to_file: bool, encoding: str | None = None) -> tuple[int, Summary]:
+         out_stream: Any, to_file: bool, encoding: str | None = None,
+         irregular: str = "stand") -> tuple[int, Summary]:
     """Validate and print; returns (2 for a usage error else 0, the summary)."""
     from rich.console import Console
 
@@ -226,7 +242,8 @@ def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: Outpu
     try:
         reports = validate(list(paths), variant, edition=edition, jobs=jobs,
                            result_convention=result_convention.value, strict=strict,
-                           light=True, encoding=check_encoding(encoding))
+                           light=True, encoding=check_encoding(encoding),
+                           irregular=irregular)
         for rep in reports:
             summary.add(rep)
             if fmt is OutputFormat.jsonl:

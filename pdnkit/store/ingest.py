@@ -207,7 +207,8 @@ def file_sha256(path: str | Path) -> str:
 # producing report batches (in this process, or in worker processes)
 
 def file_reports(path: Path, variant: str | None, edition: str | None,
-                 jobs: int = 1, encoding: str | None = None) -> Iterator[Any]:
+                 jobs: int = 1, encoding: str | None = None, irregular: str = "stand"
+                 ) -> Iterator[Any]:
     """The validator's ``GameReport`` for every game of one file, in file order (``jobs``
     worker processes read and replay when > 1)."""
     from pdnkit.replay import validate
@@ -217,19 +218,24 @@ def file_reports(path: Path, variant: str | None, edition: str | None,
         kwargs["edition"] = edition
     if jobs > 1:
         kwargs["jobs"] = jobs
+    if irregular != "stand":
+        kwargs["irregular"] = irregular
     yield from validate(path, **kwargs)
 
 
 def _batches(path: Path, variant: str | None, edition: str | None, jobs: int,
-             pool: Any = None, encoding: str | None = None) -> Iterator[ReportBatch]:
+             pool: Any = None, encoding: str | None = None, irregular: str = "stand"
+             ) -> Iterator[ReportBatch]:
     """The row batches of ``path``, in file order (``pool``: the import's worker
     processes, needed when ``jobs`` > 1)."""
     if jobs > 1:
-        yield from _batches_parallel(path, variant, edition, jobs, pool, encoding)
+        yield from _batches_parallel(path, variant, edition, jobs, pool, encoding, irregular)
         return
     batch = ReportBatch()
-    reports = (file_reports(path, variant, edition, jobs, encoding=encoding) if encoding
-               else file_reports(path, variant, edition, jobs))
+    more: dict[str, Any] = {"encoding": encoding} if encoding else {}
+    if irregular != "stand":
+        more["irregular"] = irregular
+    reports = file_reports(path, variant, edition, jobs, **more)
     for report in reports:
         batch.add(report)
         if batch.games_count >= BATCH_GAMES or batch.plies_count >= BATCH_PLIES:
@@ -245,7 +251,8 @@ IN_FLIGHT = 2
 
 
 def _work_rows(batch: list[tuple[int, str, bool, list[Any]]], fname: str | None, enc: str | None,
-               variant: str | None, edition: str | None) -> list[tuple[Any, ...]]:
+               variant: str | None, edition: str | None, irregular: str = "stand"
+               ) -> list[tuple[Any, ...]]:
     """In a worker: read and replay a batch of game texts and build their rows.
 
     Returns, in file order, ``("stray", finding)`` for text between games, ``("game",
@@ -273,7 +280,7 @@ def _work_rows(batch: list[tuple[int, str, bool, list[Any]]], fname: str | None,
         if not text or notes:  # decoding findings: the validator's own worker attaches them
             flush()
             out.extend(_work([(line, text, followed, notes)], fname, enc, False, variant,
-                             edition, "auto", False))
+                             edition, "auto", False, irregular))
             special = True
             continue
         rec = reader.parse_game(text, file=fname, index=-1, line=line, encoding=enc,
@@ -281,10 +288,11 @@ def _work_rows(batch: list[tuple[int, str, bool, list[Any]]], fname: str | None,
         if stray is not None and stray(rec):  # the validator's own worker words it
             flush()
             out.extend(_work([(line, text, followed, notes)], fname, enc, False, variant,
-                             edition, "auto", False))
+                             edition, "auto", False, irregular))
             special = True
             continue
-        rep = replay(rec, variant=variant, edition=edition, result_convention="auto")
+        rep = replay(rec, variant=variant, edition=edition, result_convention="auto",
+                     irregular=irregular)
         if special:
             flush()
             rep.final_position = None
@@ -302,7 +310,8 @@ def _work_rows(batch: list[tuple[int, str, bool, list[Any]]], fname: str | None,
 
 
 def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs: int,
-                      pool: Any, encoding: str | None = None) -> Iterator[ReportBatch]:
+                      pool: Any, encoding: str | None = None, irregular: str = "stand"
+                      ) -> Iterator[ReportBatch]:
     """:func:`_batches` with ``jobs`` worker processes that read, replay and build the rows;
     this process only cuts the file into game texts, numbers the games in file order (the
     same reading and numbering as ``validate(jobs=...)``) and gathers the rows."""
@@ -332,7 +341,7 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs
     try:
         # at most IN_FLIGHT batches per worker wait for this process
         for results in run_batches(pool, chunks, WORKER_GAMES, IN_FLIGHT * jobs - 1,
-                                   _work_rows, fname, enc, variant, edition):
+                                   _work_rows, fname, enc, variant, edition, irregular):
             yield from take(results)
     finally:
         if closer is not None:
@@ -494,7 +503,8 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
                 old_ids: list[int], variant: str | None, edition: str | None, jobs: int,
                 summary: ImportSummary,
                 on_games: Callable[[int], None] | None, pool: Any = None,
-                encoding: str | None = None, label: str | None = None) -> FileResult:
+                encoding: str | None = None, label: str | None = None,
+                irregular: str = "stand") -> FileResult:
     label = label or str(path)  # the name recorded (a spooled copy of stdin is read)
     result = FileResult(label, status, sha)
     con.execute("BEGIN TRANSACTION")
@@ -513,7 +523,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         file_codes: Counter[str] = Counter()
         replayed = findings = 0
         writer = _Writer(con, file_id)
-        for batch in _batches(path, variant, edition, jobs, pool, encoding):
+        for batch in _batches(path, variant, edition, jobs, pool, encoding, irregular):
             n = batch.games_count
             if n:
                 writer.put(batch, next_game)
@@ -557,7 +567,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
 def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
                  variant: str | None = None, jobs: int = 1, replace: bool = False,
                  progress: bool = False, *, edition: str | None = None,
-                 encoding: str | None = None) -> ImportSummary:
+                 encoding: str | None = None, irregular: str = "stand") -> ImportSummary:
     """Read, replay and load PDN files and folders into a pdnkit database.
 
     ``paths`` are files or folders (every ``*.pdn`` below a folder); ``db`` a database path
@@ -565,7 +575,8 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     games whose tags do not name one; ``jobs`` worker processes parse and replay while this
     process writes; ``replace`` reloads files already present; ``progress`` shows a progress
     bar (files, games, games/s) on a terminal; ``encoding`` (a codec name) skips encoding
-    detection. ``-`` (standard input), a FIFO or ``/dev/stdin`` is read once into a temporary
+    detection; ``irregular`` (``"stand"`` or ``"stop"``) as for
+    :func:`pdnkit.validation.replay`. ``-`` (standard input), a FIFO or ``/dev/stdin`` is read once into a temporary
     copy (hashed on the way) and recorded under its own name (``<stdin>`` for ``-``).
     Returns an :class:`ImportSummary`.
 
@@ -587,6 +598,8 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
         from pdnkit.rules import get_rules
 
         get_rules(variant)  # an unknown name is API misuse: UnknownVariantError (ValueError)
+    if irregular not in ("stand", "stop"):
+        raise ValueError(f"irregular must be 'stand' or 'stop', got {irregular!r}")
     files = collect_paths(paths)
     jobs = max(1, int(jobs or 1))
     db_name = db if isinstance(db, (str, Path)) else ("pdnkit.duckdb" if db is None else
@@ -598,7 +611,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     pool = _worker_pool(jobs) if jobs > 1 and files else None
     try:
         _import_all(files, db, variant, edition, jobs, replace, progress, summary, pool,
-                    encoding)
+                    encoding, irregular)
     except DatabaseError:
         raise
     except Exception as exc:
@@ -628,7 +641,7 @@ def _worker_pool(jobs: int) -> Any:
 
 def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str | None,
                 jobs: int, replace: bool, progress: bool, summary: ImportSummary,
-                pool: Any, encoding: str | None = None) -> None:
+                pool: Any, encoding: str | None = None, irregular: str = "stand") -> None:
     from pdnkit.pdn.source import is_regular_file, source_name, spool_copy
 
     with opened(db) as con, _import_tuning() as pacer:
@@ -663,7 +676,8 @@ def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str
                 status = "replaced" if same else ("updated" if old_path else "imported")
                 try:
                     res = _import_one(con, path, sha, status, same + old_path, variant,
-                                      edition, jobs, summary, on_games, pool, encoding, label)
+                                      edition, jobs, summary, on_games, pool, encoding, label,
+                                      irregular)
                 except (OSError, UnicodeError) as exc:
                     res = FileResult(label, "failed", sha, message=str(exc))
                 summary.files.append(res)

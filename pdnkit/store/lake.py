@@ -45,6 +45,7 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
+from dataclasses import replace as replace_field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -180,6 +181,8 @@ class ChunkTask:
     fallback: tuple[int, str] | None = None
     #: the whole file in one task: read it exactly as ``read_games`` reads a file
     whole: bool = False
+    #: irregular moves: "stand" (where the rules let them) or "stop" (see ``replay``)
+    irregular: str = "stand"
 
 
 @dataclass
@@ -284,7 +287,8 @@ def _reports(data: bytes, task: ChunkTask, start: int) -> Iterator[Any]:
                 game_index=record.index, line=note_line,
                 details={"encoding": task.encoding}))
             note_line = None
-        yield replay(record, variant=task.variant, edition=task.edition)
+        yield replay(record, variant=task.variant, edition=task.edition,
+                     irregular=task.irregular)
 
 
 class _PartWriter:
@@ -622,12 +626,13 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
                 engine: str | Engine = "dask", scheduler: str | None = None,
                 workers: int | None = None, chunk_bytes: int = CHUNK_BYTES,
                 replace: bool = False, encoding: str | None = None,
-                progress: bool = False) -> ImportSummary:
+                progress: bool = False, irregular: str = "stand") -> ImportSummary:
     """Import PDN files into the lake ``lake`` (a folder or fsspec URL), one task per chunk.
 
     ``engine``: ``"dask"`` (the cluster at ``scheduler``, else a ``LocalCluster`` of
     ``workers`` processes), ``"local"`` (this process) or an :class:`Engine`. A source whose
-    sha256 is in the manifest is skipped (``replace`` reloads it). Returns the same
+    sha256 is in the manifest is skipped (``replace`` reloads it); ``encoding`` and
+    ``irregular`` as for ``import_files``. Returns the same
     :class:`~pdnkit.store.ingest.ImportSummary` as ``import_files``.
 
     Example:
@@ -671,6 +676,7 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
             enc, fallback = _encoding(sfs, spath, encoding, first, first_line)
             tasks = plan_chunks(str(lake), src, size, next_file, enc, chunk_bytes, variant,
                                 edition, fallback, whole=encoding is None)
+            tasks = [replace_field(t, irregular=irregular) for t in tasks]
             results = []
             for res in eng.map(tasks):
                 results.append(res)

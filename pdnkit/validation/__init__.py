@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pdnkit.validation.game import IRREGULAR
 from pdnkit.validation.pipeline import check_arguments, replay, validate_serial
 from pdnkit.validation.report import GameReport, PlyRecord, internal_error
 from pdnkit.validation.sources import Source, iter_sources
@@ -37,7 +38,7 @@ __all__ = ["GameReport", "PlyRecord", "internal_error", "iter_sources", "replay"
 def validate(source: Source, variant: str | None = None, *, edition: str | None = None,
              jobs: int = 1, result_convention: str = "auto", strict: bool = False,
              light: bool = False, chunk_size: int = 200,
-             encoding: str | None = None) -> Iterator[GameReport]:
+             encoding: str | None = None, irregular: str = "stand") -> Iterator[GameReport]:
     """Validate every game in ``source``: one :class:`GameReport` per game, in file order.
 
     ``source`` is a path, a folder (``*.pdn`` read recursively), a list of those, a file
@@ -48,6 +49,7 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     reports (for summaries). Memory stays flat: games are read and replayed as a stream.
     ``encoding`` (a codec name) skips encoding detection; ``Path("-")`` reads standard
     input; a folder without ``*.pdn`` raises :class:`~pdnkit.pdn.source.NoInputError`.
+    ``irregular``: ``"stand"`` or ``"stop"``, as for :func:`replay`.
 
     Example:
         >>> [r.status for r in validate('1. 32-28 19-23 *\\n\\n1. 32-28 28-22 *',
@@ -55,13 +57,16 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
         ['ok', 'error']
     """
     check_arguments(variant, edition, result_convention)
+    if irregular not in IRREGULAR:
+        raise ValueError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
     if jobs and jobs > 1:
         from pdnkit.validation.jobs import validate_parallel
 
         yield from validate_parallel(source, variant, edition=edition, jobs=jobs,
                                      result_convention=result_convention, strict=strict,
-                                     light=light, chunk_size=chunk_size, encoding=encoding)
+                                     light=light, chunk_size=chunk_size, encoding=encoding,
+                                     irregular=irregular)
         return
     yield from validate_serial(source, variant, edition=edition,
                                result_convention=result_convention, strict=strict,
-                               light=light, encoding=encoding)
+                               light=light, encoding=encoding, irregular=irregular)

@@ -36,6 +36,7 @@ from pdnkit.validation.match import (
     flip_side,
     fmt_list,
     fmt_move,
+    irregular_move,
     match_move,
     merge_split_capture,
     parse_squares,
@@ -63,18 +64,24 @@ if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
-__all__ = ["MainLine", "replay_game"]
+__all__ = ["IRREGULAR", "MainLine", "replay_game"]
+
+#: the values of the ``irregular`` option: replay an irregular move as played where the
+#: rules let it stand, or stop at it
+IRREGULAR = ("stand", "stop")
 
 
 def replay_game(record: GameRecord, rules: Rules | None, pre: Sequence[Finding] = (),
                 edition: str | None = None, convention: str = "auto",
-                light: bool = False) -> GameReport:
+                light: bool = False, irregular: str = "stand") -> GameReport:
     """Replay ``record`` under ``rules`` (``None``: unknown, the game is not replayed) and
-    judge it; ``pre``: the findings of the rules' resolution; ``light``: no per-ply records.
+    judge it; ``pre``: the findings of the rules' resolution; ``light``: no per-ply records;
+    ``irregular``: ``"stand"`` replays an irregular move as played where the variant's rules
+    let it stand (:meth:`MainLine._irregular`), ``"stop"`` stops the replay at it.
     A fault of pdnkit's own code becomes an ``internal-error`` finding of this game (its
     moves kept unreplayed) instead of stopping the whole collection."""
     try:
-        return _replay(record, rules, pre, edition, convention, light)
+        return _replay(record, rules, pre, edition, convention, light, irregular)
     except Exception as exc:
         report = base_report(record)
         where = {"file": getattr(record, "file", None),
@@ -108,7 +115,8 @@ def _name_rules(report: GameReport, rules: Rules | None, edition: str | None) ->
 
 
 def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
-            edition: str | None, convention: str, light: bool) -> GameReport:
+            edition: str | None, convention: str, light: bool, irregular: str = "stand"
+            ) -> GameReport:
     report = base_report(record)
     found = Findings(record)
     report.findings = [*(getattr(record, "findings", ()) or ()), *header_findings(record)]
@@ -122,7 +130,7 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     start = game_start(record, nodes, rules, found)
     if start is None:
         return _give_up(report, record, rules, convention, found, nodes)
-    line = MainLine(report, found, rules, nodes, start, light)
+    line = MainLine(report, found, rules, nodes, start, light, irregular)
     line.run()
     line.finish()
     complete = line.stopped_at is None
@@ -153,11 +161,15 @@ class MainLine:
     __slots__ = ("report", "found", "rules", "nodes", "light", "pos", "tracker", "old_events",
                  "first_mover", "start_side", "offset", "base_num", "fullmove", "halfmove",
                  "side_known", "fen_tag", "numbers_warned", "skip_to", "stopped_at",
-                 "sq_cache")
+                 "sq_cache", "irregular", "pending")
 
     def __init__(self, report: GameReport, found: Findings, rules: Rules,
-                 nodes: Sequence[MoveNode], start: Start, light: bool) -> None:
+                 nodes: Sequence[MoveNode], start: Start, light: bool,
+                 irregular: str = "stand") -> None:
         self.report = report
+        self.irregular = irregular
+        #: (ply, code) of an irregular move replayed as played and not yet accepted
+        self.pending: tuple[int, str] | None = None
         self.found = found
         self.rules = rules
         self.nodes = nodes
@@ -278,6 +290,9 @@ class MainLine:
             if got is None:
                 return False
             move, res = got
+            if res.kind == "irregular":
+                self._play(ply, move, prec, None, irregular=res.note)
+                return True
         mismatch = separator_mismatch(node, move, self.rules)
         if mismatch:
             self.found.add("notation-mismatch", f"{mismatch}: {node.text}", node=node,
@@ -285,12 +300,31 @@ class MainLine:
         self._play(ply, move, prec, res.candidates if res.ok else None)
         return True
 
-    def _play(self, ply: int, move: Move, prec: PlyRecord, legal: Sequence[Move] | None
-              ) -> None:
+    def _play(self, ply: int, move: Move, prec: PlyRecord, legal: Sequence[Move] | None,
+              irregular: str | None = None) -> None:
+        """Play ``move`` as ply ``ply``; ``irregular``: the code of the rule it broke (an
+        irregular move replayed as played)."""
         before = self.pos
         pos = self.pos = before.play(move)
         prec._set(move, before, pos, legal)
-        self.tracker.push(ply, move, pos)
+        # an irregular move is of unknown class for the draw rules: every count restarts
+        self.tracker.push(ply, None if irregular else move, pos)
+        if self.pending is not None and ply == self.pending[0] + 1:
+            self._accepted(ply)
+        if irregular:
+            self.pending = (ply, irregular)
+
+    def _accepted(self, ply: int) -> None:
+        """The opponent's move after an irregular move: it accepts it (FMJD 5.7 and
+        alike), an ``irregular-accepted`` finding at this ply names the article."""
+        assert self.pending is not None
+        at, code = self.pending
+        self.pending = None
+        article = self.rules.irregularity_article
+        self.found.add("irregular-accepted",
+                       f"this move plays on after the irregular move of ply {at} ({code}), "
+                       f"which so stands ({article})", node=self.nodes[ply - 1], ply=ply,
+                       pos=self.pos, irregular_ply=at, irregular_code=code, article=article)
 
     def _ply_record(self, node: MoveNode, ply: int, number: int, side_idx: int) -> PlyRecord:
         if self.light:
@@ -390,8 +424,40 @@ class MainLine:
             self.skip_to = k + extra + 1
             return move, MatchResult("merged", move)
         code, msg, details = describe_failure(res, rules, sq, pos)
-        self.found.add(code, msg, node=node, ply=ply, pos=pos, details=details)
-        return None
+        return self._irregular(node, ply, sq, res, code, msg, details)
+
+    def _irregular(self, node: MoveNode, ply: int, sq: Sequence[int], res: MatchResult,
+                   code: str, msg: str, details: dict[str, object]
+                   ) -> tuple[Move, MatchResult] | None:
+        """The finding of a move that broke a rule, and what the rulebook does with it
+        (RULES.md 2.0 "Irregularities"; ``Rules.irregularity``). A physically interpretable
+        move (:func:`~pdnkit.validation.match.irregular_move`) stands where the variant lets
+        the opponent accept it by playing on: it is replayed as played (the finding keeps its
+        code and severity; the opponent's next move gets ``irregular-accepted``). Where the
+        rulebook recalls it (EDA rule 19) the message says so and the replay stops, as it
+        does for a move that cannot be read on the board and in ``irregular="stop"`` mode."""
+        pos, rules = self.pos, self.rules
+        move = irregular_move(pos, sq, res) if self.irregular == "stand" else None
+        if move is not None and rules.irregularity == "recalled":
+            self.found.add(code, f"{msg}; {rules.irregularity_article}: the move is recalled "
+                           "and replaced by a legal one, a second offence forfeits the game; "
+                           "replay stops here", node=node, ply=ply, pos=pos, details=details,
+                           irregularity="recalled", article=rules.irregularity_article)
+            return None
+        if move is not None:
+            try:
+                pos.play(move)
+            except ValueError:
+                move = None
+        if move is None:
+            self.found.add(code, msg, node=node, ply=ply, pos=pos, details=details)
+            return None
+        what = "a capture stopped early, " if res.kind == "illegal" else ""
+        self.found.add(code, f"{msg}; {what}replayed as played ({fmt_move(move, rules)}): "
+                       f"it stands once the opponent plays on ({rules.irregularity_article})",
+                       node=node, ply=ply, pos=pos, details=details,
+                       irregularity="stands", played=fmt_move(move, rules))
+        return move, MatchResult("irregular", move, note=code)
 
     def _other_side_starts(self, node: MoveNode, sq: Sequence[int], prec: PlyRecord
                            ) -> tuple[Move, MatchResult] | None:
@@ -475,35 +541,74 @@ def _plain_plies(pos: Position, nodes: Sequence[MoveNode], rules: Rules,
 
 def _replay_variation(found: Findings, elements: Sequence[BodyElement], pos: Position,
                       k0: int, rules: Rules) -> None:
-    """Replay one variation that replaces the main-line ply ``k0 + 1``, from ``pos``."""
-    nodes = [e for e in elements if isinstance(e, MoveNode)]
-    for j, node in enumerate(nodes):
-        ply = k0 + j + 1
+    """Replay one variation that replaces the main-line ply ``k0 + 1``, from ``pos``, and
+    every variation nested in it (:class:`_Variation` frames on an explicit stack, so a
+    nesting of any depth needs no recursion). Findings come in the order of a depth-first
+    walk: a move, then the variations that replace it, then the next move."""
+    stack = [_Variation(elements, pos, k0)]
+    while stack:
+        frame = stack[-1]
+        children = frame.step(found, rules)
+        if children is None:
+            stack.pop()
+        elif children:
+            stack.extend(reversed(children))
+
+
+class _Variation:
+    """One variation being replayed: its moves, the next one (``j``), the position reached,
+    and a move matched whose own variations are being replayed first (``held``)."""
+
+    __slots__ = ("nodes", "pos", "k0", "j", "held")
+
+    def __init__(self, elements: Sequence[BodyElement], pos: Position, k0: int) -> None:
+        self.nodes = [e for e in elements if isinstance(e, MoveNode)]
+        self.pos = pos
+        self.k0 = k0
+        self.j = 0
+        self.held: tuple[MoveNode, Sequence[int], MatchResult] | None = None
+
+    def step(self, found: Findings, rules: Rules) -> list[_Variation] | None:
+        """Advance by one move: ``None`` when the variation is over, else the frames of the
+        variations to replay before going on (maybe none)."""
+        if self.held is not None:
+            held, self.held = self.held, None
+            return [] if self._finish(found, rules, *held) else None
+        if self.j >= len(self.nodes):
+            return None
+        j, node, pos = self.j, self.nodes[self.j], self.pos
+        ply = self.k0 + j + 1
         if node.setup_before:
             new_pos, _ = start_position(found, rules, node.setup_before)
             if new_pos is None:
                 found.items[-1].ply = ply
                 found.items[-1].in_variation = True
-                return
-            pos = new_pos
+                return None
+            pos = self.pos = new_pos
         if node.placeholder or not node.squares:
             if j == 0 and node.text.strip() in ("...", ".."):
-                continue
-            return
-        sq = parse_squares(rules, node.squares)
-        if isinstance(sq, str):
+                self.j += 1
+                return []
+            return None
+        parsed = parse_squares(rules, node.squares)
+        if isinstance(parsed, str):
             short = resolve_short_move(pos, node.text)
             if not isinstance(short, list):
                 found.add("ambiguous-move" if short and short.startswith("ambiguous")
-                          else "illegal-move", short or sq, node=node, ply=ply, pos=pos,
+                          else "illegal-move", short or parsed, node=node, ply=ply, pos=pos,
                           in_variation=True)
-                return
-            sq = short
-        res = match_move(pos, sq)
-        for var in node.variations:
-            _replay_variation(found, var, pos, k0 + j, rules)
+                return None
+            parsed = short
+        res = match_move(pos, parsed)
+        self.held = (node, parsed, res)
+        return [_Variation(var, pos, self.k0 + j) for var in node.variations]
+
+    def _finish(self, found: Findings, rules: Rules, node: MoveNode, sq: Sequence[int],
+                res: MatchResult) -> bool:
+        """Play the move matched (after its variations); False when the variation stops."""
+        pos, ply = self.pos, self.k0 + self.j + 1
         if res.kind == "ambiguous":
-            move, only = settle_ambiguity(pos, res.candidates, nodes[j + 1:], rules)
+            move, only = settle_ambiguity(pos, res.candidates, self.nodes[self.j + 1:], rules)
             cands = fmt_list(res.candidates, rules)
             found.add("ambiguous-move",
                       f"matches {len(res.candidates)} legal moves ({', '.join(cands)})",
@@ -514,10 +619,12 @@ def _replay_variation(found: Findings, elements: Sequence[BodyElement], pos: Pos
         elif res.kind == "no-moves":
             found.add("move-after-end", "the side to move has no legal move", node=node,
                       ply=ply, pos=pos, in_variation=True)
-            return
+            return False
         else:
             code, msg, details = describe_failure(res, rules, sq, pos)
             found.add(code, msg, node=node, ply=ply, pos=pos, in_variation=True,
                       details=details)
-            return
-        pos = pos.play(move)
+            return False
+        self.pos = pos.play(move)
+        self.j += 1
+        return True

@@ -54,7 +54,7 @@ def _chunks(src: FileInput, encoding: str | None = None
 
 def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
           variant: str | None, edition: str | None, convention: str,
-          light: bool) -> list[WorkItem]:
+          light: bool, irregular: str = "stand") -> list[WorkItem]:
     """Parse and replay one batch in a worker: ``("stray", finding)`` for text that is not a
     game, else ``("game", report)`` with a provisional index of -1."""
     from pdnkit.pdn import reader
@@ -77,7 +77,7 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
         if text and notes:
             rec.findings[:0] = [f.located(file=file, game_index=-1) for f in notes]
         rep = replay(rec, variant=variant, edition=edition, result_convention=convention,
-                     light=light)
+                     light=light, irregular=irregular)
         rep.final_position = None
         for p in rep.plies:
             p.materialize()
@@ -187,7 +187,8 @@ def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
 
 def validate_parallel(source: Source, variant: str | None, *, edition: str | None, jobs: int,
                       result_convention: str, strict: bool, light: bool,
-                      chunk_size: int, encoding: str | None = None) -> Iterator[GameReport]:
+                      chunk_size: int, encoding: str | None = None,
+                      irregular: str = "stand") -> Iterator[GameReport]:
     """:func:`pdnkit.validation.validate` with ``jobs`` worker processes (see the module
     doc)."""
     from pdnkit.pdn.source import source_name
@@ -199,7 +200,8 @@ def validate_parallel(source: Source, variant: str | None, *, edition: str | Non
         for src in iter_sources(source):
             if is_record(src):  # a GameRecord: no parsing
                 yield replay(src, variant=variant, edition=edition,
-                             result_convention=result_convention, light=light)
+                             result_convention=result_convention, light=light,
+                             irregular=irregular)
                 continue
             chunks, opened, name, closer = _chunks(src, encoding)
             enc = opened.encoding
@@ -208,7 +210,7 @@ def validate_parallel(source: Source, variant: str | None, *, edition: str | Non
             try:
                 for results in run_batches(pool, chunks, chunk_size, 2 * jobs, _work, fname,
                                            enc, strict, variant, edition, result_convention,
-                                           light):
+                                           light, irregular):
                     yield from order.take(results)
             finally:
                 if closer is not None:

@@ -170,10 +170,23 @@ def judge_result(report: GameReport, record: GameRecord, rules: Rules, conventio
 
     # what the rules say: the final position decides, or an automatic draw was reached
     decided: str | None = None
-    if complete and pos is not None and pos.is_terminal():
+    why = ""
+    if complete and pos is not None and getattr(rules, "wins_on_promotion", False):
+        winner = pos.winner()  # the first king wins (Breakthrough, RULES.md 2.5)
+        if winner is not None:
+            decided = "white" if int(winner) == 0 else "black"
+            crowned = pos.white_kings if int(winner) == 0 else pos.black_kings
+            why = (f"{decided.capitalize()} has a king at the end and so wins"
+                   if crowned else
+                   f"{'White' if int(pos.side) == 0 else 'Black'} has no legal move at the "
+                   "end and so loses")
+    elif complete and pos is not None and pos.is_terminal():
         mover = int(pos.side)
         loser = mover if not getattr(rules, "losing_game", False) else 1 - mover
         decided = "black" if loser == 0 else "white"
+        what = "wins" if getattr(rules, "losing_game", False) else "loses"
+        why = (f"{'White' if mover == 0 else 'Black'} has no legal move at the end and so "
+               f"{what}")
     verdict = decided
     if verdict is None and complete and any(e.automatic and e.reached_ply is not None
                                             for e in events):
@@ -212,10 +225,8 @@ def judge_result(report: GameReport, record: GameRecord, rules: Rules, conventio
     report.outcome = outcome
     report.result = result_string(outcome, meaning)
     if decided is not None and outcome != "unknown" and outcome != decided:
-        stuck = "White" if int(pos.side) == 0 else "Black"
-        what = "wins" if getattr(rules, "losing_game", False) else "loses"
         found.add("result-mismatch",
-                  f"{stuck} has no legal move at the end and so {what}, but the result "
+                  f"{why}, but the result "
                   f"{raw!r} says {'a draw' if outcome == 'draw' else outcome + ' won'}",
                   ply=last, expected=decided, result=raw)
 

@@ -371,3 +371,74 @@ def describe_failure(res: MatchResult, rules: Rules, sq: Sequence[int], pos: Pos
         details["required"] = required
         why += f"; a capture was compulsory ({', '.join(required)})"
     return "illegal-move", why, details
+
+
+# --- irregular moves that may stand (RULES.md 2.0 "Irregularities") -------------------------
+
+#: the failure kinds whose move is physically interpretable (a quiet move while a capture was
+#: compulsory, a capture legal but for the choice rule); a capture stopped early is found
+#: by :func:`partial_capture`
+IRREGULAR_KINDS = frozenset(("missed-capture", "not-max-capture", "capture-priority"))
+
+
+def partial_capture(pos: Position, sq: Sequence[int]) -> Move | None:
+    """The capture that the written squares ``sq`` describe when it stopped before its end:
+    the first jumps of one capture route of the piece on ``sq[0]`` (the precedence rules
+    relaxed), ending on ``sq[-1]``, every written square on the route in order. ``None`` when
+    no route reads so.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.from_squares(get_rules("international"), "W", white_men=[32],
+        ...                           black_men=[28, 19])
+        >>> partial_capture(p, [32, 23]).captured
+        (28,)
+    """
+    if len(sq) < 2:
+        return None
+    relaxed = _relaxed_positions(pos)
+    free = relaxed[0][1] if relaxed else pos
+    o, d = sq[0], sq[-1]
+    piece = pos.piece_at(o)
+    if piece is None or int(piece[0]) != int(pos.side):
+        return None
+    promo = pos._eng.geometry.promotion_squares(int(pos.side))
+    crown_mid = getattr(pos.rules, "promotion_during_capture", "pass") == "king"
+    for m in free.legal_moves(all_routes=True):
+        if m.origin != o or not m.captured:
+            continue
+        path = m.path
+        for i in range(1, min(len(path) - 1, len(m.captured))):
+            if path[i] != d or not _in_order(sq[1:-1], path[1:i]):
+                continue
+            captured = m.captured[:i]
+            if crown_mid:
+                promotes = not m.is_king and any(s in promo for s in path[1:i + 1])
+            else:
+                promotes = not m.is_king and d in promo
+            return Move(o, d, path[:i + 1], captured,
+                        tuple(c for c in captured if c in m.captured_kings), promotes,
+                        m.is_king)
+    return None
+
+
+def _in_order(written: Sequence[int], route: Sequence[int]) -> bool:
+    """True when every written square is on ``route``, in the same order."""
+    it = iter(route)
+    return all(any(s == r for r in it) for s in written)
+
+
+def irregular_move(pos: Position, sq: Sequence[int], res: MatchResult) -> Move | None:
+    """The move a written move that broke a capture rule stands for, as played: the quiet
+    move of a ``missed-capture``, the capture of a ``not-max-capture`` or
+    ``capture-priority`` (the first reading when several), the first jumps of a capture that
+    stopped early (``illegal`` while a capture was compulsory). ``None`` when the move
+    cannot be interpreted on the board (no piece of the mover on the origin, a move no piece
+    can make)."""
+    if res.kind == "missed-capture":
+        return pos.quiet_move(sq[0], sq[-1])
+    if res.kind in ("not-max-capture", "capture-priority"):
+        return res.candidates[0] if res.candidates else None
+    if res.kind == "illegal" and res.required and res.note is None:
+        return partial_capture(pos, sq)
+    return None

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pdnkit.findings import make_finding
-from pdnkit.validation.game import replay_game
+from pdnkit.validation.game import IRREGULAR, replay_game
 from pdnkit.validation.judge import CONVENTIONS
 from pdnkit.validation.report import GameReport
 from pdnkit.validation.resolve import Resolution, lookup_rules, resolve_rules
@@ -47,7 +47,7 @@ def check_arguments(variant: str | None, edition: str | None, result_convention:
 
 def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | None = None,
            edition: str | None = None, result_convention: str = "auto",
-           light: bool = False) -> GameReport:
+           light: bool = False, irregular: str = "stand") -> GameReport:
     """Replay one game record and validate it.
 
     ``rules`` (a :class:`~pdnkit.rules.Rules`) forces the rules; otherwise they come from the
@@ -55,7 +55,10 @@ def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | Non
     whom the first number of a result belongs to in variants where Black moves first:
     ``auto`` (decide from the final position, else PDN 2.0: the first mover),
     ``first-mover`` or ``white``. ``light`` drops the record and the per-ply list from the
-    report (counts stay), for summaries over large collections.
+    report (counts stay), for summaries over large collections. ``irregular``: ``"stand"``
+    replays an irregular move (a capture omitted, too few pieces taken, a capture stopped
+    early) as played where the variant's rules let it stand once the opponent plays on
+    (RULES.md 2.0), ``"stop"`` stops the replay at it.
 
     Example:
         >>> from pdnkit.pdn import parse_game
@@ -66,13 +69,17 @@ def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | Non
     if result_convention not in CONVENTIONS:
         raise ValueError(f"result_convention must be one of {CONVENTIONS}, "
                          f"got {result_convention!r}")
+    if irregular not in IRREGULAR:
+        raise ValueError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
     if rules is not None:
-        rep = replay_game(record, rules, [], edition, result_convention, light)
+        rep = replay_game(record, rules, [], edition, result_convention, light, irregular)
     else:
         res = resolve_rules(record, variant, edition)
-        rep = replay_game(record, res.rules, res.findings, edition, result_convention, light)
+        rep = replay_game(record, res.rules, res.findings, edition, result_convention, light,
+                          irregular)
         if res.source == "guess" and rep.status == "error":
-            rep = _other_guesses(record, res, edition, result_convention, light) or rep
+            rep = _other_guesses(record, res, edition, result_convention, light,
+                                 irregular) or rep
     if light:
         rep.record = None
         rep.plies = []
@@ -81,7 +88,8 @@ def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | Non
 
 
 def _other_guesses(record: GameRecord, res: Resolution, edition: str | None,
-                   convention: str, light: bool) -> GameReport | None:
+                   convention: str, light: bool, irregular: str = "stand"
+                   ) -> GameReport | None:
     """The report under the first other guessed variant that replays without errors."""
     guessed = res.rules.name if res.rules is not None else None
     for name in res.alternatives:
@@ -94,7 +102,8 @@ def _other_guesses(record: GameRecord, res: Resolution, edition: str | None,
             f"variant guessed as {alt_rules.name}: the game replays under its rules "
             f"and not under {guessed}'s",
             details={"variant": alt_rules.name, "candidates": [guessed, *res.alternatives]})
-        alt = replay_game(record, alt_rules, [*fs, note], edition, convention, light)
+        alt = replay_game(record, alt_rules, [*fs, note], edition, convention, light,
+                          irregular)
         if alt.status != "error":
             return alt
     return None
@@ -102,7 +111,8 @@ def _other_guesses(record: GameRecord, res: Resolution, edition: str | None,
 
 def validate_serial(source: Source, variant: str | None, *, edition: str | None,
                     result_convention: str, strict: bool, light: bool,
-                    encoding: str | None = None) -> Iterator[GameReport]:
+                    encoding: str | None = None, irregular: str = "stand"
+                    ) -> Iterator[GameReport]:
     """:func:`pdnkit.validation.validate` in this process (arguments already checked)."""
     from pdnkit.pdn.reader import read_games
     from pdnkit.pdn.source import source_name
@@ -110,9 +120,11 @@ def validate_serial(source: Source, variant: str | None, *, edition: str | None,
     for src in iter_sources(source):
         if is_record(src):
             yield replay(src, variant=variant, edition=edition,
-                         result_convention=result_convention, light=light)
+                         result_convention=result_convention, light=light,
+                         irregular=irregular)
             continue
         file = source_name(src) if isinstance(src, Path) else None
         for record in read_games(src, strict=strict, file=file, encoding=encoding):
             yield replay(record, variant=variant, edition=edition,
-                         result_convention=result_convention, light=light)
+                         result_convention=result_convention, light=light,
+                         irregular=irregular)

@@ -171,8 +171,12 @@ def test_a_turkish_game_validates() -> None:
     # a quiet move in place of Black's compulsory capture at ply 12 is caught
     bad = SAMPLE.replace("e6xg4", "h6-h5")
     [report] = list(pdnkit.validate(bad))
+    # the missed capture stands (Turkish: FMJD 5.7 assumed) and the replay goes on past it
+    assert [f for f in report.findings if f.code == "missed-capture"][0].ply == 12
+    assert report.replayed_plies > 11
+    [report] = list(pdnkit.validate(bad, irregular="stop"))
     [f] = [f for f in report.findings if f.code == "missed-capture"]
-    assert f.ply == 12
+    assert f.ply == 12 and report.replayed_plies == 11
 
 
 @pytest.mark.parametrize("rules", [TURKISH, KISH], ids=["default", "kish"])
