@@ -18,7 +18,6 @@ Example:
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from dataclasses import dataclass
 from itertools import combinations
@@ -28,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["PLACEHOLDERS", "alias", "aliases", "crosstable", "is_placeholder", "suggest",
+__all__ = ["PLACEHOLDERS", "alias", "aliases", "is_placeholder", "suggest",
            "unalias"]
 
 #: names (lower case, trimmed) that stand for no player; the same list as the SQL macro
@@ -247,83 +246,3 @@ def _years(y0: int | None, y1: int | None) -> str:
     if y0 is None:
         return ""
     return str(y0) if y0 == y1 else f"{y0}-{y1}"
-
-
-# --------------------------------------------------------------------------------------
-# crosstables
-
-#: results written with two points for a win (RULES.md 1.6: the international result type)
-TWO_POINT_RESULTS = ("2-0", "0-2", "1-1")
-
-
-def crosstable(
-    db: Any = None,
-    *,
-    event: str | None = None,
-    variant: str | None = None,
-    date_from: str | _dt.date | int | None = None,
-    date_to: str | _dt.date | int | None = None,
-    scoring: str = "auto",
-) -> pd.DataFrame:
-    """Players x players of an event (``event``: case-insensitive substring), ranked by
-    points: ``rank``, ``player``, ``games``, ``wins``, ``draws``, ``losses``, ``points``,
-    then one column per opponent (by rank: ``1``, ``2`` ...) with the points scored in each
-    game against them (``x`` on the diagonal). ``scoring`` is ``2`` (2 for a win, 1 for a
-    draw: the international result type, used where the event's results are written
-    ``2-0``/``1-1``/``0-2``), ``1`` (1 and 1/2) or ``auto`` (``2`` when the event's file
-    writes two-point results). Players are identities (aliases merged, placeholder names
-    and games without a decided or drawn result left out).
-
-    Example:
-        >>> from pdnkit.stats import _memory_db
-        >>> crosstable(_memory_db(), event="x").empty
-        True
-    """
-    import pandas as pd
-
-    from pdnkit.stats import OUTCOME_SQL, _game_filters
-
-    if scoring not in ("auto", "1", "2"):
-        raise ValueError("scoring must be auto, 1 or 2")
-    con = _open(db)
-    where, params = _game_filters(variant, event, None, date_from, date_to)
-    rows = con.execute(f"""
-        SELECT g.game_id, player_name(g.white) AS w, player_name(g.black) AS b,
-               {OUTCOME_SQL} AS oc, g.result_raw, g.round, g.date
-        FROM games g WHERE {where}
-        ORDER BY g.date NULLS LAST, g.round, g.game_id""", params).fetchall()
-    games = [r for r in rows if r[1] and r[2] and r[1] != r[2]
-             and r[3] in ("white", "black", "draw")]
-    if scoring == "auto":
-        two = any((r[4] or "").strip() in TWO_POINT_RESULTS for r in games)
-    else:
-        two = scoring == "2"
-    win, draw = (2.0, 1.0) if two else (1.0, 0.5)
-    tally: dict[str, list[float]] = {}
-    cells: dict[tuple[str, str], list[float]] = {}
-    for _gid, w, b, oc, *_ in games:
-        pw = win if oc == "white" else draw if oc == "draw" else 0.0
-        pb = win if oc == "black" else draw if oc == "draw" else 0.0
-        for me, other, pts in ((w, b, pw), (b, w, pb)):
-            t = tally.setdefault(me, [0, 0, 0, 0, 0.0])
-            t[0] += 1
-            t[1 if pts == win else 2 if pts == draw else 3] += 1
-            t[4] += pts
-            cells.setdefault((me, other), []).append(pts)
-    order = sorted(tally, key=lambda p: (-tally[p][4], -tally[p][1], p))
-    if not order:
-        return pd.DataFrame(columns=["rank", "player", "games", "wins", "draws", "losses",
-                                     "points"])
-
-    def fmt(x: float) -> str:
-        return str(int(x)) if x == int(x) else ("½" if x == 0.5 else f"{x:g}")
-
-    out = []
-    for i, p in enumerate(order, 1):
-        g, w, d, lo, pts = tally[p]
-        row: dict[str, Any] = {"rank": i, "player": p, "games": g, "wins": w, "draws": d,
-                               "losses": lo, "points": pts}
-        for j, q in enumerate(order, 1):
-            row[str(j)] = "x" if p == q else " ".join(fmt(x) for x in cells.get((p, q), []))
-        out.append(row)
-    return pd.DataFrame(out)

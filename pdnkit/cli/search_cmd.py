@@ -3,7 +3,7 @@ and ``pdnkit stats crosstable``.
 
 Each command is a thin shell over one library function: :func:`pdnkit.position_search.search`,
 :func:`pdnkit.players.alias`, :func:`pdnkit.players.suggest` and
-:func:`pdnkit.players.crosstable`.
+:func:`pdnkit.stats.crosstable`.
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def stats_crosstable(
 
     Aliases are merged (pdnkit players alias) and placeholder names left out.
     """
-    from pdnkit.players import crosstable
+    from pdnkit.stats import crosstable
 
     df = _run(crosstable, _db_or_fail(db), event=event, variant=variant,
               date_from=date_from, date_to=date_to, scoring=scoring)

@@ -156,10 +156,10 @@ def connect(db: DbLike = None, *, read_only: bool = False,
         return db
     path = db_path(db)
     if path != ":memory:" and Path(path).is_dir() or "://" in path:
-        from pdnkit.store.lake import is_lake, open_lake
+        from pdnkit.store.lakeview import is_lake, open_lake
 
         if is_lake(path):  # a Parquet lake: views over its parts, in memory
-            return open_lake(path)
+            return open_lake(path, schema=schema_sql(), setup=refresh_variants)
     if path != ":memory:":
         p = Path(path)
         if (must_exist or read_only) and not p.exists():

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.players import alias, aliases, crosstable, is_placeholder, suggest, unalias
-from pdnkit.stats import players
+from pdnkit.players import alias, aliases, is_placeholder, suggest, unalias
+from pdnkit.stats import crosstable, players
 
 GAMES = [
     ("Cup", "M Tinsley", "D Oldbury", "1-0", "1950.05.01"),
