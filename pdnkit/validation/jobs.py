@@ -169,7 +169,7 @@ PARALLEL_MIN_BYTES = 2_000_000
 
 
 def worth_workers(sizes: Iterable[int | None], jobs: int,
-                  min_bytes: int = PARALLEL_MIN_BYTES) -> bool:
+                  min_bytes: int | None = None) -> bool:
     """True when ``jobs`` worker processes pay for themselves on inputs of these ``sizes``
     in bytes (``None``: unknown, a file object or standard input, counted as large).
 
@@ -181,6 +181,8 @@ def worth_workers(sizes: Iterable[int | None], jobs: int,
     """
     if jobs <= 1:
         return False
+    if min_bytes is None:
+        min_bytes = PARALLEL_MIN_BYTES
     total = 0
     for size in sizes:
         if size is None:

@@ -141,6 +141,10 @@ def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | Non
                               light)
             if res.source == "guess" and rep.status == "error":
                 rep = _other_guesses(record, res, edition, result_convention, light) or rep
+            if rep.variant is None and res.rules is not None:  # not replayed (unparsed):
+                rep.variant = res.rules.name                   # its rules all the same
+                rep.gametype = res.rules.gametype
+                rep.edition = edition or res.rules.edition
     except Exception as exc:  # noqa: BLE001 - one game never stops a collection
         rep = failed_report(record, exc, "resolving this game's variant")
     if light:
