@@ -143,7 +143,9 @@ def _square_tokens(record: GameRecord) -> list[str]:
     return out
 
 
-_FEN_SQUARE = re.compile(r"[0-9]{1,6}|[a-l](?:1[0-2]|[1-9])")
+#: a square in a FEN: a number of at most 3 digits (no board has more squares; a longer
+#: run of digits is no square and no evidence) or an alphanumeric square
+_FEN_SQUARE = re.compile(r"(?<!\d)[0-9]{1,3}(?!\d)|(?<![a-z])[a-l](?:1[0-2]|[1-9])(?!\d)")
 
 
 @dataclass
@@ -220,8 +222,8 @@ def guess_from(ev: Evidence) -> tuple[list[str], str]:
             return (["czech", "russian", "brazilian", "english"],
                     "alphanumeric squares and 'x' captures")
         return ["russian", "czech", "brazilian", "english"], "alphanumeric squares"
-    nums = [int(t) for t in tokens if t.isdigit() and len(t) < 7] + [
-        int(s) for s in fen_squares if s.isdigit() and len(s) < 7]
+    nums = [int(t) for t in tokens if t.isdigit() and len(t) < 4] + [
+        int(s) for s in fen_squares if s.isdigit() and len(s) < 4]
     top = max(nums, default=0)
     if top > 50:
         return ["canadian"], f"square numbers up to {top}"
