@@ -78,9 +78,8 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     if jobs and jobs > 1:
         from pdnkit.validation.jobs import input_sizes, validate_parallel, worth_workers
 
-        if not isinstance(source, (str, os.PathLike)) and not hasattr(source, "read"):
-            source = list(source)  # type: ignore[arg-type]  # counted, then read
-        if not worth_workers(input_sizes(source), jobs):
+        countable = isinstance(source, (str, os.PathLike, list, tuple))  # read twice
+        if countable and not worth_workers(input_sizes(source), jobs):
             jobs = 1
     if jobs and jobs > 1:
 

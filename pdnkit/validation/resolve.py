@@ -246,6 +246,8 @@ def guess_from(ev: Evidence) -> tuple[list[str], str]:
 SCAN_GAMES = 500
 #: ... or this many characters of text, whichever comes first
 SCAN_CHARS = 4_000_000
+#: ... or this many games when each of them names the same variant in its tags
+SCAN_DECIDED = 50
 
 
 @dataclass(frozen=True)
@@ -276,9 +278,10 @@ class _Sketch:
     expressions from the splitter's text (no parsing)."""
 
     def __init__(self, text: str) -> None:
-        self.tags = _TAG_PAIR.findall(text[:20_000])
-        body = _TAG_PAIR.sub(" ", text[:40_000])
-        body = _COMMENT.sub(" ", body)
+        head = text[:4_000]
+        self.tags = _TAG_PAIR.findall(head)
+        end = head.rfind("]") + 1 if self.tags else 0  # the first moves follow the tags
+        body = _COMMENT.sub(" ", text[end:end + 2_000])
         self.moves = [_Node((a.lower(), b.lower()), (sep,))
                       for a, sep, b in _MOVE.findall(body)[:60]
                       if a != b and "0" not in (a, b)][:40]  # not a result (1-0, 1-1)
@@ -286,7 +289,8 @@ class _Sketch:
 
 def scan_file(chunks: Iterable[object], edition: str | None = None) -> FileGuess | None:
     """The file's variant from the evidence of its first games (the splitter's ``chunks``,
-    at most :data:`SCAN_GAMES` games or :data:`SCAN_CHARS` characters): the GameType or
+    at most :data:`SCAN_GAMES` games or :data:`SCAN_CHARS` characters, :data:`SCAN_DECIDED`
+    games when all of them name the same variant): the GameType or
     Variant tags most of its games carry, else a guess from the evidence of all of them
     together. ``None`` when nothing says (no tags, no moves).
 
@@ -312,6 +316,8 @@ def scan_file(chunks: Iterable[object], edition: str | None = None) -> FileGuess
         chars += len(text)
         if seen >= SCAN_GAMES or chars >= SCAN_CHARS:
             break
+        if seen >= SCAN_DECIDED and len(declared) == 1 and declared.total() == seen:
+            break  # every game so far names the same variant: decided
     if declared:
         name, n = declared.most_common(1)[0]
         return FileGuess((name,), f"the GameType/Variant tags of {n} of the file's games")
