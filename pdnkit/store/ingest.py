@@ -238,6 +238,23 @@ def _batches(path: Path, variant: str | None, edition: str | None, jobs: int,
     yield batch
 
 
+class FileFault(Exception):
+    """Reading or replaying a file failed in pdnkit's own code (not the database): the file
+    is reported failed and the import goes on with the next one."""
+
+
+def _guarded(batches: Iterator[ReportBatch]) -> Iterator[ReportBatch]:
+    """``batches``, a fault while producing them (not an I/O or decoding error, which
+    the caller reports as they are) raised as :class:`FileFault`; faults of the loader
+    itself (the database) are not caught here."""
+    try:
+        yield from batches
+    except (OSError, UnicodeError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - one file never stops the others
+        raise FileFault(f"internal error: {type(exc).__name__}: {exc}") from exc
+
+
 #: games of a file sent to a worker process at a time
 WORKER_GAMES = 200
 #: worker batches in flight per worker process (bounds the memory of the results waiting)
@@ -509,7 +526,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         file_codes: Counter[str] = Counter()
         replayed = findings = 0
         writer = _Writer(con, file_id)
-        for batch in _batches(path, variant, edition, jobs, pool, encoding):
+        for batch in _guarded(_batches(path, variant, edition, jobs, pool, encoding)):
             n = batch.games_count
             if n:
                 writer.put(batch, next_game)
@@ -666,13 +683,8 @@ def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str
                                       edition, jobs, summary, on_games, pool, encoding, label)
                 except (OSError, UnicodeError) as exc:
                     res = FileResult(label, "failed", sha, message=str(exc))
-                except Exception as exc:  # noqa: BLE001 - one file never stops the others
-                    import duckdb as _duckdb
-
-                    if isinstance(exc, _duckdb.Error):
-                        raise  # the database itself: said once, by the caller
-                    res = FileResult(label, "failed", sha,
-                                     message=f"internal error: {type(exc).__name__}: {exc}")
+                except FileFault as exc:  # one file never stops the others
+                    res = FileResult(label, "failed", sha, message=str(exc))
                 summary.files.append(res)
                 if bar:
                     bar.file_done()

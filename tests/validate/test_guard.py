@@ -115,13 +115,13 @@ def test_import_goes_on_after_a_failing_file(tmp_path: Path,
     a, b = tmp_path / "a.pdn", tmp_path / "b.pdn"
     a.write_text("1. 32-28 *\n", encoding="utf-8")
     b.write_text("1. 33-29 *\n", encoding="utf-8")
-    real = ingest._import_one
+    real = ingest._batches
 
-    def fake(con: Any, path: Path, *args: Any, **kwargs: Any) -> Any:
+    def fake(path: Path, *args: Any, **kwargs: Any) -> Any:
         if path.name == "a.pdn":
             raise RuntimeError("file fault")
-        return real(con, path, *args, **kwargs)
-    monkeypatch.setattr(ingest, "_import_one", fake)
+        yield from real(path, *args, **kwargs)
+    monkeypatch.setattr(ingest, "_batches", fake)
     summary = ingest.import_files([a, b], db=tmp_path / "f.duckdb", progress=False)
     assert [f.status for f in summary.files] == ["failed", "imported"]
     assert "file fault" in (summary.files[0].message or "")
