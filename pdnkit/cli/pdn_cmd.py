@@ -41,6 +41,12 @@ def lint_cmd(
         None, "--encoding",
         help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
              "utf-16 ...) instead of detecting it."),
+    select: list[str] | None = typer.Option(
+        None, "--select", help="Report only these finding codes (CODE,CODE ...); they alone "
+                               "count for the exit status."),
+    ignore: list[str] | None = typer.Option(
+        None, "--ignore", help="Do not report these finding codes (CODE,CODE ...); they do "
+                               "not count for the exit status."),
 ) -> None:
     """Check the PDN syntax of game collections, game by game.
 
@@ -60,11 +66,17 @@ def lint_cmd(
     """
     from pdnkit.pdn.source import check_encoding
     from pdnkit.pdn.tools import lint
+    from pdnkit.validation import check_codes
 
     try:
+        codes = check_codes(select, ignore)
         summary = lint(paths, strict=strict, encoding=check_encoding(encoding))
-    except (OSError, ValueError) as exc:  # missing path, no PDN file, unknown encoding
+    except (OSError, ValueError) as exc:  # missing path, no PDN file, unknown encoding/code
         raise _fail(str(exc)) from None
+    if codes is not None:
+        chosen, ignored = codes
+        summary.findings = [f for f in summary.findings if f.code not in ignored
+                            and (chosen is None or f.code in chosen)]
     if fmt is LintFormat.jsonl:
         for f in summary.findings:
             typer.echo(json.dumps(f.to_dict(), ensure_ascii=False))

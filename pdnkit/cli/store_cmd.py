@@ -167,6 +167,12 @@ def import_command(
     chunk_mb: float = typer.Option(4.0, "--chunk-mb", min=0.001,
                                    help="With --lake: megabytes of a file per task."),
     irregular: Irregular = typer.Option(Irregular.stand, "--irregular", help=IRREGULAR_HELP),
+    select: list[str] | None = typer.Option(
+        None, "--select", help="Count only these finding codes (CODE,CODE ...) in the "
+                               "summary; every finding is stored all the same."),
+    ignore: list[str] | None = typer.Option(
+        None, "--ignore", help="Leave these finding codes (CODE,CODE ...) out of the "
+                               "summary; they are stored all the same."),
 ) -> None:
     """Read, replay and load PDN files into a DuckDB database (or a Parquet lake).
 
@@ -186,7 +192,12 @@ def import_command(
     """
     from pdnkit.pdn.source import check_encoding
     from pdnkit.store import import_files
+    from pdnkit.validation import check_codes
 
+    try:
+        codes = check_codes(select, ignore)
+    except ValueError as exc:  # unknown code
+        raise _fail(str(exc)) from None
     try:
         if lake is not None:
             from pdnkit.store.lake import import_lake
@@ -207,6 +218,11 @@ def import_command(
         raise _fail(str(exc)) from None
     except ValueError as exc:  # unknown variant
         raise _fail(str(exc)) from None
+    if codes is not None:  # the summary only: the findings table keeps every finding
+        chosen, ignored = codes
+        for code in list(summary.code_counts):
+            if code in ignored or (chosen is not None and code not in chosen):
+                summary.findings -= summary.code_counts.pop(code)
     if format is ImportFormat.json:
         typer.echo(json.dumps(summary.to_dict(), indent=2, default=str))
     else:

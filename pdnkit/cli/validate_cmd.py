@@ -78,12 +78,18 @@ class Summary:
         self.by_status: dict[str, int] = {"ok": 0, "warning": 0, "error": 0, "unparsed": 0}
         self.by_code: dict[tuple[str, str], int] = {}
         self.worst_rank = -1
+        self.variants: dict[str, int] = {}
+        self.guessed: dict[str, int] = {}
 
     def add(self, report: Any) -> None:
         """Count one :class:`~pdnkit.replay.GameReport`."""
         self.games += 1
         self.plies += report.replayed_plies
         self.by_status[report.status] = self.by_status.get(report.status, 0) + 1
+        name = report.variant or "none"
+        self.variants[name] = self.variants.get(name, 0) + 1
+        if any(f.code == "variant-guessed" for f in report.findings):
+            self.guessed[name] = self.guessed.get(name, 0) + 1
         for f in report.findings:
             key = (f.code, f.severity.value)
             self.by_code[key] = self.by_code.get(key, 0) + 1
@@ -112,6 +118,10 @@ class Summary:
         t.add_row("with errors", str(self.by_status.get("error", 0)))
         t.add_row("unparsed", str(self.by_status.get("unparsed", 0)))
         t.add_row("plies replayed", str(self.plies))
+        if self.variants:
+            t.add_row("variants", _counts(self.variants))
+        if self.guessed:
+            t.add_row("variant guessed", _counts(self.guessed))
         rate = self.games / seconds if seconds > 0 else 0.0
         t.add_row("time", f"{seconds:.2f} s ({rate:,.0f} games/s)")
         if not self.by_code:
@@ -126,6 +136,11 @@ class Summary:
             style = {"error": "red", "warning": "yellow"}.get(sev, "")
             c.add_row(code, f"[{style}]{sev}[/{style}]" if style else sev, str(n))
         return Group(t, c)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    """``"international 20, russian 3"``: names by count, most first."""
+    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
 def _csv_rows(report: Any) -> list[dict[str, Any]]:
@@ -183,6 +198,12 @@ def validate_cmd(
         help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
              "utf-16 ...) instead of detecting it."),
     irregular: Irregular = typer.Option(Irregular.stand, "--irregular", help=IRREGULAR_HELP),
+    select: list[str] | None = typer.Option(
+        None, "--select", help="Report only these finding codes (CODE,CODE ...); they alone "
+                               "count for --fail-on and a game's status."),
+    ignore: list[str] | None = typer.Option(
+        None, "--ignore", help="Do not report these finding codes (CODE,CODE ...); they do "
+                               "not count for --fail-on or a game's status."),
 ) -> None:
     """Replay every game and check every move, capture rule, result and draw claim.
 
@@ -197,6 +218,8 @@ def validate_cmd(
       pdnkit validate collection/ --variant russian --format jsonl > report.jsonl
 
       pdnkit validate old_english.pdn --edition wcdf --result-convention first-mover
+
+      pdnkit validate games.pdn --ignore notation-mismatch,variant-guessed
     """
     with contextlib.ExitStack() as stack:
         from pdnkit._atomic import atomic_output  # whole or not at all, never over an input
@@ -204,13 +227,15 @@ def validate_cmd(
         out_stream = (stack.enter_context(atomic_output(output, inputs=paths, newline=""))
                       if output else sys.stdout)
         code, summary = _run(paths, variant, edition, fmt, jobs, result_convention, strict, quiet,
-                    show_info, out_stream, output is not None, encoding, irregular.value)
+                             show_info, out_stream, output is not None, encoding,
+                             (select, ignore), irregular.value)
     raise typer.Exit(2 if code == 2 else summary.exit_code(fail_on.value))
 
 
 def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: OutputFormat,
          jobs: int, result_convention: Convention, strict: bool, quiet: bool, show_info: bool,
          out_stream: Any, to_file: bool, encoding: str | None = None,
+         codes: tuple[list[str] | None, list[str] | None] = (None, None),
          irregular: str = "stand") -> tuple[int, Summary]:
     """Validate and print; returns (2 for a usage error else 0, the summary)."""
     from rich.console import Console
@@ -243,7 +268,7 @@ def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: Outpu
         reports = validate(list(paths), variant, edition=edition, jobs=jobs,
                            result_convention=result_convention.value, strict=strict,
                            light=True, encoding=check_encoding(encoding),
-                           irregular=irregular)
+                           select=codes[0], ignore=codes[1], irregular=irregular)
         for rep in reports:
             summary.add(rep)
             if fmt is OutputFormat.jsonl:

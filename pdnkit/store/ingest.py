@@ -244,6 +244,23 @@ def _batches(path: Path, variant: str | None, edition: str | None, jobs: int,
     yield batch
 
 
+class FileFault(Exception):
+    """Reading or replaying a file failed in pdnkit's own code (not the database): the file
+    is reported failed and the import goes on with the next one."""
+
+
+def _guarded(batches: Iterator[ReportBatch]) -> Iterator[ReportBatch]:
+    """``batches``, a fault while producing them (not an I/O or decoding error, which
+    the caller reports as they are) raised as :class:`FileFault`; faults of the loader
+    itself (the database) are not caught here."""
+    try:
+        yield from batches
+    except (OSError, UnicodeError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - one file never stops the others
+        raise FileFault(f"internal error: {type(exc).__name__}: {exc}") from exc
+
+
 #: games of a file sent to a worker process at a time
 WORKER_GAMES = 200
 #: worker batches in flight per worker process (bounds the memory of the results waiting)
@@ -251,8 +268,8 @@ IN_FLIGHT = 2
 
 
 def _work_rows(batch: list[tuple[int, str, bool, list[Any]]], fname: str | None, enc: str | None,
-               variant: str | None, edition: str | None, irregular: str = "stand"
-               ) -> list[tuple[Any, ...]]:
+               variant: str | None, edition: str | None, irregular: str = "stand",
+               file_guess: Any = None) -> list[tuple[Any, ...]]:
     """In a worker: read and replay a batch of game texts and build their rows.
 
     Returns, in file order, ``("stray", finding)`` for text between games, ``("game",
@@ -280,19 +297,23 @@ def _work_rows(batch: list[tuple[int, str, bool, list[Any]]], fname: str | None,
         if not text or notes:  # decoding findings: the validator's own worker attaches them
             flush()
             out.extend(_work([(line, text, followed, notes)], fname, enc, False, variant,
-                             edition, "auto", False, irregular))
+                             edition, "auto", False, irregular, file_guess))
             special = True
             continue
-        rec = reader.parse_game(text, file=fname, index=-1, line=line, encoding=enc,
-                                followed=followed)
-        if stray is not None and stray(rec):  # the validator's own worker words it
+        try:
+            rec = reader.parse_game(text, file=fname, index=-1, line=line, encoding=enc,
+                                    followed=followed)
+            odd = stray is not None and stray(rec)
+        except Exception:  # noqa: BLE001 - the validator's own worker reports it
+            odd = True
+        if odd:  # stray text, or a fault: the validator's own worker words it
             flush()
             out.extend(_work([(line, text, followed, notes)], fname, enc, False, variant,
-                             edition, "auto", False, irregular))
+                             edition, "auto", False, irregular, file_guess))
             special = True
             continue
         rep = replay(rec, variant=variant, edition=edition, result_convention="auto",
-                     irregular=irregular)
+                     irregular=irregular, file_guess=file_guess)
         if special:
             flush()
             rep.final_position = None
@@ -316,7 +337,9 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs
     this process only cuts the file into game texts, numbers the games in file order (the
     same reading and numbering as ``validate(jobs=...)``) and gathers the rows."""
     from pdnkit._replay_jobs import _chunks, _Order, run_batches
+    from pdnkit.validation.pipeline import file_guess_of
 
+    guess = file_guess_of(path, variant, edition, encoding)
     chunks, opened, _name, closer = _chunks(path, encoding)
     enc = opened.encoding
     fname = str(path)
@@ -341,13 +364,13 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs
     try:
         # at most IN_FLIGHT batches per worker wait for this process
         for results in run_batches(pool, chunks, WORKER_GAMES, IN_FLIGHT * jobs - 1,
-                                   _work_rows, fname, enc, variant, edition, irregular):
+                                   _work_rows, fname, enc, variant, edition, irregular, guess):
             yield from take(results)
     finally:
         if closer is not None:
             closer.close()
     if order.stray:
-        parent.add(order.trailing(variant, edition, "auto", False))
+        parent.add(order.trailing(variant, edition, "auto", False, guess))
     yield parent
 
 
@@ -523,7 +546,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         file_codes: Counter[str] = Counter()
         replayed = findings = 0
         writer = _Writer(con, file_id)
-        for batch in _batches(path, variant, edition, jobs, pool, encoding, irregular):
+        for batch in _guarded(_batches(path, variant, edition, jobs, pool, encoding)):
             n = batch.games_count
             if n:
                 writer.put(batch, next_game)
@@ -608,6 +631,10 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     # the worker processes are forked first, from a process that has not yet loaded DuckDB,
     # pyarrow and pandas nor started a thread: lean workers (less memory), no fork of a
     # multi-threaded process, and one pool for every file of the import
+    from pdnkit.validation.jobs import input_sizes, worth_workers
+
+    if jobs > 1 and not worth_workers(input_sizes(files), jobs):
+        jobs = 1  # small input: workers would cost more than they share
     pool = _worker_pool(jobs) if jobs > 1 and files else None
     try:
         _import_all(files, db, variant, edition, jobs, replace, progress, summary, pool,
@@ -679,6 +706,8 @@ def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str
                                       edition, jobs, summary, on_games, pool, encoding, label,
                                       irregular)
                 except (OSError, UnicodeError) as exc:
+                    res = FileResult(label, "failed", sha, message=str(exc))
+                except FileFault as exc:  # one file never stops the others
                     res = FileResult(label, "failed", sha, message=str(exc))
                 summary.files.append(res)
                 if bar:

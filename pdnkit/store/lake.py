@@ -163,6 +163,8 @@ class ChunkTask:
     whole: bool = False
     #: irregular moves: "stand" (where the rules let them) or "stop" (see ``replay``)
     irregular: str = "stand"
+    #: the file's variant, decided once from its first games (as ``import_files`` does)
+    file_guess: Any = None
 
 
 @dataclass
@@ -268,7 +270,7 @@ def _reports(data: bytes, task: ChunkTask, start: int) -> Iterator[Any]:
                 details={"encoding": task.encoding}))
             note_line = None
         yield replay(record, variant=task.variant, edition=task.edition,
-                     irregular=task.irregular)
+                     irregular=task.irregular, file_guess=task.file_guess)
 
 
 class _PartWriter:
@@ -542,6 +544,17 @@ def _encoding(fs: Any, path: str, encoding: str | None, first: int, line: int
                         f"(first non-ASCII byte on line {line})")
 
 
+def _file_guess(src: str, variant: str | None, edition: str | None,
+                encoding: str | None) -> Any:
+    """The file's variant from its first games (a bounded prefix: see
+    :func:`pdnkit.validation.pipeline.file_guess_of`); ``None`` for a URL."""
+    if "://" in src:
+        return None
+    from pdnkit.validation.pipeline import file_guess_of
+
+    return file_guess_of(Path(src), variant, edition, encoding)
+
+
 def _sources(paths: Iterable[str | Path]) -> list[str]:
     """Files to import: local files and folders as ``import_files`` takes them; URLs as
     given (a URL folder: its ``*.pdn`` files)."""
@@ -618,7 +631,8 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
             enc, fallback = _encoding(sfs, spath, encoding, first, first_line)
             tasks = plan_chunks(str(lake), src, size, next_file, enc, chunk_bytes, variant,
                                 edition, fallback, whole=encoding is None)
-            tasks = [replace_field(t, irregular=irregular) for t in tasks]
+            guess = _file_guess(src, variant, edition, encoding)
+            tasks = [replace_field(t, irregular=irregular, file_guess=guess) for t in tasks]
             results = []
             for res in eng.map(tasks):
                 results.append(res)

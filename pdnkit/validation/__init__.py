@@ -25,20 +25,30 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Iterable, Iterator
 
 from pdnkit.validation.game import IRREGULAR
-from pdnkit.validation.pipeline import check_arguments, replay, validate_serial
+from pdnkit.validation.pipeline import (
+    check_arguments,
+    check_codes,
+    keep_findings,
+    replay,
+    validate_serial,
+)
 from pdnkit.validation.report import GameReport, PlyRecord, internal_error
 from pdnkit.validation.sources import Source, iter_sources
 
-__all__ = ["GameReport", "PlyRecord", "internal_error", "iter_sources", "replay", "validate"]
+__all__ = ["GameReport", "PlyRecord", "check_codes", "internal_error", "iter_sources",
+           "keep_findings", "replay", "validate"]
 
 
 def validate(source: Source, variant: str | None = None, *, edition: str | None = None,
              jobs: int = 1, result_convention: str = "auto", strict: bool = False,
              light: bool = False, chunk_size: int = 200,
-             encoding: str | None = None, irregular: str = "stand") -> Iterator[GameReport]:
+             encoding: str | None = None, irregular: str = "stand",
+             select: Iterable[str] | None = None,
+             ignore: Iterable[str] | None = None) -> Iterator[GameReport]:
     """Validate every game in ``source``: one :class:`GameReport` per game, in file order.
 
     ``source`` is a path, a folder (``*.pdn`` read recursively), a list of those, a file
@@ -50,6 +60,11 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     ``encoding`` (a codec name) skips encoding detection; ``Path("-")`` reads standard
     input; a folder without ``*.pdn`` raises :class:`~pdnkit.pdn.source.NoInputError`.
     ``irregular``: ``"stand"`` or ``"stop"``, as for :func:`replay`.
+    ``select`` / ``ignore`` (finding codes, ruff's convention) keep only the selected codes
+    (all when ``None``) minus the ignored ones in each report, and its status follows what
+    is kept (``ignore=["notation-mismatch"]`` makes such a game ``ok``); an unknown code
+    raises ``ValueError``. Workers start only when the input is large enough to pay for
+    them (:data:`~pdnkit.validation.jobs.PARALLEL_MIN_BYTES`).
 
     Example:
         >>> [r.status for r in validate('1. 32-28 19-23 *\\n\\n1. 32-28 28-22 *',
@@ -59,9 +74,20 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     check_arguments(variant, edition, result_convention)
     if irregular not in IRREGULAR:
         raise ValueError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
+    codes = check_codes(select, ignore)
+    if codes is not None:
+        yield from (keep_findings(rep, codes) for rep in validate(
+            source, variant, edition=edition, jobs=jobs, result_convention=result_convention,
+            strict=strict, light=light, chunk_size=chunk_size, encoding=encoding,
+            irregular=irregular))
+        return
     if jobs and jobs > 1:
-        from pdnkit.validation.jobs import validate_parallel
+        from pdnkit.validation.jobs import input_sizes, validate_parallel, worth_workers
 
+        countable = isinstance(source, (str, os.PathLike, list, tuple))  # read twice
+        if countable and not worth_workers(input_sizes(source), jobs):
+            jobs = 1
+    if jobs and jobs > 1:
         yield from validate_parallel(source, variant, edition=edition, jobs=jobs,
                                      result_convention=result_convention, strict=strict,
                                      light=light, chunk_size=chunk_size, encoding=encoding,

@@ -13,16 +13,22 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pdnkit.findings import make_finding
 from pdnkit.validation.game import IRREGULAR, replay_game
 from pdnkit.validation.judge import CONVENTIONS
-from pdnkit.validation.report import GameReport
-from pdnkit.validation.resolve import Resolution, lookup_rules, resolve_rules
-from pdnkit.validation.sources import Source, is_record, iter_sources
+from pdnkit.validation.report import GameReport, finish_status, internal_error
+from pdnkit.validation.resolve import (
+    FileGuess,
+    Resolution,
+    lookup_rules,
+    resolve_rules,
+    scan_file,
+)
+from pdnkit.validation.sources import FileInput, Source, is_record, iter_sources
 
 if TYPE_CHECKING:
     from pdnkit.pdn.record import GameRecord
@@ -45,9 +51,65 @@ def check_arguments(variant: str | None, edition: str | None, result_convention:
                              f"{', '.join(sorted(known))})")
 
 
+def check_codes(select: Iterable[str] | None, ignore: Iterable[str] | None
+                ) -> tuple[frozenset[str] | None, frozenset[str]] | None:
+    """``(selected codes or None for all, ignored codes)`` from ``select`` / ``ignore``
+    (code names, or comma-separated lists of them), ``None`` when neither filters; raises
+    ``ValueError`` naming the known codes for an unknown one.
+
+    Example:
+        >>> check_codes(["illegal-move,missed-capture"], None)[0] == {"illegal-move",
+        ...                                                           "missed-capture"}
+        True
+        >>> check_codes(None, None) is None
+        True
+    """
+    from pdnkit.findings import CODES
+
+    def parse(values: Iterable[str] | None) -> frozenset[str] | None:
+        if values is None:
+            return None
+        if isinstance(values, str):
+            values = [values]
+        codes = {c.strip().lower() for v in values for c in v.split(",") if c.strip()}
+        unknown = sorted(codes - set(CODES))
+        if unknown:
+            raise ValueError(f"unknown finding code(s): {', '.join(unknown)}; known codes: "
+                             f"{', '.join(sorted(CODES))}")
+        return frozenset(codes)
+
+    selected, ignored = parse(select), parse(ignore)
+    if selected is None and not ignored:
+        return None
+    return selected, ignored or frozenset()
+
+
+def keep_findings(report: GameReport,
+                  codes: tuple[frozenset[str] | None, frozenset[str]]) -> GameReport:
+    """``report`` with only the findings whose code :func:`check_codes` keeps, and its
+    status recomputed from them (an unparsed game stays unparsed).
+
+    Example:
+        >>> from pdnkit.pdn import parse_game
+        >>> rep = replay(parse_game('[GameType "20"] 1. 32-28 19-23 2. 28-23 *'))
+        >>> keep_findings(rep, check_codes(None, ["illegal-move"])).status
+        'ok'
+    """
+    selected, ignored = codes
+    report.findings = [f for f in report.findings if f.code not in ignored
+                       and (selected is None or f.code in selected)]
+    if report.status != "unparsed":
+        from pdnkit.findings import Severity, worst
+
+        w = worst(report.findings)
+        report.status = "ok" if w is None or w is Severity.INFO else w.value
+    return report
+
+
 def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | None = None,
            edition: str | None = None, result_convention: str = "auto",
-           light: bool = False, irregular: str = "stand") -> GameReport:
+           light: bool = False, irregular: str = "stand",
+           file_guess: FileGuess | None = None) -> GameReport:
     """Replay one game record and validate it.
 
     ``rules`` (a :class:`~pdnkit.rules.Rules`) forces the rules; otherwise they come from the
@@ -58,7 +120,9 @@ def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | Non
     report (counts stay), for summaries over large collections. ``irregular``: ``"stand"``
     replays an irregular move (a capture omitted, too few pieces taken, a capture stopped
     early) as played where the variant's rules let it stand once the opponent plays on
-    (RULES.md 2.0), ``"stop"`` stops the replay at it.
+    (RULES.md 2.0), ``"stop"`` stops the replay at it. ``file_guess`` (the file's variant,
+    :func:`~pdnkit.validation.resolve.scan_file`) replaces the game's own guess. A fault of pdnkit's own code in any stage (the guess included) becomes an
+    ``internal-error`` finding of this game.
 
     Example:
         >>> from pdnkit.pdn import parse_game
@@ -71,20 +135,76 @@ def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | Non
                          f"got {result_convention!r}")
     if irregular not in IRREGULAR:
         raise ValueError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
-    if rules is not None:
-        rep = replay_game(record, rules, [], edition, result_convention, light, irregular)
-    else:
-        res = resolve_rules(record, variant, edition)
-        rep = replay_game(record, res.rules, res.findings, edition, result_convention, light,
-                          irregular)
-        if res.source == "guess" and rep.status == "error":
-            rep = _other_guesses(record, res, edition, result_convention, light,
-                                 irregular) or rep
+    if variant is not None and lookup_rules(variant, edition) is None:
+        raise ValueError(f"unknown variant {variant!r}")
+    try:
+        if rules is not None:
+            rep = replay_game(record, rules, [], edition, result_convention, light,
+                              irregular)
+        else:
+            res = resolve_rules(record, variant, edition, file_guess)
+            rep = replay_game(record, res.rules, res.findings, edition, result_convention,
+                              light, irregular)
+            if res.source == "guess" and rep.status == "error":
+                rep = _other_guesses(record, res, edition, result_convention, light,
+                                     irregular) or rep
+            if rep.variant is None and res.rules is not None:  # not replayed (unparsed):
+                rep.variant = res.rules.name                   # its rules all the same
+                rep.gametype = res.rules.gametype
+                rep.edition = edition or res.rules.edition
+    except Exception as exc:  # noqa: BLE001 - one game never stops a collection
+        rep = failed_report(record, exc, "resolving this game's variant")
     if light:
         rep.record = None
         rep.plies = []
         rep.final_position = None
     return rep
+
+
+def failed_report(record: GameRecord, exc: BaseException, doing: str) -> GameReport:
+    """The report of a game on which pdnkit's own code failed while ``doing`` something:
+    its record's findings and an ``internal-error`` finding, nothing replayed.
+
+    Example:
+        >>> from pdnkit.pdn import parse_game
+        >>> rep = failed_report(parse_game("1. 32-28 *"), KeyError("x"), "testing")
+        >>> rep.status, rep.findings[-1].code
+        ('error', 'internal-error')
+    """
+    from pdnkit.validation.report import base_report
+
+    report = base_report(record)
+    where = {"file": getattr(record, "file", None), "game_index": getattr(record, "index", None),
+             "line": getattr(record, "line", None)}
+    report.findings = [*(getattr(record, "findings", ()) or ()),
+                       internal_error(exc, doing, **where)]
+    finish_status(report)
+    return report
+
+
+def file_guess_of(src: FileInput, variant: str | None, edition: str | None,
+                  encoding: str | None) -> FileGuess | None:
+    """The variant of the file ``src`` for its games that name none (the pre-scan of
+    :func:`~pdnkit.validation.resolve.scan_file`), or ``None``: with ``variant`` given, for
+    an input that cannot be read twice (a file object, standard input, a FIFO: each game is
+    guessed on its own there), or when the scan fails."""
+    from pdnkit.pdn.source import is_regular_file, open_source
+
+    if variant is not None:
+        return None
+    if isinstance(src, Path):
+        if not is_regular_file(src):
+            return None
+    elif not isinstance(src, str):
+        return None
+    try:
+        opened = open_source(src, encoding)
+        try:
+            return scan_file(opened.chunks, edition)
+        finally:
+            opened.close()
+    except Exception:  # noqa: BLE001 - the replay reports what is wrong with the file
+        return None
 
 
 def _other_guesses(record: GameRecord, res: Resolution, edition: str | None,
@@ -124,7 +244,36 @@ def validate_serial(source: Source, variant: str | None, *, edition: str | None,
                          irregular=irregular)
             continue
         file = source_name(src) if isinstance(src, Path) else None
-        for record in read_games(src, strict=strict, file=file, encoding=encoding):
-            yield replay(record, variant=variant, edition=edition,
-                         result_convention=result_convention, light=light,
-                         irregular=irregular)
+        guess = file_guess_of(src, variant, edition, encoding)
+        index = 0
+        try:
+            for record in read_games(src, strict=strict, file=file, encoding=encoding):
+                index = record.index + 1
+                yield replay(record, variant=variant, edition=edition,
+                             result_convention=result_convention, light=light,
+                             irregular=irregular, file_guess=guess)
+        except (OSError, ValueError) as exc:
+            if index == 0 and _is_usage_error(exc):
+                raise  # no such file, an unknown encoding: said before any game
+            yield _reading_failed(file, index, exc, light)
+        except Exception as exc:  # noqa: BLE001 - one file never stops a collection
+            yield _reading_failed(file, index, exc, light)
+
+
+def _is_usage_error(exc: Exception) -> bool:
+    """A missing file or an unknown codec name: API misuse, raised to the caller."""
+    return isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError, LookupError,
+                            NotADirectoryError))
+
+
+def _reading_failed(file: str | None, index: int, exc: BaseException,
+                    light: bool) -> GameReport:
+    """The report standing for the rest of a file whose reading failed at game ``index``."""
+    from pdnkit.pdn.record import GameRecord
+
+    rec = GameRecord(file=file, index=index, line=1, raw="")
+    rec.parsed = False
+    rep = failed_report(rec, exc, "reading this file (the games after this one are lost)")
+    if light:
+        rep.record = None
+    return rep

@@ -6,8 +6,12 @@ the square numbers and the tag language. A tag that disagrees with the caller's 
 wins, with a ``variant-conflict`` warning; a guess is reported as ``variant-guessed`` (info).
 
 Everything this stage knows about a game comes in as the record (its tags and its first
-moves) and goes out as one :class:`Resolution`; evidence gathered over a whole file would come
-in the same way, as another argument of :func:`resolve_rules`.
+moves) and goes out as one :class:`Resolution`. The variant is resolved once per file
+(:func:`scan_file`): before its games are replayed, the file's first :data:`SCAN_GAMES` games
+(or :data:`SCAN_CHARS` characters) are cut by the splitter and read by regular expressions
+only (tags, move squares, separators, FEN squares); the GameType/Variant tags most of them
+carry, else the guess over all their evidence together, is the variant of every game of the
+file that names none (header-only and unparsed games too). A game's own tags always win.
 
 Example:
     >>> lookup_rules("russian", None).gametype, lookup_rules("no such game", None)
@@ -17,11 +21,13 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pdnkit.findings import Finding, make_finding
+from pdnkit.pdn.tags import ITALIAN_NAMES
 from pdnkit.rules.variants import Rules, get_rules
 
 if TYPE_CHECKING:
@@ -40,8 +46,9 @@ VARIANT_TAG_NAMES = {
     "from position": "",
 }
 
-#: Tag names in Italian files (FID exports) and in Russian-language files that hint the variant.
-ITALIAN_TAGS = frozenset({"bianco", "nero", "risultato", "evento", "luogo", "data", "turno"})
+#: Tag names in Italian files (FID exports) that hint the variant: the tag mapping's list
+#: (:data:`pdnkit.pdn.tags.ITALIAN_NAMES`: Bianco, Nero, Risultato, Dati, Anno, Apertura ...).
+ITALIAN_TAGS = ITALIAN_NAMES
 
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
 _ALPHA_SQ = re.compile(r"^[a-l](1[0-2]|[1-9])$", re.IGNORECASE)
@@ -136,6 +143,47 @@ def _square_tokens(record: GameRecord) -> list[str]:
     return out
 
 
+#: a square in a FEN: a number of at most 3 digits (no board has more squares; a longer
+#: run of digits is no square and no evidence) or an alphanumeric square
+_FEN_SQUARE = re.compile(r"(?<!\d)[0-9]{1,3}(?!\d)|(?<![a-z])[a-l](?:1[0-2]|[1-9])(?!\d)")
+
+
+@dataclass
+class Evidence:
+    """What the guess goes by: tag names, Cyrillic tag values, the square tokens of the
+    moves, the FEN's squares, the move separators and the first move's origin. One game's
+    (:meth:`of_record`) or a whole file's (:meth:`merge`)."""
+
+    tag_names: set[str] = field(default_factory=set)
+    cyrillic: bool = False
+    tokens: list[str] = field(default_factory=list)
+    fen_squares: list[str] = field(default_factory=list)
+    separators: set[str] = field(default_factory=set)
+    firsts: list[str] = field(default_factory=list)  # first move origin of games without FEN
+    fen: bool = False
+
+    @classmethod
+    def of_record(cls, record: GameRecord) -> Evidence:
+        tags = list(getattr(record, "tags", ()) or ())
+        tokens = _square_tokens(record)
+        fen = _tag(tags, "FEN") or ""
+        seps = {sep for node in (getattr(record, "moves", None) or ())[:60]
+                for sep in (getattr(node, "separators", ()) or ())}
+        return cls({k.lower() for k, _ in tags}, any(_CYRILLIC.search(v or "") for _, v in tags),
+                   tokens, _FEN_SQUARE.findall(fen.split(":", 1)[-1]) if fen else [], seps,
+                   [tokens[0]] if tokens and not fen else [], bool(fen))
+
+    def merge(self, other: Evidence, limit: int = 4000) -> None:
+        """Add another game's evidence (the lists stop growing at ``limit`` items)."""
+        self.tag_names |= other.tag_names
+        self.cyrillic = self.cyrillic or other.cyrillic
+        self.separators |= other.separators
+        for mine, theirs in ((self.tokens, other.tokens), (self.fen_squares, other.fen_squares),
+                             (self.firsts, other.firsts)):
+            mine.extend(theirs[:max(0, limit - len(mine))])
+        self.fen = self.fen or other.fen
+
+
 def guess_variant(record: GameRecord) -> tuple[list[str], str]:
     """Guess the variant of a record without GameType/Variant tags.
 
@@ -149,53 +197,163 @@ def guess_variant(record: GameRecord) -> tuple[list[str], str]:
         >>> guess_variant(R())[0][0]
         'italian'
     """
-    tags = list(getattr(record, "tags", ()) or ())
-    names = {k.lower() for k, _ in tags}
+    return guess_from(Evidence.of_record(record))
+
+
+def guess_from(ev: Evidence) -> tuple[list[str], str]:
+    """:func:`guess_variant` over gathered :class:`Evidence` (one game's or a file's).
+
+    Example:
+        >>> guess_from(Evidence(tokens=["c3", "d4"], separators={"-", "x"}))[0][0]
+        'czech'
+    """
+    names = ev.tag_names
     if names & ITALIAN_TAGS and not names & {"white", "black"}:
         return ["italian", "english"], "Italian tag names (Bianco/Nero/Risultato)"
-    tokens = _square_tokens(record)
-    fen = _tag(tags, "FEN") or ""
-    fen_squares = re.findall(r"[0-9]+|[a-l](?:1[0-2]|[1-9])", fen.split(":", 1)[-1]) if fen else []
+    tokens, fen_squares = ev.tokens, ev.fen_squares
     alpha = any(_ALPHA_SQ.match(t) for t in tokens) or any(
         not s.isdigit() for s in fen_squares)
-    cyrillic = any(_CYRILLIC.search(v or "") for _, v in tags)
     if alpha:
-        if cyrillic:
+        if ev.cyrillic:
             return ["russian", "brazilian", "czech"], "alphanumeric squares and Cyrillic tags"
-        seps = {sep for node in (getattr(record, "moves", None) or ())[:60]
-                for sep in (getattr(node, "separators", ()) or ())}
+        seps = ev.separators
         if ":" not in seps and ("x" in seps or "X" in seps):
             # Russian files write captures with ':' (PDN 3.0 GameType table), Czech ones 'x'
             return (["czech", "russian", "brazilian", "english"],
                     "alphanumeric squares and 'x' captures")
         return ["russian", "czech", "brazilian", "english"], "alphanumeric squares"
-    nums = [int(t) for t in tokens if t.isdigit()] + [int(s) for s in fen_squares if s.isdigit()]
+    nums = [int(t) for t in tokens if t.isdigit() and len(t) < 4] + [
+        int(s) for s in fen_squares if s.isdigit() and len(s) < 4]
     top = max(nums, default=0)
     if top > 50:
         return ["canadian"], f"square numbers up to {top}"
-    first = tokens[0] if tokens else ""
-    if top > 32 or (first.isdigit() and 31 <= int(first) <= 35 and not fen):
+    firsts = [int(f) for f in ev.firsts if f.isdigit() and len(f) < 7]
+    from_31_35 = sum(31 <= f <= 35 for f in firsts)
+    from_21_24 = sum(21 <= f <= 24 for f in firsts)
+    if top > 32 or (from_31_35 and from_31_35 >= from_21_24):
         why = f"square numbers up to {top}" if top > 32 else "first move from 31-35"
         return ["international", "frisian"], why
-    if cyrillic:
+    if ev.cyrillic:
         return ["russian", "english"], "numeric squares and Cyrillic tags"
-    if first.isdigit() and 21 <= int(first) <= 24 and not fen:
+    if from_21_24:
         return ["english", "russian", "italian"], "numeric squares 1-32, first move from 21-24"
     if nums:
         return ["english", "italian", "russian"], "numeric squares 1-32"
     return ["international", "english"], "no squares to go by (default)"
 
 
+#: the file pre-scan stops after this many games ...
+SCAN_GAMES = 500
+#: ... or this many characters of text, whichever comes first
+SCAN_CHARS = 4_000_000
+#: ... or this many games when each of them names the same variant in its tags
+SCAN_DECIDED = 50
+
+
+@dataclass(frozen=True)
+class FileGuess:
+    """The variant of a whole file, for its games that do not name one: the candidates
+    (best first) and the evidence in words. Small and picklable (sent to workers)."""
+
+    candidates: tuple[str, ...]
+    why: str
+
+
+_TAG_PAIR = re.compile(r'\[\s*([A-Za-z_][\w-]*)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
+_COMMENT = re.compile(r"\{[^}]*\}|\([^()]*\)|;[^\n]*|%[^\n]*")
+_MOVE = re.compile(r"(?<![\w/])(\d{1,3}|[a-lA-L](?:1[0-2]|[1-9]))([-x:X])"
+                   r"(\d{1,3}|[a-lA-L](?:1[0-2]|[1-9]))(?![/\d])")
+
+
+class _Node:
+    __slots__ = ("separators", "squares")
+
+    def __init__(self, squares: tuple[str, ...], separators: tuple[str, ...]) -> None:
+        self.squares = squares
+        self.separators = separators
+
+
+class _Sketch:
+    """A game as the pre-scan sees it: tags and the first moves, read by regular
+    expressions from the splitter's text (no parsing)."""
+
+    def __init__(self, text: str) -> None:
+        head = text[:4_000]
+        self.tags = _TAG_PAIR.findall(head)
+        end = head.rfind("]") + 1 if self.tags else 0  # the first moves follow the tags
+        body = _COMMENT.sub(" ", text[end:end + 2_000])
+        self.moves = [_Node((a.lower(), b.lower()), (sep,))
+                      for a, sep, b in _MOVE.findall(body)[:60]
+                      if a != b and "0" not in (a, b)][:40]  # not a result (1-0, 1-1)
+
+
+def scan_file(chunks: Iterable[object], edition: str | None = None) -> FileGuess | None:
+    """The file's variant from the evidence of its first games (the splitter's ``chunks``,
+    at most :data:`SCAN_GAMES` games or :data:`SCAN_CHARS` characters, :data:`SCAN_DECIDED`
+    games when all of them name the same variant): the GameType or
+    Variant tags most of its games carry, else a guess from the evidence of all of them
+    together. ``None`` when nothing says (no tags, no moves).
+
+    Example:
+        >>> from pdnkit.pdn.split import split_text
+        >>> text = '[FEN "W:W31,32:B1"] 1. 32-27 *\\n\\n1. 45-40 *\\n\\n1. 2-3 2-0'
+        >>> scan_file(split_text(text)).candidates[0]
+        'international'
+    """
+    declared: Counter[str] = Counter()
+    ev = Evidence()
+    seen = chars = 0
+    for chunk in chunks:
+        text = getattr(chunk, "text", "") or ""
+        if not text:
+            continue
+        sketch = _Sketch(text)
+        rules = _declared_rules(sketch.tags, edition)
+        if rules is not None:
+            declared[rules.name] += 1
+        ev.merge(Evidence.of_record(sketch))  # type: ignore[arg-type]
+        seen += 1
+        chars += len(text)
+        if seen >= SCAN_GAMES or chars >= SCAN_CHARS:
+            break
+        if seen >= SCAN_DECIDED and len(declared) == 1 and declared.total() == seen:
+            break  # every game so far names the same variant: decided
+    if declared:
+        name, n = declared.most_common(1)[0]
+        return FileGuess((name,), f"the GameType/Variant tags of {n} of the file's games")
+    if not (ev.tokens or ev.fen_squares or ev.tag_names & ITALIAN_TAGS):
+        return None
+    candidates, why = guess_from(ev)
+    return FileGuess(tuple(candidates), f"{why} (over the file's games)")
+
+
+def _declared_rules(tags: Sequence[tuple[str, str]], edition: str | None) -> Rules | None:
+    gt = _tag(tags, "GameType")
+    vt = _tag(tags, "Variant")
+    rules = rules_from_gametype(gt, edition)[0] if gt and gt.strip() else None
+    by_name = rules_from_variant_tag(vt, edition) if vt else None
+    if rules is None:
+        return by_name
+    if by_name is not None and by_name.gametype == rules.gametype:
+        return by_name  # a Variant tag refines a shared GameType number
+    return rules
+
+
 def resolve_rules(record: GameRecord, variant: str | None = None, edition: str | None = None,
-                  ) -> Resolution:
+                  file_guess: FileGuess | None = None) -> Resolution:
     """Decide which rules a game uses (see the module docstring for the order).
+
+    ``file_guess`` (:func:`scan_file`) stands in for the game's own guess: a game without
+    GameType or Variant tag, and without ``variant``, takes its file's variant. A ``Variant``
+    tag or ``variant`` naming a variant that shares the GameType number refines it
+    (``GameType 25`` with ``Variant giveaway`` is giveaway).
 
     Example:
         >>> class R:
         ...     tags = [("GameType", "25")]
         ...     moves = []
-        >>> resolve_rules(R()).rules.name
-        'russian'
+        >>> resolve_rules(R()).rules.name, resolve_rules(R(), "giveaway").rules.name
+        ('russian', 'giveaway')
     """
     tags = list(getattr(record, "tags", ()) or ())
     findings: list[Finding] = []
@@ -206,18 +364,22 @@ def resolve_rules(record: GameRecord, variant: str | None = None, edition: str |
     tag_rules: Rules | None = None
     source = "none"
     gt = _tag(tags, "GameType")
+    vt = _tag(tags, "Variant")
+    vt_rules = rules_from_variant_tag(vt, edition) if vt else None
     if gt is not None and gt.strip():
         tag_rules, note = rules_from_gametype(gt, edition)
         if tag_rules is not None:
             source = "gametype"
             if note:
                 findings.append(make_finding("variant-guessed", note))
-    if tag_rules is None:
-        vt = _tag(tags, "Variant")
-        if vt:
-            tag_rules = rules_from_variant_tag(vt, edition)
-            if tag_rules is not None:
-                source = "variant-tag"
+            for finer in (vt_rules, arg_rules):  # the same number, a named variant of it
+                if (finer is not None and finer.gametype == tag_rules.gametype
+                        and finer.name != tag_rules.name):
+                    tag_rules, source = finer, ("variant-tag" if finer is vt_rules
+                                                else "argument")
+                    break
+    if tag_rules is None and vt_rules is not None:
+        tag_rules, source = vt_rules, "variant-tag"
     if tag_rules is not None:
         if arg_rules is not None and arg_rules.name != tag_rules.name:
             findings.append(make_finding(
@@ -237,7 +399,12 @@ def resolve_rules(record: GameRecord, variant: str | None = None, edition: str |
             "unknown-variant", f"GameType {gt!r} is not a draughts variant pdnkit knows; "
             "pass --variant to replay it anyway", details={"gametype": gt}))
         return Resolution(None, "none", findings)
-    candidates, why = guess_variant(record)
+    if file_guess is not None:
+        candidates, why = list(file_guess.candidates), file_guess.why
+    elif not tags and not (getattr(record, "moves", None) or ()):
+        return Resolution(None, "none", findings)  # nothing to go by (an empty file)
+    else:
+        candidates, why = guess_variant(record)
     looked_up = [(c, lookup_rules(c, edition)) for c in candidates]
     resolved = [(c, r) for c, r in looked_up if r is not None]
     if not resolved:

@@ -300,6 +300,7 @@ def test_one_worker_pool_serves_every_file(tmp_path: Path,
     recording.__qualname__ = recording.__name__ = "_work_rows"
     recording.__module__ = ingest.__name__
     monkeypatch.setattr(ingest, "_work_rows", recording)
+    monkeypatch.setattr("pdnkit.validation.jobs.PARALLEL_MIN_BYTES", 0)  # small files too
     names = ["russian", "english", "italian", "frisian"]
     files = []
     for name in names:

@@ -46,7 +46,8 @@ def _wait(predicate: object, timeout: float) -> bool:
 @linux
 def test_kill_9_of_an_import_takes_its_workers_with_it(tmp_path: Path) -> None:
     src = tmp_path / "big.pdn"
-    src.write_text((GAME_A + GAME_B) * 4000, encoding="utf-8")
+    # above PARALLEL_MIN_BYTES (2 MB), so that the import starts workers
+    src.write_text((GAME_A + GAME_B) * 20000, encoding="utf-8")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(
         [sys.executable, "-m", "pdnkit", "import", str(src), "--db", str(tmp_path / "g.duckdb"),
