@@ -546,7 +546,8 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         file_codes: Counter[str] = Counter()
         replayed = findings = 0
         writer = _Writer(con, file_id)
-        for batch in _guarded(_batches(path, variant, edition, jobs, pool, encoding)):
+        for batch in _guarded(_batches(path, variant, edition, jobs, pool, encoding,
+                                          irregular)):
             n = batch.games_count
             if n:
                 writer.put(batch, next_game)
