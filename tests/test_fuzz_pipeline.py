@@ -1,0 +1,125 @@
+"""Fuzzing the whole pipeline (issue 16, "Proof"): seeded mutations of real games (and of
+generated ones when the shared data is absent) through read_games, validate (jobs=1) and,
+for some cases, import_files into a fresh DuckDB. Each case runs in a watchdog worker process
+(``tests/fuzzing.py``): no exception escapes, each case ends within a time bound, its peak
+memory growth stays under 20 times its size plus 200 MB, and in the *local* cases (one game's
+movetext or comments changed) the games before and after it read, validate and load exactly
+as without the mutation. ``benchmarks/fuzz.py`` runs the same cases in bulk and prints the
+figures."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.fuzzing import (
+    GLOBAL_KINDS,
+    LOCAL_KINDS,
+    Case,
+    Outcome,
+    Runner,
+    Window,
+    case_ok,
+    describe,
+    generated_windows,
+    make_cases,
+    neighbours_changed,
+    real_windows,
+)
+from tests.shared import SHARED_DATA
+
+TIME_BOUND = 20.0  # seconds per case: a hang check, not a benchmark
+
+
+@pytest.fixture(scope="module")
+def runner() -> Iterator[Runner]:
+    r = Runner(TIME_BOUND)
+    try:
+        yield r
+    finally:
+        r.close()
+
+
+def _real() -> list[Window]:
+    root = SHARED_DATA / "real"
+    if not root.is_dir():
+        pytest.skip(f"shared test data not available: {root}")
+    windows = real_windows(root)
+    assert len(windows) >= 10
+    return windows
+
+
+def _run(runner: Runner, windows: list[Window], n: int, seed: int, scale: float) -> int:
+    """Run ``n`` cases; fail on the first broken promise, naming the case."""
+    baseline: dict[str, Outcome] = {}
+    kinds: set[str] = set()
+    for case in make_cases(windows, n, seed=seed, scale=scale):
+        if case.window.name not in baseline:
+            base = runner.run(case.window.data)
+            assert base.error is None, (case.window.name, base.error)
+            baseline[case.window.name] = base
+        out = runner.run(case.data, case.db)
+        problem = case_ok(case, out) or neighbours_changed(case, baseline[case.window.name],
+                                                           out)
+        assert problem is None, f"{describe(case)}: {problem}"
+        kinds.add(case.kind)
+    return len(kinds)
+
+
+def test_fuzz_generated_corpus(runner: Runner) -> None:
+    """Runs without the shared data: every kind of mutation over generated games."""
+    windows = generated_windows()
+    n = len(LOCAL_KINDS) + len(GLOBAL_KINDS)
+    assert _run(runner, windows, 2 * n, seed=1, scale=0.1) == n
+
+
+def test_fuzz_real_files(runner: Runner) -> None:
+    windows = _real()
+    n = len(LOCAL_KINDS) + len(GLOBAL_KINDS)
+    assert _run(runner, windows, 3 * n, seed=16, scale=0.1) == n
+
+
+@pytest.mark.slow
+def test_fuzz_real_files_large(runner: Runner) -> None:
+    """More cases, tokens of a quarter to half a megabyte."""
+    windows = _real()
+    assert _run(runner, windows, 300, seed=1616, scale=0.25) > 0
+
+
+# ------------------------------------------------------------------------------------------
+# the watchdog itself must be able to fail
+
+
+def test_the_watchdog_reports_a_hang_and_recovers() -> None:
+    """A case over the time bound fails as a timeout (200,000 games cannot be read, replayed
+    and checked in 1 s) and the next case runs in a fresh worker."""
+    r = Runner(timeout=1.0)
+    try:
+        start = time.perf_counter()
+        out = r.run(b'[Event "x"]\n1. 32-28 *\n' * 200_000)
+        assert out.error is not None and "timeout" in out.error
+        assert time.perf_counter() - start < 30
+        again = r.run(b'[Event "x"]\n1. 32-28 19-23 *\n')
+        assert again.error is None and len(again.games) == 1
+    finally:
+        r.close()
+
+
+def test_a_changed_neighbour_is_noticed() -> None:
+    (w, *_) = generated_windows(1)
+    case = Case(0, "flip", w.data, w, game=3)
+    g = ("x",)
+    before = Outcome(games=[g, g, g, ("y",), g, g, g])
+    assert neighbours_changed(case, before, before) is None
+    for mutated in ([("z",)], [("z1",), ("z2",)]):  # the mutated game may change or split
+        after = Outcome(games=[g, g, g, *mutated, g, g, g])
+        assert neighbours_changed(case, before, after) is None
+    after = Outcome(games=[g, g, g, ("y",), ("changed",), g, g])
+    assert "game 4" in (neighbours_changed(case, before, after) or "")
+    after = Outcome(games=[g, ("changed",), g, ("y",), g, g, g])
+    assert "game 1" in (neighbours_changed(case, before, after) or "")
+    after = Outcome(games=[g, g, g, g, g, g])
+    assert "6 games" in (neighbours_changed(case, before, after) or "")
+    assert case_ok(case, Outcome(rss_growth=10**10)) is not None
