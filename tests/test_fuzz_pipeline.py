@@ -123,3 +123,46 @@ def test_a_changed_neighbour_is_noticed() -> None:
     after = Outcome(games=[g, g, g, g, g, g])
     assert "6 games" in (neighbours_changed(case, before, after) or "")
     assert case_ok(case, Outcome(rss_growth=10**10)) is not None
+
+
+# ------------------------------------------------------------------------------------------
+# bugs the fuzzing found, and the one point of issue 16 without a test through validate
+
+
+def test_departures_from_strict_pdn_are_listed_up_to_a_limit() -> None:
+    """Found by fuzzing: a megabyte of ``--`` or ``(`` made one finding per token (1 MB of
+    ``(``: a million findings, 514 MB); the first ``MAX_VIOLATIONS`` are listed, the rest
+    counted in one more finding."""
+    from pdnkit.pdn import reader
+    from pdnkit.pdn.reader import parse_game
+
+    for strict in (False, True):
+        g = parse_game("1. 32-28 " + "-- " * 5000 + "19-23 *", strict=strict)
+        found = [f for f in g.findings if f.code == "strict-violation"]
+        assert len(found) == reader.MAX_VIOLATIONS + 1
+        assert found[-1].details == {"unlisted": 5000 - reader.MAX_VIOLATIONS}
+        assert {f.severity.value for f in found} == {"error" if strict else "warning"}
+        assert g.result == "*"
+    g = parse_game("1. 32-28 19-23*")  # a glued terminator, among few departures
+    assert g.result == "*" and "glued to the last move" in g.findings[0].message
+
+
+def test_a_huge_number_in_a_game_whose_variant_is_guessed(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 16 point 1 through validate and import: a FEN or a move number of 5,000 digits
+    in a game without a GameType (so its variant is guessed) costs only that game, not its
+    file nor the files after it."""
+    from pdnkit.replay import validate
+    from pdnkit.store import import_files
+
+    a = tmp_path / "a.pdn"
+    a.write_text('[Event "1"]\n1. 32-28 19-23 *\n\n'
+                 '[Event "2"]\n[FEN "W:W' + "1" * 5000 + ':B1-' + "9" * 5000 + '"]\n'
+                 '1. 32-28 *\n\n[Event "3"]\n' + "7" * 5000 + '. 32-28 19-23 *\n\n'
+                 '[Event "4"]\n1. 32-28 19-23 *\n', encoding="utf-8")
+    b = tmp_path / "b.pdn"
+    b.write_text('[Event "5"]\n1. 32-28 19-23 *\n', encoding="utf-8")
+    reports = list(validate([a, b]))
+    assert [r.record.tag("Event") for r in reports if r.record] == ["1", "2", "3", "4", "5"]
+    assert reports[1].status == "error" and reports[0].status == reports[4].status
+    summary = import_files([a, b], db=tmp_path / "g.duckdb")
+    assert summary.games == 5
