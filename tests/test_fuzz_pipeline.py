@@ -83,9 +83,9 @@ def test_fuzz_real_files(runner: Runner) -> None:
 
 @pytest.mark.slow
 def test_fuzz_real_files_large(runner: Runner) -> None:
-    """More cases, tokens of a quarter to half a megabyte."""
+    """More cases, larger tokens (150-450 KB)."""
     windows = _real()
-    assert _run(runner, windows, 300, seed=1616, scale=0.25) > 0
+    assert _run(runner, windows, 300, seed=1616, scale=0.15) > 0
 
 
 # ------------------------------------------------------------------------------------------
@@ -166,3 +166,17 @@ def test_a_huge_number_in_a_game_whose_variant_is_guessed(tmp_path) -> None:  # 
     assert reports[1].status == "error" and reports[0].status == reports[4].status
     summary = import_files([a, b], db=tmp_path / "g.duckdb")
     assert summary.games == 5
+
+
+def test_a_character_cut_short_keeps_a_utf8_file_utf8() -> None:
+    """Found by fuzzing: one ``é`` and, in a later game, a character cut short
+    (``\\xe2\\x82``: two stray bytes, one invalid sequence) made the whole file CP1251, so
+    the earlier game's ``Gérard`` read as ``GГ©rard``."""
+    from pdnkit.pdn.reader import read_games
+
+    data = ('[White "Gérard"]\n1. 32-28 *\n\n[White "B"]\n1. 32-28 17-2').encode() + \
+        b"\xe2\x822 *\n"
+    a, b = read_games(data)
+    assert a.tag("White") == "Gérard" and a.findings == []
+    assert a.encoding == b.encoding == "utf-8"
+    assert [f.code for f in b.findings][0] == "invalid-bytes"
