@@ -157,21 +157,19 @@ def choose_legacy(data: bytes) -> str:
 
 
 def utf8_plausible(data: bytes) -> bool:
-    """True when ``data`` has valid UTF-8 multi-byte text and at most as many stray high
-    bytes as valid sequences (a few invalid bytes keep a UTF-8 file UTF-8).
+    """True when ``data`` has valid UTF-8 multi-byte text and at most as many invalid
+    sequences as valid ones (a few invalid bytes keep a UTF-8 file UTF-8).
 
     Example:
         >>> utf8_plausible("Müller \\xe9".encode("utf-8") + b"\\xe9"), utf8_plausible(b"M\\xfcller")
         (True, False)
     """
-    valid = 0
-    covered = 0
-    for m in _VALID_UTF8.finditer(data):
-        valid += 1
-        covered += len(m.group())
+    valid = sum(1 for _ in _VALID_UTF8.finditer(data))
     if valid == 0:
         return False
-    stray = len(_HIGH.findall(data)) - covered
+    # stray *sequences*, as the decoder sees them: a character cut short (``\xe2\x82``)
+    # is one error, not one per byte
+    stray = data.decode("utf-8", "replace").count("\ufffd") - data.count(b"\xef\xbf\xbd")
     return stray <= valid
 
 

@@ -416,6 +416,11 @@ def _fast_record(text: str, parser: Any, line0: int, rec: GameRecord) -> bool:
 # building the record from the parse
 
 
+#: strict-violation findings listed per game; beyond it they are counted in one more finding
+#: (a megabyte of ``(`` or ``--`` would otherwise make a finding per character)
+MAX_VIOLATIONS = 100
+
+
 class _Ctx:
     """Per-game state while turning parse output into a record."""
 
@@ -423,6 +428,7 @@ class _Ctx:
         self.line0 = line0
         self.strict = strict
         self.violations: list[tuple[str, int | None, int | None]] = []
+        self.unlisted = 0  # violations beyond MAX_VIOLATIONS
         self.starred: tuple[MoveNode, int] | None = None  # last move with a glued '*'
         self.recovered: set[tuple[int, int]] = set()  # (line, column) of recovered comments
         self.lifted_result: tuple[int, int] | None = None  # see Recovery.lifted_result
@@ -433,6 +439,9 @@ class _Ctx:
         return (None if line is None else line + self.line0 - 1), getattr(tok, "column", None)
 
     def violation(self, message: str, tok: Any = None) -> None:
+        if len(self.violations) >= MAX_VIOLATIONS:
+            self.unlisted += 1
+            return
         line, col = self.where(tok) if tok is not None else (None, None)
         self.violations.append((message, line, col))
 
@@ -764,9 +773,10 @@ def _records_from_parse(children: list[Any], ctx: _Ctx, rec: GameRecord) -> None
         # "45-40*" ending the game: the star is the terminator glued to the last move
         last = moves[-1]
         last.nags.clear()
-        msg, vline, vcol = ctx.violations[ctx.starred[1]]
-        ctx.violations[ctx.starred[1]] = (
-            f"game terminator '*' glued to the last move {last.text}", vline, vcol)
+        if ctx.starred[1] < len(ctx.violations):  # else counted among the unlisted
+            msg, vline, vcol = ctx.violations[ctx.starred[1]]
+            ctx.violations[ctx.starred[1]] = (
+                f"game terminator '*' glued to the last move {last.text}", vline, vcol)
         result = "*"
     if result is None and moves:
         last = moves[-1]
@@ -970,6 +980,11 @@ def parse_game(text: str, *, strict: bool = False, file: str | None = None, inde
         rec.findings.append(make_finding(
             "strict-violation", msg + ("" if strict else " (a strict PDN 3.0 reader rejects this)"),
             severity=sev, file=file, game_index=index, line=vline, column=vcol))
+    if ctx.unlisted:
+        rec.findings.append(make_finding(
+            "strict-violation", f"{ctx.unlisted} more departures from strict PDN 3.0 in this "
+            f"game, not listed (the first {MAX_VIOLATIONS} are)", severity=sev, file=file,
+            game_index=index, details={"unlisted": ctx.unlisted}))
     return rec
 
 
@@ -1008,6 +1023,7 @@ def _parse_into(rec: GameRecord, text: str, ctx: _Ctx, parser_obj: Any) -> None:
     if skipped and not rec.moves:  # a header that does not read, and no move: unparsed
         rec.tags, rec.body, rec.result = [], [], None
         ctx.violations.clear()
+        ctx.unlisted = 0
         _syntax_error(rec, first_error, text, ctx, parser)  # type: ignore[arg-type]
         return
     if recovery.events:
