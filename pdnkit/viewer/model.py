@@ -95,6 +95,9 @@ class FindingView:
     written_squares: tuple[int, ...] = ()
     legal: list[str] = field(default_factory=list)
     legal_paths: list[tuple[int, ...]] = field(default_factory=list)
+    #: for an error at a ply, the placement before the move (the board to fix it on, also
+    #: when the move was replayed as played: an irregularity that stands)
+    before: str | None = None
 
 
 @dataclass
@@ -154,7 +157,8 @@ class GameModel:
             "findings": [{"code": f.code, "sev": f.severity, "msg": f.message, "ply": f.ply,
                           "move": f.move, "line": f.line, "fen": f.fen,
                           "sq": list(f.written_squares), "legal": f.legal,
-                          "legalPaths": [list(p) for p in f.legal_paths]}
+                          "legalPaths": [list(p) for p in f.legal_paths],
+                          "before": f.before}
                          for f in self.findings],
             "status": self.report.status,
             "result": self.report.result_raw or self.report.result,
@@ -221,7 +225,9 @@ def _finding_view(f: Any, rules: Rules | None) -> FindingView:
             pass
     if sev == "error" and f.fen and f.ply is not None and not f.in_variation:
         try:
-            moves = parse_fen(f.fen, rules).legal_moves()
+            pos = parse_fen(f.fen, rules)
+            moves = pos.legal_moves()
+            view.before = placement_of(pos)
         except (FenError, ValueError):
             moves = []
         view.legal = [format_move(m, rules, full_path=len(m.captured) > 1) for m in moves]

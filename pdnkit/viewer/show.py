@@ -75,7 +75,9 @@ class GameShow:
         m = self.model
         if m.rules is None:
             return Text("(no board: the variant is unknown)", style="italic")
-        return Board(m.rules, m.placement(self.ply), marks=self.marks())
+        here = next((f.before for f in self.errors_here() if f.before), None)
+        # an error shows the board before its move (also when the move stood and was replayed)
+        return Board(m.rules, here or m.placement(self.ply), marks=self.marks())
 
     def move_list(self) -> RenderableType:
         from rich.table import Table

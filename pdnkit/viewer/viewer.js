@@ -149,8 +149,9 @@
     var svg = sv("svg", { id: "board", viewBox: "0 0 " + (W * C) + " " + (H * C),
       "data-variant": d.variant, "data-ply": state.ply, role: "img" });
     svg.appendChild(sv("rect", { width: W * C, height: H * C, fill: "#f0d9b5" }));
-    var pl = placement(state.ply) || "";
     var marks = {}, f = state.finding >= 0 ? d.findings[state.finding] : null;
+    // an error shows the board before its move (also when the move stood and was replayed)
+    var pl = (f && f.ply === state.ply && f.before) ? f.before : (placement(state.ply) || "");
     var p = state.ply >= 1 ? ply(state.ply) : null;
     if (p && p[9]) {
       p[2].forEach(function (s) { marks[s] = "path"; });
