@@ -200,7 +200,7 @@ def file_guess_of(src: FileInput, variant: str | None, edition: str | None,
     try:
         opened = open_source(src, encoding)
         try:
-            return scan_file(opened.chunks, edition)
+            return scan_file(opened.chunks, edition, name=Path(src).name)
         finally:
             opened.close()
     except Exception:  # noqa: BLE001 - the replay reports what is wrong with the file

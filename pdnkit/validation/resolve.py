@@ -287,12 +287,15 @@ class _Sketch:
                       if a != b and "0" not in (a, b)][:40]  # not a result (1-0, 1-1)
 
 
-def scan_file(chunks: Iterable[object], edition: str | None = None) -> FileGuess | None:
+def scan_file(chunks: Iterable[object], edition: str | None = None,
+              name: str | None = None) -> FileGuess | None:
     """The file's variant from the evidence of its first games (the splitter's ``chunks``,
     at most :data:`SCAN_GAMES` games or :data:`SCAN_CHARS` characters, :data:`SCAN_DECIDED`
     games when all of them name the same variant): the GameType or
     Variant tags most of its games carry, else a guess from the evidence of all of them
-    together. ``None`` when nothing says (no tags, no moves).
+    together. ``None`` when nothing says (no tags, no moves). When the evidence leaves
+    several variants and the file's ``name`` names one of them (``11_man_italian.pdn``),
+    that one comes first.
 
     Example:
         >>> from pdnkit.pdn.split import split_text
@@ -324,7 +327,26 @@ def scan_file(chunks: Iterable[object], edition: str | None = None) -> FileGuess
     if not (ev.tokens or ev.fen_squares or ev.tag_names & ITALIAN_TAGS):
         return None
     candidates, why = guess_from(ev)
+    named = _named_in(name, candidates) if name else None
+    if named is not None and named != candidates[0]:
+        candidates = [named] + [c for c in candidates if c != named]
+        why += f"; the file name names {named}"
     return FileGuess(tuple(candidates), f"{why} (over the file's games)")
+
+
+def _named_in(name: str, candidates: Sequence[str]) -> str | None:
+    """The candidate variant that a word of the file name names (its name or an alias).
+
+    Example:
+        >>> _named_in("11_man_italian.pdn", ["english", "italian"])
+        'italian'
+    """
+    words = {w for w in re.split(r"[^a-z]+", name.lower()) if w}
+    for c in candidates:
+        rules = lookup_rules(c, None)
+        if rules is not None and words & {rules.name, *(a.lower() for a in rules.aliases)}:
+            return c
+    return None
 
 
 def _declared_rules(tags: Sequence[tuple[str, str]], edition: str | None) -> Rules | None:

@@ -170,3 +170,18 @@ def test_text_summary_says_the_guessed_variant(tmp_path: Path) -> None:
     path = _write(tmp_path, "czech.pdn", CZECH)
     result = CliRunner().invoke(app, ["validate", str(path), "-q"])
     assert "variant guessed" in result.stdout and "czech 3" in result.stdout
+
+
+def test_the_file_name_breaks_a_tie_the_games_leave_open(tmp_path) -> None:
+    """Ballot positions without moves or Italian tags fit English as well as Italian: a file
+    whose name says italian is Italian, the same bytes under another name are not."""
+    from pdnkit.validation import validate
+
+    text = "".join(f'[FEN "W:W{21 + i},{22 + i},30:B{1 + i},{2 + i},9"]\n*\n\n'
+                   for i in range(3))
+    named = tmp_path / "11_man_italian.pdn"
+    plain = tmp_path / "ballots.pdn"
+    named.write_text(text, encoding="utf-8")
+    plain.write_text(text, encoding="utf-8")
+    assert {r.variant for r in validate(named)} == {"italian"}
+    assert "italian" not in {r.variant for r in validate(plain)}
