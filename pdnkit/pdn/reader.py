@@ -913,6 +913,13 @@ def _unclosed_paren(text: str) -> tuple[int, int] | None:
 #: tag value that makes it longer -- is kept as raw text with a ``too-large`` finding and its
 #: tag lines, without running the parser on it (memory stays proportional to the text).
 MAX_GAME_CHARS = 10_000_000
+#: The most variation brackets (``(`` and ``)``) and dashes a game may hold for the parser:
+#: each is a token of its own, and a token costs the parser a few hundred bytes, so a run of
+#: a million ``(`` would take hundreds of megabytes for one megabyte of text. A game over
+#: either count is a ``too-large`` finding like a game over :data:`MAX_GAME_CHARS`
+#: (variations nested 50,000 deep stay well inside it).
+MAX_GAME_BRACKETS = 120_000
+MAX_GAME_DASHES = 1_000_000
 
 _LINE = re.compile(r"[^\n]*\n?")
 _HEAD_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z_][\w\-]*)[ \t]+"([^"\\\n]*(?:\\.[^"\\\n]*)*)"'
@@ -963,7 +970,8 @@ def parse_game(text: str, *, strict: bool = False, file: str | None = None, inde
     skip = _first_content_line(text)
     rec = GameRecord(file=file, index=index, line=line + skip, raw=text, encoding=encoding)
     rec.end_line = line + text.count("\n", 0, len(text.rstrip("\n")))
-    if len(text) > MAX_GAME_CHARS:
+    if (len(text) > MAX_GAME_CHARS or text.count("-") > MAX_GAME_DASHES
+            or text.count("(") + text.count(")") > MAX_GAME_BRACKETS):
         _too_large(rec, text, line)
         return rec
     ctx = _Ctx(line, strict)
@@ -1127,7 +1135,8 @@ def _internal_error(rec: GameRecord, exc: Exception) -> None:
 
 
 def _too_large(rec: GameRecord, text: str, line0: int) -> None:
-    """A game over :data:`MAX_GAME_CHARS`: its tag lines are read, the rest is kept raw."""
+    """A game over :data:`MAX_GAME_CHARS` (or the bracket or dash limit): its tag lines are
+    read, the rest is kept raw."""
     rec.parsed = False
     for ln in _lines(text):
         s = ln.strip()
@@ -1140,11 +1149,22 @@ def _too_large(rec: GameRecord, text: str, line0: int) -> None:
             break
         value = m.group(2)
         rec.tags.append((m.group(1), _UNESCAPE.sub(r"\1", value) if "\\" in value else value))
+    brackets = text.count("(") + text.count(")")
+    if len(text) > MAX_GAME_CHARS:
+        what = f"the game is {len(text):,} characters long, over the reader's limit of " \
+               f"{MAX_GAME_CHARS:,}"
+        details = {"chars": len(text), "limit": MAX_GAME_CHARS}
+    elif brackets > MAX_GAME_BRACKETS:
+        what = f"the game holds {brackets:,} variation brackets, over the reader's limit of " \
+               f"{MAX_GAME_BRACKETS:,}"
+        details = {"brackets": brackets, "limit": MAX_GAME_BRACKETS}
+    else:
+        what = f"the game holds {text.count('-'):,} dashes, over the reader's limit of " \
+               f"{MAX_GAME_DASHES:,}"
+        details = {"dashes": text.count("-"), "limit": MAX_GAME_DASHES}
     rec.findings.append(make_finding(
-        "too-large", f"the game is {len(text):,} characters long, over the reader's limit of "
-        f"{MAX_GAME_CHARS:,}: kept as raw text, not read", file=rec.file,
-        game_index=rec.index, line=rec.line, details={"chars": len(text),
-                                                      "limit": MAX_GAME_CHARS}))
+        "too-large", f"{what}: kept as raw text, not read", file=rec.file,
+        game_index=rec.index, line=rec.line, details=details))
 
 
 def _syntax_error(rec: GameRecord, exc: Exception, text: str, ctx: _Ctx, parser: Any) -> None:

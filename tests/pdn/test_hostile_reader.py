@@ -154,10 +154,32 @@ def test_deep_unclosed_variations_are_closed() -> None:
 
 
 @pytest.mark.slow
-def test_variations_100000_deep() -> None:
-    n = 100_000
+def test_variations_50000_deep() -> None:
+    n = 50_000
     g = parse_game("1. 32-28 " + "(19-23 " * n + ")" * n + " *")
     assert _depth(g.moves) == n and write_game(g).count("(") == n
+
+
+def test_a_run_of_brackets_over_the_limit_is_a_finding_not_parsed() -> None:
+    """A million ``(`` (one megabyte) would cost the parser hundreds of megabytes: the game
+    is a ``too-large`` finding at once, its tags read; the next game is read as usual."""
+    import tracemalloc
+
+    from pdnkit.pdn import read_games
+    from pdnkit.pdn.reader import MAX_GAME_BRACKETS
+
+    text = '[Event "x"]\n1. 32-28 ' + "(" * 1_000_000 + ' *\n\n[Event "y"]\n1. 32-28 *\n'
+    tracemalloc.start()
+    try:
+        games = list(read_games(text))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [f.code for f in games[0].findings] == ["too-large"]
+    assert games[0].findings[0].details["limit"] == MAX_GAME_BRACKETS
+    assert games[0].tag("Event") == "x" and not games[0].parsed
+    assert games[1].tag("Event") == "y" and [m.text for m in games[1].moves] == ["32-28"]
+    assert peak < 40 * len(text)
 
 
 def test_seeded_mutations_of_real_games_never_raise_and_spare_the_neighbours() -> None:
