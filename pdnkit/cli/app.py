@@ -98,6 +98,11 @@ def _root(
     """pdnkit: PDN collections as trustworthy data."""
 
 
+#: help of the ``--encoding`` option of every command that reads PDN
+ENCODING_HELP = ("Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
+                 "utf-16 ...) instead of detecting it.")
+
+
 def fail(message: str) -> typer.Exit:
     """Print a one-line ``pdnkit: error: ...`` to stderr and return the exit (code 2, a usage
     error) for the caller to raise: ``raise fail("no database at x.duckdb")``."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import typer
 
-from pdnkit.cli.app import app
+from pdnkit.cli.app import ENCODING_HELP, app
 from pdnkit.cli.app import fail as _fail
 
 
@@ -39,8 +39,7 @@ def lint_cmd(
              "column ...)."),
     encoding: str | None = typer.Option(
         None, "--encoding",
-        help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
-             "utf-16 ...) instead of detecting it."),
+        help=ENCODING_HELP),
     select: list[str] | None = typer.Option(
         None, "--select", help="Report only these finding codes (CODE,CODE ...); they alone "
                                "count for the exit status."),
@@ -110,8 +109,7 @@ def convert_cmd(
                              show_default=False),
     encoding: str | None = typer.Option(
         None, "--encoding",
-        help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
-             "utf-16 ...) instead of detecting it."),
+        help=ENCODING_HELP),
 ) -> None:
     """Rewrite game collections as one canonical UTF-8 PDN 3.0 file.
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import typer
 
-from pdnkit.cli.app import app
+from pdnkit.cli.app import ENCODING_HELP, app
 from pdnkit.cli.app import fail as _fail
 from pdnkit.cli.validate_cmd import IRREGULAR_HELP, Irregular
 
@@ -150,8 +150,7 @@ def import_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     encoding: str | None = typer.Option(
         None, "--encoding",
-        help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
-             "utf-16 ...) instead of detecting it."),
+        help=ENCODING_HELP),
     lake: str | None = typer.Option(
         None, "--lake",
         help="Write a Parquet lake in this folder (or fsspec URL) instead of a DuckDB file; "

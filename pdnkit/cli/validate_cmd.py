@@ -17,7 +17,7 @@ from typing import Any
 
 import typer
 
-from pdnkit.cli.app import app
+from pdnkit.cli.app import ENCODING_HELP, app
 
 
 class OutputFormat(str, Enum):
@@ -195,8 +195,7 @@ def validate_cmd(
         False, "--info", help="Text format: list info findings too."),
     encoding: str | None = typer.Option(
         None, "--encoding",
-        help="Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
-             "utf-16 ...) instead of detecting it."),
+        help=ENCODING_HELP),
     irregular: Irregular = typer.Option(Irregular.stand, "--irregular", help=IRREGULAR_HELP),
     select: list[str] | None = typer.Option(
         None, "--select", help="Report only these finding codes (CODE,CODE ...); they alone "
