@@ -8,7 +8,7 @@ search here is a handful of bitwise SQL tests over one table:
   (``K`` before a square: a king, ``*``: a man or a king), an ``E`` list of squares that must
   be empty; ``exclude`` (same form): pieces that must not stand there; ``any`` (same form): at
   least one of the listed pieces;
-* an exact position (``fen``), matched by position key;
+* an exact position (``fen``), matched by its stored bitboards and side to move;
 * **material** (``"2K+1 v 1K"``: White's men and kings, then Black's);
 * a **manoeuvre** (``"bK46x02"``: colour ``w``/``b``, piece ``M``/``K``, from, ``-`` quiet or
   ``x`` capture, to; ``?`` anywhere is a wildcard), with the number of pieces it takes, whether
@@ -357,7 +357,8 @@ class _Query:
     manoeuvre: Manoeuvre | None = None
     before: Pattern | None = None
     after: Pattern | None = None
-    keys: list[int] = field(default_factory=list)
+    #: exact positions (``--fen``): ``(black, wm, wk, bm, bk)``
+    exact: list[tuple[bool, int, int, int, int]] = field(default_factory=list)
 
     def mirrored(self, n: int) -> _Query:
         def mp(x: Pattern | None) -> Pattern | None:
@@ -464,16 +465,17 @@ def _boards(con: duckdb.DuckDBPyConnection) -> dict[int, list[int]]:
     return out
 
 
-def _fen_keys(con: duckdb.DuckDBPyConnection, fen: str, variant: str | None,
-              side: str | None, mirror: bool) -> list[int]:
-    """Position keys of ``fen`` (its own side to move, or as ``side`` says; with ``mirror``
-    also the mirrored position, other side to move) in every variant of the database that
-    reads it (or ``variant``)."""
+def _fen_positions(con: duckdb.DuckDBPyConnection, fen: str, variant: str | None,
+                   side: str | None, mirror: bool) -> list[tuple[bool, int, int, int, int]]:
+    """The stored form (``(black, wm, wk, bm, bk)``) of ``fen`` (its own side to move, or as
+    ``side`` says; with ``mirror`` also the mirrored position, other side to move) in every
+    variant of the database that reads it (or ``variant``)."""
     from pdnkit.rules import Position, get_rules, parse_fen
+    from pdnkit.store.bitboards import square_bits
 
     variants = [variant] if variant else [r[0] for r in con.execute(
         "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL").fetchall()]
-    keys: set[int] = set()
+    keys: set[tuple[bool, int, int, int, int]] = set()
     for v in variants:
         try:
             rules = get_rules(v)
@@ -491,7 +493,7 @@ def _fen_keys(con: duckdb.DuckDBPyConnection, fen: str, variant: str | None,
                           ["B" if s == "W" else "W" for s in own]))
         for c, sides in cands:
             for s in sides:
-                keys.add(int(c.with_side(s).key()))
+                keys.add((s == "B", *square_bits(c)))
     if not keys:
         raise SearchError(f"FEN {fen!r} is no position of "
                           + (variant or "any variant in the database"))
@@ -551,7 +553,7 @@ def search(
         >>> search(connect(":memory:"), pattern="W28:B19").empty
         True
     """
-    from pdnkit.stats import _con
+    from pdnkit.stats import _bits_match, _con
 
     if side not in (None, "white", "black", "any"):
         raise SearchError(f"side must be white, black or any, not {side!r}")
@@ -580,7 +582,7 @@ def search(
     con = _con(db)
     _check_db(con)
     if fen:
-        q.keys = _fen_keys(con, fen, variant, side, mirror)
+        q.exact = _fen_positions(con, fen, variant, side, mirror)
     boards = _boards(con)
     where, params = _game_where(variant, event, player, date_from, date_to)
 
@@ -589,8 +591,8 @@ def search(
         for flip in ([False, True] if mirror else [False]):
             qq = q.mirrored(n) if flip else q
             cond = [f"p.layout IN ({', '.join(map(str, lays))})", qq.position_sql("p")]
-            if q.keys:
-                cond.append(f"p.position_key IN ({', '.join(map(str, q.keys))})")
+            if q.exact:
+                cond.append(_bits_match(q.exact, "p"))
             if moving:
                 cond.append(_manoeuvre_sql(qq, n, flip, captures, promotes))
                 move_branches.append(_manoeuvre_sql(qq, n, flip, captures, promotes, True))

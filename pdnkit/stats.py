@@ -254,13 +254,13 @@ def openings(
         """
         return _df(con, sql, params + [plies, min_games])
     sql = base + f"""
-        SELECT g.variant, mode(seq.opening) AS opening, p.position_key,
+        SELECT g.variant, mode(seq.opening) AS opening, any_value(p.position_key) AS position_key,
                any_value(p.fen) AS fen, count(DISTINCT seq.opening)::BIGINT AS sequences,
                {_result_columns()}, round(avg(g.plies), 1) AS avg_plies
         FROM seq JOIN g USING (game_id)
         JOIN positions p ON p.game_id = g.game_id AND p.ply = ?
         WHERE seq.n = ?
-        GROUP BY g.variant, p.position_key
+        GROUP BY g.variant, p.black, p.wm, p.wk, p.bm, p.bk
         HAVING count(*) >= ?
         ORDER BY games DESC, g.variant, opening
     """
@@ -567,9 +567,13 @@ def _move_tokens(moves: str | Sequence[str]) -> list[str]:
     return out
 
 
+#: a position as the database stores it: (variant, Black to move, (wm, wk, bm, bk))
+StoredPosition = tuple[str, bool, tuple[int, int, int, int]]
+
+
 def _engine_keys(variants: list[str], fen: str | None, tokens: list[str]
-                 ) -> tuple[list[tuple[str, int]], list[tuple[int, str, str]]]:
-    """Position keys computed by the rules engine (FEN, or moves from the start), and for
+                 ) -> tuple[list[StoredPosition], list[tuple[int, str, str]]]:
+    """Positions computed by the rules engine (FEN, or moves from the start), and for
     each variant where that fails ``(how far it got, variant, why)``: ``-1`` for a FEN it
     cannot read, else the number of moves played before the one that is not legal.
 
@@ -580,7 +584,9 @@ def _engine_keys(variants: list[str], fen: str | None, tokens: list[str]
         from pdnkit.rules import Position, format_move, get_rules, match_move, parse_fen
     except ImportError:  # pragma: no cover - engine not available
         return [], []
-    out: list[tuple[str, int]] = []
+    from pdnkit.store.bitboards import square_bits
+
+    out: list[StoredPosition] = []
     failed: list[tuple[int, str, str]] = []
     for v in variants:
         try:
@@ -611,7 +617,7 @@ def _engine_keys(variants: list[str], fen: str | None, tokens: list[str]
                 break
             pos = pos.play(cands[0])
         else:
-            out.append((v, int(pos.key())))
+            out.append((v, str(pos.side)[:1].upper() == "B", square_bits(pos)))
     return out, failed
 
 
@@ -622,43 +628,42 @@ def positions_at(
     moves: str | Sequence[str] | None = None,
     variant: str | None = None,
 ) -> pd.DataFrame:
-    """Where a position occurs: ``variant``, ``position_key`` of the position given by a
-    FEN or by a move sequence from the initial position (no argument: the initial
-    position of each variant), matched in the database first and with the rules engine
-    when no stored game has that exact move order. A FEN no variant in scope can read, or
-    a move that is not legal (or ambiguous) there, raises ``ValueError`` naming the move.
+    """Where a position occurs: ``variant``, ``position_key`` and the square bitboards
+    (``black``, ``wm``, ``wk``, ``bm``, ``bk``) of the position given by a FEN or by a move
+    sequence from the initial position (no argument: the initial position of each
+    variant), matched in the database first and with the rules engine when no stored game
+    has that exact move order. A FEN no variant in scope can read, or a move that is not
+    legal (or ambiguous) there, raises ``ValueError`` naming the move.
 
     >>> "international" in set(positions_at(_memory_db(), moves="32-28").variant)
     True
     """
     import pandas as pd
 
+    from pdnkit.store.bitboards import bits_key
+
     con = _con(con)
     if fen and moves:
         raise ValueError("give a FEN or a move sequence, not both")
     vwhere, vparams = _game_filters(variant)
-    keys: set[tuple[str, int]] = set()
+    found: set[StoredPosition] = set()
     tokens = _move_tokens(moves) if moves else []
+    bits_cols = "p.black, p.wm, p.wk, p.bm, p.bk"
     if fen:  # the FEN's square bitboards, read on the board of every variant stored
         from pdnkit.rules import get_rules
         from pdnkit.store.bitboards import fen_bits
 
-        variants = [variant] if variant else [
-            r[0] for r in con.execute(
-                "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL ORDER BY 1"
-            ).fetchall()
-        ]
-        for v in variants:
+        for v in _stored_variants(con, variant):
             try:
                 black, bits = fen_bits(fen.strip(), get_rules(v))
             except ValueError:  # not a position of this variant's board
                 continue
-            rows = con.execute(
-                """SELECT DISTINCT g.variant, p.position_key FROM position_bits p
-                   JOIN games g USING (game_id) WHERE p.wm = ? AND p.wk = ? AND p.bm = ?
-                   AND p.bk = ? AND p.black = ? AND g.variant = ?""",
-                [*bits, black, v]).fetchall()
-            keys.update((r[0], int(r[1])) for r in rows)
+            if con.execute(
+                    """SELECT 1 FROM position_bits p JOIN games g USING (game_id)
+                       WHERE p.wm = ? AND p.wk = ? AND p.bm = ? AND p.bk = ?
+                       AND p.black = ? AND g.variant = ? LIMIT 1""",
+                    [*bits, black, v]).fetchall():
+                found.add((v, black, bits))
     elif tokens:
         vals = ", ".join("(?, ?)" for _ in tokens)
         flat: list[Any] = [x for i, t in enumerate(tokens, 1) for x in (i, t)]
@@ -672,38 +677,64 @@ def positions_at(
                   AND (lower(m.canonical) = w.tok OR lower(m.notation) = w.tok)
                 GROUP BY m.game_id HAVING count(*) = ?
             )
-            SELECT DISTINCT g.variant, p.position_key
+            SELECT DISTINCT g.variant, {bits_cols}
             FROM hit JOIN games g USING (game_id)
             JOIN position_bits p ON p.game_id = hit.game_id AND p.ply = ?
             """,
             flat + vparams + [len(tokens), len(tokens)],
         ).fetchall()
-        keys.update((r[0], int(r[1])) for r in rows)
+        found.update(_stored(rows))
     else:
         rows = con.execute(
-            f"""SELECT DISTINCT g.variant, p.position_key FROM position_bits p
-                JOIN games g USING (game_id) WHERE p.ply = 0 AND coalesce(g.start_is_initial, g.fen IS NULL) AND {vwhere}""",
+            f"""SELECT DISTINCT g.variant, {bits_cols} FROM position_bits p
+                JOIN games g USING (game_id) WHERE p.ply = 0
+                AND coalesce(g.start_is_initial, g.fen IS NULL) AND {vwhere}""",
             vparams,
         ).fetchall()
-        keys.update((r[0], int(r[1])) for r in rows)
-    if not keys and (fen or tokens):
-        variants = [variant] if variant else [
-            r[0] for r in con.execute(
-                "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL ORDER BY 1"
-            ).fetchall()
-        ]
+        found.update(_stored(rows))
+    if not found and (fen or tokens):
+        variants = _stored_variants(con, variant)
         if not variants:  # an empty database: any variant the FEN or moves may belong to
             from pdnkit.rules import list_variants
 
             variants = sorted({r.name for r in list_variants(editions=False)})
-        found, failed = _engine_keys(variants, fen, tokens)
-        if not found and failed:  # no variant takes this start: say why (the furthest)
+        engine, failed = _engine_keys(variants, fen, tokens)
+        if not engine and failed:  # no variant takes this start: say why (the furthest)
             depth = max(f[0] for f in failed)
             worst = [f for f in failed if f[0] == depth]
             names = ", ".join(sorted({f[1] for f in worst}))
             raise ValueError(f"{worst[0][2]} (in {names})")
-        keys.update(found)
-    return pd.DataFrame(sorted(keys), columns=["variant", "position_key"])
+        found.update(engine)
+    return pd.DataFrame(
+        [(v, bits_key(b, black), black, *b) for v, black, b in sorted(found)],
+        columns=["variant", "position_key", "black", "wm", "wk", "bm", "bk"])
+
+
+def _stored_variants(con: Any, variant: str | None) -> list[str]:
+    """``[variant]``, or every variant of the database's games."""
+    if variant:
+        return [variant]
+    return [r[0] for r in con.execute(
+        "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL ORDER BY 1").fetchall()]
+
+
+def _stored(rows: list[tuple[Any, ...]]) -> list[StoredPosition]:
+    """``(variant, black, wm, wk, bm, bk)`` rows as stored positions."""
+    return [(str(v), bool(black), (int(wm), int(wk), int(bm), int(bk)))
+            for v, black, wm, wk, bm, bk in rows]
+
+
+def _bits_match(positions: list[tuple[bool, int, int, int, int]], a: str) -> str:
+    """SQL: the position ``a`` (a ``position_bits`` row) is one of ``positions`` (``(black,
+    wm, wk, bm, bk)``), written as constants so the scan can filter on them."""
+    if not positions:
+        return "FALSE"
+    men = ", ".join(sorted({f"{int(p[1])}::HUGEINT" for p in positions}))
+    one = " OR ".join(
+        f"({'' if black else 'NOT '}{a}.black AND {a}.wm = {int(wm)}::HUGEINT AND "
+        f"{a}.wk = {int(wk)}::HUGEINT AND {a}.bm = {int(bm)}::HUGEINT AND "
+        f"{a}.bk = {int(bk)}::HUGEINT)" for black, wm, wk, bm, bk in sorted(set(positions)))
+    return f"{a}.wm IN ({men}) AND ({one})"
 
 
 def tree(
@@ -722,9 +753,10 @@ def tree(
 
     The position is given by a FEN, by a move sequence from the initial position
     (``"32-28 19-23"``; move numbers are ignored) or, with neither, is the initial
-    position. Games are matched by position key, so every game that reached the position
-    counts, whatever its move order (transpositions merge). A game counts once, with the
-    move it played the first time it reached the position.
+    position. Games are matched by position (the stored bitboards and side to move), so
+    every game that reached the position counts, whatever its move order (transpositions
+    merge). A game counts once, with the move it played the first time it reached the
+    position.
 
     Columns: ``variant``, ``move`` (canonical), ``games``, ``share`` (% of the games that
     continued from the position), ``white_wins``, ``draws``, ``black_wins``, ``unknown``,
@@ -746,8 +778,6 @@ def tree(
         import pandas as pd
 
         return pd.DataFrame(columns=cols)
-    vals = ", ".join("(?, ?)" for _ in range(len(start)))
-    flat: list[Any] = [x for v, k in start.itertuples(index=False) for x in (v, int(k))]
     # in steps through temporary tables (the games at the position, then their next moves):
     # with real row counts DuckDB joins them to the big tables the right way round
     import uuid
@@ -755,23 +785,12 @@ def tree(
     tag = uuid.uuid4().hex[:12]
     hit, nxt, book = (f"_pdnkit_tree_{part}_{tag}" for part in ("hit", "nxt", "book"))
     try:
-        con.execute(f"""
-            CREATE TEMP TABLE {hit} AS
-            WITH want(variant, position_key) AS (VALUES {vals}),
-            g AS (SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
-                  FROM games g WHERE {where})
-            SELECT p.game_id, min(p.ply) AS ply, any_value(g.variant) AS variant,
-                   any_value(g.plies) AS plies, any_value(g.oc) AS oc
-            FROM position_bits p JOIN g USING (game_id)
-            JOIN want w ON w.position_key = p.position_key
-                       AND w.variant IS NOT DISTINCT FROM g.variant
-            GROUP BY p.game_id""", flat + params)
+        _tree_hits(con, hit, start, where, params)
         con.execute(f"""
             CREATE TEMP TABLE {nxt} AS
             SELECT hit.*, coalesce(m.canonical, m.notation) AS move, m.side,
-                   pa.position_key AS key_after,
-                   {{'black': pa.black, 'wm': pa.wm, 'wk': pa.wk, 'bm': pa.bm, 'bk': pa.bk,
-                     'layout': pa.layout}} AS bits_after
+                   pa.black AS black_after, pa.wm AS wm_after, pa.wk AS wk_after,
+                   pa.bm AS bm_after, pa.bk AS bk_after, pa.layout AS layout_after
             FROM temp.{hit} hit JOIN moves m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
             LEFT JOIN position_bits pa ON pa.game_id = hit.game_id AND pa.ply = hit.ply + 1""")
         con.execute(f"""
@@ -785,37 +804,75 @@ def tree(
                        count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'black'
                                                   ELSE 'white' END)::BIGINT AS losses,
                        -- one position after a given move from one position
-                       any_value(nxt.key_after) AS key_after,
-                       any_value(nxt.bits_after) AS b
+                       arg_min({{'black': nxt.black_after, 'wm': nxt.wm_after,
+                                'wk': nxt.wk_after, 'bm': nxt.bm_after, 'bk': nxt.bk_after,
+                                'layout': nxt.layout_after}}, nxt.game_id) AS b
                 FROM temp.{nxt} nxt
                 GROUP BY nxt.variant, nxt.move
                 HAVING count(*) >= ?""", [min_games])
-        sql = f"""
-            WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where}),
-            reach AS (
-                SELECT g.variant, p.position_key, count(DISTINCT p.game_id) AS n
-                FROM position_bits p JOIN g USING (game_id)
-                WHERE p.position_key IN (SELECT key_after FROM temp.{book})
-                GROUP BY ALL
-            )
-            SELECT book.*,
-                   round(100.0 * (wins + 0.5 * draws) / nullif(wins + draws + losses, 0), 1)
-                       AS score,
-                   greatest(coalesce(reach.n, 0) - games, 0)::BIGINT AS transpositions,
-                   CASE WHEN b.black THEN 'B' ELSE 'W' END || ':W'
-                       || fen_field(l.fen_order, l.names, b.wm, b.wk) || ':B'
-                       || fen_field(l.fen_order, l.names, b.bm, b.bk) AS fen_after
-            FROM temp.{book} book
-            LEFT JOIN reach ON reach.variant IS NOT DISTINCT FROM book.variant
-                           AND reach.position_key = book.key_after
-            LEFT JOIN layouts l ON l.layout = b.layout
-            ORDER BY book.variant, games DESC, book.move
-        """
-        return _df(con, sql, params)[cols]
+        return _df(con, _tree_book_sql(con, book, where), params)[cols]
     finally:
         con.execute(f"DROP TABLE IF EXISTS temp.{book}")
         con.execute(f"DROP TABLE IF EXISTS temp.{hit}")
         con.execute(f"DROP TABLE IF EXISTS temp.{nxt}")
+
+
+def _tree_hits(con: Any, hit: str, start: pd.DataFrame, where: str,
+               params: list[Any]) -> None:
+    """The temporary table ``hit``: each game (of the variant it was found in) that reached
+    a position of ``start`` (:func:`positions_at`), with the first ply it stood there, its
+    length and outcome."""
+    by_variant: dict[str, list[tuple[bool, int, int, int, int]]] = {}
+    for v, black, wm, wk, bm, bk in start[["variant", "black", "wm", "wk", "bm",
+                                            "bk"]].itertuples(index=False):
+        by_variant.setdefault(v, []).append((bool(black), int(wm), int(wk), int(bm), int(bk)))
+    cond = " OR ".join(f"(g.variant = {_sql_literal(v)} AND {_bits_match(ps, 'p')})"
+                       for v, ps in sorted(by_variant.items()))
+    con.execute(f"""
+        CREATE TEMP TABLE {hit} AS
+        WITH g AS (SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
+                   FROM games g WHERE {where})
+        SELECT p.game_id, min(p.ply) AS ply, any_value(g.variant) AS variant,
+               any_value(g.plies) AS plies, any_value(g.oc) AS oc
+        FROM position_bits p JOIN g USING (game_id)
+        WHERE {cond}
+        GROUP BY p.game_id""", params)
+
+
+def _tree_book_sql(con: Any, book: str, where: str) -> str:
+    """The final query of :func:`tree`: the book rows with score, transpositions (games
+    that reached the position after the move, less those that played the move) and FEN."""
+    after = [(bool(b["black"]), int(b["wm"]), int(b["wk"]), int(b["bm"]), int(b["bk"]))
+             for (b,) in con.execute(f"SELECT b FROM temp.{book} WHERE b.wm IS NOT NULL"
+                                     ).fetchall()]
+    return f"""
+        WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where}),
+        reach AS (
+            SELECT g.variant, p.black, p.wm, p.wk, p.bm, p.bk,
+                   count(DISTINCT p.game_id) AS n
+            FROM position_bits p JOIN g USING (game_id)
+            WHERE {_bits_match(after, 'p')}
+            GROUP BY ALL
+        )
+        SELECT book.* EXCLUDE (b),
+               round(100.0 * (wins + 0.5 * draws) / nullif(wins + draws + losses, 0), 1)
+                   AS score,
+               greatest(coalesce(reach.n, 0) - games, 0)::BIGINT AS transpositions,
+               CASE WHEN b.black THEN 'B' ELSE 'W' END || ':W'
+                   || fen_field(l.fen_order, l.names, b.wm, b.wk) || ':B'
+                   || fen_field(l.fen_order, l.names, b.bm, b.bk) AS fen_after
+        FROM temp.{book} book
+        LEFT JOIN reach ON reach.variant IS NOT DISTINCT FROM book.variant
+                       AND reach.black = b.black AND reach.wm = b.wm AND reach.wk = b.wk
+                       AND reach.bm = b.bm AND reach.bk = b.bk
+        LEFT JOIN layouts l ON l.layout = b.layout
+        ORDER BY book.variant, games DESC, book.move
+    """
+
+
+def _sql_literal(text: str) -> str:
+    """``text`` as an SQL string literal."""
+    return "'" + str(text).replace("'", "''") + "'"
 
 
 def square_counts(

@@ -26,3 +26,18 @@ def random_positions(rules: Any, n: int, seed: int) -> list[Position]:
         bm = [s for s in bm if s not in crown]
         out.append(Position.from_squares(rules, rnd.choice("WB"), wm, wk, bm, bk))
     return out
+
+
+def square_sets_bits(p: Any) -> tuple[int, int, int, int]:
+    """Square bitboards straight from a position's square sets (bit n - 1: square n)."""
+    return tuple(sum(1 << (n - 1) for n in s)  # type: ignore[return-value]
+                 for s in (p.white_men, p.white_kings, p.black_men, p.black_kings))
+
+
+def stored_key(p: Any) -> int:
+    """The ``position_key`` the database derives for a position: the key mix over its square
+    bitboards (white pieces, black pieces, kings), built here from the square sets."""
+    from pdnkit.rules.position import position_key
+
+    wm, wk, bm, bk = square_sets_bits(p)
+    return position_key(wm | wk, bm | bk, wk | bk, str(p.side)[:1].upper() == "B")

@@ -142,6 +142,28 @@ def square_bits(position: Any) -> Bits:
             _mask(position.black_men), _mask(position.black_kings))
 
 
+def bits_key(bits: Bits, black: bool) -> int:
+    """The position key of square bitboards (``(wm, wk, bm, bk)``, Black to move or not): the
+    ``position_key`` the ``positions`` view derives with the ``position_key_of`` macro, the
+    mix of :func:`pdnkit.rules.position.position_key` applied to the square bitboards.
+
+    Example:
+        >>> import duckdb
+        >>> from pdnkit.store.db import schema_sql
+        >>> con = duckdb.connect()
+        >>> _ = con.execute(schema_sql())
+        >>> bits = (1 << 27, 1 << 32, 1 << 18, 0)
+        >>> sql = con.execute("SELECT position_key_of(?::HUGEINT, ?::HUGEINT, ?::HUGEINT, "
+        ...                   "?::HUGEINT, true)", list(bits)).fetchall()[0][0]
+        >>> sql == bits_key(bits, True) != bits_key(bits, False)
+        True
+    """
+    from pdnkit.rules.position import position_key
+
+    wm, wk, bm, bk = bits
+    return position_key(wm | wk, bm | bk, wk | bk, bool(black))
+
+
 def compact_sql(col: str, layouts: list[BoardLayout], code: str = "layout") -> str:
     """SQL turning the engine bitboard ``col`` (``UBIGINT``, boards of at most 64 engine
     bits) into a square bitboard (``HUGEINT``); ``code`` numbers ``layouts``.

@@ -19,6 +19,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
+from pdnkit.store.compact import MOVE_ROWS_SELECT
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
 DEFAULT_DB = "pdnkit.duckdb"
 
 #: every table of the schema, in load order
-TABLES = ("files", "games", "moves", "positions", "findings", "rule_events", "variants",
+TABLES = ("files", "games", "move_rows", "position_bits", "findings", "rule_events", "variants",
           "file_paths", "pdnkit_meta")
 
 DbLike = Union[str, Path, "duckdb.DuckDBPyConnection", None]
@@ -260,9 +262,11 @@ def _reference_columns() -> dict[str, list[tuple[str, str]]]:
 
 
 #: the version of the schema this pdnkit writes (``pdnkit_meta``); 1 was every database made
-#: before the version was stored. Columns and tables added to ``schema.sql`` need no new
-#: version: they are recorded in ``pdnkit_meta`` and added to older databases.
-SCHEMA_VERSION = 2
+#: before the version was stored, 2 stored ``moves`` as a table and ``position_bits`` with
+#: its key (3: ``move_rows`` behind the ``moves`` view, the key derived: :func:`_upgrade`).
+#: Columns and tables added to ``schema.sql`` need no new version: they are recorded in
+#: ``pdnkit_meta`` and added to older databases.
+SCHEMA_VERSION = 3
 #: the tables a database made before the version was stored must have (the others are
 #: created when missing; missing columns are added)
 CORE_TABLES = ("files", "games")
@@ -331,6 +335,8 @@ def check_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> 
     if lost:
         raise SchemaError(f"{name} does not match the pdnkit schema: {', '.join(lost)} "
                           "dropped." + fix)
+    if version < SCHEMA_VERSION:
+        return "older"
     for table, cols in ref.items():
         present = {c for c, _ in have.get(table, [])}
         if any(c not in present for c, _ in cols):
@@ -358,12 +364,13 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") ->
         >>> con.execute("SELECT count(*) FROM moves").fetchall()[0][0]
         0
         >>> con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'").fetchall()
-        [('2',)]
+        [('3',)]
     """
     state = check_schema(con, name)
     if state != "current":
         had_paths = "file_paths" in _columns(con)
         con.execute(schema_sql())
+        _upgrade(con)
         have = _columns(con)
         for table, cols in _reference_columns().items():
             present = {c for c, _ in have.get(table, [])}
@@ -380,6 +387,40 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") ->
     if con.execute("SELECT count(*) FROM variants").fetchall()[0][0] == 0:
         refresh_variants(con)
     remove_incomplete(con)
+
+
+def _upgrade(con: duckdb.DuckDBPyConnection) -> None:
+    """Bring a database made before schema version 3 to the current layout (the schema's
+    new tables, views and macros already created): the rows of a ``moves`` table move to
+    ``move_rows`` (:data:`MOVE_ROWS_SELECT`) and the table gives way to the ``moves`` view;
+    the stored ``position_bits.position_key`` is dropped (the ``positions`` view derives it
+    from the bitboards). Nothing is lost: the views give back every column as it was.
+
+    Example:
+        >>> import duckdb
+        >>> con = duckdb.connect()
+        >>> _ = con.execute(schema_sql())
+        >>> _upgrade(con)  # already current: nothing to do
+        >>> con.execute("SELECT table_type FROM information_schema.tables "
+        ...             "WHERE table_name = 'moves'").fetchall()
+        [('VIEW',)]
+    """
+    kinds = dict(con.execute(
+        "SELECT table_name, table_type FROM information_schema.tables "
+        "WHERE table_schema = 'main' AND table_catalog = current_database()").fetchall())
+    changed = False
+    if kinds.get("moves") == "BASE TABLE":
+        con.execute(f"INSERT INTO move_rows BY NAME SELECT {MOVE_ROWS_SELECT} FROM moves")
+        con.execute("DROP TABLE moves")
+        changed = True
+    bits = {c for c, _ in _columns(con).get("position_bits", [])}
+    if "position_key" in bits:
+        if kinds.get("positions") == "VIEW":
+            con.execute("DROP VIEW positions")
+        con.execute("ALTER TABLE position_bits DROP COLUMN position_key")
+        changed = True
+    if changed:  # the views that stood in for the tables and columns changed
+        con.execute(schema_sql())
 
 
 def remove_incomplete(con: duckdb.DuckDBPyConnection) -> int:
@@ -401,7 +442,7 @@ def remove_incomplete(con: duckdb.DuckDBPyConnection) -> int:
         return 0
     con.execute("BEGIN TRANSACTION")
     try:
-        for table in ("moves", "position_bits", "rule_events"):
+        for table in ("move_rows", "position_bits", "rule_events"):
             con.execute(f"DELETE FROM {table} WHERE game_id IN ({orphans})")
         con.execute("DELETE FROM findings WHERE file_id NOT IN (SELECT file_id FROM files)")
         con.execute("DELETE FROM games WHERE file_id NOT IN (SELECT file_id FROM files)")

@@ -378,32 +378,40 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs
 # the writer
 
 _LOAD_ORDER = ("games", "moves", "findings", "rule_events")
+#: the table each batch table goes to, when it is not its own name
+_TARGETS = {"moves": "move_rows"}
 
 
-#: columns the loader derives in SQL rather than Python (``_pdnkit_load`` is the batch)
-_DERIVED = {
-    "moves": ", len(captured)::INTEGER AS captured_count, "
-             "CASE WHEN replayed THEN len(captured) > 0 END AS is_capture",
-}
+def _select(name: str, game_offset: int, file_id: int) -> str:
+    """The query over the batch table ``name`` (named ``_pdnkit_load``) that loads it: local
+    game numbers shifted by ``game_offset``, ``file_id`` added, moves stored compactly
+    (:data:`pdnkit.store.db.MOVE_ROWS_SELECT`)."""
+    shift = f"* REPLACE (game_id + {int(game_offset)} AS game_id)"
+    if name == "moves":
+        from pdnkit.store.compact import MOVE_ROWS_SELECT
+
+        return f"SELECT {shift} FROM (SELECT {MOVE_ROWS_SELECT} FROM _pdnkit_load)"
+    if name in ("games", "findings"):
+        shift += f", {int(file_id)}::BIGINT AS file_id"
+    return f"SELECT {shift} FROM _pdnkit_load"
 
 
 def _append(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table,
-            select: str = "*") -> None:
-    """Insert an Arrow table into ``table`` by column name (``select``: the column list,
-    over the batch named ``_pdnkit_load``).
+            query: str = "SELECT * FROM _pdnkit_load") -> None:
+    """Insert an Arrow table into ``table`` by column name (``query`` reads the table as
+    ``_pdnkit_load``).
 
     The table is scanned through a relation rather than registered by name: DuckDB keeps
     every object registered during a transaction alive until the transaction ends, which
     would hold every batch of a large file in memory until its commit."""
-    rel = con.from_arrow(data)
-    rel.query("_pdnkit_load", f"INSERT INTO {table} BY NAME SELECT {select} FROM _pdnkit_load")
+    con.from_arrow(data).query("_pdnkit_load", f"INSERT INTO {table} BY NAME {query}")
 
 
 def _load(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int,
           game_offset: int, layouts: list[Any] | None = None) -> None:
     """Insert one batch: local game numbers shifted by ``game_offset``, ``file_id`` added
     and the derived columns computed, all in the ``INSERT`` itself; positions given as
-    engine bitboards (``position_bits``) become square bitboards and keys in SQL
+    engine bitboards (``position_bits``) become square bitboards in SQL
     (:func:`pdnkit.store.rows.position_bits_query`), those written in Python
     (``positions``) are inserted as they are; both number ``layouts``, which get their
     database numbers here (:func:`pdnkit.store.bitboards.layout_ids`)."""
@@ -428,10 +436,7 @@ def _load(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: 
         t = tables[name]
         if t.num_rows == 0:
             continue
-        select = f"* REPLACE (game_id + {int(game_offset)} AS game_id)"
-        if name in ("games", "findings"):
-            select += f", {int(file_id)}::BIGINT AS file_id"
-        _append(con, name, t, select + _DERIVED.get(name, ""))
+        _append(con, _TARGETS.get(name, name), t, _select(name, game_offset, file_id))
 
 
 #: row batches waiting for the writer thread (bounds the memory of the pipeline)
@@ -510,7 +515,7 @@ def _delete_files(con: duckdb.DuckDBPyConnection, file_ids: list[int]) -> None:
         return
     ids = ", ".join(str(int(i)) for i in file_ids)
     games = f"SELECT game_id FROM games WHERE file_id IN ({ids})"
-    for table in ("moves", "position_bits", "rule_events"):
+    for table in ("move_rows", "position_bits", "rule_events"):
         con.execute(f"DELETE FROM {table} WHERE game_id IN ({games})")
     con.execute(f"DELETE FROM findings WHERE file_id IN ({ids})")
     con.execute(f"DELETE FROM games WHERE file_id IN ({ids})")

@@ -15,12 +15,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.store.compact import MOVE_ROWS_SELECT
+
 if TYPE_CHECKING:
     import duckdb
     import fsspec
 
 #: the tables a lake holds as Parquet parts (``files`` comes from the manifest)
-LAKE_TABLES = ("games", "moves", "position_bits", "findings", "rule_events")
+LAKE_TABLES = ("games", "move_rows", "position_bits", "findings", "rule_events")
+#: tables that lakes written before schema version 3 hold under another name and shape:
+#: table -> (the old parts' name, the select that turns their rows into this table's)
+_LEGACY = {"move_rows": ("moves", MOVE_ROWS_SELECT)}
 #: folder of the manifest entries
 MANIFEST = "_manifest"
 
@@ -92,7 +97,7 @@ def read_manifest(lake: str | Path) -> list[SourceEntry]:
 _FIXUPS: dict[str, dict[str, str | None]] = {
     "games": {"game_id": "c.game_base", "game_index": "c.index_base", "line": "c.line_base",
               "file_id": None},
-    "moves": {"game_id": "c.game_base", "line": "c.line_base"},
+    "move_rows": {"game_id": "c.game_base", "line": "c.line_base"},
     "position_bits": {"game_id": "c.game_base", "layout": "m.layout"},
     "findings": {"game_id": "c.game_base", "game_index": "c.index_base",
                  "line": "c.line_base", "file_id": None},
@@ -143,12 +148,13 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
                     "?::TIMESTAMP AS first_seen", [e.file_id, e.path, e.imported_at])
     for table in LAKE_TABLES:
         parts = [c["parts"][table] for e in entries for c in e.chunks if table in c["parts"]]
+        legacy = _legacy_parts(table, entries)
         types = dict(con.execute(
             "SELECT column_name, data_type FROM information_schema.columns WHERE "
             "table_schema = 'main' AND table_name = ? ORDER BY ordinal_position",
             [table]).fetchall())
         cols = list(types)
-        if not parts:
+        if not parts and not legacy:
             continue  # the schema's empty table
         fix = _FIXUPS[table]
         select = []
@@ -163,16 +169,36 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
                 select.append(f"{fix[col]} AS {col}")
             else:
                 select.append(f"t.{col} + {fix[col]} AS {col}")
-        files = "[" + ", ".join(_sql_str(p) for p in parts) + "]"
         join = ("JOIN _lake_layout_map m ON m.chunk = t.chunk AND m.local = t.layout "
                 if "layout" in fix else "")
+        sources = []
+        if parts:
+            sources.append("SELECT * FROM read_parquet("
+                           + "[" + ", ".join(_sql_str(p) for p in parts) + "])")
+        if legacy:
+            sources.append(legacy)
         con.execute(f"DROP TABLE {table}")
         con.execute(f"CREATE VIEW {table} AS SELECT {', '.join(select)} "
-                    f"FROM read_parquet({files}) t JOIN _lake_chunks c ON t.chunk = c.chunk "
-                    + join)
+                    f"FROM ({' UNION ALL BY NAME '.join(sources)}) t "
+                    "JOIN _lake_chunks c ON t.chunk = c.chunk " + join)
     if setup is not None:
         setup(con)
     return con
+
+
+def _legacy_parts(table: str, entries: list[SourceEntry]) -> str | None:
+    """A query over the parts that a lake written before schema version 3 holds for
+    ``table`` under its old name (:data:`_LEGACY`), giving this table's columns; ``None``
+    when there are none."""
+    if table not in _LEGACY:
+        return None
+    old, select = _LEGACY[table]
+    parts = [c["parts"][old] for e in entries for c in e.chunks
+             if old in c["parts"] and table not in c["parts"]]
+    if not parts:
+        return None
+    files = "[" + ", ".join(_sql_str(p) for p in parts) + "]"
+    return f"SELECT {select}, chunk FROM read_parquet({files})"
 
 
 def _lake_layouts(con: duckdb.DuckDBPyConnection, entries: list[SourceEntry]) -> None:

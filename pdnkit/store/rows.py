@@ -114,20 +114,20 @@ def start_is_initial(report: Any, variant: str | None, edition: str | None) -> b
     return True if setup is None else None
 
 
-# (variant, edition, fen) -> (key, square bitboards, layout) of starting positions, computed
+# (variant, edition, fen) -> (square bitboards, layout) of starting positions, computed
 # once per process
-_START_CACHE: dict[tuple[Any, ...], tuple[int, Bits, BoardLayout] | None] = {}
+_START_CACHE: dict[tuple[Any, ...], tuple[Bits, BoardLayout] | None] = {}
 
 
 def start_position_info(variant: str | None, edition: str | None,
-                        fen: str | None) -> tuple[int, Bits, BoardLayout] | None:
-    """``(position_key, (wm, wk, bm, bk), layout)`` of a starting position given as FEN,
-    through the rules engine; ``None`` when the variant or FEN is unknown or unreadable.
+                        fen: str | None) -> tuple[Bits, BoardLayout] | None:
+    """``((wm, wk, bm, bk), layout)`` of a starting position given as FEN, through the
+    rules engine; ``None`` when the variant or FEN is unknown or unreadable.
 
     Example:
         >>> start_position_info(None, None, None) is None
         True
-        >>> key, bits, lay = start_position_info("english", None, "B:W21-32:B1-12")
+        >>> bits, lay = start_position_info("english", None, "B:W21-32:B1-12")
         >>> bits[2] == (1 << 12) - 1, lay.squares
         (True, 32)
     """
@@ -136,7 +136,7 @@ def start_position_info(variant: str | None, edition: str | None,
     key = (variant, edition, fen)
     if key in _START_CACHE:
         return _START_CACHE[key]
-    info: tuple[int, Bits, BoardLayout] | None
+    info: tuple[Bits, BoardLayout] | None
     try:
         from pdnkit.rules import get_rules, parse_fen
 
@@ -145,7 +145,7 @@ def start_position_info(variant: str | None, edition: str | None,
         except Exception:
             rules = get_rules(variant)
         pos = parse_fen(fen, rules)
-        info = (int(pos.key()), square_bits(pos), board_layout(rules))
+        info = (square_bits(pos), board_layout(rules))
     except Exception:  # an unreadable start is already a finding of the validator
         info = None
     if len(_START_CACHE) > 10_000:
@@ -215,7 +215,7 @@ class ReportBatch:
                  "destination", "path", "captured", "promotes", "piece", "nags", "comment", "replayed", "line")
     #: positions written in Python (square bitboards already computed; 12x12 boards, stand-in
     #: records, starting positions)
-    POS_COLS = ("game_id", "ply", "layout", "black", "wm", "wk", "bm", "bk", "position_key")
+    POS_COLS = ("game_id", "ply", "layout", "black", "wm", "wk", "bm", "bk")
     FINDING_COLS = ("game_id", "game_index", "code", "severity", "message", "line", "col",
                     "ply", "move", "fen", "in_variation", "details")
     BITS_COLS = ("game_id", "ply", "layout", "black", "w", "b", "k")
@@ -338,12 +338,10 @@ class ReportBatch:
         self.replayed_count += int(report.replayed_plies or 0)
 
         # positions: ply 0 is the start
-        start_key = getattr(report, "start_key", None)
         info = start_position_info(variant, edition, start_fen)
         if start_fen is not None and info is not None:
-            key, bits, layout = info
-            self._add_position(gid, 0, layout, start_fen[:1].upper() == "B", bits,
-                               int(start_key) if start_key is not None else key)
+            bits, layout = info
+            self._add_position(gid, 0, layout, start_fen[:1].upper() == "B", bits)
 
         if plies:
             self._add_plies(gid, plies, canonical, variant, edition)
@@ -380,8 +378,8 @@ class ReportBatch:
             ev["end_ply"].append(getattr(e, "end_ply", None))
         return gid
 
-    def _add_position(self, gid: int, ply: int, layout: BoardLayout, black: bool, bits: Bits,
-                      key: int) -> None:
+    def _add_position(self, gid: int, ply: int, layout: BoardLayout, black: bool,
+                      bits: Bits) -> None:
         """One ``position_bits`` row written in Python (square bitboards given)."""
         pos = self.positions
         pos["game_id"].append(gid)
@@ -390,7 +388,6 @@ class ReportBatch:
         pos["black"].append(black)
         for col, v in zip(("wm", "wk", "bm", "bk"), bits, strict=True):
             pos[col].append(v)
-        pos["position_key"].append(key)
 
     def _add_plies(self, gid: int, plies: list[Any], canonical: list[str | None],
                    variant: str | None = None, edition: str | None = None) -> None:
@@ -456,8 +453,7 @@ class ReportBatch:
             pb["k"].extend(ks)
             return
         for p, a in zip(compress(ply, replayed), afters, strict=True):  # 12x12 boards
-            self._add_position(gid, p, board_layout(a.rules), bool(a.side), square_bits(a),
-                               a.key())
+            self._add_position(gid, p, board_layout(a.rules), bool(a.side), square_bits(a))
 
     def _layout_code(self, layout: BoardLayout) -> int:
         """The batch's number for ``layout`` (an index into :attr:`layouts`)."""
@@ -511,17 +507,14 @@ class ReportBatch:
                 after = None
             if after is not None:  # straight from the position
                 self._add_position(gid, ply, board_layout(after.rules),
-                                   str(after.side)[:1].upper() == "B", square_bits(after),
-                                   int(after.key()))
+                                   str(after.side)[:1].upper() == "B", square_bits(after))
                 continue
             fen = getattr(p, "fen_after", None)  # a record from a worker process
             info = start_position_info(variant, edition, fen) if fen else None
             if info is None:
                 continue
-            key, bits, layout = info
-            key_after = getattr(p, "key_after", None)
-            self._add_position(gid, ply, layout, fen[:1].upper() == "B", bits,
-                               key if key_after is None else int(key_after))
+            bits, layout = info
+            self._add_position(gid, ply, layout, fen[:1].upper() == "B", bits)
 
     def extend(self, other: ReportBatch) -> None:
         """Append the games of ``other`` after this batch's own (its local game numbers
@@ -613,8 +606,7 @@ def _schemas() -> dict[str, pa.Schema]:
             "positions": pa.schema([
                 ("game_id", i64), ("ply", i32), ("layout", pa.int16()), ("black", b),
                 ("wm", pa.decimal128(38, 0)), ("wk", pa.decimal128(38, 0)),
-                ("bm", pa.decimal128(38, 0)), ("bk", pa.decimal128(38, 0)),
-                ("position_key", i64)]),
+                ("bm", pa.decimal128(38, 0)), ("bk", pa.decimal128(38, 0))]),
             "position_bits": pa.schema([
                 ("game_id", i64), ("ply", i32), ("layout", pa.int16()), ("black", pa.int8()),
                 ("w", pa.uint64()), ("b", pa.uint64()), ("k", pa.uint64())]),
@@ -656,7 +648,7 @@ def positions_select(ids: list[int], game_offset: int = 0) -> str:
     """
     return (f"SELECT game_id + {int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, "
             "black, wm::HUGEINT AS wm, wk::HUGEINT AS wk, bm::HUGEINT AS bm, "
-            "bk::HUGEINT AS bk, position_key FROM _pdnkit_load")
+            "bk::HUGEINT AS bk FROM _pdnkit_load")
 
 
 def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,
@@ -664,10 +656,9 @@ def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,
     """The SQL query that turns a ``position_bits`` batch of engine bitboards (named
     ``_pdnkit_load``; columns ``game_id``, ``ply``, ``layout``, ``black`` (1 when Black is to
     move), the engine's bitboards ``w``, ``b``, ``k``) into ``position_bits`` rows: the square
-    bitboards ``wm``, ``wk``, ``bm``, ``bk`` (:func:`pdnkit.store.bitboards.compact_sql`), the
-    same ``position_key`` as :func:`pdnkit.rules.position.position_key`, ``black``, with
-    ``game_offset`` added to the game numbers. ``layout`` numbers ``layouts`` (each a
-    :class:`pdnkit.store.bitboards.BoardLayout`), whose database numbers are ``ids``
+    bitboards ``wm``, ``wk``, ``bm``, ``bk`` (:func:`pdnkit.store.bitboards.compact_sql`) and
+    ``black``, with ``game_offset`` added to the game numbers. ``layout`` numbers ``layouts``
+    (each a :class:`pdnkit.store.bitboards.BoardLayout`), whose database numbers are ``ids``
     (default: their positions in ``layouts``). DuckDB computes them in bulk, off the Python
     thread, while the next batch is replayed.
 
@@ -680,41 +671,19 @@ def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,
         >>> _ = con.execute("CREATE TABLE _pdnkit_load AS SELECT 0 AS game_id, 0 AS ply, "
         ...     "0 AS layout, 0 AS black, ?::UBIGINT AS w, ?::UBIGINT AS b, "
         ...     "?::UBIGINT AS k", [p._w, p._b, p._k])
-        >>> row = con.execute("SELECT wm, wk, bm, bk, position_key FROM ("
+        >>> row = con.execute("SELECT wm, wk, bm, bk FROM ("
         ...     + position_bits_query([board_layout(p.rules)]) + ")").fetchone()
-        >>> row[:4] == square_bits(p), row[4] == p.key()
-        (True, True)
+        >>> row == square_bits(p)
+        True
     """
-    from pdnkit.rules.position import KEY_FINAL, KEY_SIDE, KEY_WORDS
-
     ids = list(range(len(layouts))) if ids is None else ids
 
     def sq(bits: str) -> str:
         return compact_sql(bits, layouts)
 
-    m = f"{(1 << 64) - 1}::UHUGEINT"
-
-    def product(col: str, seed: int, mul: int) -> str:
-        return f"xor({col}::UHUGEINT, {seed}::UHUGEINT) * {mul}::UHUGEINT AS p{col}"
-
-    def fold(p: str) -> str:  # the 128-bit product folded to 64 bits
-        return f"xor({p} >> 64, {p} & {m})"
-
-    (sw, cw), (sb, cb), (sk, ck) = KEY_WORDS[:3]
-    sf, cf = KEY_FINAL
-    # the key, step by step as in position_key: the three mixed words (pw, pb, pk folded),
-    # the side's seed (x), the final mix (p folded to y), read as a signed 64-bit number
     return (
         f"SELECT game_id + {int(game_offset)} AS game_id, ply, "
         f"{layout_sql(ids)} AS layout, black = 1 AS black, "
         f"{sq('w & ~k')} AS wm, {sq('w & k')} AS wk, {sq('b & ~k')} AS bm, "
-        f"{sq('b & k')} AS bk, "
-        f"CASE WHEN y >= {1 << 63}::UHUGEINT THEN (y::HUGEINT - {1 << 64}::HUGEINT)::BIGINT "
-        "ELSE y::BIGINT END AS position_key "
-        f"FROM (SELECT *, {fold('p')} AS y "
-        f"FROM (SELECT *, xor(x, {sf}::UHUGEINT) * {cf}::UHUGEINT AS p "
-        f"FROM (SELECT *, xor(xor(xor({fold('pw')}, {fold('pb')}), {fold('pk')}), "
-        f"CASE WHEN black = 1 THEN {KEY_SIDE}::UHUGEINT ELSE 0::UHUGEINT END) AS x "
-        f"FROM (SELECT *, {product('w', sw, cw)}, {product('b', sb, cb)}, "
-        f"{product('k', sk, ck)} FROM _pdnkit_load))))"
+        f"{sq('b & k')} AS bk FROM _pdnkit_load"
     )

@@ -44,26 +44,27 @@ CREATE TABLE IF NOT EXISTS games (
     draw_basis      VARCHAR,            -- draw rule that backs a drawn result, NULL otherwise
     moves_hash      VARCHAR,            -- hash of the canonical main-line moves (+ start FEN)
     final_fen       VARCHAR,
-    raw_pdn         VARCHAR,            -- the game's text exactly as in the file
+    raw_pdn         VARCHAR USING COMPRESSION zstd, -- the game's text exactly as in the file
     start_is_initial BOOLEAN,           -- starts from the variant's initial position: no set-up,
                                         -- or a FEN equal to it (side to move included); NULL:
                                         -- a set-up that could not be read. `fen` stays as written
     opening         VARCHAR             -- Opening tag (Italian Apertura, Russian Debut ...)
 );
 
-CREATE TABLE IF NOT EXISTS moves (
+-- The moves of every game, stored compactly in move_rows and read through the moves view:
+-- what a row's other columns already say is not stored again (a canonical form equal to the
+-- notation, a quiet move's path, the move number the ply implies, the capture counts).
+CREATE TABLE IF NOT EXISTS move_rows (
     game_id         BIGINT NOT NULL,
     ply             INTEGER NOT NULL,   -- 1-based
-    move_number     INTEGER,
+    number_offset   INTEGER,            -- move_number minus the number the ply implies
     side            VARCHAR,            -- W | B
     notation        VARCHAR,            -- as written in the file
-    canonical       VARCHAR,            -- canonical PDN 3.0 form (NULL if not replayed)
+    canonical       VARCHAR,            -- NULL: equal to notation; '': none (not replayed)
     origin          INTEGER,            -- PDN square numbers
     destination     INTEGER,
-    path            INTEGER[],
+    path            INTEGER[],          -- NULL: [origin, destination]
     captured        INTEGER[],
-    captured_count  INTEGER,
-    is_capture      BOOLEAN,
     promotes        BOOLEAN,
     piece           VARCHAR,            -- man | king (NULL if not replayed)
     nags            INTEGER[],
@@ -72,9 +73,34 @@ CREATE TABLE IF NOT EXISTS moves (
     line            INTEGER
 );
 
+-- The move number a ply implies: White's plies are odd when White moves first, even (and
+-- one move later) when Black does.
+CREATE MACRO IF NOT EXISTS implied_move_number(ply, side) AS
+    (ply + 1) // 2 + CASE WHEN side = 'W' AND ply % 2 = 0 THEN 1 ELSE 0 END;
+
+-- One row per ply of the main line (the columns of the moves table of schema version 2).
+CREATE VIEW IF NOT EXISTS moves AS
+SELECT r.game_id,
+       r.ply,                                              -- 1-based
+       r.number_offset + implied_move_number(r.ply, r.side) AS move_number,
+       r.side,                                             -- W | B
+       r.notation,                                         -- as written in the file
+       CASE WHEN r.canonical IS NULL THEN r.notation
+            WHEN r.canonical = '' THEN NULL
+            ELSE r.canonical END AS canonical,             -- PDN 3.0 form (NULL if not replayed)
+       r.origin, r.destination,                            -- PDN square numbers
+       coalesce(r.path, [r.origin, r.destination]) AS path,
+       r.captured,
+       len(r.captured)::INTEGER AS captured_count,
+       CASE WHEN r.replayed THEN len(r.captured) > 0 END AS is_capture,
+       r.promotes,
+       r.piece,                                            -- man | king (NULL if not replayed)
+       r.nags, r.comment, r.replayed, r.line
+FROM move_rows r;
+
 -- Positions as square bitboards: bit n-1 of wm/wk/bm/bk is square n (PDN numbering), so a
 -- set of squares is a plain integer (1 << (n - 1) per square); HUGEINT serves every board,
--- 12x12 (72 squares) included. FEN is derived (the positions view below).
+-- 12x12 (72 squares) included. FEN and key are derived (the positions view below).
 CREATE TABLE IF NOT EXISTS position_bits (
     game_id      BIGINT NOT NULL,
     ply          INTEGER NOT NULL,      -- 0 = starting position
@@ -83,8 +109,7 @@ CREATE TABLE IF NOT EXISTS position_bits (
     wm           HUGEINT NOT NULL,      -- white men
     wk           HUGEINT NOT NULL,      -- white kings
     bm           HUGEINT NOT NULL,      -- black men
-    bk           HUGEINT NOT NULL,      -- black kings
-    position_key BIGINT NOT NULL        -- equal for equal placement and side to move
+    bk           HUGEINT NOT NULL       -- black kings
 );
 
 -- One row per board and notation: names[n] is the FEN name of square n.
@@ -101,13 +126,33 @@ CREATE MACRO IF NOT EXISTS fen_field(fen_order, names, men, kings) AS
         list_filter(fen_order, lambda s: ((men | kings) >> (s - 1)) & 1 = 1),
         lambda s: CASE WHEN (kings >> (s - 1)) & 1 = 1 THEN 'K' ELSE '' END || names[s]), ',');
 
+-- The position key of square bitboards: equal for equal placement and side to move, a 64-bit
+-- mix of the white, black and king squares (pdnkit.store.bitboards.bits_key computes the
+-- same in Python). Derived, not stored: a search for a position compares the bitboards.
+CREATE MACRO IF NOT EXISTS key_word(v, seed, mul) AS
+    xor((xor(v, seed) * mul) >> 64, (xor(v, seed) * mul) & 18446744073709551615::UHUGEINT);
+CREATE MACRO IF NOT EXISTS key_low(v) AS (v & 18446744073709551615::HUGEINT)::UHUGEINT;
+CREATE MACRO IF NOT EXISTS key_mixed(w, b, k, black) AS
+    xor(xor(xor(xor(key_word(key_low(w), 11562461410679940143::UHUGEINT, 16646288086500911323::UHUGEINT),
+                    key_word(key_low(b), 10285213230658275043::UHUGEINT, 6384245875588680899::UHUGEINT)),
+                key_word(key_low(k), 2129725606500045391::UHUGEINT, 11400714819323198485::UHUGEINT)),
+            CASE WHEN (w | b) >> 64 = 0 THEN 0::UHUGEINT ELSE
+                xor(xor(key_word((w >> 64)::UHUGEINT, 14029467366897019727::UHUGEINT, 1609587929392839161::UHUGEINT),
+                        key_word((b >> 64)::UHUGEINT, 15485907386658061715::UHUGEINT, 18397679294719823053::UHUGEINT)),
+                    key_word((k >> 64)::UHUGEINT, 14181476777654086739::UHUGEINT, 13787848793156543929::UHUGEINT)) END),
+        CASE WHEN black THEN 10723151780598845931::UHUGEINT ELSE 0::UHUGEINT END);
+CREATE MACRO IF NOT EXISTS key_signed(y) AS
+    CASE WHEN y >= 9223372036854775808::UHUGEINT THEN (y::HUGEINT - 18446744073709551616::HUGEINT)::BIGINT ELSE y::BIGINT END;
+CREATE MACRO IF NOT EXISTS position_key_of(wm, wk, bm, bk, black) AS
+    key_signed(key_word(key_mixed(wm | wk, bm | bk, wk | bk, black), 2685821657736338717::UHUGEINT, 11507291218515648293::UHUGEINT));
+
 -- The positions of every game as rows (ply 0 = the start): the bitboards, and the FEN, side
 -- and piece counts derived from them.
 CREATE VIEW IF NOT EXISTS positions AS
 SELECT p.game_id, p.ply,
        CASE WHEN p.black THEN 'B' ELSE 'W' END || ':W' || fen_field(l.fen_order, l.names, p.wm, p.wk)
            || ':B' || fen_field(l.fen_order, l.names, p.bm, p.bk) AS fen,
-       p.position_key,
+       position_key_of(p.wm, p.wk, p.bm, p.bk, p.black) AS position_key,
        CASE WHEN p.black THEN 'B' ELSE 'W' END AS side,
        bit_count(p.wm)::INTEGER AS white_men, bit_count(p.wk)::INTEGER AS white_kings,
        bit_count(p.bm)::INTEGER AS black_men, bit_count(p.bk)::INTEGER AS black_kings,

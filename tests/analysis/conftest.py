@@ -11,6 +11,7 @@ import duckdb
 import pytest
 
 from pdnkit.stats import _memory_db
+from pdnkit.store.compact import MOVE_ROWS_SELECT
 
 
 def fake_key(variant: str, moves: Iterable[str]) -> int:
@@ -99,28 +100,30 @@ class Builder:
             a, b = (int(s) if s.isdigit() else None for s in mv.split(sep))
             cap = captures.get(i, [])
             self.con.execute(
-                """INSERT INTO moves (game_id, ply, move_number, side, notation, canonical,
-                       origin, destination, path, captured, captured_count, is_capture,
-                       promotes, piece, replayed)
-                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, false, 'man', true)""",
-                [gid, i, (i + 1) // 2, "W" if i % 2 else "B", mv, mv, a, b, [a, b], cap,
-                 len(cap), bool(cap)],
+                f"""INSERT INTO move_rows BY NAME SELECT {MOVE_ROWS_SELECT} FROM (
+                       SELECT ?::BIGINT AS game_id, ?::INTEGER AS ply,
+                       ?::INTEGER AS move_number, ? AS side, ? AS notation, ? AS canonical,
+                       ?::INTEGER AS origin, ?::INTEGER AS destination, ?::INTEGER[] AS path,
+                       ?::INTEGER[] AS captured, false AS promotes, 'man' AS piece,
+                       NULL::INTEGER[] AS nags, NULL AS comment, true AS replayed,
+                       NULL::INTEGER AS line)""",
+                [gid, i, (i + 1) // 2, "W" if i % 2 else "B", mv, mv, a, b, [a, b], cap],
             )
             key = fake_key(prefix, moves[:i])
             self._position(gid, i, key)
         return gid
 
     def _position(self, gid: int, ply: int, key: int) -> None:
-        """A stand-in position: the fake key, and as white men the key's bits (so distinct
-        keys have distinct bitboards and a FEN of their own in the ``positions`` view)."""
+        """A stand-in position: as white men the fake key's bits (so distinct keys have
+        distinct bitboards and a FEN of their own in the ``positions`` view)."""
         from pdnkit.rules import get_rules
         from pdnkit.store.bitboards import board_layout, layout_ids
 
         (lay,) = layout_ids(self.con, [board_layout(get_rules("international"))])
         self.con.execute(
-            "INSERT INTO position_bits (game_id, ply, layout, black, wm, wk, bm, bk, "
-            "position_key) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)",
-            [gid, ply, lay, bool(ply % 2), key, key])
+            "INSERT INTO position_bits (game_id, ply, layout, black, wm, wk, bm, bk) "
+            "VALUES (?, ?, ?, ?, ?, 0, 0, 0)",
+            [gid, ply, lay, bool(ply % 2), key])
 
     def finding(self, gid: int | None, code: str, severity: str, path: str | None = None,
                 ply: int | None = None) -> None:

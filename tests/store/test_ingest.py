@@ -13,6 +13,7 @@ import duckdb
 import pytest
 
 from pdnkit.store import connect, duplicates, import_files, ingest, query
+from pdnkit.store.bitboards import bits_key
 from tests.store.fakes import fake_file_reports, write_fake
 
 G1 = "Sijbrands|Baba Sy|Worlds|1964.05.03|32-28 19-23 28x19 14x23|ok"
@@ -57,9 +58,11 @@ def test_import_loads_every_table(tmp_path: Path) -> None:
                     "WHERE game_index = 0 ORDER BY ply").fetchall()
     assert m[2] == (3, 2, "W", "28x19", [28, 19], [23], 1, True, None, None)
     assert m[0][8] == [1] and m[1][9] == "c"
-    # one position row per replayed ply; keys keep their sign (signed 64-bit)
-    keys = con.execute("SELECT position_key FROM positions ORDER BY game_id, ply").fetchall()
-    assert len(keys) == 6 and keys[0][0] == -1_000_003
+    # one position row per replayed ply; the key is derived from the stored bitboards
+    keys = con.execute("SELECT position_key, wm, wk, bm, bk, black FROM positions "
+                       "ORDER BY game_id, ply").fetchall()
+    assert len(keys) == 6
+    assert all(k == bits_key((wm, wk, bm, bk), black) for k, wm, wk, bm, bk, black in keys)
     fnd = con.execute("SELECT code, severity, ply, move, details, file_id IS NOT NULL "
                       "FROM findings").fetchall()
     assert fnd == [("illegal-move", "error", 1, "33-28", '{"candidates": ["a", "b"]}', True)]

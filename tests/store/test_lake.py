@@ -30,6 +30,7 @@ ORDER = {
     "files": "file_id",
     "games": "game_id",
     "moves": "game_id, ply",
+    "move_rows": "game_id, ply",
     "position_bits": "game_id, ply",
     "layouts": "layout",
     "file_paths": "file_id, path",

@@ -21,7 +21,7 @@ from pdnkit.store import import_files, ingest, sample_dir
 from pdnkit.store.bitboards import board_layout, layout_ids, square_bits
 from pdnkit.store.db import connect
 from pdnkit.store.rows import ReportBatch, _schemas, position_bits_query
-from tests.placements import random_positions
+from tests.placements import random_positions, stored_key
 
 VARIANTS = [r for r in list_variants() if fen_layout(r) is not None]
 
@@ -56,7 +56,7 @@ def test_sql_rows_equal_the_engine(rules: object) -> None:
         c = p.counts()
         assert gid == 107
         assert fen == write_fen(p), ply
-        assert key == p.key(), fen
+        assert key == stored_key(p), fen
         assert side == str(p.side)
         assert (wm, wk, bm, bk) == (c["white_men"], c["white_kings"], c["black_men"],
                                     c["black_kings"])
@@ -86,6 +86,13 @@ def test_keys_tell_positions_apart() -> None:
             state = (q._w, q._b, q._k, int(q.side))
             assert seen.setdefault(q.key(), state) == state
     assert len(seen) > 100_000
+    # the database's key: the same mix over square bitboards tells them apart as well
+    stored: dict[int, tuple[int, ...]] = {}
+    for name in ("international", "russian", "canadian"):
+        for p in random_positions(get_rules(name), 20_000, seed=4):
+            state = (*square_bits(p), int(p.side))
+            assert stored.setdefault(stored_key(p), state) == state
+    assert len(stored) > 50_000
 
 
 @pytest.mark.parametrize("name", ["international", "russian", "canadian"])
@@ -204,7 +211,7 @@ def test_wide_boards_are_written_in_python(tmp_path: Path) -> None:
         for p in rep.plies:
             a = p.position_after
             c = a.counts()
-            expected.append((rep.index, p.ply, write_fen(a), a.key(), str(a.side),
+            expected.append((rep.index, p.ply, write_fen(a), stored_key(a), str(a.side),
                              c["white_men"], c["white_kings"], c["black_men"],
                              c["black_kings"], *_bits_from_sets(a)))
     assert len(expected) > 500

@@ -15,6 +15,7 @@ import pytest
 from pdnkit.replay import validate
 from pdnkit.rules import get_rules, parse_fen, write_fen
 from pdnkit.store import import_files
+from tests.placements import stored_key
 from tests.shared import shared_path
 
 pytestmark = pytest.mark.slow
@@ -49,7 +50,7 @@ def test_loaded_positions_equal_the_engine(tmp_path: Path) -> None:
                     continue
                 c = a.counts()
                 expected[(str(f.resolve()), rep.index, ply)] = [
-                    write_fen(a), a.key(), str(a.side), c["white_men"], c["white_kings"],
+                    write_fen(a), stored_key(a), str(a.side), c["white_men"], c["white_kings"],
                     c["black_men"], c["black_kings"],
                     *(sum(1 << (n - 1) for n in s) for s in (
                         a.white_men, a.white_kings, a.black_men, a.black_kings))]

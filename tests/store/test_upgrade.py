@@ -1,0 +1,139 @@
+"""Databases and lakes written before schema version 3 (``moves`` a table, the position key
+stored in ``position_bits``) open with every row as it was: the moves move to the compact
+``move_rows`` behind the ``moves`` view, the stored key gives way to the derived one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from pdnkit.store import connect, import_files, sample_dir
+from pdnkit.store.db import schema_sql
+from pdnkit.store.lake import import_lake, read_manifest
+from pdnkit.store.lakeview import open_lake
+from tests.store.safety_helpers import cli
+
+#: the positions view of schema version 2 (the key read from the table)
+V2_POSITIONS = """
+CREATE VIEW positions AS
+SELECT p.game_id, p.ply,
+       CASE WHEN p.black THEN 'B' ELSE 'W' END || ':W' || fen_field(l.fen_order, l.names, p.wm, p.wk)
+           || ':B' || fen_field(l.fen_order, l.names, p.bm, p.bk) AS fen,
+       p.position_key,
+       CASE WHEN p.black THEN 'B' ELSE 'W' END AS side,
+       bit_count(p.wm)::INTEGER AS white_men, bit_count(p.wk)::INTEGER AS white_kings,
+       bit_count(p.bm)::INTEGER AS black_men, bit_count(p.bk)::INTEGER AS black_kings,
+       p.wm, p.wk, p.bm, p.bk, p.black, p.layout
+FROM position_bits p LEFT JOIN layouts l ON l.layout = p.layout"""
+
+
+def _rows(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[object, ...]]:
+    return con.execute(f"SELECT * FROM {table} ORDER BY game_id, ply").fetchall()
+
+
+def _downgrade(db: Path) -> None:
+    """Rewrite a current database as schema version 2 wrote it: a ``moves`` table with every
+    column, ``position_bits`` with a stored key (a stand-in value, so the test sees it go),
+    the version-2 ``positions`` view and ``pdnkit_meta`` record."""
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE moves_v2 AS SELECT * FROM moves")
+    con.execute("DROP VIEW moves")
+    con.execute("DROP TABLE move_rows")
+    con.execute("ALTER TABLE moves_v2 RENAME TO moves")
+    con.execute("DROP VIEW positions")
+    con.execute("ALTER TABLE position_bits ADD COLUMN position_key BIGINT")
+    con.execute("UPDATE position_bits SET position_key = ply * 7919")
+    con.execute(V2_POSITIONS)
+    cols: dict[str, list[str]] = {}
+    for t, c in con.execute(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_name IN "
+            "(SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE')"
+            " ORDER BY table_name, ordinal_position").fetchall():
+        cols.setdefault(t, []).append(c)
+    con.execute("UPDATE pdnkit_meta SET value = '2' WHERE key = 'schema_version'")
+    con.execute("UPDATE pdnkit_meta SET value = ? WHERE key = 'columns'",
+                [json.dumps(cols, sort_keys=True)])
+    con.close()
+
+
+@pytest.fixture(scope="module")
+def current(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, list]]:
+    """The bundled samples imported (every variant, 12x12 boards, unreplayed moves), and
+    the rows of its ``moves`` and ``positions`` views."""
+    db = tmp_path_factory.mktemp("upgrade") / "now.duckdb"
+    import_files([sample_dir()], db=db)
+    con = duckdb.connect(str(db), read_only=True)
+    rows = {t: _rows(con, t) for t in ("moves", "positions")}
+    con.close()
+    assert len(rows["moves"]) > 5_000 and len(rows["positions"]) > 5_000
+    return db, rows
+
+
+def test_a_version_2_database_is_upgraded_without_loss(current, tmp_path: Path) -> None:
+    db, rows = current
+    old = tmp_path / "v2.duckdb"
+    old.write_bytes(db.read_bytes())
+    _downgrade(old)
+    con = duckdb.connect(str(old), read_only=True)
+    assert _rows(con, "moves") == rows["moves"]  # the version-2 table holds the same rows
+    assert {r[3] for r in _rows(con, "positions")} != {r[3] for r in rows["positions"]}
+    con.close()
+    con = connect(old, read_only=True)  # a read command: upgraded once, then read
+    assert _rows(con, "moves") == rows["moves"]
+    assert _rows(con, "positions") == rows["positions"]
+    kinds = dict(con.execute("SELECT table_name, table_type FROM information_schema.tables"
+                             ).fetchall())
+    assert kinds["moves"] == "VIEW" and kinds["move_rows"] == "BASE TABLE"
+    assert "position_key" not in {c for (c,) in con.execute(
+        "SELECT column_name FROM information_schema.columns "
+        "WHERE table_name = 'position_bits'").fetchall()}
+    assert con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'"
+                       ).fetchall() == [("3",)]
+    con.close()
+    code, out, err = cli("stats", "results", "--db", old)
+    assert code == 0, err
+    # and it takes new files like a new database
+    more = tmp_path / "more.pdn"
+    more.write_text('[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *\n', encoding="utf-8")
+    assert import_files([more], db=old).games == 1
+    con = connect(old, read_only=True)
+    assert con.execute("SELECT count(*) FROM moves").fetchall()[0][0] == len(rows["moves"]) + 4
+    con.close()
+
+
+def test_a_lake_written_before_version_3_reads_the_same(current, tmp_path: Path) -> None:
+    """A lake whose chunks hold ``moves`` parts with every column (as lakes were written
+    before ``move_rows``) gives the same rows as one written now."""
+    db, rows = current
+    lake = tmp_path / "lake"
+    import_lake([sample_dir()], lake, engine="local", chunk_bytes=20_000)
+    con = open_lake(lake, schema=schema_sql())
+    assert _rows(con, "moves") == rows["moves"]
+    con.close()
+    conv = duckdb.connect()
+    conv.execute(schema_sql())
+    for name in sorted((lake / "_manifest").glob("*.json")):
+        entry = json.loads(name.read_text(encoding="utf-8"))
+        for chunk in entry["chunks"]:
+            part = chunk["parts"].pop("move_rows", None)
+            if part is None:
+                continue
+            conv.execute("DROP TABLE IF EXISTS move_rows")
+            conv.execute(f"CREATE TABLE move_rows AS SELECT * FROM read_parquet('{part}')")
+            legacy = part.replace("/move_rows/", "/moves/")
+            Path(legacy).parent.mkdir(exist_ok=True)
+            conv.execute(f"COPY (SELECT m.*, (SELECT any_value(chunk) FROM move_rows) AS chunk "
+                         f"FROM moves m) TO '{legacy}' (FORMAT parquet)")
+            Path(part).unlink()
+            chunk["parts"]["moves"] = legacy
+        name.write_text(json.dumps(entry), encoding="utf-8")
+    assert not list((lake / "move_rows").glob("*.parquet"))
+    assert all("moves" in c["parts"] for e in read_manifest(lake) for c in e.chunks
+               if c["parts"])
+    con = open_lake(lake, schema=schema_sql())
+    assert _rows(con, "moves") == rows["moves"]
+    assert _rows(con, "positions") == rows["positions"]
+    con.close()
