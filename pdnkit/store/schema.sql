@@ -52,14 +52,15 @@ CREATE TABLE IF NOT EXISTS games (
 );
 
 -- The moves of every game, stored compactly in move_rows and read through the moves view:
--- what a row's other columns already say is not stored again (a canonical form equal to the
--- notation, a quiet move's path, the move number the ply implies, the capture counts).
+-- what a row's other columns already say is not stored again (a numeric notation the squares
+-- spell, a canonical form equal to the notation, a quiet move's path, the move number the ply
+-- implies, the capture counts).
 CREATE TABLE IF NOT EXISTS move_rows (
     game_id         BIGINT NOT NULL,
     ply             INTEGER NOT NULL,   -- 1-based
     number_offset   INTEGER,            -- move_number minus the number the ply implies
     side            VARCHAR,            -- W | B
-    notation        VARCHAR,            -- as written in the file
+    notation        VARCHAR,            -- as written; NULL: numeric_move(origin, destination, captured)
     canonical       VARCHAR,            -- NULL: equal to notation; '': none (not replayed)
     origin          INTEGER,            -- PDN square numbers
     destination     INTEGER,
@@ -78,14 +79,20 @@ CREATE TABLE IF NOT EXISTS move_rows (
 CREATE MACRO IF NOT EXISTS implied_move_number(ply, side) AS
     (ply + 1) // 2 + CASE WHEN side = 'W' AND ply % 2 = 0 THEN 1 ELSE 0 END;
 
+-- A move in numeric notation from its squares: 32-28, 28x19 (a capture: pieces taken).
+CREATE MACRO IF NOT EXISTS numeric_move(origin, destination, captured) AS
+    origin::VARCHAR || CASE WHEN len(captured) > 0 THEN 'x' ELSE '-' END || destination::VARCHAR;
+
 -- One row per ply of the main line (the columns of the moves table of schema version 2).
 CREATE VIEW IF NOT EXISTS moves AS
 SELECT r.game_id,
        r.ply,                                              -- 1-based
        r.number_offset + implied_move_number(r.ply, r.side) AS move_number,
        r.side,                                             -- W | B
-       r.notation,                                         -- as written in the file
-       CASE WHEN r.canonical IS NULL THEN r.notation
+       coalesce(r.notation, numeric_move(r.origin, r.destination, r.captured))
+           AS notation,                                    -- as written in the file
+       CASE WHEN r.canonical IS NULL
+                THEN coalesce(r.notation, numeric_move(r.origin, r.destination, r.captured))
             WHEN r.canonical = '' THEN NULL
             ELSE r.canonical END AS canonical,             -- PDN 3.0 form (NULL if not replayed)
        r.origin, r.destination,                            -- PDN square numbers
