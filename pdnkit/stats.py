@@ -645,10 +645,8 @@ def positions_at(
     con = _con(con)
     if fen and moves:
         raise ValueError("give a FEN or a move sequence, not both")
-    vwhere, vparams = _game_filters(variant)
     found: set[StoredPosition] = set()
     tokens = _move_tokens(moves) if moves else []
-    bits_cols = "p.black, p.wm, p.wk, p.bm, p.bk"
     if fen:  # the FEN's square bitboards, read on the board of every variant stored
         from pdnkit.rules import get_rules
         from pdnkit.store.bitboards import fen_bits
@@ -664,34 +662,13 @@ def positions_at(
                        AND p.black = ? AND g.variant = ? LIMIT 1""",
                     [*bits, black, v]).fetchall():
                 found.add((v, black, bits))
-    elif tokens:
-        vals = ", ".join("(?, ?)" for _ in tokens)
-        flat: list[Any] = [x for i, t in enumerate(tokens, 1) for x in (i, t)]
-        rows = con.execute(
-            f"""
-            WITH want(ply, tok) AS (VALUES {vals}),
-            hit AS (
-                SELECT m.game_id FROM moves m JOIN want w ON m.ply = w.ply
-                JOIN games g ON g.game_id = m.game_id
-                WHERE coalesce(g.start_is_initial, g.fen IS NULL) AND {vwhere}
-                  AND (lower(m.canonical) = w.tok OR lower(m.notation) = w.tok)
-                GROUP BY m.game_id HAVING count(*) = ?
-            )
-            SELECT DISTINCT g.variant, {bits_cols}
-            FROM hit JOIN games g USING (game_id)
-            JOIN position_bits p ON p.game_id = hit.game_id AND p.ply = ?
-            """,
-            flat + vparams + [len(tokens), len(tokens)],
-        ).fetchall()
-        found.update(_stored(rows))
-    else:
-        rows = con.execute(
-            f"""SELECT DISTINCT g.variant, {bits_cols} FROM position_bits p
-                JOIN games g USING (game_id) WHERE p.ply = 0
-                AND coalesce(g.start_is_initial, g.fen IS NULL) AND {vwhere}""",
-            vparams,
-        ).fetchall()
-        found.update(_stored(rows))
+    elif tokens:  # the rules engine plays them; the stored games where it cannot
+        engine, failed = _engine_keys(_stored_variants(con, variant), None, tokens)
+        found.update(engine)
+        if failed:
+            found.update(_stored_after_moves(con, tokens, variant))
+    else:  # each variant's initial position (of every edition its games use)
+        found.update(_initial_positions(con, variant))
     if not found and (fen or tokens):
         variants = _stored_variants(con, variant)
         if not variants:  # an empty database: any variant the FEN or moves may belong to
@@ -708,6 +685,61 @@ def positions_at(
     return pd.DataFrame(
         [(v, bits_key(b, black), black, *b) for v, black, b in sorted(found)],
         columns=["variant", "position_key", "black", "wm", "wk", "bm", "bk"])
+
+
+def _stored_after_moves(con: Any, tokens: list[str], variant: str | None
+                        ) -> list[StoredPosition]:
+    """The positions stored after ``tokens`` in games that played exactly those moves
+    from the initial position (as written or in canonical form)."""
+    vwhere, vparams = _game_filters(variant)
+    vals = ", ".join("(?, ?)" for _ in tokens)
+    flat: list[Any] = [x for i, t in enumerate(tokens, 1) for x in (i, t)]
+    rows = con.execute(
+        f"""
+        WITH want(ply, tok) AS (VALUES {vals}),
+        hit AS (
+            SELECT m.game_id FROM moves m JOIN want w ON m.ply = w.ply
+            JOIN games g ON g.game_id = m.game_id
+            WHERE coalesce(g.start_is_initial, g.fen IS NULL) AND {vwhere}
+              AND (lower(m.canonical) = w.tok OR lower(m.notation) = w.tok)
+            GROUP BY m.game_id HAVING count(*) = ?
+        )
+        SELECT DISTINCT g.variant, p.black, p.wm, p.wk, p.bm, p.bk
+        FROM hit JOIN games g USING (game_id)
+        JOIN position_bits p ON p.game_id = hit.game_id AND p.ply = ?
+        """,
+        flat + vparams + [len(tokens), len(tokens)],
+    ).fetchall()
+    return _stored(rows)
+
+
+def _initial_positions(con: Any, variant: str | None) -> list[StoredPosition]:
+    """The initial position of each variant and edition of the games that start from it
+    (the rules engine's; the stored starts of a variant it does not know)."""
+    from pdnkit.rules import Position, get_rules
+    from pdnkit.store.bitboards import square_bits
+
+    vwhere, vparams = _game_filters(variant)
+    start = "coalesce(g.start_is_initial, g.fen IS NULL)"
+    out: list[StoredPosition] = []
+    unknown = []
+    for v, edition in con.execute(
+            f"SELECT DISTINCT variant, edition FROM games g WHERE variant IS NOT NULL "
+            f"AND {start} AND {vwhere} ORDER BY ALL", vparams).fetchall():
+        try:
+            rules = get_rules(v, edition) if edition else get_rules(v)
+            pos = Position.initial(rules)
+        except Exception:  # a variant the engine does not know: read from the games
+            unknown.append(v)
+            continue
+        out.append((v, str(pos.side)[:1].upper() == "B", square_bits(pos)))
+    if unknown:
+        marks = ", ".join("?" for _ in unknown)
+        out += _stored(con.execute(
+            f"""SELECT DISTINCT g.variant, p.black, p.wm, p.wk, p.bm, p.bk FROM position_bits p
+                JOIN games g USING (game_id) WHERE p.ply = 0 AND {start}
+                AND g.variant IN ({marks})""", unknown).fetchall())
+    return out
 
 
 def _stored_variants(con: Any, variant: str | None) -> list[str]:
@@ -778,21 +810,27 @@ def tree(
         import pandas as pd
 
         return pd.DataFrame(columns=cols)
-    # in steps through temporary tables (the games at the position, then their next moves):
-    # with real row counts DuckDB joins them to the big tables the right way round
+    # in steps through temporary tables: one scan of the positions finds the games at the
+    # position and at every position one legal move away (the rules engine lists them), so
+    # the games, their next moves and the transpositions come from that small table
     import uuid
 
     tag = uuid.uuid4().hex[:12]
-    hit, nxt, book = (f"_pdnkit_tree_{part}_{tag}" for part in ("hit", "nxt", "book"))
+    seen, nxt, book = (f"_pdnkit_tree_{part}_{tag}" for part in ("seen", "nxt", "book"))
     try:
-        _tree_hits(con, hit, start, where, params)
+        targets = _tree_targets(start)
+        _tree_seen(con, seen, targets, where, params)
         con.execute(f"""
             CREATE TEMP TABLE {nxt} AS
+            WITH hit AS (
+                SELECT game_id, min(ply) AS ply, any_value(variant) AS variant,
+                       any_value(plies) AS plies, any_value(oc) AS oc
+                FROM temp.{seen} WHERE at_start GROUP BY game_id)
             SELECT hit.*, coalesce(m.canonical, m.notation) AS move, m.side,
-                   pa.black AS black_after, pa.wm AS wm_after, pa.wk AS wk_after,
-                   pa.bm AS bm_after, pa.bk AS bk_after, pa.layout AS layout_after
-            FROM temp.{hit} hit JOIN moves m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
-            LEFT JOIN position_bits pa ON pa.game_id = hit.game_id AND pa.ply = hit.ply + 1""")
+                   s.black AS black_after, s.wm AS wm_after, s.wk AS wk_after,
+                   s.bm AS bm_after, s.bk AS bk_after, s.layout AS layout_after
+            FROM hit JOIN moves m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
+            LEFT JOIN temp.{seen} s ON s.game_id = hit.game_id AND s.ply = hit.ply + 1""")
         con.execute(f"""
             CREATE TEMP TABLE {book} AS
                 SELECT nxt.variant, nxt.move, {_result_columns()},
@@ -803,58 +841,120 @@ def tree(
                                                   ELSE 'black' END)::BIGINT AS wins,
                        count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'black'
                                                   ELSE 'white' END)::BIGINT AS losses,
-                       -- one position after a given move from one position
+                       -- one position after a given move from one position (NULL where
+                       -- the engine did not list it: looked up below), and a game to
+                       -- look it up in
                        arg_min({{'black': nxt.black_after, 'wm': nxt.wm_after,
                                 'wk': nxt.wk_after, 'bm': nxt.bm_after, 'bk': nxt.bk_after,
-                                'layout': nxt.layout_after}}, nxt.game_id) AS b
+                                'layout': nxt.layout_after}}, nxt.game_id)
+                           FILTER (WHERE nxt.wm_after IS NOT NULL) AS b,
+                       min({{'game_id': nxt.game_id, 'ply': nxt.ply + 1}}) AS example
                 FROM temp.{nxt} nxt
                 GROUP BY nxt.variant, nxt.move
                 HAVING count(*) >= ?""", [min_games])
-        return _df(con, _tree_book_sql(con, book, where), params)[cols]
+        extra = _tree_unlisted(con, book, seen, where, params)
+        return _df(con, _tree_book_sql(book, seen, extra))[cols]
     finally:
-        con.execute(f"DROP TABLE IF EXISTS temp.{book}")
-        con.execute(f"DROP TABLE IF EXISTS temp.{hit}")
-        con.execute(f"DROP TABLE IF EXISTS temp.{nxt}")
+        for t in (book, nxt, seen, f"{seen}_unlisted"):
+            con.execute(f"DROP TABLE IF EXISTS temp.{t}")
 
 
-def _tree_hits(con: Any, hit: str, start: pd.DataFrame, where: str,
-               params: list[Any]) -> None:
-    """The temporary table ``hit``: each game (of the variant it was found in) that reached
-    a position of ``start`` (:func:`positions_at`), with the first ply it stood there, its
-    length and outcome."""
-    by_variant: dict[str, list[tuple[bool, int, int, int, int]]] = {}
+#: a stored position: (Black to move, wm, wk, bm, bk)
+_Bits5 = tuple[bool, int, int, int, int]
+
+
+def _tree_targets(start: pd.DataFrame) -> dict[str, tuple[list[_Bits5], list[_Bits5]]]:
+    """Per variant: the positions of ``start`` (:func:`positions_at`) and every position one
+    legal move away from them (the rules engine's; none where it cannot set a position up)."""
+    from pdnkit.rules import Position, get_rules
+    from pdnkit.store.bitboards import square_bits
+
+    out: dict[str, tuple[list[_Bits5], list[_Bits5]]] = {}
     for v, black, wm, wk, bm, bk in start[["variant", "black", "wm", "wk", "bm",
                                             "bk"]].itertuples(index=False):
-        by_variant.setdefault(v, []).append((bool(black), int(wm), int(wk), int(bm), int(bk)))
-    cond = " OR ".join(f"(g.variant = {_sql_literal(v)} AND {_bits_match(ps, 'p')})"
-                       for v, ps in sorted(by_variant.items()))
+        here, after = out.setdefault(v, ([], []))
+        here.append((bool(black), int(wm), int(wk), int(bm), int(bk)))
+        try:
+            rules = get_rules(v)
+            n = int(rules.geometry.num_squares)
+            sq = [[s for s in range(1, n + 1) if int(x) >> (s - 1) & 1] for x in (wm, wk, bm, bk)]
+            pos = Position.from_squares(rules, "B" if black else "W", *sq)
+            for m in pos.legal_moves():
+                a = pos.play(m)
+                after.append((str(a.side)[:1].upper() == "B", *square_bits(a)))
+        except Exception:  # a stored position the engine cannot set up: looked up instead
+            continue
+    return out
+
+
+def _tree_seen(con: Any, seen: str, targets: dict[str, tuple[list[_Bits5], list[_Bits5]]],
+               where: str, params: list[Any]) -> None:
+    """The temporary table ``seen``: every stored position (of the games ``where`` selects)
+    that is one of ``targets`` (the start, ``at_start``, or a position one move away), with
+    its game's variant, length and outcome: one scan of ``position_bits``."""
+    every = _bits_match([b for here, after in targets.values() for b in here + after], "p")
+    cond = " OR ".join(
+        f"(g.variant = {_sql_literal(v)} AND {_bits_match(here + after, 'p')})"
+        for v, (here, after) in sorted(targets.items()))
+    at_start = " OR ".join(f"(g.variant = {_sql_literal(v)} AND {_bits_match(here, 'p')})"
+                           for v, (here, _) in sorted(targets.items()))
+    # the bitboard tests first, on the scan alone (then the few rows meet their games)
     con.execute(f"""
-        CREATE TEMP TABLE {hit} AS
+        CREATE TEMP TABLE {seen} AS
         WITH g AS (SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
-                   FROM games g WHERE {where})
-        SELECT p.game_id, min(p.ply) AS ply, any_value(g.variant) AS variant,
-               any_value(g.plies) AS plies, any_value(g.oc) AS oc
-        FROM position_bits p JOIN g USING (game_id)
-        WHERE {cond}
-        GROUP BY p.game_id""", params)
+                   FROM games g WHERE {where}),
+        p AS MATERIALIZED (SELECT game_id, ply, black, wm, wk, bm, bk, layout
+                           FROM position_bits p WHERE {every})
+        SELECT p.game_id, p.ply, p.black, p.wm, p.wk, p.bm, p.bk, p.layout, g.variant,
+               g.plies, g.oc, ({at_start}) AS at_start
+        FROM p JOIN g USING (game_id)
+        WHERE {cond}""", params)
 
 
-def _tree_book_sql(con: Any, book: str, where: str) -> str:
+def _tree_unlisted(con: Any, book: str, seen: str, where: str,
+                   params: list[Any]) -> str | None:
+    """Positions after a book move that the engine did not list (an irregular move that
+    stood, a position it cannot set up): read from an example game, looked up in
+    ``book.b``, and their games counted in a temporary table; its name, or ``None``."""
+    rows = con.execute(f"SELECT example.game_id, example.ply FROM temp.{book} WHERE b IS NULL"
+                       ).fetchall()
+    if not rows:
+        return None
+    pairs = " OR ".join(f"(game_id = {int(g)} AND ply = {int(p)})" for g, p in rows)
+    con.execute(f"""
+        UPDATE temp.{book} SET b = {{'black': p.black, 'wm': p.wm, 'wk': p.wk, 'bm': p.bm,
+                                     'bk': p.bk, 'layout': p.layout}}
+        FROM (SELECT * FROM position_bits WHERE {pairs}) p
+        WHERE {book}.b IS NULL AND {book}.example.game_id = p.game_id
+          AND {book}.example.ply = p.ply""")
+    after = [(bool(b["black"]), int(b["wm"]), int(b["wk"]), int(b["bm"]), int(b["bk"]))
+             for (b,) in con.execute(f"SELECT b FROM temp.{book} WHERE b IS NOT NULL AND "
+                                     f"example.game_id IN ({', '.join(str(int(g)) for g, _ in rows)})"
+                                     ).fetchall()]
+    if not after:
+        return None
+    extra = f"{seen}_unlisted"
+    con.execute(f"""
+        CREATE TEMP TABLE {extra} AS
+        WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where})
+        SELECT p.game_id, g.variant, p.black, p.wm, p.wk, p.bm, p.bk
+        FROM position_bits p JOIN g USING (game_id) WHERE {_bits_match(after, 'p')}""",
+                params)
+    return extra
+
+
+def _tree_book_sql(book: str, seen: str, extra: str | None) -> str:
     """The final query of :func:`tree`: the book rows with score, transpositions (games
     that reached the position after the move, less those that played the move) and FEN."""
-    after = [(bool(b["black"]), int(b["wm"]), int(b["wk"]), int(b["bm"]), int(b["bk"]))
-             for (b,) in con.execute(f"SELECT b FROM temp.{book} WHERE b.wm IS NOT NULL"
-                                     ).fetchall()]
+    reach_rows = f"SELECT game_id, variant, black, wm, wk, bm, bk FROM temp.{seen}"
+    if extra is not None:
+        reach_rows += f" UNION SELECT * FROM temp.{extra}"
     return f"""
-        WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where}),
-        reach AS (
-            SELECT g.variant, p.black, p.wm, p.wk, p.bm, p.bk,
-                   count(DISTINCT p.game_id) AS n
-            FROM position_bits p JOIN g USING (game_id)
-            WHERE {_bits_match(after, 'p')}
-            GROUP BY ALL
+        WITH reach AS (
+            SELECT variant, black, wm, wk, bm, bk, count(DISTINCT game_id) AS n
+            FROM ({reach_rows}) GROUP BY ALL
         )
-        SELECT book.* EXCLUDE (b),
+        SELECT book.* EXCLUDE (b, example),
                round(100.0 * (wins + 0.5 * draws) / nullif(wins + draws + losses, 0), 1)
                    AS score,
                greatest(coalesce(reach.n, 0) - games, 0)::BIGINT AS transpositions,

@@ -15,17 +15,37 @@ from pdnkit.store.compact import MOVE_ROWS_SELECT
 
 
 def fake_key(variant: str, moves: Iterable[str]) -> int:
-    """Position key of a position reached by quiet, non-interfering moves.
+    """Stand-in for the position reached by quiet, non-interfering moves.
 
     For the openings used here the position after a move sequence depends only on the
     *set* of moves each side played (and on who is to move), which is exactly when two
-    move orders transpose; the key hashes that.
+    move orders transpose; the key hashes that (the games need not be legal).
     """
     mv = list(moves)
     white = sorted(mv[0::2])
     black = sorted(mv[1::2])
     text = f"{variant}|{','.join(white)}|{','.join(black)}|{len(mv) % 2}"
     return zlib.crc32(text.encode())
+
+
+def game_positions(variant: str, fen: str | None, moves: list[str]
+                   ) -> list[tuple[bool, tuple[int, int, int, int]]]:
+    """The positions (Black to move, square bitboards) of a game: the start as the rules
+    engine sets it up (the variant's initial position, or the FEN), then stand-ins, a
+    :func:`fake_key` as white men, so move orders that play the same moves transpose."""
+    from pdnkit.rules import Position, get_rules, parse_fen
+    from pdnkit.store.bitboards import square_bits
+
+    prefix = (f"fen:{fen}|" if fen else "") + str(variant)
+    try:
+        rules = get_rules(variant)
+        pos = parse_fen(fen, rules) if fen else Position.initial(rules)
+        out = [(str(pos.side) == "B", square_bits(pos))]
+    except ValueError:  # a variant the engine does not know
+        out = [(False, (fake_key(prefix, []), 0, 0, 0))]
+    for i in range(1, len(moves) + 1):
+        out.append((bool(i % 2) != out[0][0], (fake_key(prefix, moves[:i]), 0, 0, 0)))
+    return out
 
 
 class Builder:
@@ -92,9 +112,8 @@ class Builder:
              draw_basis],
         )
         captures = captures or {}
-        prefix = (f"fen:{fen}|" if fen else "") + str(variant)
-        start_key = fake_key(prefix, [])
-        self._position(gid, 0, start_key)
+        positions = game_positions(variant, fen, moves)
+        self._position(gid, 0, variant, *positions[0])
         for i, mv in enumerate(moves, 1):
             sep = "x" if "x" in mv else "-"
             a, b = (int(s) if s.isdigit() else None for s in mv.split(sep))
@@ -109,21 +128,23 @@ class Builder:
                        NULL::INTEGER AS line)""",
                 [gid, i, (i + 1) // 2, "W" if i % 2 else "B", mv, mv, a, b, [a, b], cap],
             )
-            key = fake_key(prefix, moves[:i])
-            self._position(gid, i, key)
+            self._position(gid, i, variant, *positions[i])
         return gid
 
-    def _position(self, gid: int, ply: int, key: int) -> None:
-        """A stand-in position: as white men the fake key's bits (so distinct keys have
-        distinct bitboards and a FEN of their own in the ``positions`` view)."""
+    def _position(self, gid: int, ply: int, variant: str, black: bool,
+                  bits: tuple[int, int, int, int]) -> None:
+        """The position at ``ply`` as an import stores it."""
         from pdnkit.rules import get_rules
         from pdnkit.store.bitboards import board_layout, layout_ids
 
-        (lay,) = layout_ids(self.con, [board_layout(get_rules("international"))])
+        try:
+            rules = get_rules(variant)
+        except ValueError:  # a variant the engine does not know: any board
+            rules = get_rules("international")
+        (lay,) = layout_ids(self.con, [board_layout(rules)])
         self.con.execute(
             "INSERT INTO position_bits (game_id, ply, layout, black, wm, wk, bm, bk) "
-            "VALUES (?, ?, ?, ?, ?, 0, 0, 0)",
-            [gid, ply, lay, bool(ply % 2), key])
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [gid, ply, lay, black, *bits])
 
     def finding(self, gid: int | None, code: str, severity: str, path: str | None = None,
                 ply: int | None = None) -> None:

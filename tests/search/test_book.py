@@ -70,3 +70,24 @@ def test_cli_book(db: str, tmp_path: Path) -> None:
     lines = r.output.strip().splitlines()
     assert lines[0] == "variant,move,games,side,+,=,-,score,transpositions,fen_after"
     assert lines[1].startswith("international,32-27,1,W,1,0,0,100.0,1,")
+
+
+def test_a_move_that_stood_irregularly_has_its_position_and_transpositions(
+        tmp_path: Path) -> None:
+    """From ``W:W28:B1,22`` White must take (28x17) but plays 28-23, which stands (FMJD:
+    an irregularity not claimed stands): the engine does not list the position after it,
+    so it is read from the game; a second game reaches that position by 29-23 from
+    ``W:W29:B1,22``: one transposition."""
+    from pdnkit.store import import_files
+
+    f = tmp_path / "irr.pdn"
+    f.write_text('[GameType "20"]\n[FEN "W:W28:B1,22"]\n\n1. 28-23 *\n\n'
+                 '[GameType "20"]\n[FEN "W:W29:B1,22"]\n\n1. 29-23 *\n', encoding="utf-8")
+    db = tmp_path / "irr.duckdb"
+    import_files([f], db=db)
+    df = tree(str(db), fen="W:W28:B1,22")
+    assert list(df.move) == ["28-23"]
+    row = df.iloc[0]
+    assert (row.games, row.transpositions, row.fen_after) == (1, 1, "B:W23:B1,22")
+    other = tree(str(db), fen="W:W29:B1,22").iloc[0]
+    assert (other.move, other.transpositions, other.fen_after) == ("29-23", 1, "B:W23:B1,22")
