@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.findings import Finding, Severity, make_finding, worst
+from pdnkit.rules.notation import canonical_notation
 
 if TYPE_CHECKING:
     from pdnkit.pdn.record import GameRecord, MoveNode
@@ -112,8 +113,6 @@ class PlyRecord:
         """Canonical PDN 3.0 notation of the move (short form unless ambiguous)."""
         if self._notation is None and self.replayed and self.move is not None \
                 and self._before is not None:
-            from pdnkit.rules.notation import canonical_notation
-
             legal = self._legal if self.captured else None
             self._notation = canonical_notation(self.move, self._before, legal)
         return self._notation
