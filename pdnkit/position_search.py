@@ -638,13 +638,14 @@ def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], af
         return con.execute(f"""
             SELECT h.game_id, h.ply, CASE WHEN h.black THEN 'B' ELSE 'W' END AS side,
                    g.variant, g.white, g.black, g.event, g.date_raw AS date, g.result,
-                   coalesce(m.canonical, m.notation) AS move,
+                   move_text(m.canonical, m.notation, m.origin, m.destination, m.captured)
+                       AS move,
                    CASE WHEN h.black THEN 'B' ELSE 'W' END || ':W'
                        || fen_field(l.fen_order, l.names, h.wm, h.wk) || ':B'
                        || fen_field(l.fen_order, l.names, h.bm, h.bk) AS fen
             FROM {hits} h JOIN games g ON g.game_id = h.game_id
             LEFT JOIN layouts l ON l.layout = h.layout
-            LEFT JOIN moves m ON m.game_id = h.game_id AND m.ply = h.ply + 1
+            LEFT JOIN move_rows m ON m.game_id = h.game_id AND m.ply = h.ply + 1
             ORDER BY h.game_id, h.ply""").df()[COLUMNS]
     finally:
         con.execute(f"DROP TABLE IF EXISTS {mv}")

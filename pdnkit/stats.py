@@ -826,10 +826,11 @@ def tree(
                 SELECT game_id, min(ply) AS ply, any_value(variant) AS variant,
                        any_value(plies) AS plies, any_value(oc) AS oc
                 FROM temp.{seen} WHERE at_start GROUP BY game_id)
-            SELECT hit.*, coalesce(m.canonical, m.notation) AS move, m.side,
+            SELECT hit.*, move_text(m.canonical, m.notation, m.origin, m.destination,
+                                    m.captured) AS move, m.side,
                    s.black AS black_after, s.wm AS wm_after, s.wk AS wk_after,
                    s.bm AS bm_after, s.bk AS bk_after, s.layout AS layout_after
-            FROM hit JOIN moves m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
+            FROM hit JOIN move_rows m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
             LEFT JOIN temp.{seen} s ON s.game_id = hit.game_id AND s.ply = hit.ply + 1""")
         con.execute(f"""
             CREATE TEMP TABLE {book} AS

@@ -246,6 +246,30 @@ def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, str]]]
 
 
 _REFERENCE: dict[str, list[tuple[str, str]]] | None = None
+_REFERENCE_OBJECTS: set[tuple[str, str]] | None = None
+
+
+def _objects(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
+    """The views and macros of a database: ``("view", name)``, ``("macro", name)``."""
+    rows = con.execute(
+        "SELECT 'view', table_name FROM information_schema.tables WHERE table_type = 'VIEW' "
+        "AND table_schema = 'main' AND table_catalog = current_database() UNION "
+        "SELECT 'macro', function_name FROM duckdb_functions() WHERE function_type = 'macro' "
+        "AND schema_name = 'main' AND database_name = current_database()").fetchall()
+    return {(str(k), str(n)) for k, n in rows}
+
+
+def _reference_objects() -> set[tuple[str, str]]:
+    """The views and macros of a fresh schema (computed once per process)."""
+    global _REFERENCE_OBJECTS
+    if _REFERENCE_OBJECTS is None:
+        import duckdb
+
+        mem = duckdb.connect(":memory:")
+        mem.execute(schema_sql())
+        _REFERENCE_OBJECTS = _objects(mem)
+        mem.close()
+    return _REFERENCE_OBJECTS
 
 
 def _reference_columns() -> dict[str, list[tuple[str, str]]]:
@@ -335,8 +359,8 @@ def check_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> 
     if lost:
         raise SchemaError(f"{name} does not match the pdnkit schema: {', '.join(lost)} "
                           "dropped." + fix)
-    if version < SCHEMA_VERSION:
-        return "older"
+    if version < SCHEMA_VERSION or _objects(con) < _reference_objects():
+        return "older"  # (views and macros a newer schema.sql added are created too)
     for table, cols in ref.items():
         present = {c for c, _ in have.get(table, [])}
         if any(c not in present for c, _ in cols):

@@ -83,18 +83,28 @@ CREATE MACRO IF NOT EXISTS implied_move_number(ply, side) AS
 CREATE MACRO IF NOT EXISTS numeric_move(origin, destination, captured) AS
     origin::VARCHAR || CASE WHEN len(captured) > 0 THEN 'x' ELSE '-' END || destination::VARCHAR;
 
+-- The notation and canonical form of a move_rows row, and the move as the statistics show
+-- it (canonical, else as written). Queries that join move_rows to a few rows call these after
+-- the join (the moves view computes them for every row it reads).
+CREATE MACRO IF NOT EXISTS move_notation(notation, origin, destination, captured) AS
+    coalesce(notation, numeric_move(origin, destination, captured));
+CREATE MACRO IF NOT EXISTS move_canonical(canonical, notation, origin, destination, captured) AS
+    CASE WHEN canonical IS NULL THEN move_notation(notation, origin, destination, captured)
+         WHEN canonical = '' THEN NULL ELSE canonical END;
+CREATE MACRO IF NOT EXISTS move_text(canonical, notation, origin, destination, captured) AS
+    CASE WHEN canonical IS NULL OR canonical = ''
+         THEN move_notation(notation, origin, destination, captured) ELSE canonical END;
+
 -- One row per ply of the main line (the columns of the moves table of schema version 2).
 CREATE VIEW IF NOT EXISTS moves AS
 SELECT r.game_id,
        r.ply,                                              -- 1-based
        r.number_offset + implied_move_number(r.ply, r.side) AS move_number,
        r.side,                                             -- W | B
-       coalesce(r.notation, numeric_move(r.origin, r.destination, r.captured))
+       move_notation(r.notation, r.origin, r.destination, r.captured)
            AS notation,                                    -- as written in the file
-       CASE WHEN r.canonical IS NULL
-                THEN coalesce(r.notation, numeric_move(r.origin, r.destination, r.captured))
-            WHEN r.canonical = '' THEN NULL
-            ELSE r.canonical END AS canonical,             -- PDN 3.0 form (NULL if not replayed)
+       move_canonical(r.canonical, r.notation, r.origin, r.destination, r.captured)
+           AS canonical,                                   -- PDN 3.0 form (NULL if not replayed)
        r.origin, r.destination,                            -- PDN square numbers
        coalesce(r.path, [r.origin, r.destination]) AS path,
        r.captured,
