@@ -756,17 +756,36 @@ def _stored(rows: list[tuple[Any, ...]]) -> list[StoredPosition]:
             for v, black, wm, wk, bm, bk in rows]
 
 
-def _bits_match(positions: list[tuple[bool, int, int, int, int]], a: str) -> str:
+def _bits_match(positions: list[tuple[bool, int, int, int, int]], a: str,
+                exact: bool = True) -> str:
     """SQL: the position ``a`` (a ``position_bits`` row) is one of ``positions`` (``(black,
-    wm, wk, bm, bk)``), written as constants so the scan can filter on them."""
-    if not positions:
+    wm, wk, bm, bk)``), written as constants: each bitboard among its values (tests the scan
+    applies column by column), then, for several positions, which combinations (not with
+    ``exact=False``: a superset, for a scan whose few rows are checked afterwards).
+
+    Example:
+        >>> _bits_match([(False, 3, 0, 12, 0)], "p")
+        'p.wm = 3::HUGEINT AND p.bm = 12::HUGEINT AND p.wk = 0::HUGEINT AND p.bk = 0::HUGEINT AND NOT p.black'
+    """
+    chosen = sorted(set(positions))
+    if not chosen:
         return "FALSE"
-    men = ", ".join(sorted({f"{int(p[1])}::HUGEINT" for p in positions}))
-    one = " OR ".join(
-        f"({'' if black else 'NOT '}{a}.black AND {a}.wm = {int(wm)}::HUGEINT AND "
-        f"{a}.wk = {int(wk)}::HUGEINT AND {a}.bm = {int(bm)}::HUGEINT AND "
-        f"{a}.bk = {int(bk)}::HUGEINT)" for black, wm, wk, bm, bk in sorted(set(positions)))
-    return f"{a}.wm IN ({men}) AND ({one})"
+    parts = []
+    for col, i in (("wm", 1), ("bm", 3), ("wk", 2), ("bk", 4)):
+        values = sorted({int(p[i]) for p in chosen})
+        if len(values) == 1:
+            parts.append(f"{a}.{col} = {values[0]}::HUGEINT")
+        else:
+            parts.append(f"{a}.{col} IN ({', '.join(f'{v}::HUGEINT' for v in values)})")
+    sides = {p[0] for p in chosen}
+    if len(sides) == 1:
+        parts.append(f"{a}.black" if sides.pop() else f"NOT {a}.black")
+    if len(chosen) > 1 and exact:
+        parts.append("(" + " OR ".join(
+            f"({'' if black else 'NOT '}{a}.black AND {a}.wm = {int(wm)}::HUGEINT AND "
+            f"{a}.wk = {int(wk)}::HUGEINT AND {a}.bm = {int(bm)}::HUGEINT AND "
+            f"{a}.bk = {int(bk)}::HUGEINT)" for black, wm, wk, bm, bk in chosen) + ")")
+    return " AND ".join(parts)
 
 
 def tree(
@@ -893,7 +912,8 @@ def _tree_seen(con: Any, seen: str, targets: dict[str, tuple[list[_Bits5], list[
     """The temporary table ``seen``: every stored position (of the games ``where`` selects)
     that is one of ``targets`` (the start, ``at_start``, or a position one move away), with
     its game's variant, length and outcome: one scan of ``position_bits``."""
-    every = _bits_match([b for here, after in targets.values() for b in here + after], "p")
+    every = _bits_match([b for here, after in targets.values() for b in here + after], "p",
+                        exact=False)
     cond = " OR ".join(
         f"(g.variant = {_sql_literal(v)} AND {_bits_match(here + after, 'p')})"
         for v, (here, after) in sorted(targets.items()))
