@@ -835,22 +835,13 @@ def tree(
     import uuid
 
     tag = uuid.uuid4().hex[:12]
-    seen, nxt, book = (f"_pdnkit_tree_{part}_{tag}" for part in ("seen", "nxt", "book"))
+    names = {part: f"_pdnkit_tree_{part}_{tag}"
+             for part in ("seen", "targets", "hit", "nxt", "book", "unlisted")}
+    nxt, book = names["nxt"], names["book"]
     try:
         targets = _tree_targets(start)
-        _tree_seen(con, seen, targets, where, params)
-        con.execute(f"""
-            CREATE TEMP TABLE {nxt} AS
-            WITH hit AS (
-                SELECT game_id, min(ply) AS ply, any_value(variant) AS variant,
-                       any_value(plies) AS plies, any_value(oc) AS oc
-                FROM temp.{seen} WHERE at_start GROUP BY game_id)
-            SELECT hit.*, move_text(m.canonical, m.notation, m.origin, m.destination,
-                                    m.captured) AS move, m.side,
-                   s.black AS black_after, s.wm AS wm_after, s.wk AS wk_after,
-                   s.bm AS bm_after, s.bk AS bk_after, s.layout AS layout_after
-            FROM hit JOIN move_rows m ON m.game_id = hit.game_id AND m.ply = hit.ply + 1
-            LEFT JOIN temp.{seen} s ON s.game_id = hit.game_id AND s.ply = hit.ply + 1""")
+        _tree_seen(con, names, targets, where, params)
+        _tree_next(con, names)
         con.execute(f"""
             CREATE TEMP TABLE {book} AS
                 SELECT nxt.variant, nxt.move, {_result_columns()},
@@ -861,132 +852,284 @@ def tree(
                                                   ELSE 'black' END)::BIGINT AS wins,
                        count(*) FILTER (WHERE oc = CASE nxt.side WHEN 'W' THEN 'black'
                                                   ELSE 'white' END)::BIGINT AS losses,
-                       -- one position after a given move from one position (NULL where
-                       -- the engine did not list it: looked up below), and a game to
-                       -- look it up in
-                       arg_min({{'black': nxt.black_after, 'wm': nxt.wm_after,
-                                'wk': nxt.wk_after, 'bm': nxt.bm_after, 'bk': nxt.bk_after,
-                                'layout': nxt.layout_after}}, nxt.game_id)
-                           FILTER (WHERE nxt.wm_after IS NOT NULL) AS b,
+                       -- the position after the move (a target; NULL where the engine did
+                       -- not list it: looked up below in a game that played the move)
+                       arg_min(nxt.after, nxt.game_id) FILTER (WHERE nxt.after IS NOT NULL)
+                           AS after,
+                       arg_min(nxt.after_layout, nxt.game_id)
+                           FILTER (WHERE nxt.after IS NOT NULL) AS after_layout,
                        min({{'game_id': nxt.game_id, 'ply': nxt.ply + 1}}) AS example
                 FROM temp.{nxt} nxt
                 GROUP BY nxt.variant, nxt.move
                 HAVING count(*) >= ?""", [min_games])
-        extra = _tree_unlisted(con, book, seen, where, params)
-        return _df(con, _tree_book_sql(book, seen, extra))[cols]
+        _tree_unlisted(con, names, where, params)
+        return _df(con, _tree_book_sql(names))[cols]
     finally:
-        for t in (book, nxt, seen, f"{seen}_unlisted"):
+        for t in names.values():
             con.execute(f"DROP TABLE IF EXISTS temp.{t}")
 
 
 #: a stored position: (Black to move, wm, wk, bm, bk)
 _Bits5 = tuple[bool, int, int, int, int]
+#: a tree's positions in one variant: the start(s), the positions one move away and the
+#: move to each (``None``: the games say)
+_Targets = tuple[list[_Bits5], list[_Bits5], dict[_Bits5, str | None]]
 
 
-def _tree_targets(start: pd.DataFrame) -> dict[str, tuple[list[_Bits5], list[_Bits5]]]:
-    """Per variant: the positions of ``start`` (:func:`positions_at`) and every position one
-    legal move away from them (the rules engine's; none where it cannot set a position up)."""
+def _tree_targets(start: pd.DataFrame) -> dict[str, _Targets]:
+    """Per variant: the positions of ``start`` (:func:`positions_at`), every position one
+    legal move away from them (the rules engine's; none where it cannot set a position up)
+    and the move that leads to each, in canonical notation (as the import stores it)."""
     from pdnkit.rules import Position, get_rules
+    from pdnkit.rules.notation import canonical_notation
     from pdnkit.store.bitboards import square_bits
 
-    out: dict[str, tuple[list[_Bits5], list[_Bits5]]] = {}
+    out: dict[str, _Targets] = {}
     for v, black, wm, wk, bm, bk in start[["variant", "black", "wm", "wk", "bm",
                                             "bk"]].itertuples(index=False):
-        here, after = out.setdefault(v, ([], []))
+        here, after, texts = out.setdefault(v, ([], [], {}))
         here.append((bool(black), int(wm), int(wk), int(bm), int(bk)))
         try:
             rules = get_rules(v)
             n = int(rules.geometry.num_squares)
             sq = [[s for s in range(1, n + 1) if int(x) >> (s - 1) & 1] for x in (wm, wk, bm, bk)]
             pos = Position.from_squares(rules, "B" if black else "W", *sq)
-            for m in pos.legal_moves():
+            legal = pos.legal_moves()
+            for m in legal:
                 a = pos.play(m)
-                after.append((str(a.side)[:1].upper() == "B", *square_bits(a)))
+                bits = (str(a.side)[:1].upper() == "B", *square_bits(a))
+                after.append(bits)
+                text = canonical_notation(m, pos, legal)
+                # one text per position after a move: where two differ, read the games'
+                texts[bits] = text if texts.get(bits, text) == text else None
         except Exception:  # a stored position the engine cannot set up: looked up instead
             continue
     return out
 
 
-def _tree_seen(con: Any, seen: str, targets: dict[str, tuple[list[_Bits5], list[_Bits5]]],
-               where: str, params: list[Any]) -> None:
-    """The temporary table ``seen``: every stored position (of the games ``where`` selects)
-    that is one of ``targets`` (the start, ``at_start``, or a position one move away), with
-    its game's variant, length and outcome: one scan of ``position_bits``."""
-    every = _bits_match([b for here, after in targets.values() for b in here + after], "p",
-                        exact=False)
-    cond = " OR ".join(
-        f"(g.variant = {_sql_literal(v)} AND {_bits_match(here + after, 'p')})"
-        for v, (here, after) in sorted(targets.items()))
-    at_start = " OR ".join(f"(g.variant = {_sql_literal(v)} AND {_bits_match(here, 'p')})"
-                           for v, (here, _) in sorted(targets.items()))
+def _tree_targets(start: pd.DataFrame) -> dict[str, _Targets]:
+    """Per variant: the positions of ``start`` (:func:`positions_at`), every position one
+    legal move away from them (the rules engine's; none where it cannot set a position up)
+    and the move that leads to each, in canonical notation (as the import stores it)."""
+    from pdnkit.rules import Position, get_rules
+    from pdnkit.rules.notation import canonical_notation
+    from pdnkit.store.bitboards import square_bits
+
+    out: dict[str, _Targets] = {}
+    for v, black, wm, wk, bm, bk in start[["variant", "black", "wm", "wk", "bm",
+                                            "bk"]].itertuples(index=False):
+        here, after, texts = out.setdefault(v, ([], [], {}))
+        here.append((bool(black), int(wm), int(wk), int(bm), int(bk)))
+        try:
+            rules = get_rules(v)
+            n = int(rules.geometry.num_squares)
+            sq = [[s for s in range(1, n + 1) if int(x) >> (s - 1) & 1] for x in (wm, wk, bm, bk)]
+            pos = Position.from_squares(rules, "B" if black else "W", *sq)
+            legal = pos.legal_moves()
+            for m in legal:
+                a = pos.play(m)
+                bits = (str(a.side)[:1].upper() == "B", *square_bits(a))
+                after.append(bits)
+                text = canonical_notation(m, pos, legal)
+                # one text per position after a move: where two differ, read the games'
+                texts[bits] = text if texts.get(bits, text) == text else None
+        except Exception:  # a stored position the engine cannot set up: looked up instead
+            continue
+    return out
+
+
+def _tree_next(con: Any, nxt: str, seen: str, targets: dict[str, _Targets]) -> None:
+    """The temporary table ``nxt``: each game at the position (its first time there), the
+    move it played next and the position after it. The move is known from the position
+    after it where the engine listed that position; the games' own moves are read only for
+    the others (a move not replayed or irregular, a position the engine cannot set up)."""
+    hit, known = f"{seen}_hit", f"{seen}_known"
+    rows = [(v, *bits, text) for v, (_, _, texts) in targets.items()
+            for bits, text in texts.items() if text is not None]
+    con.execute(f"CREATE TEMP TABLE {known} (variant VARCHAR, black BOOLEAN, wm HUGEINT, "
+                "wk HUGEINT, bm HUGEINT, bk HUGEINT, move VARCHAR)")
+    if rows:
+        con.executemany(f"INSERT INTO temp.{known} VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [(v, b, str(wm), str(wk), str(bm), str(bk), t)
+                         for v, b, wm, wk, bm, bk, t in rows])
+    con.execute(f"""
+        CREATE TEMP TABLE {hit} AS
+        WITH first AS (
+            SELECT game_id, min(ply) AS ply, any_value(variant) AS variant,
+                   any_value(plies) AS plies, any_value(oc) AS oc,
+                   arg_min(black, ply) AS black
+            FROM temp.{seen} WHERE at_start GROUP BY game_id)
+        SELECT first.* EXCLUDE (black),
+               CASE WHEN first.black THEN 'B' ELSE 'W' END AS side, k.move,
+               s.black AS black_after, s.wm AS wm_after, s.wk AS wk_after,
+               s.bm AS bm_after, s.bk AS bk_after, s.layout AS layout_after
+        FROM first
+        LEFT JOIN temp.{seen} s ON s.game_id = first.game_id AND s.ply = first.ply + 1
+        LEFT JOIN temp.{known} k ON k.variant = first.variant AND k.black = s.black
+             AND k.wm = s.wm AND k.wk = s.wk AND k.bm = s.bm AND k.bk = s.bk""")
+    games = [g for (g,) in con.execute(
+        f"SELECT game_id FROM temp.{hit} WHERE move IS NULL ORDER BY 1").fetchall()]
+    # the games' own moves: by game number when few (the scan skips the other row groups)
+    only = (f"AND m.game_id IN ({', '.join(str(int(g)) for g in games)})"
+            if len(games) <= 2000 else "")
+    con.execute(f"""
+        CREATE TEMP TABLE {nxt} AS
+        SELECT * FROM temp.{hit} WHERE move IS NOT NULL
+        UNION ALL BY NAME
+        SELECT h.* REPLACE (move_text(m.canonical, m.notation, m.origin, m.destination,
+                                      m.captured) AS move, m.side AS side)
+        FROM temp.{hit} h JOIN move_rows m ON m.game_id = h.game_id AND m.ply = h.ply + 1
+        WHERE h.move IS NULL {only}""" if games else
+                f"CREATE TEMP TABLE {nxt} AS SELECT * FROM temp.{hit}")
+
+
+def _tree_next(con: Any, names: dict[str, str]) -> None:
+    """The temporary table ``nxt``: each game at the position (its first time there), the
+    move it played next and the position after it (``after``: a target number). The move is
+    known from the position after it where the engine listed that position; the games' own
+    moves are read only for the others (a move not replayed or irregular, a position the
+    engine cannot set up)."""
+    seen, tg, hit, nxt = names["seen"], names["targets"], names["hit"], names["nxt"]
+    con.execute(f"""
+        CREATE TEMP TABLE {hit} AS
+        WITH first AS (
+            SELECT game_id, min(ply) AS ply, any_value(variant) AS variant,
+                   any_value(plies) AS plies, any_value(oc) AS oc,
+                   arg_min(target, ply) AS target
+            FROM temp.{seen} WHERE at_start GROUP BY game_id)
+        SELECT first.* EXCLUDE (target),
+               CASE WHEN t0.black THEN 'B' ELSE 'W' END AS side, t.move,
+               s.target AS after, s.layout AS after_layout
+        FROM first JOIN temp.{tg} t0 ON t0.target = first.target
+        LEFT JOIN temp.{seen} s ON s.game_id = first.game_id AND s.ply = first.ply + 1
+        LEFT JOIN temp.{tg} t ON t.target = s.target""")
+    games = [g for (g,) in con.execute(
+        f"SELECT game_id FROM temp.{hit} WHERE move IS NULL ORDER BY 1").fetchall()]
+    if not games:
+        con.execute(f"ALTER TABLE temp.{hit} RENAME TO {nxt}")
+        return
+    # the games' own moves: by game number when few (the scan skips the other row groups)
+    only = (f"AND m.game_id IN ({', '.join(str(int(g)) for g in games)})"
+            if len(games) <= 2000 else "")
+    con.execute(f"""
+        CREATE TEMP TABLE {nxt} AS
+        SELECT * FROM temp.{hit} WHERE move IS NOT NULL
+        UNION ALL BY NAME
+        SELECT h.* REPLACE (move_text(m.canonical, m.notation, m.origin, m.destination,
+                                      m.captured) AS move, m.side AS side)
+        FROM temp.{hit} h JOIN move_rows m ON m.game_id = h.game_id AND m.ply = h.ply + 1
+        WHERE h.move IS NULL {only}""")
+
+
+def _tree_seen(con: Any, names: dict[str, str], targets: dict[str, _Targets], where: str,
+               params: list[Any]) -> None:
+    """The temporary tables ``targets`` (each position looked for, numbered: its bitboards,
+    whether it is the start, the move that leads to it) and ``seen``: every stored position
+    (of the games ``where`` selects) that is a target of its game's variant, with the
+    target's number and the game's variant, length and outcome: one scan of
+    ``position_bits``."""
+    rows: list[tuple[int, str, bool, _Bits5, str | None]] = []
+    for v, (here, after, texts) in sorted(targets.items()):
+        for bits in dict.fromkeys(here):
+            rows.append((len(rows), v, True, bits, None))
+        for bits in dict.fromkeys(after):
+            if bits not in here:
+                rows.append((len(rows), v, False, bits, texts.get(bits)))
+    _tree_target_table(con, names["targets"], rows)
+    every = _bits_match([r[3] for r in rows], "p", exact=False)
+    which = " ".join(
+        f"WHEN g.variant = {_sql_literal(v)} AND {_bits_match([bits], 'p')} THEN {n}"
+        for n, v, _, bits, _ in rows)
     # the bitboard tests first, on the scan alone (then the few rows meet their games)
     con.execute(f"""
-        CREATE TEMP TABLE {seen} AS
+        CREATE TEMP TABLE {names["seen"]} AS
         WITH g AS (SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
                    FROM games g WHERE {where}),
         p AS MATERIALIZED (SELECT game_id, ply, black, wm, wk, bm, bk, layout
-                           FROM position_bits p WHERE {every})
-        SELECT p.game_id, p.ply, p.black, p.wm, p.wk, p.bm, p.bk, p.layout, g.variant,
-               g.plies, g.oc, ({at_start}) AS at_start
-        FROM p JOIN g USING (game_id)
-        WHERE {cond}""", params)
-
-
-def _tree_unlisted(con: Any, book: str, seen: str, where: str,
-                   params: list[Any]) -> str | None:
-    """Positions after a book move that the engine did not list (an irregular move that
-    stood, a position it cannot set up): read from an example game, looked up in
-    ``book.b``, and their games counted in a temporary table; its name, or ``None``."""
-    rows = con.execute(f"SELECT example.game_id, example.ply FROM temp.{book} WHERE b IS NULL"
-                       ).fetchall()
-    if not rows:
-        return None
-    pairs = " OR ".join(f"(game_id = {int(g)} AND ply = {int(p)})" for g, p in rows)
-    con.execute(f"""
-        UPDATE temp.{book} SET b = {{'black': p.black, 'wm': p.wm, 'wk': p.wk, 'bm': p.bm,
-                                     'bk': p.bk, 'layout': p.layout}}
-        FROM (SELECT * FROM position_bits WHERE {pairs}) p
-        WHERE {book}.b IS NULL AND {book}.example.game_id = p.game_id
-          AND {book}.example.ply = p.ply""")
-    after = [(bool(b["black"]), int(b["wm"]), int(b["wk"]), int(b["bm"]), int(b["bk"]))
-             for (b,) in con.execute(f"SELECT b FROM temp.{book} WHERE b IS NOT NULL AND "
-                                     f"example.game_id IN ({', '.join(str(int(g)) for g, _ in rows)})"
-                                     ).fetchall()]
-    if not after:
-        return None
-    extra = f"{seen}_unlisted"
-    con.execute(f"""
-        CREATE TEMP TABLE {extra} AS
-        WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where})
-        SELECT p.game_id, g.variant, p.black, p.wm, p.wk, p.bm, p.bk
-        FROM position_bits p JOIN g USING (game_id) WHERE {_bits_match(after, 'p')}""",
+                           FROM position_bits p WHERE {every}),
+        m AS (SELECT p.game_id, p.ply, p.layout, g.variant, g.plies, g.oc,
+                     CASE {which} END AS target
+              FROM p JOIN g USING (game_id))
+        SELECT m.*, t.at_start FROM m JOIN temp.{names["targets"]} t USING (target)""",
                 params)
-    return extra
 
 
-def _tree_book_sql(book: str, seen: str, extra: str | None) -> str:
+def _tree_target_table(con: Any, name: str,
+                       rows: list[tuple[int, str, bool, _Bits5, str | None]]) -> None:
+    """The temporary table of a tree's targets (created when missing, rows appended)."""
+    con.execute(f"CREATE TEMP TABLE IF NOT EXISTS {name} (target INTEGER, variant VARCHAR, "
+                "at_start BOOLEAN, black BOOLEAN, wm HUGEINT, wk HUGEINT, bm HUGEINT, "
+                "bk HUGEINT, move VARCHAR)")
+    if rows:
+        con.executemany(
+            f"INSERT INTO temp.{name} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(n, v, st, b[0], str(b[1]), str(b[2]), str(b[3]), str(b[4]), text)
+             for n, v, st, b, text in rows])
+
+
+def _tree_unlisted(con: Any, names: dict[str, str], where: str, params: list[Any]) -> None:
+    """Positions after a book move that the engine did not list (an irregular move that
+    stood, a position it cannot set up): read from a game that played the move, added to
+    the targets (``book.after``), and the games that reached them counted in the temporary
+    table ``unlisted``."""
+    book, tg = names["book"], names["targets"]
+    rows = con.execute(f"SELECT variant, example.game_id, example.ply FROM temp.{book} "
+                       "WHERE after IS NULL").fetchall()
+    con.execute(f"CREATE TEMP TABLE {names['unlisted']} (game_id BIGINT, variant VARCHAR, "
+                "target INTEGER)")
+    if not rows:
+        return
+    pairs = " OR ".join(f"(game_id = {int(g)} AND ply = {int(p)})" for _, g, p in rows)
+    found = {(int(g), int(p)): (bool(b), int(wm), int(wk), int(bm), int(bk), int(lay))
+             for g, p, b, wm, wk, bm, bk, lay in con.execute(
+                 f"SELECT game_id, ply, black, wm, wk, bm, bk, layout FROM position_bits "
+                 f"WHERE {pairs}").fetchall()}
+    base = con.execute(f"SELECT count(*) FROM temp.{tg}").fetchall()[0][0]
+    new: list[tuple[int, str, bool, _Bits5, str | None]] = []
+    for v, g, p in rows:
+        pos = found.get((int(g), int(p)))
+        if pos is None:  # the move was not replayed: no position after it
+            continue
+        n = base + len(new)
+        new.append((n, v, False, pos[:5], None))
+        con.execute(f"UPDATE temp.{book} SET after = ?, after_layout = ? WHERE variant = ? "
+                    "AND example.game_id = ? AND example.ply = ?", [n, pos[5], v, g, p])
+    if not new:
+        return
+    _tree_target_table(con, tg, new)
+    which = " ".join(
+        f"WHEN g.variant = {_sql_literal(v)} AND {_bits_match([bits], 'p')} THEN {n}"
+        for n, v, _, bits, _ in new)
+    con.execute(f"""
+        INSERT INTO temp.{names['unlisted']}
+        WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where})
+        SELECT * FROM (SELECT p.game_id, g.variant, CASE {which} END AS target
+                       FROM position_bits p JOIN g USING (game_id)
+                       WHERE {_bits_match([r[3] for r in new], 'p')})
+        WHERE target IS NOT NULL""", params)
+
+
+def _tree_book_sql(names: dict[str, str]) -> str:
     """The final query of :func:`tree`: the book rows with score, transpositions (games
     that reached the position after the move, less those that played the move) and FEN."""
-    reach_rows = f"SELECT game_id, variant, black, wm, wk, bm, bk FROM temp.{seen}"
-    if extra is not None:
-        reach_rows += f" UNION SELECT * FROM temp.{extra}"
+    book, seen, tg, extra = names["book"], names["seen"], names["targets"], names["unlisted"]
     return f"""
         WITH reach AS (
-            SELECT variant, black, wm, wk, bm, bk, count(DISTINCT game_id) AS n
-            FROM ({reach_rows}) GROUP BY ALL
+            SELECT target, count(DISTINCT game_id) AS n
+            FROM (SELECT game_id, target FROM temp.{seen}
+                  UNION SELECT game_id, target FROM temp.{extra}) GROUP BY ALL
         )
-        SELECT book.* EXCLUDE (b, example),
+        SELECT book.* EXCLUDE (after, after_layout, example),
                round(100.0 * (wins + 0.5 * draws) / nullif(wins + draws + losses, 0), 1)
                    AS score,
                greatest(coalesce(reach.n, 0) - games, 0)::BIGINT AS transpositions,
-               CASE WHEN b.black THEN 'B' ELSE 'W' END || ':W'
-                   || fen_field(l.fen_order, l.names, b.wm, b.wk) || ':B'
-                   || fen_field(l.fen_order, l.names, b.bm, b.bk) AS fen_after
+               CASE WHEN t.black THEN 'B' ELSE 'W' END || ':W'
+                   || fen_field(l.fen_order, l.names, t.wm, t.wk) || ':B'
+                   || fen_field(l.fen_order, l.names, t.bm, t.bk) AS fen_after
         FROM temp.{book} book
-        LEFT JOIN reach ON reach.variant IS NOT DISTINCT FROM book.variant
-                       AND reach.black = b.black AND reach.wm = b.wm AND reach.wk = b.wk
-                       AND reach.bm = b.bm AND reach.bk = b.bk
-        LEFT JOIN layouts l ON l.layout = b.layout
+        LEFT JOIN reach ON reach.target = book.after
+        LEFT JOIN temp.{tg} t ON t.target = book.after
+        LEFT JOIN layouts l ON l.layout = book.after_layout
         ORDER BY book.variant, games DESC, book.move
     """
 
