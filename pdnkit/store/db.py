@@ -245,10 +245,6 @@ def _columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, str]]]
     return out
 
 
-_REFERENCE: dict[str, list[tuple[str, str]]] | None = None
-_REFERENCE_OBJECTS: set[tuple[str, str]] | None = None
-
-
 def _objects(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
     """The views and macros of a database: ``("view", name)``, ``("macro", name)``."""
     rows = con.execute(
@@ -259,30 +255,31 @@ def _objects(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
     return {(str(k), str(n)) for k, n in rows}
 
 
-def _reference_objects() -> set[tuple[str, str]]:
-    """The views and macros of a fresh schema (computed once per process)."""
-    global _REFERENCE_OBJECTS
-    if _REFERENCE_OBJECTS is None:
-        import duckdb
-
-        mem = duckdb.connect(":memory:")
-        mem.execute(schema_sql())
-        _REFERENCE_OBJECTS = _objects(mem)
-        mem.close()
-    return _REFERENCE_OBJECTS
+_REFERENCE: tuple[dict[str, list[tuple[str, str]]], set[tuple[str, str]]] | None = None
 
 
-def _reference_columns() -> dict[str, list[tuple[str, str]]]:
-    """Columns of a fresh schema (computed once per process in an in-memory database)."""
+def _reference() -> tuple[dict[str, list[tuple[str, str]]], set[tuple[str, str]]]:
+    """The columns of each table, and the views and macros, of a fresh schema (computed
+    once per process in an in-memory database)."""
     global _REFERENCE
     if _REFERENCE is None:
         import duckdb
 
         mem = duckdb.connect(":memory:")
         mem.execute(schema_sql())
-        _REFERENCE = _columns(mem)
+        _REFERENCE = (_columns(mem), _objects(mem))
         mem.close()
     return _REFERENCE
+
+
+def _reference_columns() -> dict[str, list[tuple[str, str]]]:
+    """Columns of a fresh schema."""
+    return _reference()[0]
+
+
+def _reference_objects() -> set[tuple[str, str]]:
+    """The views and macros of a fresh schema."""
+    return _reference()[1]
 
 
 #: the version of the schema this pdnkit writes (``pdnkit_meta``); 1 was every database made
