@@ -227,23 +227,43 @@ def test_new_schema_columns_merge_without_a_new_version(tmp_path: Path,
     from pdnkit.store import db as dbmod
 
     db = imported(tmp_path)
-    text = schema_sql().replace(
-        "    raw_pdn         VARCHAR             -- the game's text exactly as in the file",
-        "    raw_pdn         VARCHAR,\n    start_is_initial BOOLEAN") + \
-        "\nCREATE TABLE IF NOT EXISTS player_aliases (alias VARCHAR, name VARCHAR);\n"
-    assert text != schema_sql()
+    line = "    opening         VARCHAR             -- Opening tag"
+    assert line in schema_sql()
+    text = schema_sql().replace(line, "    later_column    BOOLEAN,\n" + line) + \
+        "\nCREATE TABLE IF NOT EXISTS later_table (a VARCHAR);\n" \
+        "CREATE MACRO IF NOT EXISTS later_macro(x) AS x + 1;\n"
     monkeypatch.setattr(dbmod, "schema_sql", lambda: text)
     monkeypatch.setattr(dbmod, "_REFERENCE", None)
-    con = connect(db)
+    con = connect(db, read_only=True)  # a read command: the additions are made once
     cols = [r[0] for r in con.execute("DESCRIBE games").fetchall()]
-    assert "start_is_initial" in cols
-    assert con.execute("SELECT count(*) FROM player_aliases").fetchall()[0][0] == 0
+    assert "later_column" in cols
+    assert con.execute("SELECT count(*) FROM later_table").fetchall()[0][0] == 0
+    assert con.execute("SELECT later_macro(1)").fetchall()[0][0] == 2
     con.close()
     con = duckdb.connect(str(db))
-    con.execute("ALTER TABLE games DROP COLUMN start_is_initial")
+    con.execute("ALTER TABLE games DROP COLUMN later_column")
     con.close()
-    with pytest.raises(SchemaError, match="start_is_initial"):
+    with pytest.raises(SchemaError, match="later_column"):
         connect(db, read_only=True)
+
+
+def test_a_missing_view_or_macro_is_made_again(tmp_path: Path) -> None:
+    """Views and macros hold no data: one a later schema.sql added (or one dropped) is made
+    when the database is opened, a read command included, and the tables stay as they were."""
+    db = imported(tmp_path)
+    con = duckdb.connect(str(db))
+    con.execute("DROP MACRO move_text")
+    con.execute("DROP VIEW positions")
+    con.close()
+    tables = _tables(db)
+    code, out, err = cli("search", "--db", db, "--pattern", "W28:B19", "--format", "csv")
+    assert code == 0, err
+    con = connect(db, read_only=True)
+    assert con.execute("SELECT move_text(NULL, NULL, 32, 28, []::INTEGER[])").fetchall() == [
+        ("32-28",)]
+    assert con.execute("SELECT count(*) FROM positions").fetchall()[0][0] > 0
+    con.close()
+    assert _tables(db) == tables
 
 
 def test_every_read_command_works_on_a_read_only_database(tmp_path: Path) -> None:
