@@ -239,8 +239,9 @@ def import_command(
         "\n\n"
         "  [bold]pdnkit query \"SELECT * FROM moves\" --format parquet --out moves.parquet[/bold]"
         "\n\n  [bold]pdnkit query --write \"DELETE FROM games WHERE status = 'unparsed'\"[/bold]"
-        "\n\nTables: files, file_paths, games, moves, positions (a view of position_bits), "
-        "findings, rule_events, variants, layouts, player_aliases (see docs/schema.md)."
+        "\n\nTables: files, file_paths, games, moves (a view of move_rows), positions (a view "
+        "of position_bits: FEN and key derived), findings, rule_events, variants, layouts, "
+        "player_aliases (see docs/schema.md)."
     ),
 )
 def query_command(
