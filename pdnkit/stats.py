@@ -917,14 +917,13 @@ def _tree_next(con: Any, names: dict[str, str]) -> None:
     con.execute(f"""
         CREATE TEMP TABLE {hit} AS
         WITH first AS (
-            SELECT game_id, min(ply) AS ply, any_value(variant) AS variant,
-                   any_value(plies) AS plies, any_value(oc) AS oc,
-                   arg_min(target, ply) AS target
+            SELECT game_id, min(ply) AS ply, arg_min(target, ply) AS target
             FROM temp.{seen} WHERE at_start GROUP BY game_id)
-        SELECT first.* EXCLUDE (target),
+        SELECT first.game_id, first.ply, t0.variant, g.plies, {OUTCOME_SQL} AS oc,
                CASE WHEN t0.black THEN 'B' ELSE 'W' END AS side, t.move,
                s.target AS after, s.layout AS after_layout
         FROM first JOIN temp.{tg} t0 ON t0.target = first.target
+        JOIN games g ON g.game_id = first.game_id
         LEFT JOIN temp.{seen} s ON s.game_id = first.game_id AND s.ply = first.ply + 1
         LEFT JOIN temp.{tg} t ON t.target = s.target""")
     games = [g for (g,) in con.execute(
@@ -950,8 +949,7 @@ def _tree_seen(con: Any, names: dict[str, str], targets: dict[str, _Targets], wh
     """The temporary tables ``targets`` (each position looked for, numbered: its bitboards,
     whether it is the start, the move that leads to it) and ``seen``: every stored position
     (of the games ``where`` selects) that is a target of its game's variant, with the
-    target's number and the game's variant, length and outcome: one scan of
-    ``position_bits``."""
+    target's number: one scan of ``position_bits``."""
     rows: list[tuple[int, str, bool, _Bits5, str | None]] = []
     for v, (here, after, texts) in sorted(targets.items()):
         for bits in dict.fromkeys(here):
@@ -961,20 +959,16 @@ def _tree_seen(con: Any, names: dict[str, str], targets: dict[str, _Targets], wh
                 rows.append((len(rows), v, False, bits, texts.get(bits)))
     _tree_target_table(con, names["targets"], rows)
     every = _bits_match([r[3] for r in rows], "p", exact=False)
-    which = " ".join(
-        f"WHEN g.variant = {_sql_literal(v)} AND {_bits_match([bits], 'p')} THEN {n}"
-        for n, v, _, bits, _ in rows)
     # the bitboard tests first, on the scan alone (then the few rows meet their games)
     con.execute(f"""
         CREATE TEMP TABLE {names["seen"]} AS
-        WITH g AS (SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
-                   FROM games g WHERE {where}),
+        WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where}),
         p AS MATERIALIZED (SELECT game_id, ply, black, wm, wk, bm, bk, layout
                            FROM position_bits p WHERE {every}),
-        m AS (SELECT p.game_id, p.ply, p.layout, g.variant, g.plies, g.oc,
-                     CASE {which} END AS target
-              FROM p JOIN g USING (game_id))
-        SELECT m.*, t.at_start FROM m JOIN temp.{names["targets"]} t USING (target)""",
+        SELECT p.game_id, p.ply, p.layout, t.target, t.at_start
+        FROM p JOIN g USING (game_id)
+        JOIN temp.{names["targets"]} t ON t.variant = g.variant AND t.black = p.black
+             AND t.wm = p.wm AND t.wk = p.wk AND t.bm = p.bm AND t.bk = p.bk""",
                 params)
 
 
@@ -1021,16 +1015,15 @@ def _tree_unlisted(con: Any, names: dict[str, str], where: str, params: list[Any
     if not new:
         return
     _tree_target_table(con, tg, new)
-    which = " ".join(
-        f"WHEN g.variant = {_sql_literal(v)} AND {_bits_match([bits], 'p')} THEN {n}"
-        for n, v, _, bits, _ in new)
     con.execute(f"""
         INSERT INTO temp.{names['unlisted']}
         WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where})
-        SELECT * FROM (SELECT p.game_id, g.variant, CASE {which} END AS target
-                       FROM position_bits p JOIN g USING (game_id)
-                       WHERE {_bits_match([r[3] for r in new], 'p')})
-        WHERE target IS NOT NULL""", params)
+        SELECT p.game_id, g.variant, t.target
+        FROM position_bits p JOIN g USING (game_id)
+        JOIN temp.{tg} t ON t.target >= {int(base)} AND t.variant = g.variant
+             AND t.black = p.black AND t.wm = p.wm AND t.wk = p.wk AND t.bm = p.bm
+             AND t.bk = p.bk
+        WHERE {_bits_match([r[3] for r in new], 'p')}""", params)
 
 
 def _tree_book_sql(names: dict[str, str]) -> str:
