@@ -571,13 +571,13 @@ def _move_tokens(moves: str | Sequence[str]) -> list[str]:
 StoredPosition = tuple[str, bool, tuple[int, int, int, int]]
 
 
-def _engine_keys(variants: list[str], fen: str | None, tokens: list[str]
+def _engine_positions(variants: list[str], fen: str | None, tokens: list[str]
                  ) -> tuple[list[StoredPosition], list[tuple[int, str, str]]]:
     """Positions computed by the rules engine (FEN, or moves from the start), and for
     each variant where that fails ``(how far it got, variant, why)``: ``-1`` for a FEN it
     cannot read, else the number of moves played before the one that is not legal.
 
-    >>> _engine_keys(["international"], None, ["32-28", "99-23"])[1]
+    >>> _engine_positions(["international"], None, ["32-28", "99-23"])[1]
     [(1, 'international', "move 2 '99-23' is not legal after 32-28")]
     """
     try:
@@ -663,7 +663,7 @@ def positions_at(
                     [*bits, black, v]).fetchall():
                 found.add((v, black, bits))
     elif tokens:  # the rules engine plays them; the stored games where it cannot
-        engine, failed = _engine_keys(_stored_variants(con, variant), None, tokens)
+        engine, failed = _engine_positions(_stored_variants(con, variant), None, tokens)
         found.update(engine)
         if failed:
             found.update(_stored_after_moves(con, tokens, variant))
@@ -675,7 +675,7 @@ def positions_at(
             from pdnkit.rules import list_variants
 
             variants = sorted({r.name for r in list_variants(editions=False)})
-        engine, failed = _engine_keys(variants, fen, tokens)
+        engine, failed = _engine_positions(variants, fen, tokens)
         if not engine and failed:  # no variant takes this start: say why (the furthest)
             depth = max(f[0] for f in failed)
             worst = [f for f in failed if f[0] == depth]
@@ -1049,11 +1049,6 @@ def _tree_book_sql(names: dict[str, str]) -> str:
         LEFT JOIN layouts l ON l.layout = book.after_layout
         ORDER BY book.variant, games DESC, book.move
     """
-
-
-def _sql_literal(text: str) -> str:
-    """``text`` as an SQL string literal."""
-    return "'" + str(text).replace("'", "''") + "'"
 
 
 def square_counts(

@@ -17,3 +17,15 @@ def shared_path(*parts: str) -> Path:
     if not p.exists():
         pytest.skip(f"shared test data not available: {p}")
     return p
+
+
+#: what a user saw: an Italian file written only with Italian tag names
+ITALIAN = """[Bianco "Rossi, M."]
+[Nero "Bianchi, L."]
+[Risultato "1-0"]
+[Dati "69° ASSOLUTO 1° TURNO"]
+[Anno "1990"]
+[Apertura "12"]
+
+1. 22-18 11-15 2. 18x11 1-0
+"""

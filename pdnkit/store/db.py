@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
+import re
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
@@ -259,15 +260,19 @@ _REFERENCE: tuple[dict[str, list[tuple[str, str]]], set[tuple[str, str]]] | None
 
 
 def _reference() -> tuple[dict[str, list[tuple[str, str]]], set[tuple[str, str]]]:
-    """The columns of each table, and the views and macros, of a fresh schema (computed
-    once per process in an in-memory database)."""
+    """The columns of each table (computed once per process in an in-memory database), and
+    the views and macros, of a fresh schema (read off its text: asking DuckDB for its macros
+    lists every built-in function, 20-40 ms)."""
     global _REFERENCE
     if _REFERENCE is None:
         import duckdb
 
+        text = schema_sql()
         mem = duckdb.connect(":memory:")
-        mem.execute(schema_sql())
-        _REFERENCE = (_columns(mem), _objects(mem))
+        mem.execute(text)
+        objects = {(kind.lower(), name) for kind, name in re.findall(
+            r"CREATE\s+(VIEW|MACRO)\s+IF\s+NOT\s+EXISTS\s+(\w+)", text, re.IGNORECASE)}
+        _REFERENCE = (_columns(mem), objects)
         mem.close()
     return _REFERENCE
 

@@ -15,18 +15,7 @@ from pdnkit.pdn.tags import TAG_NAMES, check_tags, game_tags, parse_date, standa
 from pdnkit.pdn.tools import convert
 from pdnkit.pdn.writer import write_game
 from pdnkit.replay import validate
-from tests.shared import shared_path
-
-#: what the user saw: an Italian file written only with Italian tag names
-ITALIAN = """[Bianco "Rossi, M."]
-[Nero "Bianchi, L."]
-[Risultato "1-0"]
-[Dati "69° ASSOLUTO 1° TURNO"]
-[Anno "1990"]
-[Apertura "12"]
-
-1. 22-18 11-15 2. 18x11 1-0
-"""
+from tests.shared import ITALIAN, shared_path
 
 
 def test_italian_names_fill_the_game_fields() -> None:

@@ -17,19 +17,10 @@ from pdnkit.cli import app
 from pdnkit.pdn import read_games
 from pdnkit.pdn.tags import TAG_NAMES
 from pdnkit.store import export, import_files
-from tests.shared import shared_path
+from tests.shared import ITALIAN, shared_path
 
 runner = CliRunner()
 
-ITALIAN = """[Bianco "Rossi, M."]
-[Nero "Bianchi, L."]
-[Risultato "1-0"]
-[Dati "69° ASSOLUTO 1° TURNO"]
-[Anno "1990"]
-[Apertura "12"]
-
-1. 22-18 11-15 2. 18x11 1-0
-"""
 
 INITIAL_FEN = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12."
 RUSSIAN = f"""[Event "R1"]

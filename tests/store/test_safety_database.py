@@ -247,6 +247,16 @@ def test_new_schema_columns_merge_without_a_new_version(tmp_path: Path,
         connect(db, read_only=True)
 
 
+def test_the_expected_views_and_macros_are_the_schemas_own() -> None:
+    """The views and macros read off schema.sql's text are exactly those DuckDB makes of it."""
+    from pdnkit.store import db as dbmod
+
+    con = duckdb.connect()
+    con.execute(schema_sql())
+    assert dbmod._objects(con) == dbmod._reference_objects()
+    assert ("macro", "move_text") in dbmod._reference_objects()
+
+
 def test_a_missing_view_or_macro_is_made_again(tmp_path: Path) -> None:
     """Views and macros hold no data: one a later schema.sql added (or one dropped) is made
     when the database is opened, a read command included, and the tables stay as they were."""
