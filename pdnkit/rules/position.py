@@ -24,7 +24,7 @@ from pdnkit.rules.variants import Color, Rules
 __all__ = ["KEY_FINAL", "KEY_SIDE", "KEY_WORDS", "Move", "Position", "position_key"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     """One complete move (a whole capture sequence is one move).
 

@@ -210,10 +210,11 @@ def file_reports(path: Path, variant: str | None, edition: str | None,
                  jobs: int = 1, encoding: str | None = None, irregular: str = "stand"
                  ) -> Iterator[Any]:
     """The validator's ``GameReport`` for every game of one file, in file order (``jobs``
-    worker processes read and replay when > 1)."""
+    worker processes read and replay when > 1); replayed in this process, the reports are
+    compact (each game's leading plain plies as one ``PlainRun``)."""
     from pdnkit.replay import validate
 
-    kwargs: dict[str, Any] = {"variant": variant, "encoding": encoding}
+    kwargs: dict[str, Any] = {"variant": variant, "encoding": encoding, "compact": True}
     if edition is not None:
         kwargs["edition"] = edition
     if jobs > 1:
@@ -313,7 +314,7 @@ def _work_rows(batch: list[tuple[int, str, bool, list[Any]]], fname: str | None,
             special = True
             continue
         rep = replay(rec, variant=variant, edition=edition, result_convention="auto",
-                     irregular=irregular, file_guess=file_guess)
+                     irregular=irregular, file_guess=file_guess, compact=not special)
         if special:
             flush()
             rep.final_position = None

@@ -27,6 +27,8 @@ from pdnkit.store.bitboards import Bits, BoardLayout, board_layout, compact_sql,
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from pdnkit.validation.report import PlainRun
+
 
 def moves_hash(variant: str | None, start_fen: str | None, moves: list[str]) -> str | None:
     """Hash that is equal for games with the same variant, start position and main-line moves
@@ -185,6 +187,29 @@ def canonical_notations(plies: list[Any]) -> list[str | None]:
     return out
 
 
+def run_notations(run: PlainRun) -> list[str]:
+    """The canonical notation of every ply of a plain run: the short form, as a run's
+    capture is the only legal capture joining its two squares.
+
+    Example:
+        >>> from pdnkit.replay import validate
+        >>> rep = next(validate('[GameType "25"] 1. c3-d4 f6-e5 2. d4:f6 *', compact=True))
+        >>> run_notations(rep.plain)
+        ['c3-d4', 'f6-e5', 'd4:f6']
+    """
+    from pdnkit.rules.notation import square_names
+
+    names = square_names(run.rules)
+    take = run.rules.capture_separator
+    return [f"{names[m.origin]}{take if m.captured else '-'}{names[m.destination]}"
+            for m in run.moves]
+
+
+_NODE_FIELDS = attrgetter("text", "nags", "comments_after", "line")
+_RUN_MOVE_FIELDS = attrgetter("origin", "destination", "path", "captured", "promotes",
+                              "is_king")
+_PIECES = {False: "man", True: "king"}
+_SIDE_CYCLE = ("W", "B")
 _MOVE_FIELDS = attrgetter("ply", "move_number", "side", "written", "origin", "destination",
                           "path", "captured", "promotes", "piece", "nags", "comment",
                           "replayed", "line")
@@ -280,7 +305,8 @@ class ReportBatch:
                      "game_index": getattr(report, "index", None),
                      "line": getattr(report, "line", None)}
             return self._add(dataclasses.replace(
-                report, plies=[], rule_events=[], status="error", replayed_plies=0,
+                report, plies=[], plain=None, rule_events=[], status="error",
+                replayed_plies=0,
                 findings=[*report.findings,
                           internal_error(exc, "loading this game's rows", **where)]))
 
@@ -298,6 +324,8 @@ class ReportBatch:
         start_fen = getattr(report, "start_fen", None)
         plies = list(report.plies or [])
         canonical = canonical_notations(plies)
+        run = getattr(report, "plain", None)  # a compact replay's leading plain plies
+        run_canonical = run_notations(run) if run else []
 
         g = self.games
         g["game_id"].append(gid)
@@ -323,15 +351,15 @@ class ReportBatch:
         g["white_rating"].append(info_tags.white_rating)
         g["black_rating"].append(info_tags.black_rating)
         g["tags"].append([(str(k), str(v)) for k, v in tag_list])
-        g["plies"].append(len(plies))
+        g["plies"].append(len(run_canonical) + len(plies))
         g["replayed_plies"].append(report.replayed_plies)
         g["status"].append(status)
         g["outcome"].append(_opt_str(getattr(report, "outcome", None)))
         g["draw_basis"].append(_opt_str(getattr(report, "draw_basis", None)))
         g["moves_hash"].append(
             None if status == "unparsed" else
-            moves_hash(variant, start_fen,
-                       [c or p.written or "" for c, p in zip(canonical, plies, strict=True)]))
+            moves_hash(variant, start_fen, run_canonical
+                       + [c or p.written or "" for c, p in zip(canonical, plies, strict=True)]))
         g["final_fen"].append(getattr(report, "final_fen", None))
         g["raw_pdn"].append(getattr(record, "raw", None))
         self.status_counts[status] = self.status_counts.get(status, 0) + 1
@@ -343,6 +371,8 @@ class ReportBatch:
             bits, layout = info
             self._add_position(gid, 0, layout, start_fen[:1].upper() == "B", bits)
 
+        if run:
+            self._add_run(gid, run, run_canonical)
         if plies:
             self._add_plies(gid, plies, canonical, variant, edition)
 
@@ -388,6 +418,48 @@ class ReportBatch:
         pos["black"].append(black)
         for col, v in zip(("wm", "wk", "bm", "bk"), bits, strict=True):
             pos[col].append(v)
+
+    def _add_run(self, gid: int, run: PlainRun, canonical: list[str]) -> None:
+        """The ``moves`` and ``position_bits`` rows of a compact replay's plain run, cut
+        straight out of its nodes, moves and positions (no ply record in between)."""
+        n = len(run)
+        nodes = run.nodes[:n]
+        afters = run.afters
+        mv = self.moves
+        mv["game_id"].extend([gid] * n)
+        mv["ply"].extend(range(1, n + 1))
+        base, offset = run.base_num, run.offset
+        mv["move_number"].extend([base + (k + offset) // 2 for k in range(n)])
+        first = run.start_side
+        mv["side"].extend((_SIDE_CYCLE * (n // 2 + 1))[first:first + n])
+        text, nags, comments, line = zip(*map(_NODE_FIELDS, nodes), strict=True)
+        mv["notation"].extend(text)
+        mv["canonical"].extend(canonical)
+        origin, dest, path, captured, promotes, king = zip(*map(_RUN_MOVE_FIELDS, run.moves),
+                                                           strict=True)
+        mv["origin"].extend(origin)
+        mv["destination"].extend(dest)
+        mv["path"].extend(path)
+        mv["captured"].extend(captured)
+        mv["promotes"].extend(promotes)
+        mv["piece"].extend([_PIECES[k] for k in king])
+        mv["nags"].extend([x or None for x in nags])
+        mv["comment"].extend([" ".join(c) if c else None for c in comments])
+        mv["replayed"].extend([True] * n)
+        mv["line"].extend(line)
+        layout = board_layout(run.rules)
+        if max(layout.engine_bits) >= 64:  # 12x12 boards: square bitboards in Python
+            for k, a in enumerate(afters, 1):
+                self._add_position(gid, k, layout, bool(a.side), square_bits(a))
+            return
+        pb = self.position_bits
+        pb["game_id"].extend([gid] * n)
+        pb["ply"].extend(range(1, n + 1))
+        pb["layout"].extend([self._layout_code(layout)] * n)
+        pb["black"].extend([a.side for a in afters])
+        pb["w"].extend([a._w for a in afters])
+        pb["b"].extend([a._b for a in afters])
+        pb["k"].extend([a._k for a in afters])
 
     def _add_plies(self, gid: int, plies: list[Any], canonical: list[str | None],
                    variant: str | None = None, edition: str | None = None) -> None:

@@ -48,7 +48,8 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
              light: bool = False, chunk_size: int = 200,
              encoding: str | None = None, irregular: str = "stand",
              select: Iterable[str] | None = None,
-             ignore: Iterable[str] | None = None) -> Iterator[GameReport]:
+             ignore: Iterable[str] | None = None,
+             compact: bool = False) -> Iterator[GameReport]:
     """Validate every game in ``source``: one :class:`GameReport` per game, in file order.
 
     ``source`` is a path, a folder (``*.pdn`` read recursively), a list of those, a file
@@ -64,7 +65,9 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     (all when ``None``) minus the ignored ones in each report, and its status follows what
     is kept (``ignore=["notation-mismatch"]`` makes such a game ``ok``); an unknown code
     raises ``ValueError``. Workers start only when the input is large enough to pay for
-    them (:data:`~pdnkit.validation.jobs.PARALLEL_MIN_BYTES`).
+    them (:data:`~pdnkit.validation.jobs.PARALLEL_MIN_BYTES`). ``compact`` (for the database
+    loader; in this process only, ignored with workers) keeps each game's leading plain
+    plies as one :class:`~pdnkit.validation.report.PlainRun`, as :func:`replay` does.
 
     Example:
         >>> [r.status for r in validate('1. 32-28 19-23 *\\n\\n1. 32-28 28-22 *',
@@ -79,7 +82,7 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
         yield from (keep_findings(rep, codes) for rep in validate(
             source, variant, edition=edition, jobs=jobs, result_convention=result_convention,
             strict=strict, light=light, chunk_size=chunk_size, encoding=encoding,
-            irregular=irregular))
+            irregular=irregular, compact=compact))
         return
     if jobs and jobs > 1:
         from pdnkit.validation.jobs import input_sizes, validate_parallel, worth_workers
@@ -95,4 +98,5 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
         return
     yield from validate_serial(source, variant, edition=edition,
                                result_convention=result_convention, strict=strict,
-                               light=light, encoding=encoding, irregular=irregular)
+                               light=light, encoding=encoding, irregular=irregular,
+                               compact=compact)

@@ -49,6 +49,7 @@ from pdnkit.validation.report import (
     NO_PLY,
     Findings,
     GameReport,
+    PlainRun,
     PlyRecord,
     base_report,
     finish_status,
@@ -73,15 +74,18 @@ IRREGULAR = ("stand", "stop")
 
 def replay_game(record: GameRecord, rules: Rules | None, pre: Sequence[Finding] = (),
                 edition: str | None = None, convention: str = "auto",
-                light: bool = False, irregular: str = "stand") -> GameReport:
+                light: bool = False, irregular: str = "stand", compact: bool = False
+                ) -> GameReport:
     """Replay ``record`` under ``rules`` (``None``: unknown, the game is not replayed) and
     judge it; ``pre``: the findings of the rules' resolution; ``light``: no per-ply records;
+    ``compact``: the leading plain plies as one :class:`~pdnkit.validation.report.PlainRun`
+    (``report.plain``) instead of records (for the database loader);
     ``irregular``: ``"stand"`` replays an irregular move as played where the variant's rules
     let it stand (:meth:`MainLine._irregular`), ``"stop"`` stops the replay at it.
     A fault of pdnkit's own code becomes an ``internal-error`` finding of this game (its
     moves kept unreplayed) instead of stopping the whole collection."""
     try:
-        return _replay(record, rules, pre, edition, convention, light, irregular)
+        return _replay(record, rules, pre, edition, convention, light, irregular, compact)
     except Exception as exc:
         report = base_report(record)
         where = {"file": getattr(record, "file", None),
@@ -115,8 +119,8 @@ def _name_rules(report: GameReport, rules: Rules | None, edition: str | None) ->
 
 
 def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
-            edition: str | None, convention: str, light: bool, irregular: str = "stand"
-            ) -> GameReport:
+            edition: str | None, convention: str, light: bool, irregular: str = "stand",
+            compact: bool = False) -> GameReport:
     report = base_report(record)
     found = Findings(record)
     report.findings = [*(getattr(record, "findings", ()) or ()), *header_findings(record)]
@@ -130,7 +134,7 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     start = game_start(record, nodes, rules, found)
     if start is None:
         return _give_up(report, record, rules, convention, found, nodes)
-    line = MainLine(report, found, rules, nodes, start, light, irregular)
+    line = MainLine(report, found, rules, nodes, start, light, irregular, compact)
     line.run()
     line.finish()
     complete = line.stopped_at is None
@@ -161,12 +165,13 @@ class MainLine:
     __slots__ = ("report", "found", "rules", "nodes", "light", "pos", "tracker", "old_events",
                  "first_mover", "start_side", "offset", "base_num", "fullmove", "halfmove",
                  "side_known", "fen_tag", "numbers_warned", "skip_to", "stopped_at",
-                 "sq_cache", "irregular", "pending")
+                 "sq_cache", "irregular", "pending", "compact")
 
     def __init__(self, report: GameReport, found: Findings, rules: Rules,
                  nodes: Sequence[MoveNode], start: Start, light: bool,
-                 irregular: str = "stand") -> None:
+                 irregular: str = "stand", compact: bool = False) -> None:
         self.report = report
+        self.compact = compact and not light
         self.irregular = irregular
         #: (ply, code) of an irregular move replayed as played and not yet accepted
         self.pending: tuple[int, str] | None = None
@@ -196,11 +201,17 @@ class MainLine:
 
     def run(self) -> None:
         """Replay the plies: the leading plain ones (:func:`_plain_plies`), then every other
-        one (:meth:`_ply`) until the end or the first ply that cannot be replayed."""
+        one (:meth:`_ply`) until the end or the first ply that cannot be replayed. A compact
+        replay keeps the plain ones as a :class:`PlainRun` (``report.plain``)."""
+        run = None
+        if self.compact:
+            run = PlainRun(self.rules, self.pos, self.nodes, self.base_num, self.offset)
         k0, self.pos = _plain_plies(self.pos, self.nodes, self.rules, self.sq_cache,
                                     self.base_num, self.offset, self.tracker,
-                                    None if self.light else self.report.plies,
-                                    self.fen_tag is None)
+                                    None if self.light or run is not None else self.report.plies,
+                                    self.fen_tag is None, run)
+        if run is not None and k0:
+            self.report.plain = run
         for k in range(k0, len(self.nodes)):
             if not self._ply(k):
                 self.stopped_at = k
@@ -486,21 +497,24 @@ class MainLine:
 
 def _plain_plies(pos: Position, nodes: Sequence[MoveNode], rules: Rules,
                  sq_cache: SquaresCache, base_num: int, offset: int, tracker: DrawTracker,
-                 plies: list[PlyRecord] | None, first_setup_used: bool = False
-                 ) -> tuple[int, Position]:
+                 plies: list[PlyRecord] | None, first_setup_used: bool = False,
+                 run: PlainRun | None = None) -> tuple[int, Position]:
     """Replay the leading run of plain plies of a main line: a move of two known squares,
     no variation, no setup, the expected move number (or none), written with the right
     separator, that the direct tests resolve (a quiet move, or a capture that only one legal
     capture makes). Returns (index of the first ply not replayed, position reached); the
     general loop (:meth:`MainLine._ply`) goes on from there, so every finding comes from it.
     ``plies``: the list of ply records to fill (``None`` for a light report);
-    ``first_setup_used``: a setup before the first move is the starting position already.
+    ``first_setup_used``: a setup before the first move is the starting position already;
+    ``run``: a compact replay's run, given each move and the position after it instead.
     Everything is inlined in one loop for speed: most plies of most games end here."""
     k = 0
     color = COLOR_LETTER
     capture_seps = CAPTURE_SEPS
     dash_is_wrong = rules.capture_separator != "-"
     push = tracker.push
+    if run is not None:
+        run_move, run_after = run.moves.append, run.afters.append
     for node in nodes:
         if node.variations or node.placeholder or (
                 node.setup_before and (k or not first_setup_used)):
@@ -534,6 +548,9 @@ def _plain_plies(pos: Position, nodes: Sequence[MoveNode], rules: Rules,
                              line=node.line)
             plies.append(prec)
             prec._set(move, pos, after, (move,) if move.captured else None)
+        elif run is not None:
+            run_move(move)
+            run_after(after)
         push(k, move, after)
         pos = after
     return k, pos

@@ -109,7 +109,7 @@ def keep_findings(report: GameReport,
 def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | None = None,
            edition: str | None = None, result_convention: str = "auto",
            light: bool = False, irregular: str = "stand",
-           file_guess: FileGuess | None = None) -> GameReport:
+           file_guess: FileGuess | None = None, compact: bool = False) -> GameReport:
     """Replay one game record and validate it.
 
     ``rules`` (a :class:`~pdnkit.rules.Rules`) forces the rules; otherwise they come from the
@@ -121,7 +121,10 @@ def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | Non
     replays an irregular move (a capture omitted, too few pieces taken, a capture stopped
     early) as played where the variant's rules let it stand once the opponent plays on
     (RULES.md 2.0), ``"stop"`` stops the replay at it. ``file_guess`` (the file's variant,
-    :func:`~pdnkit.validation.resolve.scan_file`) replaces the game's own guess. A fault of pdnkit's own code in any stage (the guess included) becomes an
+    :func:`~pdnkit.validation.resolve.scan_file`) replaces the game's own guess. ``compact``
+    keeps the leading plain plies as one :class:`~pdnkit.validation.report.PlainRun`
+    (``report.plain``; ``report.plies`` then holds the plies after it), for the database
+    loader. A fault of pdnkit's own code in any stage (the guess included) becomes an
     ``internal-error`` finding of this game.
 
     Example:
@@ -140,14 +143,14 @@ def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | Non
     try:
         if rules is not None:
             rep = replay_game(record, rules, [], edition, result_convention, light,
-                              irregular)
+                              irregular, compact)
         else:
             res = resolve_rules(record, variant, edition, file_guess)
             rep = replay_game(record, res.rules, res.findings, edition, result_convention,
-                              light, irregular)
+                              light, irregular, compact)
             if res.source == "guess" and rep.status == "error":
                 rep = _other_guesses(record, res, edition, result_convention, light,
-                                     irregular) or rep
+                                     irregular, compact) or rep
             if rep.variant is None and res.rules is not None:  # not replayed (unparsed):
                 rep.variant = res.rules.name                   # its rules all the same
                 rep.gametype = res.rules.gametype
@@ -208,8 +211,8 @@ def file_guess_of(src: FileInput, variant: str | None, edition: str | None,
 
 
 def _other_guesses(record: GameRecord, res: Resolution, edition: str | None,
-                   convention: str, light: bool, irregular: str = "stand"
-                   ) -> GameReport | None:
+                   convention: str, light: bool, irregular: str = "stand",
+                   compact: bool = False) -> GameReport | None:
     """The report under the first other guessed variant that replays without errors."""
     guessed = res.rules.name if res.rules is not None else None
     for name in res.alternatives:
@@ -223,7 +226,7 @@ def _other_guesses(record: GameRecord, res: Resolution, edition: str | None,
             f"and not under {guessed}'s",
             details={"variant": alt_rules.name, "candidates": [guessed, *res.alternatives]})
         alt = replay_game(record, alt_rules, [*fs, note], edition, convention, light,
-                          irregular)
+                          irregular, compact)
         if alt.status != "error":
             return alt
     return None
@@ -231,8 +234,8 @@ def _other_guesses(record: GameRecord, res: Resolution, edition: str | None,
 
 def validate_serial(source: Source, variant: str | None, *, edition: str | None,
                     result_convention: str, strict: bool, light: bool,
-                    encoding: str | None = None, irregular: str = "stand"
-                    ) -> Iterator[GameReport]:
+                    encoding: str | None = None, irregular: str = "stand",
+                    compact: bool = False) -> Iterator[GameReport]:
     """:func:`pdnkit.validation.validate` in this process (arguments already checked)."""
     from pdnkit.pdn.reader import read_games
     from pdnkit.pdn.source import source_name
@@ -241,7 +244,7 @@ def validate_serial(source: Source, variant: str | None, *, edition: str | None,
         if is_record(src):
             yield replay(src, variant=variant, edition=edition,
                          result_convention=result_convention, light=light,
-                         irregular=irregular)
+                         irregular=irregular, compact=compact)
             continue
         file = source_name(src) if isinstance(src, Path) else None
         guess = file_guess_of(src, variant, edition, encoding)
@@ -251,7 +254,7 @@ def validate_serial(source: Source, variant: str | None, *, edition: str | None,
                 index = record.index + 1
                 yield replay(record, variant=variant, edition=edition,
                              result_convention=result_convention, light=light,
-                             irregular=irregular, file_guess=guess)
+                             irregular=irregular, file_guess=guess, compact=compact)
         except (OSError, ValueError) as exc:
             if index == 0 and _is_usage_error(exc):
                 raise  # no such file, an unknown encoding: said before any game

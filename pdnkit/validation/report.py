@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from pdnkit.pdn.record import GameRecord, MoveNode
     from pdnkit.rules.draw import RuleEvent
     from pdnkit.rules.position import Move, Position
+    from pdnkit.rules.variants import Rules
 
-__all__ = ["Findings", "GameReport", "PlyRecord", "internal_error"]
+__all__ = ["Findings", "GameReport", "PlainRun", "PlyRecord", "internal_error"]
 
 #: the side letter of a colour index (0 White, 1 Black)
 COLOR_LETTER = ("W", "B")
@@ -197,6 +198,65 @@ class NoPly(PlyRecord):
 NO_PLY = NoPly()
 
 
+class PlainRun:
+    """The leading plain plies of a main line, as a compact replay keeps them (for the
+    database loader, which turns them into columns): the engine's moves and the positions
+    after them, with the nodes they were read from, instead of one :class:`PlyRecord` each.
+    Every ply of a run was replayed, is numbered as expected, and its canonical notation is
+    the short form (``origin``, separator, ``destination``). :meth:`records` gives the
+    records a full replay makes of them.
+
+    Example:
+        >>> from pdnkit.pdn import parse_game
+        >>> from pdnkit.rules import get_rules
+        >>> from pdnkit.validation.game import replay_game
+        >>> rec = parse_game("1. 32-28 19-23 2. 28x19 14x23 *")
+        >>> run = replay_game(rec, get_rules("international"), compact=True).plain
+        >>> len(run), run.records()[2].notation
+        (4, '28x19')
+    """
+
+    __slots__ = ("rules", "start", "nodes", "base_num", "offset", "moves", "afters")
+
+    def __init__(self, rules: Rules, start: Position, nodes: Sequence[MoveNode],
+                 base_num: int, offset: int) -> None:
+        self.rules = rules
+        self.start = start
+        #: the main line's nodes (the run is the first ``len(self)`` of them)
+        self.nodes = nodes
+        #: the number of the first move, and 1 when the other side than the first mover
+        #: starts (the move number of ply ``k``, 0-based, is ``base_num + (k + offset) // 2``)
+        self.base_num = base_num
+        self.offset = offset
+        self.moves: list[Move] = []
+        self.afters: list[Position] = []
+
+    def __len__(self) -> int:
+        return len(self.moves)
+
+    @property
+    def start_side(self) -> int:
+        """The colour to move first (0 White, 1 Black)."""
+        return int(self.start.side)
+
+    def records(self) -> list[PlyRecord]:
+        """The :class:`PlyRecord` of every ply of the run, as a full replay makes them."""
+        out: list[PlyRecord] = []
+        before = self.start
+        nodes = self.nodes[:len(self.moves)]
+        for k, (node, move, after) in enumerate(zip(nodes, self.moves, self.afters,
+                                                    strict=True)):
+            comments = node.comments_after
+            prec = PlyRecord(k + 1, self.base_num + (k + self.offset) // 2,
+                             COLOR_LETTER[int(before.side)], node.text, nags=node.nags,
+                             comment=" ".join(comments) if comments else None,
+                             line=node.line)
+            prec._set(move, before, after, (move,) if move.captured else None)
+            out.append(prec)
+            before = after
+        return out
+
+
 @dataclass
 class GameReport:
     """The validation of one game (see ``docs/architecture.md`` section 4).
@@ -235,6 +295,9 @@ class GameReport:
     start_key: int | None = None
     start_counts: dict[str, int] | None = None
     final_position: Position | None = None
+    #: a compact replay's leading plain plies (:class:`PlainRun`); ``plies`` then holds only
+    #: the plies after them
+    plain: PlainRun | None = None
 
     def finding_codes(self) -> list[str]:
         """The codes of the findings, in order.

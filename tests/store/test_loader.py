@@ -256,17 +256,17 @@ def test_a_fault_in_one_game_does_not_stop_the_import(tmp_path: Path,
             raise KeyError("ghost square")
         return plain(*args, **kwargs)
 
-    rows_plies = ReportBatch._add_plies
+    rows_run = ReportBatch._add_run
 
-    def rows_fault(self, gid, plies, canonical, *args):  # type: ignore[no-untyped-def]
+    def rows_fault(self, gid, run, canonical):  # type: ignore[no-untyped-def]
         calls["rows"] += 1
-        if calls["rows"] == 3:
+        if calls["rows"] == 2:  # game 2 (game 1, replay faulty, has no plain run)
             self.moves["ply"].append(999)  # half a row written before the fault
             raise ZeroDivisionError("division by zero")
-        return rows_plies(self, gid, plies, canonical, *args)
+        return rows_run(self, gid, run, canonical)
 
     monkeypatch.setattr(replay_mod, "_plain_plies", replay_fault)
-    monkeypatch.setattr(ReportBatch, "_add_plies", rows_fault)
+    monkeypatch.setattr(ReportBatch, "_add_run", rows_fault)
     db = tmp_path / "f.duckdb"
     s = import_files([f], db=db)
     assert s.games == 5
