@@ -443,8 +443,10 @@ class ReportBatch:
         mv["captured"].extend(captured)
         mv["promotes"].extend(promotes)
         mv["piece"].extend([_PIECES[k] for k in king])
-        mv["nags"].extend([x or None for x in nags])
-        mv["comment"].extend([" ".join(c) if c else None for c in comments])
+        none = [None] * n  # most runs have no NAG and no comment
+        mv["nags"].extend([x or None for x in nags] if any(nags) else none)
+        mv["comment"].extend([" ".join(c) if c else None for c in comments]
+                             if any(comments) else none)
         mv["replayed"].extend([True] * n)
         mv["line"].extend(line)
         layout = board_layout(run.rules)
