@@ -378,20 +378,24 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs
 # --------------------------------------------------------------------------------------------
 # the writer
 
-_LOAD_ORDER = ("games", "moves", "findings", "rule_events")
+_LOAD_ORDER = ("games", "moves", "run_moves", "findings", "rule_events")
 #: the table each batch table goes to, when it is not its own name
-_TARGETS = {"moves": "move_rows"}
+_TARGETS = {"moves": "move_rows", "run_moves": "move_rows"}
 
 
 def _select(name: str, game_offset: int, file_id: int) -> str:
     """The query over the batch table ``name`` (named ``_pdnkit_load``) that loads it: local
     game numbers shifted by ``game_offset``, ``file_id`` added, moves stored compactly
-    (:data:`pdnkit.store.db.MOVE_ROWS_SELECT`)."""
+    (:data:`pdnkit.store.compact.MOVE_ROWS_SELECT`; a plain run's moves first get the
+    ``moves`` columns, :data:`pdnkit.store.rows.RUN_MOVES_AS_MOVES`)."""
     shift = f"* REPLACE (game_id + {int(game_offset)} AS game_id)"
-    if name == "moves":
+    if name in ("moves", "run_moves"):
         from pdnkit.store.compact import MOVE_ROWS_SELECT
+        from pdnkit.store.rows import RUN_MOVES_AS_MOVES
 
-        return f"SELECT {shift} FROM (SELECT {MOVE_ROWS_SELECT} FROM _pdnkit_load)"
+        rows = ("_pdnkit_load" if name == "moves"
+                else f"(SELECT {RUN_MOVES_AS_MOVES} FROM _pdnkit_load)")
+        return f"SELECT {shift} FROM (SELECT {MOVE_ROWS_SELECT} FROM {rows})"
     if name in ("games", "findings"):
         shift += f", {int(file_id)}::BIGINT AS file_id"
     return f"SELECT {shift} FROM _pdnkit_load"

@@ -270,7 +270,7 @@ def _reports(data: bytes, task: ChunkTask, start: int) -> Iterator[Any]:
                 details={"encoding": task.encoding}))
             note_line = None
         yield replay(record, variant=task.variant, edition=task.edition,
-                     irregular=task.irregular, file_guess=task.file_guess)
+                     irregular=task.irregular, file_guess=task.file_guess, compact=True)
 
 
 class _PartWriter:

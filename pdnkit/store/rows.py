@@ -9,7 +9,7 @@ Example:
     >>> b.games_count
     0
     >>> sorted(b.to_arrow())
-    ['findings', 'games', 'moves', 'position_bits', 'positions', 'rule_events']
+    ['findings', 'games', 'moves', 'position_bits', 'positions', 'rule_events', 'run_moves']
 """
 
 from __future__ import annotations
@@ -246,6 +246,16 @@ class ReportBatch:
     BITS_COLS = ("game_id", "ply", "layout", "black", "w", "b", "k")
     EVENT_COLS = ("game_id", "rule", "article", "automatic", "start_ply", "limit_plies",
                   "deadline_ply", "reached_ply", "end_ply")
+    #: one row per plain run (:meth:`_add_run`): its game, length, first move number,
+    #: numbering offset, first side (1: Black) and the layout code of its positions (``-1``
+    #: for a board of more than 64 bits, whose positions go to :attr:`positions`)
+    RUN_COLS = ("game_id", "plies", "base", "offset", "first", "layout")
+    #: the moves of the runs, one row per ply: only what differs from ply to ply (game,
+    #: ply, move number and side are expanded from :attr:`runs` when the batch becomes Arrow)
+    RUN_MOVE_COLS = ("notation", "canonical", "origin", "destination", "path", "captured",
+                     "promotes", "king", "nags", "comment", "line")
+    #: the engine bitboards after each ply of the runs of a board of at most 64 bits
+    RUN_BITS_COLS = ("w", "b", "k")
 
     def __init__(self) -> None:
         self.games: dict[str, list[Any]] = {c: [] for c in self.GAME_COLS}
@@ -253,6 +263,9 @@ class ReportBatch:
         self.positions: dict[str, list[Any]] = {c: [] for c in self.POS_COLS}
         self.findings: dict[str, list[Any]] = {c: [] for c in self.FINDING_COLS}
         self.rule_events: dict[str, list[Any]] = {c: [] for c in self.EVENT_COLS}
+        self.runs: dict[str, list[Any]] = {c: [] for c in self.RUN_COLS}
+        self.run_moves: dict[str, list[Any]] = {c: [] for c in self.RUN_MOVE_COLS}
+        self.run_bits: dict[str, list[Any]] = {c: [] for c in self.RUN_BITS_COLS}
         #: positions given as the engine's bitboards (a board of at most 64 bits): the
         #: loader turns them into square bitboards and computes their key in SQL
         self.position_bits: dict[str, list[Any]] = {c: [] for c in self.BITS_COLS}
@@ -272,7 +285,7 @@ class ReportBatch:
     @property
     def plies_count(self) -> int:
         """Move rows in the batch."""
-        return len(self.moves["game_id"])
+        return len(self.moves["game_id"]) + len(self.run_moves["line"])
 
     @property
     def findings_count(self) -> int:
@@ -287,7 +300,7 @@ class ReportBatch:
         with an ``internal-error`` finding (its raw text is kept): one game never stops
         an import."""
         tables = (self.games, self.moves, self.positions, self.position_bits, self.findings,
-                  self.rule_events)
+                  self.rule_events, self.runs, self.run_moves, self.run_bits)
         marks = [len(next(iter(t.values()))) for t in tables]
         counters = (dict(self.status_counts), dict(self.code_counts), self.replayed_count)
         try:
@@ -420,19 +433,22 @@ class ReportBatch:
             pos[col].append(v)
 
     def _add_run(self, gid: int, run: PlainRun, canonical: list[str]) -> None:
-        """The ``moves`` and ``position_bits`` rows of a compact replay's plain run, cut
-        straight out of its nodes, moves and positions (no ply record in between)."""
+        """The rows of a compact replay's plain run: one :attr:`runs` row, and per ply only
+        what differs from ply to ply (:attr:`run_moves`, :attr:`run_bits`), cut straight out
+        of its nodes, moves and positions; game, ply, move number and side are expanded
+        from the run's row in :meth:`to_arrow` (:func:`_run_tables`)."""
         n = len(run)
-        nodes = run.nodes[:n]
-        afters = run.afters
-        mv = self.moves
-        mv["game_id"].extend([gid] * n)
-        mv["ply"].extend(range(1, n + 1))
-        base, offset = run.base_num, run.offset
-        mv["move_number"].extend([base + (k + offset) // 2 for k in range(n)])
-        first = run.start_side
-        mv["side"].extend((_SIDE_CYCLE * (n // 2 + 1))[first:first + n])
-        text, nags, comments, line = zip(*map(_NODE_FIELDS, nodes), strict=True)
+        layout = board_layout(run.rules)
+        wide = max(layout.engine_bits) >= 64
+        r = self.runs
+        r["game_id"].append(gid)
+        r["plies"].append(n)
+        r["base"].append(run.base_num)
+        r["offset"].append(run.offset)
+        r["first"].append(run.start_side)
+        r["layout"].append(-1 if wide else self._layout_code(layout))
+        mv = self.run_moves
+        text, nags, comments, line = zip(*map(_NODE_FIELDS, run.nodes[:n]), strict=True)
         mv["notation"].extend(text)
         mv["canonical"].extend(canonical)
         origin, dest, path, captured, promotes, king = zip(*map(_RUN_MOVE_FIELDS, run.moves),
@@ -442,23 +458,18 @@ class ReportBatch:
         mv["path"].extend(path)
         mv["captured"].extend(captured)
         mv["promotes"].extend(promotes)
-        mv["piece"].extend([_PIECES[k] for k in king])
+        mv["king"].extend(king)
         none = [None] * n  # most runs have no NAG and no comment
         mv["nags"].extend([x or None for x in nags] if any(nags) else none)
         mv["comment"].extend([" ".join(c) if c else None for c in comments]
                              if any(comments) else none)
-        mv["replayed"].extend([True] * n)
         mv["line"].extend(line)
-        layout = board_layout(run.rules)
-        if max(layout.engine_bits) >= 64:  # 12x12 boards: square bitboards in Python
+        afters = run.afters
+        if wide:  # 12x12 boards: square bitboards in Python
             for k, a in enumerate(afters, 1):
                 self._add_position(gid, k, layout, bool(a.side), square_bits(a))
             return
-        pb = self.position_bits
-        pb["game_id"].extend([gid] * n)
-        pb["ply"].extend(range(1, n + 1))
-        pb["layout"].extend([self._layout_code(layout)] * n)
-        pb["black"].extend([a.side for a in afters])
+        pb = self.run_bits
         pb["w"].extend([a._w for a in afters])
         pb["b"].extend([a._b for a in afters])
         pb["k"].extend([a._k for a in afters])
@@ -608,12 +619,14 @@ class ReportBatch:
                              (self.positions, other.positions),
                              (self.position_bits, other.position_bits),
                              (self.findings, other.findings),
-                             (self.rule_events, other.rule_events)):
+                             (self.rule_events, other.rule_events), (self.runs, other.runs),
+                             (self.run_moves, other.run_moves),
+                             (self.run_bits, other.run_bits)):
             for name, col in theirs.items():
                 if name == "game_id" and base:
                     col = [g + base for g in col]
                 elif name == "layout" and codes != list(range(len(codes))):
-                    col = [codes[c] for c in col]
+                    col = [codes[c] if c >= 0 else c for c in col]
                 mine[name].extend(col)
         if self.encoding is None:
             self.encoding = other.encoding
@@ -642,14 +655,55 @@ class ReportBatch:
         ``position_bits`` (positions as bitboards: see :func:`position_bits_select`)."""
         import pyarrow as pa
 
+        bits = pa.table(self.position_bits, schema=_schemas()["position_bits"])
+        run_moves, run_bits = _run_tables(self)
+        if run_bits.num_rows:
+            bits = pa.concat_tables([bits, run_bits]) if bits.num_rows else run_bits
         return {
             "games": pa.table(self.games, schema=_schemas()["games"]),
             "moves": pa.table(self.moves, schema=_schemas()["moves"]),
+            "run_moves": run_moves,
             "positions": pa.table(self.positions, schema=_schemas()["positions"]),
-            "position_bits": pa.table(self.position_bits, schema=_schemas()["position_bits"]),
+            "position_bits": bits,
             "findings": pa.table(self.findings, schema=_schemas()["findings"]),
             "rule_events": pa.table(self.rule_events, schema=_schemas()["rule_events"]),
         }
+
+
+def _run_tables(batch: ReportBatch) -> tuple[pa.Table, pa.Table]:
+    """The batch's plain runs as Arrow: their moves (``run_moves``: game, ply, move number
+    and ``black`` (Black moved) expanded from each run's row with numpy, the columns of
+    :attr:`ReportBatch.RUN_MOVE_COLS` as given) and the positions after them in the shape
+    of ``position_bits`` (runs on boards of at most 64 bits)."""
+    import numpy as np
+    import pyarrow as pa
+
+    runs, schemas = batch.runs, _schemas()
+    lens = np.asarray(runs["plies"], dtype=np.int64)
+    total = int(lens.sum())
+    gid = np.repeat(np.asarray(runs["game_id"], dtype=np.int64), lens)
+    ply = np.arange(1, total + 1, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
+    number = (np.repeat(np.asarray(runs["base"], dtype=np.int64), lens)
+              + (ply - 1 + np.repeat(np.asarray(runs["offset"], dtype=np.int64), lens)) // 2)
+    black = (np.repeat(np.asarray(runs["first"], dtype=np.int64), lens) + ply - 1) % 2 == 1
+    moves = {"game_id": gid, "ply": ply.astype(np.int32), "move_number": number.astype(np.int32),
+             "black": black, **batch.run_moves}
+    layout = np.repeat(np.asarray(runs["layout"], dtype=np.int16), lens)
+    narrow = layout >= 0  # positions of boards of more than 64 bits were written in Python
+    bits = {"game_id": gid[narrow], "ply": ply[narrow].astype(np.int32),
+            "layout": layout[narrow], "black": (~black[narrow]).astype(np.int8),
+            **batch.run_bits}
+    return (pa.table(moves, schema=schemas["run_moves"]),
+            pa.table(bits, schema=schemas["position_bits"]))
+
+
+#: the ``moves`` columns of a ``run_moves`` batch table (:func:`_run_tables`): what a plain
+#: run's ply always is (replayed) or what its flags say (side, piece)
+RUN_MOVES_AS_MOVES = (
+    "game_id, ply, move_number, CASE WHEN black THEN 'B' ELSE 'W' END AS side, notation, "
+    "canonical, origin, destination, path, captured, promotes, "
+    "CASE WHEN king THEN 'king' ELSE 'man' END AS piece, nags, comment, true AS replayed, "
+    "line")
 
 
 _SCHEMAS: dict[str, pa.Schema] | None = None
@@ -677,6 +731,11 @@ def _schemas() -> dict[str, pa.Schema]:
                 ("notation", s), ("canonical", s), ("origin", i32), ("destination", i32),
                 ("path", li), ("captured", li), ("promotes", b), ("piece", s), ("nags", li), ("comment", s),
                 ("replayed", b), ("line", i32)]),
+            "run_moves": pa.schema([
+                ("game_id", i64), ("ply", i32), ("move_number", i32), ("black", b),
+                ("notation", s), ("canonical", s), ("origin", i32), ("destination", i32),
+                ("path", li), ("captured", li), ("promotes", b), ("king", b), ("nags", li),
+                ("comment", s), ("line", i32)]),
             "positions": pa.schema([
                 ("game_id", i64), ("ply", i32), ("layout", pa.int16()), ("black", b),
                 ("wm", pa.decimal128(38, 0)), ("wk", pa.decimal128(38, 0)),
