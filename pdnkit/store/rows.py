@@ -208,8 +208,6 @@ def run_notations(run: PlainRun) -> list[str]:
 _NODE_FIELDS = attrgetter("text", "nags", "comments_after", "line")
 _RUN_MOVE_FIELDS = attrgetter("origin", "destination", "path", "captured", "promotes",
                               "is_king")
-_PIECES = {False: "man", True: "king"}
-_SIDE_CYCLE = ("W", "B")
 _MOVE_FIELDS = attrgetter("ply", "move_number", "side", "written", "origin", "destination",
                           "path", "captured", "promotes", "piece", "nags", "comment",
                           "replayed", "line")
@@ -223,7 +221,10 @@ def _opp(side: str | None) -> str | None:
 class ReportBatch:
     """Columns for the ``games``, ``moves``, ``positions``, ``findings`` and ``rule_events``
     tables, filled one ``GameReport`` at a time. ``game_id`` holds local numbers (0-based in
-    the batch); ``file_id`` is filled by the writer.
+    the batch); ``file_id`` is filled by the writer. The plies of a compact report's plain
+    run go to :attr:`runs` (a row per run), :attr:`run_moves` and :attr:`run_bits` (a row
+    per ply, only what changes from ply to ply); the other plies to ``moves`` and
+    ``position_bits``.
 
     Example:
         >>> b = ReportBatch()
@@ -652,7 +653,9 @@ class ReportBatch:
 
     def to_arrow(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per database table (local ``game_id``s), plus
-        ``position_bits`` (positions as bitboards: see :func:`position_bits_select`)."""
+        ``position_bits`` (positions as bitboards: see :func:`position_bits_query`, the
+        plain runs' positions included) and ``run_moves`` (the plain runs' moves: see
+        :func:`_run_tables` and :data:`RUN_MOVES_AS_MOVES`)."""
         import pyarrow as pa
 
         bits = pa.table(self.position_bits, schema=_schemas()["position_bits"])
