@@ -252,7 +252,8 @@ class ReportBatch:
     #: for a board of more than 64 bits, whose positions go to :attr:`positions`)
     RUN_COLS = ("game_id", "plies", "base", "offset", "first", "layout")
     #: the moves of the runs, one row per ply: only what differs from ply to ply (game,
-    #: ply, move number and side are expanded from :attr:`runs` when the batch becomes Arrow)
+    #: ply, move number and side are expanded from :attr:`runs` when the batch becomes
+    #: Arrow; ``path`` is ``None`` where it is just origin and destination)
     RUN_MOVE_COLS = ("notation", "canonical", "origin", "destination", "path", "captured",
                      "promotes", "king", "nags", "comment", "line")
     #: the engine bitboards after each ply of the runs of a board of at most 64 bits
@@ -456,7 +457,8 @@ class ReportBatch:
                                                            strict=True)
         mv["origin"].extend(origin)
         mv["destination"].extend(dest)
-        mv["path"].extend(path)
+        # a path of two squares is origin and destination: stored as NULL anyway
+        mv["path"].extend([p if len(p) > 2 else None for p in path])
         mv["captured"].extend(captured)
         mv["promotes"].extend(promotes)
         mv["king"].extend(king)
@@ -701,10 +703,12 @@ def _run_tables(batch: ReportBatch) -> tuple[pa.Table, pa.Table]:
 
 
 #: the ``moves`` columns of a ``run_moves`` batch table (:func:`_run_tables`): what a plain
-#: run's ply always is (replayed) or what its flags say (side, piece)
+#: run's ply always is (replayed) or what its flags say (side, piece); a path given only
+#: where it has more than two squares
 RUN_MOVES_AS_MOVES = (
     "game_id, ply, move_number, CASE WHEN black THEN 'B' ELSE 'W' END AS side, notation, "
-    "canonical, origin, destination, path, captured, promotes, "
+    "canonical, origin, destination, coalesce(path, [origin, destination]) AS path, "
+    "captured, promotes, "
     "CASE WHEN king THEN 'king' ELSE 'man' END AS piece, nags, comment, true AS replayed, "
     "line")
 
