@@ -318,7 +318,8 @@ class GameReport:
             {1: '32-28', 2: '19-23', 3: '28x19'}
         """
         out: dict[int, str] = {}
-        for p in self.plies:
+        run = self.plain.records() if self.plain is not None else []
+        for p in run + self.plies:
             text = p.notation
             if text is not None:
                 out[p.ply] = text

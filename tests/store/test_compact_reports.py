@@ -132,3 +132,10 @@ def test_batches_built_apart_and_joined_load_as_one() -> None:
 def test_compact_rows_equal_full_ones_on_the_real_files() -> None:
     files = sorted(shared_path("real").rglob("*.pdn"))
     assert _assert_same_rows(files) > 20_000
+
+
+def test_a_compact_report_maps_every_notation() -> None:
+    """``notation_map`` (what the PDN writer uses) covers the plain run too."""
+    text = EDGES["variation"]
+    assert next(validate(text, compact=True)).notation_map() == next(
+        validate(text)).notation_map()
