@@ -791,16 +791,21 @@ def _merge_group(fs: Any, root: str, entry: SourceEntry, group: list[dict[str, A
     head = dict(group[0])
     parts: dict[str, str] = {}
     for table in LAKE_TABLES:
-        files = [c["parts"][table] for c in group if table in c.get("parts", {})]
+        old, convert = lakeview._LEGACY.get(table, (None, None))
+        files = [(c["parts"][table], None) if table in c.get("parts", {}) else
+                 (c["parts"][old], convert) for c in group
+                 if table in c.get("parts", {}) or old in c.get("parts", {})]
         if not files:
             continue
         final = f"{root}/{table}/merged-{entry.file_id:08d}-{group[0]['chunk']:05d}-{uuid.uuid4().hex[:8]}.parquet"
         tmp = final + ".tmp"
         writer = None
         with fs.open(tmp, "wb") as out:
-            for f in files:
+            for f, select in files:
                 with fs.open(f, "rb") as src:
                     t = pq.read_table(src)
+                if select is not None:  # a part written before schema version 3
+                    t = _converted(t, select)
                 if writer is None:
                     writer = pq.ParquetWriter(out, t.schema, compression="zstd")
                 writer.write_table(t)
@@ -810,6 +815,22 @@ def _merge_group(fs: Any, root: str, entry: SourceEntry, group: list[dict[str, A
         parts[table] = final
     head["parts"] = parts
     return head
+
+
+def _converted(table: pa.Table, select: str) -> pa.Table:
+    """A part written before schema version 3 as its table is written now (``select``, from
+    :data:`pdnkit.store.lakeview._LEGACY`, over the old columns; the chunk key kept)."""
+    import duckdb
+
+    from pdnkit.store.db import schema_sql
+
+    con = duckdb.connect()
+    try:
+        con.execute(schema_sql())
+        out = con.from_arrow(table).query("_part", f"SELECT {select}, chunk FROM _part").arrow()
+        return out.read_all() if hasattr(out, "read_all") else out
+    finally:
+        con.close()
 
 
 def lake_summary(lake: str | Path) -> dict[str, Any]:
@@ -825,8 +846,10 @@ def lake_summary(lake: str | Path) -> dict[str, Any]:
     parts = [p for e in entries for c in e.chunks for p in c.get("parts", {}).values()]
     size = sum(int(fs.size(p)) for p in parts if fs.exists(p))
     rows: dict[str, int] = {t: 0 for t in LAKE_TABLES}
+    current = {old: table for table, (old, _) in lakeview._LEGACY.items()}
     for e in entries:
         for t, n in e.rows.items():
+            t = current.get(t, t)  # a table under its name before schema version 3
             rows[t] = rows.get(t, 0) + n
     return {"lake": str(lake), "sources": len(entries), "games": sum(e.games for e in entries),
             "parts": len(parts), "bytes": size, "rows": rows}

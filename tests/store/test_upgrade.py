@@ -113,6 +113,19 @@ def test_a_lake_written_before_version_3_reads_the_same(current, tmp_path: Path)
     con = open_lake(lake, schema=schema_sql())
     assert _rows(con, "moves") == rows["moves"]
     con.close()
+    _make_legacy(lake)
+    assert not list((lake / "move_rows").glob("*.parquet"))
+    assert all("moves" in c["parts"] for e in read_manifest(lake) for c in e.chunks
+               if c["parts"])
+    con = open_lake(lake, schema=schema_sql())
+    assert _rows(con, "moves") == rows["moves"]
+    assert _rows(con, "positions") == rows["positions"]
+    con.close()
+
+
+def _make_legacy(lake: Path) -> None:
+    """Rewrite a lake as lakes were written before schema version 3: each chunk's
+    ``move_rows`` part becomes a ``moves`` part with every column of the view."""
     conv = duckdb.connect()
     conv.execute(schema_sql())
     for name in sorted((lake / "_manifest").glob("*.json")):
@@ -129,11 +142,35 @@ def test_a_lake_written_before_version_3_reads_the_same(current, tmp_path: Path)
                          f"FROM moves m) TO '{legacy}' (FORMAT parquet)")
             Path(part).unlink()
             chunk["parts"]["moves"] = legacy
+            if "move_rows" in chunk.get("rows", {}):
+                chunk["rows"]["moves"] = chunk["rows"].pop("move_rows")
+        if "move_rows" in entry.get("rows", {}):
+            entry["rows"]["moves"] = entry["rows"].pop("move_rows")
         name.write_text(json.dumps(entry), encoding="utf-8")
-    assert not list((lake / "move_rows").glob("*.parquet"))
-    assert all("moves" in c["parts"] for e in read_manifest(lake) for c in e.chunks
-               if c["parts"])
+    conv.close()
+
+
+def test_compacting_a_lake_written_before_version_3_keeps_its_moves(current,
+                                                                     tmp_path: Path) -> None:
+    """``lake compact`` on a lake whose chunks hold ``moves`` parts merges them into
+    ``move_rows`` parts (converted as the views read them), never drops them; ``lake info``
+    counts them as ``move_rows``."""
+    from pdnkit.store.lake import compact, lake_summary
+
+    db, rows = current
+    lake = tmp_path / "lake"
+    import_lake([sample_dir()], lake, engine="local", chunk_bytes=20_000)
+    want = lake_summary(lake)["rows"]
+    _make_legacy(lake)
+    assert lake_summary(lake)["rows"] == want
+    legacy = {p for e in read_manifest(lake) for c in e.chunks for p in c["parts"].values()
+              if "/moves/" in p}
+    assert compact(lake) > 0
+    left = {p for e in read_manifest(lake) for c in e.chunks for p in c["parts"].values()}
+    assert legacy - left  # chunks were merged: some old parts are gone
     con = open_lake(lake, schema=schema_sql())
     assert _rows(con, "moves") == rows["moves"]
     assert _rows(con, "positions") == rows["positions"]
     con.close()
+    assert list((lake / "move_rows").glob("merged-*.parquet"))
+    assert lake_summary(lake)["rows"] == want
