@@ -443,7 +443,10 @@ class DaskEngine(Engine):
                                       key=f"pdnkit-chunk-{t.file_id}-{t.chunk}-{uuid.uuid4().hex}")
                    for t in tasks]
         try:
-            for fut in as_completed(futures):
+            # on this client's event loop: as_completed would otherwise use the default
+            # client's, which is another one when the caller holds a client of its own
+            # (``with Client(...)``), and a future then waits on an event of the wrong loop
+            for fut in as_completed(futures, loop=self.client.loop):
                 yield fut.result()
         finally:
             for fut in futures:
