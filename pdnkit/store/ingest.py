@@ -37,8 +37,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.store.compact import MOVE_ROWS_SELECT
 from pdnkit.store.db import DatabaseError, DbLike, database_error, opened, refresh_variants
-from pdnkit.store.rows import ReportBatch
+from pdnkit.store.rows import RUN_MOVES_AS_MOVES, ReportBatch
 
 if TYPE_CHECKING:
     import duckdb
@@ -390,9 +391,6 @@ def _select(name: str, game_offset: int, file_id: int) -> str:
     ``moves`` columns, :data:`pdnkit.store.rows.RUN_MOVES_AS_MOVES`)."""
     shift = f"* REPLACE (game_id + {int(game_offset)} AS game_id)"
     if name in ("moves", "run_moves"):
-        from pdnkit.store.compact import MOVE_ROWS_SELECT
-        from pdnkit.store.rows import RUN_MOVES_AS_MOVES
-
         rows = ("_pdnkit_load" if name == "moves"
                 else f"(SELECT {RUN_MOVES_AS_MOVES} FROM _pdnkit_load)")
         return f"SELECT {shift} FROM (SELECT {MOVE_ROWS_SELECT} FROM {rows})"

@@ -17,8 +17,6 @@ from pdnkit.store.ingest import _load
 from pdnkit.store.rows import ReportBatch
 from tests.shared import shared_path
 
-TABLES = ("games", "moves", "positions", "position_bits", "findings", "rule_events")
-
 #: games whose plain run ends, or never starts, or is numbered and coloured unusually
 EDGES = {
     # every ply plain, a capture among them, comments and NAGs inside the run
