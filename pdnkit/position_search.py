@@ -32,6 +32,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.store.bitboards import bits_literal, bits_source
+
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
@@ -272,7 +274,7 @@ def parse_manoeuvre(text: str) -> Manoeuvre:
 
 
 def _lit(mask: int) -> str:
-    return f"{mask}::HUGEINT"
+    return bits_literal(mask)
 
 
 def _mask(squares: frozenset[int]) -> int:
@@ -301,7 +303,7 @@ def pattern_sql(p: Pattern, a: str = "p", mode: str = "must") -> str:
 
     Example:
         >>> pattern_sql(parse_pattern("W28:E23"))
-        '(p.wm & 134217728::HUGEINT) = 134217728::HUGEINT AND (p.wm | p.wk | p.bm | p.bk) & 4194304::HUGEINT = 0'
+        '(p.wm & 134217728::UBIGINT) = 134217728::UBIGINT AND (p.wm | p.wk | p.bm | p.bk) & 4194304::UBIGINT = 0'
     """
     parts: list[str] = []
     e = _mask(p.empty)
@@ -616,14 +618,15 @@ def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], af
     tag = uuid.uuid4().hex[:12]
     mv, hits = f"temp._pdnkit_mv_{tag}", f"temp._pdnkit_hits_{tag}"
     try:
-        src = "position_bits p"
+        bits = bits_source(con)
+        src = f"{bits} p"
         if move_branches:
             con.execute(f"CREATE TEMP TABLE _pdnkit_mv_{tag} AS SELECT * FROM moves m "
                         f"WHERE {' OR '.join('(' + b + ')' for b in move_branches)}")
-            src = (f"{mv} m JOIN position_bits p ON p.game_id = m.game_id "
+            src = (f"{mv} m JOIN {bits} p ON p.game_id = m.game_id "
                    "AND p.ply = m.ply - 1")
             if after:
-                src += " JOIN position_bits pa ON pa.game_id = m.game_id AND pa.ply = m.ply"
+                src += f" JOIN {bits} pa ON pa.game_id = m.game_id AND pa.ply = m.ply"
         filt = ""
         if where != "TRUE":
             filt = f" AND p.game_id IN (SELECT g.game_id FROM games g WHERE {where})"

@@ -31,6 +31,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.store.bitboards import bits_literal, bits_source
+
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
@@ -657,7 +659,7 @@ def positions_at(
             except ValueError:  # not a position of this variant's board
                 continue
             if con.execute(
-                    """SELECT 1 FROM position_bits p JOIN games g USING (game_id)
+                    f"""SELECT 1 FROM {bits_source(con)} p JOIN games g USING (game_id)
                        WHERE p.wm = ? AND p.wk = ? AND p.bm = ? AND p.bk = ?
                        AND p.black = ? AND g.variant = ? LIMIT 1""",
                     [*bits, black, v]).fetchall():
@@ -706,7 +708,7 @@ def _stored_after_moves(con: Any, tokens: list[str], variant: str | None
         )
         SELECT DISTINCT g.variant, p.black, p.wm, p.wk, p.bm, p.bk
         FROM hit JOIN games g USING (game_id)
-        JOIN position_bits p ON p.game_id = hit.game_id AND p.ply = ?
+        JOIN {bits_source(con)} p ON p.game_id = hit.game_id AND p.ply = ?
         """,
         flat + vparams + [len(tokens), len(tokens)],
     ).fetchall()
@@ -736,7 +738,7 @@ def _initial_positions(con: Any, variant: str | None) -> list[StoredPosition]:
     if unknown:
         marks = ", ".join("?" for _ in unknown)
         out += _stored(con.execute(
-            f"""SELECT DISTINCT g.variant, p.black, p.wm, p.wk, p.bm, p.bk FROM position_bits p
+            f"""SELECT DISTINCT g.variant, p.black, p.wm, p.wk, p.bm, p.bk FROM {bits_source(con)} p
                 JOIN games g USING (game_id) WHERE p.ply = 0 AND {start}
                 AND g.variant IN ({marks})""", unknown).fetchall())
     return out
@@ -765,7 +767,7 @@ def _bits_match(positions: list[tuple[bool, int, int, int, int]], a: str,
 
     Example:
         >>> _bits_match([(False, 3, 0, 12, 0)], "p")
-        'p.wm = 3::HUGEINT AND p.bm = 12::HUGEINT AND p.wk = 0::HUGEINT AND p.bk = 0::HUGEINT AND NOT p.black'
+        'p.wm = 3::UBIGINT AND p.bm = 12::UBIGINT AND p.wk = 0::UBIGINT AND p.bk = 0::UBIGINT AND NOT p.black'
     """
     chosen = sorted(set(positions))
     if not chosen:
@@ -774,17 +776,17 @@ def _bits_match(positions: list[tuple[bool, int, int, int, int]], a: str,
     for col, i in (("wm", 1), ("bm", 3), ("wk", 2), ("bk", 4)):
         values = sorted({int(p[i]) for p in chosen})
         if len(values) == 1:
-            parts.append(f"{a}.{col} = {values[0]}::HUGEINT")
+            parts.append(f"{a}.{col} = {bits_literal(values[0])}")
         else:
-            parts.append(f"{a}.{col} IN ({', '.join(f'{v}::HUGEINT' for v in values)})")
+            parts.append(f"{a}.{col} IN ({', '.join(bits_literal(v) for v in values)})")
     sides = {p[0] for p in chosen}
     if len(sides) == 1:
         parts.append(f"{a}.black" if sides.pop() else f"NOT {a}.black")
     if len(chosen) > 1 and exact:
         parts.append("(" + " OR ".join(
-            f"({'' if black else 'NOT '}{a}.black AND {a}.wm = {int(wm)}::HUGEINT AND "
-            f"{a}.wk = {int(wk)}::HUGEINT AND {a}.bm = {int(bm)}::HUGEINT AND "
-            f"{a}.bk = {int(bk)}::HUGEINT)" for black, wm, wk, bm, bk in chosen) + ")")
+            f"({'' if black else 'NOT '}{a}.black AND {a}.wm = {bits_literal(wm)} AND "
+            f"{a}.wk = {bits_literal(wk)} AND {a}.bm = {bits_literal(bm)} AND "
+            f"{a}.bk = {bits_literal(bk)})" for black, wm, wk, bm, bk in chosen) + ")")
     return " AND ".join(parts)
 
 
@@ -964,7 +966,7 @@ def _tree_seen(con: Any, names: dict[str, str], targets: dict[str, _Targets], wh
         CREATE TEMP TABLE {names["seen"]} AS
         WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where}),
         p AS MATERIALIZED (SELECT game_id, ply, black, wm, wk, bm, bk, layout
-                           FROM position_bits p WHERE {every}),
+                           FROM {bits_source(con)} p WHERE {every}),
         SELECT p.game_id, p.ply, p.layout, t.target, t.at_start
         FROM p JOIN g USING (game_id)
         JOIN temp.{names["targets"]} t ON t.variant = g.variant AND t.black = p.black
@@ -1000,8 +1002,8 @@ def _tree_unlisted(con: Any, names: dict[str, str], where: str, params: list[Any
     pairs = " OR ".join(f"(game_id = {int(g)} AND ply = {int(p)})" for _, g, p in rows)
     found = {(int(g), int(p)): (bool(b), int(wm), int(wk), int(bm), int(bk), int(lay))
              for g, p, b, wm, wk, bm, bk, lay in con.execute(
-                 f"SELECT game_id, ply, black, wm, wk, bm, bk, layout FROM position_bits "
-                 f"WHERE {pairs}").fetchall()}
+                 f"SELECT game_id, ply, black, wm, wk, bm, bk, layout FROM {bits_source(con)} "
+                 f"AS p WHERE {pairs}").fetchall()}
     base = con.execute(f"SELECT count(*) FROM temp.{tg}").fetchall()[0][0]
     new: list[tuple[int, str, bool, _Bits5, str | None]] = []
     for v, g, p in rows:
@@ -1019,7 +1021,7 @@ def _tree_unlisted(con: Any, names: dict[str, str], where: str, params: list[Any
         INSERT INTO temp.{names['unlisted']}
         WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where})
         SELECT p.game_id, g.variant, t.target
-        FROM position_bits p JOIN g USING (game_id)
+        FROM {bits_source(con)} p JOIN g USING (game_id)
         JOIN temp.{tg} t ON t.target >= {int(base)} AND t.variant = g.variant
              AND t.black = p.black AND t.wm = p.wm AND t.wk = p.wk AND t.bm = p.bm
              AND t.bk = p.bk

@@ -3,8 +3,11 @@
 The database stores every position as four integers (``wm``, ``wk``, ``bm``, ``bk``: white
 men, white kings, black men, black kings) in which bit ``n - 1`` stands for square ``n``, so a
 set of squares is a plain SQL integer (``1 << (n - 1)`` per square) and a pattern is a few
-bitwise tests. The columns are ``HUGEINT`` (128 bits) so one type serves every board, 12x12
-(72 squares) included; DuckDB compresses them like 64-bit integers.
+bitwise tests. The columns are ``UBIGINT``: squares 1-64, which is every square of every board
+but 12x12; there squares 65 and up go to ``wm_high``, ``wk_high``, ``bm_high``, ``bk_high``
+(NULL on smaller boards), and :func:`bits_source` joins the two halves for a query that
+reads every board. (``HUGEINT`` columns would serve every board in one, but DuckDB stores
+them in more than half again the space.)
 
 The rules engine keeps its own bit numbering (with gaps, some boards mirrored): a
 :class:`BoardLayout` holds, per board and notation, the engine bit of each square (to turn
@@ -166,7 +169,8 @@ def bits_key(bits: Bits, black: bool) -> int:
 
 def compact_sql(col: str, layouts: list[BoardLayout], code: str = "layout") -> str:
     """SQL turning the engine bitboard ``col`` (``UBIGINT``, boards of at most 64 engine
-    bits) into a square bitboard (``HUGEINT``); ``code`` numbers ``layouts``.
+    bits, so of at most 64 squares) into a square bitboard (``UBIGINT``); ``code`` numbers
+    ``layouts``.
 
     Example:
         >>> import duckdb
@@ -185,12 +189,63 @@ def compact_sql(col: str, layouts: list[BoardLayout], code: str = "layout") -> s
         return "(" + " | ".join(parts) + ")"
 
     if not layouts:
-        return "0::HUGEINT"
+        return "0::UBIGINT"
     if len(layouts) == 1:
-        return one(layouts[0]) + "::HUGEINT"
+        return one(layouts[0]) + "::UBIGINT"
     return ("(CASE " + code + " " + " ".join(f"WHEN {i} THEN {one(lay)}"
                                              for i, lay in enumerate(layouts))
-            + " END)::HUGEINT")
+            + " END)::UBIGINT")
+
+
+#: the squares 1-64 of a square bitboard: what its ``UBIGINT`` column holds
+LOW_WORD = (1 << 64) - 1
+#: the square bitboards of ``position_bits`` and the column of each one's squares 65 and up
+HIGH_COLUMNS = {"wm": "wm_high", "wk": "wk_high", "bm": "bm_high", "bk": "bk_high"}
+
+
+def bits_literal(mask: int) -> str:
+    """A square bitboard (or mask) as an SQL constant: ``UBIGINT`` when it lies on squares
+    1-64 (so a test on the ``UBIGINT`` columns reads them as they are), else ``HUGEINT``.
+
+    Example:
+        >>> bits_literal(1 << 27), bits_literal(1 << 70)
+        ('134217728::UBIGINT', '1180591620717411303424::HUGEINT')
+    """
+    return f"{int(mask)}::UBIGINT" if 0 <= mask <= LOW_WORD else f"{int(mask)}::HUGEINT"
+
+
+def split_sql(value: str, wide: str) -> tuple[str, str]:
+    """SQL for the two columns of the whole square bitboard ``value`` (an SQL expression
+    that casts to ``HUGEINT``): squares 1-64, and squares 65 and up where the SQL condition
+    ``wide`` holds (a board of more than 64 squares; NULL elsewhere).
+
+    Example:
+        >>> import duckdb
+        >>> low, high = split_sql("v", "v > 5")
+        >>> duckdb.connect().execute(f"SELECT {low}, {high} FROM (SELECT "
+        ...     "((1::HUGEINT << 70) | 9) AS v)").fetchall()
+        [(9, 64)]
+    """
+    return (f"({value}::HUGEINT & {LOW_WORD}::HUGEINT)::UBIGINT",
+            f"CASE WHEN {wide} THEN ({value}::HUGEINT >> 64)::UBIGINT END")
+
+
+def bits_source(con: duckdb.DuckDBPyConnection) -> str:
+    """``position_bits`` as a query reads it with each bitboard whole: the table itself
+    when no stored board has more than 64 squares (its ``UBIGINT`` columns then hold every
+    square), else a subquery joining each bitboard's two columns (``HUGEINT``). Give it an
+    alias: ``f"FROM {bits_source(con)} p"``.
+
+    Example:
+        >>> from pdnkit.store.db import connect
+        >>> bits_source(connect(":memory:"))
+        'position_bits'
+    """
+    wide = con.execute("SELECT count(*) FROM layouts WHERE squares > 64").fetchall()[0][0]
+    if not wide:
+        return "position_bits"
+    cols = ", ".join(f"full_bits({c}, {h}) AS {c}" for c, h in HIGH_COLUMNS.items())
+    return f"(SELECT game_id, ply, layout, black, {cols} FROM position_bits)"
 
 
 def layout_ids(con: duckdb.DuckDBPyConnection, layouts: list[BoardLayout]) -> list[int]:

@@ -434,7 +434,8 @@ def _load(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: 
         if py_pos is not None and py_pos.num_rows:
             con.from_arrow(py_pos).query(
                 "_pdnkit_load", "INSERT INTO position_bits BY NAME "
-                + positions_select(ids, game_offset))
+                + positions_select(ids, game_offset,
+                                   [i for i, lay in enumerate(lays) if lay.squares > 64]))
     for name in _LOAD_ORDER:
         t = tables[name]
         if t.num_rows == 0:

@@ -273,6 +273,14 @@ def _reports(data: bytes, task: ChunkTask, start: int) -> Iterator[Any]:
                      irregular=task.irregular, file_guess=task.file_guess, compact=True)
 
 
+#: the columns of a table's part where they are not the table's own: a position part keeps
+#: each bitboard whole (a decimal), as parts always did, whatever the board's size
+_PART_COLUMNS = {
+    "position_bits": "game_id, ply, layout, black, " + ", ".join(
+        f"full_bits({c}, {c}_high) AS {c}" for c in ("wm", "wk", "bm", "bk")),
+}
+
+
 class _PartWriter:
     """Streams a chunk's rows into one Parquet part per table (row groups of a batch each),
     built by the loader's own SQL in an in-memory DuckDB, renamed into place on close."""
@@ -311,7 +319,8 @@ class _PartWriter:
             result.code_counts[k] = result.code_counts.get(k, 0) + v
         for table in LAKE_TABLES:
             data = self.con.sql(
-                f"SELECT *, {self.key}::BIGINT AS chunk FROM {table}").arrow()
+                f"SELECT {_PART_COLUMNS.get(table, '*')}, {self.key}::BIGINT AS chunk "
+                f"FROM {table}").arrow()
             if hasattr(data, "read_all"):  # a RecordBatchReader in newer DuckDB releases
                 data = data.read_all()
             self._append(table, data)

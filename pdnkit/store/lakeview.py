@@ -157,9 +157,12 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
         if not parts and not legacy:
             continue  # the schema's empty table
         fix = _FIXUPS[table]
+        split = _split_bits() if table == "position_bits" else {}
         select = []
         for col in cols:
-            if col not in fix and types[col] == "HUGEINT":  # Parquet has no HUGEINT
+            if col in split:
+                select.append(f"{split[col]} AS {col}")
+            elif col not in fix and types[col] == "HUGEINT":  # Parquet has no HUGEINT
                 select.append(f"t.{col}::HUGEINT AS {col}")
             elif col not in fix:
                 select.append(f"t.{col}")
@@ -186,6 +189,18 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
     return con
 
 
+def _split_bits() -> dict[str, str]:
+    """The ``position_bits`` columns from a part's whole bitboards (a part keeps each one
+    whole, as a decimal: squares 1-64 in the bitboard's column, squares 65 and up in its
+    ``_high`` column on boards of more than 64 squares)."""
+    from pdnkit.store.bitboards import HIGH_COLUMNS, split_sql
+
+    out = {}
+    for col, high in HIGH_COLUMNS.items():
+        out[col], out[high] = split_sql(f"t.{col}", "m.squares > 64")
+    return out
+
+
 def _legacy_parts(table: str, entries: list[SourceEntry]) -> str | None:
     """A query over the parts that a lake written before schema version 3 holds for
     ``table`` under its old name (:data:`_LEGACY`), giving this table's columns; ``None``
@@ -206,7 +221,7 @@ def _lake_layouts(con: duckdb.DuckDBPyConnection, entries: list[SourceEntry]) ->
     appearance, file by file and chunk by chunk, as a DuckDB import numbers them) and
     ``_lake_layout_map`` from each chunk's own numbers to those."""
     con.execute("CREATE OR REPLACE TABLE _lake_layout_map (chunk BIGINT, local UTINYINT, "
-                "layout UTINYINT)")
+                "layout UTINYINT, squares INTEGER)")
     ids: dict[tuple[tuple[str, ...], tuple[int, ...]], int] = {}
     mapping = []
     for e in entries:
@@ -217,6 +232,6 @@ def _lake_layouts(con: duckdb.DuckDBPyConnection, entries: list[SourceEntry]) ->
                     ids[key] = len(ids)
                     con.execute("INSERT INTO layouts VALUES (?, ?, ?, ?)",
                                 [ids[key], squares, list(names), list(order)])
-                mapping.append((c["key"], local, ids[key]))
+                mapping.append((c["key"], local, ids[key], squares))
     if mapping:
-        con.executemany("INSERT INTO _lake_layout_map VALUES (?, ?, ?)", mapping)
+        con.executemany("INSERT INTO _lake_layout_map VALUES (?, ?, ?, ?)", mapping)

@@ -22,9 +22,19 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.pdn.tags import game_tags, unique_tags
-from pdnkit.store.bitboards import Bits, BoardLayout, board_layout, compact_sql, square_bits
+from pdnkit.store.bitboards import (
+    HIGH_COLUMNS,
+    Bits,
+    BoardLayout,
+    board_layout,
+    compact_sql,
+    split_sql,
+    square_bits,
+)
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import pyarrow as pa
 
     from pdnkit.validation.report import PlainRun
@@ -777,18 +787,24 @@ def layout_sql(ids: list[int]) -> str:
             + " END)::UTINYINT")
 
 
-def positions_select(ids: list[int], game_offset: int = 0) -> str:
+def positions_select(ids: list[int], game_offset: int = 0, wide: Sequence[int] = ()) -> str:
     """The SQL query that turns a batch of positions written in Python (named
-    ``_pdnkit_load``; columns :attr:`ReportBatch.POS_COLS`, ``layout`` numbering the batch's
-    layouts whose database numbers are ``ids``) into ``position_bits`` rows.
+    ``_pdnkit_load``; columns :attr:`ReportBatch.POS_COLS`, each bitboard whole, ``layout``
+    numbering the batch's layouts whose database numbers are ``ids``) into ``position_bits``
+    rows: squares 1-64 in ``wm``, ``wk``, ``bm``, ``bk``, squares 65 and up in their
+    ``_high`` columns for the layouts ``wide`` numbers (boards of more than 64 squares).
 
     Example:
         >>> "3::UTINYINT AS layout" in positions_select([3], game_offset=10)
         True
     """
+    cond = (f"layout IN ({', '.join(str(int(i)) for i in wide)})" if wide else "FALSE")
+    cols = []
+    for col, high in HIGH_COLUMNS.items():
+        low_sql, high_sql = split_sql(col, cond)
+        cols.append(f"{low_sql} AS {col}, {high_sql} AS {high}")
     return (f"SELECT game_id + {int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, "
-            "black, wm::HUGEINT AS wm, wk::HUGEINT AS wk, bm::HUGEINT AS bm, "
-            "bk::HUGEINT AS bk FROM _pdnkit_load")
+            f"black, {', '.join(cols)} FROM _pdnkit_load")
 
 
 def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,

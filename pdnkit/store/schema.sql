@@ -116,17 +116,23 @@ SELECT r.game_id,
 FROM move_rows r;
 
 -- Positions as square bitboards: bit n-1 of wm/wk/bm/bk is square n (PDN numbering), so a
--- set of squares is a plain integer (1 << (n - 1) per square); HUGEINT serves every board,
--- 12x12 (72 squares) included. FEN and key are derived (the positions view below).
+-- set of squares is a plain integer (1 << (n - 1) per square). The UBIGINT columns hold
+-- squares 1-64, every square of every board but 12x12; there (72 squares) squares 65 and up
+-- are in the *_high columns (bit n-65 for square n), NULL on the smaller boards. The
+-- positions view gives each bitboard whole (HUGEINT), with the FEN and key derived.
 CREATE TABLE IF NOT EXISTS position_bits (
     game_id      BIGINT NOT NULL,
     ply          INTEGER NOT NULL,      -- 0 = starting position
     layout       UTINYINT NOT NULL,     -- layouts.layout: square names and FEN order
     black        BOOLEAN NOT NULL,      -- Black to move
-    wm           HUGEINT NOT NULL,      -- white men
-    wk           HUGEINT NOT NULL,      -- white kings
-    bm           HUGEINT NOT NULL,      -- black men
-    bk           HUGEINT NOT NULL       -- black kings
+    wm           UBIGINT NOT NULL,      -- white men (squares 1-64)
+    wk           UBIGINT NOT NULL,      -- white kings
+    bm           UBIGINT NOT NULL,      -- black men
+    bk           UBIGINT NOT NULL,      -- black kings
+    wm_high      UBIGINT,               -- white men on squares 65 and up (NULL: none on the board)
+    wk_high      UBIGINT,
+    bm_high      UBIGINT,
+    bk_high      UBIGINT
 );
 
 -- One row per board and notation: names[n] is the FEN name of square n.
@@ -163,8 +169,12 @@ CREATE MACRO IF NOT EXISTS key_signed(y) AS
 CREATE MACRO IF NOT EXISTS position_key_of(wm, wk, bm, bk, black) AS
     key_signed(key_word(key_mixed(wm | wk, bm | bk, wk | bk, black), 2685821657736338717::UHUGEINT, 11507291218515648293::UHUGEINT));
 
+-- A whole square bitboard from its two columns (squares 1-64, squares 65 and up).
+CREATE MACRO IF NOT EXISTS full_bits(low, high) AS
+    (low::HUGEINT | (coalesce(high, 0::UBIGINT)::HUGEINT << 64));
+
 -- The positions of every game as rows (ply 0 = the start): the bitboards, and the FEN, side
--- and piece counts derived from them.
+-- and piece counts derived from them (wm, wk, bm, bk whole: HUGEINT).
 CREATE VIEW IF NOT EXISTS positions AS
 SELECT p.game_id, p.ply,
        CASE WHEN p.black THEN 'B' ELSE 'W' END || ':W' || fen_field(l.fen_order, l.names, p.wm, p.wk)
@@ -174,7 +184,11 @@ SELECT p.game_id, p.ply,
        bit_count(p.wm)::INTEGER AS white_men, bit_count(p.wk)::INTEGER AS white_kings,
        bit_count(p.bm)::INTEGER AS black_men, bit_count(p.bk)::INTEGER AS black_kings,
        p.wm, p.wk, p.bm, p.bk, p.black, p.layout
-FROM position_bits p LEFT JOIN layouts l ON l.layout = p.layout;
+FROM (SELECT game_id, ply, layout, black, full_bits(wm, wm_high) AS wm,
+             full_bits(wk, wk_high) AS wk, full_bits(bm, bm_high) AS bm,
+             full_bits(bk, bk_high) AS bk
+      FROM position_bits) p
+LEFT JOIN layouts l ON l.layout = p.layout;
 
 -- Player identities: each alias (a name as written in White/Black) stands for one player
 -- (pdnkit players alias); every statistic reads names through player_name().

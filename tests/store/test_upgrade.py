@@ -1,6 +1,8 @@
 """Databases and lakes written before schema version 3 (``moves`` a table, the position key
-stored in ``position_bits``) open with every row as it was: the moves move to the compact
-``move_rows`` behind the ``moves`` view, the stored key gives way to the derived one."""
+stored in ``position_bits``) or 4 (``HUGEINT`` bitboards) open with every row as it was: the
+moves move to the compact ``move_rows`` behind the ``moves`` view, the stored key gives way
+to the derived one, the bitboards split into ``UBIGINT`` squares 1-64 and ``*_high``
+columns of squares 65 and up."""
 
 from __future__ import annotations
 
@@ -34,37 +36,65 @@ def _rows(con: duckdb.DuckDBPyConnection, table: str) -> list[tuple[object, ...]
     return con.execute(f"SELECT * FROM {table} ORDER BY game_id, ply").fetchall()
 
 
-def _downgrade(db: Path) -> None:
-    """Rewrite a current database as schema version 2 wrote it: a ``moves`` table with every
-    column, ``position_bits`` with a stored key (a stand-in value, so the test sees it go),
-    the version-2 ``positions`` view and ``pdnkit_meta`` record."""
-    con = duckdb.connect(str(db))
-    con.execute("CREATE TABLE moves_v2 AS SELECT * FROM moves")
-    con.execute("DROP VIEW moves")
-    con.execute("DROP TABLE move_rows")
-    con.execute("ALTER TABLE moves_v2 RENAME TO moves")
+def _hugeint_bits(con: duckdb.DuckDBPyConnection) -> None:
+    """``position_bits`` as versions 2 and 3 stored it: each bitboard whole in one
+    ``HUGEINT`` column, no ``*_high`` columns."""
     con.execute("DROP VIEW positions")
-    con.execute("ALTER TABLE position_bits ADD COLUMN position_key BIGINT")
-    con.execute("UPDATE position_bits SET position_key = ply * 7919")
-    con.execute(V2_POSITIONS)
+    con.execute("CREATE TABLE bits_v3 AS SELECT game_id, ply, layout, black, "
+                + ", ".join(f"full_bits({c}, {c}_high) AS {c}" for c in ("wm", "wk", "bm", "bk"))
+                + " FROM position_bits")
+    con.execute("DROP TABLE position_bits")
+    con.execute("ALTER TABLE bits_v3 RENAME TO position_bits")
+    assert dict(con.execute("SELECT column_name, data_type FROM information_schema.columns "
+                            "WHERE table_name = 'position_bits'").fetchall())["wm"] == "HUGEINT"
+
+
+def _record(con: duckdb.DuckDBPyConnection, version: str) -> None:
+    """The ``pdnkit_meta`` record of schema ``version`` with the tables as they are."""
     cols: dict[str, list[str]] = {}
     for t, c in con.execute(
             "SELECT table_name, column_name FROM information_schema.columns WHERE table_name IN "
             "(SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE')"
             " ORDER BY table_name, ordinal_position").fetchall():
         cols.setdefault(t, []).append(c)
-    con.execute("UPDATE pdnkit_meta SET value = '2' WHERE key = 'schema_version'")
+    con.execute("UPDATE pdnkit_meta SET value = ? WHERE key = 'schema_version'", [version])
     con.execute("UPDATE pdnkit_meta SET value = ? WHERE key = 'columns'",
                 [json.dumps(cols, sort_keys=True)])
+
+
+def _downgrade(db: Path) -> None:
+    """Rewrite a current database as schema version 2 wrote it: a ``moves`` table with every
+    column, ``position_bits`` with ``HUGEINT`` bitboards and a stored key (a stand-in value,
+    so the test sees it go), the version-2 ``positions`` view and ``pdnkit_meta`` record."""
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE moves_v2 AS SELECT * FROM moves")
+    con.execute("DROP VIEW moves")
+    con.execute("DROP TABLE move_rows")
+    con.execute("ALTER TABLE moves_v2 RENAME TO moves")
+    _hugeint_bits(con)
+    con.execute("ALTER TABLE position_bits ADD COLUMN position_key BIGINT")
+    con.execute("UPDATE position_bits SET position_key = ply * 7919")
+    con.execute(V2_POSITIONS)
+    _record(con, "2")
     con.close()
+
+
+def _inputs(db: Path) -> list[Path]:
+    """What the ``current`` database was imported from."""
+    return [sample_dir(), db.parent / "canadian.pdn"]
 
 
 @pytest.fixture(scope="module")
 def current(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, list]]:
-    """The bundled samples imported (every variant, 12x12 boards, unreplayed moves), and
-    the rows of its ``moves`` and ``positions`` views."""
-    db = tmp_path_factory.mktemp("upgrade") / "now.duckdb"
-    import_files([sample_dir()], db=db)
+    """The bundled samples (every variant, unreplayed moves) and ten 12x12 Canadian games
+    imported, and the rows of its ``moves`` and ``positions`` views."""
+    from pdnkit.pdn import write_games
+    from pdnkit.store.samples import variant_collection
+
+    folder = tmp_path_factory.mktemp("upgrade")
+    db = folder / "now.duckdb"
+    write_games(variant_collection("canadian", 10), folder / "canadian.pdn")
+    import_files(_inputs(db), db=db)
     con = duckdb.connect(str(db), read_only=True)
     rows = {t: _rows(con, t) for t in ("moves", "positions")}
     con.close()
@@ -91,7 +121,8 @@ def test_a_version_2_database_is_upgraded_without_loss(current, tmp_path: Path) 
         "SELECT column_name FROM information_schema.columns "
         "WHERE table_name = 'position_bits'").fetchall()}
     assert con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'"
-                       ).fetchall() == [("3",)]
+                       ).fetchall() == [("4",)]
+    assert _bit_types(con) == ["UBIGINT"] * 8
     con.close()
     code, out, err = cli("stats", "results", "--db", old)
     assert code == 0, err
@@ -104,14 +135,45 @@ def test_a_version_2_database_is_upgraded_without_loss(current, tmp_path: Path) 
     con.close()
 
 
+def _bit_types(con: duckdb.DuckDBPyConnection) -> list[str]:
+    return [t for (t,) in con.execute(
+        "SELECT data_type FROM information_schema.columns WHERE table_name = 'position_bits' "
+        "AND (column_name LIKE 'w_' OR column_name LIKE 'b_' OR column_name LIKE '%_high') "
+        "ORDER BY ordinal_position").fetchall()]
+
+
+def test_a_version_3_database_gets_split_bitboards(current, tmp_path: Path) -> None:
+    """``HUGEINT`` bitboards (12x12 positions among them, squares 65-72 above bit 63) become
+    squares 1-64 and ``*_high`` columns; every position, search and tree reads the same."""
+    db, rows = current
+    old = tmp_path / "v3.duckdb"
+    old.write_bytes(db.read_bytes())
+    con = duckdb.connect(str(old))
+    assert con.execute("SELECT count(*) FROM position_bits WHERE wm_high > 0 OR bm_high > 0"
+                       ).fetchall()[0][0] > 0  # the 12x12 games use squares 65-72
+    _hugeint_bits(con)
+    con.execute(V2_POSITIONS.replace("p.position_key",
+                                     "position_key_of(p.wm, p.wk, p.bm, p.bk, p.black)"))
+    _record(con, "3")
+    con.close()
+    con = connect(old)
+    assert _bit_types(con) == ["UBIGINT"] * 8
+    assert _rows(con, "positions") == rows["positions"]
+    assert _rows(con, "position_bits") == _rows(connect(db, read_only=True), "position_bits")
+    con.close()
+
+
 def test_a_lake_written_before_version_3_reads_the_same(current, tmp_path: Path) -> None:
     """A lake whose chunks hold ``moves`` parts with every column (as lakes were written
     before ``move_rows``) gives the same rows as one written now."""
     db, rows = current
     lake = tmp_path / "lake"
-    import_lake([sample_dir()], lake, engine="local", chunk_bytes=20_000)
+    import_lake(_inputs(db), lake, engine="local", chunk_bytes=20_000)
     con = open_lake(lake, schema=schema_sql())
     assert _rows(con, "moves") == rows["moves"]
+    stored = connect(db, read_only=True)  # the parts keep each bitboard whole
+    assert _rows(con, "position_bits") == _rows(stored, "position_bits")
+    stored.close()
     con.close()
     _make_legacy(lake)
     assert not list((lake / "move_rows").glob("*.parquet"))
@@ -159,7 +221,7 @@ def test_compacting_a_lake_written_before_version_3_keeps_its_moves(current,
 
     db, rows = current
     lake = tmp_path / "lake"
-    import_lake([sample_dir()], lake, engine="local", chunk_bytes=20_000)
+    import_lake(_inputs(db), lake, engine="local", chunk_bytes=20_000)
     want = lake_summary(lake)["rows"]
     _make_legacy(lake)
     assert lake_summary(lake)["rows"] == want
