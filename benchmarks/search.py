@@ -84,18 +84,19 @@ def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 
 
 def sizes(db: Path) -> dict[str, float]:
-    """MB per table (256 KB blocks in use, a zstd segment's extra blocks included) and of
+    """MB per table (its storage blocks, a zstd segment's extra blocks included) and of
     the file."""
     import duckdb
 
     con = duckdb.connect(str(db), read_only=True)
+    block = con.execute("SELECT block_size FROM pragma_database_size()").fetchall()[0][0]
     out = {"file": db.stat().st_size / 1e6}
     for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall():
         n = con.execute(  # a zstd segment spills into additional blocks
             f"SELECT count(DISTINCT b) FROM (SELECT block_id AS b FROM pragma_storage_info('{t}') "
             f"WHERE block_id >= 0 UNION ALL SELECT unnest(additional_block_ids) "
             f"FROM pragma_storage_info('{t}'))").fetchall()[0][0]
-        out[t] = n * 262144 / 1e6
+        out[t] = n * block / 1e6
     con.close()
     return out
 
