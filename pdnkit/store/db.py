@@ -468,7 +468,9 @@ def _upgrade(con: duckdb.DuckDBPyConnection) -> None:
 def _split_bits(con: duckdb.DuckDBPyConnection) -> None:
     """Turn the ``HUGEINT`` bitboards of ``position_bits`` (schema version 3) into the
     ``UBIGINT`` columns of squares 1-64 and, on boards of more than 64 squares, the
-    ``*_high`` columns of squares 65 and up."""
+    ``*_high`` columns of squares 65 and up, column by column (a checkpoint after each
+    writes it out: the file grows by less than the old columns' size, and the space they
+    leave is reused by later imports)."""
     from pdnkit.store.bitboards import HIGH_COLUMNS, LOW_WORD
 
     wide = "layout IN (SELECT layout FROM layouts WHERE squares > 64)"
@@ -477,6 +479,7 @@ def _split_bits(con: duckdb.DuckDBPyConnection) -> None:
         con.execute(f"UPDATE position_bits SET {high} = ({col} >> 64)::UBIGINT WHERE {wide}")
         con.execute(f"ALTER TABLE position_bits ALTER {col} TYPE UBIGINT "
                     f"USING ({col} & {LOW_WORD}::HUGEINT)::UBIGINT")
+        con.execute("CHECKPOINT")
 
 
 def remove_incomplete(con: duckdb.DuckDBPyConnection) -> int:
