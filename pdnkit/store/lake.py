@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.store import lakeview
+from pdnkit.store.bitboards import HIGH_COLUMNS
 from pdnkit.store.lakeview import (
     LAKE_TABLES,
     MANIFEST,
@@ -277,7 +278,7 @@ def _reports(data: bytes, task: ChunkTask, start: int) -> Iterator[Any]:
 #: each bitboard whole (a decimal), as parts always did, whatever the board's size
 _PART_COLUMNS = {
     "position_bits": "game_id, ply, layout, black, " + ", ".join(
-        f"full_bits({c}, {c}_high) AS {c}" for c in ("wm", "wk", "bm", "bk")),
+        f"full_bits({c}, {h}) AS {c}" for c, h in HIGH_COLUMNS.items()),
 }
 
 
