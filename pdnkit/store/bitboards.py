@@ -230,6 +230,26 @@ def split_sql(value: str, wide: str) -> tuple[str, str]:
             f"CASE WHEN {wide} THEN ({value}::HUGEINT >> 64)::UBIGINT END")
 
 
+def split_columns(value: str, wide: str) -> dict[str, str]:
+    """SQL for every ``position_bits`` bitboard column (``wm`` ... ``bk`` and their
+    ``_high`` columns) from whole bitboards: ``value`` names each one's whole value
+    (``"t.{col}"``), ``wide`` is the condition of a board of more than 64 squares
+    (:func:`split_sql`).
+
+    Example:
+        >>> sorted(split_columns("{col}", "FALSE"))[:3]
+        ['bk', 'bk_high', 'bm']
+    """
+    out = {}
+    for col, high in HIGH_COLUMNS.items():
+        out[col], out[high] = split_sql(value.format(col=col), wide)
+    return out
+
+
+#: the ``position_bits`` bitboards whole (``HUGEINT``), as a select list
+WHOLE_BITS = ", ".join(f"full_bits({c}, {h}) AS {c}" for c, h in HIGH_COLUMNS.items())
+
+
 def bits_source(con: duckdb.DuckDBPyConnection) -> str:
     """``position_bits`` as a query reads it with each bitboard whole: the table itself
     when no stored board has more than 64 squares (its ``UBIGINT`` columns then hold every
@@ -244,8 +264,7 @@ def bits_source(con: duckdb.DuckDBPyConnection) -> str:
     wide = con.execute("SELECT count(*) FROM layouts WHERE squares > 64").fetchall()[0][0]
     if not wide:
         return "position_bits"
-    cols = ", ".join(f"full_bits({c}, {h}) AS {c}" for c, h in HIGH_COLUMNS.items())
-    return f"(SELECT game_id, ply, layout, black, {cols} FROM position_bits)"
+    return f"(SELECT game_id, ply, layout, black, {WHOLE_BITS} FROM position_bits)"
 
 
 def layout_ids(con: duckdb.DuckDBPyConnection, layouts: list[BoardLayout]) -> list[int]:

@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.store import lakeview
-from pdnkit.store.bitboards import HIGH_COLUMNS
+from pdnkit.store.bitboards import WHOLE_BITS
 from pdnkit.store.lakeview import (
     LAKE_TABLES,
     MANIFEST,
@@ -276,10 +276,7 @@ def _reports(data: bytes, task: ChunkTask, start: int) -> Iterator[Any]:
 
 #: the columns of a table's part where they are not the table's own: a position part keeps
 #: each bitboard whole (a decimal), as parts always did, whatever the board's size
-_PART_COLUMNS = {
-    "position_bits": "game_id, ply, layout, black, " + ", ".join(
-        f"full_bits({c}, {h}) AS {c}" for c, h in HIGH_COLUMNS.items()),
-}
+_PART_COLUMNS = {"position_bits": f"game_id, ply, layout, black, {WHOLE_BITS}"}
 
 
 class _PartWriter:

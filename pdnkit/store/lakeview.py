@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.store.bitboards import split_columns
 from pdnkit.store.compact import MOVE_ROWS_SELECT
 
 if TYPE_CHECKING:
@@ -157,7 +158,9 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
         if not parts and not legacy:
             continue  # the schema's empty table
         fix = _FIXUPS[table]
-        split = _split_bits() if table == "position_bits" else {}
+        # a part keeps each bitboard whole (a decimal): split as the table stores them
+        split = (split_columns("t.{col}", "m.squares > 64") if table == "position_bits"
+                 else {})
         select = []
         for col in cols:
             if col in split:
@@ -187,18 +190,6 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
     if setup is not None:
         setup(con)
     return con
-
-
-def _split_bits() -> dict[str, str]:
-    """The ``position_bits`` columns from a part's whole bitboards (a part keeps each one
-    whole, as a decimal: squares 1-64 in the bitboard's column, squares 65 and up in its
-    ``_high`` column on boards of more than 64 squares)."""
-    from pdnkit.store.bitboards import HIGH_COLUMNS, split_sql
-
-    out = {}
-    for col, high in HIGH_COLUMNS.items():
-        out[col], out[high] = split_sql(f"t.{col}", "m.squares > 64")
-    return out
 
 
 def _legacy_parts(table: str, entries: list[SourceEntry]) -> str | None:

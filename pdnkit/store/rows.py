@@ -23,12 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from pdnkit.pdn.tags import game_tags, unique_tags
 from pdnkit.store.bitboards import (
-    HIGH_COLUMNS,
     Bits,
     BoardLayout,
     board_layout,
     compact_sql,
-    split_sql,
+    split_columns,
     square_bits,
 )
 
@@ -197,24 +196,6 @@ def canonical_notations(plies: list[Any]) -> list[str | None]:
     return out
 
 
-def run_notations(run: PlainRun) -> list[str]:
-    """The canonical notation of every ply of a plain run: the short form, as a run's
-    capture is the only legal capture joining its two squares.
-
-    Example:
-        >>> from pdnkit.replay import validate
-        >>> rep = next(validate('[GameType "25"] 1. c3-d4 f6-e5 2. d4:f6 *', compact=True))
-        >>> run_notations(rep.plain)
-        ['c3-d4', 'f6-e5', 'd4:f6']
-    """
-    from pdnkit.rules.notation import square_names
-
-    names = square_names(run.rules)
-    take = run.rules.capture_separator
-    return [f"{names[m.origin]}{take if m.captured else '-'}{names[m.destination]}"
-            for m in run.moves]
-
-
 _NODE_FIELDS = attrgetter("text", "nags", "comments_after", "line")
 _RUN_MOVE_FIELDS = attrgetter("origin", "destination", "path", "captured", "promotes",
                               "is_king")
@@ -350,7 +331,7 @@ class ReportBatch:
         plies = list(report.plies or [])
         canonical = canonical_notations(plies)
         run = getattr(report, "plain", None)  # a compact replay's leading plain plies
-        run_canonical = run_notations(run) if run else []
+        run_canonical = run.notations() if run else []
 
         g = self.games
         g["game_id"].append(gid)
@@ -799,12 +780,9 @@ def positions_select(ids: list[int], game_offset: int = 0, wide: Sequence[int] =
         True
     """
     cond = (f"layout IN ({', '.join(str(int(i)) for i in wide)})" if wide else "FALSE")
-    cols = []
-    for col, high in HIGH_COLUMNS.items():
-        low_sql, high_sql = split_sql(col, cond)
-        cols.append(f"{low_sql} AS {col}, {high_sql} AS {high}")
+    cols = ", ".join(f"{sql} AS {c}" for c, sql in split_columns("{col}", cond).items())
     return (f"SELECT game_id + {int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, "
-            f"black, {', '.join(cols)} FROM _pdnkit_load")
+            f"black, {cols} FROM _pdnkit_load")
 
 
 def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,

@@ -239,6 +239,24 @@ class PlainRun:
         """The colour to move first (0 White, 1 Black)."""
         return int(self.start.side)
 
+    def notations(self) -> list[str]:
+        """The canonical notation of every ply of the run: its short form, as a run's capture
+        is the only legal capture joining its two squares (what :meth:`records` give as
+        ``notation``, without building them).
+
+        Example:
+            >>> from pdnkit.validation import validate
+            >>> rep = next(validate('[GameType "25"] 1. c3-d4 f6-e5 2. d4:f6 *', compact=True))
+            >>> rep.plain.notations()
+            ['c3-d4', 'f6-e5', 'd4:f6']
+        """
+        from pdnkit.rules.notation import square_names
+
+        names = square_names(self.rules)
+        take = self.rules.capture_separator
+        return [f"{names[m.origin]}{take if m.captured else '-'}{names[m.destination]}"
+                for m in self.moves]
+
     def records(self) -> list[PlyRecord]:
         """The :class:`PlyRecord` of every ply of the run, as a full replay makes them."""
         out: list[PlyRecord] = []
@@ -317,9 +335,8 @@ class GameReport:
             >>> next(validate('[GameType "20"] 1. 32-28 19-23 2. 28x19 *')).notation_map()
             {1: '32-28', 2: '19-23', 3: '28x19'}
         """
-        out: dict[int, str] = {}
-        run = self.plain.records() if self.plain is not None else []
-        for p in run + self.plies:
+        out: dict[int, str] = dict(enumerate(self.plain.notations(), 1)) if self.plain else {}
+        for p in self.plies:
             text = p.notation
             if text is not None:
                 out[p.ply] = text
