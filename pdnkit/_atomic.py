@@ -39,10 +39,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from pdnkit.errors import PdnkitError
+
 PathLike = str | os.PathLike[str]
 
 
-class OutputIsInputError(ValueError):
+class OutputIsInputError(PdnkitError, ValueError):
     """The output file is one of the input files (same device and inode)."""
 
 

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.errors import PdnkitError
 from pdnkit.store.bitboards import bits_literal, bits_source
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -46,7 +47,7 @@ COLUMNS = ["game_id", "ply", "side", "variant", "white", "black", "event", "date
            "move", "fen"]
 
 
-class SearchError(ValueError):
+class SearchError(PdnkitError, ValueError):
     """A search that cannot be run: an unreadable pattern, material or manoeuvre."""
 
 

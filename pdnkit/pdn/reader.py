@@ -1218,12 +1218,12 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
         parser = None  # the Lark parser, built by the first game outside the fast lane
         index = 0
         pending: list[Finding] = []
-        for chunk, followed in _with_followed(opened.chunks):
+        for chunk, followed in with_followed(opened.chunks):
             enc = opened.encoding
             rec = bare_record(chunk, file=fname, index=index, encoding=enc) or parse_game(
                 chunk.text, strict=strict, file=fname, index=index, line=chunk.line,
                 encoding=enc, _parser_obj=parser, followed=followed)
-            if chunk.text and _is_stray_text(rec):
+            if chunk.text and is_stray_text(rec):
                 pending.extend(chunk.findings)
                 pending.append(make_finding(
                     "ignored-text", "text between games that is neither tags nor moves was "
@@ -1251,7 +1251,7 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
 _ENDS_WITH_RESULT = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)\s*\Z")
 
 
-def _with_followed(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bool]]:
+def with_followed(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bool]]:
     """The chunks with content, each with True when another one follows it (one chunk of
     look-ahead: a game whose movetext stops without a result was cut by the next game's
     tags)."""
@@ -1272,7 +1272,7 @@ def _with_followed(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bool]]:
         yield held, False
 
 
-def _is_stray_text(rec: GameRecord) -> bool:
+def is_stray_text(rec: GameRecord) -> bool:
     """Text with no tags, no moves and no result (a note between games, a lone comment)."""
     if rec.tags or rec.moves or rec.result is not None:
         return False

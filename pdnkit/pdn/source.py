@@ -36,6 +36,7 @@ from itertools import chain
 from pathlib import Path
 from typing import IO, cast
 
+from pdnkit.errors import PdnkitError
 from pdnkit.findings import Finding, make_finding
 from pdnkit.pdn.decode import WINDOW, decide, detect_wide, is_legacy
 from pdnkit.pdn.record import GameRecord
@@ -450,7 +451,7 @@ def source_name(path: str | os.PathLike[str]) -> str:
 
 
 
-class NoInputError(FileNotFoundError):
+class NoInputError(PdnkitError, FileNotFoundError):
     """The paths given name no PDN file (an empty folder, a folder without ``*.pdn``)."""
 
 

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pdnkit.errors import PdnkitError
 from pdnkit.rules.notation import NotationError, _tables, parse_square
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,7 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["FenError", "FenInfo", "parse_fen", "parse_fen_info", "split_fen", "write_fen"]
 
 
-class FenError(ValueError):
+class FenError(PdnkitError, ValueError):
     """A FEN string that is malformed or describes an impossible position."""
 
 

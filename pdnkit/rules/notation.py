@@ -34,6 +34,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.errors import PdnkitError
+
 if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
@@ -58,7 +60,7 @@ __all__ = [
 _FILES = "abcdefghijklmnopqrstuvwxyz"
 
 
-class NotationError(ValueError):
+class NotationError(PdnkitError, ValueError):
     """A square or move text that cannot be read for the given variant."""
 
 

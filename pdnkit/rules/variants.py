@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any
 
+from pdnkit.errors import PdnkitError
 from pdnkit.rules.geometry import Geometry
 
 __all__ = [
@@ -52,7 +53,7 @@ class Color(IntEnum):
         return "W" if self is Color.WHITE else "B"
 
 
-class UnknownVariantError(ValueError):
+class UnknownVariantError(PdnkitError, ValueError):
     """Raised by :func:`get_rules` for a name, alias or GameType it does not know."""
 
 

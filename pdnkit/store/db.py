@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
+from pdnkit.errors import PdnkitError
 from pdnkit.store.compact import MOVE_ROWS_SELECT
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def db_path(db: str | Path | None) -> str:
     return str(db)
 
 
-class DatabaseError(Exception):
+class DatabaseError(PdnkitError):
     """The database cannot be used: in use by another process, not a DuckDB file, not
     writable, a full disk, or tables that no longer match the schema. The message says what
     happened and what to do (the CLI prints it as one ``pdnkit: error:`` line)."""

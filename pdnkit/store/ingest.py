@@ -284,7 +284,7 @@ def _work_rows(batch: list[tuple[int, str, bool, list[Any]]], fname: str | None,
     from pdnkit.pdn import reader
     from pdnkit.replay import replay
 
-    stray = getattr(reader, "_is_stray_text", None)
+    stray = getattr(reader, "is_stray_text", None)
     out: list[tuple[Any, ...]] = []
     rows: ReportBatch | None = None
 

@@ -70,7 +70,7 @@ def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
                                                  file=file, index=-1, encoding=enc)
             rec = bare or reader.parse_game(text, strict=strict, file=file, index=-1,
                                             line=line, encoding=enc, followed=followed)
-            stray = bool(text) and reader._is_stray_text(rec)
+            stray = bool(text) and reader.is_stray_text(rec)
         except Exception as exc:  # noqa: BLE001 - one game never stops a collection
             from pdnkit.pdn.record import GameRecord
 
@@ -226,11 +226,11 @@ def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
     """
     pending: deque[Future[R]] = deque()
     try:
-        from pdnkit.pdn.reader import _with_followed
+        from pdnkit.pdn.reader import with_followed
 
         batch: Batch = []
         chars = 0
-        for chunk, followed in _with_followed(chunks):
+        for chunk, followed in with_followed(chunks):
             batch.append((chunk.line, chunk.text, followed, chunk.findings))
             chars += len(chunk.text)
             if len(batch) >= size or chars >= BATCH_CHARS:
