@@ -327,7 +327,11 @@ CODES: dict[str, CodeInfo] = {
            "The position history reached a draw rule of the variant (repetition, "
            "no-progress count or endgame count) at the given ply, but the game continued "
            "or was scored as a win. Where the rule is a claim, not automatic, this is a "
-           "warning: the player may simply not have claimed."),
+           "warning: the player may simply not have claimed. It is also a warning where "
+           "the rule itself is known only from a secondary summary [S], an implementation "
+           "[I] or no source at all [U] (the rules reference's reliability tags, named in "
+           "the message and in details.source): a game that breaks a rule nobody could "
+           "confirm from the rulebook is worth a look, not an error."),
         _c("draw-by-rule", "info", "draw",
            "a drawn result is backed by a rule",
            "The draw is justified by the named rule (details: rule, article, ply)."),

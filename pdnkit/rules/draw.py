@@ -333,6 +333,9 @@ class RuleEvent:
     deadline_ply: int | None
     reached_ply: int | None = None
     end_ply: int | None = None
+    #: the rule's :attr:`~pdnkit.rules.variants.DrawRule.source` tag (RULES.md section 0);
+    #: not a ``rule_events`` column (the ``variants`` table's settings hold it)
+    source: str = "P"
 
     @property
     def reached(self) -> bool:
@@ -341,7 +344,9 @@ class RuleEvent:
 
     def to_dict(self) -> dict[str, Any]:
         """The event as a plain dict (keys = ``rule_events`` columns, without ``game_id``)."""
-        return asdict(self)
+        row = asdict(self)
+        del row["source"]
+        return row
 
 
 class _Counter:
@@ -537,6 +542,7 @@ class DrawTracker:
                     rep.event = RuleEvent(
                         rep.rule.name, rep.rule.article, bool(rep.rule.automatic),
                         start_ply=entry[1], limit_plies=None, deadline_ply=None,
+                        source=rep.rule.source,
                     )
                     self._events.append(rep.event)
                 if entry[0] >= rep.limit and rep.event.reached_ply is None:
@@ -652,6 +658,7 @@ class DrawTracker:
         c.event = RuleEvent(
             c.rule.name, c.rule.article, bool(c.rule.automatic),
             start_ply=c.start_ply, limit_plies=c.limit, deadline_ply=deadline,
+            source=c.rule.source,
         )
         self._events.append(c.event)
 

@@ -31,6 +31,7 @@ __all__ = [
     "get_rules",
     "list_variants",
     "CAPTURE_KEYS",
+    "SOURCE_TAGS",
 ]
 
 
@@ -73,6 +74,25 @@ class DrawRule:
     limit: int  # occurrences (repetition) or plies (counter)
     material: str = "any"  # material condition that must hold after the move
     resets: frozenset[str] = frozenset()  # capture, man_move, promotion, material_change
+    #: how well the rule is sourced, the reliability tags of RULES.md section 0: "P" read in a
+    #: primary text (or defined by the implementation that defines the variant), "S" a
+    #: secondary summary, "I" only a named implementation's behaviour, "U" unconfirmed. A rule
+    #: that is not "P" never makes an error of its own (``draw-rule-ignored`` is then a warning)
+    source: str = "P"
+
+    def __post_init__(self) -> None:
+        if self.source not in SOURCE_TAGS:
+            raise ValueError(f"draw rule {self.name!r}: source {self.source!r} is not one of "
+                             f"{', '.join(SOURCE_TAGS)}")
+
+
+#: the reliability tags of RULES.md section 0, as :attr:`DrawRule.source` uses them
+SOURCE_TAGS: dict[str, str] = {
+    "P": "read in a primary text",
+    "S": "known from a secondary summary only",
+    "I": "known only from a named implementation's behaviour",
+    "U": "not confirmed in any source consulted",
+}
 
 
 #: Capture-precedence keys understood by the move generator, applied in the order listed by
@@ -232,14 +252,17 @@ class Rules:
 
 
 def _rep(name: str, article: str, limit: int = 3, automatic: bool = True,
-         promotion: bool = False) -> DrawRule:
+         promotion: bool = False, source: str = "P") -> DrawRule:
     resets = {"capture", "man_move"} | ({"promotion"} if promotion else set())
-    return DrawRule(name, article, automatic, "repetition", limit, "any", frozenset(resets))
+    return DrawRule(name, article, automatic, "repetition", limit, "any", frozenset(resets),
+                    source)
 
 
 def _ctr(name: str, article: str, limit: int, material: str = "any", automatic: bool = True,
-         resets: tuple[str, ...] = ("capture", "man_move", "promotion")) -> DrawRule:
-    return DrawRule(name, article, automatic, "counter", limit, material, frozenset(resets))
+         resets: tuple[str, ...] = ("capture", "man_move", "promotion"),
+         source: str = "P") -> DrawRule:
+    return DrawRule(name, article, automatic, "counter", limit, material, frozenset(resets),
+                    source)
 
 
 # FMJD article 6 (RULES.md 2.1, 4.2): 6.1 repetition, 6.2 25 king moves each, 6.3 16 moves each
@@ -253,6 +276,8 @@ _FMJD_DRAWS = (
 
 # FMJD-64 / IDF section 7.2 as quoted by lidraughts (RULES.md 2.6, 4.2), counts per player
 # (lidraughts), i.e. plies = 2 x moves.
+# Source "P": RULES.md 2.6 tags the text [I, quoting a primary text]: the articles are the
+# federation's own words, quoted verbatim.
 _RUSSIAN_DRAWS = (
     _rep("russian-7.2.3", "Russian 7.2.3"),
     _ctr("russian-7.2.4", "Russian 7.2.4", 30, "lone-king-vs-3plus-kings",
@@ -362,6 +387,7 @@ _RECORDS: list[Rules] = [
         edition="lidraughts",
         result_type="international",
         losing_game=True,  # no legal move on one's turn = win
+        # source "P": lidraughts defines the variant, so its rule is the primary one (RULES.md 2.5)
         draw_rules=(_rep("antidraughts-repetition", "lidraughts antidraughts", promotion=True),),
         irregularity_article="FMJD 5.4, 5.7 (FMJD rules assumed) [U]",
         sources=("lidraughts Antidraughts.scala [I], RULES.md 2.5",),
@@ -393,8 +419,8 @@ _RECORDS: list[Rules] = [
         initial_rows=5,
         result_type="international",
         draw_rules=(
-            _rep("canadian-repetition", "Canadian threefold [S]"),
-            _ctr("canadian-16", "Canadian 3 kings v king [S]", 32, "kings-only-3-vs-1",
+            _rep("canadian-repetition", "Canadian threefold [S]", source="S"),
+            _ctr("canadian-16", "Canadian 3 kings v king [S]", 32, "kings-only-3-vs-1", source="S",
                  resets=("capture", "promotion", "material_change")),
         ),
         notes="Draw rules from windames [S]; the FMJD 6.2-6.4 set is not documented (RULES.md 6.14).",
@@ -415,9 +441,10 @@ _RECORDS: list[Rules] = [
         editions=("cbd", "lidraughts"),
         notation="alphanumeric",
         draw_rules=(
-            _rep("cbd-repetition", "CBD repetition (claim) [S]", automatic=False),
+            _rep("cbd-repetition", "CBD repetition (claim) [S]", automatic=False, source="S"),
             # "20 successive king moves": counted as 20 moves each = 40 plies [U]
-            _ctr("cbd-20", "CBD 20 king moves [S]", 40, resets=("capture", "man_move")),
+            _ctr("cbd-20", "CBD 20 king moves [S]", 40, resets=("capture", "man_move"),
+                 source="S"),
         ),
         irregularity_article="FMJD 5.4, 5.7 (FMJD rules assumed) [U]",
         sources=("CBD rule summaries [S], lidraughts [I], RULES.md 2.2",),
@@ -447,7 +474,7 @@ _RECORDS: list[Rules] = [
         notation="alphanumeric",
         capture_separator=":",
         losing_game=True,  # shashki.ru: a player wins when he has no move (RULES.md 2.7)
-        draw_rules=(_rep("giveaway-repetition", "threefold [U]"),),
+        draw_rules=(_rep("giveaway-repetition", "threefold [U]", source="U"),),
         irregularity_article="FMJD 5.4, 5.7 (as Russian) [U]",
         sources=("shashki.ru [S], RULES.md 2.7",),
         **{**_8x8, **_RUSSIAN_MOVES},
@@ -469,9 +496,9 @@ _RECORDS: list[Rules] = [
         promotion_during_capture="stop",  # a crowned man ends its move
         capture_precedence=(),  # free choice
         draw_rules=(
-            _rep("eda-repetition", "EDA 1991 repetition (4th occurrence, claim)", limit=4,
+            _rep("eda-repetition", "EDA 1991 repetition (4th occurrence, claim)", limit=4, source="S",
                  automatic=False),
-            _ctr("eda-50", "EDA 1991 50-move rule (claim)", 100, automatic=False,
+            _ctr("eda-50", "EDA 1991 50-move rule (claim)", 100, automatic=False, source="S",
                  resets=("capture", "man_move")),
         ),
         irregularity="recalled",
@@ -495,7 +522,7 @@ _RECORDS: list[Rules] = [
         promotion_during_capture="pass",
         capture_precedence=(),  # free choice (APCA)
         draw_rules=(
-            _ctr("pool-3k-v-k", "APCA 3 kings v king, 13 moves [S]", 26, "kings-only-3-vs-1",
+            _ctr("pool-3k-v-k", "APCA 3 kings v king, 13 moves [S]", 26, "kings-only-3-vs-1", source="S",
                  resets=("material_change",)),
         ),
         irregularity_article="as most rulebooks, FMJD 5.7 [U]",
@@ -517,7 +544,7 @@ _RECORDS: list[Rules] = [
         removal="end",  # FID 5.7
         promotion_during_capture="stop",  # FID brief rules
         capture_precedence=("max_count", "king_capturer", "max_kings", "first_king_earliest"),
-        draw_rules=(_rep("fid-repetition", "FID repetition [S]"),),
+        draw_rules=(_rep("fid-repetition", "FID repetition [S]", source="S"),),
         irregularity_article="FID: the opponent may require the capture or accept the move [S]",
         sources=("FID regolamento Capo I [P, excerpts], RULES.md 2.10",),
         **_8x8,
@@ -536,7 +563,7 @@ _RECORDS: list[Rules] = [
         removal="end",  # [U]
         promotion_during_capture="stop",
         capture_precedence=("max_count", "max_kings"),  # quantity, then quality
-        draw_rules=(_rep("spanish-repetition", "threefold, claim [U]", automatic=False),),
+        draw_rules=(_rep("spanish-repetition", "threefold, claim [U]", automatic=False, source="U"),),
         irregularity_article="as most rulebooks, FMJD 5.7 [U]",
         sources=("Spanish rule pages [S], BrainKing [S], RULES.md 2.11",),
         **_8x8,
@@ -555,7 +582,7 @@ _RECORDS: list[Rules] = [
         removal="end",
         promotion_during_capture="stop",
         capture_precedence=("max_count", "max_kings"),  # FPD 3.1 quantity, quality
-        draw_rules=(_rep("fpd-repetition", "FPD threefold, claim [S]", automatic=False),),
+        draw_rules=(_rep("fpd-repetition", "FPD threefold, claim [S]", automatic=False, source="S"),),
         irregularity_article="as most rulebooks, FMJD 5.7 [U]",
         sources=("FPD Regras do Jogo de Damas Classicas [S], RULES.md 2.11",),
         **_8x8,
@@ -574,8 +601,8 @@ _RECORDS: list[Rules] = [
         promotion_during_capture="stop",
         capture_precedence=("king_capturer",),  # king priority, otherwise free
         draw_rules=(
-            _rep("czech-repetition", "Czech threefold (claim) [S]", automatic=False),
-            _ctr("czech-15", "Czech 15 moves (30 plies assumed) [S]", 30,
+            _rep("czech-repetition", "Czech threefold (claim) [S]", automatic=False, source="S"),
+            _ctr("czech-15", "Czech 15 moves (30 plies assumed) [S]", 30, source="S",
                  resets=("capture", "man_move")),
         ),
         irregularity_article="Czech rules: an omitted jump is accepted by the opponent's next move [S]",
@@ -607,7 +634,7 @@ _RECORDS: list[Rules] = [
         # on capturing as a king; the "kish" edition goes on as a man and crowns at the end
         promotion_during_capture="king",
         capture_precedence=("max_count",),  # the most pieces, men and kings alike
-        draw_rules=(_rep("turkish-repetition", "threefold repetition (claim) [S]",
+        draw_rules=(_rep("turkish-repetition", "threefold repetition (claim) [S]", source="S",
                          automatic=False),),
         notes="Draw and endgame rules are disputed (RULES.md 6.10): only threefold repetition, "
         "as a claim, is applied.",
@@ -644,8 +671,8 @@ _EDITIONS: list[Rules] = [
         next(r for r in _RECORDS if r.name == "english"),
         edition="wcdf",
         draw_rules=(
-            _rep("wcdf-1.32.1", "WCDF 1.32.1 (claim)", automatic=False),
-            _ctr("wcdf-1.32.2", "WCDF 1.32.2 (claim)", 80, automatic=False,
+            _rep("wcdf-1.32.1", "WCDF 1.32.1 (claim)", automatic=False, source="S"),
+            _ctr("wcdf-1.32.2", "WCDF 1.32.2 (claim)", 80, automatic=False, source="S",
                  resets=("capture", "man_move")),
         ),
     ),
@@ -665,8 +692,8 @@ _EDITIONS: list[Rules] = [
         next(r for r in _RECORDS if r.name == "italian"),
         edition="fid-40",
         draw_rules=(
-            _rep("fid-repetition", "FID repetition [S]"),
-            _ctr("fid-40", "40-move rule (implementations) [I/U]", 80, automatic=False,
+            _rep("fid-repetition", "FID repetition [S]", source="S"),
+            _ctr("fid-40", "40-move rule (implementations) [I/U]", 80, automatic=False, source="U",
                  resets=("capture", "man_move")),
         ),
     ),

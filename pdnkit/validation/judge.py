@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pdnkit.rules.variants import SOURCE_TAGS
 from pdnkit.validation.report import Findings, GameReport
 
 if TYPE_CHECKING:
@@ -248,11 +249,17 @@ def judge_draws(report: GameReport, found: Findings, events: Sequence[RuleEvent]
         how = (f"the game went on for {last - at} more plies" if went_on
                else f"the game was scored {report.result_raw}")
         kind = "an automatic draw" if e.automatic else "a draw claim"
+        sourced = e.source == "P"
+        # RULES.md section 0: a rule known only from a secondary summary [S], an
+        # implementation [I] or no source [U] never makes an error of its own
+        doubt = "" if sourced else (
+            f"; the rule is {SOURCE_TAGS.get(e.source, 'not confirmed')} [{e.source}], "
+            "so this is a warning")
         found.add("draw-rule-ignored",
-                  f"{e.article} ({e.rule}) gives {kind} at ply {at}, but {how}",
-                  ply=at, severity=None if e.automatic else "warning",
+                  f"{e.article} ({e.rule}) gives {kind} at ply {at}, but {how}{doubt}",
+                  ply=at, severity=None if e.automatic and sourced else "warning",
                   rule=e.rule, article=e.article, automatic=e.automatic,
-                  reached_ply=at)
+                  reached_ply=at, source=e.source)
         if e.automatic:
             break
     if report.outcome != "draw":

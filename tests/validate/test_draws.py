@@ -67,6 +67,14 @@ CASES = [
 
 IDS = [c[0] for c in CASES]
 
+#: the cases whose rule RULES.md reads in a primary text (FMJD art. 6, the Russian 7.2 articles
+#: as quoted verbatim, the Frisian rulebook of 2011, lidraughts for its own antidraughts): only
+#: these make an ignored automatic draw an error; Czech, Canadian, pool, Brazilian (CBD) and
+#: Italian (FID) draw rules are known from secondary summaries [S] only (RULES.md 2.2-2.12)
+PRIMARY = {"fmjd-6.1", "fmjd-6.2", "fmjd-6.3", "fmjd-6.4", "russian-7.2.3", "russian-7.2.4",
+           "russian-7.2.5", "russian-7.2.6", "russian-7.2.7", "russian-7.2.8", "frisian-18",
+           "frisian-21.1", "antidraughts"}
+
 
 def _pdn(case: tuple, plies: int, result: str) -> str:
     _, gt, _, fen, wc, bc, _, _, _, replace = case
@@ -94,8 +102,10 @@ def test_draw_rule_ignored_when_the_game_goes_on(case: tuple) -> None:
     rep = run(_pdn(case, plies + 2, "1/2-1/2"), edition=edition)
     f = only(rep, "draw-rule-ignored")
     assert f.ply == plies and f.details["rule"] == rule
-    assert f.severity.value == ("error" if automatic else "warning")
+    assert f.severity.value == ("error" if automatic and case[0] in PRIMARY else "warning")
     assert "2 more plies" in f.message
+    # a rule not read in a primary text says so, with its tag
+    assert ("so this is a warning" in f.message) is (case[0] not in PRIMARY)
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c[8]], ids=[c[0] for c in CASES if c[8]])
@@ -103,7 +113,21 @@ def test_automatic_draw_scored_as_a_win(case: tuple) -> None:
     _, _, edition, _, _, _, plies, rule, _, _ = case
     rep = run(_pdn(case, plies, "1-0"), edition=edition)
     f = only(rep, "draw-rule-ignored")
-    assert f.ply == plies and f.severity.value == "error" and rep.status == "error"
+    expected = "error" if case[0] in PRIMARY else "warning"
+    assert f.ply == plies and f.severity.value == expected and rep.status == expected
+
+
+def test_secondary_source_rule_gives_at_most_a_warning() -> None:
+    """Issue: an Italian game repeats a position a third time and is won later. The FID
+    repetition rule is known from secondary summaries only (RULES.md 2.10 [S]), so ignoring
+    it is a warning that names the tag, and ``explain`` says why."""
+    case = CASES[IDS.index("italian")]
+    rep = run(_pdn(case, 12, "1-0"))
+    f = only(rep, "draw-rule-ignored")
+    assert f.severity.value == "warning" and rep.status == "warning"
+    assert "[S]" in f.message and f.details["source"] == "S"
+    from pdnkit.findings import explain
+    assert "secondary summary [S]" in explain("draw-rule-ignored")
 
 
 def test_agreed_draw_is_unsupported_not_an_error() -> None:
