@@ -17,7 +17,8 @@ mid-game from the starting position, the same placement is a coincidence of exch
 a ballot. Every other entry counts wherever the game reaches it.
 
 A game is scanned from ply 0 until it has fewer pieces than the smallest table position
-(pieces never come back), so the cost per game is one dictionary lookup per opening ply.
+(pieces never come back; counted every 8th ply), so the cost per game is one dictionary
+lookup per opening ply.
 
 Example:
     >>> from pdnkit.rules import Position, get_rules, match_move
@@ -35,10 +36,11 @@ from __future__ import annotations
 import csv
 import functools
 import io
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import TypeVar
 
 from pdnkit.openings.table import (
     KINDS,
@@ -240,26 +242,10 @@ class OpeningBook:
             >>> book.classify([parse_fen(fen, get_rules("english"))]).code
             '11-man 1'
         """
-        found: list[Match] = []
-        floor = self.min_pieces
-        table = self._by_position
-        starts: tuple[Entry, ...] = ()
-        ply, stopped = -1, False
         if mirrored:
             positions = map(mirror_position, positions)
-        for ply, pos in enumerate(positions):
-            if ply == 0:
-                starts = self._by_start.get(pos, ())
-                found.extend(Match(0, e) for e in starts if e.position == pos)
-            elif starts:
-                found.extend(Match(ply, e) for e in starts
-                             if e.depth == ply and e.start != e.position and e.position == pos)
-            hit = table.get(pos)
-            if hit:
-                found.extend(Match(ply, e) for e in hit)
-            elif not starts and sum(pos.counts().values()) < floor:
-                stopped = True
-                break
+        found, ply, stopped = _scan(positions, self._by_position, self._by_start,
+                                    _entry_position, _position_pieces, self.min_pieces)
         return _classification(found, mirrored, ply, stopped)
 
     def classify_bits(self, rows: Iterable[BitsKey]) -> Classification:
@@ -272,24 +258,8 @@ class OpeningBook:
             ...                     (False, 0xFFF00000, 0, 0x1EFF, 0)]).name
             'Edinburgh'
         """
-        found: list[Match] = []
-        floor = self.min_pieces
-        table = self._by_bits
-        starts: tuple[Entry, ...] = ()
-        ply, stopped = -1, False
-        for ply, bits in enumerate(rows):
-            if ply == 0:
-                starts = self._by_start_bits.get(bits, ())
-                found.extend(Match(0, e) for e in starts if e.bits == bits)
-            elif starts:
-                found.extend(Match(ply, e) for e in starts
-                             if e.depth == ply and e.start != e.position and e.bits == bits)
-            hit = table.get(bits)
-            if hit:
-                found.extend(Match(ply, e) for e in hit)
-            elif not starts and (bits[1] | bits[2] | bits[3] | bits[4]).bit_count() < floor:
-                stopped = True
-                break
+        found, ply, stopped = _scan(rows, self._by_bits, self._by_start_bits, _entry_bits,
+                                    _bits_pieces, self.min_pieces)
         return _classification(found, False, ply, stopped)
 
     def find(self, text: str) -> list[Entry]:
@@ -317,6 +287,50 @@ class OpeningBook:
         """
         return [(e.variant, e.family, e.full_code, e.name, e.depth, *e.bits)
                 for e in self.entries]
+
+
+Key = TypeVar("Key", Position, BitsKey)
+
+
+def _entry_position(e: Entry) -> Position:
+    return e.position
+
+
+def _entry_bits(e: Entry) -> BitsKey:
+    return e.bits
+
+
+def _position_pieces(p: Position) -> int:
+    return sum(p.counts().values())
+
+
+def _bits_pieces(b: BitsKey) -> int:
+    return (b[1] | b[2] | b[3] | b[4]).bit_count()
+
+
+def _scan(items: Iterable[Key], table: Mapping[Key, tuple[Entry, ...]],
+          starts: Mapping[Key, tuple[Entry, ...]], key_of: Callable[[Entry], Key],
+          pieces: Callable[[Key], int], floor: int) -> tuple[list[Match], int, bool]:
+    """The matches of a game's positions (``items``, from ply 0), the last ply looked at,
+    and whether the look stopped at the piece ``floor`` (see the module docstring)."""
+    found: list[Match] = []
+    begun: tuple[Entry, ...] = ()  # the set-up entries the game's start begins
+    ply, stopped = -1, False
+    for ply, item in enumerate(items):
+        if ply == 0:
+            begun = starts.get(item, ())
+            found.extend(Match(0, e) for e in begun if key_of(e) == item)
+        elif begun:
+            found.extend(Match(ply, e) for e in begun if e.depth == ply and key_of(e) == item)
+        hit = table.get(item)
+        if hit:
+            found.extend(Match(ply, e) for e in hit)
+        elif not ply & 7 and not begun and pieces(item) < floor:
+            # pieces never come back: below the floor no entry can follow (counted every
+            # 8th ply, the cost of a few more lookups against a count at every ply)
+            stopped = True
+            break
+    return found, ply, stopped
 
 
 def _classification(found: list[Match], mirrored: bool, plies: int,

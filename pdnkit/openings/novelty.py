@@ -37,18 +37,28 @@ from dataclasses import dataclass
 __all__ = ["GameLine", "Novelty", "novelties", "pdn_date"]
 
 _DATE = re.compile(r"^\s*(\d{3,4})(?:[.\-/](\d{1,2}|\?\?)(?:[.\-/](\d{1,2}|\?\?))?)?")
+_DMY = re.compile(r"^\s*(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 
 
 def pdn_date(text: str | None) -> _dt.date | None:
     """A PDN ``Date`` tag as a date for ordering: ``YYYY.MM.DD``, unknown parts (``??``)
-    and a missing month or day taken as the first; ``None`` for no usable year.
+    and a missing month or day taken as the first; ``D.M.YYYY`` as Russian collections
+    write it; ``None`` for no usable year.
 
     Example:
         >>> pdn_date("2003.10.27"), pdn_date("1950."), pdn_date("????.??.??")
         (datetime.date(2003, 10, 27), datetime.date(1950, 1, 1), None)
+        >>> pdn_date("1.1.1965")
+        datetime.date(1965, 1, 1)
     """
     if not text:
         return None
+    dmy = _DMY.match(text)
+    if dmy is not None:
+        try:
+            return _dt.date(int(dmy.group(3)), int(dmy.group(2)), int(dmy.group(1)))
+        except ValueError:
+            return None
     m = _DATE.match(text)
     if m is None:
         return None

@@ -70,7 +70,8 @@ class Entry:
     the code to make it unique across tables (:attr:`full_code`); ``line`` holds the moves
     as written in the table and ``notation`` the same moves in canonical PDN notation;
     ``depth`` is the number of plies of the line; ``start`` the position it starts from
-    (the ``fen``, else the variant's starting position) and ``position`` the one it reaches.
+    (the ``fen``, else the variant's starting position) and ``position`` the one it reaches
+    (``bits``: the same as the database stores it, :func:`square_bits`).
 
     Example:
         >>> import io
@@ -95,6 +96,7 @@ class Entry:
     variant: str
     start: Position
     position: Position
+    bits: BitsKey
     file: str
     row: int
 
@@ -107,11 +109,6 @@ class Entry:
     def depth(self) -> int:
         """Plies of the defining line (0 for an entry given as a position)."""
         return len(self.line)
-
-    @property
-    def bits(self) -> BitsKey:
-        """The defining position as the database stores it (:func:`square_bits`)."""
-        return square_bits(self.position)
 
     def label(self) -> str:
         """``code`` and name for people: ``ACF 5 Dreaded Edinburgh``, ``kol Кол (Kol)``.
@@ -304,8 +301,8 @@ def _entries(stream: IO[str], rules: Rules, name: str, family: str, kind: str,
             family=family, kind=kind, code=code, prefix=prefix, name=row["name"] or None,
             translit=row["translit"] or None, fen=fen, line=line, notation=notation,
             flags=flags,
-            source=row["source"], variant=rules.name, start=start, position=pos, file=name,
-            row=k))
+            source=row["source"], variant=rules.name, start=start, position=pos,
+            bits=square_bits(pos), file=name, row=k))
     return out
 
 
