@@ -4,8 +4,8 @@ the position each entry defines, and names a game from the positions it reached.
 An opening is recognised when the game reaches the entry's defining position (placement and
 side to move), whatever the move order, so transpositions land in the same opening. Among
 the entries a game reached, the deepest wins: the one reached latest in the game, then the
-one with the longest defining line, then a named entry before an unnamed one, then table
-order. :class:`Classification` gives that ``entry`` and its ``ply``, the ``code`` of the
+one with the longest defining line, then a named entry before an unnamed one, then the
+earlier row of its table. :class:`Classification` gives that ``entry`` and its ``ply``, the ``code`` of the
 deepest *ballot* or *code* entry (the game's ballot or table code) and the ``name`` of the
 deepest *named* entry; the two may come from different tables (``ACF 126`` and ``Old
 Fourteenth``).
@@ -78,8 +78,8 @@ class Classification:
     entry reached, in game order; ``mirrored``: the game was read with the colours swapped
     (:meth:`OpeningBook.classify`); ``plies``: the last ply looked at, and ``stopped``: the
     look stopped there because the game had fewer pieces than any table position (so it
-    went on beyond every entry), else the game ended there. All are ``None`` (``matches`` empty) for a game the tables
-    do not know.
+    went on beyond every entry), else the game ended there. ``code``, ``name``, ``ply`` and
+    ``entry`` are ``None`` (``matches`` empty) for a game the tables do not know.
 
     Example:
         >>> Classification.empty().classified
@@ -129,7 +129,7 @@ class Classification:
 
 
 def _rank(m: Match) -> tuple[int, int, int, int]:
-    """The order of "deeper": later in the game, longer line, named, earlier in the book."""
+    """The order of "deeper": later in the game, longer line, named, earlier row."""
     return (m.ply, m.entry.depth, 1 if m.entry.name else 0, -m.entry.row)
 
 
@@ -166,6 +166,7 @@ class OpeningBook:
         self._by_bits = {square_bits(k): v for k, v in self._by_position.items()}
         self._by_start_bits = {square_bits(k): v for k, v in self._by_start.items()}
         counts = [sum(e.position.counts().values()) for e in self.entries if e.fen is None]
+        self._names: dict[str, tuple[Entry, ...]] | None = None
         #: the fewest pieces of a position reached from the starting position: a game with
         #: fewer can reach no more entries
         self.min_pieces = min(counts) if counts else 0
@@ -274,7 +275,13 @@ class OpeningBook:
         key = normal_text(text)
         if not key:
             return []
-        return [e for e in self.entries if key in entry_keys(e)]
+        if self._names is None:  # built on first use: one dictionary of every naming text
+            names: dict[str, list[Entry]] = {}
+            for e in self.entries:
+                for k in entry_keys(e):
+                    names.setdefault(k, []).append(e)
+            self._names = {k: tuple(v) for k, v in names.items()}
+        return list(self._names.get(key, ()))
 
     def rows(self) -> list[tuple[str, str, str, str | None, int, bool, int, int, int, int]]:
         """One row per entry for a database table: ``(variant, family, full code, name,

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from pdnkit.openings.book import Classification, OpeningBook, entry_keys, normal_text
+from pdnkit.openings.book import Classification, OpeningBook
 from pdnkit.openings.table import Entry
 
 __all__ = ["OPENING_TAGS", "TagCheck", "check_opening_tag", "tag_disagreement"]
@@ -77,8 +77,7 @@ def check_opening_tag(tags: Mapping[str, str] | Iterable[tuple[str, str]],
         text = value.strip()
         if not text or set(text) <= _PLACEHOLDER:
             continue
-        key = normal_text(text)
-        named = tuple(e for e in book.entries if key in entry_keys(e))
+        named = tuple(book.find(text))
         if not named:
             out.append(TagCheck(tag, value, "unknown", (), f"{tag} {value!r} names no "
                                 f"entry of the {book.variant} tables"))
