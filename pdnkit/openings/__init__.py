@@ -1,0 +1,52 @@
+"""Openings as players name them: ballot, code and name tables, classified by position.
+
+The tables are data files in ``pdnkit/openings/tables`` (one CSV per family, each entry with
+its source; ``tables/README.md`` says what comes from where). :func:`load_tables` builds a
+variant's :class:`OpeningBook` once (every line replayed by the rules engine);
+:meth:`OpeningBook.classify` names a game from the positions it reached, so transpositions
+land in the same opening; :func:`classify_record` does it for a record or a report;
+:func:`check_opening_tag` compares a game's ``Opening``-like tag with what its moves say;
+:func:`novelties` finds where each game left the games played before it.
+
+Names are imported lazily from the submodules that define them.
+
+Example:
+    >>> from pdnkit.openings import classify_record
+    >>> from pdnkit.pdn import parse_game
+    >>> c = classify_record(parse_game('[GameType "21"] 1. 11-15 24-20 8-11 *'))
+    >>> c.code, c.name
+    ('ACF 130', 'Ayrshire Lassie')
+"""
+
+from __future__ import annotations
+
+from pdnkit._lazy import lazy_exports
+
+_API: dict[str, str] = {
+    "Entry": "pdnkit.openings.table",
+    "OpeningTableError": "pdnkit.openings.table",
+    "read_table": "pdnkit.openings.table",
+    "square_bits": "pdnkit.openings.table",
+    "Classification": "pdnkit.openings.book",
+    "Match": "pdnkit.openings.book",
+    "OpeningBook": "pdnkit.openings.book",
+    "load_tables": "pdnkit.openings.book",
+    "load_user_table": "pdnkit.openings.book",
+    "table_index": "pdnkit.openings.book",
+    "classify_record": "pdnkit.openings.record",
+    "game_positions": "pdnkit.openings.record",
+    "colours_swapped": "pdnkit.openings.record",
+    "mirror_position": "pdnkit.openings.table",
+    "TagCheck": "pdnkit.openings.tags",
+    "OPENING_TAGS": "pdnkit.openings.tags",
+    "check_opening_tag": "pdnkit.openings.tags",
+    "tag_disagreement": "pdnkit.openings.tags",
+    "GameLine": "pdnkit.openings.novelty",
+    "Novelty": "pdnkit.openings.novelty",
+    "novelties": "pdnkit.openings.novelty",
+    "pdn_date": "pdnkit.openings.novelty",
+}
+
+__all__ = sorted(_API)
+
+__getattr__, __dir__ = lazy_exports(__name__, _API, globals())

@@ -1,0 +1,120 @@
+"""Classifying one game as the reader or the validator gives it: a
+:class:`~pdnkit.pdn.record.GameRecord` (replayed here) or a
+:class:`~pdnkit.validation.report.GameReport` (its replayed positions read).
+
+Example:
+    >>> from pdnkit.validation import validate
+    >>> rep = next(validate('[GameType "25"] 1. cd4 ba5 2. dc5 d:b4 3. a:c5 fg5 *'))
+    >>> c = classify_record(rep)
+    >>> c.name, c.translit, c.ply
+    ('Кол', 'Kol', 5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from pdnkit.openings.book import Classification, OpeningBook, load_tables
+from pdnkit.openings.table import mirror_position
+from pdnkit.rules import Position, get_rules, parse_fen
+
+if TYPE_CHECKING:
+    from pdnkit.pdn.record import GameRecord
+    from pdnkit.validation.report import GameReport
+
+__all__ = ["classify_record", "colours_swapped", "game_positions"]
+
+
+def _start(report: GameReport) -> Position | None:
+    """The position the report's main line starts from."""
+    if report.plain is not None:
+        return report.plain.start
+    if report.plies and report.plies[0].position_before is not None:
+        return report.plies[0].position_before
+    if report.variant is None:
+        return None
+    rules = get_rules(report.variant, report.edition)
+    if report.start_fen:
+        try:
+            return parse_fen(report.start_fen, rules)
+        except ValueError:
+            return None
+    return Position.initial(rules)
+
+
+def game_positions(report: GameReport) -> Iterator[Position]:
+    """The positions of a report's main line from ply 0, as far as it was replayed (a
+    report from a worker process, which keeps FEN only, is read from its FENs; a ``light``
+    report has only its start).
+
+    Example:
+        >>> from pdnkit.validation import validate
+        >>> rep = next(validate('[GameType "20"] 1. 32-28 19-23 2. 28x19 *'))
+        >>> len(list(game_positions(rep)))
+        4
+    """
+    start = _start(report)
+    if start is None:
+        return
+    yield start
+    if report.plain is not None:
+        yield from report.plain.afters
+    rules = start.rules
+    for ply in report.plies:
+        if not ply.replayed:
+            return
+        after = ply.position_after
+        if after is None:
+            fen = ply.fen_after
+            if not fen:
+                return
+            after = parse_fen(fen, rules)
+        yield after
+
+
+def colours_swapped(start: Position) -> bool:
+    """True when ``start`` is the variant's starting position seen from the other side (the
+    starting placement with the other colour to move, as PlayStrategy's English checkers
+    exports have it): the game is then read with the colours swapped.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.initial(get_rules("english"))
+        >>> colours_swapped(p), colours_swapped(p.with_side("W"))
+        (False, True)
+    """
+    initial = Position.initial(start.rules)
+    return bool(start != initial and mirror_position(start) == initial)
+
+
+def classify_record(game: GameRecord | GameReport,
+                    book: OpeningBook | None = None) -> Classification:
+    """The opening of one game: a report's replayed positions, or a record replayed first
+    (its rules from its tags, as :func:`pdnkit.validation.replay` decides them). ``book``
+    defaults to the shipped tables of the game's variant. A game that starts from the
+    starting placement with the other colour to move is read with the colours swapped
+    (:func:`colours_swapped`; ``Classification.mirrored`` says so).
+
+    Example:
+        >>> from pdnkit.pdn import parse_game
+        >>> classify_record(parse_game('[GameType "21"] 1. 9-13 22-18 6-9 *')).name
+        'Dreaded Edinburgh'
+    """
+    from pdnkit.validation.report import GameReport
+
+    if isinstance(game, GameReport):
+        report = game
+    else:
+        from pdnkit.validation import replay
+
+        report = replay(game)
+    if report.variant is None:
+        return Classification.empty()
+    if book is None:
+        book = load_tables(report.variant)
+    elif book.variant != get_rules(report.variant).name:
+        return Classification.empty()
+    positions = list(game_positions(report))
+    mirrored = bool(positions) and colours_swapped(positions[0])
+    return book.classify(positions, mirrored=mirrored)
