@@ -1,81 +1,25 @@
-"""``pdnkit view`` pages in a real headless Chromium (Debian's, driven by Playwright).
+"""``pdnkit view`` pages in a real headless Chromium (Debian's, driven by Playwright; the
+browser fixtures and the screenshot folder are in ``conftest.py``).
 
 The board is read back from the SVG's DOM (``data-square``/``data-piece``) and compared with
 the rules engine's position; findings, numbering of three boards and the lazy game list are
-checked as a user would use them. Screenshots go to the test's temporary folder (their path is
-printed); set ``PDNKIT_SCREENSHOTS=DIR`` to keep them in DIR.
-
-Skipped with the reason when Playwright for Python or a Chromium binary is missing
-(``.ci/run`` installs Debian's ``chromium``; Playwright's own browser downloads are never used).
+checked as a user would use them.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pdnkit.replay import validate
 from pdnkit.rules import get_rules
-from pdnkit.store.demodata import sample_dir
+from pdnkit.store import sample_dir
+from pdnkit.validation import validate
 from pdnkit.viewer.model import game_model
 from pdnkit.viewer.page import view, view_html
 from tests.shared import SHARED_DATA
-
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--no-first-run", "--disable-sync"]
-
-
-def _chromium() -> str | None:
-    env = os.environ.get("PDNKIT_CHROMIUM")
-    if env:
-        return env if Path(env).exists() else None
-    for name in ("/usr/bin/chromium", "/usr/bin/chromium-browser"):
-        if Path(name).exists():
-            return name
-    return shutil.which("chromium")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("Playwright for Python is not installed (pip install playwright)")
-    exe = _chromium()
-    if exe is None:
-        pytest.skip("no Chromium binary (apt-get install chromium, or set PDNKIT_CHROMIUM)")
-    with sync_playwright() as p:
-        try:
-            b = p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        except Exception as exc:  # a broken browser install: say why and skip
-            pytest.skip(f"Chromium at {exe} does not start: {exc}")
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    pg = browser.new_page(viewport={"width": 1400, "height": 900})
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    pg.close()
-    assert not errors, f"script errors on the page: {errors}"
-
-
-def _shot(pg: Any, tmp_path: Path, name: str) -> Path:
-    folder = Path(os.environ.get("PDNKIT_SCREENSHOTS", tmp_path))
-    folder.mkdir(parents=True, exist_ok=True)
-    out = folder / name
-    pg.screenshot(path=str(out))
-    print(f"screenshot: {out}")
-    return out
+from tests.view.conftest import shot
 
 
 def _real_international() -> Path:
@@ -117,7 +61,7 @@ def test_keyboard_steps_to_ply_k_and_board_equals_engine(page: Any, tmp_path: Pa
     last = rep.replayed_plies
     assert _board(page) == _engine_board(rep.plies[last - 1].position_after)
     assert "Final position" in page.inner_text("#verdict")
-    _shot(page, tmp_path, "view-real.png")
+    shot(page, tmp_path, "view-real.png")
 
 
 def test_click_finding_jumps_to_its_ply_and_marks_the_move(page: Any, tmp_path: Path):
@@ -142,7 +86,7 @@ def test_click_finding_jumps_to_its_ply_and_marks_the_move(page: Any, tmp_path: 
     # the board at the faulty ply is the position before the faulty move
     before = rep.plies[finding.ply - 2].position_after
     assert _board(page) == _engine_board(before)
-    _shot(page, tmp_path, "view-finding.png")
+    shot(page, tmp_path, "view-finding.png")
     # a report's link to the game and ply selects the error there
     page.goto(out.as_uri() + f"#g={index}&ply={finding.ply}")
     page.reload()
@@ -174,7 +118,7 @@ def test_numbering_of_the_board(page: Any, tmp_path: Path, variant: str, file: s
     # international and english: square 1 is on the second file of the top row; italian,
     # on its mirrored board, in the top-left corner
     assert top_left[0] == 1 and (top_left[1] == 0) == (variant == "italian")
-    _shot(page, tmp_path, f"view-{variant}.png")
+    shot(page, tmp_path, f"view-{variant}.png")
 
 
 def test_ten_thousand_games_stay_lazy(page: Any, tmp_path: Path):
