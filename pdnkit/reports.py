@@ -32,6 +32,7 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.stats import VERDICTS, _isnull, endgame_rules, endgame_summary, verdict
+from pdnkit.viewer.text import markdown, markdown_code, plain
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -138,9 +139,11 @@ class _Doc:
 
 
 def _html_table(df: pd.DataFrame) -> str:
-    """A DataFrame as an HTML table in a box that scrolls sideways when it is wide."""
-    return ('<div class="scroll">' + df.to_html(index=False, na_rep="", border=0,
-                                                 classes="data", escape=True) + "</div>")
+    """A DataFrame as an HTML table in a box that scrolls sideways when it is wide (text
+    escaped, bidi controls stripped: :func:`pdnkit.viewer.text.plain`)."""
+    shown = df.map(lambda v: plain(v) if isinstance(v, str) else v)
+    return ('<div class="scroll">' + str(shown.to_html(index=False, na_rep="", border=0,
+                                                       classes="data", escape=True)) + "</div>")
 
 
 _CSS = (
@@ -184,13 +187,15 @@ def _inline_html(text: str) -> str:
 
 
 def _cell(v: Any) -> str:
+    """A Markdown table cell: text escaped (:func:`pdnkit.viewer.text.markdown`), so no
+    markup of a file becomes HTML or a link in a CommonMark renderer."""
     if _isnull(v):
         return ""
     if isinstance(v, float):
         return f"{v:g}"
     if hasattr(v, "strftime"):
-        return v.strftime("%Y-%m-%d")
-    return str(v).replace("|", "\\|").replace("\n", " ")
+        return str(v.strftime("%Y-%m-%d"))
+    return markdown(str(v))
 
 
 def _md_table(df: pd.DataFrame) -> str:
@@ -372,56 +377,85 @@ def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
 
 
 def _check_card(row: Any, link: str | None) -> tuple[str, str]:
-    """One game to check as (HTML with a board, Markdown)."""
+    """One game to check as (HTML with a board, Markdown). Text from the file is escaped in
+    both (and without bidi controls: :mod:`pdnkit.viewer.text`)."""
     from pathlib import Path
-
-    from pdnkit.board import board_svg
-    from pdnkit.rules import FenError, format_move, get_rules, parse_fen
-    from pdnkit.rules.notation import NotationError, parse_move_text
-    from pdnkit.viewer.model import placement_of
 
     where = (f"{Path(str(row.file)).name if not _isnull(row.file) else '?'}, game "
              f"{int(row.game_index) + 1}" + ("" if _isnull(row.ply) else f", ply {int(row.ply)}"))
     names = f"{row.white or '?'} - {row.black or '?'}" + (
         f" ({row.event})" if not _isnull(row.event) and row.event else "")
     move = None if _isnull(row.move) else str(row.move)
-    legal: list[str] = []
-    svg = ""
-    if not _isnull(row.fen) and not _isnull(row.variant):
-        try:
-            rules = get_rules(str(row.variant))
-            pos = parse_fen(str(row.fen), rules)
-            moves = pos.legal_moves()
-            legal = [format_move(m, rules, full_path=len(m.captured) > 1) for m in moves]
-            marks = {}
-            if move:
-                try:
-                    marks = {s: "written" for s in parse_move_text(rules, move)[0]
-                             if rules.geometry.is_square(s)}
-                except (NotationError, ValueError):
-                    marks = {}
-            svg = board_svg(rules, placement_of(pos), marks=marks,
-                            arrows=[m.path for m in moves[:8]], size=240,
-                            title=f"position before ply {row.ply}")
-        except (FenError, ValueError, KeyError, LookupError):
-            svg = ""
+    svg, legal = _check_board(row, move)
     legal_text = ", ".join(legal) if legal else ("none (the game was over)" if svg else "n/a")
     link_html = (f' &middot; <a href="{html.escape(link)}">open in the viewer</a>'
                  if link else "")
-    body = (f"<h3>{html.escape(where)}: {html.escape(str(row.code))}</h3>"
-            f"<p>{html.escape(names)}{link_html}</p>"
-            f"<p>{html.escape(str(row.message))}</p>"
-            + (f"<p>Move as written: <code>{html.escape(move)}</code> (red squares)</p>"
+    body = (f"<h3>{_h(where)}: {_h(str(row.code))}</h3>"
+            f"<p>{_h(names)}{link_html}</p>"
+            f"<p>{_h(str(row.message))}</p>"
+            + (f"<p>Move as written: <code>{_h(move)}</code> (red squares)</p>"
                if move else "")
             + (f'<p class="legal">Legal moves there (blue arrows): '
-               f'{"".join(f"<code>{html.escape(m)}</code>" for m in legal) or legal_text}</p>'
+               f'{"".join(f"<code>{_h(m)}</code>" for m in legal) or legal_text}</p>'
                if svg else ""))
     card = f'<div class="check">{svg}<div>{body}</div></div>'
-    md = (f"- **{where}**: `{row.code}` {names}. {row.message}"
-          + (f" Move as written: `{move}`." if move else "")
-          + (f" Legal moves: {legal_text}." if svg else "")
+    md = (f"- **{markdown(where)}**: {markdown_code(str(row.code))} {markdown(names)}. "
+          f"{markdown(str(row.message))}"
+          + (f" Move as written: {markdown_code(move)}." if move else "")
+          + (f" Legal moves: {markdown(legal_text)}." if svg else "")
           + (f" [Open in the viewer]({link})" if link else ""))
     return card, md
+
+
+def _h(text: str) -> str:
+    """Text from a file for HTML: escaped, without bidi controls."""
+    return html.escape(plain(text))
+
+
+def _check_board(row: Any, move: str | None) -> tuple[str, list[str]]:
+    """The SVG board of the position before a faulty move (the squares of the move as
+    written marked, the legal moves as arrows) and those legal moves; ``("", [])`` without
+    a position."""
+    from pdnkit.board import board_svg
+    from pdnkit.rules import FenError, format_move, get_rules, parse_fen
+    from pdnkit.rules.notation import NotationError, parse_move_text
+    from pdnkit.viewer.model import placement_of
+
+    if _isnull(row.fen) or _isnull(row.variant):
+        return "", []
+    try:
+        rules = get_rules(str(row.variant))
+        pos = parse_fen(str(row.fen), rules)
+        moves = pos.legal_moves()
+        legal = [format_move(m, rules, full_path=len(m.captured) > 1) for m in moves]
+        marks = {}
+        if move:
+            try:
+                marks = {s: "written" for s in parse_move_text(rules, move)[0]
+                         if rules.geometry.is_square(s)}
+            except (NotationError, ValueError):
+                marks = {}
+        svg = board_svg(rules, placement_of(pos), marks=marks,
+                        arrows=[m.path for m in moves[:8]], size=240,
+                        title=f"position before ply {row.ply}")
+    except (FenError, ValueError, KeyError, LookupError):
+        return "", []
+    return svg, legal
+
+
+def _view_link(view_page: Any, number: int, ply: Any) -> str:
+    """The relative link to game ``number`` and ``ply`` of the viewer
+    page ``view_page``: ``./`` and the name URL-quoted, so no file name reads as a scheme
+    (``javascript:``) or breaks the link.
+
+    >>> _view_link("/tmp/javascript:x.games.html", 2, 5)
+    './javascript%3Ax.games.html#g=2&ply=5'
+    """
+    from pathlib import Path
+    from urllib.parse import quote
+
+    at = "" if _isnull(ply) else f"&ply={max(0, int(ply))}"
+    return f"./{quote(Path(str(view_page)).name)}#g={number}{at}"
 
 
 def _write_view(con: Any, ids: list[int], path: Any) -> dict[int, int]:
@@ -489,10 +523,7 @@ def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
                  if view_page is not None else ""))
         for r in shown.itertuples(index=False):
             gid = int(r.game_id)
-            link = None
-            if gid in index:
-                ply = "" if _isnull(r.ply) else f"&ply={max(0, int(r.ply))}"
-                link = f"{Path(str(view_page)).name}#g={index[gid]}{ply}"
+            link = _view_link(view_page, index[gid], r.ply) if gid in index else None
             card, md = _check_card(r, link)
             doc.raw(card, md)
         doc.folded(f"all {len(check)} games with errors",

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pdnkit.viewer.model import GameModel, game_model
+from pdnkit.viewer.text import plain
 
 __all__ = ["ViewSummary", "game_model_of", "layout", "view", "view_html"]
 
@@ -91,8 +92,15 @@ def _entry(i: int, model: GameModel) -> dict[str, Any]:
 
 
 def _json_block(data: Any) -> str:
-    """JSON safe inside a script element (no ``<`` at all, so no ``</script>`` or ``<!--``)."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
+    """JSON safe inside a script element (no ``<`` at all, so no ``</script>`` or ``<!--``),
+    without bidi controls (:func:`pdnkit.viewer.text.plain`: no text of a file may reorder
+    the page's text; they can only stand inside JSON strings, so the JSON stays valid).
+
+    >>> _json_block({"w": "</script>\u202e"})
+    '{"w":"\\\\u003c/script>"}'
+    """
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return plain(text).replace("<", "\\u003c")
 
 
 def _asset(name: str) -> str:
@@ -123,7 +131,7 @@ def _build(models: Iterable[GameModel], title: str) -> tuple[str, list[dict[str,
     page = _asset("viewer.html")
     page = (page.replace("/*CSS*/", _asset("viewer.css"), 1)
             .replace("/*JS*/", _asset("viewer.js"), 1)
-            .replace("<!--TITLE-->", _html.escape(title)))
+            .replace("<!--TITLE-->", _html.escape(plain(title))))
     text = (page.replace("<!--INDEX-->", f'<script type="application/json" id="pdnkit-index">'
                                          f"{_json_block(meta)}</script>", 1)
             .replace("<!--GAMES-->", "\n".join(blocks), 1))
