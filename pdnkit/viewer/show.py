@@ -3,7 +3,9 @@
 :func:`show` returns a :class:`GameShow`, a rich renderable: the board at ply K (the move
 played marked, or the squares of a faulty move as written), the move list around K with K
 marked, the comments and NAGs at K, the game's findings, the legal moves where ply K is an
-error, and at the end the result and pdnkit's verdict.
+error, and at the end the result and pdnkit's verdict. Text from the file reaches the
+terminal through :func:`pdnkit.viewer.text.terminal` (control characters as visible escapes)
+and as :class:`rich.text.Text` (rich markup in it is printed as written).
 
 Example:
     >>> from io import StringIO
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.viewer.model import GameModel, game_model, resolve_ply
+from pdnkit.viewer.text import terminal
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
@@ -118,7 +121,7 @@ class GameShow:
 
         if p is None:
             return ""
-        t = Text(p.written + "".join(f" ${n}" for n in p.nags))
+        t = Text(terminal(p.written) + "".join(f" ${n}" for n in p.nags))
         bad = any(f.ply == p.ply and f.severity == "error" for f in self.model.findings)
         if not p.replayed:
             t.stylize("red" if bad else "dim")
@@ -140,7 +143,7 @@ class GameShow:
         if 1 <= k <= m.last_ply:
             p = m.plies[k - 1]
             t = Text(f"{where}: ", style="bold")
-            t.append(p.label(m.first_mover))
+            t.append(terminal(p.label(m.first_mover)))
             if p.notation and p.notation != p.written:
                 t.append(f" (played {p.notation})", style="dim")
             if not p.replayed:
@@ -149,12 +152,13 @@ class GameShow:
             if p.nags:
                 out.append(Text("NAGs: " + " ".join(f"${n}" for n in p.nags)))
             if p.comment:
-                out.append(Text("comment: ", style="bold").append(p.comment, style="italic"))
+                out.append(Text("comment: ", style="bold").append(terminal(p.comment),
+                                                                  style="italic"))
         else:
             out.append(Text(where, style="bold"))
         for f in self.errors_here():
             t = Text(f"{f.code}: ", style="bold red")
-            t.append(f"move as written {f.move or '?'}; ")
+            t.append(f"move as written {terminal(f.move or '?')}; ")
             t.append(f"{len(f.legal)} legal move{'s' * (len(f.legal) != 1)} here: ", style="bold")
             t.append(", ".join(f.legal) or "none (the game was over)")
             out.append(t)
@@ -173,9 +177,10 @@ class GameShow:
             table.add_column(col, overflow="fold")
         for f in self.model.findings:
             mark = "reverse" if f.ply == self.ply and f.ply is not None else ""
+            # every cell a Text: rich reads markup in plain strings, and file text has none
             table.add_row(Text("" if f.ply is None else str(f.ply), style=mark),
                           Text(f.severity, style=_SEVERITY_STYLE.get(f.severity, "")),
-                          f.code, f.move or "", f.message)
+                          Text(f.code), Text(terminal(f.move or "")), Text(terminal(f.message)))
         return table
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -183,9 +188,9 @@ class GameShow:
         from rich.text import Text
 
         m = self.model
-        yield Text(m.heading(), style="bold")
+        yield Text(terminal(m.heading()), style="bold")
         title = m.rules.title if m.rules else "unknown variant"
-        yield Text(f"{m.source} · {title} · status {m.report.status}", style="dim")
+        yield Text(terminal(f"{m.source} · {title} · status {m.report.status}"), style="dim")
         grid = Table.grid(padding=(0, 3))
         grid.add_column()
         grid.add_column()

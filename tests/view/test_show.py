@@ -146,3 +146,28 @@ def test_unknown_variant_has_no_board_but_lists_the_moves():
     text = _render(show('[GameType "77"]\n1. 32-28 19-23 *'))
     assert "no board: the variant is unknown" in text
     assert "1.  32-28  19-23" in text
+
+
+HOSTILE = ('[Event "ev\x1b]0;pwned\x07 \u202eevil"]\n[White "[bold red]x[/bold red]"]\n'
+           '[Black "b\x1b[2J\x1b[31mred"]\n[GameType "20"]\n'
+           '1. 32-28 {\x1b[31mRED\x1b[0m\r over [link=https://x]y[/link]} 19-23 2. 37-26 *\n')
+
+
+@pytest.mark.parametrize("ply", ["1", "3"])
+def test_show_passes_no_control_text_or_markup_to_the_terminal(ply: str):
+    text = _render(show(HOSTILE, ply=ply))
+    for ch in "\x1b\x07\r\u202e":
+        assert ch not in text, repr(ch)
+    assert "[bold red]x[/bold red]" in text                 # markup printed as written
+    assert "\\x1b[2J\\x1b[31mred" in text and "\\u202eevil" in text   # escapes shown
+    if ply == "1":
+        assert "\\x1b[31mRED\\x1b[0m" in text and "over [link=https://x]y[/link]" in text
+
+
+def test_cli_show_escapes_control_text(tmp_path: Path):
+    f = tmp_path / "h.pdn"
+    f.write_text(HOSTILE, encoding="utf-8")
+    res = runner.invoke(app, ["show", str(f), "--ply", "1", "--width", "160"])
+    assert res.exit_code == 0, res.output
+    assert not set("\x1b\x07\r\u202e") & set(res.output)
+    assert "[bold red]x[/bold red]" in res.output
