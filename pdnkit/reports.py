@@ -32,6 +32,7 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.stats import VERDICTS, _isnull, endgame_rules, endgame_summary, verdict
+from pdnkit.viewer.model import players
 from pdnkit.viewer.text import markdown, markdown_code, plain
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -383,7 +384,7 @@ def _check_card(row: Any, link: str | None) -> tuple[str, str]:
 
     where = (f"{Path(str(row.file)).name if not _isnull(row.file) else '?'}, game "
              f"{int(row.game_index) + 1}" + ("" if _isnull(row.ply) else f", ply {int(row.ply)}"))
-    names = f"{row.white or '?'} - {row.black or '?'}" + (
+    names = players(row.white, row.black) + (
         f" ({row.event})" if not _isnull(row.event) and row.event else "")
     move = None if _isnull(row.move) else str(row.move)
     svg, legal = _check_board(row, move)

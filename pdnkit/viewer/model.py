@@ -26,7 +26,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.replay import GameReport
     from pdnkit.rules import Position, Rules
 
-__all__ = ["FindingView", "GameModel", "PlyView", "game_model", "placement_of", "resolve_ply"]
+__all__ = ["FindingView", "GameModel", "PlyView", "game_model", "placement_of", "players",
+           "resolve_ply"]
 
 #: stages of finding codes whose findings say something about the result
 _VERDICT_STAGES = ("result", "draw")
@@ -46,6 +47,27 @@ def placement_of(position: Position) -> str:
         for s in squares:
             cells[s - 1] = ch
     return "".join(cells)
+
+
+def _name(value: object) -> str | None:
+    """A player name, or ``None`` for a missing one (``None``, NaN, empty, PDN's ``?``)."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    return text if text and text != "?" else None
+
+
+def players(white: object, black: object) -> str:
+    """``White - Black`` as the views write it: ``?`` for a missing name, ``(no players)``
+    when both are missing (a tagless game; also for NaN from a DataFrame).
+
+    >>> players("Sijbrands", None), players(None, float("nan")), players("", "Baba")
+    ('Sijbrands - ?', '(no players)', '? - Baba')
+    """
+    w, b = _name(white), _name(black)
+    if w is None and b is None:
+        return "(no players)"
+    return f"{w or '?'} - {b or '?'}"
 
 
 @dataclass
@@ -136,7 +158,7 @@ class GameModel:
     def heading(self) -> str:
         """``White - Black, Event, Date: result``."""
         r = self.report
-        names = f"{r.white or '?'} - {r.black or '?'}"
+        names = players(r.white, r.black)
         extra = [v for k in ("Event", "Date") if (v := _tag(self.tags, k))]
         return ", ".join([names, *extra]) + f": {r.result_raw or r.result or '*'}"
 

@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pdnkit.viewer.model import GameModel, game_model
+from pdnkit.viewer.model import GameModel, game_model, players
 from pdnkit.viewer.text import plain
 
 __all__ = ["ViewSummary", "game_model_of", "layout", "view", "view_html"]
@@ -83,6 +83,7 @@ def _entry(i: int, model: GameModel) -> dict[str, Any]:
     r = model.report
     tags = {k.lower(): v for k, v in model.tags}
     return {"i": i, "white": r.white or "", "black": r.black or "",
+            "players": players(r.white, r.black),
             "event": tags.get("event", ""), "date": tags.get("date", ""),
             "result": r.result_raw or r.result or "*", "status": r.status,
             "variant": model.rules.name if model.rules else "",

@@ -60,7 +60,7 @@
       var row = el("div", { "class": "row" + (g.i === state.game ? " sel" : ""), "data-game": g.i });
       row.style.top = (i * ROW) + "px";
       row.appendChild(el("span", {}, String(g.i + 1)));
-      row.appendChild(el("span", { title: g.source }, (g.white || "?") + " - " + (g.black || "?")));
+      row.appendChild(el("span", { title: g.source }, g.players));
       row.appendChild(el("span", { title: g.event }, g.event));
       row.appendChild(el("span", {}, g.result));
       row.appendChild(el("span", { "class": "st-" + g.status }, g.status));
