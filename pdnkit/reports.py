@@ -32,7 +32,7 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.stats import VERDICTS, _isnull, endgame_rules, endgame_summary, verdict
-from pdnkit.viewer.model import players
+from pdnkit.viewer.model import players, result_text, winner_text
 from pdnkit.viewer.text import markdown, markdown_code, plain
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -236,6 +236,22 @@ _SOURCE_MARKS = {"[S]": "a secondary source (a federation summary, not the ruleb
                  "[U]": "an assumption of pdnkit where no source says"}
 
 
+def _winners_named(df: pd.DataFrame) -> pd.DataFrame:
+    """``ended`` says who won, by side and name (``Black won: MF Tinsley, after 39 plies``),
+    never a bare score whose first number is White's in one variant and Black's in another.
+
+    >>> import pandas as pd
+    >>> _winners_named(pd.DataFrame({"outcome": ["black"], "white": ["E Fuller"],
+    ...     "black": ["MF Tinsley"], "plies": [39], "ended": ["1-0 after 39 plies"]})).ended[0]
+    'Black won: MF Tinsley, after 39 plies'
+    """
+    if df.empty:
+        return df
+    plies = ["?" if _isnull(n) else str(int(n)) for n in df["plies"]]
+    return df.assign(ended=[f"{winner_text(o, w, b)}, after {n} plies" for o, w, b, n in
+                            zip(df["outcome"], df["white"], df["black"], plies, strict=True)])
+
+
 def _needs_person_first(df: pd.DataFrame) -> pd.DataFrame:
     order = {v: i for i, v in enumerate((*NEEDS_A_PERSON, "ended-in-time"))}
     return df.assign(_o=df["verdict"].map(order)).sort_values(
@@ -293,7 +309,7 @@ def endgame_report(con: Any = None, *, fmt: str = "md", **filters: Any) -> str:
     from pdnkit import plots
 
     con_ = _connection(con)
-    df = endgame_rules(con_, **filters)
+    df = _winners_named(endgame_rules(con_, **filters))
     doc = _Doc("Endgame-rule report")
     n_games = int(df["game_id"].nunique()) if len(df) else 0
     counts = df["verdict"].value_counts().to_dict() if len(df) else {}
@@ -353,8 +369,9 @@ def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
     """The games with an error, one row each with its first error in the main line.
 
     Columns: ``game_id``, ``file``, ``game_index``, ``variant``, ``white``, ``black``,
-    ``event``, ``status``, ``code``, ``message``, ``ply``, ``move`` (as written), ``fen``
-    (the position before the move), ``line``. Filters as in :mod:`pdnkit.stats`.
+    ``event``, ``result_raw`` (as written), ``outcome``, ``status``, ``code``, ``message``,
+    ``ply``, ``move`` (as written), ``fen`` (the position before the move), ``line``. Filters
+    as in :mod:`pdnkit.stats`.
 
     >>> from pdnkit.stats import _memory_db
     >>> games_to_check(_memory_db()).empty
@@ -370,7 +387,8 @@ def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
                                          ORDER BY ply NULLS FIRST, line, code) AS rn
             FROM findings WHERE severity = 'error' AND NOT coalesce(in_variation, FALSE))
         SELECT g.game_id, fl.path AS file, g.game_index, g.variant, g.white, g.black,
-               g.event, g.status, f.code, f.message, f.ply, f.move, f.fen, f.line
+               g.event, g.result_raw, g.outcome, g.status, f.code, f.message, f.ply, f.move,
+               f.fen, f.line
         FROM games g JOIN f ON f.game_id = g.game_id AND f.rn = 1
         LEFT JOIN files fl ON fl.file_id = g.file_id
         WHERE {where}
@@ -386,6 +404,8 @@ def _check_card(row: Any, link: str | None) -> tuple[str, str]:
              f"{int(row.game_index) + 1}" + ("" if _isnull(row.ply) else f", ply {int(row.ply)}"))
     names = players(row.white, row.black) + (
         f" ({row.event})" if not _isnull(row.event) and row.event else "")
+    names += ": " + result_text(None if _isnull(row.result_raw) else row.result_raw,
+                                row.outcome, row.white, row.black)
     move = None if _isnull(row.move) else str(row.move)
     svg, legal = _check_board(row, move)
     legal_text = ", ".join(legal) if legal else ("none (the game was over)" if svg else "n/a")

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.rules import Position, Rules
 
 __all__ = ["FindingView", "GameModel", "PlyView", "game_model", "placement_of", "players",
-           "resolve_ply"]
+           "resolve_ply", "result_text", "winner_text"]
 
 #: stages of finding codes whose findings say something about the result
 _VERDICT_STAGES = ("result", "draw")
@@ -68,6 +68,39 @@ def players(white: object, black: object) -> str:
     if w is None and b is None:
         return "(no players)"
     return f"{w or '?'} - {b or '?'}"
+
+
+_SIDES = {"white": "White", "black": "Black"}
+
+
+def winner_text(outcome: object, white: object = None, black: object = None) -> str:
+    """Who won, from the game's normalised ``outcome`` (``white``/``black``/``draw``/
+    ``unknown``): ``Black won: MF Tinsley``, ``draw``, or ``no result``.
+
+    >>> winner_text("black", "E Fuller", "MF Tinsley"), winner_text("draw"), winner_text(None)
+    ('Black won: MF Tinsley', 'draw', 'no result')
+    """
+    if outcome in _SIDES:
+        name = _name(white if outcome == "white" else black)
+        return f"{_SIDES[str(outcome)]} won" + (f": {name}" if name else "")
+    return "draw" if outcome == "draw" else "no result"
+
+
+def result_text(result: object, outcome: object, white: object = None,
+                black: object = None) -> str:
+    """A result as written with its winner named, never a bare score: in English the first
+    number of ``1-0`` is Black's (the first mover's), in most variants White's, so the
+    views always say who won, from the normalised ``outcome``.
+
+    >>> result_text("1-0", "black", "E Fuller", "MF Tinsley")
+    '1-0 (Black won: MF Tinsley)'
+    >>> result_text("1-1", "draw"), result_text("*", "unknown"), result_text("2-1", "unknown")
+    ('1-1 (draw)', '* (no result)', '2-1 (outcome unknown)')
+    """
+    raw = result.strip() if isinstance(result, str) and result.strip() else "*"
+    if outcome in _SIDES or outcome == "draw":
+        return f"{raw} ({winner_text(outcome, white, black)})"
+    return f"{raw} ({'no result' if raw == '*' else 'outcome unknown'})"
 
 
 @dataclass
@@ -156,11 +189,16 @@ class GameModel:
         return self.start
 
     def heading(self) -> str:
-        """``White - Black, Event, Date: result``."""
+        """``White - Black, Event, Date: result (who won)``."""
         r = self.report
         names = players(r.white, r.black)
         extra = [v for k in ("Event", "Date") if (v := _tag(self.tags, k))]
-        return ", ".join([names, *extra]) + f": {r.result_raw or r.result or '*'}"
+        return ", ".join([names, *extra]) + f": {self.result_text()}"
+
+    def result_text(self) -> str:
+        """The result as written and who won (:func:`result_text`)."""
+        r = self.report
+        return result_text(r.result_raw or r.result, r.outcome, r.white, r.black)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object the HTML viewer reads for this game."""
@@ -184,6 +222,7 @@ class GameModel:
                          for f in self.findings],
             "status": self.report.status,
             "result": self.report.result_raw or self.report.result,
+            "resultText": self.result_text(),
             "verdict": self.verdict,
         }
 

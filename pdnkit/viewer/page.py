@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pdnkit.viewer.model import GameModel, game_model, players
+from pdnkit.viewer.model import GameModel, game_model, players, winner_text
 from pdnkit.viewer.text import plain
 
 __all__ = ["ViewSummary", "game_model_of", "layout", "view", "view_html"]
@@ -86,6 +86,8 @@ def _entry(i: int, model: GameModel) -> dict[str, Any]:
             "players": players(r.white, r.black),
             "event": tags.get("event", ""), "date": tags.get("date", ""),
             "result": r.result_raw or r.result or "*", "status": r.status,
+            "won": winner_text(r.outcome, r.white, r.black).split(":")[0],
+            "resultText": model.result_text(),
             "variant": model.rules.name if model.rules else "",
             "findings": len(model.findings),
             "codes": sorted({f.code for f in model.findings}),

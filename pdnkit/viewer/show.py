@@ -163,8 +163,8 @@ class GameShow:
             t.append(", ".join(f.legal) or "none (the game was over)")
             out.append(t)
         if k == m.last_ply:
-            out.append(Text(f"result {m.report.result_raw or m.report.result or '*'}; "
-                            f"pdnkit: {m.verdict}", style="bold"))
+            out.append(Text(terminal(f"result {m.result_text()}; pdnkit: {m.verdict}"),
+                            style="bold"))
         return out
 
     def findings_table(self) -> RenderableType:

@@ -62,7 +62,7 @@
       row.appendChild(el("span", {}, String(g.i + 1)));
       row.appendChild(el("span", { title: g.source }, g.players));
       row.appendChild(el("span", { title: g.event }, g.event));
-      row.appendChild(el("span", {}, g.result));
+      row.appendChild(el("span", { title: g.resultText }, g.won));
       row.appendChild(el("span", { "class": "st-" + g.status }, g.status));
       row.appendChild(el("span", { title: g.codes.join(", ") }, g.findings ? String(g.findings) : ""));
       row.addEventListener("click", onRowClick);
@@ -254,7 +254,7 @@
     var v = $("verdict");
     var end = k === lastPly();
     v.className = end ? "final" : "";
-    v.textContent = (end ? "Final position. " : "") + "Result " + (d.result || "*") + " \u00b7 pdnkit: " + d.verdict;
+    v.textContent = (end ? "Final position. " : "") + "Result " + d.resultText + " \u00b7 pdnkit: " + d.verdict;
   }
   function go(k, keepFinding) {
     if (!state.data) return;

@@ -155,3 +155,19 @@ def test_alphanumeric_square_names_on_a_russian_board(page: Any, tmp_path: Path)
         "els => els.map(e => [+e.getAttribute('data-square'), e.getAttribute('data-name')])"))
     assert names == {n: square_name(rules, n) for n in range(1, 33)}
     assert names[1] == "b8" and "a1" in names.values()
+
+
+def test_the_page_names_the_winner(page: Any, tmp_path: Path):
+    from tests.view.test_show import ENGLISH
+
+    out = tmp_path / "english.html"
+    view(ENGLISH, out=out)
+    page.goto(out.as_uri())
+    page.wait_for_selector("#board")
+    row = page.locator("#list .row").first
+    assert "Black won" in row.inner_text()
+    assert row.locator("span[title='1-0 (Black won: MF Tinsley)']").count() == 1
+    assert page.inner_text("#g-title").endswith(": 1-0 (Black won: MF Tinsley)")
+    page.keyboard.press("End")
+    assert "Result 1-0 (Black won: MF Tinsley)" in page.inner_text("#verdict")
+    shot(page, tmp_path, "view-english-winner.png")

@@ -31,3 +31,18 @@ def test_tagless_games_have_a_placeholder_not_nan(tagless_db: Path, fmt: str):
     assert not re.search(r"\bnan\b", text, flags=re.I)
     assert "(no players)" in text
     assert "W - ?" in text
+
+
+def test_reports_name_the_winner(tmp_path: Path):
+    from tests.view.test_show import ENGLISH
+
+    src = tmp_path / "w.pdn"
+    src.write_text(ENGLISH + '\n[White "A"]\n[Black "Baba"]\n[Result "0-2"]\n[GameType "20"]\n'
+                   "1. 32-28 19-23 2. 37-26 0-2\n", encoding="utf-8")
+    db = tmp_path / "w.duckdb"
+    pdnkit.import_files([src], db=db)
+    for fmt in ("md", "html"):
+        endgame = report("endgame", str(db), fmt=fmt)
+        assert "Black won: MF Tinsley, after 39 plies" in endgame
+        collection = report("collection", str(db), fmt=fmt)
+        assert "A - Baba: 0-2 (Black won: Baba)" in collection

@@ -171,3 +171,27 @@ def test_cli_show_escapes_control_text(tmp_path: Path):
     assert res.exit_code == 0, res.output
     assert not set("\x1b\x07\r\u202e") & set(res.output)
     assert "[bold red]x[/bold red]" in res.output
+
+
+#: English: Black moves first and the first number of a result is the first mover's
+ENGLISH = """[White "E Fuller"]
+[Black "MF Tinsley"]
+[Result "1-0"]
+[GameType "21"]
+[FEN "B:W13,19,25,29,30,31,32:B1,2,3,4,9,10,12"]
+
+1. 3-8 13x6 2. 2x9 31-27 3. 8-11 27-24 4. 11-16 24-20 5. 16x23 32-28 6. 10-14
+25-22 7. 9-13 22-18 8. 1-5 18x9 9. 5x14 28-24 10. 13-17 29-25 11. 17-21 24-19
+12. 23-26 30x23 13. 21x30 20-16 14. 4-8 23-18 15. 14x23 19-15 16. 12x19 15-10
+17. 23-27 10-7 18. 27-31 7-2 19. 8-11 2-6 20. 19-23 1-0
+"""
+
+
+def test_show_names_the_winner_of_an_english_game():
+    g = show(ENGLISH, ply="end")
+    assert g.model.report.outcome == "black"
+    text = _render(g)
+    assert text.splitlines()[0] == "E Fuller - MF Tinsley: 1-0 (Black won: MF Tinsley)"
+    assert "result 1-0 (Black won: MF Tinsley)" in text
+    drawn = _render(show('[GameType "20"]\n[Result "1-1"]\n1. 32-28 19-23 1-1', ply="end"))
+    assert "result 1-1 (draw)" in drawn
