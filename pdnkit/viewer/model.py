@@ -1,6 +1,6 @@
 """A game as pdnkit sees it, ply by ply: what ``pdnkit show`` and ``pdnkit view`` draw.
 
-:func:`game_model` turns a replayed :class:`~pdnkit.replay.GameReport` into a
+:func:`game_model` turns a replayed :class:`~pdnkit.validation.GameReport` into a
 :class:`GameModel`: the placement of every position (ply 0 = the start), the moves with
 their comments and NAGs, the findings with the squares of the move as written and the legal
 moves where the move is an error, and pdnkit's verdict on the final position. Every position
@@ -11,7 +11,7 @@ A *placement* is a string with one character per square, square 1 first: ``w`` W
 
 Example:
     >>> from pdnkit.pdn import parse_game
-    >>> from pdnkit.replay import replay
+    >>> from pdnkit.validation import replay
     >>> m = game_model(replay(parse_game('[GameType "21"] 1. 11-15 23-19 *')))
     >>> m.placement(0)[:12], m.placement(1)[10], m.placement(1)[14]
     ('bbbbbbbbbbbb', '.', 'b')
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pdnkit.replay import GameReport
     from pdnkit.rules import Position, Rules
+    from pdnkit.validation import GameReport
 
 __all__ = ["FindingView", "GameModel", "PlyView", "game_model", "placement_of", "players",
            "resolve_ply", "result_text", "winner_text"]
@@ -313,7 +313,7 @@ def game_model(report: GameReport, *, source: str | None = None) -> GameModel:
     """The :class:`GameModel` of a replayed game (a report with its ply list, not light).
 
     >>> from pdnkit.pdn import parse_game
-    >>> from pdnkit.replay import replay
+    >>> from pdnkit.validation import replay
     >>> m = game_model(replay(parse_game('[GameType "20"] 1. 32-28 19-23 2. 28-23 *')))
     >>> m.findings[0].code, m.findings[0].written_squares, m.findings[0].legal[:2]
     ('illegal-move', (28, 23), ['28x19'])
@@ -329,22 +329,32 @@ def game_model(report: GameReport, *, source: str | None = None) -> GameModel:
 
 
 def resolve_ply(model: GameModel, ply: str | int | None) -> int:
-    """The ply a ``--ply`` value names: a number (clamped to the game), ``end``, or a finding
-    code (the first ply with that finding). ``None`` means the first error's ply, else the end.
-    Raises ``ValueError`` for a code the game has no finding of at a ply.
+    """The ply a ``--ply`` value names: a number from 0 (the start) to the game's last ply,
+    ``end``, ``start``, or a finding code (the first ply with that finding). ``None`` means
+    the first error's ply, else the end. Raises ``ValueError`` for a ply outside the game
+    (saying its range) and for a code the game has no finding of at a ply.
 
     >>> from pdnkit.pdn import parse_game
-    >>> from pdnkit.replay import replay
+    >>> from pdnkit.validation import replay
     >>> m = game_model(replay(parse_game('[GameType "20"] 1. 32-28 19-23 2. 28-23 *')))
-    >>> resolve_ply(m, "illegal-move"), resolve_ply(m, "end"), resolve_ply(m, 99)
-    (3, 3, 3)
+    >>> resolve_ply(m, "illegal-move"), resolve_ply(m, "end"), resolve_ply(m, 2)
+    (3, 3, 2)
+    >>> resolve_ply(m, 99)
+    Traceback (most recent call last):
+    ...
+    ValueError: there is no ply 99: the game has 3 plies (give 0 for the start up to 3, end, or a finding code)
     """
     if ply is None:
         first = next((f.ply for f in model.findings
                       if f.severity == "error" and f.ply is not None), None)
         return first if first is not None else model.last_ply
     if isinstance(ply, int) or str(ply).strip().lstrip("-").isdigit():
-        return max(0, min(int(ply), model.last_ply))
+        k = int(ply)
+        if not 0 <= k <= model.last_ply:
+            n = model.last_ply
+            raise ValueError(f"there is no ply {k}: the game has {n} pl{'y' if n == 1 else 'ies'}"
+                             f" (give 0 for the start up to {n}, end, or a finding code)")
+        return k
     text = str(ply).strip().lower()
     if text in ("end", "last", "final"):
         return model.last_ply

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from pdnkit.board import GLYPHS, Board
 from pdnkit.cli import app
 from pdnkit.pdn import parse_game
-from pdnkit.replay import replay
 from pdnkit.rules import Position, format_move, get_rules, parse_fen
+from pdnkit.validation import replay
 from pdnkit.viewer import game_model, show
 from pdnkit.viewer.model import placement_of, resolve_ply
 
@@ -90,6 +90,18 @@ def test_resolve_ply_forms():
     assert resolve_ply(model, None) == 3          # the first error
     with pytest.raises(ValueError, match="no 'missed-capture'"):
         resolve_ply(model, "missed-capture")
+    assert resolve_ply(model, 0) == 0 and resolve_ply(model, "start") == 0
+    for bad in (4, 500, -1, "-3"):
+        with pytest.raises(ValueError, match=r"there is no ply -?\d+: the game has 3 plies"):
+            resolve_ply(model, bad)
+
+
+def test_cli_show_refuses_a_ply_past_the_end(tmp_path: Path):
+    f = tmp_path / "g.pdn"
+    f.write_text(GAME, encoding="utf-8")
+    res = runner.invoke(app, ["show", str(f), "--ply", "500", "--width", "140"])
+    assert res.exit_code == 2
+    assert "there is no ply 500: the game has 9 plies" in " ".join(res.output.split())
 
 
 def test_show_lists_comment_nag_and_findings():
