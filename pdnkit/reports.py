@@ -465,7 +465,7 @@ def _check_board(row: Any, move: str | None) -> tuple[str, list[str]]:
 
 
 def _view_link(view_page: Any, number: int, ply: Any) -> str:
-    """The relative link to game ``number`` and ``ply`` of the viewer
+    """The relative link to game ``number`` (from 1) and ``ply`` of the viewer
     page ``view_page``: ``./`` and the name URL-quoted, so no file name reads as a scheme
     (``javascript:``) or breaks the link.
 
@@ -480,7 +480,8 @@ def _view_link(view_page: Any, number: int, ply: Any) -> str:
 
 
 def _write_view(con: Any, ids: list[int], path: Any) -> dict[int, int]:
-    """Write the viewer page of the games ``ids`` to ``path``; ``game_id -> page index``."""
+    """Write the viewer page of the games ``ids`` to ``path``; ``game_id -> the game's
+    number in the page`` (from 1, as ``#g=N`` counts)."""
     from pdnkit.viewer.page import view
 
     ordered = sorted(set(ids))
@@ -488,7 +489,7 @@ def _write_view(con: Any, ids: list[int], path: Any) -> dict[int, int]:
         return {}
     view(db=con, where="g.game_id IN (" + ",".join(str(int(i)) for i in ordered) + ")",
          out=path, title="games to check")
-    return {gid: i for i, gid in enumerate(ordered)}
+    return {gid: i for i, gid in enumerate(ordered, 1)}
 
 
 def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,

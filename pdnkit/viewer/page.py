@@ -9,12 +9,13 @@ and lists the legal moves there) and, at the end, the result and pdnkit's verdic
 
 Every position is computed in Python (:mod:`pdnkit.viewer.model`) and embedded as JSON, one
 ``<script type="application/json">`` block per game that the page parses only when the game
-is opened; the script only draws. ``page.html#g=N&ply=K`` opens game N (0-based in the page)
-at ply K, which is how the reports link into a page.
+is opened; the script only draws. Games are numbered from 1 in the page, as ``pdnkit show
+--game`` and ``validate`` count them (for a page of one file, the game's number in the file):
+``page.html#g=N&ply=K`` opens game N at ply K, which is how the reports link into a page.
 
 Example:
     >>> html = view_html([game_model_of('[GameType "20"] 1. 32-28 19-23 *')])
-    >>> html.startswith("<!DOCTYPE html>") and 'id="pdnkit-g-0"' in html
+    >>> html.startswith("<!DOCTYPE html>") and 'id="pdnkit-g-1"' in html
     True
 """
 
@@ -36,7 +37,8 @@ __all__ = ["ViewSummary", "game_model_of", "layout", "view", "view_html"]
 @dataclass
 class ViewSummary:
     """What :func:`view` wrote: the page, the number of games, the games with errors and
-    ``anchors`` (``source label -> page index``) for linking into the page."""
+    ``anchors`` (``source label -> the game's number in the page``, from 1: ``#g=N``) for
+    linking into the page."""
 
     path: Path
     games: int
@@ -122,7 +124,7 @@ def _build(models: Iterable[GameModel], title: str) -> tuple[str, list[dict[str,
     index: list[dict[str, Any]] = []
     layouts: dict[str, Any] = {}
     blocks: list[str] = []
-    for i, m in enumerate(models):
+    for i, m in enumerate(models, 1):  # numbered from 1, as the CLI counts games
         index.append(_entry(i, m))
         if m.rules is not None and m.rules.name not in layouts:
             layouts[m.rules.name] = layout(m.rules)

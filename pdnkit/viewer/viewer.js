@@ -59,7 +59,7 @@
       var g = state.filtered[i];
       var row = el("div", { "class": "row" + (g.i === state.game ? " sel" : ""), "data-game": g.i });
       row.style.top = (i * ROW) + "px";
-      row.appendChild(el("span", {}, String(g.i + 1)));
+      row.appendChild(el("span", {}, String(g.i)));
       row.appendChild(el("span", { title: g.source }, g.players));
       row.appendChild(el("span", { title: g.event }, g.event));
       row.appendChild(el("span", { title: g.resultText }, g.won));
@@ -277,7 +277,7 @@
   }
   function fromHash() {
     var m = /g=(\d+)(?:&ply=(\d+))?/.exec(location.hash || "");
-    if (m && +m[1] < GAMES.length) {
+    if (m && +m[1] >= 1 && +m[1] <= GAMES.length) {  /* games count from 1, as in the CLI */
       openGame(+m[1], m[2] !== undefined ? +m[2] : null);
       if (m[2] !== undefined) {  /* a link to a ply with an error (from a report): show it */
         state.data.findings.forEach(function (f, idx) {

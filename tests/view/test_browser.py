@@ -47,7 +47,7 @@ def test_keyboard_steps_to_ply_k_and_board_equals_engine(page: Any, tmp_path: Pa
     index, rep = next((i, r) for i, r in enumerate(reports) if r.replayed_plies >= 30)
     out = tmp_path / "real.html"
     view(src, out=out)
-    page.goto(out.as_uri() + f"#g={index}")
+    page.goto(out.as_uri() + f"#g={index + 1}")   # games count from 1
     page.wait_for_selector("#board")
     assert _board(page) == _engine_board(rep.plies[0].position_before)   # ply 0: the start
     k = 27
@@ -72,7 +72,7 @@ def test_click_finding_jumps_to_its_ply_and_marks_the_move(page: Any, tmp_path: 
     finding = next(f for f in rep.findings if f.code == "missed-capture")
     out = tmp_path / "flawed.html"
     view(flawed, out=out)
-    page.goto(out.as_uri() + f"#g={index}")
+    page.goto(out.as_uri() + f"#g={index + 1}")
     page.wait_for_selector("#board")
     assert page.get_attribute("#board", "data-ply") == "0"
     page.click("#findings .fd.error")
@@ -88,7 +88,7 @@ def test_click_finding_jumps_to_its_ply_and_marks_the_move(page: Any, tmp_path: 
     assert _board(page) == _engine_board(before)
     shot(page, tmp_path, "view-finding.png")
     # a report's link to the game and ply selects the error there
-    page.goto(out.as_uri() + f"#g={index}&ply={finding.ply}")
+    page.goto(out.as_uri() + f"#g={index + 1}&ply={finding.ply}")
     page.reload()
     page.wait_for_selector("#board")
     assert page.get_attribute("#board", "data-ply") == str(finding.ply)
@@ -136,8 +136,8 @@ def test_ten_thousand_games_stay_lazy(page: Any, tmp_path: Path):
     page.select_option("#f-status", "error")
     assert page.inner_text("#count") == "1000 of 10000 games"
     page.eval_on_selector("#list", "e => { e.scrollTop = 26 * 900; e.dispatchEvent(new Event('scroll')); }")
-    page.wait_for_selector("#list .row[data-game='9000']")
-    page.click("#list .row[data-game='9000']")
+    page.wait_for_selector("#list .row[data-game='9001']")   # the 9001st game: an error
+    page.click("#list .row[data-game='9001']")
     assert page.get_attribute("#board", "data-ply") == "0"
     assert "illegal-move" in page.inner_text("#findings")
 
@@ -171,3 +171,18 @@ def test_the_page_names_the_winner(page: Any, tmp_path: Path):
     page.keyboard.press("End")
     assert "Result 1-0 (Black won: MF Tinsley)" in page.inner_text("#verdict")
     shot(page, tmp_path, "view-english-winner.png")
+
+
+def test_page_numbers_games_as_show_does(page: Any, tmp_path: Path):
+    from pdnkit.viewer import show
+
+    flawed = sample_dir() / "flawed.pdn"
+    out = tmp_path / "flawed.html"
+    view(flawed, out=out)
+    for n in (1, 9, 23):
+        page.goto(out.as_uri() + f"#g={n}")
+        page.reload()
+        page.wait_for_selector("#board")
+        assert page.inner_text("#g-title") == show(flawed, game=n).model.heading()
+        assert page.inner_text("#list .row.sel span:first-child") == str(n)
+        assert page.inner_text("#g-source").startswith(f"{flawed}, game {n} ")

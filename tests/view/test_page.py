@@ -43,11 +43,12 @@ def test_page_is_self_contained_and_embeds_every_position(tmp_path: Path):
     assert index["games"][0]["event"] == "a </script> b"
     reports = list(validate(TWO))
     for i, rep in enumerate(reports):
-        game = blocks[f"pdnkit-g-{i}"]
+        game = blocks[f"pdnkit-g-{i + 1}"]
         for p, ply in zip(rep.plies, game["plies"], strict=True):
             assert ply[6] == (placement_of(p.position_after) if p.replayed else None)
-    assert blocks["pdnkit-g-0"]["plies"][0][5] == "<!--GAMES-->"
-    assert blocks["pdnkit-g-1"]["findings"][0]["legal"] == ["28x19"]
+    assert blocks["pdnkit-g-1"]["plies"][0][5] == "<!--GAMES-->"
+    assert blocks["pdnkit-g-2"]["findings"][0]["legal"] == ["28x19"]
+    assert [g["i"] for g in index["games"]] == [1, 2]    # numbered from 1, as the CLI counts
 
 
 def test_cli_view_from_file_and_db(tmp_path: Path):
