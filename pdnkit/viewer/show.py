@@ -70,6 +70,29 @@ class GameShow:
     def errors_here(self) -> list[Any]:
         return [f for f in self.model.findings if f.ply == self.ply and f.severity == "error"]
 
+    def shown(self) -> str:
+        """What the board shows: the start, the position after ply K, the final position,
+        the position before ply K (an error there), or the last replayed position (ply K
+        was not replayed).
+
+        >>> show('[GameType "20"] 1. 32-28 19-23 2. 37-26 *', ply=3).shown()
+        'the position before ply 3, where the error is (37-26 is not played on it)'
+        """
+        m, k = self.model, self.ply
+        if k == 0:
+            return "the start position"
+        p = m.plies[k - 1]
+        error = next((f for f in self.errors_here() if f.before), None)
+        if error is not None:
+            return (f"the position before ply {k}, where the error is "
+                    f"({terminal(error.move or p.written)} is not played on it)")
+        if not p.replayed:
+            j = next((q.ply for q in reversed(m.plies[: k - 1]) if q.replayed), 0)
+            last = f"the position after ply {j}, the last replayed" if j else \
+                "the start position (no ply was replayed)"
+            return f"{last}; ply {k} was not replayed"
+        return "the final position" if k == m.last_ply else f"the position after ply {k}"
+
     def board(self) -> RenderableType:
         from rich.text import Text
 
@@ -156,6 +179,7 @@ class GameShow:
                                                                   style="italic"))
         else:
             out.append(Text(where, style="bold"))
+        out.append(Text(f"board: {self.shown()}", style="dim"))
         for f in self.errors_here():
             t = Text(f"{f.code}: ", style="bold red")
             t.append(f"move as written {terminal(f.move or '?')}; ")

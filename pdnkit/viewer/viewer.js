@@ -93,6 +93,18 @@
     var first = -1;
     d.findings.forEach(function (f) { if (first < 0 && f.sev === "error" && f.ply !== null) first = f.ply; });
     go(k !== null && k !== undefined ? k : 0);
+    revealRow(i);
+  }
+  /* scroll the game list (only the list) so that game i's row is in view */
+  function revealRow(i) {
+    var list = $("list"), j = -1;
+    state.filtered.forEach(function (g, n) { if (g.i === i) j = n; });
+    if (j >= 0) {
+      var top = j * ROW;
+      if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - ROW) {
+        list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+      }
+    }
     renderRows();
   }
   function nagText(n) {
@@ -252,9 +264,25 @@
       if (!f.legal.length) legal.appendChild(el("span", {}, "none: the game was over."));
     }
     var v = $("verdict");
-    var end = k === lastPly();
-    v.className = end ? "final" : "";
-    v.textContent = (end ? "Final position. " : "") + "Result " + d.resultText + " \u00b7 pdnkit: " + d.verdict;
+    v.className = k === lastPly() ? "final" : "";
+    v.textContent = shownText(k, f) + " Result " + d.resultText + " \u00b7 pdnkit: " + d.verdict;
+  }
+  /* what the board shows at ply k (f: the finding selected): never "final" for a position
+     before a move or one left behind by a ply that was not replayed */
+  function shownText(k, f) {
+    if (k === 0) return "Start position.";
+    var p = ply(k);
+    if (f && f.ply === k && f.before) {
+      return "Position before ply " + k + " (" + (f.move || p[0]) + ", the move with the " +
+        f.code + " finding, is not played on this board).";
+    }
+    if (!p[9]) {
+      var j = k - 1;
+      while (j >= 1 && !ply(j)[9]) j--;
+      return (j >= 1 ? "Position after ply " + j + ", the last ply replayed" :
+        "Start position (no ply was replayed)") + "; ply " + k + " (" + p[0] + ") was not replayed.";
+    }
+    return k === lastPly() ? "Final position." : "Position after ply " + k + ".";
   }
   function go(k, keepFinding) {
     if (!state.data) return;
@@ -272,8 +300,6 @@
     state.filtered.forEach(function (g, j) { if (g.i === state.game) at = j; });
     var j = Math.max(0, Math.min(state.filtered.length - 1, at + n));
     openGame(state.filtered[j].i, null);
-    var list = $("list"), top = j * ROW;
-    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - ROW) list.scrollTop = top - list.clientHeight / 2;
   }
   function fromHash() {
     var m = /g=(\d+)(?:&ply=(\d+))?/.exec(location.hash || "");

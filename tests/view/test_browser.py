@@ -186,3 +186,52 @@ def test_page_numbers_games_as_show_does(page: Any, tmp_path: Path):
         assert page.inner_text("#g-title") == show(flawed, game=n).model.heading()
         assert page.inner_text("#list .row.sel span:first-child") == str(n)
         assert page.inner_text("#g-source").startswith(f"{flawed}, game {n} ")
+
+
+def test_an_error_ply_says_what_the_board_shows(page: Any, tmp_path: Path):
+    from pdnkit.viewer.page import game_model_of
+
+    bad = game_model_of('[GameType "20"]\n1. 32-28 19-23 2. 37-26 *')
+    out = tmp_path / "bad.html"
+    out.write_text(view_html([bad]), encoding="utf-8")
+    page.goto(out.as_uri())
+    page.wait_for_selector("#board")
+    page.keyboard.press("End")
+    assert page.get_attribute("#board", "data-ply") == "3"
+    text = page.inner_text("#verdict")
+    assert "Final position" not in text
+    assert text.startswith("Position after ply 2, the last ply replayed; ply 3 (37-26) was not "
+                           "replayed.")
+    page.click("#findings .fd.error")
+    text = page.inner_text("#verdict")
+    assert text.startswith("Position before ply 3 (37-26, the move with the illegal-move "
+                           "finding, is not played on this board).")
+    assert _board(page) == {s: ch for s, ch in enumerate(bad.placement(2), 1) if ch != "."}
+    shot(page, tmp_path, "view-error-ply.png")
+    page.keyboard.press("ArrowLeft")
+    assert page.inner_text("#verdict").startswith("Position after ply 2.")
+    page.keyboard.press("Home")
+    assert page.inner_text("#verdict").startswith("Start position.")
+
+
+def test_the_list_scrolls_to_the_game_opened(page: Any, tmp_path: Path):
+    from pdnkit.viewer.page import game_model_of
+
+    short = game_model_of('[GameType "20"] 1. 32-28 19-23 2. 28x19 14x23 *')
+    out = tmp_path / "many.html"
+    out.write_text(view_html([short] * 400), encoding="utf-8")
+    for n in (250, 399, 3):
+        page.goto(out.as_uri() + f"#g={n}")
+        page.reload()
+        page.wait_for_selector(f"#list .row.sel[data-game='{n}']")
+        row = page.locator(f"#list .row[data-game='{n}']").bounding_box()
+        box = page.locator("#list").bounding_box()
+        assert box["y"] <= row["y"] and row["y"] + row["height"] <= box["y"] + box["height"], n
+    page.keyboard.press("ArrowDown")        # the next game, also kept in view
+    row = page.locator("#list .row.sel").bounding_box()
+    assert page.get_attribute("#list .row.sel", "data-game") == "4"
+    assert box["y"] <= row["y"] <= box["y"] + box["height"]
+    page.goto(out.as_uri() + "#g=250")
+    page.reload()
+    page.wait_for_selector("#list .row.sel")
+    shot(page, tmp_path, "view-list-scrolled.png")

@@ -207,3 +207,11 @@ def test_show_names_the_winner_of_an_english_game():
     assert "result 1-0 (Black won: MF Tinsley)" in text
     drawn = _render(show('[GameType "20"]\n[Result "1-1"]\n1. 32-28 19-23 1-1', ply="end"))
     assert "result 1-1 (draw)" in drawn
+
+
+def test_show_says_what_the_board_shows():
+    assert "board: the position before ply 3, where the error is (37-26 is not played on it)" \
+        in _render(show(BAD, ply=3))
+    assert "board: the position after ply 2" in _render(show(BAD, ply=2))
+    assert "board: the start position" in _render(show(BAD, ply=0))
+    assert "board: the final position" in _render(show(GAME, ply="end"))
