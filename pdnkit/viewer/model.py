@@ -22,8 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.viewer.plies import PlyView, placement_of
+
 if TYPE_CHECKING:  # pragma: no cover
-    from pdnkit.rules import Position, Rules
+    from pdnkit.rules import Rules
     from pdnkit.validation import GameReport
 
 __all__ = ["FindingView", "GameModel", "PlyView", "game_model", "placement_of", "players",
@@ -31,22 +33,6 @@ __all__ = ["FindingView", "GameModel", "PlyView", "game_model", "placement_of", 
 
 #: stages of finding codes whose findings say something about the result
 _VERDICT_STAGES = ("result", "draw")
-
-
-def placement_of(position: Position) -> str:
-    """The placement string of ``position`` (see the module docstring).
-
-    >>> from pdnkit.rules import get_rules, parse_fen
-    >>> placement_of(parse_fen("W:WK3:B1", get_rules("english"))).rstrip(".")
-    'b.W'
-    """
-    n = position.rules.geometry.num_squares
-    cells = ["."] * n
-    for squares, ch in ((position.white_men, "w"), (position.white_kings, "W"),
-                        (position.black_men, "b"), (position.black_kings, "B")):
-        for s in squares:
-            cells[s - 1] = ch
-    return "".join(cells)
 
 
 def _name(value: object) -> str | None:
@@ -101,38 +87,6 @@ def result_text(result: object, outcome: object, white: object = None,
     if outcome in _SIDES or outcome == "draw":
         return f"{raw} ({winner_text(outcome, white, black)})"
     return f"{raw} ({'no result' if raw == '*' else 'outcome unknown'})"
-
-
-@dataclass
-class PlyView:
-    """One ply of the main line: the move as written and what replay made of it.
-
-    ``placement`` is the position after the ply (``None`` when the ply was not replayed).
-    """
-
-    ply: int
-    number: int | None
-    side: str | None
-    written: str
-    notation: str | None
-    path: tuple[int, ...]
-    captured: tuple[int, ...]
-    nags: list[int]
-    comment: str | None
-    replayed: bool
-    placement: str | None
-
-    def label(self, first: str = "W") -> str:
-        """``12.`` or ``12...`` (a move of the second mover, ``first`` moves first) and the
-        move as written.
-
-        >>> PlyView(3, 2, "W", "32-28", None, (), (), [], None, False, None).label()
-        '2. 32-28'
-        >>> PlyView(2, 1, "W", "22-18", None, (), (), [], None, False, None).label("B")
-        '1... 22-18'
-        """
-        dots = "." if self.side == first else "..."
-        return f"{self.number}{dots} {self.written}" if self.number else self.written
 
 
 @dataclass
