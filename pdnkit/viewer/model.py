@@ -27,6 +27,7 @@ from pdnkit.viewer.plies import PlyView, placement_of
 if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.rules import Rules
     from pdnkit.validation import GameReport
+    from pdnkit.viewer.variations import VariationView
 
 __all__ = ["FindingView", "GameModel", "PlyView", "game_model", "placement_of", "players",
            "resolve_ply", "result_text", "winner_text"]
@@ -107,6 +108,8 @@ class FindingView:
     #: for an error at a ply, the placement before the move (the board to fix it on, also
     #: when the move was replayed as played: an irregularity that stands)
     before: str | None = None
+    #: the finding is about a move of a variation (``ply`` counts as in the game)
+    in_variation: bool = False
 
 
 @dataclass
@@ -121,6 +124,8 @@ class GameModel:
     findings: list[FindingView]
     verdict: str
     tags: list[tuple[str, str]]
+    #: the variations, replayed (parents before their children; see viewer.variations)
+    variations: list[VariationView] = field(default_factory=list)
 
     @property
     def first_mover(self) -> str:
@@ -164,21 +169,26 @@ class GameModel:
             "variantTitle": rules.title if rules else None,
             "start": self.start,
             "tags": [[k, v] for k, v in self.tags],
-            "plies": [{"n": p.ply, "num": p.number, "side": p.side, "w": p.written,
-                       "c": p.notation, "path": list(p.path), "cap": list(p.captured),
-                       "nags": p.nags, "cm": p.comment, "ok": p.replayed,
-                       "pl": p.placement} for p in self.plies],
+            "plies": [_ply_json(p) for p in self.plies],
+            "vars": [{"at": v.at, "parent": v.parent, "depth": v.depth, "stop": v.stopped,
+                      "plies": [_ply_json(p) for p in v.plies]} for v in self.variations],
             "findings": [{"code": f.code, "sev": f.severity, "msg": f.message, "ply": f.ply,
                           "move": f.move, "line": f.line, "fen": f.fen,
                           "sq": list(f.written_squares), "legal": f.legal,
                           "legalPaths": [list(p) for p in f.legal_paths],
-                          "before": f.before}
+                          "before": f.before, "inVar": f.in_variation}
                          for f in self.findings],
             "status": self.report.status,
             "result": self.report.result_raw or self.report.result,
             "resultText": self.result_text(),
             "verdict": self.verdict,
         }
+
+
+def _ply_json(p: PlyView) -> dict[str, Any]:
+    return {"n": p.ply, "num": p.number, "side": p.side, "w": p.written, "c": p.notation,
+            "path": list(p.path), "cap": list(p.captured), "nags": p.nags, "cm": p.comment,
+            "ok": p.replayed, "pl": p.placement}
 
 
 def _tag(tags: list[tuple[str, str]], name: str) -> str | None:
@@ -229,7 +239,8 @@ def _finding_view(f: Any, rules: Rules | None) -> FindingView:
     from pdnkit.rules.notation import NotationError, parse_move_text
 
     sev = f.severity.value if hasattr(f.severity, "value") else str(f.severity)
-    view = FindingView(f.code, sev, f.message, f.ply, f.move, f.line, f.fen)
+    view = FindingView(f.code, sev, f.message, f.ply, f.move, f.line, f.fen,
+                       in_variation=bool(getattr(f, "in_variation", False)))
     if rules is None:
         return view
     if f.move:
@@ -278,8 +289,10 @@ def game_model(report: GameReport, *, source: str | None = None) -> GameModel:
     tags = list(record.tags) if record is not None else []
     where = source or (f"{report.file}, game {report.index + 1}" if report.file
                        else f"game {report.index + 1}")
+    from pdnkit.viewer.variations import variations
+
     return GameModel(report, rules, where, _start(report, rules), _ply_views(report), findings,
-                     _verdict(report, findings), tags)
+                     _verdict(report, findings), tags, variations(report))
 
 
 def resolve_ply(model: GameModel, ply: str | int | None) -> int:

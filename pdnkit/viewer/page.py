@@ -72,13 +72,19 @@ def layout(rules: Any) -> dict[str, Any]:
 
 
 def _compact(model: GameModel) -> dict[str, Any]:
-    """The game's JSON with plies as short arrays (the page is large for big collections):
-    ``[written, canonical or null when equal, path, captured, nags, comment, placement]``."""
+    """The game's JSON with plies (of the main line and of each variation in ``vars``) as
+    short arrays (the page is large for big collections): ``[written, canonical or null when
+    equal, path, captured, nags, comment, placement, number, side, replayed]``."""
     d = model.to_json()
-    d["plies"] = [[p["w"], None if p["c"] == p["w"] else p["c"], p["path"], p["cap"],
-                   p["nags"], p["cm"], p["pl"], p["num"], p["side"], p["ok"]]
-                  for p in d["plies"]]
+    d["plies"] = [_compact_ply(p) for p in d["plies"]]
+    for v in d["vars"]:
+        v["plies"] = [_compact_ply(p) for p in v["plies"]]
     return d
+
+
+def _compact_ply(p: dict[str, Any]) -> list[Any]:
+    return [p["w"], None if p["c"] == p["w"] else p["c"], p["path"], p["cap"], p["nags"],
+            p["cm"], p["pl"], p["num"], p["side"], p["ok"]]
 
 
 def _entry(i: int, model: GameModel) -> dict[str, Any]:

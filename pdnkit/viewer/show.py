@@ -105,14 +105,9 @@ class GameShow:
         # an error shows the board before its move (also when the move stood and was replayed)
         return Board(m.rules, here or m.placement(self.ply), marks=self.marks())
 
-    def move_list(self) -> RenderableType:
-        from rich.table import Table
-
+    def _rows(self) -> list[list[Any]]:
+        """The move list as rows ``[number, first mover's ply, second mover's ply]``."""
         m = self.model
-        table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
-        table.add_column(justify="right", style="dim")
-        table.add_column()
-        table.add_column()
         rows: list[list[Any]] = []
         for p in m.plies:
             if p.side is None:  # not replayed from a known position: alternate
@@ -124,26 +119,50 @@ class GameShow:
                     or (slot == 1 and rows[-1][2] is not None):
                 rows.append([number, None, None])
             rows[-1][slot] = p
+        return rows
+
+    def move_list(self) -> RenderableType:
+        """The moves around ply K, one row a move number, each variation on its own line
+        under the row of the move it replaces (bracketed, nested ones inside)."""
+        from rich.console import Group
+        from rich.padding import Padding
+        from rich.text import Text
+
+        from pdnkit.viewer.variations import line_text
+
+        m = self.model
+        rows = self._rows()
         at = next((i for i, r in enumerate(rows)
                    if any(x is not None and x.ply == self.ply for x in r[1:])), len(rows) - 1)
         lo = max(0, min(at - _WINDOW_ROWS // 2, len(rows) - _WINDOW_ROWS))
         hi = min(len(rows), lo + _WINDOW_ROWS)
+        shown = rows[lo:hi]
+        nw = max((len(f"{r[0]}.") for r in shown if r[0]), default=0)
+        cells = [(self._move_cell(w), self._move_cell(b)) for _, w, b in shown]
+        ww = max((w.cell_len for w, _ in cells), default=0)
+        top = [v for v in range(len(m.variations)) if m.variations[v].parent is None]
+        lines: list[RenderableType] = []
         if lo > 0:
-            table.add_row("", f"... {lo} moves", "")
-        for number, white, black in rows[lo:hi]:
-            table.add_row(f"{number}." if number else "", self._move_cell(white),
-                          self._move_cell(black))
+            lines.append(Text(" " * (nw + 2) + f"... {lo} moves"))
+        for (number, *plies), (w, b) in zip(shown, cells, strict=True):
+            line = Text((f"{number}." if number else "").rjust(nw), style="dim")
+            line.append("  ").append_text(w).append(" " * (ww - w.cell_len) + "  ")
+            lines.append(line.append_text(b))
+            for p in (x for x in plies if x is not None):
+                for v in (v for v in top if m.variations[v].at == p.ply):
+                    text = terminal(line_text(m.variations, v, m.first_mover))
+                    lines.append(Padding(Text(text, style="italic"), (0, 0, 0, nw + 2)))
         if hi < len(rows):
-            table.add_row("", f"... {len(rows) - hi} more", "")
+            lines.append(Text(" " * (nw + 2) + f"... {len(rows) - hi} more"))
         if not rows:
-            table.add_row("", "(no moves)", "")
-        return table
+            lines.append(Text("(no moves)"))
+        return Group(*lines)
 
     def _move_cell(self, p: Any) -> Any:
         from rich.text import Text
 
         if p is None:
-            return ""
+            return Text("")
         t = Text(terminal(p.written) + "".join(f" ${n}" for n in p.nags))
         bad = any(f.ply == p.ply and f.severity == "error" for f in self.model.findings)
         if not p.replayed:
@@ -216,7 +235,7 @@ class GameShow:
         title = m.rules.title if m.rules else "unknown variant"
         yield Text(terminal(f"{m.source} · {title} · status {m.report.status}"), style="dim")
         grid = Table.grid(padding=(0, 3))
-        grid.add_column()
+        grid.add_column(no_wrap=True)  # the board keeps its size; the move list wraps
         grid.add_column()
         grid.add_row(self.board(), self.move_list())
         yield grid

@@ -235,3 +235,50 @@ def test_the_list_scrolls_to_the_game_opened(page: Any, tmp_path: Path):
     page.reload()
     page.wait_for_selector("#list .row.sel")
     shot(page, tmp_path, "view-list-scrolled.png")
+
+
+def test_stepping_into_a_variation(page: Any, tmp_path: Path):
+    from pdnkit.viewer.variations import variations
+    from tests.view.test_variations import VAR
+
+    found = variations(next(validate(VAR)))
+    out = tmp_path / "var.html"
+    view(VAR, out=out)
+    page.goto(out.as_uri())
+    page.wait_for_selector("#board")
+    listed = page.eval_on_selector_all("#moves .mv.in-var", "els => els.length")
+    assert listed == sum(len(v.plies) for v in found)
+    assert page.locator("#moves .var").count() >= len(found)
+
+    def at(line: int, k: int) -> None:
+        assert page.get_attribute("#board", "data-line") == str(line)
+        assert page.get_attribute("#board", "data-ply") == str(k)
+        placement = found[line].plies[k - found[line].at].placement
+        assert _board(page) == {s: c for s, c in enumerate(placement, 1) if c != "."}
+
+    page.click("#moves .mv[data-line='0'][data-ply='1']")     # 1. 33-28 of the variation
+    at(0, 1)
+    assert page.inner_text("#ply-label") == "variation, ply 1 / 3"
+    page.keyboard.press("ArrowRight")
+    at(0, 2)
+    page.click("#moves .mv[data-line='3'][data-ply='3']")     # nested: 2. 28x17
+    at(3, 3)
+    assert page.locator("#board polyline.arrow.move").count() == 1
+    assert page.inner_text("#verdict").startswith("Position after ply 3 of this variation "
+                                                  "(of ply 2 of another variation).")
+    shot(page, tmp_path, "view-variation.png")
+    page.keyboard.press("Escape")                             # back to the line it leaves
+    at(0, 1)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")                          # before the variation: the start
+    assert page.get_attribute("#board", "data-line") == "-1"
+    assert page.get_attribute("#board", "data-ply") == "0"
+    page.click("#moves .mv[data-line='4'][data-ply='6']")     # 50x1, not replayable
+    text = page.inner_text("#verdict")
+    assert "ply 6 (50x1) was not replayed: 50x1 is not a legal move there" in text
+    page.keyboard.press("End")
+    assert page.get_attribute("#board", "data-line") == "-1"
+    assert "Final position" in page.inner_text("#verdict")
+    # a finding about a move of a variation opens that variation
+    page.click("#findings .fd:has-text('50x1')")
+    assert page.get_attribute("#board", "data-line") == "4"
