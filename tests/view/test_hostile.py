@@ -43,7 +43,7 @@ HOSTILE = f"""[Event "{_tag(SVG)}"]
 [GameType "20"]
 [Result "*"]
 
-1. 32-28 {{{IMG} {LINKS}}} 19-23 2. 37-26 *
+1. 32-28 {{{IMG} {LINKS}}} (1. 33-28 {{{SCRIPT}}} 18-22 {{{BIDI}}}) 19-23 2. 37-26 *
 
 [Event "{_tag(LINKS)}"]
 [White "{_tag(BIDI)}"]

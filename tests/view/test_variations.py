@@ -90,3 +90,14 @@ def test_show_lists_the_variations_under_the_move_they_replace():
     assert lines[at + 2].rstrip().endswith("2.  28x19  14x23")
     assert lines[at + 3].rstrip().endswith("(2... 13x24 3. 34-29)")
     assert "50x1? {not replayed: 50x1 is not a legal move there}))" in con.file.getvalue()
+
+
+def test_variations_nested_thousands_deep_need_no_recursion():
+    n = 3000
+    text = '[GameType "20"]\n1. 32-28 ' + "(1. 33-28 " * n + ")" * n + " 19-23 *"
+    found = variations(replay(parse_game(text)))
+    assert len(found) == n and found[-1].depth == n and all(v.plies[0].replayed for v in found)
+    assert line_text(found, 0, "W").count("(") == n
+    con = Console(file=StringIO(), width=120, color_system=None)
+    con.print(show(text, ply=1))
+    assert "1.  32-28  19-23" in con.file.getvalue()
