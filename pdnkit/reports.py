@@ -36,7 +36,7 @@ from pdnkit.viewer.model import players, result_text, winner_text
 from pdnkit.viewer.text import markdown, markdown_code, plain
 
 if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
+    import pandas as pd  # type: ignore[import-untyped]
     from matplotlib.figure import Figure
 
 __all__ = [
