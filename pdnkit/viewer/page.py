@@ -3,9 +3,12 @@
 The page holds a game list (players, event, result, status, findings; filterable by status,
 finding code and text; only the visible rows are in the DOM, so ten thousand games stay
 usable) and a viewer: an SVG board in the variant's size and numbering, buttons and arrow
-keys to step through the plies, the move list with comments and NAGs, capture routes as
-arrows, the findings (a click jumps to their ply, marks the squares of the move as written
-and lists the legal moves there) and, at the end, the result and pdnkit's verdict.
+keys to step through the plies, the move list with comments, NAGs and the variations (a click
+on a variation's move steps into it; Esc goes back), capture routes as arrows, the findings (a
+click jumps to their ply, marks the squares of the move as written and lists the legal moves
+there), what the board shows (never "final" for a position before a move) and the result with
+who won and pdnkit's verdict. Text from the files is shown as text, without bidi controls
+(:mod:`pdnkit.viewer.text`).
 
 Every position is computed in Python (:mod:`pdnkit.viewer.model`) and embedded as JSON, one
 ``<script type="application/json">`` block per game that the page parses only when the game
