@@ -51,7 +51,7 @@ def main() -> None:
             pg.screenshot(path=str(DOCS / "show.png"),
                           clip={"x": 0, "y": 0, "width": box["width"], "height": box["height"]})
             pg = b.new_page(viewport={"width": 1300, "height": 760})
-            pg.goto(view_page.as_uri() + "#g=8")
+            pg.goto(view_page.as_uri() + "#g=9")  # game 9, as in show --game 9
             pg.click("#findings .fd.error")
             pg.screenshot(path=str(DOCS / "view.png"))
             b.close()

@@ -32,9 +32,11 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.stats import VERDICTS, _isnull, endgame_rules, endgame_summary, verdict
+from pdnkit.viewer.model import players, result_text, winner_text
+from pdnkit.viewer.text import markdown, markdown_code, plain
 
 if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd
+    import pandas as pd  # type: ignore[import-untyped]
     from matplotlib.figure import Figure
 
 __all__ = [
@@ -138,9 +140,11 @@ class _Doc:
 
 
 def _html_table(df: pd.DataFrame) -> str:
-    """A DataFrame as an HTML table in a box that scrolls sideways when it is wide."""
-    return ('<div class="scroll">' + df.to_html(index=False, na_rep="", border=0,
-                                                 classes="data", escape=True) + "</div>")
+    """A DataFrame as an HTML table in a box that scrolls sideways when it is wide (text
+    escaped, bidi controls stripped: :func:`pdnkit.viewer.text.plain`)."""
+    shown = df.map(lambda v: plain(v) if isinstance(v, str) else v)
+    return ('<div class="scroll">' + str(shown.to_html(index=False, na_rep="", border=0,
+                                                       classes="data", escape=True)) + "</div>")
 
 
 _CSS = (
@@ -184,13 +188,15 @@ def _inline_html(text: str) -> str:
 
 
 def _cell(v: Any) -> str:
+    """A Markdown table cell: text escaped (:func:`pdnkit.viewer.text.markdown`), so no
+    markup of a file becomes HTML or a link in a CommonMark renderer."""
     if _isnull(v):
         return ""
     if isinstance(v, float):
         return f"{v:g}"
     if hasattr(v, "strftime"):
-        return v.strftime("%Y-%m-%d")
-    return str(v).replace("|", "\\|").replace("\n", " ")
+        return str(v.strftime("%Y-%m-%d"))
+    return markdown(str(v))
 
 
 def _md_table(df: pd.DataFrame) -> str:
@@ -228,6 +234,22 @@ _SHOWN = 15
 _SOURCE_MARKS = {"[S]": "a secondary source (a federation summary, not the rulebook itself)",
                  "[I]": "an implementation (another program's behaviour)",
                  "[U]": "an assumption of pdnkit where no source says"}
+
+
+def _winners_named(df: pd.DataFrame) -> pd.DataFrame:
+    """``ended`` says who won, by side and name (``Black won: MF Tinsley, after 39 plies``),
+    never a bare score whose first number is White's in one variant and Black's in another.
+
+    >>> import pandas as pd
+    >>> _winners_named(pd.DataFrame({"outcome": ["black"], "white": ["E Fuller"],
+    ...     "black": ["MF Tinsley"], "plies": [39], "ended": ["1-0 after 39 plies"]})).ended[0]
+    'Black won: MF Tinsley, after 39 plies'
+    """
+    if df.empty:
+        return df
+    plies = ["?" if _isnull(n) else str(int(n)) for n in df["plies"]]
+    return df.assign(ended=[f"{winner_text(o, w, b)}, after {n} plies" for o, w, b, n in
+                            zip(df["outcome"], df["white"], df["black"], plies, strict=True)])
 
 
 def _needs_person_first(df: pd.DataFrame) -> pd.DataFrame:
@@ -287,7 +309,7 @@ def endgame_report(con: Any = None, *, fmt: str = "md", **filters: Any) -> str:
     from pdnkit import plots
 
     con_ = _connection(con)
-    df = endgame_rules(con_, **filters)
+    df = _winners_named(endgame_rules(con_, **filters))
     doc = _Doc("Endgame-rule report")
     n_games = int(df["game_id"].nunique()) if len(df) else 0
     counts = df["verdict"].value_counts().to_dict() if len(df) else {}
@@ -347,8 +369,9 @@ def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
     """The games with an error, one row each with its first error in the main line.
 
     Columns: ``game_id``, ``file``, ``game_index``, ``variant``, ``white``, ``black``,
-    ``event``, ``status``, ``code``, ``message``, ``ply``, ``move`` (as written), ``fen``
-    (the position before the move), ``line``. Filters as in :mod:`pdnkit.stats`.
+    ``event``, ``result_raw`` (as written), ``outcome``, ``status``, ``code``, ``message``,
+    ``ply``, ``move`` (as written), ``fen`` (the position before the move), ``line``. Filters
+    as in :mod:`pdnkit.stats`.
 
     >>> from pdnkit.stats import _memory_db
     >>> games_to_check(_memory_db()).empty
@@ -364,7 +387,8 @@ def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
                                          ORDER BY ply NULLS FIRST, line, code) AS rn
             FROM findings WHERE severity = 'error' AND NOT coalesce(in_variation, FALSE))
         SELECT g.game_id, fl.path AS file, g.game_index, g.variant, g.white, g.black,
-               g.event, g.status, f.code, f.message, f.ply, f.move, f.fen, f.line
+               g.event, g.result_raw, g.outcome, g.status, f.code, f.message, f.ply, f.move,
+               f.fen, f.line
         FROM games g JOIN f ON f.game_id = g.game_id AND f.rn = 1
         LEFT JOIN files fl ON fl.file_id = g.file_id
         WHERE {where}
@@ -372,60 +396,92 @@ def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
 
 
 def _check_card(row: Any, link: str | None) -> tuple[str, str]:
-    """One game to check as (HTML with a board, Markdown)."""
+    """One game to check as (HTML with a board, Markdown). Text from the file is escaped in
+    both (and without bidi controls: :mod:`pdnkit.viewer.text`)."""
     from pathlib import Path
 
+    where = (f"{Path(str(row.file)).name if not _isnull(row.file) else '?'}, game "
+             f"{int(row.game_index) + 1}" + ("" if _isnull(row.ply) else f", ply {int(row.ply)}"))
+    names = players(row.white, row.black) + (
+        f" ({row.event})" if not _isnull(row.event) and row.event else "")
+    names += ": " + result_text(None if _isnull(row.result_raw) else row.result_raw,
+                                row.outcome, row.white, row.black)
+    move = None if _isnull(row.move) else str(row.move)
+    svg, legal = _check_board(row, move)
+    legal_text = ", ".join(legal) if legal else ("none (the game was over)" if svg else "n/a")
+    link_html = (f' &middot; <a href="{html.escape(link)}">open in the viewer</a>'
+                 if link else "")
+    body = (f"<h3>{_h(where)}: {_h(str(row.code))}</h3>"
+            f"<p>{_h(names)}{link_html}</p>"
+            f"<p>{_h(str(row.message))}</p>"
+            + (f"<p>Move as written: <code>{_h(move)}</code> (red squares)</p>"
+               if move else "")
+            + (f'<p class="legal">Legal moves there (blue arrows): '
+               f'{"".join(f"<code>{_h(m)}</code>" for m in legal) or legal_text}</p>'
+               if svg else ""))
+    card = f'<div class="check">{svg}<div>{body}</div></div>'
+    md = (f"- **{markdown(where)}**: {markdown_code(str(row.code))} {markdown(names)}. "
+          f"{markdown(str(row.message))}"
+          + (f" Move as written: {markdown_code(move)}." if move else "")
+          + (f" Legal moves: {markdown(legal_text)}." if svg else "")
+          + (f" [Open in the viewer]({link})" if link else ""))
+    return card, md
+
+
+def _h(text: str) -> str:
+    """Text from a file for HTML: escaped, without bidi controls."""
+    return html.escape(plain(text))
+
+
+def _check_board(row: Any, move: str | None) -> tuple[str, list[str]]:
+    """The SVG board of the position before a faulty move (the squares of the move as
+    written marked, the legal moves as arrows) and those legal moves; ``("", [])`` without
+    a position."""
     from pdnkit.board import board_svg
     from pdnkit.rules import FenError, format_move, get_rules, parse_fen
     from pdnkit.rules.notation import NotationError, parse_move_text
     from pdnkit.viewer.model import placement_of
 
-    where = (f"{Path(str(row.file)).name if not _isnull(row.file) else '?'}, game "
-             f"{int(row.game_index) + 1}" + ("" if _isnull(row.ply) else f", ply {int(row.ply)}"))
-    names = f"{row.white or '?'} - {row.black or '?'}" + (
-        f" ({row.event})" if not _isnull(row.event) and row.event else "")
-    move = None if _isnull(row.move) else str(row.move)
-    legal: list[str] = []
-    svg = ""
-    if not _isnull(row.fen) and not _isnull(row.variant):
-        try:
-            rules = get_rules(str(row.variant))
-            pos = parse_fen(str(row.fen), rules)
-            moves = pos.legal_moves()
-            legal = [format_move(m, rules, full_path=len(m.captured) > 1) for m in moves]
-            marks = {}
-            if move:
-                try:
-                    marks = {s: "written" for s in parse_move_text(rules, move)[0]
-                             if rules.geometry.is_square(s)}
-                except (NotationError, ValueError):
-                    marks = {}
-            svg = board_svg(rules, placement_of(pos), marks=marks,
-                            arrows=[m.path for m in moves[:8]], size=240,
-                            title=f"position before ply {row.ply}")
-        except (FenError, ValueError, KeyError, LookupError):
-            svg = ""
-    legal_text = ", ".join(legal) if legal else ("none (the game was over)" if svg else "n/a")
-    link_html = (f' &middot; <a href="{html.escape(link)}">open in the viewer</a>'
-                 if link else "")
-    body = (f"<h3>{html.escape(where)}: {html.escape(str(row.code))}</h3>"
-            f"<p>{html.escape(names)}{link_html}</p>"
-            f"<p>{html.escape(str(row.message))}</p>"
-            + (f"<p>Move as written: <code>{html.escape(move)}</code> (red squares)</p>"
-               if move else "")
-            + (f'<p class="legal">Legal moves there (blue arrows): '
-               f'{"".join(f"<code>{html.escape(m)}</code>" for m in legal) or legal_text}</p>'
-               if svg else ""))
-    card = f'<div class="check">{svg}<div>{body}</div></div>'
-    md = (f"- **{where}**: `{row.code}` {names}. {row.message}"
-          + (f" Move as written: `{move}`." if move else "")
-          + (f" Legal moves: {legal_text}." if svg else "")
-          + (f" [Open in the viewer]({link})" if link else ""))
-    return card, md
+    if _isnull(row.fen) or _isnull(row.variant):
+        return "", []
+    try:
+        rules = get_rules(str(row.variant))
+        pos = parse_fen(str(row.fen), rules)
+        moves = pos.legal_moves()
+        legal = [format_move(m, rules, full_path=len(m.captured) > 1) for m in moves]
+        marks = {}
+        if move:
+            try:
+                marks = {s: "written" for s in parse_move_text(rules, move)[0]
+                         if rules.geometry.is_square(s)}
+            except (NotationError, ValueError):
+                marks = {}
+        svg = board_svg(rules, placement_of(pos), marks=marks,
+                        arrows=[m.path for m in moves[:8]], size=240,
+                        title=f"position before ply {row.ply}")
+    except (FenError, ValueError, KeyError, LookupError):
+        return "", []
+    return svg, legal
+
+
+def _view_link(view_page: Any, number: int, ply: Any) -> str:
+    """The relative link to game ``number`` (from 1) and ``ply`` of the viewer
+    page ``view_page``: ``./`` and the name URL-quoted, so no file name reads as a scheme
+    (``javascript:``) or breaks the link.
+
+    >>> _view_link("/tmp/javascript:x.games.html", 2, 5)
+    './javascript%3Ax.games.html#g=2&ply=5'
+    """
+    from pathlib import Path
+    from urllib.parse import quote
+
+    at = "" if _isnull(ply) else f"&ply={max(0, int(ply))}"
+    return f"./{quote(Path(str(view_page)).name)}#g={number}{at}"
 
 
 def _write_view(con: Any, ids: list[int], path: Any) -> dict[int, int]:
-    """Write the viewer page of the games ``ids`` to ``path``; ``game_id -> page index``."""
+    """Write the viewer page of the games ``ids`` to ``path``; ``game_id -> the game's
+    number in the page`` (from 1, as ``#g=N`` counts)."""
     from pdnkit.viewer.page import view
 
     ordered = sorted(set(ids))
@@ -433,7 +489,7 @@ def _write_view(con: Any, ids: list[int], path: Any) -> dict[int, int]:
         return {}
     view(db=con, where="g.game_id IN (" + ",".join(str(int(i)) for i in ordered) + ")",
          out=path, title="games to check")
-    return {gid: i for i, gid in enumerate(ordered)}
+    return {gid: i for i, gid in enumerate(ordered, 1)}
 
 
 def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
@@ -489,10 +545,7 @@ def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
                  if view_page is not None else ""))
         for r in shown.itertuples(index=False):
             gid = int(r.game_id)
-            link = None
-            if gid in index:
-                ply = "" if _isnull(r.ply) else f"&ply={max(0, int(r.ply))}"
-                link = f"{Path(str(view_page)).name}#g={index[gid]}{ply}"
+            link = _view_link(view_page, index[gid], r.ply) if gid in index else None
             card, md = _check_card(r, link)
             doc.raw(card, md)
         doc.folded(f"all {len(check)} games with errors",

@@ -64,7 +64,7 @@ def show_cmd(
     "  [bold]pdnkit view games.pdn --out games.html[/bold]\n\n"
     "  [bold]pdnkit view --db club.duckdb --where \"status = 'error'\" --out broken.html[/bold]"
     "\n\nOpen the page in any browser; it needs no network. [cyan]page.html#g=N&ply=K[/cyan] "
-    "opens game N (0-based in the page) at ply K."))
+    "opens game N (counted from 1, as show --game counts) at ply K."))
 def view_cmd(
     paths: list[Path] | None = typer.Argument(None, help="PDN files or folders.",
                                               show_default=False),

@@ -1,6 +1,6 @@
 """A game as pdnkit sees it, ply by ply: what ``pdnkit show`` and ``pdnkit view`` draw.
 
-:func:`game_model` turns a replayed :class:`~pdnkit.replay.GameReport` into a
+:func:`game_model` turns a replayed :class:`~pdnkit.validation.GameReport` into a
 :class:`GameModel`: the placement of every position (ply 0 = the start), the moves with
 their comments and NAGs, the findings with the squares of the move as written and the legal
 moves where the move is an error, and pdnkit's verdict on the final position. Every position
@@ -11,7 +11,7 @@ A *placement* is a string with one character per square, square 1 first: ``w`` W
 
 Example:
     >>> from pdnkit.pdn import parse_game
-    >>> from pdnkit.replay import replay
+    >>> from pdnkit.validation import replay
     >>> m = game_model(replay(parse_game('[GameType "21"] 1. 11-15 23-19 *')))
     >>> m.placement(0)[:12], m.placement(1)[10], m.placement(1)[14]
     ('bbbbbbbbbbbb', '.', 'b')
@@ -22,62 +22,72 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # pragma: no cover
-    from pdnkit.replay import GameReport
-    from pdnkit.rules import Position, Rules
+from pdnkit.viewer.plies import PlyView, placement_of
 
-__all__ = ["FindingView", "GameModel", "PlyView", "game_model", "placement_of", "resolve_ply"]
+if TYPE_CHECKING:  # pragma: no cover
+    from pdnkit.rules import Rules
+    from pdnkit.validation import GameReport
+    from pdnkit.viewer.variations import VariationView
+
+__all__ = ["FindingView", "GameModel", "PlyView", "game_model", "placement_of", "players",
+           "resolve_ply", "result_text", "winner_text"]
 
 #: stages of finding codes whose findings say something about the result
 _VERDICT_STAGES = ("result", "draw")
 
 
-def placement_of(position: Position) -> str:
-    """The placement string of ``position`` (see the module docstring).
+def _name(value: object) -> str | None:
+    """A player name, or ``None`` for a missing one (``None``, NaN, empty, PDN's ``?``)."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    return text if text and text != "?" else None
 
-    >>> from pdnkit.rules import get_rules, parse_fen
-    >>> placement_of(parse_fen("W:WK3:B1", get_rules("english"))).rstrip(".")
-    'b.W'
+
+def players(white: object, black: object) -> str:
+    """``White - Black`` as the views write it: ``?`` for a missing name, ``(no players)``
+    when both are missing (a tagless game; also for NaN from a DataFrame).
+
+    >>> players("Sijbrands", None), players(None, float("nan")), players("", "Baba")
+    ('Sijbrands - ?', '(no players)', '? - Baba')
     """
-    n = position.rules.geometry.num_squares
-    cells = ["."] * n
-    for squares, ch in ((position.white_men, "w"), (position.white_kings, "W"),
-                        (position.black_men, "b"), (position.black_kings, "B")):
-        for s in squares:
-            cells[s - 1] = ch
-    return "".join(cells)
+    w, b = _name(white), _name(black)
+    if w is None and b is None:
+        return "(no players)"
+    return f"{w or '?'} - {b or '?'}"
 
 
-@dataclass
-class PlyView:
-    """One ply of the main line: the move as written and what replay made of it.
+_SIDES = {"white": "White", "black": "Black"}
 
-    ``placement`` is the position after the ply (``None`` when the ply was not replayed).
+
+def winner_text(outcome: object, white: object = None, black: object = None) -> str:
+    """Who won, from the game's normalised ``outcome`` (``white``/``black``/``draw``/
+    ``unknown``): ``Black won: MF Tinsley``, ``draw``, or ``no result``.
+
+    >>> winner_text("black", "E Fuller", "MF Tinsley"), winner_text("draw"), winner_text(None)
+    ('Black won: MF Tinsley', 'draw', 'no result')
     """
+    if outcome in _SIDES:
+        name = _name(white if outcome == "white" else black)
+        return f"{_SIDES[str(outcome)]} won" + (f": {name}" if name else "")
+    return "draw" if outcome == "draw" else "no result"
 
-    ply: int
-    number: int | None
-    side: str | None
-    written: str
-    notation: str | None
-    path: tuple[int, ...]
-    captured: tuple[int, ...]
-    nags: list[int]
-    comment: str | None
-    replayed: bool
-    placement: str | None
 
-    def label(self, first: str = "W") -> str:
-        """``12.`` or ``12...`` (a move of the second mover, ``first`` moves first) and the
-        move as written.
+def result_text(result: object, outcome: object, white: object = None,
+                black: object = None) -> str:
+    """A result as written with its winner named, never a bare score: in English the first
+    number of ``1-0`` is Black's (the first mover's), in most variants White's, so the
+    views always say who won, from the normalised ``outcome``.
 
-        >>> PlyView(3, 2, "W", "32-28", None, (), (), [], None, False, None).label()
-        '2. 32-28'
-        >>> PlyView(2, 1, "W", "22-18", None, (), (), [], None, False, None).label("B")
-        '1... 22-18'
-        """
-        dots = "." if self.side == first else "..."
-        return f"{self.number}{dots} {self.written}" if self.number else self.written
+    >>> result_text("1-0", "black", "E Fuller", "MF Tinsley")
+    '1-0 (Black won: MF Tinsley)'
+    >>> result_text("1-1", "draw"), result_text("*", "unknown"), result_text("2-1", "unknown")
+    ('1-1 (draw)', '* (no result)', '2-1 (outcome unknown)')
+    """
+    raw = result.strip() if isinstance(result, str) and result.strip() else "*"
+    if outcome in _SIDES or outcome == "draw":
+        return f"{raw} ({winner_text(outcome, white, black)})"
+    return f"{raw} ({'no result' if raw == '*' else 'outcome unknown'})"
 
 
 @dataclass
@@ -98,6 +108,8 @@ class FindingView:
     #: for an error at a ply, the placement before the move (the board to fix it on, also
     #: when the move was replayed as played: an irregularity that stands)
     before: str | None = None
+    #: the finding is about a move of a variation (``ply`` counts as in the game)
+    in_variation: bool = False
 
 
 @dataclass
@@ -112,6 +124,8 @@ class GameModel:
     findings: list[FindingView]
     verdict: str
     tags: list[tuple[str, str]]
+    #: the variations, replayed (parents before their children; see viewer.variations)
+    variations: list[VariationView] = field(default_factory=list)
 
     @property
     def first_mover(self) -> str:
@@ -134,11 +148,16 @@ class GameModel:
         return self.start
 
     def heading(self) -> str:
-        """``White - Black, Event, Date: result``."""
+        """``White - Black, Event, Date: result (who won)``."""
         r = self.report
-        names = f"{r.white or '?'} - {r.black or '?'}"
+        names = players(r.white, r.black)
         extra = [v for k in ("Event", "Date") if (v := _tag(self.tags, k))]
-        return ", ".join([names, *extra]) + f": {r.result_raw or r.result or '*'}"
+        return ", ".join([names, *extra]) + f": {self.result_text()}"
+
+    def result_text(self) -> str:
+        """The result as written and who won (:func:`result_text`)."""
+        r = self.report
+        return result_text(r.result_raw or r.result, r.outcome, r.white, r.black)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON object the HTML viewer reads for this game."""
@@ -150,20 +169,26 @@ class GameModel:
             "variantTitle": rules.title if rules else None,
             "start": self.start,
             "tags": [[k, v] for k, v in self.tags],
-            "plies": [{"n": p.ply, "num": p.number, "side": p.side, "w": p.written,
-                       "c": p.notation, "path": list(p.path), "cap": list(p.captured),
-                       "nags": p.nags, "cm": p.comment, "ok": p.replayed,
-                       "pl": p.placement} for p in self.plies],
+            "plies": [_ply_json(p) for p in self.plies],
+            "vars": [{"at": v.at, "parent": v.parent, "depth": v.depth, "stop": v.stopped,
+                      "plies": [_ply_json(p) for p in v.plies]} for v in self.variations],
             "findings": [{"code": f.code, "sev": f.severity, "msg": f.message, "ply": f.ply,
                           "move": f.move, "line": f.line, "fen": f.fen,
                           "sq": list(f.written_squares), "legal": f.legal,
                           "legalPaths": [list(p) for p in f.legal_paths],
-                          "before": f.before}
+                          "before": f.before, "inVar": f.in_variation}
                          for f in self.findings],
             "status": self.report.status,
             "result": self.report.result_raw or self.report.result,
+            "resultText": self.result_text(),
             "verdict": self.verdict,
         }
+
+
+def _ply_json(p: PlyView) -> dict[str, Any]:
+    return {"n": p.ply, "num": p.number, "side": p.side, "w": p.written, "c": p.notation,
+            "path": list(p.path), "cap": list(p.captured), "nags": p.nags, "cm": p.comment,
+            "ok": p.replayed, "pl": p.placement}
 
 
 def _tag(tags: list[tuple[str, str]], name: str) -> str | None:
@@ -214,7 +239,8 @@ def _finding_view(f: Any, rules: Rules | None) -> FindingView:
     from pdnkit.rules.notation import NotationError, parse_move_text
 
     sev = f.severity.value if hasattr(f.severity, "value") else str(f.severity)
-    view = FindingView(f.code, sev, f.message, f.ply, f.move, f.line, f.fen)
+    view = FindingView(f.code, sev, f.message, f.ply, f.move, f.line, f.fen,
+                       in_variation=bool(getattr(f, "in_variation", False)))
     if rules is None:
         return view
     if f.move:
@@ -252,7 +278,7 @@ def game_model(report: GameReport, *, source: str | None = None) -> GameModel:
     """The :class:`GameModel` of a replayed game (a report with its ply list, not light).
 
     >>> from pdnkit.pdn import parse_game
-    >>> from pdnkit.replay import replay
+    >>> from pdnkit.validation import replay
     >>> m = game_model(replay(parse_game('[GameType "20"] 1. 32-28 19-23 2. 28-23 *')))
     >>> m.findings[0].code, m.findings[0].written_squares, m.findings[0].legal[:2]
     ('illegal-move', (28, 23), ['28x19'])
@@ -263,27 +289,39 @@ def game_model(report: GameReport, *, source: str | None = None) -> GameModel:
     tags = list(record.tags) if record is not None else []
     where = source or (f"{report.file}, game {report.index + 1}" if report.file
                        else f"game {report.index + 1}")
+    from pdnkit.viewer.variations import variations
+
     return GameModel(report, rules, where, _start(report, rules), _ply_views(report), findings,
-                     _verdict(report, findings), tags)
+                     _verdict(report, findings), tags, variations(report))
 
 
 def resolve_ply(model: GameModel, ply: str | int | None) -> int:
-    """The ply a ``--ply`` value names: a number (clamped to the game), ``end``, or a finding
-    code (the first ply with that finding). ``None`` means the first error's ply, else the end.
-    Raises ``ValueError`` for a code the game has no finding of at a ply.
+    """The ply a ``--ply`` value names: a number from 0 (the start) to the game's last ply,
+    ``end``, ``start``, or a finding code (the first ply with that finding). ``None`` means
+    the first error's ply, else the end. Raises ``ValueError`` for a ply outside the game
+    (saying its range) and for a code the game has no finding of at a ply.
 
     >>> from pdnkit.pdn import parse_game
-    >>> from pdnkit.replay import replay
+    >>> from pdnkit.validation import replay
     >>> m = game_model(replay(parse_game('[GameType "20"] 1. 32-28 19-23 2. 28-23 *')))
-    >>> resolve_ply(m, "illegal-move"), resolve_ply(m, "end"), resolve_ply(m, 99)
-    (3, 3, 3)
+    >>> resolve_ply(m, "illegal-move"), resolve_ply(m, "end"), resolve_ply(m, 2)
+    (3, 3, 2)
+    >>> resolve_ply(m, 99)
+    Traceback (most recent call last):
+    ...
+    ValueError: there is no ply 99: the game has 3 plies (give 0 for the start up to 3, end, or a finding code)
     """
     if ply is None:
         first = next((f.ply for f in model.findings
                       if f.severity == "error" and f.ply is not None), None)
         return first if first is not None else model.last_ply
     if isinstance(ply, int) or str(ply).strip().lstrip("-").isdigit():
-        return max(0, min(int(ply), model.last_ply))
+        k = int(ply)
+        if not 0 <= k <= model.last_ply:
+            n = model.last_ply
+            raise ValueError(f"there is no ply {k}: the game has {n} pl{'y' if n == 1 else 'ies'}"
+                             f" (give 0 for the start up to {n}, end, or a finding code)")
+        return k
     text = str(ply).strip().lower()
     if text in ("end", "last", "final"):
         return model.last_ply

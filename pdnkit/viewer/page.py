@@ -3,18 +3,22 @@
 The page holds a game list (players, event, result, status, findings; filterable by status,
 finding code and text; only the visible rows are in the DOM, so ten thousand games stay
 usable) and a viewer: an SVG board in the variant's size and numbering, buttons and arrow
-keys to step through the plies, the move list with comments and NAGs, capture routes as
-arrows, the findings (a click jumps to their ply, marks the squares of the move as written
-and lists the legal moves there) and, at the end, the result and pdnkit's verdict.
+keys to step through the plies, the move list with comments, NAGs and the variations (a click
+on a variation's move steps into it; Esc goes back), capture routes as arrows, the findings (a
+click jumps to their ply, marks the squares of the move as written and lists the legal moves
+there), what the board shows (never "final" for a position before a move) and the result with
+who won and pdnkit's verdict. Text from the files is shown as text, without bidi controls
+(:mod:`pdnkit.viewer.text`).
 
 Every position is computed in Python (:mod:`pdnkit.viewer.model`) and embedded as JSON, one
 ``<script type="application/json">`` block per game that the page parses only when the game
-is opened; the script only draws. ``page.html#g=N&ply=K`` opens game N (0-based in the page)
-at ply K, which is how the reports link into a page.
+is opened; the script only draws. Games are numbered from 1 in the page, as ``pdnkit show
+--game`` and ``validate`` count them (for a page of one file, the game's number in the file):
+``page.html#g=N&ply=K`` opens game N at ply K, which is how the reports link into a page.
 
 Example:
     >>> html = view_html([game_model_of('[GameType "20"] 1. 32-28 19-23 *')])
-    >>> html.startswith("<!DOCTYPE html>") and 'id="pdnkit-g-0"' in html
+    >>> html.startswith("<!DOCTYPE html>") and 'id="pdnkit-g-1"' in html
     True
 """
 
@@ -27,7 +31,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from pdnkit.viewer.model import GameModel, game_model
+from pdnkit.viewer.model import GameModel, game_model, players, winner_text
+from pdnkit.viewer.text import plain
 
 __all__ = ["ViewSummary", "game_model_of", "layout", "view", "view_html"]
 
@@ -35,7 +40,8 @@ __all__ = ["ViewSummary", "game_model_of", "layout", "view", "view_html"]
 @dataclass
 class ViewSummary:
     """What :func:`view` wrote: the page, the number of games, the games with errors and
-    ``anchors`` (``source label -> page index``) for linking into the page."""
+    ``anchors`` (``source label -> the game's number in the page``, from 1: ``#g=N``) for
+    linking into the page."""
 
     path: Path
     games: int
@@ -69,21 +75,30 @@ def layout(rules: Any) -> dict[str, Any]:
 
 
 def _compact(model: GameModel) -> dict[str, Any]:
-    """The game's JSON with plies as short arrays (the page is large for big collections):
-    ``[written, canonical or null when equal, path, captured, nags, comment, placement]``."""
+    """The game's JSON with plies (of the main line and of each variation in ``vars``) as
+    short arrays (the page is large for big collections): ``[written, canonical or null when
+    equal, path, captured, nags, comment, placement, number, side, replayed]``."""
     d = model.to_json()
-    d["plies"] = [[p["w"], None if p["c"] == p["w"] else p["c"], p["path"], p["cap"],
-                   p["nags"], p["cm"], p["pl"], p["num"], p["side"], p["ok"]]
-                  for p in d["plies"]]
+    d["plies"] = [_compact_ply(p) for p in d["plies"]]
+    for v in d["vars"]:
+        v["plies"] = [_compact_ply(p) for p in v["plies"]]
     return d
+
+
+def _compact_ply(p: dict[str, Any]) -> list[Any]:
+    return [p["w"], None if p["c"] == p["w"] else p["c"], p["path"], p["cap"], p["nags"],
+            p["cm"], p["pl"], p["num"], p["side"], p["ok"]]
 
 
 def _entry(i: int, model: GameModel) -> dict[str, Any]:
     r = model.report
     tags = {k.lower(): v for k, v in model.tags}
     return {"i": i, "white": r.white or "", "black": r.black or "",
+            "players": players(r.white, r.black),
             "event": tags.get("event", ""), "date": tags.get("date", ""),
             "result": r.result_raw or r.result or "*", "status": r.status,
+            "won": winner_text(r.outcome, r.white, r.black).split(":")[0],
+            "resultText": model.result_text(),
             "variant": model.rules.name if model.rules else "",
             "findings": len(model.findings),
             "codes": sorted({f.code for f in model.findings}),
@@ -91,8 +106,15 @@ def _entry(i: int, model: GameModel) -> dict[str, Any]:
 
 
 def _json_block(data: Any) -> str:
-    """JSON safe inside a script element (no ``<`` at all, so no ``</script>`` or ``<!--``)."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
+    """JSON safe inside a script element (no ``<`` at all, so no ``</script>`` or ``<!--``),
+    without bidi controls (:func:`pdnkit.viewer.text.plain`: no text of a file may reorder
+    the page's text; they can only stand inside JSON strings, so the JSON stays valid).
+
+    >>> _json_block({"w": "</script>\u202e"})
+    '{"w":"\\\\u003c/script>"}'
+    """
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return plain(text).replace("<", "\\u003c")
 
 
 def _asset(name: str) -> str:
@@ -111,7 +133,7 @@ def _build(models: Iterable[GameModel], title: str) -> tuple[str, list[dict[str,
     index: list[dict[str, Any]] = []
     layouts: dict[str, Any] = {}
     blocks: list[str] = []
-    for i, m in enumerate(models):
+    for i, m in enumerate(models, 1):  # numbered from 1, as the CLI counts games
         index.append(_entry(i, m))
         if m.rules is not None and m.rules.name not in layouts:
             layouts[m.rules.name] = layout(m.rules)
@@ -123,7 +145,7 @@ def _build(models: Iterable[GameModel], title: str) -> tuple[str, list[dict[str,
     page = _asset("viewer.html")
     page = (page.replace("/*CSS*/", _asset("viewer.css"), 1)
             .replace("/*JS*/", _asset("viewer.js"), 1)
-            .replace("<!--TITLE-->", _html.escape(title)))
+            .replace("<!--TITLE-->", _html.escape(plain(title))))
     text = (page.replace("<!--INDEX-->", f'<script type="application/json" id="pdnkit-index">'
                                          f"{_json_block(meta)}</script>", 1)
             .replace("<!--GAMES-->", "\n".join(blocks), 1))

@@ -3,7 +3,9 @@
 :func:`show` returns a :class:`GameShow`, a rich renderable: the board at ply K (the move
 played marked, or the squares of a faulty move as written), the move list around K with K
 marked, the comments and NAGs at K, the game's findings, the legal moves where ply K is an
-error, and at the end the result and pdnkit's verdict.
+error, and at the end the result and pdnkit's verdict. Text from the file reaches the
+terminal through :func:`pdnkit.viewer.text.terminal` (control characters as visible escapes)
+and as :class:`rich.text.Text` (rich markup in it is printed as written).
 
 Example:
     >>> from io import StringIO
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.viewer.model import GameModel, game_model, resolve_ply
+from pdnkit.viewer.text import terminal
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
@@ -67,6 +70,29 @@ class GameShow:
     def errors_here(self) -> list[Any]:
         return [f for f in self.model.findings if f.ply == self.ply and f.severity == "error"]
 
+    def shown(self) -> str:
+        """What the board shows: the start, the position after ply K, the final position,
+        the position before ply K (an error there), or the last replayed position (ply K
+        was not replayed).
+
+        >>> show('[GameType "20"] 1. 32-28 19-23 2. 37-26 *', ply=3).shown()
+        'the position before ply 3, where the error is (37-26 is not played on it)'
+        """
+        m, k = self.model, self.ply
+        if k == 0:
+            return "the start position"
+        p = m.plies[k - 1]
+        error = next((f for f in self.errors_here() if f.before), None)
+        if error is not None:
+            return (f"the position before ply {k}, where the error is "
+                    f"({terminal(error.move or p.written)} is not played on it)")
+        if not p.replayed:
+            j = next((q.ply for q in reversed(m.plies[: k - 1]) if q.replayed), 0)
+            last = f"the position after ply {j}, the last replayed" if j else \
+                "the start position (no ply was replayed)"
+            return f"{last}; ply {k} was not replayed"
+        return "the final position" if k == m.last_ply else f"the position after ply {k}"
+
     def board(self) -> RenderableType:
         from rich.text import Text
 
@@ -79,14 +105,9 @@ class GameShow:
         # an error shows the board before its move (also when the move stood and was replayed)
         return Board(m.rules, here or m.placement(self.ply), marks=self.marks())
 
-    def move_list(self) -> RenderableType:
-        from rich.table import Table
-
+    def _rows(self) -> list[list[Any]]:
+        """The move list as rows ``[number, first mover's ply, second mover's ply]``."""
         m = self.model
-        table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
-        table.add_column(justify="right", style="dim")
-        table.add_column()
-        table.add_column()
         rows: list[list[Any]] = []
         for p in m.plies:
             if p.side is None:  # not replayed from a known position: alternate
@@ -98,27 +119,51 @@ class GameShow:
                     or (slot == 1 and rows[-1][2] is not None):
                 rows.append([number, None, None])
             rows[-1][slot] = p
+        return rows
+
+    def move_list(self) -> RenderableType:
+        """The moves around ply K, one row a move number, each variation on its own line
+        under the row of the move it replaces (bracketed, nested ones inside)."""
+        from rich.console import Group
+        from rich.padding import Padding
+        from rich.text import Text
+
+        from pdnkit.viewer.variations import line_text
+
+        m = self.model
+        rows = self._rows()
         at = next((i for i, r in enumerate(rows)
                    if any(x is not None and x.ply == self.ply for x in r[1:])), len(rows) - 1)
         lo = max(0, min(at - _WINDOW_ROWS // 2, len(rows) - _WINDOW_ROWS))
         hi = min(len(rows), lo + _WINDOW_ROWS)
+        shown = rows[lo:hi]
+        nw = max((len(f"{r[0]}.") for r in shown if r[0]), default=0)
+        cells = [(self._move_cell(w), self._move_cell(b)) for _, w, b in shown]
+        ww = max((w.cell_len for w, _ in cells), default=0)
+        top = [v for v in range(len(m.variations)) if m.variations[v].parent is None]
+        lines: list[RenderableType] = []
         if lo > 0:
-            table.add_row("", f"... {lo} moves", "")
-        for number, white, black in rows[lo:hi]:
-            table.add_row(f"{number}." if number else "", self._move_cell(white),
-                          self._move_cell(black))
+            lines.append(Text(" " * (nw + 2) + f"... {lo} moves"))
+        for (number, *plies), (w, b) in zip(shown, cells, strict=True):
+            line = Text((f"{number}." if number else "").rjust(nw), style="dim")
+            line.append("  ").append_text(w).append(" " * (ww - w.cell_len) + "  ")
+            lines.append(line.append_text(b))
+            for p in (x for x in plies if x is not None):
+                for v in (v for v in top if m.variations[v].at == p.ply):
+                    text = terminal(line_text(m.variations, v, m.first_mover))
+                    lines.append(Padding(Text(text, style="italic"), (0, 0, 0, nw + 2)))
         if hi < len(rows):
-            table.add_row("", f"... {len(rows) - hi} more", "")
+            lines.append(Text(" " * (nw + 2) + f"... {len(rows) - hi} more"))
         if not rows:
-            table.add_row("", "(no moves)", "")
-        return table
+            lines.append(Text("(no moves)"))
+        return Group(*lines)
 
     def _move_cell(self, p: Any) -> Any:
         from rich.text import Text
 
         if p is None:
-            return ""
-        t = Text(p.written + "".join(f" ${n}" for n in p.nags))
+            return Text("")
+        t = Text(terminal(p.written) + "".join(f" ${n}" for n in p.nags))
         bad = any(f.ply == p.ply and f.severity == "error" for f in self.model.findings)
         if not p.replayed:
             t.stylize("red" if bad else "dim")
@@ -140,7 +185,7 @@ class GameShow:
         if 1 <= k <= m.last_ply:
             p = m.plies[k - 1]
             t = Text(f"{where}: ", style="bold")
-            t.append(p.label(m.first_mover))
+            t.append(terminal(p.label(m.first_mover)))
             if p.notation and p.notation != p.written:
                 t.append(f" (played {p.notation})", style="dim")
             if not p.replayed:
@@ -149,18 +194,20 @@ class GameShow:
             if p.nags:
                 out.append(Text("NAGs: " + " ".join(f"${n}" for n in p.nags)))
             if p.comment:
-                out.append(Text("comment: ", style="bold").append(p.comment, style="italic"))
+                out.append(Text("comment: ", style="bold").append(terminal(p.comment),
+                                                                  style="italic"))
         else:
             out.append(Text(where, style="bold"))
+        out.append(Text(f"board: {self.shown()}", style="dim"))
         for f in self.errors_here():
             t = Text(f"{f.code}: ", style="bold red")
-            t.append(f"move as written {f.move or '?'}; ")
+            t.append(f"move as written {terminal(f.move or '?')}; ")
             t.append(f"{len(f.legal)} legal move{'s' * (len(f.legal) != 1)} here: ", style="bold")
             t.append(", ".join(f.legal) or "none (the game was over)")
             out.append(t)
         if k == m.last_ply:
-            out.append(Text(f"result {m.report.result_raw or m.report.result or '*'}; "
-                            f"pdnkit: {m.verdict}", style="bold"))
+            out.append(Text(terminal(f"result {m.result_text()}; pdnkit: {m.verdict}"),
+                            style="bold"))
         return out
 
     def findings_table(self) -> RenderableType:
@@ -173,9 +220,10 @@ class GameShow:
             table.add_column(col, overflow="fold")
         for f in self.model.findings:
             mark = "reverse" if f.ply == self.ply and f.ply is not None else ""
+            # every cell a Text: rich reads markup in plain strings, and file text has none
             table.add_row(Text("" if f.ply is None else str(f.ply), style=mark),
                           Text(f.severity, style=_SEVERITY_STYLE.get(f.severity, "")),
-                          f.code, f.move or "", f.message)
+                          Text(f.code), Text(terminal(f.move or "")), Text(terminal(f.message)))
         return table
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -183,11 +231,11 @@ class GameShow:
         from rich.text import Text
 
         m = self.model
-        yield Text(m.heading(), style="bold")
+        yield Text(terminal(m.heading()), style="bold")
         title = m.rules.title if m.rules else "unknown variant"
-        yield Text(f"{m.source} · {title} · status {m.report.status}", style="dim")
+        yield Text(terminal(f"{m.source} · {title} · status {m.report.status}"), style="dim")
         grid = Table.grid(padding=(0, 3))
-        grid.add_column()
+        grid.add_column(no_wrap=True)  # the board keeps its size; the move list wraps
         grid.add_column()
         grid.add_row(self.board(), self.move_list())
         yield grid

@@ -209,11 +209,11 @@ def test_collection_report_opens_with_the_games_to_check(tmp_path):
                       | {(str(s), "b") for s in pos.black_men})
     assert 'data-square="33" x' in card and "#d9534f" in card      # 33-29 written, in red
     assert "<code>28x19</code>" in card
-    link = re.search(r'href="(collection\.games\.html#g=(\d+)&amp;ply=(\d+))"', card)
+    link = re.search(r'href="\./(collection\.games\.html#g=(\d+)&amp;ply=(\d+))"', card)
     assert link and int(link.group(3)) == int(row.ply)
     index = json.loads(re.search(r'id="pdnkit-index">(.*?)</script>',
                                  side.read_text(encoding="utf-8"), flags=re.S).group(1))
-    assert index["games"][int(link.group(2))]["codes"] == ["missed-capture"]
+    assert index["games"][int(link.group(2)) - 1]["codes"] == ["missed-capture"]  # from 1
     md = report("collection", str(db))
     assert md.index("## Games to check") < md.index("## Games by variant")
     assert "Move as written: `33-29`. Legal moves: 28x19." in md

@@ -10,8 +10,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pdnkit.cli import app
-from pdnkit.replay import validate
-from pdnkit.store.demodata import sample_dir
+from pdnkit.store import sample_dir
+from pdnkit.validation import validate
 from pdnkit.viewer.model import placement_of
 from pdnkit.viewer.page import view
 
@@ -43,11 +43,12 @@ def test_page_is_self_contained_and_embeds_every_position(tmp_path: Path):
     assert index["games"][0]["event"] == "a </script> b"
     reports = list(validate(TWO))
     for i, rep in enumerate(reports):
-        game = blocks[f"pdnkit-g-{i}"]
+        game = blocks[f"pdnkit-g-{i + 1}"]
         for p, ply in zip(rep.plies, game["plies"], strict=True):
             assert ply[6] == (placement_of(p.position_after) if p.replayed else None)
-    assert blocks["pdnkit-g-0"]["plies"][0][5] == "<!--GAMES-->"
-    assert blocks["pdnkit-g-1"]["findings"][0]["legal"] == ["28x19"]
+    assert blocks["pdnkit-g-1"]["plies"][0][5] == "<!--GAMES-->"
+    assert blocks["pdnkit-g-2"]["findings"][0]["legal"] == ["28x19"]
+    assert [g["i"] for g in index["games"]] == [1, 2]    # numbered from 1, as the CLI counts
 
 
 def test_cli_view_from_file_and_db(tmp_path: Path):

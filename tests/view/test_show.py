@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from pdnkit.board import GLYPHS, Board
 from pdnkit.cli import app
 from pdnkit.pdn import parse_game
-from pdnkit.replay import replay
 from pdnkit.rules import Position, format_move, get_rules, parse_fen
+from pdnkit.validation import replay
 from pdnkit.viewer import game_model, show
 from pdnkit.viewer.model import placement_of, resolve_ply
 
@@ -90,6 +90,18 @@ def test_resolve_ply_forms():
     assert resolve_ply(model, None) == 3          # the first error
     with pytest.raises(ValueError, match="no 'missed-capture'"):
         resolve_ply(model, "missed-capture")
+    assert resolve_ply(model, 0) == 0 and resolve_ply(model, "start") == 0
+    for bad in (4, 500, -1, "-3"):
+        with pytest.raises(ValueError, match=r"there is no ply -?\d+: the game has 3 plies"):
+            resolve_ply(model, bad)
+
+
+def test_cli_show_refuses_a_ply_past_the_end(tmp_path: Path):
+    f = tmp_path / "g.pdn"
+    f.write_text(GAME, encoding="utf-8")
+    res = runner.invoke(app, ["show", str(f), "--ply", "500", "--width", "140"])
+    assert res.exit_code == 2
+    assert "there is no ply 500: the game has 9 plies" in " ".join(res.output.split())
 
 
 def test_show_lists_comment_nag_and_findings():
@@ -146,3 +158,60 @@ def test_unknown_variant_has_no_board_but_lists_the_moves():
     text = _render(show('[GameType "77"]\n1. 32-28 19-23 *'))
     assert "no board: the variant is unknown" in text
     assert "1.  32-28  19-23" in text
+
+
+HOSTILE = ('[Event "ev\x1b]0;pwned\x07 \u202eevil"]\n[White "[bold red]x[/bold red]"]\n'
+           '[Black "b\x1b[2J\x1b[31mred"]\n[GameType "20"]\n'
+           '1. 32-28 {\x1b[31mRED\x1b[0m\r over [link=https://x]y[/link]} 19-23 2. 37-26 *\n')
+
+
+@pytest.mark.parametrize("ply", ["1", "3"])
+def test_show_passes_no_control_text_or_markup_to_the_terminal(ply: str):
+    text = _render(show(HOSTILE, ply=ply))
+    for ch in "\x1b\x07\r\u202e":
+        assert ch not in text, repr(ch)
+    assert "[bold red]x[/bold red]" in text                 # markup printed as written
+    assert "\\x1b[2J\\x1b[31mred" in text and "\\u202eevil" in text   # escapes shown
+    if ply == "1":
+        assert "\\x1b[31mRED\\x1b[0m" in text and "over [link=https://x]y[/link]" in text
+
+
+def test_cli_show_escapes_control_text(tmp_path: Path):
+    f = tmp_path / "h.pdn"
+    f.write_text(HOSTILE, encoding="utf-8")
+    res = runner.invoke(app, ["show", str(f), "--ply", "1", "--width", "160"])
+    assert res.exit_code == 0, res.output
+    assert not set("\x1b\x07\r\u202e") & set(res.output)
+    assert "[bold red]x[/bold red]" in res.output
+
+
+#: English: Black moves first and the first number of a result is the first mover's
+ENGLISH = """[White "E Fuller"]
+[Black "MF Tinsley"]
+[Result "1-0"]
+[GameType "21"]
+[FEN "B:W13,19,25,29,30,31,32:B1,2,3,4,9,10,12"]
+
+1. 3-8 13x6 2. 2x9 31-27 3. 8-11 27-24 4. 11-16 24-20 5. 16x23 32-28 6. 10-14
+25-22 7. 9-13 22-18 8. 1-5 18x9 9. 5x14 28-24 10. 13-17 29-25 11. 17-21 24-19
+12. 23-26 30x23 13. 21x30 20-16 14. 4-8 23-18 15. 14x23 19-15 16. 12x19 15-10
+17. 23-27 10-7 18. 27-31 7-2 19. 8-11 2-6 20. 19-23 1-0
+"""
+
+
+def test_show_names_the_winner_of_an_english_game():
+    g = show(ENGLISH, ply="end")
+    assert g.model.report.outcome == "black"
+    text = _render(g)
+    assert text.splitlines()[0] == "E Fuller - MF Tinsley: 1-0 (Black won: MF Tinsley)"
+    assert "result 1-0 (Black won: MF Tinsley)" in text
+    drawn = _render(show('[GameType "20"]\n[Result "1-1"]\n1. 32-28 19-23 1-1', ply="end"))
+    assert "result 1-1 (draw)" in drawn
+
+
+def test_show_says_what_the_board_shows():
+    assert "board: the position before ply 3, where the error is (37-26 is not played on it)" \
+        in _render(show(BAD, ply=3))
+    assert "board: the position after ply 2" in _render(show(BAD, ply=2))
+    assert "board: the start position" in _render(show(BAD, ply=0))
+    assert "board: the final position" in _render(show(GAME, ply="end"))
