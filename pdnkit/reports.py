@@ -26,14 +26,21 @@ Example:
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as _dt
 import html
 import io
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.stats import VERDICTS, _isnull, endgame_rules, endgame_summary, verdict
+from pdnkit.stats.common import frame, is_missing
+from pdnkit.stats.endgame import VERDICTS, endgame_rules, endgame_summary, verdict
+from pdnkit.stats.filters import DateBound, GameFilter
+from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
+    import os
+
+    import duckdb
     import pandas as pd
     from matplotlib.figure import Figure
 
@@ -139,8 +146,8 @@ class _Doc:
 
 def _html_table(df: pd.DataFrame) -> str:
     """A DataFrame as an HTML table in a box that scrolls sideways when it is wide."""
-    return ('<div class="scroll">' + df.to_html(index=False, na_rep="", border=0,
-                                                 classes="data", escape=True) + "</div>")
+    return ('<div class="scroll">' + str(df.to_html(index=False, na_rep="", border=0,
+                                                     classes="data", escape=True)) + "</div>")
 
 
 _CSS = (
@@ -184,12 +191,12 @@ def _inline_html(text: str) -> str:
 
 
 def _cell(v: Any) -> str:
-    if _isnull(v):
+    if is_missing(v):
         return ""
     if isinstance(v, float):
         return f"{v:g}"
     if hasattr(v, "strftime"):
-        return v.strftime("%Y-%m-%d")
+        return str(v.strftime("%Y-%m-%d"))
     return str(v).replace("|", "\\|").replace("\n", " ")
 
 
@@ -209,8 +216,9 @@ def _md_table(df: pd.DataFrame) -> str:
     return "\n".join([head, rule, *rows])
 
 
-def _filters_text(filters: dict[str, Any]) -> str:
-    used = [f"{k.replace('_', ' ')} = {v}" for k, v in filters.items() if v not in (None, "")]
+def _filters_text(gf: GameFilter) -> str:
+    used = [f"{k.replace('_', ' ')} = {v}" for k, v in dataclasses.asdict(gf).items()
+            if v not in (None, "")]
     return ("Filters: " + ", ".join(used) + ".") if used else "All games in the database."
 
 
@@ -247,8 +255,8 @@ def _person_table(df: pd.DataFrame) -> pd.DataFrame:
     from pathlib import Path
 
     return df.assign(
-        file=[Path(str(f)).name if not _isnull(f) else "" for f in df["file"]],
-        game=[int(i) + 1 if not _isnull(i) else None for i in df["game_index"]])[cols]
+        file=[Path(str(f)).name if not is_missing(f) else "" for f in df["file"]],
+        game=[int(i) + 1 if not is_missing(i) else None for i in df["game_index"]])[cols]
 
 
 def _source_note(names: Any) -> str | None:
@@ -272,7 +280,17 @@ def _by_event(df: pd.DataFrame) -> pd.DataFrame:
                                           kind="stable").drop(columns="_n")
 
 
-def endgame_report(con: Any = None, *, fmt: str = "md", **filters: Any) -> str:
+def endgame_report(
+    con: DbLike = None,
+    *,
+    fmt: str = "md",
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    filter: GameFilter | None = None,
+) -> str:
     """The endgame-rule report as Markdown (``fmt="md"``) or self-contained HTML.
 
     Opens with the verdicts that need a person (a result that contradicts an automatic
@@ -280,21 +298,22 @@ def endgame_report(con: Any = None, *, fmt: str = "md", **filters: Any) -> str:
     simply ended in time as counts per rule (the full list folded), and summaries per
     variant and event (the events with the most to check first, the rest folded).
 
-    >>> from pdnkit.stats import _memory_db
-    >>> endgame_report(_memory_db()).splitlines()[0]
+    >>> from pdnkit.store import connect
+    >>> endgame_report(connect(":memory:")).splitlines()[0]
     '# Endgame-rule report'
     """
     from pdnkit import plots
 
-    con_ = _connection(con)
-    df = endgame_rules(con_, **filters)
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    df = endgame_rules(con, filter=gf)
     doc = _Doc("Endgame-rule report")
     n_games = int(df["game_id"].nunique()) if len(df) else 0
     counts = df["verdict"].value_counts().to_dict() if len(df) else {}
     if len(df):
         df = _needs_person_first(df)
     check = df[df["verdict"].isin(NEEDS_A_PERSON)] if len(df) else df
-    doc.p(_filters_text(filters) + f" {len(df)} rule activations in {n_games} games: "
+    doc.p(_filters_text(gf) + f" {len(df)} rule activations in {n_games} games: "
           + ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + f". **{len(check)} "
           "need a person** (the first section); the rest ended before a limit.")
     doc.p("A rule is *active* from the ply its count started; it would draw the game at "
@@ -343,22 +362,29 @@ def endgame_report(con: Any = None, *, fmt: str = "md", **filters: Any) -> str:
     return doc.html() if fmt == "html" else doc.markdown()
 
 
-def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
+def games_to_check(
+    con: DbLike = None,
+    *,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    filter: GameFilter | None = None,
+) -> pd.DataFrame:
     """The games with an error, one row each with its first error in the main line.
 
     Columns: ``game_id``, ``file``, ``game_index``, ``variant``, ``white``, ``black``,
     ``event``, ``status``, ``code``, ``message``, ``ply``, ``move`` (as written), ``fen``
     (the position before the move), ``line``. Filters as in :mod:`pdnkit.stats`.
 
-    >>> from pdnkit.stats import _memory_db
-    >>> games_to_check(_memory_db()).empty
+    >>> from pdnkit.store import connect
+    >>> games_to_check(connect(":memory:")).empty
     True
     """
-    from pdnkit.stats import _con
-
-    con = _con(con)
-    where, params = _filters_sql(filters)
-    return con.execute(f"""
+    where, params = GameFilter.of(filter, variant=variant, event=event, player=player,
+                                  date_from=date_from, date_to=date_to).sql()
+    sql = f"""
         WITH f AS (
             SELECT *, row_number() OVER (PARTITION BY game_id
                                          ORDER BY ply NULLS FIRST, line, code) AS rn
@@ -368,7 +394,9 @@ def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
         FROM games g JOIN f ON f.game_id = g.game_id AND f.rn = 1
         LEFT JOIN files fl ON fl.file_id = g.file_id
         WHERE {where}
-        ORDER BY g.game_id""", params).df()
+        ORDER BY g.game_id"""
+    with reading(con) as c:
+        return frame(c, sql, params)
 
 
 def _check_card(row: Any, link: str | None) -> tuple[str, str]:
@@ -380,14 +408,14 @@ def _check_card(row: Any, link: str | None) -> tuple[str, str]:
     from pdnkit.rules.notation import NotationError, parse_move_text
     from pdnkit.viewer.model import placement_of
 
-    where = (f"{Path(str(row.file)).name if not _isnull(row.file) else '?'}, game "
-             f"{int(row.game_index) + 1}" + ("" if _isnull(row.ply) else f", ply {int(row.ply)}"))
+    where = (f"{Path(str(row.file)).name if not is_missing(row.file) else '?'}, game "
+             f"{int(row.game_index) + 1}" + ("" if is_missing(row.ply) else f", ply {int(row.ply)}"))
     names = f"{row.white or '?'} - {row.black or '?'}" + (
-        f" ({row.event})" if not _isnull(row.event) and row.event else "")
-    move = None if _isnull(row.move) else str(row.move)
+        f" ({row.event})" if not is_missing(row.event) and row.event else "")
+    move = None if is_missing(row.move) else str(row.move)
     legal: list[str] = []
     svg = ""
-    if not _isnull(row.fen) and not _isnull(row.variant):
+    if not is_missing(row.fen) and not is_missing(row.variant):
         try:
             rules = get_rules(str(row.variant))
             pos = parse_fen(str(row.fen), rules)
@@ -424,20 +452,35 @@ def _check_card(row: Any, link: str | None) -> tuple[str, str]:
     return card, md
 
 
-def _write_view(con: Any, ids: list[int], path: Any) -> dict[int, int]:
+def _write_view(con: duckdb.DuckDBPyConnection, ids: list[int],
+                path: str | os.PathLike[str]) -> dict[int, int]:
     """Write the viewer page of the games ``ids`` to ``path``; ``game_id -> page index``."""
+    from pathlib import Path
+
     from pdnkit.viewer.page import view
 
     ordered = sorted(set(ids))
     if not ordered:
         return {}
     view(db=con, where="g.game_id IN (" + ",".join(str(int(i)) for i in ordered) + ")",
-         out=path, title="games to check")
+         out=Path(path), title="games to check")
     return {gid: i for i, gid in enumerate(ordered)}
 
 
-def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
-                      boards: int = 12, view_page: Any = None, **filters: Any) -> str:
+def collection_report(
+    con: DbLike = None,
+    *,
+    fmt: str = "md",
+    worst: int = 10,
+    boards: int = 12,
+    view_page: str | os.PathLike[str] | None = None,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    filter: GameFilter | None = None,
+) -> str:
     """The validation summary of a database as Markdown or self-contained HTML.
 
     Opens with the games that have errors: for the first ``boards`` of them the position
@@ -446,19 +489,24 @@ def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
     ``pdnkit view`` page of these games written there. Then games, clean share, findings by
     code, the ``worst`` files and games, and (HTML) plots.
 
-    >>> from pdnkit.stats import _memory_db
-    >>> "0 games" in collection_report(_memory_db())
+    >>> from pdnkit.store import connect
+    >>> "0 games" in collection_report(connect(":memory:"))
     True
     """
-    from pathlib import Path
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    doc = _Doc("Collection report")
+    with reading(con) as c:
+        _collection_head(doc, c, gf)
+        _games_to_check(doc, c, gf, boards, view_page)
+        _collection_tables(doc, c, gf, fmt, worst)
+    return doc.html() if fmt == "html" else doc.markdown()
 
-    from pdnkit import plots, stats
-    from pdnkit.stats import _con
 
-    con_ = _connection(con)
-    where, params = _filters_sql(filters)
-    con2 = _con(con_)
-    row = con2.execute(f"""
+def _collection_head(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter) -> None:
+    """The collection report's first paragraph: games, files, clean share, plies."""
+    where, params = gf.sql()
+    row = con.execute(f"""
         SELECT count(*), count(*) FILTER (WHERE status = 'ok'),
                count(*) FILTER (WHERE status = 'warning'),
                count(*) FILTER (WHERE status = 'error'),
@@ -468,89 +516,99 @@ def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
         FROM games g WHERE {where}""", params).fetchone() or (0,) * 8
     games, ok, warn, err, unparsed, files, plies, replayed = (int(x or 0) for x in row)
     share = f"{100.0 * ok / games:.1f}%" if games else "n/a"
-    used = {k: v for k, v in filters.items() if v}
-    doc = _Doc("Collection report")
-    doc.p(_filters_text(filters) + f" {games} games from {files} files; {share} clean "
+    doc.p(_filters_text(gf) + f" {games} games from {files} files; {share} clean "
           f"(no finding above info): {ok} ok, {warn} with warnings, {err} with errors, "
           f"{unparsed} unparsed. {replayed} of {plies} recorded plies replayed.")
-    check = games_to_check(con2, **used)
+
+
+def _games_to_check(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter, boards: int,
+                    view_page: str | os.PathLike[str] | None) -> None:
+    """The section of the games with an error: a card (board, move, legal moves) for the
+    first ``boards``, each linked to its game in the viewer page ``view_page`` if given."""
+    from pathlib import Path
+
+    check = games_to_check(con, filter=gf)
     doc.h("Games to check")
     if check.empty:
         doc.p("No game has an error.")
-    else:
-        index: dict[int, int] = {}
-        if view_page is not None:
-            index = _write_view(con2, [int(g) for g in check["game_id"]], view_page)
-        shown = check.head(boards)
-        doc.p(f"{len(check)} games have an error; the first error of each"
-              + (f" (boards for the first {len(shown)})" if len(check) > len(shown) else "")
-              + ", with the position before the faulty move."
-              + (f" Every one is in the viewer page `{Path(str(view_page)).name}`."
-                 if view_page is not None else ""))
-        for r in shown.itertuples(index=False):
-            gid = int(r.game_id)
-            link = None
-            if gid in index:
-                ply = "" if _isnull(r.ply) else f"&ply={max(0, int(r.ply))}"
-                link = f"{Path(str(view_page)).name}#g={index[gid]}{ply}"
-            card, md = _check_card(r, link)
-            doc.raw(card, md)
-        doc.folded(f"all {len(check)} games with errors",
-                   check.drop(columns=["fen"]))
-    by_variant = stats.results(con2, by="variant", **used)
+        return
+    index: dict[int, int] = {}
+    if view_page is not None:
+        index = _write_view(con, [int(g) for g in check["game_id"]], view_page)
+    shown = check.head(boards)
+    doc.p(f"{len(check)} games have an error; the first error of each"
+          + (f" (boards for the first {len(shown)})" if len(check) > len(shown) else "")
+          + ", with the position before the faulty move."
+          + (f" Every one is in the viewer page `{Path(str(view_page)).name}`."
+             if view_page is not None else ""))
+    for r in shown.itertuples(index=False):
+        gid = int(r.game_id)
+        link = None
+        if gid in index:
+            ply = "" if is_missing(r.ply) else f"&ply={max(0, int(r.ply))}"
+            link = f"{Path(str(view_page)).name}#g={index[gid]}{ply}"
+        card, md = _check_card(r, link)
+        doc.raw(card, md)
+    doc.folded(f"all {len(check)} games with errors", check.drop(columns=["fen"]))
+
+
+def _collection_tables(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter, fmt: str,
+                       worst: int) -> None:
+    """The collection report's tables (and, in HTML, plots): results by variant, findings
+    by code, the dirtiest files, games and events, game lengths."""
+    from pdnkit import plots
+    from pdnkit.stats.tables import findings, lengths, results
+
     doc.h("Games by variant")
-    doc.table(by_variant)
-    codes = stats.findings(con2, by="code", **used)
+    doc.table(results(con, by="variant", filter=gf))
+    codes = findings(con, by="code", filter=gf)
     doc.h("Findings by code")
     doc.table(codes, "No findings.")
     if fmt == "html":
         doc.figure(plots.findings_by_code(codes), "findings by code")
     doc.h(f"The {worst} dirtiest files")
-    doc.table(stats.findings(con2, by="file", **used).head(worst))
+    doc.table(findings(con, by="file", filter=gf).head(worst))
     doc.h(f"The {worst} games with the most problems")
-    bad = stats.findings(con2, by="game", **used)
+    bad = findings(con, by="game", filter=gf)
     doc.table(bad.head(worst), "No game has findings.")
     doc.h("By event")
-    events = stats.findings(con2, by="event", **used)
+    events = findings(con, by="event", filter=gf)
     doc.table(events.head(worst * 2))
     doc.folded(f"{len(events) - worst * 2} more events", events.iloc[worst * 2:])
     if fmt == "html":
         doc.h("Game lengths")
-        doc.figure(plots.length_histogram(stats.lengths(con2, **used)), "game lengths")
-    return doc.html() if fmt == "html" else doc.markdown()
+        doc.figure(plots.length_histogram(lengths(con, filter=gf)), "game lengths")
 
 
-def _filters_sql(filters: dict[str, Any]) -> tuple[str, list[Any]]:
-    """The WHERE clause and parameters of the common game filters in ``filters``."""
-    from pdnkit.stats import _game_filters
-
-    return _game_filters(filters.get("variant"), filters.get("event"), filters.get("player"),
-                         filters.get("date_from"), filters.get("date_to"))
-
-
-def _connection(con: Any) -> Any:
-    from pdnkit.stats import _con
-
-    return _con(con)
-
-
-def report(kind: str, con: Any = None, *, fmt: str = "md", view_page: Any = None,
-           **filters: Any) -> str:
+def report(
+    kind: str,
+    con: DbLike = None,
+    *,
+    fmt: str = "md",
+    view_page: str | os.PathLike[str] | None = None,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    filter: GameFilter | None = None,
+) -> str:
     """The report ``kind`` (``endgame`` or ``collection``) as Markdown or HTML text.
 
     ``fmt`` is ``"md"`` or ``"html"`` (one self-contained page, plots embedded).
     ``None`` filters are ignored. ``view_page`` (collection report): write a ``pdnkit view``
     page of the games with errors there and link each game to it.
 
-    >>> from pdnkit.stats import _memory_db
-    >>> report("endgame", _memory_db(), fmt="html").startswith("<!DOCTYPE html>")
+    >>> from pdnkit.store import connect
+    >>> report("endgame", connect(":memory:"), fmt="html").startswith("<!DOCTYPE html>")
     True
     """
     if fmt not in ("md", "html"):
         raise ValueError("fmt must be 'md' or 'html'")
-    filters = {k: v for k, v in filters.items() if v is not None}
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
     if kind == "endgame":
-        return endgame_report(con, fmt=fmt, **filters)
+        return endgame_report(con, fmt=fmt, filter=gf)
     if kind == "collection":
-        return collection_report(con, fmt=fmt, view_page=view_page, **filters)
+        return collection_report(con, fmt=fmt, view_page=view_page, filter=gf)
     raise ValueError(f"unknown report {kind!r}; choose from {', '.join(REPORT_KINDS)}")

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pdnkit.cli import app
-from pdnkit.stats import _SCHEMA
+from pdnkit.store.db import schema_sql
 from tests.analysis.conftest import Builder, build_small
 
 runner = CliRunner()
@@ -20,7 +20,7 @@ runner = CliRunner()
 def db_file(tmp_path: Path) -> Path:
     path = tmp_path / "small.duckdb"
     con = duckdb.connect(str(path))
-    con.execute(_SCHEMA.read_text(encoding="utf-8"))
+    con.execute(schema_sql())
     build_small(Builder(con))
     con.close()
     return path

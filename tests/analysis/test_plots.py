@@ -19,7 +19,8 @@ from pdnkit.plots import (
     results_over_time,
     square_heatmap,
 )
-from pdnkit.stats import _memory_db, findings, lengths, openings, results, square_counts
+from pdnkit.stats import findings, lengths, openings, results, square_counts
+from tests.analysis.conftest import memory_db
 
 matplotlib.use("Agg")
 
@@ -119,7 +120,7 @@ def test_square_heatmap(small_db):
     assert plot("heatmap", small_db, what="captured").axes[0].get_title().startswith(
         "International")
     with pytest.raises(ValueError):
-        plot("heatmap", _memory_db())  # no variant to draw
+        plot("heatmap", memory_db())  # no variant to draw
 
 
 def test_plot_dispatch(small_db):

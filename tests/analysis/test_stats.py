@@ -188,5 +188,15 @@ def test_stats_dispatch(small_db):
 
 
 def test_docstring_examples():
-    res = doctest.testmod(stats_mod)
-    assert res.attempted > 5 and res.failed == 0
+    """The examples of the package's face and of every room of it."""
+    import importlib
+    import pkgutil
+
+    names = [stats_mod.__name__] + [f"{stats_mod.__name__}.{m.name}"
+                                    for m in pkgutil.iter_modules(stats_mod.__path__)]
+    attempted = failed = 0
+    for name in names:
+        res = doctest.testmod(importlib.import_module(name))
+        attempted += res.attempted
+        failed += res.failed
+    assert attempted > 5 and failed == 0

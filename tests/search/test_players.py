@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.players import alias, aliases, is_placeholder, suggest, unalias
 from pdnkit.stats import crosstable, players
+from pdnkit.stats.identities import alias, aliases, is_placeholder, suggest, unalias
 
 GAMES = [
     ("Cup", "M Tinsley", "D Oldbury", "1-0", "1950.05.01"),
@@ -57,7 +57,7 @@ def test_aliases_merge_a_player_in_every_statistic(db: str) -> None:
     t = df.loc["Marion Tinsley"]
     assert (t.games, t.wins, t.draws, t.losses) == (4, 3, 1, 0)
     # the player filter finds the games of every alias
-    from pdnkit.position_search import search
+    from pdnkit.stats.search import search
 
     hits = search(db, pattern="W28", player="Marion Tinsley")
     assert len(hits) == 4

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.position_search import SearchError, parse_manoeuvre, parse_material, search
+from pdnkit.stats.search import SearchError, parse_manoeuvre, parse_material, search
 
 GAMES = """[Event "Alpha"]
 [White "Ann"]

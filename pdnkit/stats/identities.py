@@ -1,4 +1,4 @@
-"""Player identities and crosstables: placeholders, aliases, likely aliases, crosstables.
+"""Player identities: placeholders, aliases, likely aliases.
 
 A name as written in a White/Black tag stands for a player through the database's
 ``player_aliases`` table (``pdnkit players alias "M Tinsley" "MF Tinsley" --as "Marion
@@ -21,25 +21,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
+
+from pdnkit.store.session import PLACEHOLDERS, DbLike, ensure_names, reading, writing
 
 if TYPE_CHECKING:  # pragma: no cover
-    import duckdb
     import pandas as pd
 
-__all__ = ["PLACEHOLDERS", "alias", "aliases", "is_placeholder", "suggest",
+__all__ = ["PLACEHOLDERS", "alias", "aliases", "ensure_names", "is_placeholder", "suggest",
            "unalias"]
-
-#: names (lower case, trimmed) that stand for no player; the same list as the SQL macro
-#: ``player_name`` in ``schema.sql``
-PLACEHOLDERS = frozenset({"", "?", "??", "-", "white", "black", "red", "n.n.", "n.n", "nn",
-                          "unknown", "anonymous"})
-
-_MACRO = (
-    "CREATE TEMP MACRO player_name(n) AS coalesce("
-    "(SELECT any_value(a.name) FROM temp.player_aliases a WHERE a.alias = trim(n)), "
-    "CASE WHEN n IS NULL OR lower(trim(n)) IN ("
-    + ", ".join(f"'{p}'" for p in sorted(PLACEHOLDERS)) + ") THEN NULL ELSE trim(n) END)")
 
 
 def is_placeholder(name: str | None) -> bool:
@@ -47,44 +37,7 @@ def is_placeholder(name: str | None) -> bool:
     return name is None or name.strip().lower() in PLACEHOLDERS
 
 
-def ensure_names(con: duckdb.DuckDBPyConnection) -> None:
-    """Make ``player_name()`` available on ``con``: a database made before player identities,
-    opened read-only, gets a temporary (empty) alias table and the macro for this session.
-
-    Example:
-        >>> import duckdb
-        >>> con = duckdb.connect()
-        >>> ensure_names(con)
-        >>> con.execute("SELECT player_name('?'), player_name(' Ann ')").fetchall()
-        [(None, 'Ann')]
-    """
-    import duckdb
-
-    try:
-        con.execute("SELECT player_name(NULL)").fetchall()
-        return
-    except duckdb.Error:  # a database made before player identities
-        pass
-    con.execute("CREATE TEMP TABLE IF NOT EXISTS player_aliases (alias VARCHAR, name VARCHAR)")
-    con.execute(_MACRO)
-
-
-def _open(db: Any, write: bool = False) -> duckdb.DuckDBPyConnection:
-    from pathlib import Path
-
-    if db is None or isinstance(db, (str, Path)):
-        from pdnkit.store import connect
-
-        if write or str(db) == ":memory:":
-            return connect(db)
-        con = connect(db, read_only=True, must_exist=True)
-        ensure_names(con)
-        return con
-    ensure_names(db)
-    return db  # type: ignore[no-any-return]
-
-
-def alias(db: Any, names: list[str], as_: str) -> int:
+def alias(db: DbLike, names: list[str], as_: str) -> int:
     """Record that each of ``names`` (as written in White/Black tags) stands for the player
     ``as_``; returns the number of names recorded (an earlier alias of a name is replaced).
     Raises ``ValueError`` for a placeholder or empty name."""
@@ -94,20 +47,20 @@ def alias(db: Any, names: list[str], as_: str) -> int:
     clean = [n.strip() for n in names if n and n.strip()]
     if not clean:
         raise ValueError("give at least one name to alias")
-    con = _open(db, write=True)
-    con.execute("BEGIN TRANSACTION")
-    try:
-        for n in clean:
-            con.execute("DELETE FROM player_aliases WHERE alias = ?", [n])
-            con.execute("INSERT INTO player_aliases VALUES (?, ?)", [n, target])
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
+    with writing(db, what="aliases") as con:
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for n in clean:
+                con.execute("DELETE FROM player_aliases WHERE alias = ?", [n])
+                con.execute("INSERT INTO player_aliases VALUES (?, ?)", [n, target])
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
     return len(clean)
 
 
-def unalias(db: Any, names: list[str]) -> int:
+def unalias(db: DbLike, names: list[str]) -> int:
     """Forget the aliases of ``names``; returns how many were removed.
 
     Example:
@@ -116,15 +69,15 @@ def unalias(db: Any, names: list[str]) -> int:
         >>> alias(con, ["M Tinsley"], "Marion Tinsley"), unalias(con, ["M Tinsley", "X"])
         (1, 1)
     """
-    con = _open(db, write=True)
     n = 0
-    for name in names:
-        n += len(con.execute("DELETE FROM player_aliases WHERE alias = ? RETURNING alias",
-                             [name.strip()]).fetchall())
+    with writing(db, what="aliases") as con:
+        for name in names:
+            n += len(con.execute("DELETE FROM player_aliases WHERE alias = ? RETURNING alias",
+                                 [name.strip()]).fetchall())
     return n
 
 
-def aliases(db: Any = None) -> pd.DataFrame:
+def aliases(db: DbLike = None) -> pd.DataFrame:
     """Every alias: ``alias``, ``name`` (the player), ``games`` (games with that alias as
     White or Black).
 
@@ -135,12 +88,12 @@ def aliases(db: Any = None) -> pd.DataFrame:
         >>> aliases(con).values.tolist()
         [['MF Tinsley', 'Marion Tinsley', 0]]
     """
-    con = _open(db)
-    return con.execute("""
-        SELECT a.alias, a.name,
-               (SELECT count(*) FROM games g WHERE trim(g.white) = a.alias
-                                              OR trim(g.black) = a.alias)::BIGINT AS games
-        FROM player_aliases a ORDER BY a.name, a.alias""").df()
+    with reading(db) as con:
+        return con.execute("""
+            SELECT a.alias, a.name,
+                   (SELECT count(*) FROM games g WHERE trim(g.white) = a.alias
+                                                  OR trim(g.black) = a.alias)::BIGINT AS games
+            FROM player_aliases a ORDER BY a.name, a.alias""").df()
 
 
 # --------------------------------------------------------------------------------------
@@ -202,7 +155,7 @@ def _compatible(a: _Name, b: _Name) -> bool:
     return not (a.given and b.given and a.given[0] != b.given[0])
 
 
-def suggest(db: Any = None, *, max_gap: int = 2) -> pd.DataFrame:
+def suggest(db: DbLike = None, *, max_gap: int = 2) -> pd.DataFrame:
     """Pairs of names that likely stand for one player: the same surname, compatible
     initials (``M`` / ``MF`` / ``Marion``), years of play that overlap (or are at most
     ``max_gap`` years apart; names without years are compared anyway), and not already the
@@ -210,24 +163,24 @@ def suggest(db: Any = None, *, max_gap: int = 2) -> pd.DataFrame:
     ``years_b``.
 
     Example:
-        >>> from pdnkit.stats import _memory_db
-        >>> suggest(_memory_db()).empty
+        >>> from pdnkit.store import connect
+        >>> suggest(connect(":memory:")).empty
         True
     """
     import pandas as pd
 
-    con = _open(db)
-    rows = con.execute("""
-        WITH s AS (SELECT trim(white) AS name, year FROM games
-                   UNION ALL SELECT trim(black), year FROM games)
-        SELECT name, player_name(name) AS player, count(*) AS games, min(year), max(year)
-        FROM s WHERE player_name(name) IS NOT NULL GROUP BY name ORDER BY name""").fetchall()
-    parsed = []
+    with reading(db) as con:
+        rows = con.execute("""
+            WITH s AS (SELECT trim(white) AS name, year FROM games
+                       UNION ALL SELECT trim(black), year FROM games)
+            SELECT name, player_name(name) AS player, count(*) AS games, min(year), max(year)
+            FROM s WHERE player_name(name) IS NOT NULL GROUP BY name ORDER BY name""").fetchall()
+    parsed: list[_Seen] = []
     for name, player, games, y0, y1 in rows:
         n = _parse_name(name)
         if n is not None:
             parsed.append((n, player, int(games), y0, y1))
-    by_surname: dict[str, list[Any]] = {}
+    by_surname: dict[str, list[_Seen]] = {}
     for item in parsed:
         by_surname.setdefault(item[0].surname, []).append(item)
     out = []
@@ -235,11 +188,16 @@ def suggest(db: Any = None, *, max_gap: int = 2) -> pd.DataFrame:
         for (a, pa, ga, a0, a1), (b, pb, gb, b0, b1) in combinations(group, 2):
             if pa == pb or not _compatible(a, b):
                 continue
-            if None not in (a0, a1, b0, b1) and (a0 > b1 + max_gap or b0 > a1 + max_gap):
+            if (a0 is not None and a1 is not None and b0 is not None and b1 is not None
+                    and (a0 > b1 + max_gap or b0 > a1 + max_gap)):
                 continue
             out.append((a.text, b.text, ga, gb, _years(a0, a1), _years(b0, b1)))
     return pd.DataFrame(out, columns=["name_a", "name_b", "games_a", "games_b", "years_a",
                                       "years_b"])
+
+
+#: a name seen in the games: parsed, the player it stands for, games, first and last year
+_Seen: TypeAlias = "tuple[_Name, str, int, int | None, int | None]"
 
 
 def _years(y0: int | None, y1: int | None) -> str:
