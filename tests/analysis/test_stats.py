@@ -200,3 +200,41 @@ def test_docstring_examples():
         attempted += res.attempted
         failed += res.failed
     assert attempted > 5 and failed == 0
+
+
+@pytest.mark.parametrize("call", [
+    lambda con: openings(con, variant="internationl"),
+    lambda con: tree(con, variant="internationl"),
+    lambda con: players(con, variant="internationl"),
+    lambda con: results(con, variant="internationl"),
+    lambda con: lengths(con, variant="internationl"),
+    lambda con: findings(con, variant="internationl"),
+    lambda con: square_counts(con, variant="internationl"),
+    lambda con: stats("openings", con, variant="internationl"),
+    lambda con: stats_mod.endgame_rules(con, variant="internationl"),
+    lambda con: stats_mod.crosstable(con, event="Cup", variant="internationl"),
+    lambda con: stats_mod.positions_at(con, variant="internationl"),
+])
+def test_an_unknown_variant_is_refused_with_the_known_ones(small_db, call):
+    from pdnkit.rules import UnknownVariantError
+
+    with pytest.raises(UnknownVariantError, match="internationl.*known: .*international"):
+        call(small_db)
+
+
+def test_a_variant_is_read_by_any_of_its_names(small_db):
+    by_name = results(small_db, variant="international")
+    assert results(small_db, variant="draughts").equals(by_name)
+    assert results(small_db, variant="20").equals(by_name)
+
+
+def test_a_filter_is_one_argument_or_keywords(small_db):
+    from pdnkit.stats import GameFilter
+
+    cup = GameFilter(event="cup", variant="international")
+    assert results(small_db, filter=cup).equals(results(small_db, event="cup",
+                                                        variant="international"))
+    # a keyword given beside the filter replaces that field
+    assert results(small_db, filter=cup, event="open")["games"].sum() == 3
+    with pytest.raises(ValueError, match="YYYY"):
+        GameFilter(date_from="May 2020")
