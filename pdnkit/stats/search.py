@@ -83,6 +83,24 @@ class Pattern:
         return (self.white_men | self.white_kings | self.white_any | self.black_men
                 | self.black_kings | self.black_any | self.empty)
 
+    def pieces(self) -> frozenset[int]:
+        """The squares where the pattern places a piece (every square but the ``E`` ones)."""
+        return self.squares() - self.empty
+
+    def on_board(self, n_squares: int) -> Pattern:
+        """The pattern without the squares a board of ``n_squares`` does not have.
+
+        Example:
+            >>> sorted(parse_pattern("W28,K33:E40").on_board(32).squares())
+            [28]
+        """
+        def keep(s: frozenset[int]) -> frozenset[int]:
+            return frozenset(x for x in s if x <= n_squares)
+
+        return Pattern(keep(self.white_men), keep(self.white_kings), keep(self.white_any),
+                       keep(self.black_men), keep(self.black_kings), keep(self.black_any),
+                       keep(self.empty))
+
     def mirrored(self, n_squares: int) -> Pattern:
         """Colours swapped and the board turned (square ``n`` -> ``n_squares + 1 - n``).
 
@@ -367,6 +385,34 @@ class _Query:
     #: exact positions (``--fen``): ``(black, wm, wk, bm, bk)``
     exact: list[Bits5] = field(default_factory=list)
 
+    def on_board(self, n: int) -> _Query | None:
+        """This search on a board of ``n`` squares, where a square past the board is one no
+        piece stands on (``None``: nothing on that board can match). A pattern that places
+        a piece there cannot match; an ``E`` square there is empty, an excluded piece
+        absent; ``exclude`` that wants such a square occupied cannot match, ``any_of``
+        with such an ``E`` square always does."""
+        def off(squares: frozenset[int]) -> bool:
+            return any(s > n for s in squares)
+
+        musts = [p for p in (self.pattern, self.before, self.after) if p is not None]
+        if any(off(p.pieces()) for p in musts) or (
+                self.exclude is not None and off(self.exclude.empty)):
+            return None
+        any_of = self.any_of
+        if any_of is not None:
+            if off(any_of.empty):
+                any_of = None  # one of its squares is always empty: always met
+            else:
+                any_of = any_of.on_board(n)
+                if any_of.is_empty():
+                    return None
+
+        def fit(p: Pattern | None) -> Pattern | None:
+            return None if p is None else p.on_board(n)
+
+        return replace(self, pattern=fit(self.pattern), exclude=fit(self.exclude),
+                       any_of=any_of, before=fit(self.before), after=fit(self.after))
+
     def mirrored(self, n: int) -> _Query:
         def mp(x: Pattern | None) -> Pattern | None:
             return None if x is None else x.mirrored(n)
@@ -582,8 +628,11 @@ def search(
             q.exact = _fen_positions(con, fen, gf.variant, side, mirror)
         branches, move_branches = [], []
         for n, lays in sorted(_boards(con).items()):
+            fitted = q.on_board(n)  # squares past a smaller board (33 on English's 32)
+            if fitted is None:
+                continue
             for flip in ([False, True] if mirror else [False]):
-                qq = q.mirrored(n) if flip else q
+                qq = fitted.mirrored(n) if flip else fitted
                 cond = [f"p.layout IN ({', '.join(map(str, lays))})", qq.position_sql("p")]
                 if q.exact:
                     cond.append(bits_match(q.exact, "p"))
