@@ -39,8 +39,10 @@ def is_placeholder(name: str | None) -> bool:
 
 def alias(db: DbLike, names: list[str], as_: str) -> int:
     """Record that each of ``names`` (as written in White/Black tags) stands for the player
-    ``as_``; returns the number of names recorded (an earlier alias of a name is replaced).
-    Raises ``ValueError`` for a placeholder or empty name."""
+    ``as_``; returns the number of names recorded (an earlier alias of a name is replaced;
+    the player's own name among ``names`` stands for the player without an alias). Raises
+    ``ValueError`` for a placeholder or empty name, :class:`~pdnkit.store.session.
+    LakeIsReadOnlyError` for a lake."""
     target = (as_ or "").strip()
     if is_placeholder(target):
         raise ValueError(f"{as_!r} is a placeholder, not a player's name")
@@ -52,7 +54,9 @@ def alias(db: DbLike, names: list[str], as_: str) -> int:
         try:
             for n in clean:
                 con.execute("DELETE FROM player_aliases WHERE alias = ?", [n])
-                con.execute("INSERT INTO player_aliases VALUES (?, ?)", [n, target])
+                if n != target:  # an alias of a name to itself would match every name in
+                    # player_name(name) when the caller's column is called "name"
+                    con.execute("INSERT INTO player_aliases VALUES (?, ?)", [n, target])
             con.execute("COMMIT")
         except BaseException:
             con.execute("ROLLBACK")
@@ -170,11 +174,14 @@ def suggest(db: DbLike = None, *, max_gap: int = 2) -> pd.DataFrame:
     import pandas as pd
 
     with reading(db) as con:
+        # s.name, qualified: player_name()'s alias lookup has a column "name" of its own
         rows = con.execute("""
             WITH s AS (SELECT trim(white) AS name, year FROM games
                        UNION ALL SELECT trim(black), year FROM games)
-            SELECT name, player_name(name) AS player, count(*) AS games, min(year), max(year)
-            FROM s WHERE player_name(name) IS NOT NULL GROUP BY name ORDER BY name""").fetchall()
+            SELECT s.name, player_name(s.name) AS player, count(*) AS games, min(s.year),
+                   max(s.year)
+            FROM s WHERE player_name(s.name) IS NOT NULL AND s.name IS NOT NULL
+            GROUP BY s.name ORDER BY s.name""").fetchall()
     parsed: list[_Seen] = []
     for name, player, games, y0, y1 in rows:
         n = _parse_name(name)

@@ -110,3 +110,29 @@ def test_cli_players_and_crosstable(db: str) -> None:
     assert r.output.splitlines()[1].startswith("1,Marion Tinsley,3,2,1,0,2.5,x,½,1 1")
     r = CliRunner().invoke(app, ["players", "alias", "X", "--as", "?", "--db", db])
     assert r.exit_code == 2 and "placeholder" in r.output
+
+
+def test_a_players_own_name_among_the_aliases(tmp_path: Path) -> None:
+    """``players alias A B --as A``: A needs no alias row (an alias A -> A made
+    ``player_name(name)`` true for every name, unnamed games too, and ``players suggest``
+    crashed on a NULL name)."""
+    import duckdb
+
+    from pdnkit.store import import_files
+
+    f = tmp_path / "a.pdn"
+    f.write_text('[White "A"]\n[Black "B"]\n[Result "1-0"]\n[GameType "20"]\n\n1. 32-28 1-0\n\n'
+                 '[White "B"]\n[Black "A"]\n[Result "0-1"]\n[GameType "20"]\n\n1. 32-28 0-1\n\n'
+                 '[Result "*"]\n[GameType "20"]\n\n1. 32-28 *\n', encoding="utf-8")
+    db = str(tmp_path / "a.duckdb")
+    import_files([f], db=db)
+    assert alias(db, ["A", "B"], "A") == 2
+    assert aliases(db)[["alias", "name"]].values.tolist() == [["B", "A"]]
+    assert suggest(db).empty
+    df = players(db).set_index("player")
+    assert list(df.index) == ["A"] and df.loc["A"].games == 4
+    con = duckdb.connect(db, read_only=True)
+    named = con.execute("WITH s AS (SELECT white AS name FROM games) "
+                        "SELECT count(*) FROM s WHERE player_name(name) IS NOT NULL").fetchall()
+    con.close()
+    assert named == [(2,)]  # the tagless game names no player
