@@ -129,6 +129,8 @@ def players_alias(
 
     n = _run(alias, _db_or_fail(db), names, as_)
     typer.echo(f"{n} name(s) -> {as_.strip()}")
+    for warning in n.warnings:
+        typer.echo(f"pdnkit: warning: {warning}", err=True)
 
 
 @players_app.command("unalias")

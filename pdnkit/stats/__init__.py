@@ -61,6 +61,7 @@ _API: dict[str, str] = {
     "PLACEHOLDERS": "pdnkit.stats.identities",
     "is_placeholder": "pdnkit.stats.identities",
     "alias": "pdnkit.stats.identities",
+    "AliasCount": "pdnkit.stats.identities",
     "unalias": "pdnkit.stats.identities",
     "aliases": "pdnkit.stats.identities",
     "suggest": "pdnkit.stats.identities",

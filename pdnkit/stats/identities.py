@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, TypeAlias
@@ -28,7 +29,7 @@ from pdnkit.store.session import PLACEHOLDERS, DbLike, ensure_names, reading, wr
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["PLACEHOLDERS", "alias", "aliases", "ensure_names", "is_placeholder", "suggest",
+__all__ = ["PLACEHOLDERS", "AliasCount", "alias", "aliases", "ensure_names", "is_placeholder", "suggest",
            "unalias"]
 
 
@@ -37,10 +38,29 @@ def is_placeholder(name: str | None) -> bool:
     return name is None or name.strip().lower() in PLACEHOLDERS
 
 
-def alias(db: DbLike, names: list[str], as_: str) -> int:
+class AliasCount(int):
+    """How many names :func:`alias` recorded (an ``int``), with ``warnings``: sentences on
+    the names it recorded that no game has (a misspelling, or games not imported yet).
+
+    Example:
+        >>> n = AliasCount(2, ["'X' is in no game"])
+        >>> n == 2, f"{n} name(s)", n.warnings
+        (True, '2 name(s)', ("'X' is in no game",))
+    """
+
+    warnings: tuple[str, ...]
+
+    def __new__(cls, recorded: int, warnings: Sequence[str] = ()) -> AliasCount:
+        self = super().__new__(cls, recorded)
+        self.warnings = tuple(warnings)
+        return self
+
+
+def alias(db: DbLike, names: list[str], as_: str) -> AliasCount:
     """Record that each of ``names`` (as written in White/Black tags) stands for the player
     ``as_``; returns the number of names recorded (an earlier alias of a name is replaced;
-    the player's own name among ``names`` stands for the player without an alias). Raises
+    the player's own name among ``names`` stands for the player without an alias), with a
+    warning for each name that no game has (it is recorded all the same). Raises
     ``ValueError`` for a placeholder or empty name, :class:`~pdnkit.store.session.
     LakeIsReadOnlyError` for a lake."""
     target = (as_ or "").strip()
@@ -61,7 +81,12 @@ def alias(db: DbLike, names: list[str], as_: str) -> int:
         except BaseException:
             con.execute("ROLLBACK")
             raise
-    return len(clean)
+        unseen = [n for n in clean if not con.execute(
+            "SELECT count(*) FROM games WHERE trim(white) = ? OR trim(black) = ?",
+            [n, n]).fetchall()[0][0]]
+    return AliasCount(len(clean), [
+        f"{n!r} is in no game's White or Black tag (recorded all the same: check the "
+        "spelling, or import its games)" for n in unseen])
 
 
 def unalias(db: DbLike, names: list[str]) -> int:
@@ -113,28 +138,53 @@ class _Name:
 
 _SPLIT = re.compile(r"[\s.]+")
 
+#: surname particles (lower case): "van den" Akker, "de" Jong, "ter" Horst ...
+PARTICLES = frozenset({"van", "von", "vom", "der", "den", "de", "del", "della", "degli", "di",
+                       "da", "das", "dos", "do", "du", "des", "la", "le", "ter", "ten", "te",
+                       "'t", "t'", "op", "het", "zu", "zum", "zur", "af", "av"})
+
+
+def _is_particle(token: str) -> bool:
+    """A surname particle (``van``, ``den`` ...), never an initial such as ``D``."""
+    return len(token) > 1 and token.lower() in PARTICLES
+
 
 def _parse_name(text: str) -> _Name | None:
-    """Surname, initials and full given names of a name (``"Tinsley, M.F."``, ``"M F
-    Tinsley"``, ``"Marion Tinsley"``).
+    """Surname (with its particles), initials and full given names of a name
+    (``"Tinsley, M.F."``, ``"M F Tinsley"``, ``"Marion Tinsley"``, ``"Akker,van den,J."``,
+    ``"Akker, J. van den"``, ``"Jeroen van den Akker"``).
 
     Example:
         >>> _parse_name("Tinsley, M.F.").initials, _parse_name("MF Tinsley").initials
         (('m', 'f'), ('m', 'f'))
         >>> _parse_name("Marion Tinsley").given
         ('marion',)
+        >>> {_parse_name(t).surname for t in ("Akker,van den,J.", "Akker, J. van den",
+        ...                                   "Jeroen van den Akker", "van den Akker, J.")}
+        {'van den akker'}
     """
     t = text.strip()
-    if "," in t:
-        sur, _, rest = t.partition(",")
-        given_tokens = [x for x in _SPLIT.split(rest) if x]
-    else:
+    if "," in t:  # Surname, [particles,] given names [particles]
+        head, _, rest = t.partition(",")
+        words = head.split()
+        lead = []
+        while len(words) > 1 and _is_particle(words[0]):  # "van den Akker, J."
+            lead.append(words.pop(0))
+        tokens = [x for x in _SPLIT.split(rest.replace(",", " ")) if x]
+        particles = lead + [x for x in tokens if _is_particle(x)]
+        given_tokens = [x for x in tokens if not _is_particle(x)]
+        core = " ".join(words)
+    else:  # given names, [particles,] surname
         tokens = [x for x in re.split(r"\s+", t) if x]
         if len(tokens) < 2:
             return None
-        sur = tokens[-1]
-        given_tokens = [x for x in _SPLIT.split(" ".join(tokens[:-1])) if x]
-    sur = sur.strip().strip(".").lower()
+        start = len(tokens) - 1
+        while start > 1 and _is_particle(tokens[start - 1]):
+            start -= 1
+        particles, core = tokens[start:-1], tokens[-1]
+        given_tokens = [x for x in _SPLIT.split(" ".join(tokens[:start])) if x]
+    core = core.strip().strip(".").lower()
+    sur = " ".join([*(p.lower() for p in particles), core]) if core else ""
     if not sur or not given_tokens:
         return None
     initials: list[str] = []

@@ -136,3 +136,55 @@ def test_a_players_own_name_among_the_aliases(tmp_path: Path) -> None:
                         "SELECT count(*) FROM s WHERE player_name(name) IS NOT NULL").fetchall()
     con.close()
     assert named == [(2,)]  # the tagless game names no player
+
+
+def test_suggest_reads_surname_particles(tmp_path: Path) -> None:
+    """``Akker,van den,J.`` is likely ``Jeroen van den Akker`` (surname particles and the
+    "Surname, particles, initials" form); a different particle is another surname."""
+    from pdnkit.store import import_files
+
+    names = [("Akker,van den,J.", "X Y"), ("Jeroen van den Akker", "X Y"),
+             ("Akker, J. van den", "X Y"), ("J. Akker", "X Y"), ("Vries, H. de", "X Y"),
+             ("Hans de Vries", "X Y")]
+    f = tmp_path / "n.pdn"
+    f.write_text("\n".join(f'[White "{w}"]\n[Black "{b}"]\n[Date "2001.01.01"]\n'
+                           f'[GameType "20"]\n\n1. 32-28 *\n' for w, b in names),
+                 encoding="utf-8")
+    db = str(tmp_path / "n.duckdb")
+    import_files([f], db=db)
+    pairs = {frozenset(p) for p in suggest(db)[["name_a", "name_b"]].itertuples(index=False)}
+    assert pairs == {frozenset(p) for p in [
+        ("Akker,van den,J.", "Jeroen van den Akker"), ("Akker,van den,J.", "Akker, J. van den"),
+        ("Akker, J. van den", "Jeroen van den Akker"), ("Vries, H. de", "Hans de Vries")]}
+
+
+def test_alias_warns_of_a_name_in_no_game(db: str) -> None:
+    n = alias(db, ["M Tinsley", "M Tinslye"], "Marion Tinsley")
+    assert n == 2 and len(n.warnings) == 1 and "'M Tinslye' is in no game" in n.warnings[0]
+    assert set(aliases(db)["alias"]) == {"M Tinsley", "M Tinslye"}  # recorded all the same
+    assert alias(db, ["MF Tinsley"], "Marion Tinsley").warnings == ()
+    from typer.testing import CliRunner
+
+    from pdnkit.cli import app
+
+    r = CliRunner().invoke(app, ["players", "alias", "Tinsly", "--as", "Marion Tinsley",
+                                 "--db", db])
+    assert r.exit_code == 0 and "1 name(s) -> Marion Tinsley" in r.output
+    assert "warning: 'Tinsly' is in no game" in r.output
+
+
+def test_alias_on_a_lake_is_refused(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pdnkit.cli import app
+    from pdnkit.store.lake import import_lake
+
+    f = tmp_path / "p.pdn"
+    f.write_text('[White "M Tinsley"]\n[Black "D Oldbury"]\n[GameType "20"]\n\n1. 32-28 *\n',
+                 encoding="utf-8")
+    lake = tmp_path / "p.lake"
+    import_lake([f], lake, engine="local")
+    r = CliRunner().invoke(app, ["players", "alias", "M Tinsley", "--as", "Marion Tinsley",
+                                 "--db", str(lake)])
+    assert r.exit_code == 2, r.output
+    assert "a lake is read-only for aliases" in r.output
