@@ -246,8 +246,14 @@ def _results_panel(ax: Axes, d: pd.DataFrame, years: range, name: str | None, *,
     _integer_axis(ax.yaxis)
 
 
+#: the severities the findings plot draws (``info`` findings are counted in its label)
+SEVERITIES_DRAWN = ("error", "warning")
+
+
 def findings_by_code(df: pd.DataFrame, *, top: int = 25, title: str | None = None) -> Figure:
-    """Horizontal bars of findings per code, coloured by severity.
+    """Horizontal bars of the error and warning findings per code, coloured by severity.
+    Info findings (``variant-guessed`` and the like, often thousands) would dwarf them: they
+    are not drawn, only counted in the x label.
 
     ``df`` is :func:`pdnkit.stats.findings` output with ``by="code"`` (``code``,
     ``severity``, ``findings``).
@@ -255,14 +261,23 @@ def findings_by_code(df: pd.DataFrame, *, top: int = 25, title: str | None = Non
     >>> import pandas as pd
     >>> findings_by_code(pd.DataFrame(columns=["code", "severity", "findings"])).axes[0].get_xlabel()
     'findings'
+    >>> df = pd.DataFrame({"code": ["illegal-move", "variant-guessed"],
+    ...                    "severity": ["error", "info"], "findings": [3, 7882]})
+    >>> findings_by_code(df).axes[0].get_xlabel()
+    'findings (not drawn: 7,882 info findings of 1 code)'
     """
-    d = df.sort_values("findings", ascending=False, kind="stable").head(top).iloc[::-1]
+    drawn = df["severity"].astype(str).isin(SEVERITIES_DRAWN)
+    info = df[~drawn]
+    d = df[drawn].sort_values("findings", ascending=False, kind="stable").head(top).iloc[::-1]
     fig, ax = _figure(8.0, max(2.5, 0.38 * len(d) + 1.4))
     ax.set_title(title or "Findings by code")
-    ax.set_xlabel("findings")
+    n_info = int(info["findings"].sum()) if len(info) else 0
+    codes = info["code"].nunique() if len(info) else 0
+    ax.set_xlabel("findings" + (f" (not drawn: {n_info:,} info findings of {codes} "
+                                f"code{'s' * (codes != 1)})" if n_info else ""))
     ax.set_ylabel("code")
     if d.empty:
-        _empty(ax, "no findings: every game is clean")
+        _empty(ax, "no errors or warnings" if n_info else "no findings: every game is clean")
         return fig
     y = list(range(len(d)))
     colours = [SEVERITY_COLOURS.get(str(s), "#888888") for s in d["severity"]]

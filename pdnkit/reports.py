@@ -399,6 +399,15 @@ def games_to_check(
         return frame(c, sql, params)
 
 
+def _name(value: object) -> str:
+    """A White/Black name as a report writes it: ``?`` for a game without the tag.
+
+    >>> _name(float("nan")), _name(" "), _name("Ann")
+    ('?', '?', 'Ann')
+    """
+    return "?" if is_missing(value) or not str(value).strip() else str(value)
+
+
 def _check_card(row: Any, link: str | None) -> tuple[str, str]:
     """One game to check as (HTML with a board, Markdown)."""
     from pathlib import Path
@@ -410,7 +419,7 @@ def _check_card(row: Any, link: str | None) -> tuple[str, str]:
 
     where = (f"{Path(str(row.file)).name if not is_missing(row.file) else '?'}, game "
              f"{int(row.game_index) + 1}" + ("" if is_missing(row.ply) else f", ply {int(row.ply)}"))
-    names = f"{row.white or '?'} - {row.black or '?'}" + (
+    names = f"{_name(row.white)} - {_name(row.black)}" + (
         f" ({row.event})" if not is_missing(row.event) and row.event else "")
     move = None if is_missing(row.move) else str(row.move)
     legal: list[str] = []
