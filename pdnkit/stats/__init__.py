@@ -7,7 +7,9 @@ closed again (:func:`pdnkit.store.session.reading`). Results are read from ``gam
 scores are White's percentage of the decided-or-drawn games (a win is 1, a draw 1/2). The
 common filters (``variant``, ``event``, ``player``, ``date_from``, ``date_to``, or
 ``filter=`` a :class:`GameFilter`) are described in :mod:`pdnkit.stats.filters`;
-``min_games`` drops rows with fewer games.
+``min_games`` drops rows with fewer games. Result columns name White's side before Black's,
+unless every game read is of a variant where Black moves first (English, pool, Thai): there
+the first mover's columns lead (``black_wins`` before ``white_wins``).
 
 The rooms (names are imported lazily from them):
 

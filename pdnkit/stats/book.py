@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from pdnkit.stats.common import OUTCOME_SQL, frame, result_columns
+from pdnkit.stats.common import OUTCOME_SQL, first_mover_first, frame, result_columns
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.stats.positions import Bits5, bits_match, positions_at
 from pdnkit.store.bitboards import bits_source
@@ -50,7 +50,8 @@ def openings(
 
     Columns: ``variant``, ``opening`` (the move sequence), [``position_key``, ``fen``,
     ``sequences``], ``games``, ``white_wins``, ``draws``, ``black_wins``, ``unknown``,
-    ``white_score`` (%), ``avg_plies``.
+    ``white_score`` (%), ``avg_plies`` (``black_wins`` first where every game read is of a
+    variant Black begins: English, pool, Thai).
 
     >>> from pdnkit.store import connect
     >>> list(openings(connect(":memory:"), plies=2).columns)[:4]
@@ -79,7 +80,8 @@ def openings(
     """
     params = params + [plies]
     with reading(con) as c:
-        return _openings(c, by, base, params, plies, min_games)
+        df = _openings(c, by, base, params, plies, min_games)
+    return first_mover_first(df, [gf.variant] if gf.variant else df["variant"])
 
 
 def _openings(con: duckdb.DuckDBPyConnection, by: str, base: str, params: list[SqlParam],
@@ -140,7 +142,8 @@ def tree(
 
     Columns: ``variant``, ``move`` (canonical), ``games``, ``share`` (% of the games that
     continued from the position), ``white_wins``, ``draws``, ``black_wins``, ``unknown``,
-    ``white_score`` (%), ``avg_plies``, then the book's view from the side to move
+    ``white_score`` (%), ``avg_plies`` (Black's first in a variant Black begins), then the
+    book's view from the side to move
     (``side``: ``W``/``B``): ``wins`` (+), ``draws`` (=), ``losses`` (-), ``score`` (%), and
     ``transpositions`` (games that reached the position after the move by another road),
     and ``fen_after`` (to continue exploring).
@@ -157,7 +160,8 @@ def tree(
             import pandas as pd
 
             return pd.DataFrame(columns=TREE_COLUMNS)
-        return _tree_book(c, start, gf, min_games)
+        df = _tree_book(c, start, gf, min_games)
+    return first_mover_first(df, [gf.variant] if gf.variant else df["variant"])
 
 
 def _tree_book(con: duckdb.DuckDBPyConnection, start: pd.DataFrame, gf: GameFilter,

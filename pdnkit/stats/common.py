@@ -13,7 +13,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, SupportsInt, cast
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,7 +22,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from pdnkit.stats.filters import SqlParam
 
-__all__ = ["OUTCOME_SQL", "as_int", "frame", "is_missing", "result_columns", "score"]
+__all__ = ["OUTCOME_SQL", "as_int", "black_moves_first", "first_mover_first", "frame",
+           "is_missing", "result_columns", "score", "variants_of"]
 
 #: SQL expression: the outcome of game alias ``g`` (white | black | draw | unknown)
 OUTCOME_SQL = (
@@ -55,6 +56,60 @@ def result_columns(oc: str = "oc") -> str:
         f"/ nullif(count(*) FILTER (WHERE {oc} IN ('white', 'draw', 'black')), 0), 1) "
         "AS white_score"
     )
+
+
+def black_moves_first(variants: Iterable[str | None]) -> bool:
+    """True when there are variants and Black moves first in every one (English, pool,
+    Thai); a name the rules engine does not know counts as White first.
+
+    Example:
+        >>> black_moves_first(["english"]), black_moves_first(["english", "russian"])
+        (True, False)
+    """
+    from pdnkit.rules import Color, get_rules
+
+    names = {v for v in variants if v}
+    if not names:
+        return False
+    for v in names:
+        try:
+            if get_rules(v).first_mover is not Color.BLACK:
+                return False
+        except ValueError:  # a variant the engine does not know
+            return False
+    return True
+
+
+def variants_of(con: duckdb.DuckDBPyConnection, where: str,
+                params: Sequence[SqlParam]) -> list[str]:
+    """The variants of the games ``where`` (a condition on ``games g``) selects."""
+    return [str(v) for (v,) in con.execute(
+        f"SELECT DISTINCT g.variant FROM games g WHERE g.variant IS NOT NULL AND {where}",
+        list(params)).fetchall()]
+
+
+def first_mover_first(df: pd.DataFrame, variants: Iterable[str | None]) -> pd.DataFrame:
+    """``df`` with each ``black_...`` column in the place of its ``white_...`` column and
+    the other way round when Black moves first in every one of ``variants``
+    (:func:`black_moves_first`): the first mover's columns lead, as the players of those
+    variants read a result. Otherwise ``df`` as it is.
+
+    Example:
+        >>> import pandas as pd
+        >>> df = pd.DataFrame(columns=["games", "white_wins", "draws", "black_wins"])
+        >>> list(first_mover_first(df, ["english"]).columns)
+        ['games', 'black_wins', 'draws', 'white_wins']
+    """
+    if not black_moves_first(variants):
+        return df
+    cols = [str(c) for c in df.columns]
+    where = {c: i for i, c in enumerate(cols)}
+    order = list(cols)
+    for c in cols:
+        twin = "black_" + c[len("white_"):]
+        if c.startswith("white_") and twin in where:
+            order[where[c]], order[where[twin]] = twin, c
+    return df[order]
 
 
 def score(wins: float, draws: float, losses: float) -> float | None:

@@ -16,7 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pdnkit.stats.common import OUTCOME_SQL, frame, result_columns
+from pdnkit.stats.common import (
+    OUTCOME_SQL,
+    first_mover_first,
+    frame,
+    result_columns,
+    variants_of,
+)
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.store.session import DbLike, reading
 
@@ -40,7 +46,8 @@ def players(
     min_games: int = 1,
     filter: GameFilter | None = None,
 ) -> pd.DataFrame:
-    """Per-player record: games, wins/draws/losses as White and as Black, score, dates.
+    """Per-player record: games, wins/draws/losses as White and as Black, score, dates
+    (Black's columns first where every game read is of a variant Black begins).
 
     ``player`` here selects players (substring of the name), not games. Players are
     identities: aliases (``pdnkit players alias``) are merged under the player's name, and
@@ -56,12 +63,12 @@ def players(
     """
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    where, params = gf.without_player().sql()
+    where, gparams = gf.without_player().sql()
     player = gf.player
-    pwhere = "TRUE"
+    pwhere, params = "TRUE", list(gparams)
     if player:
         pwhere = "s.player ILIKE ?"
-        params = params + [f"%{player}%"]
+        params.append(f"%{player}%")
     sql = f"""
         WITH g AS (
             SELECT g.*, {OUTCOME_SQL} AS oc FROM games g WHERE {where}
@@ -102,7 +109,9 @@ def players(
         ORDER BY games DESC, score DESC NULLS LAST, player
     """
     with reading(con) as c:
-        return frame(c, sql, params + [min_games])
+        df = frame(c, sql, params + [min_games])
+        return first_mover_first(df, [gf.variant] if gf.variant else
+                                 variants_of(c, where, gparams))
 
 
 _RESULT_GROUPS = {"variant": "g.variant", "event": "g.event", "year": "g.year"}
@@ -124,7 +133,8 @@ def results(
 
     Columns: the grouping columns, ``games``, ``white_wins``, ``draws``, ``black_wins``,
     ``unknown``, ``white_score`` (%), ``draw_rate`` (% of games with a known result),
-    ``avg_plies``.
+    ``avg_plies``; ``black_wins`` first where every game read is of a variant Black begins
+    (English, pool, Thai).
 
     >>> from pdnkit.store import connect
     >>> results(connect(":memory:"), by="year").empty
@@ -134,8 +144,9 @@ def results(
     bad = [k for k in keys if k not in _RESULT_GROUPS]
     if not keys or bad:
         raise ValueError(f"by must name some of {sorted(_RESULT_GROUPS)}, got {by!r}")
-    where, params = GameFilter.of(filter, variant=variant, event=event, player=player,
-                                  date_from=date_from, date_to=date_to).sql()
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    where, params = gf.sql()
     cols = ", ".join(f"{_RESULT_GROUPS[k]} AS {k}" for k in keys)
     grp = ", ".join(_RESULT_GROUPS[k] for k in keys)
     sql = f"""
@@ -151,7 +162,10 @@ def results(
         ORDER BY {", ".join(f"{k} NULLS LAST" for k in keys)}
     """
     with reading(con) as c:
-        return frame(c, sql, params + [min_games])
+        df = frame(c, sql, params + [min_games])
+        return first_mover_first(df, [gf.variant] if gf.variant else
+                                 df["variant"] if "variant" in keys else
+                                 variants_of(c, where, params))
 
 
 def lengths(

@@ -238,3 +238,29 @@ def test_a_filter_is_one_argument_or_keywords(small_db):
     assert results(small_db, filter=cup, event="open")["games"].sum() == 3
     with pytest.raises(ValueError, match="YYYY"):
         GameFilter(date_from="May 2020")
+
+
+def test_result_columns_follow_the_first_mover(builder):
+    """English: Black moves first, so Black's columns come first; with another variant
+    beside it (or none), White's lead as before."""
+    b = builder
+    b.game("e.pdn", ["11-15", "23-19"], variant="english", white="Tinsley", black="Fuller",
+           result="1-0", event="Match", year=1950)
+    b.game("e.pdn", ["11-15", "22-18"], variant="english", white="Fuller", black="Tinsley",
+           result="0-1", event="Match", year=1951)
+    con = b.con
+    first = ["games", "black_wins", "draws", "white_wins", "unknown", "white_score"]
+    df = results(con)
+    assert list(df.columns)[1:7] == first
+    assert list(results(con, by="year").columns)[1:7] == first
+    assert list(openings(con, plies=1).columns)[2:6] == first[:4]
+    assert list(tree(con).columns)[4:7] == first[1:4]
+    cols = list(players(con).columns)
+    assert cols.index("black_games") < cols.index("white_games")
+    assert cols.index("black_losses") < cols.index("white_games")
+    # the numbers do not move with their columns
+    row = df.iloc[0]
+    assert (row.games, row.white_wins, row.black_wins) == (2, 1, 1)
+    b.game("r.pdn", ["c3-d4"], variant="russian", result="1-0")
+    assert list(results(con).columns)[1:5] == ["games", "white_wins", "draws", "black_wins"]
+    assert list(results(con, variant="english").columns)[2] == "black_wins"
