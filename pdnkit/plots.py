@@ -21,13 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.stats.filters import DateBound, GameFilter
-
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from pdnkit.stats.filters import DateBound, GameFilter
     from pdnkit.store.session import DbLike
 
 __all__ = [
@@ -564,6 +563,7 @@ def plot(
     'Russian draughts (shashki): White to move'
     """
     from pdnkit import stats
+    from pdnkit.stats.filters import GameFilter
 
     if kind not in PLOT_KINDS:
         raise ValueError(f"unknown plot {kind!r}; choose from {', '.join(PLOT_KINDS)}")
