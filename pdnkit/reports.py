@@ -5,17 +5,8 @@ HTML page with the plots embedded (base64 PNG). The data behind them are ordinar
 DataFrames: :func:`endgame_rules` (one row per draw/endgame rule that became active in
 a game, with a verdict) and :func:`endgame_summary`.
 
-Verdicts (:data:`VERDICTS`), from ``rule_events`` joined with ``games``:
-
-* ``ended-in-time`` -- the limit was never reached: the game ended first, or the rule's
-  count stopped (a capture, a promotion, a change of material) before the limit;
-* ``drawn-by-rule`` -- the limit was reached and the game ended there as a draw (for a
-  claim rule: the game was drawn while the claim was open);
-* ``played-past-limit`` -- the limit was reached and the record goes on. For an automatic
-  rule the game should have ended as a draw at the limit; for a claim rule a draw could
-  have been claimed and was not (legal);
-* ``result-contradicts-rule`` -- an automatic rule drew the game at the last ply, but the
-  result is a win.
+The verdicts (:data:`VERDICTS`: ``ended-in-time``, ``drawn-by-rule``, ``played-past-limit``,
+``result-contradicts-rule``) are explained in :mod:`pdnkit.stats.endgame`, which computes them.
 
 Example:
     >>> verdict(automatic=True, start_ply=40, limit_plies=30, reached_ply=70, end_ply=70,
