@@ -55,7 +55,7 @@ _API: dict[str, str] = {
     "duplicates": "pdnkit.store",
     "demo": "pdnkit.store",
     # search
-    "search": "pdnkit.position_search",
+    "search": "pdnkit.stats.search",
 }
 
 __all__ = sorted(_API) + ["__version__"]

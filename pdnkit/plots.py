@@ -26,6 +26,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
+    from pdnkit.stats.filters import DateBound, GameFilter
+    from pdnkit.store.session import DbLike
+
 __all__ = [
     "PLOT_KINDS",
     "board",
@@ -242,8 +245,14 @@ def _results_panel(ax: Axes, d: pd.DataFrame, years: range, name: str | None, *,
     _integer_axis(ax.yaxis)
 
 
+#: the severities the findings plot draws (``info`` findings are counted in its label)
+SEVERITIES_DRAWN = ("error", "warning")
+
+
 def findings_by_code(df: pd.DataFrame, *, top: int = 25, title: str | None = None) -> Figure:
-    """Horizontal bars of findings per code, coloured by severity.
+    """Horizontal bars of the error and warning findings per code, coloured by severity.
+    Info findings (``variant-guessed`` and the like, often thousands) would dwarf them: they
+    are not drawn, only counted in the x label.
 
     ``df`` is :func:`pdnkit.stats.findings` output with ``by="code"`` (``code``,
     ``severity``, ``findings``).
@@ -251,14 +260,23 @@ def findings_by_code(df: pd.DataFrame, *, top: int = 25, title: str | None = Non
     >>> import pandas as pd
     >>> findings_by_code(pd.DataFrame(columns=["code", "severity", "findings"])).axes[0].get_xlabel()
     'findings'
+    >>> df = pd.DataFrame({"code": ["illegal-move", "variant-guessed"],
+    ...                    "severity": ["error", "info"], "findings": [3, 7882]})
+    >>> findings_by_code(df).axes[0].get_xlabel()
+    'findings (not drawn: 7,882 info findings of 1 code)'
     """
-    d = df.sort_values("findings", ascending=False, kind="stable").head(top).iloc[::-1]
+    drawn = df["severity"].astype(str).isin(SEVERITIES_DRAWN)
+    info = df[~drawn]
+    d = df[drawn].sort_values("findings", ascending=False, kind="stable").head(top).iloc[::-1]
     fig, ax = _figure(8.0, max(2.5, 0.38 * len(d) + 1.4))
     ax.set_title(title or "Findings by code")
-    ax.set_xlabel("findings")
+    n_info = int(info["findings"].sum()) if len(info) else 0
+    codes = info["code"].nunique() if len(info) else 0
+    ax.set_xlabel("findings" + (f" (not drawn: {n_info:,} info findings of {codes} "
+                                f"code{'s' * (codes != 1)})" if n_info else ""))
     ax.set_ylabel("code")
     if d.empty:
-        _empty(ax, "no findings: every game is clean")
+        _empty(ax, "no errors or warnings" if n_info else "no findings: every game is clean")
         return fig
     y = list(range(len(d)))
     colours = [SEVERITY_COLOURS.get(str(s), "#888888") for s in d["severity"]]
@@ -517,52 +535,74 @@ _HEAT_LABELS = {
 }
 
 
-def plot(kind: str, con: Any = None, **options: Any) -> Figure:
+def plot(
+    kind: str,
+    con: DbLike = None,
+    *,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    min_games: int | None = None,
+    plies: int | None = None,
+    top: int | None = None,
+    bin_width: int | None = None,
+    what: str | None = None,
+    fen: str | None = None,
+    filter: GameFilter | None = None,
+) -> Figure:
     """Draw the plot ``kind`` (one of :data:`PLOT_KINDS`) from a database.
 
     Options are the statistics' filters (``variant``, ``event``, ``player``,
     ``date_from``, ``date_to``, ``min_games``) plus ``plies`` and ``top`` (openings),
     ``bin_width`` (lengths), ``what`` (heatmap), ``fen`` (board). ``board`` needs no
-    database. Unused options are ignored.
+    database. Options a plot does not use, and ``None`` values, are ignored.
 
     >>> plot("board", variant="russian", fen="W:Wc3:Bf6").axes[0].get_title()
     'Russian draughts (shashki): White to move'
     """
     from pdnkit import stats
+    from pdnkit.stats.filters import GameFilter
 
-    opts = {k: v for k, v in options.items() if v is not None}
-    filters = {k: opts[k] for k in ("variant", "event", "player", "date_from", "date_to")
-               if k in opts}
-    min_games = int(opts.get("min_games", 1))
-    if kind == "openings":
-        df = stats.openings(con, plies=int(opts.get("plies", 4)), min_games=min_games,
-                            **filters)
-        return results_by_opening(df, top=int(opts.get("top", 15)),
-                                  title=f"Results by opening (first {opts.get('plies', 4)} plies)")
-    if kind == "lengths":
-        return length_histogram(stats.lengths(con, bin_width=int(opts.get("bin_width", 10)),
-                                              **filters))
-    if kind == "results":
-        return results_over_time(stats.results(con, by="variant,year", **filters))
-    if kind == "findings":
-        return findings_by_code(stats.findings(con, by="code", **filters))
+    if kind not in PLOT_KINDS:
+        raise ValueError(f"unknown plot {kind!r}; choose from {', '.join(PLOT_KINDS)}")
     if kind == "board":
-        return board(opts.get("fen"), opts.get("variant") or "international")
+        return board(fen, variant or "international")
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    if kind == "openings":
+        n = 4 if plies is None else plies
+        df = stats.openings(con, plies=n, min_games=1 if min_games is None else min_games,
+                            filter=gf)
+        return results_by_opening(df, top=15 if top is None else top,
+                                  title=f"Results by opening (first {n} plies)")
+    if kind == "lengths":
+        return length_histogram(stats.lengths(con, bin_width=10 if bin_width is None
+                                              else bin_width, filter=gf))
+    if kind == "results":
+        return results_over_time(stats.results(con, by="variant,year", filter=gf))
+    if kind == "findings":
+        return findings_by_code(stats.findings(con, by="code", filter=gf))
     if kind == "heatmap":
-        what = opts.get("what", "capture-landing")
-        df = stats.square_counts(con, what=what, **filters)
-        variant = opts.get("variant")
-        if not variant:
-            present = sorted(set(df["variant"].dropna()))
-            if len(present) != 1:
-                raise ValueError("heatmap needs --variant when the database holds "
-                                 f"several variants ({', '.join(present) or 'none'})")
-            variant = present[0]
-        from pdnkit.rules import get_rules
+        return _heatmap(con, what or "capture-landing", gf)
+    return endgame_verdicts(stats.endgame_summary(stats.endgame_rules(con, filter=gf),
+                                                  by="rule"))
 
-        return square_heatmap(df, variant, label=_HEAT_LABELS.get(what, what),
-                              title=f"{get_rules(variant).title}: {_HEAT_LABELS.get(what, what)}")
-    if kind == "endgame":
-        return endgame_verdicts(stats.endgame_summary(stats.endgame_rules(con, **filters),
-                                                      by="rule"))
-    raise ValueError(f"unknown plot {kind!r}; choose from {', '.join(PLOT_KINDS)}")
+
+def _heatmap(con: DbLike, what: str, gf: GameFilter) -> Figure:
+    """The heatmap of :func:`plot`: ``what`` (see :func:`pdnkit.stats.square_counts`) on
+    the board of the filter's variant, or of the one variant the games are of."""
+    from pdnkit import stats
+    from pdnkit.rules import get_rules
+
+    df = stats.square_counts(con, what=what, filter=gf)
+    variant = gf.variant
+    if not variant:
+        present = sorted(set(df["variant"].dropna()))
+        if len(present) != 1:
+            raise ValueError("heatmap needs --variant when the database holds "
+                             f"several variants ({', '.join(present) or 'none'})")
+        variant = str(present[0])
+    label = _HEAT_LABELS.get(what, what)
+    return square_heatmap(df, variant, label=label, title=f"{get_rules(variant).title}: {label}")

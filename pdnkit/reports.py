@@ -5,17 +5,8 @@ HTML page with the plots embedded (base64 PNG). The data behind them are ordinar
 DataFrames: :func:`endgame_rules` (one row per draw/endgame rule that became active in
 a game, with a verdict) and :func:`endgame_summary`.
 
-Verdicts (:data:`VERDICTS`), from ``rule_events`` joined with ``games``:
-
-* ``ended-in-time`` -- the limit was never reached: the game ended first, or the rule's
-  count stopped (a capture, a promotion, a change of material) before the limit;
-* ``drawn-by-rule`` -- the limit was reached and the game ended there as a draw (for a
-  claim rule: the game was drawn while the claim was open);
-* ``played-past-limit`` -- the limit was reached and the record goes on. For an automatic
-  rule the game should have ended as a draw at the limit; for a claim rule a draw could
-  have been claimed and was not (legal);
-* ``result-contradicts-rule`` -- an automatic rule drew the game at the last ply, but the
-  result is a win.
+The verdicts (:data:`VERDICTS`: ``ended-in-time``, ``drawn-by-rule``, ``played-past-limit``,
+``result-contradicts-rule``) are explained in :mod:`pdnkit.stats.endgame`, which computes them.
 
 Example:
     >>> verdict(automatic=True, start_ply=40, limit_plies=30, reached_ply=70, end_ply=70,
@@ -26,17 +17,24 @@ Example:
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as _dt
 import html
 import io
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.stats import VERDICTS, _isnull, endgame_rules, endgame_summary, verdict
+from pdnkit.stats.common import frame, is_missing
+from pdnkit.stats.endgame import VERDICTS, endgame_rules, endgame_summary, verdict
+from pdnkit.stats.filters import DateBound, GameFilter
+from pdnkit.store.session import DbLike, reading
 from pdnkit.viewer.model import players, result_text, winner_text
 from pdnkit.viewer.text import markdown, markdown_code, plain
 
 if TYPE_CHECKING:  # pragma: no cover
-    import pandas as pd  # type: ignore[import-untyped]
+    import os
+
+    import duckdb
+    import pandas as pd
     from matplotlib.figure import Figure
 
 __all__ = [
@@ -190,7 +188,7 @@ def _inline_html(text: str) -> str:
 def _cell(v: Any) -> str:
     """A Markdown table cell: text escaped (:func:`pdnkit.viewer.text.markdown`), so no
     markup of a file becomes HTML or a link in a CommonMark renderer."""
-    if _isnull(v):
+    if is_missing(v):
         return ""
     if isinstance(v, float):
         return f"{v:g}"
@@ -215,8 +213,9 @@ def _md_table(df: pd.DataFrame) -> str:
     return "\n".join([head, rule, *rows])
 
 
-def _filters_text(filters: dict[str, Any]) -> str:
-    used = [f"{k.replace('_', ' ')} = {v}" for k, v in filters.items() if v not in (None, "")]
+def _filters_text(gf: GameFilter) -> str:
+    used = [f"{k.replace('_', ' ')} = {v}" for k, v in dataclasses.asdict(gf).items()
+            if v not in (None, "")]
     return ("Filters: " + ", ".join(used) + ".") if used else "All games in the database."
 
 
@@ -236,22 +235,6 @@ _SOURCE_MARKS = {"[S]": "a secondary source (a federation summary, not the ruleb
                  "[U]": "an assumption of pdnkit where no source says"}
 
 
-def _winners_named(df: pd.DataFrame) -> pd.DataFrame:
-    """``ended`` says who won, by side and name (``Black won: MF Tinsley, after 39 plies``),
-    never a bare score whose first number is White's in one variant and Black's in another.
-
-    >>> import pandas as pd
-    >>> _winners_named(pd.DataFrame({"outcome": ["black"], "white": ["E Fuller"],
-    ...     "black": ["MF Tinsley"], "plies": [39], "ended": ["1-0 after 39 plies"]})).ended[0]
-    'Black won: MF Tinsley, after 39 plies'
-    """
-    if df.empty:
-        return df
-    plies = ["?" if _isnull(n) else str(int(n)) for n in df["plies"]]
-    return df.assign(ended=[f"{winner_text(o, w, b)}, after {n} plies" for o, w, b, n in
-                            zip(df["outcome"], df["white"], df["black"], plies, strict=True)])
-
-
 def _needs_person_first(df: pd.DataFrame) -> pd.DataFrame:
     order = {v: i for i, v in enumerate((*NEEDS_A_PERSON, "ended-in-time"))}
     return df.assign(_o=df["verdict"].map(order)).sort_values(
@@ -269,8 +252,8 @@ def _person_table(df: pd.DataFrame) -> pd.DataFrame:
     from pathlib import Path
 
     return df.assign(
-        file=[Path(str(f)).name if not _isnull(f) else "" for f in df["file"]],
-        game=[int(i) + 1 if not _isnull(i) else None for i in df["game_index"]])[cols]
+        file=[Path(str(f)).name if not is_missing(f) else "" for f in df["file"]],
+        game=[int(i) + 1 if not is_missing(i) else None for i in df["game_index"]])[cols]
 
 
 def _source_note(names: Any) -> str | None:
@@ -294,7 +277,33 @@ def _by_event(df: pd.DataFrame) -> pd.DataFrame:
                                           kind="stable").drop(columns="_n")
 
 
-def endgame_report(con: Any = None, *, fmt: str = "md", **filters: Any) -> str:
+def _winners_named(df: pd.DataFrame) -> pd.DataFrame:
+    """``ended`` says who won, by side and name (``Black won: MF Tinsley, after 39 plies``),
+    never a bare score whose first number is White's in one variant and Black's in another.
+
+    >>> import pandas as pd
+    >>> _winners_named(pd.DataFrame({"outcome": ["black"], "white": ["E Fuller"],
+    ...     "black": ["MF Tinsley"], "plies": [39], "ended": ["1-0 after 39 plies"]})).ended[0]
+    'Black won: MF Tinsley, after 39 plies'
+    """
+    if df.empty:
+        return df
+    plies = ["?" if is_missing(n) else str(int(n)) for n in df["plies"]]
+    return df.assign(ended=[f"{winner_text(o, w, b)}, after {n} plies" for o, w, b, n in
+                            zip(df["outcome"], df["white"], df["black"], plies, strict=True)])
+
+
+def endgame_report(
+    con: DbLike = None,
+    *,
+    fmt: str = "md",
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    filter: GameFilter | None = None,
+) -> str:
     """The endgame-rule report as Markdown (``fmt="md"``) or self-contained HTML.
 
     Opens with the verdicts that need a person (a result that contradicts an automatic
@@ -302,21 +311,22 @@ def endgame_report(con: Any = None, *, fmt: str = "md", **filters: Any) -> str:
     simply ended in time as counts per rule (the full list folded), and summaries per
     variant and event (the events with the most to check first, the rest folded).
 
-    >>> from pdnkit.stats import _memory_db
-    >>> endgame_report(_memory_db()).splitlines()[0]
+    >>> from pdnkit.store import connect
+    >>> endgame_report(connect(":memory:")).splitlines()[0]
     '# Endgame-rule report'
     """
     from pdnkit import plots
 
-    con_ = _connection(con)
-    df = _winners_named(endgame_rules(con_, **filters))
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    df = _winners_named(endgame_rules(con, filter=gf))
     doc = _Doc("Endgame-rule report")
     n_games = int(df["game_id"].nunique()) if len(df) else 0
     counts = df["verdict"].value_counts().to_dict() if len(df) else {}
     if len(df):
         df = _needs_person_first(df)
     check = df[df["verdict"].isin(NEEDS_A_PERSON)] if len(df) else df
-    doc.p(_filters_text(filters) + f" {len(df)} rule activations in {n_games} games: "
+    doc.p(_filters_text(gf) + f" {len(df)} rule activations in {n_games} games: "
           + ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + f". **{len(check)} "
           "need a person** (the first section); the rest ended before a limit.")
     doc.p("A rule is *active* from the ply its count started; it would draw the game at "
@@ -365,7 +375,16 @@ def endgame_report(con: Any = None, *, fmt: str = "md", **filters: Any) -> str:
     return doc.html() if fmt == "html" else doc.markdown()
 
 
-def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
+def games_to_check(
+    con: DbLike = None,
+    *,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    filter: GameFilter | None = None,
+) -> pd.DataFrame:
     """The games with an error, one row each with its first error in the main line.
 
     Columns: ``game_id``, ``file``, ``game_index``, ``variant``, ``white``, ``black``,
@@ -373,15 +392,13 @@ def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
     ``ply``, ``move`` (as written), ``fen`` (the position before the move), ``line``. Filters
     as in :mod:`pdnkit.stats`.
 
-    >>> from pdnkit.stats import _memory_db
-    >>> games_to_check(_memory_db()).empty
+    >>> from pdnkit.store import connect
+    >>> games_to_check(connect(":memory:")).empty
     True
     """
-    from pdnkit.stats import _con
-
-    con = _con(con)
-    where, params = _filters_sql(filters)
-    return con.execute(f"""
+    where, params = GameFilter.of(filter, variant=variant, event=event, player=player,
+                                  date_from=date_from, date_to=date_to).sql()
+    sql = f"""
         WITH f AS (
             SELECT *, row_number() OVER (PARTITION BY game_id
                                          ORDER BY ply NULLS FIRST, line, code) AS rn
@@ -392,7 +409,9 @@ def games_to_check(con: Any = None, **filters: Any) -> pd.DataFrame:
         FROM games g JOIN f ON f.game_id = g.game_id AND f.rn = 1
         LEFT JOIN files fl ON fl.file_id = g.file_id
         WHERE {where}
-        ORDER BY g.game_id""", params).df()
+        ORDER BY g.game_id"""
+    with reading(con) as c:
+        return frame(c, sql, params)
 
 
 def _check_card(row: Any, link: str | None) -> tuple[str, str]:
@@ -400,13 +419,13 @@ def _check_card(row: Any, link: str | None) -> tuple[str, str]:
     both (and without bidi controls: :mod:`pdnkit.viewer.text`)."""
     from pathlib import Path
 
-    where = (f"{Path(str(row.file)).name if not _isnull(row.file) else '?'}, game "
-             f"{int(row.game_index) + 1}" + ("" if _isnull(row.ply) else f", ply {int(row.ply)}"))
+    where = (f"{Path(str(row.file)).name if not is_missing(row.file) else '?'}, game "
+             f"{int(row.game_index) + 1}" + ("" if is_missing(row.ply) else f", ply {int(row.ply)}"))
     names = players(row.white, row.black) + (
-        f" ({row.event})" if not _isnull(row.event) and row.event else "")
-    names += ": " + result_text(None if _isnull(row.result_raw) else row.result_raw,
+        f" ({row.event})" if not is_missing(row.event) and row.event else "")
+    names += ": " + result_text(None if is_missing(row.result_raw) else row.result_raw,
                                 row.outcome, row.white, row.black)
-    move = None if _isnull(row.move) else str(row.move)
+    move = None if is_missing(row.move) else str(row.move)
     svg, legal = _check_board(row, move)
     legal_text = ", ".join(legal) if legal else ("none (the game was over)" if svg else "n/a")
     link_html = (f' &middot; <a href="{html.escape(link)}">open in the viewer</a>'
@@ -442,7 +461,7 @@ def _check_board(row: Any, move: str | None) -> tuple[str, list[str]]:
     from pdnkit.rules.notation import NotationError, parse_move_text
     from pdnkit.viewer.model import placement_of
 
-    if _isnull(row.fen) or _isnull(row.variant):
+    if is_missing(row.fen) or is_missing(row.variant):
         return "", []
     try:
         rules = get_rules(str(row.variant))
@@ -475,25 +494,40 @@ def _view_link(view_page: Any, number: int, ply: Any) -> str:
     from pathlib import Path
     from urllib.parse import quote
 
-    at = "" if _isnull(ply) else f"&ply={max(0, int(ply))}"
+    at = "" if is_missing(ply) else f"&ply={max(0, int(ply))}"
     return f"./{quote(Path(str(view_page)).name)}#g={number}{at}"
 
 
-def _write_view(con: Any, ids: list[int], path: Any) -> dict[int, int]:
+def _write_view(con: duckdb.DuckDBPyConnection, ids: list[int],
+                path: str | os.PathLike[str]) -> dict[int, int]:
     """Write the viewer page of the games ``ids`` to ``path``; ``game_id -> the game's
     number in the page`` (from 1, as ``#g=N`` counts)."""
+    from pathlib import Path
+
     from pdnkit.viewer.page import view
 
     ordered = sorted(set(ids))
     if not ordered:
         return {}
     view(db=con, where="g.game_id IN (" + ",".join(str(int(i)) for i in ordered) + ")",
-         out=path, title="games to check")
+         out=Path(path), title="games to check")
     return {gid: i for i, gid in enumerate(ordered, 1)}
 
 
-def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
-                      boards: int = 12, view_page: Any = None, **filters: Any) -> str:
+def collection_report(
+    con: DbLike = None,
+    *,
+    fmt: str = "md",
+    worst: int = 10,
+    boards: int = 12,
+    view_page: str | os.PathLike[str] | None = None,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    filter: GameFilter | None = None,
+) -> str:
     """The validation summary of a database as Markdown or self-contained HTML.
 
     Opens with the games that have errors: for the first ``boards`` of them the position
@@ -502,19 +536,24 @@ def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
     ``pdnkit view`` page of these games written there. Then games, clean share, findings by
     code, the ``worst`` files and games, and (HTML) plots.
 
-    >>> from pdnkit.stats import _memory_db
-    >>> "0 games" in collection_report(_memory_db())
+    >>> from pdnkit.store import connect
+    >>> "0 games" in collection_report(connect(":memory:"))
     True
     """
-    from pathlib import Path
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    doc = _Doc("Collection report")
+    with reading(con) as c:
+        _collection_head(doc, c, gf)
+        _games_to_check(doc, c, gf, boards, view_page)
+        _collection_tables(doc, c, gf, fmt, worst)
+    return doc.html() if fmt == "html" else doc.markdown()
 
-    from pdnkit import plots, stats
-    from pdnkit.stats import _con
 
-    con_ = _connection(con)
-    where, params = _filters_sql(filters)
-    con2 = _con(con_)
-    row = con2.execute(f"""
+def _collection_head(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter) -> None:
+    """The collection report's first paragraph: games, files, clean share, plies."""
+    where, params = gf.sql()
+    row = con.execute(f"""
         SELECT count(*), count(*) FILTER (WHERE status = 'ok'),
                count(*) FILTER (WHERE status = 'warning'),
                count(*) FILTER (WHERE status = 'error'),
@@ -524,86 +563,96 @@ def collection_report(con: Any = None, *, fmt: str = "md", worst: int = 10,
         FROM games g WHERE {where}""", params).fetchone() or (0,) * 8
     games, ok, warn, err, unparsed, files, plies, replayed = (int(x or 0) for x in row)
     share = f"{100.0 * ok / games:.1f}%" if games else "n/a"
-    used = {k: v for k, v in filters.items() if v}
-    doc = _Doc("Collection report")
-    doc.p(_filters_text(filters) + f" {games} games from {files} files; {share} clean "
+    doc.p(_filters_text(gf) + f" {games} games from {files} files; {share} clean "
           f"(no finding above info): {ok} ok, {warn} with warnings, {err} with errors, "
           f"{unparsed} unparsed. {replayed} of {plies} recorded plies replayed.")
-    check = games_to_check(con2, **used)
+
+
+def _games_to_check(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter, boards: int,
+                    view_page: str | os.PathLike[str] | None) -> None:
+    """The section of the games with an error: a card (board, move, legal moves) for the
+    first ``boards``, each linked to its game in the viewer page ``view_page`` if given."""
+    from pathlib import Path
+
+    check = games_to_check(con, filter=gf)
     doc.h("Games to check")
     if check.empty:
         doc.p("No game has an error.")
-    else:
-        index: dict[int, int] = {}
-        if view_page is not None:
-            index = _write_view(con2, [int(g) for g in check["game_id"]], view_page)
-        shown = check.head(boards)
-        doc.p(f"{len(check)} games have an error; the first error of each"
-              + (f" (boards for the first {len(shown)})" if len(check) > len(shown) else "")
-              + ", with the position before the faulty move."
-              + (f" Every one is in the viewer page `{Path(str(view_page)).name}`."
-                 if view_page is not None else ""))
-        for r in shown.itertuples(index=False):
-            gid = int(r.game_id)
-            link = _view_link(view_page, index[gid], r.ply) if gid in index else None
-            card, md = _check_card(r, link)
-            doc.raw(card, md)
-        doc.folded(f"all {len(check)} games with errors",
-                   check.drop(columns=["fen"]))
-    by_variant = stats.results(con2, by="variant", **used)
+        return
+    index: dict[int, int] = {}
+    if view_page is not None:
+        index = _write_view(con, [int(g) for g in check["game_id"]], view_page)
+    shown = check.head(boards)
+    doc.p(f"{len(check)} games have an error; the first error of each"
+          + (f" (boards for the first {len(shown)})" if len(check) > len(shown) else "")
+          + ", with the position before the faulty move."
+          + (f" Every one is in the viewer page `{Path(str(view_page)).name}`."
+             if view_page is not None else ""))
+    for r in shown.itertuples(index=False):
+        gid = int(r.game_id)
+        link = _view_link(view_page, index[gid], r.ply) if gid in index else None
+        card, md = _check_card(r, link)
+        doc.raw(card, md)
+    doc.folded(f"all {len(check)} games with errors", check.drop(columns=["fen"]))
+
+
+def _collection_tables(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter, fmt: str,
+                       worst: int) -> None:
+    """The collection report's tables (and, in HTML, plots): results by variant, findings
+    by code, the dirtiest files, games and events, game lengths."""
+    from pdnkit import plots
+    from pdnkit.stats.tables import findings, lengths, results
+
     doc.h("Games by variant")
-    doc.table(by_variant)
-    codes = stats.findings(con2, by="code", **used)
+    doc.table(results(con, by="variant", filter=gf))
+    codes = findings(con, by="code", filter=gf)
     doc.h("Findings by code")
     doc.table(codes, "No findings.")
     if fmt == "html":
         doc.figure(plots.findings_by_code(codes), "findings by code")
     doc.h(f"The {worst} dirtiest files")
-    doc.table(stats.findings(con2, by="file", **used).head(worst))
+    doc.table(findings(con, by="file", filter=gf).head(worst))
     doc.h(f"The {worst} games with the most problems")
-    bad = stats.findings(con2, by="game", **used)
+    bad = findings(con, by="game", filter=gf)
     doc.table(bad.head(worst), "No game has findings.")
     doc.h("By event")
-    events = stats.findings(con2, by="event", **used)
+    events = findings(con, by="event", filter=gf)
     doc.table(events.head(worst * 2))
     doc.folded(f"{len(events) - worst * 2} more events", events.iloc[worst * 2:])
     if fmt == "html":
         doc.h("Game lengths")
-        doc.figure(plots.length_histogram(stats.lengths(con2, **used)), "game lengths")
-    return doc.html() if fmt == "html" else doc.markdown()
+        doc.figure(plots.length_histogram(lengths(con, filter=gf)), "game lengths")
 
 
-def _filters_sql(filters: dict[str, Any]) -> tuple[str, list[Any]]:
-    """The WHERE clause and parameters of the common game filters in ``filters``."""
-    from pdnkit.stats import _game_filters
-
-    return _game_filters(filters.get("variant"), filters.get("event"), filters.get("player"),
-                         filters.get("date_from"), filters.get("date_to"))
-
-
-def _connection(con: Any) -> Any:
-    from pdnkit.stats import _con
-
-    return _con(con)
-
-
-def report(kind: str, con: Any = None, *, fmt: str = "md", view_page: Any = None,
-           **filters: Any) -> str:
+def report(
+    kind: str,
+    con: DbLike = None,
+    *,
+    fmt: str = "md",
+    view_page: str | os.PathLike[str] | None = None,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    filter: GameFilter | None = None,
+) -> str:
     """The report ``kind`` (``endgame`` or ``collection``) as Markdown or HTML text.
 
     ``fmt`` is ``"md"`` or ``"html"`` (one self-contained page, plots embedded).
     ``None`` filters are ignored. ``view_page`` (collection report): write a ``pdnkit view``
     page of the games with errors there and link each game to it.
 
-    >>> from pdnkit.stats import _memory_db
-    >>> report("endgame", _memory_db(), fmt="html").startswith("<!DOCTYPE html>")
+    >>> from pdnkit.store import connect
+    >>> report("endgame", connect(":memory:"), fmt="html").startswith("<!DOCTYPE html>")
     True
     """
     if fmt not in ("md", "html"):
         raise ValueError("fmt must be 'md' or 'html'")
-    filters = {k: v for k, v in filters.items() if v is not None}
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
     if kind == "endgame":
-        return endgame_report(con, fmt=fmt, **filters)
+        return endgame_report(con, fmt=fmt, filter=gf)
     if kind == "collection":
-        return collection_report(con, fmt=fmt, view_page=view_page, **filters)
+        return collection_report(con, fmt=fmt, view_page=view_page, filter=gf)
     raise ValueError(f"unknown report {kind!r}; choose from {', '.join(REPORT_KINDS)}")

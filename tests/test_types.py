@@ -1,5 +1,6 @@
-"""The validator and the rules engine type-check under ``mypy --strict`` (configuration in
-pyproject.toml), and the validator keeps ``Any`` rare."""
+"""The validator, the rules engine and the read side type-check under ``mypy --strict``
+(configuration in pyproject.toml), the validator keeps ``Any`` rare, and the read side names
+real types at its seams."""
 
 from __future__ import annotations
 
@@ -29,3 +30,72 @@ def test_the_validator_names_real_types() -> None:
     files = sorted((ROOT / "pdnkit" / "validation").glob("*.py"))
     uses = sum(len(re.findall(r"\bAny\b", f.read_text(encoding="utf-8"))) for f in files)
     assert files and uses <= 15, uses
+
+
+#: the read side: its rooms, the reports and plots over it, and its connection context
+READ_SIDE = ["pdnkit.stats", "pdnkit.reports", "pdnkit.plots", "pdnkit.store.session",
+             "pdnkit.viewer.source"]
+
+
+@pytest.mark.slow
+def test_mypy_strict_is_clean_on_the_read_side() -> None:
+    api = pytest.importorskip("mypy.api", reason="mypy is not installed (pip install -e .[test])")
+    cache = Path(tempfile.gettempdir()) / "pdnkit-mypy-cache"
+    out, err, status = api.run([
+        "--strict", "--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(cache),
+        str(ROOT / "pdnkit" / "stats"), str(ROOT / "pdnkit" / "reports.py"),
+        str(ROOT / "pdnkit" / "plots.py"), str(ROOT / "pdnkit" / "store" / "session.py"),
+        str(ROOT / "pdnkit" / "viewer" / "source.py"),
+    ])
+    assert status == 0, out + err
+
+
+def _read_side_functions() -> list[tuple[str, object]]:
+    """``(qualified name, function)`` for every public function and public method of a
+    public class defined in a module of the read side."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    names = []
+    for name in READ_SIDE:
+        module = importlib.import_module(name)
+        names.append(name)
+        if hasattr(module, "__path__"):
+            names += [f"{name}.{m.name}" for m in pkgutil.iter_modules(module.__path__)]
+    out: list[tuple[str, object]] = []
+    for name in names:
+        module = importlib.import_module(name)
+        for attr, obj in vars(module).items():
+            if attr.startswith("_") or getattr(obj, "__module__", None) != name:
+                continue
+            if inspect.isfunction(obj):
+                out.append((f"{name}.{attr}", obj))
+            elif inspect.isclass(obj):
+                out += [(f"{name}.{attr}.{m}", f) for m, f in vars(obj).items()
+                        if inspect.isfunction(f) and not m.startswith("_")]
+    return out
+
+
+def test_the_read_side_names_real_types_at_its_seams() -> None:
+    """No ``Any`` in a public signature of the read side, and the database parameter is the
+    one alias ``DbLike`` everywhere."""
+    import inspect
+
+    funcs = _read_side_functions()
+    assert len(funcs) > 40, len(funcs)
+    loose, db_types = [], {}
+    for qual, fn in funcs:
+        sig = inspect.signature(fn)  # type: ignore[arg-type]
+        texts = [str(p.annotation) for p in sig.parameters.values()] + [str(sig.return_annotation)]
+        if any(re.search(r"\bAny\b", t) for t in texts):
+            loose.append(qual)
+        for p in sig.parameters.values():
+            if p.name in ("db", "con"):
+                db_types[qual] = str(p.annotation)
+    assert not loose, loose
+    # helpers on a connection already open take it as it is; every reader takes a DbLike
+    on_open = {q.rsplit(".", 1)[1] for q, t in db_types.items() if t != "DbLike"}
+    assert on_open == {"frame", "variants_of", "ensure_names", "is_lake"}, db_types
+    assert {db_types[q] for q in db_types if q.rsplit(".", 1)[1] not in on_open} == {"DbLike"}
+    assert len([t for t in db_types.values() if t == "DbLike"]) > 20, db_types

@@ -1,8 +1,8 @@
 """``pdnkit search`` (positions, patterns, material, manoeuvres), ``pdnkit players`` (aliases)
 and ``pdnkit stats crosstable``.
 
-Each command is a thin shell over one library function: :func:`pdnkit.position_search.search`,
-:func:`pdnkit.players.alias`, :func:`pdnkit.players.suggest` and
+Each command is a thin shell over one library function: :func:`pdnkit.stats.search.search`,
+:func:`pdnkit.stats.identities.alias`, :func:`pdnkit.stats.identities.suggest` and
 :func:`pdnkit.stats.crosstable`.
 """
 
@@ -95,7 +95,7 @@ def search_command(
     One row per hit: game, ply, side to move, players, event, date, result, the move played
     next (and the FEN with --format csv/json/parquet).
     """
-    from pdnkit.position_search import search
+    from pdnkit.stats.search import search
 
     if format is QueryFormat.parquet and out is None:
         raise _fail("--format parquet needs --out FILE")
@@ -125,10 +125,12 @@ def players_alias(
     db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
 ) -> None:
     """Record that NAMES stand for one player: every statistic then counts them as one."""
-    from pdnkit.players import alias
+    from pdnkit.stats.identities import alias
 
     n = _run(alias, _db_or_fail(db), names, as_)
     typer.echo(f"{n} name(s) -> {as_.strip()}")
+    for warning in n.warnings:
+        typer.echo(f"pdnkit: warning: {warning}", err=True)
 
 
 @players_app.command("unalias")
@@ -137,7 +139,7 @@ def players_unalias(
     db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
 ) -> None:
     """Forget the aliases of NAMES."""
-    from pdnkit.players import unalias
+    from pdnkit.stats.identities import unalias
 
     typer.echo(f"{_run(unalias, _db_or_fail(db), names)} alias(es) removed")
 
@@ -150,7 +152,7 @@ def players_aliases(
     out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
 ) -> None:
     """List the aliases recorded in the database."""
-    from pdnkit.players import aliases
+    from pdnkit.stats.identities import aliases
 
     _write_frame(_run(aliases, _db_or_fail(db)), format.value, out, None)
 
@@ -166,7 +168,7 @@ def players_suggest(
     out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
 ) -> None:
     """List likely aliases: the same surname, compatible initials, overlapping years."""
-    from pdnkit.players import suggest
+    from pdnkit.stats.identities import suggest
 
     _write_frame(_run(suggest, _db_or_fail(db), max_gap=max_gap), format.value, out, None)
 

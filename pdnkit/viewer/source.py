@@ -14,21 +14,27 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pdnkit.replay import GameReport
+    import duckdb
+
+    from pdnkit.pdn.source import Source as PdnSource
+    from pdnkit.validation import GameReport
+    from pdnkit.validation.sources import Source
 
 __all__ = ["db_games", "file_game", "file_games"]
 
 
-def file_game(source: Any, game: int, *, variant: str | None = None) -> GameReport:
+def file_game(source: PdnSource, game: int, *, variant: str | None = None) -> GameReport:
     """Game number ``game`` (1-based, as ``pdnkit validate`` prints it) of a PDN file or text,
     replayed. Raises ``ValueError`` when the file has fewer games."""
     if game < 1:
         raise ValueError(f"game numbers start at 1, got {game}")
     from pdnkit.pdn import read_games
-    from pdnkit.replay import replay
+    from pdnkit.validation import replay
 
     file = str(source) if isinstance(source, Path) else None
     if isinstance(source, str) and source.lower().endswith((".pdn", ".txt")):
@@ -42,27 +48,33 @@ def file_game(source: Any, game: int, *, variant: str | None = None) -> GameRepo
                      f"there is no game {game}")
 
 
-def file_games(source: Any, *, variant: str | None = None) -> Iterator[GameReport]:
+def file_games(source: Source, *, variant: str | None = None) -> Iterator[GameReport]:
     """Every game of a PDN file, folder or text, replayed (full reports, in file order)."""
-    from pdnkit.replay import validate
+    from pdnkit.validation import validate
 
     yield from validate(source, variant)
 
 
-def db_games(db: Any, *, where: str | None = None, game_id: int | None = None,
+def db_games(db: DbLike, *, where: str | None = None, game_id: int | None = None,
              limit: int | None = None) -> Iterator[tuple[int, str, GameReport]]:
     """``(game_id, source label, report)`` for the games of a database that match ``where``
-    (an SQL condition on ``games``) or the one ``game_id``, in game_id order.
+    (an SQL condition on ``games``) or the one ``game_id``, in game_id order. A database
+    opened from a path is closed when the games run out (or the iterator is closed).
 
-    >>> from pdnkit.stats import _memory_db
-    >>> list(db_games(_memory_db(), where="status = 'error'"))
+    >>> from pdnkit.store import connect
+    >>> list(db_games(connect(":memory:"), where="status = 'error'"))
     []
     """
-    from pdnkit.pdn import parse_game
-    from pdnkit.replay import replay
-    from pdnkit.stats import _con
+    with reading(db) as con:
+        yield from _games(con, where, game_id, limit)
 
-    con = _con(db)
+
+def _games(con: duckdb.DuckDBPyConnection, where: str | None, game_id: int | None,
+           limit: int | None) -> Iterator[tuple[int, str, GameReport]]:
+    """The games of :func:`db_games` from the open connection ``con``."""
+    from pdnkit.pdn import parse_game
+    from pdnkit.validation import replay
+
     cond, params = ("TRUE", [])
     if game_id is not None:
         cond, params = "g.game_id = ?", [int(game_id)]

@@ -10,8 +10,8 @@ from typing import Any
 import duckdb
 import pytest
 
-from pdnkit.stats import _memory_db
 from pdnkit.store.compact import MOVE_ROWS_SELECT
+from pdnkit.store.db import schema_sql
 
 
 def fake_key(variant: str, moves: Iterable[str]) -> int:
@@ -170,9 +170,16 @@ class Builder:
         )
 
 
+def memory_db() -> duckdb.DuckDBPyConnection:
+    """An empty in-memory database with the pdnkit schema (the tables only)."""
+    con = duckdb.connect(":memory:")
+    con.execute(schema_sql())
+    return con
+
+
 @pytest.fixture
 def builder() -> Builder:
-    return Builder(_memory_db())
+    return Builder(memory_db())
 
 
 def build_small(b: Builder) -> dict[str, Any]:

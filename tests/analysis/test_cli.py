@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pdnkit.cli import app
-from pdnkit.stats import _SCHEMA
+from pdnkit.store.db import schema_sql
 from tests.analysis.conftest import Builder, build_small
 
 runner = CliRunner()
@@ -20,7 +20,7 @@ runner = CliRunner()
 def db_file(tmp_path: Path) -> Path:
     path = tmp_path / "small.duckdb"
     con = duckdb.connect(str(path))
-    con.execute(_SCHEMA.read_text(encoding="utf-8"))
+    con.execute(schema_sql())
     build_small(Builder(con))
     con.close()
     return path
@@ -111,3 +111,14 @@ def test_report_commands(db_file, tmp_path):
     md = tmp_path / "e.md"
     res = runner.invoke(app, ["report", "endgame", "--db", str(db_file), "--out", str(md)])
     assert res.exit_code == 0 and "0 rule activations" in md.read_text()
+
+
+@pytest.mark.parametrize("args", [["tree"], ["stats", "openings"], ["stats", "results"],
+                                  ["search", "--pattern", "W28"],
+                                  ["report", "endgame"]])
+def test_a_misspelled_variant_is_an_error_naming_the_variants(db_file, args):
+    res = runner.invoke(app, [*args, "--db", str(db_file), "--variant", "internationl"])
+    assert res.exit_code == 2, res.output
+    assert "unknown variant 'internationl'" in res.output
+    assert "international" in res.output.split("known:", 1)[1]
+    assert "(no rows)" not in res.output

@@ -19,7 +19,8 @@ from pdnkit.plots import (
     results_over_time,
     square_heatmap,
 )
-from pdnkit.stats import _memory_db, findings, lengths, openings, results, square_counts
+from pdnkit.stats import findings, lengths, openings, results, square_counts
+from tests.analysis.conftest import memory_db
 
 matplotlib.use("Agg")
 
@@ -119,7 +120,7 @@ def test_square_heatmap(small_db):
     assert plot("heatmap", small_db, what="captured").axes[0].get_title().startswith(
         "International")
     with pytest.raises(ValueError):
-        plot("heatmap", _memory_db())  # no variant to draw
+        plot("heatmap", memory_db())  # no variant to draw
 
 
 def test_plot_dispatch(small_db):
@@ -192,3 +193,18 @@ def test_results_over_time_per_variant_breaks_at_empty_years():
     assert list(rates[1].lines[0].get_xdata()) == [2000, 2001, 2002, 2003]
     assert russian[0] == 50 and russian[3] == 50
     assert all(r != r for r in russian[1:3])  # NaN
+
+
+def test_findings_plot_draws_errors_and_warnings_and_counts_info_apart():
+    """7,882 variant-guessed infos made the errors invisible: only errors and warnings are
+    drawn, the info findings are counted in the label."""
+    df = pd.DataFrame({"code": ["variant-guessed", "illegal-move", "bad-date", "notation-mismatch"],
+                       "severity": ["info", "error", "info", "warning"],
+                       "findings": [7882, 12, 40, 5]})
+    ax = findings_by_code(df).axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["notation-mismatch", "illegal-move"]
+    assert sorted(_bar_widths(ax)) == [5.0, 12.0]
+    assert ax.get_xlabel() == "findings (not drawn: 7,922 info findings of 2 codes)"
+    assert ax.get_xlim()[1] < 100  # scaled to the errors, not to the infos
+    only_info = findings_by_code(df[df["severity"] == "info"]).axes[0]
+    assert any(t.get_text() == "no errors or warnings" for t in only_info.texts)

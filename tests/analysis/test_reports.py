@@ -217,3 +217,16 @@ def test_collection_report_opens_with_the_games_to_check(tmp_path):
     md = report("collection", str(db))
     assert md.index("## Games to check") < md.index("## Games by variant")
     assert "Move as written: `33-29`. Legal moves: 28x19." in md
+
+
+def test_a_game_without_player_tags_says_so(builder):
+    """A tagless game with an error was listed as "nan - nan" in the collection report; it
+    reads "(no players)" (the views' one way of writing players: viewer.model.players)."""
+    gid = builder.game("t.pdn", ["32-28", "19-23"], white="Ann", black="Bo", status="error")
+    builder.finding(gid, "illegal-move", "error", ply=2)
+    gid = builder.game("t.pdn", ["32-28", "19-23"], white=None, black=None, status="error")
+    builder.finding(gid, "illegal-move", "error", ply=2)
+    for text in (report("collection", builder.con), report("collection", builder.con,
+                                                           fmt="html")):
+        assert "(no players)" in text and "Ann - Bo" in text
+        assert not re.search(r"\bnan\b", text, flags=re.I)

@@ -188,5 +188,79 @@ def test_stats_dispatch(small_db):
 
 
 def test_docstring_examples():
-    res = doctest.testmod(stats_mod)
-    assert res.attempted > 5 and res.failed == 0
+    """The examples of the package's face and of every room of it."""
+    import importlib
+    import pkgutil
+
+    names = [stats_mod.__name__] + [f"{stats_mod.__name__}.{m.name}"
+                                    for m in pkgutil.iter_modules(stats_mod.__path__)]
+    attempted = failed = 0
+    for name in names:
+        res = doctest.testmod(importlib.import_module(name))
+        attempted += res.attempted
+        failed += res.failed
+    assert attempted > 5 and failed == 0
+
+
+@pytest.mark.parametrize("call", [
+    lambda con: openings(con, variant="internationl"),
+    lambda con: tree(con, variant="internationl"),
+    lambda con: players(con, variant="internationl"),
+    lambda con: results(con, variant="internationl"),
+    lambda con: lengths(con, variant="internationl"),
+    lambda con: findings(con, variant="internationl"),
+    lambda con: square_counts(con, variant="internationl"),
+    lambda con: stats("openings", con, variant="internationl"),
+    lambda con: stats_mod.endgame_rules(con, variant="internationl"),
+    lambda con: stats_mod.crosstable(con, event="Cup", variant="internationl"),
+    lambda con: stats_mod.positions_at(con, variant="internationl"),
+])
+def test_an_unknown_variant_is_refused_with_the_known_ones(small_db, call):
+    from pdnkit.rules import UnknownVariantError
+
+    with pytest.raises(UnknownVariantError, match="internationl.*known: .*international"):
+        call(small_db)
+
+
+def test_a_variant_is_read_by_any_of_its_names(small_db):
+    by_name = results(small_db, variant="international")
+    assert results(small_db, variant="draughts").equals(by_name)
+    assert results(small_db, variant="20").equals(by_name)
+
+
+def test_a_filter_is_one_argument_or_keywords(small_db):
+    from pdnkit.stats import GameFilter
+
+    cup = GameFilter(event="cup", variant="international")
+    assert results(small_db, filter=cup).equals(results(small_db, event="cup",
+                                                        variant="international"))
+    # a keyword given beside the filter replaces that field
+    assert results(small_db, filter=cup, event="open")["games"].sum() == 3
+    with pytest.raises(ValueError, match="YYYY"):
+        GameFilter(date_from="May 2020")
+
+
+def test_result_columns_follow_the_first_mover(builder):
+    """English: Black moves first, so Black's columns come first; with another variant
+    beside it (or none), White's lead as before."""
+    b = builder
+    b.game("e.pdn", ["11-15", "23-19"], variant="english", white="Tinsley", black="Fuller",
+           result="1-0", event="Match", year=1950)
+    b.game("e.pdn", ["11-15", "22-18"], variant="english", white="Fuller", black="Tinsley",
+           result="0-1", event="Match", year=1951)
+    con = b.con
+    first = ["games", "black_wins", "draws", "white_wins", "unknown", "white_score"]
+    df = results(con)
+    assert list(df.columns)[1:7] == first
+    assert list(results(con, by="year").columns)[1:7] == first
+    assert list(openings(con, plies=1).columns)[2:6] == first[:4]
+    assert list(tree(con).columns)[4:7] == first[1:4]
+    cols = list(players(con).columns)
+    assert cols.index("black_games") < cols.index("white_games")
+    assert cols.index("black_losses") < cols.index("white_games")
+    # the numbers do not move with their columns
+    row = df.iloc[0]
+    assert (row.games, row.white_wins, row.black_wins) == (2, 1, 1)
+    b.game("r.pdn", ["c3-d4"], variant="russian", result="1-0")
+    assert list(results(con).columns)[1:5] == ["games", "white_wins", "draws", "black_wins"]
+    assert list(results(con, variant="english").columns)[2] == "black_wins"

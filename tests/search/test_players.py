@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.players import alias, aliases, is_placeholder, suggest, unalias
 from pdnkit.stats import crosstable, players
+from pdnkit.stats.identities import alias, aliases, is_placeholder, suggest, unalias
 
 GAMES = [
     ("Cup", "M Tinsley", "D Oldbury", "1-0", "1950.05.01"),
@@ -57,7 +57,7 @@ def test_aliases_merge_a_player_in_every_statistic(db: str) -> None:
     t = df.loc["Marion Tinsley"]
     assert (t.games, t.wins, t.draws, t.losses) == (4, 3, 1, 0)
     # the player filter finds the games of every alias
-    from pdnkit.position_search import search
+    from pdnkit.stats.search import search
 
     hits = search(db, pattern="W28", player="Marion Tinsley")
     assert len(hits) == 4
@@ -110,3 +110,81 @@ def test_cli_players_and_crosstable(db: str) -> None:
     assert r.output.splitlines()[1].startswith("1,Marion Tinsley,3,2,1,0,2.5,x,½,1 1")
     r = CliRunner().invoke(app, ["players", "alias", "X", "--as", "?", "--db", db])
     assert r.exit_code == 2 and "placeholder" in r.output
+
+
+def test_a_players_own_name_among_the_aliases(tmp_path: Path) -> None:
+    """``players alias A B --as A``: A needs no alias row (an alias A -> A made
+    ``player_name(name)`` true for every name, unnamed games too, and ``players suggest``
+    crashed on a NULL name)."""
+    import duckdb
+
+    from pdnkit.store import import_files
+
+    f = tmp_path / "a.pdn"
+    f.write_text('[White "A"]\n[Black "B"]\n[Result "1-0"]\n[GameType "20"]\n\n1. 32-28 1-0\n\n'
+                 '[White "B"]\n[Black "A"]\n[Result "0-1"]\n[GameType "20"]\n\n1. 32-28 0-1\n\n'
+                 '[Result "*"]\n[GameType "20"]\n\n1. 32-28 *\n', encoding="utf-8")
+    db = str(tmp_path / "a.duckdb")
+    import_files([f], db=db)
+    assert alias(db, ["A", "B"], "A") == 2
+    assert aliases(db)[["alias", "name"]].values.tolist() == [["B", "A"]]
+    assert suggest(db).empty
+    df = players(db).set_index("player")
+    assert list(df.index) == ["A"] and df.loc["A"].games == 4
+    con = duckdb.connect(db, read_only=True)
+    named = con.execute("WITH s AS (SELECT white AS name FROM games) "
+                        "SELECT count(*) FROM s WHERE player_name(name) IS NOT NULL").fetchall()
+    con.close()
+    assert named == [(2,)]  # the tagless game names no player
+
+
+def test_suggest_reads_surname_particles(tmp_path: Path) -> None:
+    """``Akker,van den,J.`` is likely ``Jeroen van den Akker`` (surname particles and the
+    "Surname, particles, initials" form); a different particle is another surname."""
+    from pdnkit.store import import_files
+
+    names = [("Akker,van den,J.", "X Y"), ("Jeroen van den Akker", "X Y"),
+             ("Akker, J. van den", "X Y"), ("J. Akker", "X Y"), ("Vries, H. de", "X Y"),
+             ("Hans de Vries", "X Y")]
+    f = tmp_path / "n.pdn"
+    f.write_text("\n".join(f'[White "{w}"]\n[Black "{b}"]\n[Date "2001.01.01"]\n'
+                           f'[GameType "20"]\n\n1. 32-28 *\n' for w, b in names),
+                 encoding="utf-8")
+    db = str(tmp_path / "n.duckdb")
+    import_files([f], db=db)
+    pairs = {frozenset(p) for p in suggest(db)[["name_a", "name_b"]].itertuples(index=False)}
+    assert pairs == {frozenset(p) for p in [
+        ("Akker,van den,J.", "Jeroen van den Akker"), ("Akker,van den,J.", "Akker, J. van den"),
+        ("Akker, J. van den", "Jeroen van den Akker"), ("Vries, H. de", "Hans de Vries")]}
+
+
+def test_alias_warns_of_a_name_in_no_game(db: str) -> None:
+    n = alias(db, ["M Tinsley", "M Tinslye"], "Marion Tinsley")
+    assert n == 2 and len(n.warnings) == 1 and "'M Tinslye' is in no game" in n.warnings[0]
+    assert set(aliases(db)["alias"]) == {"M Tinsley", "M Tinslye"}  # recorded all the same
+    assert alias(db, ["MF Tinsley"], "Marion Tinsley").warnings == ()
+    from typer.testing import CliRunner
+
+    from pdnkit.cli import app
+
+    r = CliRunner().invoke(app, ["players", "alias", "Tinsly", "--as", "Marion Tinsley",
+                                 "--db", db])
+    assert r.exit_code == 0 and "1 name(s) -> Marion Tinsley" in r.output
+    assert "warning: 'Tinsly' is in no game" in r.output
+
+
+def test_alias_on_a_lake_is_refused(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from pdnkit.cli import app
+    from pdnkit.store.lake import import_lake
+
+    f = tmp_path / "p.pdn"
+    f.write_text('[White "M Tinsley"]\n[Black "D Oldbury"]\n[GameType "20"]\n\n1. 32-28 *\n',
+                 encoding="utf-8")
+    lake = tmp_path / "p.lake"
+    import_lake([f], lake, engine="local")
+    r = CliRunner().invoke(app, ["players", "alias", "M Tinsley", "--as", "Marion Tinsley",
+                                 "--db", str(lake)])
+    assert r.exit_code == 2, r.output
+    assert "a lake is read-only for aliases" in r.output

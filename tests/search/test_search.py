@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.position_search import SearchError, parse_manoeuvre, parse_material, search
+from pdnkit.stats.search import SearchError, parse_manoeuvre, parse_material, search
 
 GAMES = """[Event "Alpha"]
 [White "Ann"]
@@ -258,3 +258,33 @@ def test_a_database_with_fen_text_positions_asks_for_a_new_import(tmp_path: Path
     con.close()
     with pytest.raises(SearchError, match="older pdnkit"):
         search(str(path), pattern="W28")
+
+
+def test_the_readme_mirror_example_runs_on_boards_of_every_size(tmp_path: Path) -> None:
+    """``--pattern "W28,K33:B19:E23" --mirror`` with an English game (32 squares) stored:
+    square 33 is past that board, so English games cannot match (and the mirrored square
+    is no square at all: it failed with 'negative shift count'); the international game set
+    up as the pattern mirrored (black men 23, king 18, white man 32, 28 empty) is found."""
+    from typer.testing import CliRunner
+
+    from pdnkit.cli import app
+    from pdnkit.store import import_files
+
+    f = tmp_path / "two.pdn"
+    f.write_text('[GameType "21"]\n\n1. 11-15 *\n\n'
+                 '[GameType "20"]\n[FEN "W:W32,45:BK18,23,5"]\n\n1. 45-40 *\n',
+                 encoding="utf-8")
+    db = str(tmp_path / "two.duckdb")
+    assert import_files([f], db=db).status_counts.get("ok") == 2
+    assert hits(db, pattern="W28,K33:B19:E23", mirror=True) == [(2, 0), (2, 1)]
+    assert hits(db, pattern="W28,K33:B19:E23") == []
+    # past the English board: an excluded piece is absent, an E square empty, so English
+    # games match as they would without that square
+    assert hits(db, pattern="B15", exclude="B40") == [(1, 1)]
+    assert hits(db, any_of="W24:E40") == [(1, 0), (1, 1), (2, 0)]
+    assert hits(db, pattern="B15", exclude="E40") == []  # 40 occupied: never on English
+    assert hits(db, pattern="W32,45") == [(2, 0)]
+    res = CliRunner().invoke(app, ["search", "--pattern", "W28,K33:B19:E23", "--mirror",
+                                   "--db", db])
+    assert res.exit_code == 0, res.output
+    assert "negative shift" not in res.output

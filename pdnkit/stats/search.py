@@ -27,20 +27,24 @@ Example:
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pdnkit.errors import PdnkitError
+from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
+from pdnkit.stats.positions import Bits5, bits_match
 from pdnkit.store.bitboards import bits_literal, bits_source
+from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["Manoeuvre", "Material", "Pattern", "parse_manoeuvre", "parse_material",
-           "parse_pattern", "search"]
+    from pdnkit.rules import Rules
+
+__all__ = ["COLUMNS", "Manoeuvre", "Material", "Pattern", "SearchError", "parse_captures",
+           "parse_manoeuvre", "parse_material", "parse_pattern", "search"]
 
 #: result columns of :func:`search`
 COLUMNS = ["game_id", "ply", "side", "variant", "white", "black", "event", "date", "result",
@@ -79,6 +83,24 @@ class Pattern:
         return (self.white_men | self.white_kings | self.white_any | self.black_men
                 | self.black_kings | self.black_any | self.empty)
 
+    def pieces(self) -> frozenset[int]:
+        """The squares where the pattern places a piece (every square but the ``E`` ones)."""
+        return self.squares() - self.empty
+
+    def on_board(self, n_squares: int) -> Pattern:
+        """The pattern without the squares a board of ``n_squares`` does not have.
+
+        Example:
+            >>> sorted(parse_pattern("W28,K33:E40").on_board(32).squares())
+            [28]
+        """
+        def keep(s: frozenset[int]) -> frozenset[int]:
+            return frozenset(x for x in s if x <= n_squares)
+
+        return Pattern(keep(self.white_men), keep(self.white_kings), keep(self.white_any),
+                       keep(self.black_men), keep(self.black_kings), keep(self.black_any),
+                       keep(self.empty))
+
     def mirrored(self, n_squares: int) -> Pattern:
         """Colours swapped and the board turned (square ``n`` -> ``n_squares + 1 - n``).
 
@@ -97,7 +119,7 @@ class Pattern:
 _ITEM = re.compile(r"^(K|\*)?([A-Za-z]?\d+)(?:-([A-Za-z]?\d+))?$")
 
 
-def _square(text: str, rules: Any) -> int:
+def _square(text: str, rules: Rules | None) -> int:
     if text.isdigit():
         return int(text)
     if rules is None:
@@ -110,7 +132,7 @@ def _square(text: str, rules: Any) -> int:
         raise SearchError(str(exc)) from None
 
 
-def parse_pattern(text: str, rules: Any = None) -> Pattern:
+def parse_pattern(text: str, rules: Rules | None = None) -> Pattern:
     """Read a pattern: ``:``-separated fields, each a colour letter (``W``, ``B``) or ``E``
     (empty squares) followed by comma-separated squares; in a colour field ``K`` before a
     square means a king, ``*`` a man or a king, nothing a man; ranges ``31-35`` are allowed.
@@ -123,7 +145,7 @@ def parse_pattern(text: str, rules: Any = None) -> Pattern:
         >>> parse_pattern("X1")
         Traceback (most recent call last):
         ...
-        pdnkit.position_search.SearchError: pattern field 'X1': starts with W, B or E
+        pdnkit.stats.search.SearchError: pattern field 'X1': starts with W, B or E
     """
     sets: dict[str, set[int]] = {k: set() for k in ("wm", "wk", "w*", "bm", "bk", "b*", "e")}
     text = (text or "").strip()
@@ -361,7 +383,35 @@ class _Query:
     before: Pattern | None = None
     after: Pattern | None = None
     #: exact positions (``--fen``): ``(black, wm, wk, bm, bk)``
-    exact: list[tuple[bool, int, int, int, int]] = field(default_factory=list)
+    exact: list[Bits5] = field(default_factory=list)
+
+    def on_board(self, n: int) -> _Query | None:
+        """This search on a board of ``n`` squares, where a square past the board is one no
+        piece stands on (``None``: nothing on that board can match). A pattern that places
+        a piece there cannot match; an ``E`` square there is empty, an excluded piece
+        absent; ``exclude`` that wants such a square occupied cannot match, ``any_of``
+        with such an ``E`` square always does."""
+        def off(squares: frozenset[int]) -> bool:
+            return any(s > n for s in squares)
+
+        musts = [p for p in (self.pattern, self.before, self.after) if p is not None]
+        if any(off(p.pieces()) for p in musts) or (
+                self.exclude is not None and off(self.exclude.empty)):
+            return None
+        any_of = self.any_of
+        if any_of is not None:
+            if off(any_of.empty):
+                any_of = None  # one of its squares is always empty: always met
+            else:
+                any_of = any_of.on_board(n)
+                if any_of.is_empty():
+                    return None
+
+        def fit(p: Pattern | None) -> Pattern | None:
+            return None if p is None else p.on_board(n)
+
+        return replace(self, pattern=fit(self.pattern), exclude=fit(self.exclude),
+                       any_of=any_of, before=fit(self.before), after=fit(self.after))
 
     def mirrored(self, n: int) -> _Query:
         def mp(x: Pattern | None) -> Pattern | None:
@@ -469,7 +519,7 @@ def _boards(con: duckdb.DuckDBPyConnection) -> dict[int, list[int]]:
 
 
 def _fen_positions(con: duckdb.DuckDBPyConnection, fen: str, variant: str | None,
-                   side: str | None, mirror: bool) -> list[tuple[bool, int, int, int, int]]:
+                   side: str | None, mirror: bool) -> list[Bits5]:
     """The stored form (``(black, wm, wk, bm, bk)``) of ``fen`` (its own side to move, or as
     ``side`` says; with ``mirror`` also the mirrored position, other side to move) in every
     variant of the database that reads it (or ``variant``)."""
@@ -478,7 +528,7 @@ def _fen_positions(con: duckdb.DuckDBPyConnection, fen: str, variant: str | None
 
     variants = [variant] if variant else [r[0] for r in con.execute(
         "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL").fetchall()]
-    keys: set[tuple[bool, int, int, int, int]] = set()
+    keys: set[Bits5] = set()
     for v in variants:
         try:
             rules = get_rules(v)
@@ -503,16 +553,8 @@ def _fen_positions(con: duckdb.DuckDBPyConnection, fen: str, variant: str | None
     return sorted(keys)
 
 
-def _game_where(variant: str | None, event: str | None, player: str | None,
-                date_from: str | _dt.date | int | None,
-                date_to: str | _dt.date | int | None) -> tuple[str, list[Any]]:
-    from pdnkit.stats import _game_filters
-
-    return _game_filters(variant, event, player, date_from, date_to)
-
-
 def search(
-    db: Any = None,
+    db: DbLike = None,
     *,
     fen: str | None = None,
     pattern: str | None = None,
@@ -531,8 +573,9 @@ def search(
     variant: str | None = None,
     event: str | None = None,
     player: str | None = None,
-    date_from: str | _dt.date | int | None = None,
-    date_to: str | _dt.date | int | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    filter: GameFilter | None = None,
 ) -> pd.DataFrame:
     """Games in the database by position, pattern, material or manoeuvre, one row per hit.
 
@@ -556,18 +599,15 @@ def search(
         >>> search(connect(":memory:"), pattern="W28:B19").empty
         True
     """
-    from pdnkit.stats import _bits_match, _con
-
     if side not in (None, "white", "black", "any"):
         raise SearchError(f"side must be white, black or any, not {side!r}")
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
     rules = None
-    if variant:
+    if gf.variant:
         from pdnkit.rules import get_rules
 
-        try:
-            rules = get_rules(variant)
-        except ValueError as exc:
-            raise SearchError(str(exc)) from None
+        rules = get_rules(gf.variant)
     q = _Query(
         pattern=parse_pattern(pattern, rules) if pattern else None,
         exclude=parse_pattern(exclude, rules) if exclude else None,
@@ -582,34 +622,35 @@ def search(
     if not (fen or moving or q.pattern or q.exclude or q.any_of or q.material):
         raise SearchError("nothing to search for: give a FEN, a pattern, material or a "
                           "manoeuvre")
-    con = _con(db)
-    _check_db(con)
-    if fen:
-        q.exact = _fen_positions(con, fen, variant, side, mirror)
-    boards = _boards(con)
-    where, params = _game_where(variant, event, player, date_from, date_to)
+    with reading(db) as con:
+        _check_db(con)
+        if fen:
+            q.exact = _fen_positions(con, fen, gf.variant, side, mirror)
+        branches, move_branches = [], []
+        for n, lays in sorted(_boards(con).items()):
+            fitted = q.on_board(n)  # squares past a smaller board (33 on English's 32)
+            if fitted is None:
+                continue
+            for flip in ([False, True] if mirror else [False]):
+                qq = fitted.mirrored(n) if flip else fitted
+                cond = [f"p.layout IN ({', '.join(map(str, lays))})", qq.position_sql("p")]
+                if q.exact:
+                    cond.append(bits_match(q.exact, "p"))
+                if moving:
+                    cond.append(_manoeuvre_sql(qq, n, flip, captures, promotes))
+                    move_branches.append(_manoeuvre_sql(qq, n, flip, captures, promotes, True))
+                branches.append("(" + " AND ".join(c for c in cond if c != "TRUE") + ")")
+        if not branches:
+            import pandas as pd
 
-    branches, move_branches = [], []
-    for n, lays in sorted(boards.items()):
-        for flip in ([False, True] if mirror else [False]):
-            qq = q.mirrored(n) if flip else q
-            cond = [f"p.layout IN ({', '.join(map(str, lays))})", qq.position_sql("p")]
-            if q.exact:
-                cond.append(_bits_match(q.exact, "p"))
-            if moving:
-                cond.append(_manoeuvre_sql(qq, n, flip, captures, promotes))
-                move_branches.append(_manoeuvre_sql(qq, n, flip, captures, promotes, True))
-            branches.append("(" + " AND ".join(c for c in cond if c != "TRUE") + ")")
-    if not branches:
-        import pandas as pd
-
-        return pd.DataFrame(columns=COLUMNS)
-    return _run(con, " OR ".join(branches), move_branches, q.after is not None, where,
-                params, first, limit)
+            return pd.DataFrame(columns=COLUMNS)
+        where, params = gf.sql()
+        return _run(con, " OR ".join(branches), move_branches, q.after is not None, where,
+                    params, first, limit)
 
 
 def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], after: bool,
-         where: str, params: list[Any], first: bool, limit: int | None) -> pd.DataFrame:
+         where: str, params: list[SqlParam], first: bool, limit: int | None) -> pd.DataFrame:
     """Run a search in steps, each kept in a temporary table: (the matching moves,) the
     matching positions, then their games, moves and FEN. Real tables with real row counts
     let DuckDB join the few hits to the big tables (in one query it joined the big tables

@@ -1,0 +1,80 @@
+"""The read side: statistics, the opening book, search and player identities over a pdnkit
+database, as pandas DataFrames.
+
+Every function takes the database first (a path, ``None`` for ``pdnkit.duckdb`` here, or an
+open DuckDB connection: :data:`~pdnkit.store.session.DbLike`); a path is opened read-only and
+closed again (:func:`pdnkit.store.session.reading`). Results are read from ``games.outcome``;
+scores are White's percentage of the decided-or-drawn games (a win is 1, a draw 1/2). The
+common filters (``variant``, ``event``, ``player``, ``date_from``, ``date_to``, or
+``filter=`` a :class:`GameFilter`) are described in :mod:`pdnkit.stats.filters`;
+``min_games`` drops rows with fewer games. Result columns name White's side before Black's,
+unless every game read is of a variant where Black moves first (English, pool, Thai): there
+the first mover's columns lead (``black_wins`` before ``white_wins``).
+
+The rooms (names are imported lazily from them):
+
+* :mod:`~pdnkit.stats.book` -- :func:`openings` and the opening explorer :func:`tree`;
+* :mod:`~pdnkit.stats.positions` -- :func:`positions_at` (where a FEN or move sequence is);
+* :mod:`~pdnkit.stats.tables` -- :func:`players`, :func:`results`, :func:`lengths`,
+  :func:`findings`, :func:`square_counts`, and :func:`stats` (``pdnkit stats KIND``);
+* :mod:`~pdnkit.stats.endgame` -- :func:`endgame_rules`, :func:`endgame_summary`,
+  :func:`verdict`;
+* :mod:`~pdnkit.stats.crosstables` -- :func:`crosstable`;
+* :mod:`~pdnkit.stats.identities` -- player aliases (:func:`alias`, :func:`suggest` ...);
+* :mod:`~pdnkit.stats.search` -- games by position, pattern, material, manoeuvre
+  (``pdnkit.search``);
+* :mod:`~pdnkit.stats.filters` and :mod:`~pdnkit.stats.common` -- what they share.
+
+Example:
+    >>> from pdnkit.store import connect
+    >>> from pdnkit.stats import openings
+    >>> openings(connect(":memory:"), plies=2).empty
+    True
+"""
+
+from __future__ import annotations
+
+from pdnkit._lazy import lazy_exports
+
+_API: dict[str, str] = {
+    # the opening book
+    "openings": "pdnkit.stats.book",
+    "tree": "pdnkit.stats.book",
+    "TREE_COLUMNS": "pdnkit.stats.book",
+    "positions_at": "pdnkit.stats.positions",
+    "StoredPosition": "pdnkit.stats.positions",
+    # tables
+    "STAT_KINDS": "pdnkit.stats.tables",
+    "stats": "pdnkit.stats.tables",
+    "players": "pdnkit.stats.tables",
+    "results": "pdnkit.stats.tables",
+    "lengths": "pdnkit.stats.tables",
+    "findings": "pdnkit.stats.tables",
+    "square_counts": "pdnkit.stats.tables",
+    # draw and endgame rules
+    "VERDICTS": "pdnkit.stats.endgame",
+    "verdict": "pdnkit.stats.endgame",
+    "endgame_rules": "pdnkit.stats.endgame",
+    "endgame_summary": "pdnkit.stats.endgame",
+    # crosstables
+    "TWO_POINT_RESULTS": "pdnkit.stats.crosstables",
+    "crosstable": "pdnkit.stats.crosstables",
+    # player identities
+    "PLACEHOLDERS": "pdnkit.stats.identities",
+    "is_placeholder": "pdnkit.stats.identities",
+    "alias": "pdnkit.stats.identities",
+    "AliasCount": "pdnkit.stats.identities",
+    "unalias": "pdnkit.stats.identities",
+    "aliases": "pdnkit.stats.identities",
+    "suggest": "pdnkit.stats.identities",
+    # search (the function is pdnkit.search: pdnkit.stats.search is its room)
+    "SearchError": "pdnkit.stats.search",
+    # what the rooms share
+    "GameFilter": "pdnkit.stats.filters",
+    "OUTCOME_SQL": "pdnkit.stats.common",
+    "score": "pdnkit.stats.common",
+}
+
+__all__ = sorted(_API)
+
+__getattr__, __dir__ = lazy_exports(__name__, _API, globals())

@@ -1,0 +1,155 @@
+"""What the statistics share: the outcome of a game in SQL, the result columns, a query to a
+DataFrame, and missing values.
+
+Results are read from ``games.outcome`` (``white``/``black``/``draw``/``unknown``, falling back
+to the normalised ``result``); scores are White's percentage of the decided-or-drawn games (a
+win is 1, a draw 1/2; games without a known result are counted in ``games`` and ``unknown`` but
+not in the score).
+
+Example:
+    >>> score(2, 1, 1), is_missing(float("nan")), as_int(3.0)
+    (62.5, True, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, SupportsInt, cast
+
+if TYPE_CHECKING:  # pragma: no cover
+    import duckdb
+    import pandas as pd
+
+    from pdnkit.stats.filters import SqlParam
+
+__all__ = ["OUTCOME_SQL", "as_int", "black_moves_first", "first_mover_first", "frame",
+           "is_missing", "result_columns", "score", "variants_of"]
+
+#: SQL expression: the outcome of game alias ``g`` (white | black | draw | unknown)
+OUTCOME_SQL = (
+    "coalesce(nullif(g.outcome, ''), CASE g.result WHEN '1-0' THEN 'white' "
+    "WHEN '0-1' THEN 'black' WHEN '1/2-1/2' THEN 'draw' ELSE 'unknown' END)"
+)
+
+
+def frame(con: duckdb.DuckDBPyConnection, sql: str,
+          params: Sequence[SqlParam] = ()) -> pd.DataFrame:
+    """The rows of ``sql`` (with ``params``) as a DataFrame."""
+    return con.execute(sql, list(params)).df()
+
+
+def result_columns(oc: str = "oc") -> str:
+    """Aggregate SQL columns: games, white_wins, draws, black_wins, unknown, white_score.
+
+    Example:
+        >>> result_columns().split(", ")[0]
+        'count(*)::BIGINT AS games'
+    """
+    return (
+        "count(*)::BIGINT AS games, "
+        f"count(*) FILTER (WHERE {oc} = 'white')::BIGINT AS white_wins, "
+        f"count(*) FILTER (WHERE {oc} = 'draw')::BIGINT AS draws, "
+        f"count(*) FILTER (WHERE {oc} = 'black')::BIGINT AS black_wins, "
+        f"count(*) FILTER (WHERE {oc} NOT IN ('white', 'draw', 'black'))::BIGINT AS unknown, "
+        f"round(100.0 * (count(*) FILTER (WHERE {oc} = 'white') "
+        f"+ 0.5 * count(*) FILTER (WHERE {oc} = 'draw')) "
+        f"/ nullif(count(*) FILTER (WHERE {oc} IN ('white', 'draw', 'black')), 0), 1) "
+        "AS white_score"
+    )
+
+
+def black_moves_first(variants: Iterable[str | None]) -> bool:
+    """True when there are variants and Black moves first in every one (English, pool,
+    Thai); a name the rules engine does not know counts as White first.
+
+    Example:
+        >>> black_moves_first(["english"]), black_moves_first(["english", "russian"])
+        (True, False)
+    """
+    from pdnkit.rules import Color, get_rules
+
+    names = {v for v in variants if v}
+    if not names:
+        return False
+    for v in names:
+        try:
+            if get_rules(v).first_mover is not Color.BLACK:
+                return False
+        except ValueError:  # a variant the engine does not know
+            return False
+    return True
+
+
+def variants_of(con: duckdb.DuckDBPyConnection, where: str,
+                params: Sequence[SqlParam]) -> list[str]:
+    """The variants of the games ``where`` (a condition on ``games g``) selects."""
+    return [str(v) for (v,) in con.execute(
+        f"SELECT DISTINCT g.variant FROM games g WHERE g.variant IS NOT NULL AND {where}",
+        list(params)).fetchall()]
+
+
+def first_mover_first(df: pd.DataFrame, variants: Iterable[str | None]) -> pd.DataFrame:
+    """``df`` with each ``black_...`` column in the place of its ``white_...`` column and
+    the other way round when Black moves first in every one of ``variants``
+    (:func:`black_moves_first`): the first mover's columns lead, as the players of those
+    variants read a result. Otherwise ``df`` as it is.
+
+    Example:
+        >>> import pandas as pd
+        >>> df = pd.DataFrame(columns=["games", "white_wins", "draws", "black_wins"])
+        >>> list(first_mover_first(df, ["english"]).columns)
+        ['games', 'black_wins', 'draws', 'white_wins']
+    """
+    if not black_moves_first(variants):
+        return df
+    cols = [str(c) for c in df.columns]
+    where = {c: i for i, c in enumerate(cols)}
+    order = list(cols)
+    for c in cols:
+        twin = "black_" + c[len("white_"):]
+        if c.startswith("white_") and twin in where:
+            order[where[c]], order[where[twin]] = twin, c
+    return df[order]
+
+
+def score(wins: float, draws: float, losses: float) -> float | None:
+    """Score percentage: a win counts 1, a draw 1/2; ``None`` without games.
+
+    >>> score(2, 1, 1)
+    62.5
+    >>> score(0, 0, 0) is None
+    True
+    """
+    n = wins + draws + losses
+    return None if n == 0 else round(100.0 * (wins + 0.5 * draws) / n, 1)
+
+
+def is_missing(v: object) -> bool:
+    """True for None, NaN, NaT and pandas' NA (a cell a DataFrame leaves empty).
+
+    Example:
+        >>> is_missing(None), is_missing(""), is_missing(0)
+        (True, False, False)
+    """
+    if v is None:
+        return True
+    if isinstance(v, float):
+        return v != v
+    if isinstance(v, (str, int)):
+        return False
+    try:
+        import pandas as pd
+
+        return bool(pd.isna(v))
+    except (TypeError, ValueError):
+        return False
+
+
+def as_int(v: object) -> int | None:
+    """``v`` as an int, ``None`` where it is missing.
+
+    Example:
+        >>> as_int(None), as_int("7")
+        (None, 7)
+    """
+    return None if is_missing(v) else int(cast("SupportsInt | str", v))

@@ -1,0 +1,263 @@
+"""Player identities: placeholders, aliases, likely aliases.
+
+A name as written in a White/Black tag stands for a player through the database's
+``player_aliases`` table (``pdnkit players alias "M Tinsley" "MF Tinsley" --as "Marion
+Tinsley"``); placeholder names (``White``, ``Black``, ``Red``, ``?``, ``-``, empty, ``N.N.``)
+name no player. Every statistic reads names through the SQL macro ``player_name(name)``.
+
+Example:
+    >>> from pdnkit.store import connect
+    >>> con = connect(":memory:")
+    >>> alias(con, ["M Tinsley", "MF Tinsley"], "Marion Tinsley")
+    2
+    >>> con.execute("SELECT player_name(' M Tinsley'), player_name('Red')").fetchall()
+    [('Marion Tinsley', None)]
+    >>> is_placeholder("White"), is_placeholder("Tinsley")
+    (True, False)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING, TypeAlias
+
+from pdnkit.store.session import PLACEHOLDERS, DbLike, ensure_names, reading, writing
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["PLACEHOLDERS", "AliasCount", "alias", "aliases", "ensure_names", "is_placeholder", "suggest",
+           "unalias"]
+
+
+def is_placeholder(name: str | None) -> bool:
+    """True for a name that stands for no player (``White``, ``?``, empty ...)."""
+    return name is None or name.strip().lower() in PLACEHOLDERS
+
+
+class AliasCount(int):
+    """How many names :func:`alias` recorded (an ``int``), with ``warnings``: sentences on
+    the names it recorded that no game has (a misspelling, or games not imported yet).
+
+    Example:
+        >>> n = AliasCount(2, ["'X' is in no game"])
+        >>> n == 2, f"{n} name(s)", n.warnings
+        (True, '2 name(s)', ("'X' is in no game",))
+    """
+
+    warnings: tuple[str, ...]
+
+    def __new__(cls, recorded: int, warnings: Sequence[str] = ()) -> AliasCount:
+        self = super().__new__(cls, recorded)
+        self.warnings = tuple(warnings)
+        return self
+
+
+def alias(db: DbLike, names: list[str], as_: str) -> AliasCount:
+    """Record that each of ``names`` (as written in White/Black tags) stands for the player
+    ``as_``; returns the number of names recorded (an earlier alias of a name is replaced;
+    the player's own name among ``names`` stands for the player without an alias), with a
+    warning for each name that no game has (it is recorded all the same). Raises
+    ``ValueError`` for a placeholder or empty name, :class:`~pdnkit.store.session.
+    LakeIsReadOnlyError` for a lake."""
+    target = (as_ or "").strip()
+    if is_placeholder(target):
+        raise ValueError(f"{as_!r} is a placeholder, not a player's name")
+    clean = [n.strip() for n in names if n and n.strip()]
+    if not clean:
+        raise ValueError("give at least one name to alias")
+    with writing(db, what="aliases") as con:
+        con.execute("BEGIN TRANSACTION")
+        try:
+            for n in clean:
+                con.execute("DELETE FROM player_aliases WHERE alias = ?", [n])
+                if n != target:  # an alias of a name to itself would match every name in
+                    # player_name(name) when the caller's column is called "name"
+                    con.execute("INSERT INTO player_aliases VALUES (?, ?)", [n, target])
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+        unseen = [n for n in clean if not con.execute(
+            "SELECT count(*) FROM games WHERE trim(white) = ? OR trim(black) = ?",
+            [n, n]).fetchall()[0][0]]
+    return AliasCount(len(clean), [
+        f"{n!r} is in no game's White or Black tag (recorded all the same: check the "
+        "spelling, or import its games)" for n in unseen])
+
+
+def unalias(db: DbLike, names: list[str]) -> int:
+    """Forget the aliases of ``names``; returns how many were removed.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> con = connect(":memory:")
+        >>> alias(con, ["M Tinsley"], "Marion Tinsley"), unalias(con, ["M Tinsley", "X"])
+        (1, 1)
+    """
+    n = 0
+    with writing(db, what="aliases") as con:
+        for name in names:
+            n += len(con.execute("DELETE FROM player_aliases WHERE alias = ? RETURNING alias",
+                                 [name.strip()]).fetchall())
+    return n
+
+
+def aliases(db: DbLike = None) -> pd.DataFrame:
+    """Every alias: ``alias``, ``name`` (the player), ``games`` (games with that alias as
+    White or Black).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> con = connect(":memory:")
+        >>> _ = alias(con, ["MF Tinsley"], "Marion Tinsley")
+        >>> aliases(con).values.tolist()
+        [['MF Tinsley', 'Marion Tinsley', 0]]
+    """
+    with reading(db) as con:
+        return con.execute("""
+            SELECT a.alias, a.name,
+                   (SELECT count(*) FROM games g WHERE trim(g.white) = a.alias
+                                                  OR trim(g.black) = a.alias)::BIGINT AS games
+            FROM player_aliases a ORDER BY a.name, a.alias""").df()
+
+
+# --------------------------------------------------------------------------------------
+# likely aliases
+
+@dataclass(frozen=True)
+class _Name:
+    text: str
+    surname: str
+    initials: tuple[str, ...]
+    given: tuple[str, ...]  # given names written in full (lower case)
+
+
+_SPLIT = re.compile(r"[\s.]+")
+
+#: surname particles (lower case): "van den" Akker, "de" Jong, "ter" Horst ...
+PARTICLES = frozenset({"van", "von", "vom", "der", "den", "de", "del", "della", "degli", "di",
+                       "da", "das", "dos", "do", "du", "des", "la", "le", "ter", "ten", "te",
+                       "'t", "t'", "op", "het", "zu", "zum", "zur", "af", "av"})
+
+
+def _is_particle(token: str) -> bool:
+    """A surname particle (``van``, ``den`` ...), never an initial such as ``D``."""
+    return len(token) > 1 and token.lower() in PARTICLES
+
+
+def _parse_name(text: str) -> _Name | None:
+    """Surname (with its particles), initials and full given names of a name
+    (``"Tinsley, M.F."``, ``"M F Tinsley"``, ``"Marion Tinsley"``, ``"Akker,van den,J."``,
+    ``"Akker, J. van den"``, ``"Jeroen van den Akker"``).
+
+    Example:
+        >>> _parse_name("Tinsley, M.F.").initials, _parse_name("MF Tinsley").initials
+        (('m', 'f'), ('m', 'f'))
+        >>> _parse_name("Marion Tinsley").given
+        ('marion',)
+        >>> {_parse_name(t).surname for t in ("Akker,van den,J.", "Akker, J. van den",
+        ...                                   "Jeroen van den Akker", "van den Akker, J.")}
+        {'van den akker'}
+    """
+    t = text.strip()
+    if "," in t:  # Surname, [particles,] given names [particles]
+        head, _, rest = t.partition(",")
+        words = head.split()
+        lead = []
+        while len(words) > 1 and _is_particle(words[0]):  # "van den Akker, J."
+            lead.append(words.pop(0))
+        tokens = [x for x in _SPLIT.split(rest.replace(",", " ")) if x]
+        particles = lead + [x for x in tokens if _is_particle(x)]
+        given_tokens = [x for x in tokens if not _is_particle(x)]
+        core = " ".join(words)
+    else:  # given names, [particles,] surname
+        tokens = [x for x in re.split(r"\s+", t) if x]
+        if len(tokens) < 2:
+            return None
+        start = len(tokens) - 1
+        while start > 1 and _is_particle(tokens[start - 1]):
+            start -= 1
+        particles, core = tokens[start:-1], tokens[-1]
+        given_tokens = [x for x in _SPLIT.split(" ".join(tokens[:start])) if x]
+    core = core.strip().strip(".").lower()
+    sur = " ".join([*(p.lower() for p in particles), core]) if core else ""
+    if not sur or not given_tokens:
+        return None
+    initials: list[str] = []
+    full: list[str] = []
+    for tok in given_tokens:
+        if tok.isupper() and tok.isalpha() and len(tok) <= 3:
+            initials.extend(ch.lower() for ch in tok)
+        elif tok.isalpha() or "-" in tok:
+            initials.append(tok[0].lower())
+            full.append(tok.lower())
+    if not initials:
+        return None
+    return _Name(t, sur, tuple(initials), tuple(full))
+
+
+def _compatible(a: _Name, b: _Name) -> bool:
+    if a.surname != b.surname or a.text == b.text:
+        return False
+    short, long = sorted((a.initials, b.initials), key=len)
+    if long[:len(short)] != short:
+        return False
+    return not (a.given and b.given and a.given[0] != b.given[0])
+
+
+def suggest(db: DbLike = None, *, max_gap: int = 2) -> pd.DataFrame:
+    """Pairs of names that likely stand for one player: the same surname, compatible
+    initials (``M`` / ``MF`` / ``Marion``), years of play that overlap (or are at most
+    ``max_gap`` years apart; names without years are compared anyway), and not already the
+    same player. Columns: ``name_a``, ``name_b``, ``games_a``, ``games_b``, ``years_a``,
+    ``years_b``.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> suggest(connect(":memory:")).empty
+        True
+    """
+    import pandas as pd
+
+    with reading(db) as con:
+        # s.name, qualified: player_name()'s alias lookup has a column "name" of its own
+        rows = con.execute("""
+            WITH s AS (SELECT trim(white) AS name, year FROM games
+                       UNION ALL SELECT trim(black), year FROM games)
+            SELECT s.name, player_name(s.name) AS player, count(*) AS games, min(s.year),
+                   max(s.year)
+            FROM s WHERE player_name(s.name) IS NOT NULL AND s.name IS NOT NULL
+            GROUP BY s.name ORDER BY s.name""").fetchall()
+    parsed: list[_Seen] = []
+    for name, player, games, y0, y1 in rows:
+        n = _parse_name(name)
+        if n is not None:
+            parsed.append((n, player, int(games), y0, y1))
+    by_surname: dict[str, list[_Seen]] = {}
+    for item in parsed:
+        by_surname.setdefault(item[0].surname, []).append(item)
+    out = []
+    for group in by_surname.values():
+        for (a, pa, ga, a0, a1), (b, pb, gb, b0, b1) in combinations(group, 2):
+            if pa == pb or not _compatible(a, b):
+                continue
+            if (a0 is not None and a1 is not None and b0 is not None and b1 is not None
+                    and (a0 > b1 + max_gap or b0 > a1 + max_gap)):
+                continue
+            out.append((a.text, b.text, ga, gb, _years(a0, a1), _years(b0, b1)))
+    return pd.DataFrame(out, columns=["name_a", "name_b", "games_a", "games_b", "years_a",
+                                      "years_b"])
+
+
+#: a name seen in the games: parsed, the player it stands for, games, first and last year
+_Seen: TypeAlias = "tuple[_Name, str, int, int | None, int | None]"
+
+
+def _years(y0: int | None, y1: int | None) -> str:
+    if y0 is None:
+        return ""
+    return str(y0) if y0 == y1 else f"{y0}-{y1}"

@@ -1,0 +1,157 @@
+"""The one way the read side opens a database: ``with reading(db) as con:``.
+
+``db`` is a :data:`DbLike`, the same everywhere on the read side:
+
+* a path (``str`` or ``os.PathLike``), or ``None`` for ``pdnkit.duckdb`` in the current folder:
+  opened read-only with :func:`pdnkit.store.connect` (a database of an older schema is brought
+  up to date as ``connect`` does) and closed when the block ends, so a later writer can open
+  the file;
+* a lake folder (``pdnkit import --lake``): opened as ``connect`` opens it (an in-memory
+  database whose tables are views over its Parquet parts), closed at the end;
+* ``":memory:"``: a new empty database with the schema, closed at the end;
+* an open DuckDB connection: used as it is and left open (the caller owns it).
+
+Every connection the block gets can call ``player_name()`` (the player a White/Black name
+stands for): a connection whose database predates player identities gets a temporary, empty
+alias table and the macro for the session (:func:`ensure_names`).
+
+:func:`writing` is the same for the one writer of the read side (player aliases): a path is
+opened read-write and closed at the end, and a lake is refused, since nothing written into
+its in-memory views would be kept.
+
+Example:
+    >>> with reading(":memory:") as con:
+    ...     con.execute("SELECT count(*) FROM games").fetchall()
+    [(0,)]
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, TypeAlias, Union
+
+from pdnkit.errors import PdnkitError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import duckdb
+
+__all__ = ["PLACEHOLDERS", "DbLike", "LakeIsReadOnlyError", "ensure_names", "is_lake",
+           "reading", "writing"]
+
+#: a database as every reader takes it: a path, ``None`` (the default database) or an open
+#: DuckDB connection
+DbLike: TypeAlias = Union[str, "os.PathLike[str]", "duckdb.DuckDBPyConnection", None]
+
+#: names (lower case, trimmed) that stand for no player; the same list as the SQL macro
+#: ``player_name`` in ``schema.sql``
+PLACEHOLDERS = frozenset({"", "?", "??", "-", "white", "black", "red", "n.n.", "n.n", "nn",
+                          "unknown", "anonymous"})
+
+_MACRO = (
+    "CREATE TEMP MACRO player_name(n) AS coalesce("
+    "(SELECT any_value(a.name) FROM temp.player_aliases a WHERE a.alias = trim(n)), "
+    "CASE WHEN n IS NULL OR lower(trim(n)) IN ("
+    + ", ".join(f"'{p}'" for p in sorted(PLACEHOLDERS)) + ") THEN NULL ELSE trim(n) END)")
+
+
+class LakeIsReadOnlyError(PdnkitError, ValueError):
+    """A write the read side cannot make on a Parquet lake (its tables are views)."""
+
+
+def ensure_names(con: duckdb.DuckDBPyConnection) -> None:
+    """Make ``player_name()`` available on ``con``: a database made before player identities,
+    opened read-only, gets a temporary (empty) alias table and the macro for this session.
+
+    Example:
+        >>> import duckdb
+        >>> con = duckdb.connect()
+        >>> ensure_names(con)
+        >>> con.execute("SELECT player_name('?'), player_name(' Ann ')").fetchall()
+        [(None, 'Ann')]
+    """
+    import duckdb
+
+    try:
+        con.execute("SELECT player_name(NULL)").fetchall()
+        return
+    except duckdb.Error:  # a database made before player identities
+        pass
+    con.execute("CREATE TEMP TABLE IF NOT EXISTS player_aliases (alias VARCHAR, name VARCHAR)")
+    con.execute(_MACRO)
+
+
+def is_lake(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether ``con`` reads a Parquet lake (views over its parts in an in-memory database).
+
+    Example:
+        >>> import duckdb
+        >>> is_lake(duckdb.connect())
+        False
+    """
+    return bool(con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = '_lake_chunks' "
+        "AND table_catalog = current_database()").fetchall()[0][0])
+
+
+@contextmanager
+def reading(db: DbLike = None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-only connection to ``db`` for the ``with`` block (see the module's text): what
+    it opens it closes, a connection it is given it leaves open.
+
+    Example:
+        >>> import duckdb
+        >>> mine = duckdb.connect()
+        >>> with reading(mine) as con:
+        ...     con is mine
+        True
+        >>> mine.execute("SELECT player_name('Red')").fetchall()  # still open
+        [(None,)]
+    """
+    import duckdb
+
+    if isinstance(db, duckdb.DuckDBPyConnection):  # the caller's: left open
+        ensure_names(db)
+        yield db
+        return
+    from pdnkit.store import connect
+
+    path = os.fspath(db) if db is not None else None
+    con = connect(path) if path == ":memory:" else connect(path, read_only=True)
+    try:
+        ensure_names(con)
+        yield con
+    finally:
+        con.close()
+
+
+@contextmanager
+def writing(db: DbLike = None, *, what: str = "this") -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-write connection to ``db`` for the ``with`` block: a path is opened (and made
+    if missing) with :func:`pdnkit.store.connect` and closed at the end, a connection is
+    used and left open. A lake raises :class:`LakeIsReadOnlyError` (``what`` names what
+    could not be stored there).
+
+    Example:
+        >>> with writing(":memory:", what="aliases") as con:
+        ...     con.execute("INSERT INTO player_aliases VALUES ('A B', 'Ann B')").fetchall()
+        [(1,)]
+    """
+    import duckdb
+
+    from pdnkit.store import connect
+
+    given = db if isinstance(db, duckdb.DuckDBPyConnection) else None
+    con = given if given is not None else connect(
+        None if db is None or isinstance(db, duckdb.DuckDBPyConnection) else os.fspath(db))
+    try:
+        if is_lake(con):
+            raise LakeIsReadOnlyError(
+                f"a lake is read-only for {what}: its tables are views over Parquet parts "
+                "and nothing written there is kept; import the files into a DuckDB "
+                "database (pdnkit import FILES --db games.duckdb) to store them")
+        yield con
+    finally:
+        if given is None:
+            con.close()
