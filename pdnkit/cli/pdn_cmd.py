@@ -122,12 +122,11 @@ def convert_cmd(
 
       pdnkit convert old/*.pdn --out clean.pdn
     """
+    from pdnkit._atomic import check_output
     from pdnkit.pdn.source import check_encoding
     from pdnkit.pdn.tools import convert
 
-    resolved_out = out.resolve()
-    if any(p.resolve() == resolved_out for p in inputs):
-        raise _fail(f"--out {out} is also an input")
+    check_output(out, inputs)  # not an input, not inside an input folder
     try:
         summary = convert(inputs, out, encoding=check_encoding(encoding))
     except (OSError, ValueError) as exc:  # missing path, no PDN file, unknown encoding
