@@ -220,10 +220,8 @@ def _columns(table: Table) -> _Columns:
 def _series_values(s: Any) -> list[object]:
     """A pandas column as plain values: NULLs as ``None``, dates as dates."""
     kind = getattr(s.dtype, "kind", "O")
-    if kind in "iub":  # integers and booleans never hold a NULL
+    if kind in "iubf" and not s.hasnans:  # numbers without a NULL: as they are
         return list(s.tolist())
-    if kind == "f":
-        return [None if isinstance(v, float) and math.isnan(v) else v for v in s.tolist()]
     if kind == "M":  # datetimes: dates when every value is at midnight
         stamps = [None if v is None or v != v else v for v in s.tolist()]
         if all(v is None or (v.hour, v.minute, v.second, v.microsecond) == (0, 0, 0, 0)
@@ -386,10 +384,25 @@ def _write_parquet(table: Table, sink: Output) -> None:
         cols = _columns(table)
         arrow = pa.table(dict(zip(cols.names, cols.values, strict=True)))
     else:
-        arrow = pa.Table.from_pandas(table, preserve_index=False)
+        arrow = _dates_as_dates(pa.Table.from_pandas(table, preserve_index=False))
     assert sink.path is not None  # output() refuses Parquet to the screen
     with atomic_path(sink.path, sink.inputs) as tmp:  # written by pyarrow, not by SQL
         pq.write_table(arrow, tmp)
+
+
+def _dates_as_dates(arrow: Any) -> Any:
+    """A timestamp column whose values all fall at midnight (a DuckDB ``DATE`` comes back
+    from pandas as one) written as a Parquet date, as the other formats write it."""
+    import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+    import pyarrow.compute as pc  # type: ignore[import-untyped, unused-ignore]
+
+    for i, column in enumerate(arrow.schema):
+        if pa.types.is_timestamp(column.type) and column.type.tz is None:
+            values = arrow.column(i)
+            dates = pc.cast(values, pa.date32())
+            if pc.all(pc.equal(pc.cast(dates, column.type), values)).as_py() is not False:
+                arrow = arrow.set_column(i, pa.field(column.name, pa.date32()), dates)
+    return arrow
 
 
 # ------------------------------------------------------------------------------------------
