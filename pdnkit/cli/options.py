@@ -18,9 +18,10 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -122,7 +123,7 @@ def format_name(value: str | None, allowed: tuple[str, ...] = TABLE_FORMATS) -> 
     return name
 
 
-def _formats(*allowed: str) -> object:
+def _formats(*allowed: str) -> Callable[[str | None], str | None]:
     def check(value: str | None) -> str | None:
         return format_name(value, allowed)
 
@@ -154,12 +155,15 @@ IRREGULAR_HELP = ("stand: a move that broke a capture rule (a capture omitted, t
                   "stops at it.")
 OUT_HELP = ("Write the table to this file instead of the screen; its extension chooses the "
             "format ([cyan].txt .csv .json .jsonl .parquet[/cyan]) unless --format says.")
-FORMAT_HELP = _format_help(TABLE_FORMATS, (
+FORMAT_EXTRA = (
     "[cyan]json[/cyan] is a list of objects, [cyan]jsonl[/cyan] one object a line, "
     "[cyan]parquet[/cyan] needs --out. Default: from --out's extension, else a text table. "
-    "In CSV, NULL is an empty field and list or map fields are JSON."))
+    "In CSV, NULL is an empty field and list or map fields are JSON.")
 
 Db = Annotated[Path | None, typer.Option("--db", help=DB_HELP, show_default=False)]
+SourceDb = Annotated[Path | None, typer.Option(
+    "--db", show_default=False, help="Take the games from this pdnkit database (a DuckDB file "
+                                     "or a lake folder) instead of PDN files.")]
 Variant = Annotated[str | None, typer.Option("--variant", "-v", help=VARIANT_HELP,
                                              callback=known_variant)]
 VariantFilter = Annotated[str | None, typer.Option(
@@ -182,23 +186,21 @@ Ignore = Annotated[list[str] | None, typer.Option(
                      "of a game's status and the exit status (import stores them all the "
                      "same).")]
 Out = Annotated[Path | None, typer.Option("--out", "-o", help=OUT_HELP, show_default=False)]
-Format = Annotated[str | None, typer.Option("--format", "-f", help=FORMAT_HELP,
-                                            metavar="FORMAT", callback=_formats(*TABLE_FORMATS),
-                                            show_default=False)]
-ValidateFormat = Annotated[str | None, typer.Option(
-    "--format", "-f", metavar="FORMAT", callback=_formats(*VALIDATE_FORMATS),
-    show_default=False, help=_format_help(VALIDATE_FORMATS, (
-        "text: findings and a summary; jsonl: one JSON object per game (file, index, line, "
-        "variant, white, black, result, plies, replayed_plies, status, findings), summary on "
-        "stderr; csv: one row per finding. Default: from --output's extension, else text.")))]
-JsonFormat = Annotated[str | None, typer.Option(
-    "--format", "-f", metavar="FORMAT", callback=_formats("text", "json"), show_default=False,
-    help=_format_help(("text", "json"), "Default: text."))]
-JsonlFormat = Annotated[str | None, typer.Option(
-    "--format", "-f", metavar="FORMAT", callback=_formats("text", "jsonl"), show_default=False,
-    help=_format_help(("text", "jsonl"), "jsonl: one JSON object per finding (code, severity, "
-                                         "message, file, game_index, line, column ...). "
-                                         "Default: text."))]
+def _format_option(allowed: tuple[str, ...], extra: str) -> Any:
+    """``--format``/``-f`` choosing among ``allowed`` (checked while the line is read)."""
+    return typer.Option("--format", "-f", metavar="FORMAT", callback=_formats(*allowed),
+                        show_default=False, help=_format_help(allowed, extra))
+
+
+Format = Annotated[str | None, _format_option(TABLE_FORMATS, FORMAT_EXTRA)]
+ValidateFormat = Annotated[str | None, _format_option(VALIDATE_FORMATS, (
+    "text: findings and a summary; jsonl: one JSON object per game (file, index, line, "
+    "variant, white, black, result, plies, replayed_plies, status, findings), summary on "
+    "stderr; csv: one row per finding. Default: from --output's extension, else text."))]
+JsonFormat = Annotated[str | None, _format_option(("text", "json"), "Default: text.")]
+JsonlFormat = Annotated[str | None, _format_option(("text", "jsonl"), (
+    "jsonl: one JSON object per finding (code, severity, message, file, game_index, line, "
+    "column ...). Default: text."))]
 Wide = Annotated[bool, typer.Option(
     "--wide", help="Show every column and every cell whole, however wide (default: a table "
                    "fits the terminal, long cells end in an ellipsis).")]
@@ -216,7 +218,7 @@ DateTo = Annotated[str | None, typer.Option("--to", help="Up to this date (inclu
 MinGames = Annotated[int, typer.Option("--min-games", "-m", help="Drop rows with fewer games.")]
 
 __all__ = [
-    "DB_HELP", "ENCODING_HELP", "FORMAT_ALIASES", "IRREGULAR_HELP", "TABLE_FORMATS",
+    "DB_HELP", "ENCODING_HELP", "FORMAT_ALIASES", "IRREGULAR_HELP", "SourceDb", "TABLE_FORMATS",
     "VALIDATE_FORMATS", "DateFrom", "DateTo", "Db", "Edition", "Encoding", "Event", "Format",
     "Ignore", "Irregular", "IrregularOpt", "JsonFormat", "JsonlFormat", "MinGames", "Out",
     "Player", "Select", "UsageError", "ValidateFormat", "Variant", "VariantArg",

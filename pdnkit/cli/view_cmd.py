@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from pdnkit.cli.app import app, fail, usage_errors, user_sql
-from pdnkit.cli.options import Variant
+from pdnkit.cli.options import SourceDb, Variant
 from pdnkit.cli.output import check, print_safe
 
 
@@ -24,7 +24,7 @@ def show_cmd(
     file: Path | None = typer.Argument(None, help="A PDN file.", show_default=False),
     game: int = typer.Option(1, "--game", "-g", min=1,
                              help="Game number in the file, 1-based as validate prints it."),
-    db: Path | None = typer.Option(None, "--db", help="Read the game from this database."),
+    db: SourceDb = None,
     game_id: int | None = typer.Option(None, "--game-id", help="games.game_id (with --db)."),
     ply: str | None = typer.Option(
         None, "--ply", "-p",
@@ -65,7 +65,7 @@ def view_cmd(
     paths: list[Path] | None = typer.Argument(None, help="PDN files or folders.",
                                               show_default=False),
     out: Path = typer.Option(Path("games.html"), "--out", "-o", help="The HTML page to write."),
-    db: Path | None = typer.Option(None, "--db", help="Take the games from this database."),
+    db: SourceDb = None,
     where: str | None = typer.Option(None, "--where",
                                      help="SQL condition on the games table (with --db)."),
     variant: Variant = None,
