@@ -27,7 +27,7 @@ from pdnkit.cli.options import (
     Variant,
     Wide,
 )
-from pdnkit.cli.output import check, emit, output, print_table
+from pdnkit.cli.output import check, emit, output, print_table, terminal_safe
 
 
 @app.command(
@@ -117,7 +117,7 @@ def import_command(
     if fmt == "json":
         typer.echo(json.dumps(summary.to_dict(), indent=2, default=str))
     else:
-        typer.echo(str(summary))
+        typer.echo(terminal_safe(str(summary)))  # file names as the file system has them
     if summary.failed:
         raise typer.Exit(code=1)
 
