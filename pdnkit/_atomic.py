@@ -4,10 +4,11 @@
 one, such as ``fig.savefig`` or ``DataFrame.to_parquet``) write to a temporary file in the
 output's own folder, flush it to disk (``fsync``) and rename it over the output only when the
 writing succeeded: an error, a Ctrl-C or a kill leaves the old output as it was (and no
-temporary file behind, except after a kill). Both first refuse an output that *is* one of the
-inputs, compared by device and inode (so a hard link, a symbolic link or another spelling of
-the same path is caught; a folder input stands for every file below it), with
-:class:`OutputIsInputError` before anything is written.
+temporary file behind, except after a kill). Both first run the one output check,
+:func:`check_output`: an output that *is* one of the inputs (compared by device and inode, so a
+hard link, a symbolic link or another spelling of the same path is caught) or that lies inside
+an input folder (symbolic links resolved) is refused with :class:`OutputIsInputError` before
+anything is written.
 
 An output that exists and is not a regular file (``/dev/stdout``, a FIFO) is written in
 place: renaming over it would replace the device or pipe.
@@ -59,13 +60,83 @@ def _identity(path: PathLike) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
+def _is_dir(path: PathLike) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):  # not there, a name too long, a NUL in the name
+        return False
+
+
 def _input_files(inputs: Iterable[PathLike]) -> Iterator[Path]:
     for p in inputs:
         path = Path(p)
-        if path.is_dir():
+        if _is_dir(path):
             yield from (q for q in path.rglob("*") if q.is_file())
         else:
             yield path
+
+
+def local_paths(*items: object) -> list[Path]:
+    """The local files and folders among ``items`` (paths, lists of paths, PDN text, open
+    connections, URLs ...): what an output check compares an output with. Items that are
+    not the name of something on this machine are left out.
+
+    Example:
+        >>> import tempfile
+        >>> d = tempfile.mkdtemp()
+        >>> [p.name == Path(d).name for p in local_paths([d, "1. 32-28 *"], None, "s3://b/x")]
+        [True]
+    """
+    found: list[Path] = []
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            found += local_paths(*item)
+        elif isinstance(item, (str, os.PathLike)):
+            text = os.fspath(item)
+            if isinstance(text, str) and text and "\n" not in text and "://" not in text \
+                    and text != ":memory:" and _exists(text):
+                found.append(Path(text))
+    return found
+
+
+def _exists(path: str) -> bool:
+    try:
+        os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def check_output(out: PathLike, inputs: Iterable[PathLike]) -> None:
+    """The one output check of every command and every library function that writes a file:
+    raise :class:`OutputIsInputError` when ``out`` is the same file as one of ``inputs``
+    (device and inode: hard and symbolic links caught) or lies inside an input folder
+    (symbolic links resolved; the next run would read the output as an input). Inputs
+    that do not exist (standard input ``-``, a URL) are skipped; an output that does not
+    exist yet is refused only inside an input folder.
+
+    Example:
+        >>> import os, tempfile
+        >>> d = tempfile.mkdtemp(); src = os.path.join(d, "src"); os.mkdir(src)
+        >>> try:
+        ...     check_output(os.path.join(src, "report.jsonl"), [src])
+        ... except OutputIsInputError as exc:
+        ...     print("inside the input folder" in str(exc))
+        True
+        >>> check_output(os.path.join(d, "report.jsonl"), [src]) is None
+        True
+    """
+    inputs = list(inputs)
+    check_not_input(out, inputs)  # the same file: the more precise message first
+    real_out = Path(os.path.realpath(out))
+    for folder in inputs:
+        if _is_dir(folder):
+            real_folder = Path(os.path.realpath(folder))
+            if real_out == real_folder or real_folder in real_out.parents:
+                raise OutputIsInputError(
+                    f"the output {out} is inside the input folder {folder}: the next run "
+                    "would read it as an input; refusing to write it there, choose another "
+                    "--out")
 
 
 def check_not_input(out: PathLike, inputs: Iterable[PathLike]) -> None:
@@ -106,7 +177,7 @@ def _new_file_mode() -> int:
 def atomic_path(out: PathLike, inputs: Iterable[PathLike] = ()) -> Iterator[Path]:
     """A temporary path next to ``out`` to write to; renamed to ``out`` when the block ends
     without an exception, removed otherwise. ``inputs`` are checked first
-    (:func:`check_not_input`). A new output gets the usual permissions (``0o666`` less the
+    (:func:`check_output`). A new output gets the usual permissions (``0o666`` less the
     umask), an existing one keeps its own. The folder of ``out`` is created if needed.
 
     Example:
@@ -117,7 +188,7 @@ def atomic_path(out: PathLike, inputs: Iterable[PathLike] = ()) -> Iterator[Path
         >>> open(out, "rb").read(), sorted(os.listdir(d))
         (b'x', ['o.bin'])
     """
-    check_not_input(out, inputs)
+    check_output(out, inputs)
     target = Path(os.path.realpath(out))
     if target.exists() and not target.is_file():  # a device or a pipe: write in place
         yield target
@@ -177,4 +248,5 @@ def atomic_output(out: PathLike, mode: str = "w", inputs: Iterable[PathLike] = (
             yield fh
 
 
-__all__ = ["OutputIsInputError", "atomic_output", "atomic_path", "check_not_input"]
+__all__ = ["OutputIsInputError", "atomic_output", "atomic_path", "check_not_input", "check_output",
+           "local_paths"]

@@ -31,7 +31,7 @@ _MODULES: dict[str, list[str]] = {
     "analysis_cmd": ["stats", "report", "tree", "plot"],
     "pdn_cmd": ["lint", "convert"],
     "rules_cmd": ["variants", "perft", "moves"],
-    "search_cmd": ["search", "players", "stats"],
+    "search_cmd": ["search", "players"],
     "store_cmd": ["import", "query", "export", "duplicates", "demo"],
     "lake_cmd": ["lake"],
     "validate_cmd": ["validate", "explain"],

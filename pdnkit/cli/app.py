@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import sys
+from collections.abc import Iterator
 from typing import Any
 
 import typer
 from typer.core import TyperGroup
+
+from pdnkit.errors import PdnkitError
 
 #: OS errors on an output or database that end a command with one line, not a traceback
 _OS_ERRORS = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is exceeded",
@@ -17,9 +22,14 @@ _OS_ERRORS = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is
 
 
 def error_message(exc: BaseException) -> str | None:
-    """The one-line ``pdnkit: error:`` text for an error every command may meet (a database
-    that cannot be used, an output that is one of the inputs, a DuckDB error, a full disk or
-    a permission error while writing), or ``None`` for anything else (a bug: traceback).
+    """The one-line ``pdnkit: error:`` text of an error any command may meet, or ``None``
+    for anything else (a bug: traceback). The one place where errors become messages:
+
+    * every :class:`~pdnkit.errors.PdnkitError` (an unknown variant, a database that cannot
+      be used or is not there, an output that is one of the inputs ...): its message;
+    * a DuckDB error: ``database error: ...``, or the whole error with what to do where the
+      SQL came from the command line (:func:`user_sql`);
+    * a full disk, a quota, a permission error while writing.
 
     Example:
         >>> error_message(OSError(28, "No space left on device", "out.pdn"))
@@ -27,19 +37,11 @@ def error_message(exc: BaseException) -> str | None:
         >>> error_message(KeyError("x")) is None
         True
     """
-    from pdnkit._atomic import OutputIsInputError
-
-    if isinstance(exc, OutputIsInputError):
+    if isinstance(exc, PdnkitError):
         return str(exc)
-    if type(exc).__module__.startswith("pdnkit.store"):
-        from pdnkit.store.db import DatabaseError
-
-        if isinstance(exc, DatabaseError):
-            return str(exc)
-    if type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb"):
-        text = str(exc).strip()
-        first = text.splitlines()[0] if text else type(exc).__name__
-        return f"database error: {first}"
+    duckdb = sys.modules.get("duckdb")  # never imported here: a DuckDB error means it is
+    if duckdb is not None and isinstance(exc, duckdb.Error):
+        return _duckdb_message(exc)
     if isinstance(exc, OSError) and exc.errno in _OS_ERRORS:
         where = f" {exc.filename}" if exc.filename else ""
         if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
@@ -47,6 +49,51 @@ def error_message(exc: BaseException) -> str | None:
                     "nothing was written: free some space and run the command again")
         return f"cannot use{where}: {_OS_ERRORS[exc.errno]} ({exc.strerror})"
     return None
+
+
+@contextlib.contextmanager
+def user_sql(label: str = "", write_hint: bool = False) -> Iterator[None]:
+    """Around a library call that runs SQL from the command line (``label``: the option it
+    came from, e.g. ``--where``; empty for ``query``'s statement): a DuckDB error shows
+    whole (its line and caret help the user), with what to do when the read-only mode
+    (``write_hint``: add --write) or the file lock-down refused it.
+
+    Example:
+        >>> import duckdb
+        >>> try:
+        ...     with user_sql("--where"):
+        ...         duckdb.sql("SELECT nonsense")
+        ... except PdnkitError as exc:
+        ...     print(str(exc).splitlines()[0][:40])
+        --where: Binder Error: Referenced column
+    """
+    try:
+        yield
+    except Exception as exc:
+        duckdb = sys.modules.get("duckdb")
+        if duckdb is None or not isinstance(exc, duckdb.Error):
+            raise
+        from pdnkit.cli.options import UsageError
+
+        raise UsageError(_duckdb_message(exc, label, write_hint)) from None
+
+
+def _duckdb_message(exc: BaseException, label: str | None = None,
+                    write_hint: bool = False) -> str:
+    """The text of a DuckDB error: its first line (``label`` ``None``: not the user's SQL)
+    or the whole error after ``label``, with what to do about a refusal."""
+    text = str(exc).strip() or type(exc).__name__
+    first = text.splitlines()[0]
+    hint = ""
+    if "file system operations are disabled" in text or "external access" in text.lower():
+        hint = (" (SQL cannot read or write files here: save a result with --out FILE "
+                "--format csv|json|parquet)")
+    elif write_hint and "read-only mode" in text:
+        hint = " (add --write to change the database)"
+    if label is None:
+        return f"database error: {first}{hint}"
+    body = first + hint if hint else text
+    return f"{label}: {body}" if label else body
 
 
 class _Group(TyperGroup):
@@ -60,7 +107,9 @@ class _Group(TyperGroup):
             message = error_message(exc)
             if message is None:
                 raise
-            typer.echo(f"pdnkit: error: {message}", err=True)
+            from pdnkit.cli.output import terminal_safe
+
+            typer.echo(f"pdnkit: error: {terminal_safe(message)}", err=True)
             raise typer.Exit(code=2) from None
 
 
@@ -98,13 +147,37 @@ def _root(
     """pdnkit: PDN collections as trustworthy data."""
 
 
-#: help of the ``--encoding`` option of every command that reads PDN
-ENCODING_HELP = ("Read the input in this encoding (utf-8, cp1251, cp866, cp1252, latin-1, "
-                 "utf-16 ...) instead of detecting it.")
+def fail(message: str) -> PdnkitError:
+    """The error for a usage mistake the command itself finds, for the caller to raise:
+    ``raise fail("give --fen or --moves, not both")`` prints one ``pdnkit: error: ...`` line
+    and exits with status 2 (:func:`error_message`)."""
+    from pdnkit.cli.options import UsageError
+
+    return UsageError(message)
 
 
-def fail(message: str) -> typer.Exit:
-    """Print a one-line ``pdnkit: error: ...`` to stderr and return the exit (code 2, a usage
-    error) for the caller to raise: ``raise fail("no database at x.duckdb")``."""
-    typer.echo(f"pdnkit: error: {message}", err=True)
-    return typer.Exit(code=2)
+@contextlib.contextmanager
+def usage_errors() -> Iterator[None]:
+    """Around a library call: a ``ValueError`` or a missing file it raises (misuse: a bad
+    date, an unknown code, no such file) becomes one ``pdnkit: error:`` line like a
+    :class:`~pdnkit.errors.PdnkitError`. (Library errors are being moved under
+    ``PdnkitError``; until each is, this keeps them one line.)
+
+    Example:
+        >>> try:
+        ...     with usage_errors():
+        ...         int("soon")
+        ... except PdnkitError as exc:
+        ...     print(exc)
+        invalid literal for int() with base 10: 'soon'
+    """
+    from pdnkit.cli.options import UsageError
+
+    try:
+        yield
+    except PdnkitError:
+        raise
+    except (ValueError, FileNotFoundError) as exc:
+        if isinstance(exc, OSError) and exc.errno is not None and exc.filename:
+            raise UsageError(f"no such file or folder: {exc.filename}") from None
+        raise UsageError(str(exc)) from None

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import typer
 
-from pdnkit.cli.app import app
-from pdnkit.cli.app import fail as _fail
+from pdnkit.cli.app import app, fail
 
 lake_app = typer.Typer(
     help="Look after a Parquet lake (written by [bold]pdnkit import --lake DIR[/bold]). "
@@ -21,7 +20,7 @@ def _check(lake: str) -> None:
     from pdnkit.store.lake import is_lake
 
     if not is_lake(lake):
-        raise _fail(f"{lake} is not a pdnkit lake (no _manifest folder; "
+        raise fail(f"{lake} is not a pdnkit lake (no _manifest folder; "
                     "write one with `pdnkit import PATH --lake DIR`)")
 
 

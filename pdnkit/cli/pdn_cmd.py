@@ -6,21 +6,13 @@ Thin shells over :func:`pdnkit.pdn.lint` and :func:`pdnkit.pdn.convert`.
 from __future__ import annotations
 
 import json
-from enum import Enum
 from pathlib import Path
 
 import typer
 
-from pdnkit.cli.app import ENCODING_HELP, app
-from pdnkit.cli.app import fail as _fail
-
-
-class LintFormat(str, Enum):
-    """Output formats of ``pdnkit lint``."""
-
-    text = "text"
-    jsonl = "jsonl"
-
+from pdnkit.cli.app import app, usage_errors
+from pdnkit.cli.options import Encoding, Ignore, JsonlFormat, Select
+from pdnkit.cli.output import check, markup_safe
 
 
 @app.command("lint")
@@ -32,20 +24,10 @@ def lint_cmd(
         False, "--strict",
         help="Report what PDN 3.0 forbids (nested comments, ';' comments, non-standard "
              "results, unquoted tags ...) as errors instead of warnings."),
-    fmt: LintFormat = typer.Option(
-        LintFormat.text, "--format", "-f",
-        help="[cyan]text[/cyan]: one line per finding and a summary; [cyan]jsonl[/cyan]: one "
-             "JSON object per finding (code, severity, message, file, game_index, line, "
-             "column ...)."),
-    encoding: str | None = typer.Option(
-        None, "--encoding",
-        help=ENCODING_HELP),
-    select: list[str] | None = typer.Option(
-        None, "--select", help="Report only these finding codes (CODE,CODE ...); they alone "
-                               "count for the exit status."),
-    ignore: list[str] | None = typer.Option(
-        None, "--ignore", help="Do not report these finding codes (CODE,CODE ...); they do "
-                               "not count for the exit status."),
+    fmt: JsonlFormat = None,
+    encoding: Encoding = None,
+    select: Select = None,
+    ignore: Ignore = None,
 ) -> None:
     """Check the PDN syntax of game collections, game by game.
 
@@ -63,20 +45,17 @@ def lint_cmd(
 
       pdnkit lint --strict collections/ --format jsonl
     """
-    from pdnkit.pdn.source import check_encoding
     from pdnkit.pdn.tools import lint
     from pdnkit.validation import check_codes
 
-    try:
+    with usage_errors():  # missing path, no PDN file, unknown code
         codes = check_codes(select, ignore)
-        summary = lint(paths, strict=strict, encoding=check_encoding(encoding))
-    except (OSError, ValueError) as exc:  # missing path, no PDN file, unknown encoding/code
-        raise _fail(str(exc)) from None
+        summary = lint(paths, strict=strict, encoding=encoding)
     if codes is not None:
         chosen, ignored = codes
         summary.findings = [f for f in summary.findings if f.code not in ignored
                             and (chosen is None or f.code in chosen)]
-    if fmt is LintFormat.jsonl:
+    if fmt == "jsonl":
         for f in summary.findings:
             typer.echo(json.dumps(f.to_dict(), ensure_ascii=False))
     else:
@@ -86,18 +65,12 @@ def lint_cmd(
         colour = {"error": "red", "warning": "yellow", "info": "cyan"}
         for f in summary.findings:
             c = colour[f.severity.value]
-            console.print(f"[{c}]{_escape(str(f))}[/{c}]", soft_wrap=True)
+            console.print(f"[{c}]{markup_safe(str(f))}[/{c}]", soft_wrap=True)
         state = "[green]no errors[/green]" if summary.ok else f"[red]{summary.errors} error(s)[/red]"
         console.print(f"{summary.files} file(s), {summary.games} game(s): {state}, "
                       f"{summary.warnings} warning(s)")
     if not summary.ok:
         raise typer.Exit(code=1)
-
-
-def _escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(text)
 
 
 @app.command("convert")
@@ -107,9 +80,7 @@ def convert_cmd(
         show_default=False),
     out: Path = typer.Option(..., "--out", "-o", help="The PDN file to write (UTF-8).",
                              show_default=False),
-    encoding: str | None = typer.Option(
-        None, "--encoding",
-        help=ENCODING_HELP),
+    encoding: Encoding = None,
 ) -> None:
     """Rewrite game collections as one canonical UTF-8 PDN 3.0 file.
 
@@ -122,16 +93,11 @@ def convert_cmd(
 
       pdnkit convert old/*.pdn --out clean.pdn
     """
-    from pdnkit.pdn.source import check_encoding
     from pdnkit.pdn.tools import convert
 
-    resolved_out = out.resolve()
-    if any(p.resolve() == resolved_out for p in inputs):
-        raise _fail(f"--out {out} is also an input")
-    try:
-        summary = convert(inputs, out, encoding=check_encoding(encoding))
-    except (OSError, ValueError) as exc:  # missing path, no PDN file, unknown encoding
-        raise _fail(str(exc)) from None
+    check(out, inputs)  # not an input, not inside an input folder
+    with usage_errors():  # missing path, no PDN file
+        summary = convert(inputs, out, encoding=encoding)
     typer.echo(f"{summary.games} game(s) from {summary.files} file(s) -> {out}: "
                f"{summary.written} rewritten, {summary.copied} copied unchanged "
                "(they do not parse)")

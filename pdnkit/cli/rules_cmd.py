@@ -7,15 +7,14 @@ Each command is a thin shell over one library function:
 
 from __future__ import annotations
 
-import json
 import time
-from enum import Enum
 from typing import Any
 
 import typer
 
-from pdnkit.cli.app import app
-from pdnkit.cli.app import fail as _fail
+from pdnkit.cli.app import app, fail
+from pdnkit.cli.options import Format, Out, VariantArg
+from pdnkit.cli.output import Rows, emit, output, print_safe
 
 _FEN_HELP = (
     "Start from this FEN instead of the initial position, e.g. [cyan]\"W:W31-50:B1-20\"[/cyan] "
@@ -24,34 +23,24 @@ _FEN_HELP = (
 )
 
 
-class VariantsFormat(str, Enum):
-    """Output formats of ``pdnkit variants``."""
-
-    table = "table"
-    json = "json"
-
-
-class MovesFormat(str, Enum):
-    """Output formats of ``pdnkit moves``."""
-
-    text = "text"
-    json = "json"
-
+def _rows(records: list[dict[str, Any]]) -> Rows:
+    """Rows of dicts (every key of every record, first seen first) as a table."""
+    names: dict[str, None] = {}
+    for r in records:
+        names.update(dict.fromkeys(r))
+    return Rows(list(names), [tuple(r.get(n) for n in names) for r in records])
 
 
 def _position(variant: str, fen: str | None) -> Any:
-    from pdnkit.rules import FenError, Position, UnknownVariantError, get_rules, parse_fen
+    from pdnkit.rules import FenError, Position, get_rules, parse_fen
 
-    try:
-        rules = get_rules(variant)
-    except UnknownVariantError as exc:
-        raise _fail(f"{exc} (see `pdnkit variants`)") from None
+    rules = get_rules(variant)  # known: checked while the command line was read
     if fen is None:
         return Position.initial(rules)
     try:
         return parse_fen(fen, rules)
     except FenError as exc:
-        raise _fail(f"bad FEN {fen!r}: {exc}") from None
+        raise fail(f"bad FEN {fen!r}: {exc}") from None
 
 
 @app.command(
@@ -62,11 +51,7 @@ def _position(variant: str, fen: str | None) -> Any:
         "  [bold]pdnkit variants --format json[/bold] | jq '.[].name'"
     ),
 )
-def variants_command(
-    format: VariantsFormat = typer.Option(
-        VariantsFormat.table, "--format", "-f", help="[cyan]table[/cyan] (rich) or [cyan]json[/cyan]."
-    ),
-) -> None:
+def variants_command(fmt: Format = None, out: Out = None) -> None:
     """List every variant pdnkit knows, with its rules in brief.
 
     Name, PDN GameType (number and full form), board, first mover, notation, king
@@ -76,9 +61,10 @@ def variants_command(
     """
     from pdnkit.rules.notation import variants
 
+    sink = output(fmt, out)
     rows = variants()
-    if format is VariantsFormat.json:
-        typer.echo(json.dumps(rows, indent=1, ensure_ascii=False))
+    if not (sink.format == "text" and sink.to_screen):  # every field, as every table
+        emit(_rows(rows), sink)
         return
     from rich.console import Console
     from rich.table import Table
@@ -118,7 +104,7 @@ def variants_command(
     console = Console()
     if not console.is_terminal:
         console = Console(width=180)
-    console.print(table)
+    print_safe(console, table)
 
 
 @app.command(
@@ -131,7 +117,7 @@ def variants_command(
     ),
 )
 def perft_command(
-    variant: str = typer.Argument(..., help="Variant name, alias or GameType number."),
+    variant: VariantArg,
     depth: int = typer.Argument(..., min=0, help="Depth in plies."),
     fen: str | None = typer.Option(None, "--fen", help=_FEN_HELP),
     divide: bool = typer.Option(
@@ -143,14 +129,15 @@ def perft_command(
     Captures with the same origin, destination and captured set count once. The leaf
     count is always the LAST line of standard output; the speed goes to standard error.
     """
-    from pdnkit.rules import perft
     from pdnkit.rules.notation import canonical_notation
+    from pdnkit.rules.perft import perft
 
     position = _position(variant, fen)
     start = time.perf_counter()
     if divide:
         legal = position.legal_moves()
         result = perft(position, depth, divide=True) if depth > 0 else {}
+        assert isinstance(result, dict)  # divide=True: a count per root move
         total = 0
         lines = []
         for move, count in result.items():
@@ -161,7 +148,9 @@ def perft_command(
         if depth == 0:
             total = 1
     else:
-        total = int(perft(position, depth))
+        leaves = perft(position, depth)
+        assert isinstance(leaves, int)
+        total = leaves
     elapsed = time.perf_counter() - start
     rate = total / elapsed if elapsed > 0 else float("inf")
     typer.echo(f"perft({depth}) in {elapsed:.3f} s, {rate:,.0f} nodes/s", err=True)
@@ -179,15 +168,10 @@ def perft_command(
     ),
 )
 def moves_command(
-    variant: str = typer.Argument(..., help="Variant name, alias or GameType number."),
+    variant: VariantArg,
     fen: str | None = typer.Option(None, "--fen", help=_FEN_HELP),
-    format: MovesFormat = typer.Option(
-        MovesFormat.text,
-        "--format",
-        "-f",
-        help="[cyan]text[/cyan] (one move a line) or [cyan]json[/cyan] (list of objects with "
-        "notation, path, captured, promotes).",
-    ),
+    fmt: Format = None,
+    out: Out = None,
 ) -> None:
     """List the legal moves of a position in the variant's own notation.
 
@@ -195,16 +179,13 @@ def moves_command(
     captures share origin and destination), with the squares it visits, the squares
     it captures and whether it promotes.
     """
-    from pdnkit.rules import FenError, UnknownVariantError
     from pdnkit.rules.notation import moves, square_name
 
+    sink = output(fmt, out)
     position = _position(variant, fen)  # validates input with one-line errors
-    try:
-        rows = moves(variant, fen)
-    except (FenError, UnknownVariantError) as exc:  # pragma: no cover - checked above
-        raise _fail(str(exc)) from None
-    if format is MovesFormat.json:
-        typer.echo(json.dumps(rows))
+    rows = moves(variant, fen)
+    if not (sink.format == "text" and sink.to_screen):  # one row per move
+        emit(_rows(rows), sink)
         return
     rules = position.rules
     if not rows:

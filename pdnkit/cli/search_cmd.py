@@ -1,42 +1,30 @@
-"""``pdnkit search`` (positions, patterns, material, manoeuvres), ``pdnkit players`` (aliases)
-and ``pdnkit stats crosstable``.
+"""``pdnkit search`` (positions, patterns, material, manoeuvres) and ``pdnkit players``
+(aliases).
 
 Each command is a thin shell over one library function: :func:`pdnkit.stats.search.search`,
-:func:`pdnkit.stats.identities.alias`, :func:`pdnkit.stats.identities.suggest` and
-:func:`pdnkit.stats.crosstable`.
+:func:`pdnkit.stats.identities.alias`, :func:`~pdnkit.stats.identities.unalias`,
+:func:`~pdnkit.stats.identities.aliases` and :func:`~pdnkit.stats.identities.suggest`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from pdnkit.cli.app import app
-from pdnkit.cli.app import fail as _fail
-from pdnkit.cli.store_cmd import QueryFormat, _write_frame
-
-_DB_HELP = "The DuckDB database file (default: [cyan]pdnkit.duckdb[/cyan] in the current folder)."
+from pdnkit.cli.app import app, usage_errors
+from pdnkit.cli.options import DateFrom, DateTo, Db, Event, Format, Out, Player, VariantFilter, Wide
+from pdnkit.cli.output import emit, output
 
 
-def _db_or_fail(db: Path | None) -> str:
-    path = str(db) if db is not None else "pdnkit.duckdb"
-    if path != ":memory:" and not Path(path).exists():
-        raise _fail(f"no database at {path} (run `pdnkit import FILES` or `pdnkit demo` first)")
-    return path
+def _existing(db: Path | None) -> Path | None:
+    """``db`` when it can be opened: a command that writes to the database must not create
+    an empty one where the user mistyped a name (the store says "no pdnkit database at")."""
+    from pdnkit.store import connect
 
-
-def _run(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Call a library function, turning its usage errors into ``pdnkit: error: ...``."""
-    try:
-        return fn(*args, **kwargs)
-    except (ValueError, FileNotFoundError) as exc:
-        raise _fail(str(exc)) from None
-    except Exception as exc:
-        if type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb"):
-            raise _fail(str(exc).strip()) from None
-        raise
+    with usage_errors():
+        connect(db, read_only=True).close()
+    return db
 
 
 @app.command(
@@ -52,7 +40,7 @@ def _run(fn: Any, *args: Any, **kwargs: Any) -> Any:
     ),
 )
 def search_command(
-    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    db: Db = None,
     fen: str | None = typer.Option(None, "--fen", help="This exact position (side to move "
                                    "as in the FEN unless --side)."),
     pattern: str | None = typer.Option(None, "--pattern", help="Pieces that must be there, "
@@ -80,33 +68,32 @@ def search_command(
                                      "the move."),
     first: bool = typer.Option(False, "--first", help="Only the first hit of each game."),
     limit: int | None = typer.Option(None, "--limit", help="At most this many rows."),
-    variant: str | None = typer.Option(None, "--variant", "-v", help="Only this variant."),
-    event: str | None = typer.Option(None, "--event", "-e", help="Event contains this text."),
-    player: str | None = typer.Option(None, "--player", "-p", help="White or Black contains "
-                                      "this text (or is an alias of it)."),
-    date_from: str | None = typer.Option(None, "--from", help="From this date (YYYY[-MM[-DD]])."),
-    date_to: str | None = typer.Option(None, "--to", help="Up to this date (inclusive)."),
-    format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f",
-                                       help="table, csv, json or parquet (needs --out)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+    variant: VariantFilter = None,
+    event: Event = None,
+    player: Player = None,
+    date_from: DateFrom = None,
+    date_to: DateTo = None,
+    fmt: Format = None,
+    out: Out = None,
+    wide: Wide = False,
 ) -> None:
     """Find games by position, pattern, material or manoeuvre.
 
     One row per hit: game, ply, side to move, players, event, date, result, the move played
-    next (and the FEN with --format csv/json/parquet).
+    next (and the FEN in a file, or with --format csv/json/jsonl/parquet).
     """
     from pdnkit.stats.search import search
 
-    if format is QueryFormat.parquet and out is None:
-        raise _fail("--format parquet needs --out FILE")
-    df = _run(search, _db_or_fail(db), fen=fen, pattern=pattern, exclude=exclude,
-              any_of=any_of, side=side, mirror=mirror, material=material,
-              manoeuvre=manoeuvre, captures=captures, promotes=True if promotes else None,
-              before=before, after=after, first=first, limit=limit, variant=variant,
-              event=event, player=player, date_from=date_from, date_to=date_to)
-    if format is QueryFormat.table and out is None:
+    sink = output(fmt, out, [db], wide=wide)
+    with usage_errors():  # a bad pattern, FEN, date, no database
+        df = search(db, fen=fen, pattern=pattern, exclude=exclude, any_of=any_of, side=side,
+                    mirror=mirror, material=material, manoeuvre=manoeuvre, captures=captures,
+                    promotes=True if promotes else None, before=before, after=after,
+                    first=first, limit=limit, variant=variant, event=event, player=player,
+                    date_from=date_from, date_to=date_to)
+    if sink.format == "text" and sink.to_screen:
         df = df.drop(columns=["fen"])
-    _write_frame(df, format.value, out, None if out is not None else 50)
+    emit(df, sink, limit=50)
 
 
 players_app = typer.Typer(
@@ -122,12 +109,13 @@ app.add_typer(players_app, name="players")
 def players_alias(
     names: list[str] = typer.Argument(..., help="Names as written in White/Black tags."),
     as_: str = typer.Option(..., "--as", help="The player they stand for."),
-    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    db: Db = None,
 ) -> None:
     """Record that NAMES stand for one player: every statistic then counts them as one."""
     from pdnkit.stats.identities import alias
 
-    n = _run(alias, _db_or_fail(db), names, as_)
+    with usage_errors():  # a placeholder name
+        n = alias(_existing(db), names, as_)
     typer.echo(f"{n} name(s) -> {as_.strip()}")
     for warning in n.warnings:
         typer.echo(f"pdnkit: warning: {warning}", err=True)
@@ -136,69 +124,42 @@ def players_alias(
 @players_app.command("unalias")
 def players_unalias(
     names: list[str] = typer.Argument(..., help="Names whose alias to forget."),
-    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    db: Db = None,
 ) -> None:
     """Forget the aliases of NAMES."""
     from pdnkit.stats.identities import unalias
 
-    typer.echo(f"{_run(unalias, _db_or_fail(db), names)} alias(es) removed")
+    with usage_errors():
+        n = unalias(_existing(db), names)
+    typer.echo(f"{n} alias(es) removed")
 
 
 @players_app.command("aliases")
-def players_aliases(
-    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
-    format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f",
-                                       help="table, csv, json or parquet (needs --out)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
-) -> None:
+def players_aliases(db: Db = None, fmt: Format = None, out: Out = None,
+                    wide: Wide = False) -> None:
     """List the aliases recorded in the database."""
     from pdnkit.stats.identities import aliases
 
-    _write_frame(_run(aliases, _db_or_fail(db)), format.value, out, None)
+    sink = output(fmt, out, [db], wide=wide)
+    with usage_errors():
+        df = aliases(db)
+    emit(df, sink)
 
 
 @players_app.command("suggest", epilog=(
     "Then: [bold]pdnkit players alias NAME_A NAME_B --as \"Full Name\"[/bold]"))
 def players_suggest(
-    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
+    db: Db = None,
     max_gap: int = typer.Option(2, "--max-gap", help="Years allowed between the two names' "
                                 "careers."),
-    format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f",
-                                       help="table, csv, json or parquet (needs --out)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
+    fmt: Format = None,
+    out: Out = None,
+    wide: Wide = False,
 ) -> None:
     """List likely aliases: the same surname, compatible initials, overlapping years."""
     from pdnkit.stats.identities import suggest
 
-    _write_frame(_run(suggest, _db_or_fail(db), max_gap=max_gap), format.value, out, None)
-
-
-def _stats_app() -> typer.Typer:
-    from pdnkit.cli.analysis_cmd import stats_app
-
-    return stats_app
-
-
-@_stats_app().command("crosstable", epilog=(
-    "Example:\n\n  [bold]pdnkit stats crosstable --event \"World Championship 2011\"[/bold]"))
-def stats_crosstable(
-    event: str = typer.Option(..., "--event", "-e", help="Event contains this text."),
-    db: Path | None = typer.Option(None, "--db", help=_DB_HELP),
-    variant: str | None = typer.Option(None, "--variant", "-v", help="Only this variant."),
-    date_from: str | None = typer.Option(None, "--from", help="From this date."),
-    date_to: str | None = typer.Option(None, "--to", help="Up to this date (inclusive)."),
-    scoring: str = typer.Option("auto", "--scoring", help="2 (2-1-0), 1 (1-½-0) or auto "
-                                "(2 where the file writes 2-0 results)."),
-    format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f",
-                                       help="table, csv, json or parquet (needs --out)."),
-    out: Path | None = typer.Option(None, "--out", "-o", help="Write to this file."),
-) -> None:
-    """Crosstable of an event: players x players with results, points and games.
-
-    Aliases are merged (pdnkit players alias) and placeholder names left out.
-    """
-    from pdnkit.stats import crosstable
-
-    df = _run(crosstable, _db_or_fail(db), event=event, variant=variant,
-              date_from=date_from, date_to=date_to, scoring=scoring)
-    _write_frame(df, format.value, out, None)
+    sink = output(fmt, out, [db], wide=wide)
+    with usage_errors():
+        df = suggest(db, max_gap=max_gap)
+    emit(df, sink)

@@ -17,15 +17,19 @@ from typing import Any
 
 import typer
 
-from pdnkit.cli.app import ENCODING_HELP, app
-
-
-class OutputFormat(str, Enum):
-    """Output formats of ``pdnkit validate``."""
-
-    text = "text"
-    jsonl = "jsonl"
-    csv = "csv"
+from pdnkit.cli.app import app, usage_errors
+from pdnkit.cli.options import (
+    VALIDATE_FORMATS,
+    Edition,
+    Encoding,
+    Ignore,
+    Irregular,
+    IrregularOpt,
+    Select,
+    ValidateFormat,
+    Variant,
+)
+from pdnkit.cli.output import Safe, markup_safe, output
 
 
 class FailOn(str, Enum):
@@ -42,20 +46,6 @@ class Convention(str, Enum):
     auto = "auto"
     white = "white"
     first_mover = "first-mover"
-
-
-#: help of ``--irregular`` (``pdnkit validate`` and ``pdnkit import``)
-IRREGULAR_HELP = ("stand: a move that broke a capture rule (a capture omitted, too few pieces "
-                  "taken, a capture stopped early) is replayed as played where the variant's "
-                  "rules let it stand once the opponent plays on (FMJD 5.7 ...); stop: replay "
-                  "stops at it.")
-
-
-class Irregular(str, Enum):
-    """What the replay does with an irregular move that the variant's rules let stand."""
-
-    stand = "stand"
-    stop = "stop"
 
 
 _CSV_FIELDS = ["file", "index", "game_line", "variant", "white", "black", "result", "status",
@@ -161,20 +151,9 @@ def validate_cmd(
     paths: list[Path] = typer.Argument(
         ..., help="PDN files or folders (folders are searched recursively for *.pdn); "
                   "[cyan]-[/cyan] reads standard input.", show_default=False),
-    variant: str | None = typer.Option(
-        None, "--variant", "-v",
-        help="Rules for games whose tags do not say (a GameType or Variant tag wins, with a "
-             "warning). Names, aliases or GameType numbers: international, russian, english, "
-             "italian, 20, 25 ... (see `pdnkit variants`)."),
-    edition: str | None = typer.Option(
-        None, "--edition", "-e",
-        help="Rules edition where sources disagree, e.g. wcdf or eda-1991 for English, "
-             "lidraughts or cbd for Brazilian, fid-40 for Italian."),
-    fmt: OutputFormat = typer.Option(
-        OutputFormat.text, "--format", "-f",
-        help="text: findings and a summary; jsonl: one JSON object per game (file, index, "
-             "line, variant, white, black, result, plies, replayed_plies, status, findings) on "
-             "stdout, summary on stderr; csv: one row per finding."),
+    variant: Variant = None,
+    edition: Edition = None,
+    fmt: ValidateFormat = None,
     fail_on: FailOn = typer.Option(
         FailOn.error, "--fail-on",
         help="Exit with status 1 when a finding of this severity or worse exists."),
@@ -187,22 +166,19 @@ def validate_cmd(
              "mover), first-mover, or white."),
     strict: bool = typer.Option(
         False, "--strict", help="Read PDN strictly (PDN 3.0 violations become errors)."),
-    output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the jsonl/csv/text output to this file."),
+    output_path: Path | None = typer.Option(
+        None, "--output", "--out", "-o", show_default=False,
+        help="Write the jsonl/csv/text output to this file (whole or not at all; never an "
+             "input, never inside an input folder); its extension chooses the format unless "
+             "--format says."),
     quiet: bool = typer.Option(
         False, "--quiet", "-q", help="Text format: print only the summary."),
     show_info: bool = typer.Option(
         False, "--info", help="Text format: list info findings too."),
-    encoding: str | None = typer.Option(
-        None, "--encoding",
-        help=ENCODING_HELP),
-    irregular: Irregular = typer.Option(Irregular.stand, "--irregular", help=IRREGULAR_HELP),
-    select: list[str] | None = typer.Option(
-        None, "--select", help="Report only these finding codes (CODE,CODE ...); they alone "
-                               "count for --fail-on and a game's status."),
-    ignore: list[str] | None = typer.Option(
-        None, "--ignore", help="Do not report these finding codes (CODE,CODE ...); they do "
-                               "not count for --fail-on or a game's status."),
+    encoding: Encoding = None,
+    irregular: IrregularOpt = Irregular.stand,
+    select: Select = None,
+    ignore: Ignore = None,
 ) -> None:
     """Replay every game and check every move, capture rule, result and draw claim.
 
@@ -220,35 +196,37 @@ def validate_cmd(
 
       pdnkit validate games.pdn --ignore notation-mismatch,variant-guessed
     """
+    sink = output(fmt, output_path, paths, allowed=VALIDATE_FORMATS, unknown_suffix="text")
     with contextlib.ExitStack() as stack:
         from pdnkit._atomic import atomic_output  # whole or not at all, never over an input
 
-        out_stream = (stack.enter_context(atomic_output(output, inputs=paths, newline=""))
-                      if output else sys.stdout)
-        code, summary = _run(paths, variant, edition, fmt, jobs, result_convention, strict, quiet,
-                             show_info, out_stream, output is not None, encoding,
-                             (select, ignore), irregular.value)
-    raise typer.Exit(2 if code == 2 else summary.exit_code(fail_on.value))
+        out_stream = (stack.enter_context(atomic_output(sink.path, inputs=sink.inputs,
+                                                        newline=""))
+                      if sink.path is not None else sys.stdout)
+        summary = _run(paths, variant, edition, sink.format, jobs, result_convention, strict,
+                       quiet, show_info, out_stream, sink.path is not None, encoding,
+                       (select, ignore), irregular.value)
+    raise typer.Exit(summary.exit_code(fail_on.value))
 
 
-def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: OutputFormat,
+def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: str,
          jobs: int, result_convention: Convention, strict: bool, quiet: bool, show_info: bool,
          out_stream: Any, to_file: bool, encoding: str | None = None,
          codes: tuple[list[str] | None, list[str] | None] = (None, None),
-         irregular: str = "stand") -> tuple[int, Summary]:
-    """Validate and print; returns (2 for a usage error else 0, the summary)."""
+         irregular: str = "stand") -> Summary:
+    """Validate and print; returns the summary. A usage error (an unknown edition, no such
+    file, no PDN file in a folder) is raised before the output is kept."""
     from rich.console import Console
 
-    from pdnkit.pdn.source import check_encoding
     from pdnkit.replay import validate
 
     err = Console(stderr=True)
     summary_console = Console(file=out_stream, width=120 if to_file else None) \
-        if fmt is OutputFormat.text else err
+        if fmt == "text" else err
     text_console = Console(file=out_stream, highlight=False, soft_wrap=True, width=10_000) \
         if to_file else Console(highlight=False, soft_wrap=True)
     writer = None
-    if fmt is OutputFormat.csv:
+    if fmt == "csv":
         writer = csv.DictWriter(out_stream, fieldnames=_CSV_FIELDS)
         writer.writeheader()
     summary = Summary()
@@ -264,42 +242,32 @@ def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: Outpu
         progress.start()
         task = progress.add_task("validating", total=None)
     try:
-        reports = validate(list(paths), variant, edition=edition, jobs=jobs,
-                           result_convention=result_convention.value, strict=strict,
-                           light=True, encoding=check_encoding(encoding),
-                           select=codes[0], ignore=codes[1], irregular=irregular)
-        for rep in reports:
-            summary.add(rep)
-            if fmt is OutputFormat.jsonl:
-                out_stream.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
-            elif fmt is OutputFormat.csv:
-                assert writer is not None
-                writer.writerows(_csv_rows(rep))
-            elif not quiet:
-                for f in rep.findings:
-                    if f.severity.rank >= 1 or show_info:
-                        style = {"error": "red", "warning": "yellow"}.get(f.severity.value,
-                                                                          "dim")
-                        text_console.print(f"[{style}]{_escape(str(f))}[/{style}]")
-            if progress is not None and task is not None:
-                progress.update(task, advance=1)
-    except (ValueError, OSError) as exc:  # unknown --variant / --edition / --encoding, no
-        if progress is not None:          # such file, no PDN file in a folder: usage errors
-            progress.stop()
-        err.print(f"pdnkit: error: {_escape(str(exc))}", highlight=False)
-        return 2, summary
+        with usage_errors():  # an unknown edition or convention, no such file
+            reports = validate(list(paths), variant, edition=edition, jobs=jobs,
+                               result_convention=result_convention.value, strict=strict,
+                               light=True, encoding=encoding, select=codes[0],
+                               ignore=codes[1], irregular=irregular)
+            for rep in reports:
+                summary.add(rep)
+                if fmt == "jsonl":
+                    out_stream.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
+                elif fmt == "csv":
+                    assert writer is not None
+                    writer.writerows(_csv_rows(rep))
+                elif not quiet:
+                    for f in rep.findings:
+                        if f.severity.rank >= 1 or show_info:
+                            style = {"error": "red", "warning": "yellow"}.get(
+                                f.severity.value, "dim")
+                            text_console.print(f"[{style}]{markup_safe(str(f))}[/{style}]")
+                if progress is not None and task is not None:
+                    progress.update(task, advance=1)
     finally:
         if progress is not None:
             progress.stop()
     seconds = time.perf_counter() - start
-    summary_console.print(summary.table(seconds))
-    return 0, summary
-
-
-def _escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(text)
+    summary_console.print(Safe(summary.table(seconds)))
+    return summary
 
 
 @app.command("explain")

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import typer
 
-from pdnkit.cli.app import app
-from pdnkit.cli.app import fail as _fail
+from pdnkit.cli.app import app, fail, usage_errors, user_sql
+from pdnkit.cli.options import SourceDb, Variant
+from pdnkit.cli.output import check, print_safe
 
 
 @app.command("show", epilog=(
@@ -23,14 +24,13 @@ def show_cmd(
     file: Path | None = typer.Argument(None, help="A PDN file.", show_default=False),
     game: int = typer.Option(1, "--game", "-g", min=1,
                              help="Game number in the file, 1-based as validate prints it."),
-    db: Path | None = typer.Option(None, "--db", help="Read the game from this database."),
+    db: SourceDb = None,
     game_id: int | None = typer.Option(None, "--game-id", help="games.game_id (with --db)."),
     ply: str | None = typer.Option(
         None, "--ply", "-p",
         help="A ply number (0 = start), [cyan]end[/cyan], or a finding code (its first ply). "
              "Default: the first error's ply, else the end."),
-    variant: str | None = typer.Option(None, "--variant",
-                                       help="Variant for a file whose tags do not say."),
+    variant: Variant = None,
     width: int | None = typer.Option(None, "--width", help="Terminal width to draw for."),
 ) -> None:
     """A game at one ply in the terminal: board, moves, comments, findings, legal moves.
@@ -44,19 +44,15 @@ def show_cmd(
     from pdnkit import show
 
     if (file is None) == (db is None):
-        raise _fail("give a PDN file, or --db DB with --game-id ID")
+        raise fail("give a PDN file, or --db DB with --game-id ID")
     if db is not None and game_id is None:
-        raise _fail("--db needs --game-id")
-    if db is not None and not db.exists():
-        raise _fail(f"no database at {db}")
+        raise fail("--db needs --game-id")
     if file is not None and not file.exists():
-        raise _fail(f"no such file: {file}")
-    try:
+        raise fail(f"no such file: {file}")
+    with usage_errors():  # no database, no such game or ply
         shown = show(file, game=game, db=str(db) if db else None, game_id=game_id, ply=ply,
                      variant=variant)
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
-    Console(width=width, highlight=False).print(shown)
+    print_safe(Console(width=width, highlight=False), shown)  # the file's text, escaped
 
 
 @app.command("view", epilog=(
@@ -69,11 +65,10 @@ def view_cmd(
     paths: list[Path] | None = typer.Argument(None, help="PDN files or folders.",
                                               show_default=False),
     out: Path = typer.Option(Path("games.html"), "--out", "-o", help="The HTML page to write."),
-    db: Path | None = typer.Option(None, "--db", help="Take the games from this database."),
+    db: SourceDb = None,
     where: str | None = typer.Option(None, "--where",
                                      help="SQL condition on the games table (with --db)."),
-    variant: str | None = typer.Option(None, "--variant",
-                                       help="Variant for files whose tags do not say."),
+    variant: Variant = None,
     limit: int | None = typer.Option(None, "--limit", min=1, help="At most this many games."),
 ) -> None:
     """One self-contained HTML game viewer: game list, board, moves, findings.
@@ -86,23 +81,16 @@ def view_cmd(
     from pdnkit import view
 
     if (not paths) == (db is None):
-        raise _fail("give PDN files, or --db DB (with --where to choose games)")
-    if db is not None and not db.exists():
-        raise _fail(f"no database at {db}")
+        raise fail("give PDN files, or --db DB (with --where to choose games)")
     if where is not None and db is None:
-        raise _fail("--where needs --db")
+        raise fail("--where needs --db")
     for p in paths or []:
         if not p.exists():
-            raise _fail(f"no such file or folder: {p}")
+            raise fail(f"no such file or folder: {p}")
     if out.suffix.lower() not in (".html", ".htm"):
-        raise _fail("--out must end in .html")
-    try:
+        raise fail("--out must end in .html")
+    check(out, [*(paths or []), db] if db is not None else list(paths or []))
+    with usage_errors(), user_sql("--where"):  # no database, no PDN file in a folder
         summary = view([str(p) for p in paths] if paths else None, out=out,
                        db=str(db) if db else None, where=where, variant=variant, limit=limit)
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
-    except Exception as exc:  # duckdb reports a bad --where as its own error types
-        if db is not None and type(exc).__module__.startswith(("duckdb", "_duckdb")):
-            raise _fail(f"--where: {exc}") from None
-        raise
     typer.echo(f"wrote {summary.path}: {summary.games} games, {summary.errors} with errors")

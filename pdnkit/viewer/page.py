@@ -194,7 +194,10 @@ def view(source: Any = None, *, out: str | Path = "games.html", db: Any = None,
     name = title or _name(source, db, where)
     text, index = _build(models, f"pdnkit view: {name}")
     path = Path(out)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    from pdnkit._atomic import atomic_output, local_paths
+
+    # whole or not at all (a full disk keeps the old page), never over an input
+    with atomic_output(path, inputs=local_paths(source, db)) as fh:
+        fh.write(text)
     return ViewSummary(path, len(index), sum(e["status"] == "error" for e in index),
                        {e["source"]: e["i"] for e in index})

@@ -67,7 +67,7 @@ def test_stats_filters_and_errors(db_file, tmp_path):
                   "--to", "2021-12", "-f", "json"])
     assert sum(r["games"] for r in rows) == 2
     res = runner.invoke(app, ["stats", "openings", "--db", str(tmp_path / "none.duckdb")])
-    assert res.exit_code == 2 and "no database" in res.output
+    assert res.exit_code == 2 and "no pdnkit database at" in res.output  # the store says it
     res = runner.invoke(app, ["stats", "openings", "--db", str(db_file), "--from", "soon"])
     assert res.exit_code == 2
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit._atomic import OutputIsInputError, atomic_output, check_not_input
+from pdnkit._atomic import OutputIsInputError, atomic_output, check_not_input, check_output
 from pdnkit.pdn.tools import convert
 from tests.store.safety_helpers import (
     GAME_A,
@@ -42,13 +42,34 @@ def test_convert_refuses_an_input_inside_a_folder_input(tmp_path: Path) -> None:
     assert (src / "b.pdn").read_bytes() == before == GAME_C.encode()
 
 
-def test_convert_into_the_folder_as_a_new_file_works(tmp_path: Path) -> None:
+def test_convert_refuses_a_new_file_inside_a_folder_input(tmp_path: Path) -> None:
+    """Issue 26 point 4: the next run would read the output as one more input."""
     src = collection(tmp_path / "src")
     code, _, err = cli("convert", src, "--out", src / "all.pdn")
+    assert code == 2 and "inside the input folder" in one_error_line(err)
+    assert sorted(p.name for p in src.iterdir()) == ["a.pdn", "b.pdn"]
+    code, _, err = cli("convert", src, "--out", tmp_path / "all.pdn")
     assert code == 0, err
-    text = (src / "all.pdn").read_text(encoding="utf-8")
-    assert text.count("[Event") == 3
-    assert sorted(p.name for p in src.iterdir()) == ["a.pdn", "all.pdn", "b.pdn"]
+    assert (tmp_path / "all.pdn").read_text(encoding="utf-8").count("[Event") == 3
+
+
+def test_validate_output_inside_a_folder_input_is_refused(tmp_path: Path) -> None:
+    src = collection(tmp_path / "src")
+    (tmp_path / "link").symlink_to(src)
+    for out in (src / "report.jsonl", tmp_path / "link" / "report.jsonl", src / "sub" / "r.txt"):
+        code, _, err = cli("validate", tmp_path / "src", "--format", "jsonl", "--output", out)
+        assert code == 2 and "inside the input folder" in one_error_line(err), out
+    assert sorted(p.name for p in src.iterdir()) == ["a.pdn", "b.pdn"]
+
+
+def test_check_output_resolves_symbolic_links(tmp_path: Path) -> None:
+    src = collection(tmp_path / "src")
+    (tmp_path / "alias").symlink_to(src)
+    with pytest.raises(OutputIsInputError, match="inside the input folder"):
+        check_output(src / "new.pdn", [tmp_path / "alias"])
+    with pytest.raises(OutputIsInputError, match="inside the input folder"):
+        check_output(tmp_path / "alias" / "new.pdn", [src])
+    check_output(tmp_path / "new.pdn", [src, "-", "s3://bucket/games"])
 
 
 def test_convert_that_fails_midway_leaves_the_old_output(tmp_path: Path,

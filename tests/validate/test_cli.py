@@ -23,12 +23,14 @@ ERROR = game(None, "1. 32-28 19-23 2. 33-29", gametype="20", result="*")
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    (tmp_path / "a.pdn").write_text(CLEAN + "\n" + WARN, encoding="utf-8")
-    sub = tmp_path / "sub"
+    games = tmp_path / "games"  # outputs go beside it: inside an input folder is refused
+    games.mkdir()
+    (games / "a.pdn").write_text(CLEAN + "\n" + WARN, encoding="utf-8")
+    sub = games / "sub"
     sub.mkdir()
     (sub / "b.PDN").write_text(ERROR, encoding="utf-8")
     (sub / "notes.txt").write_text("not a game", encoding="utf-8")
-    return tmp_path
+    return games
 
 
 def test_jsonl_objects_and_exit_status(folder: Path) -> None:

@@ -34,7 +34,9 @@ def test_a_command_process_loads_one_module_and_still_runs() -> None:
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
     assert res.returncode == 0, res.stderr
-    assert res.stdout.splitlines()[0] == "['pdnkit.cli.app', 'pdnkit.cli.validate_cmd']"
+    # the shared options and output layer, and the one command module
+    assert res.stdout.splitlines()[0] == ("['pdnkit.cli.app', 'pdnkit.cli.options', "
+                                          "'pdnkit.cli.output', 'pdnkit.cli.validate_cmd']")
     assert "compulsory" in res.stdout.lower() or "capture" in res.stdout.lower()
 
 
@@ -48,3 +50,46 @@ def test_top_level_help_lists_every_panel() -> None:
     assert where == sorted(where)
     for cmd in ("demo", "validate", "import", "stats", "perft", "lint"):
         assert f" {cmd} " in out
+
+
+_HEAVY = ("pandas", "pyarrow")
+
+
+def _heavy_after(args: list[str]) -> list[str]:
+    """The heavy libraries imported by the time ``pdnkit ARGS`` ends (run as the console
+    script would run it)."""
+    code = ("import sys; sys.argv = ['/x/pdnkit/__main__.py', *sys.argv[1:]]\n"
+            "import pdnkit.cli\n"
+            "try:\n    pdnkit.cli.main()\n"
+            "except SystemExit:\n    pass\n"
+            f"print(sorted(m for m in {_HEAVY!r} if m in sys.modules))\n")
+    res = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                         timeout=120)
+    return res.stdout.splitlines()[-1:]
+
+
+def test_help_validate_and_lint_import_neither_pandas_nor_pyarrow(tmp_path) -> None:
+    """Issue 25: the output layer imports pandas and pyarrow only for a DataFrame or a
+    Parquet file."""
+    game = tmp_path / "g.pdn"
+    game.write_text('[GameType "20"]\n\n1. 32-28 19-23 *\n', encoding="utf-8")
+    for args in (["--help"], ["validate", str(game), "-q"],
+                 ["validate", str(game), "--output", str(tmp_path / "r.csv")],
+                 ["lint", str(game)], ["variants", "-f", "csv"], ["moves", "russian", "-f",
+                                                                   "json"]):
+        assert _heavy_after(args) == ["[]"], args
+    assert (tmp_path / "r.csv").read_text(encoding="utf-8").startswith("file,index,")
+
+
+def test_emit_of_plain_rows_imports_neither_pandas_nor_pyarrow() -> None:
+    code = ("import sys\n"
+            "from pdnkit.cli.output import Rows, emit, output, print_table\n"
+            "rows = Rows(['a', 'b'], [(1, [2]), (None, 'x')])\n"
+            "for fmt in ('csv', 'json', 'jsonl', 'text'):\n"
+            "    emit(rows, output(fmt, None))\n"
+            "print_table(rows, title='t')\n"
+            f"print(sorted(m for m in {_HEAVY!r} if m in sys.modules))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[-1] == "[]"

@@ -1,0 +1,532 @@
+"""The one output layer of the command line: every table result (a DataFrame or plain rows)
+written as text, CSV, JSON, JSONL or Parquet, to the screen or to a file, with the same
+conventions everywhere, and the one output check before anything is written.
+
+Conventions (the same for every command):
+
+* **NULL** is an empty field in CSV and text, ``null`` in JSON and JSONL (NaN and NaT too);
+* **dates** are ISO (``2020-05-01``; a date-and-time column ``2020-05-01T10:30:00``);
+* **lists and maps** are JSON in CSV and text (``[279, 280]``), arrays and objects in JSON;
+* **text on the screen** never carries the file's control characters: ESC, BEL, CR, bidi
+  overrides ... are shown escaped (``\\x1b``), never sent to the terminal (:func:`terminal_safe`).
+
+The format is ``--format`` if given, else ``--out``'s extension (``.txt .csv .json .jsonl
+.parquet``; another extension is refused with this list), else a text table. A text table on a
+terminal (or with ``COLUMNS`` set) fits its width: long cells such as FENs and keys end in an
+ellipsis, names wrap at spaces, column names at ``_``, and columns that still do not fit are
+named below the table; ``--wide`` (or a pipe) shows every column and cell whole. A file is
+written whole or not at all (:func:`pdnkit._atomic.atomic_output`) and never over an input.
+
+Example:
+    >>> sink = output(None, None)
+    >>> sink.format
+    'text'
+    >>> emit(Rows(["player", "date"], [("Ann Lee", dt.date(2020, 5, 1)), (None, None)]),
+    ...      output("csv", None))
+    player,date
+    Ann Lee,2020-05-01
+    ,
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import json
+import math
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Protocol
+
+from pdnkit.cli.options import FORMAT_ALIASES, TABLE_FORMATS, UsageError, format_name
+
+if TYPE_CHECKING:
+    from rich.console import Console, ConsoleOptions, RenderResult
+
+
+class Frame(Protocol):
+    """What :func:`emit` reads of a pandas DataFrame (pandas is imported only by the caller
+    that made one)."""
+
+    @property
+    def columns(self) -> Any: ...
+
+    @property
+    def iloc(self) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A table result without pandas: column names and rows (tuples of plain values).
+
+    Example:
+        >>> len(Rows(["a"], [(1,), (2,)]))
+        2
+    """
+
+    columns: Sequence[str]
+    rows: Sequence[Sequence[object]]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+Table = Frame | Rows
+
+#: the file extensions a table output may have, and the format each means
+SUFFIXES = {".txt": "text", ".text": "text", ".csv": "csv", ".json": "json",
+            ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet", ".pq": "parquet"}
+
+
+# ------------------------------------------------------------------------------------------
+# where the output goes
+
+
+@dataclass(frozen=True)
+class Output:
+    """Where a command's result goes: its format, the file (``None``: the screen) and the
+    inputs it must never replace. Made by :func:`output` (which checks it), used by
+    :func:`emit`."""
+
+    format: str
+    path: Path | None = None
+    inputs: tuple[Path, ...] = ()
+    wide: bool = False
+
+    @property
+    def to_screen(self) -> bool:
+        """Whether the result goes to standard output."""
+        return self.path is None
+
+
+def resolve_format(fmt: str | None, out: Path | None,
+                   allowed: tuple[str, ...] = TABLE_FORMATS, *,
+                   unknown_suffix: str | None = None) -> str:
+    """The format to write: ``fmt`` if given, else the one ``out``'s extension names, else
+    ``text``. An extension that names no format in ``allowed`` is refused with the list
+    (or gives ``unknown_suffix`` when that is set: a report that is text whatever its name).
+
+    Example:
+        >>> resolve_format(None, Path("all.CSV")), resolve_format("json", Path("x.csv"))
+        ('csv', 'json')
+        >>> try:
+        ...     resolve_format(None, Path("q.xlsx"))
+        ... except UsageError as exc:
+        ...     print(exc)
+        cannot write q.xlsx: no format has the extension .xlsx (use .txt, .csv, .json, .jsonl or .parquet, or --format)
+    """
+    if fmt is not None:
+        return format_name(fmt, allowed) or "text"
+    if out is None or str(out) == "-":
+        return "text"
+    suffix = out.suffix.lower()
+    name = SUFFIXES.get(suffix)
+    if name in allowed:
+        return name
+    if unknown_suffix is not None:
+        return unknown_suffix
+    known = [s for s, f in SUFFIXES.items() if f in allowed and s not in (".text", ".ndjson",
+                                                                          ".pq")]
+    listed = ", ".join(known[:-1]) + f" or {known[-1]}"
+    what = f"the extension {suffix}" if suffix else "no extension"
+    raise UsageError(f"cannot write {out}: no format has {what} (use {listed}, or --format)"
+                     if suffix else f"cannot tell the format of {out}: it has {what} "
+                     f"(use {listed}, or --format)")
+
+
+def output(fmt: str | None, out: Path | None, inputs: Iterable[object] = (), *,
+           wide: bool = False, allowed: tuple[str, ...] = TABLE_FORMATS,
+           unknown_suffix: str | None = None) -> Output:
+    """Check where a result goes, before the command does its work: the format
+    (:func:`resolve_format`), Parquet only to a file, and the one output check
+    (:func:`pdnkit._atomic.check_output`: never one of ``inputs``, never inside an input
+    folder, symbolic links resolved). ``inputs`` may hold paths, ``None`` (the default
+    database), lists, PDN text or connections; only local paths count.
+
+    Example:
+        >>> output(None, Path("hits.parquet")).format
+        'parquet'
+    """
+    path = None if out is None or str(out) == "-" else Path(out)
+    name = resolve_format(fmt, path, allowed, unknown_suffix=unknown_suffix)
+    if name == "parquet" and path is None:
+        raise UsageError("--format parquet needs --out FILE")
+    local = check(path, inputs)
+    return Output(name, path, local, wide)
+
+
+def check(out: Path | str | None, inputs: Iterable[object]) -> tuple[Path, ...]:
+    """The one output check of a command (:func:`pdnkit._atomic.check_output`) on ``out``
+    (``None`` or ``-``: the screen, nothing to check) against the local paths among
+    ``inputs`` (``None`` stands for the default database); returns those paths.
+
+    Example:
+        >>> check(None, ["1. 32-28 *"])
+        ()
+    """
+    from pdnkit._atomic import check_output, local_paths
+
+    given = [_default_db() if item is None else item for item in inputs]
+    local = tuple(local_paths(*given))
+    if out is not None and str(out) != "-":
+        check_output(out, local)
+    return local
+
+
+def _default_db() -> str:
+    from pdnkit.store import DEFAULT_DB
+
+    return str(DEFAULT_DB)
+
+
+# ------------------------------------------------------------------------------------------
+# the one table model: column names and columns of plain Python values
+
+
+@dataclass
+class _Columns:
+    names: list[str]
+    values: list[list[object]]
+    numeric: list[bool] = field(default_factory=list)
+
+    @property
+    def rows(self) -> int:
+        return len(self.values[0]) if self.values else 0
+
+    def records(self) -> Iterator[dict[str, object]]:
+        for i in range(self.rows):
+            yield {n: col[i] for n, col in zip(self.names, self.values, strict=True)}
+
+
+def _columns(table: Table) -> _Columns:
+    if isinstance(table, Rows):
+        names = [str(c) for c in table.columns]
+        values: list[list[object]] = [[_plain(r[i]) for r in table.rows]
+                                      for i in range(len(names))]
+    else:
+        names = [str(c) for c in table.columns]
+        values = [_series_values(table.iloc[:, i]) for i in range(len(names))]
+    numeric = [_is_numeric(col) for col in values]
+    return _Columns(names, values, numeric)
+
+
+def _series_values(s: Any) -> list[object]:
+    """A pandas column as plain values: NULLs as ``None``, dates as dates."""
+    kind = getattr(s.dtype, "kind", "O")
+    if kind in "iubf" and not s.hasnans:  # numbers without a NULL: as they are
+        return list(s.tolist())
+    if kind == "M":  # datetimes: dates when every value is at midnight
+        stamps = [None if v is None or v != v else v for v in s.tolist()]
+        if all(v is None or (v.hour, v.minute, v.second, v.microsecond) == (0, 0, 0, 0)
+               for v in stamps):
+            return [None if v is None else v.date() for v in stamps]
+        return [None if v is None else v.to_pydatetime() if hasattr(v, "to_pydatetime")
+                else v for v in stamps]
+    return [_plain(v) for v in s.tolist()]
+
+
+def _plain(v: object) -> object:
+    """A cell as a plain Python value: ``None`` for every NULL (NaN, NaT, NA), numpy values
+    as Python ones, arrays as lists, maps as dicts with text keys.
+
+    Example:
+        >>> _plain(float("nan")), _plain((1, [2.0])), _plain({1: None})
+        (None, [1, [2.0]], {'1': None})
+    """
+    if v is None or isinstance(v, (str, bool, int)):
+        return v
+    if isinstance(v, float):
+        return None if math.isnan(v) else v
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    if type(v).__name__ in ("NAType", "NaTType"):
+        return None
+    if isinstance(v, (dt.date, dt.time)):
+        convert = getattr(v, "to_pydatetime", None)  # a pandas Timestamp
+        return convert() if convert is not None else v
+    if hasattr(v, "tolist"):  # a numpy scalar or array
+        return _plain(v.tolist())
+    return v
+
+
+def _is_numeric(values: list[object]) -> bool:
+    seen = False
+    for v in values:
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float, Decimal)):
+            return False
+        seen = True
+    return seen
+
+
+def _iso(v: dt.date | dt.time) -> str:
+    return v.isoformat()
+
+
+def _json_default(v: object) -> object:
+    if isinstance(v, (dt.date, dt.time)):
+        return _iso(v)
+    if isinstance(v, Decimal):
+        return int(v) if v == v.to_integral_value() else float(v)
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return bytes(v).hex()
+    return str(v)
+
+
+def _field(v: object) -> str:
+    """A cell as CSV and text write it: NULL empty, lists and maps as JSON, dates ISO."""
+    if v is None:
+        return ""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (list, dict)):
+        return json.dumps(v, ensure_ascii=False, default=_json_default)
+    if isinstance(v, (dt.date, dt.time)):
+        return _iso(v)
+    return str(v)
+
+
+# ------------------------------------------------------------------------------------------
+# writing
+
+
+def emit(table: Table, sink: Output, *, title: str | None = None, limit: int | None = None,
+         empty: str = "(no rows)") -> None:
+    """Write ``table`` where ``sink`` says, in its format (see the module's conventions).
+    On the screen a text table shows the first ``limit`` rows (all for ``None``) under
+    ``title``, and ``empty`` when there is no row; to a file every row, then
+    ``N rows -> FILE`` on standard error.
+
+    Example:
+        >>> emit(Rows(["a", "b"], [(1, [2, 3])]), output("json", None))
+        [
+         {
+          "a": 1,
+          "b": [
+           2,
+           3
+          ]
+         }
+        ]
+    """
+    if sink.format == "parquet":
+        _write_parquet(table, sink)
+    else:
+        cols = _columns(table)
+        if sink.format == "text" and sink.to_screen:
+            print_table(cols, title=title, limit=limit, empty=empty, wide=sink.wide)
+            return
+        writer = {"csv": _write_csv, "json": _write_json, "jsonl": _write_jsonl,
+                  "text": _write_text}[sink.format]
+        if sink.path is None:
+            writer(cols, sys.stdout)
+            sys.stdout.flush()
+        else:
+            from pdnkit._atomic import atomic_output
+
+            with atomic_output(sink.path, inputs=sink.inputs, newline="") as fh:
+                writer(cols, fh)
+    if sink.path is not None:
+        print(f"{len(table)} rows -> {sink.path}", file=sys.stderr)
+
+
+def _write_csv(cols: _Columns, fh: IO[str]) -> None:
+    w = csv.writer(fh, lineterminator="\n")
+    w.writerow(cols.names)
+    fields = [[_field(v) for v in col] for col in cols.values]
+    w.writerows(zip(*fields, strict=True) if fields else [])
+
+
+def _write_json(cols: _Columns, fh: IO[str]) -> None:
+    json.dump(list(cols.records()), fh, ensure_ascii=False, indent=1, default=_json_default)
+    fh.write("\n")
+
+
+def _write_jsonl(cols: _Columns, fh: IO[str]) -> None:
+    for record in cols.records():
+        fh.write(json.dumps(record, ensure_ascii=False, default=_json_default) + "\n")
+
+
+def _write_text(cols: _Columns, fh: IO[str]) -> None:
+    """A plain aligned table (a file, or standard output that is not a terminal)."""
+    texts = [[_field(v).replace("\n", " ") for v in col] for col in cols.values]
+    widths = [max([len(n)] + [len(t) for t in col]) for n, col in zip(cols.names, texts,
+                                                                       strict=True)]
+
+    def line(cells: Sequence[str]) -> str:
+        parts = [c.rjust(w) if num else c.ljust(w)
+                 for c, w, num in zip(cells, widths, cols.numeric, strict=True)]
+        return "  ".join(parts).rstrip() + "\n"
+
+    fh.write(line(cols.names))
+    fh.write(line(["-" * w for w in widths]))
+    for i in range(cols.rows):
+        fh.write(line([col[i] for col in texts]))
+
+
+def _write_parquet(table: Table, sink: Output) -> None:
+    import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+    import pyarrow.parquet as pq  # type: ignore[import-untyped, unused-ignore]
+
+    from pdnkit._atomic import atomic_path
+
+    if isinstance(table, Rows):
+        cols = _columns(table)
+        arrow = pa.table(dict(zip(cols.names, cols.values, strict=True)))
+    else:
+        arrow = _dates_as_dates(pa.Table.from_pandas(table, preserve_index=False))
+    assert sink.path is not None  # output() refuses Parquet to the screen
+    with atomic_path(sink.path, sink.inputs) as tmp:  # written by pyarrow, not by SQL
+        pq.write_table(arrow, tmp)
+
+
+def _dates_as_dates(arrow: Any) -> Any:
+    """A timestamp column whose values all fall at midnight (a DuckDB ``DATE`` comes back
+    from pandas as one) written as a Parquet date, as the other formats write it."""
+    import pyarrow as pa  # type: ignore[import-untyped, unused-ignore]
+    import pyarrow.compute as pc  # type: ignore[import-untyped, unused-ignore]
+
+    for i, column in enumerate(arrow.schema):
+        if pa.types.is_timestamp(column.type) and column.type.tz is None:
+            values = arrow.column(i)
+            dates = pc.cast(values, pa.date32())
+            if pc.all(pc.equal(pc.cast(dates, column.type), values)).as_py() is not False:
+                arrow = arrow.set_column(i, pa.field(column.name, pa.date32()), dates)
+    return arrow
+
+
+# ------------------------------------------------------------------------------------------
+# the screen: control characters escaped, tables fitted to the terminal
+
+#: what never reaches the terminal from file text: C0 controls but newline and tab, DEL, C1
+#: controls, and the bidi controls that reorder what is shown
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+                     "\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every control character that a terminal would act on (ESC sequences,
+    BEL, CR, backspace, C1 controls, bidi overrides) written as an escape instead.
+
+    Example:
+        >>> terminal_safe("Ann\\x1b[2J\\u202eB\\nC")
+        'Ann\\\\x1b[2J\\\\u202eB\\nC'
+    """
+    if not _UNSAFE.search(text):
+        return text
+    return _UNSAFE.sub(_escape_char, text)
+
+
+def markup_safe(text: str) -> str:
+    """``text`` from a file made safe to print in rich markup: control characters escaped
+    (:func:`terminal_safe`) and ``[`` no longer read as a style.
+
+    Example:
+        >>> markup_safe("[bold]x\\x07")
+        '\\\\[bold]x\\\\x07'
+    """
+    from rich.markup import escape
+
+    return escape(terminal_safe(text))
+
+
+def _escape_char(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+class Safe:
+    """A rich renderable shown with :func:`terminal_safe` applied to every piece of text it
+    renders (``show``'s board and moves, ``validate``'s summary): whatever a file holds, the
+    terminal gets no control sequence from it.
+
+    Example:
+        >>> import io
+        >>> from rich.console import Console
+        >>> c = Console(file=io.StringIO(), width=40)
+        >>> c.print(Safe("a\\x1b[31mb"))
+        >>> c.file.getvalue()
+        'a\\\\x1b[31mb\\n'
+    """
+
+    def __init__(self, renderable: object) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.segment import Segment
+        from rich.text import Text
+
+        inner = self.renderable
+        if isinstance(inner, str):  # plain text, never markup: the file's '[' stays
+            inner = Text(inner)
+        for seg in console.render(inner, options):  # type: ignore[arg-type]
+            if seg.control or not _UNSAFE.search(seg.text):
+                yield seg
+            else:
+                yield Segment(terminal_safe(seg.text), seg.style)
+
+
+def print_safe(console: Console, renderable: object) -> None:
+    """Print ``renderable`` with :class:`Safe`: no control character from file text reaches
+    the terminal."""
+    console.print(Safe(renderable))
+
+
+def screen_width(console: Console) -> int | None:
+    """The width a table on the screen must fit: ``COLUMNS`` when set, else the terminal's;
+    ``None`` when standard output is no terminal (a pipe gets whole cells).
+
+    Example:
+        >>> import io
+        >>> from rich.console import Console
+        >>> os.environ.get("COLUMNS") is not None or screen_width(
+        ...     Console(file=io.StringIO())) is None
+        True
+    """
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    return console.width if console.is_terminal else None
+
+
+def print_table(table: Table | _Columns, *, title: str | None = None, limit: int | None = None,
+                empty: str = "(no rows)", wide: bool = False,
+                console: Console | None = None) -> None:
+    """Print a text table on the screen, fitted to its width (see the module's doc)."""
+    from rich.console import Console
+
+    from pdnkit.cli.fit import fit_table
+
+    cols = table if isinstance(table, _Columns) else _columns(table)
+    console = console or Console(highlight=False)
+    shown = cols.rows if limit is None else min(limit, cols.rows)
+    texts = [[terminal_safe(_field(v)) for v in col[:shown]] for col in cols.values]
+    width = None if wide else screen_width(console)
+    rich_table, hidden, needed = fit_table([terminal_safe(n) for n in cols.names], texts,
+                                           cols.numeric, width, title=title)
+    Console(file=console.file, width=max(needed, width or 0), highlight=False,
+            force_terminal=console.is_terminal).print(rich_table)
+    notes = []
+    if cols.rows == 0 and empty:
+        notes.append(empty)
+    if shown < cols.rows:
+        notes.append(f"... {cols.rows - shown} more rows (--limit N, or --format csv for all)")
+    if hidden:
+        notes.append(f"... {len(hidden)} more column(s): {', '.join(hidden)} "
+                     "(--wide shows them)")
+    for note in notes:
+        console.print(note, style="dim", highlight=False, markup=False)
+
+
+__all__ = ["FORMAT_ALIASES", "Output", "Rows", "SUFFIXES", "Safe", "check", "emit",
+           "markup_safe", "output", "print_safe", "print_table", "resolve_format", "screen_width", "terminal_safe"]
