@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import PdnkitError
-from pdnkit.store.bitboards import bits_literal, bits_source
+from pdnkit.tables.bitboards import bits_literal, bits_source
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -474,7 +474,7 @@ def _fen_positions(con: duckdb.DuckDBPyConnection, fen: str, variant: str | None
     ``side`` says; with ``mirror`` also the mirrored position, other side to move) in every
     variant of the database that reads it (or ``variant``)."""
     from pdnkit.rules import Position, get_rules, parse_fen
-    from pdnkit.store.bitboards import square_bits
+    from pdnkit.tables.bitboards import square_bits
 
     variants = [variant] if variant else [r[0] for r in con.execute(
         "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL").fetchall()]

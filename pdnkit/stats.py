@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.store.bitboards import bits_literal, bits_source
+from pdnkit.tables.bitboards import bits_literal, bits_source
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -586,7 +586,7 @@ def _engine_positions(variants: list[str], fen: str | None, tokens: list[str]
         from pdnkit.rules import Position, format_move, get_rules, match_move, parse_fen
     except ImportError:  # pragma: no cover - engine not available
         return [], []
-    from pdnkit.store.bitboards import square_bits
+    from pdnkit.tables.bitboards import square_bits
 
     out: list[StoredPosition] = []
     failed: list[tuple[int, str, str]] = []
@@ -642,7 +642,7 @@ def positions_at(
     """
     import pandas as pd
 
-    from pdnkit.store.bitboards import bits_key
+    from pdnkit.tables.bitboards import bits_key
 
     con = _con(con)
     if fen and moves:
@@ -651,7 +651,7 @@ def positions_at(
     tokens = _move_tokens(moves) if moves else []
     if fen:  # the FEN's square bitboards, read on the board of every variant stored
         from pdnkit.rules import get_rules
-        from pdnkit.store.bitboards import fen_bits
+        from pdnkit.tables.bitboards import fen_bits
 
         for v in _stored_variants(con, variant):
             try:
@@ -719,7 +719,7 @@ def _initial_positions(con: Any, variant: str | None) -> list[StoredPosition]:
     """The initial position of each variant and edition of the games that start from it
     (the rules engine's; the stored starts of a variant it does not know)."""
     from pdnkit.rules import Position, get_rules
-    from pdnkit.store.bitboards import square_bits
+    from pdnkit.tables.bitboards import square_bits
 
     vwhere, vparams = _game_filters(variant)
     start = "coalesce(g.start_is_initial, g.fen IS NULL)"
@@ -884,7 +884,7 @@ def _tree_targets(start: pd.DataFrame) -> dict[str, _Targets]:
     and the move that leads to each, in canonical notation (as the import stores it)."""
     from pdnkit.rules import Position, get_rules
     from pdnkit.rules.notation import canonical_notation
-    from pdnkit.store.bitboards import square_bits
+    from pdnkit.tables.bitboards import square_bits
 
     out: dict[str, _Targets] = {}
     for v, black, wm, wk, bm, bk in start[["variant", "black", "wm", "wk", "bm",

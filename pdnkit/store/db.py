@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from pdnkit.errors import PdnkitError
-from pdnkit.store.compact import MOVE_ROWS_SELECT
+from pdnkit.tables.compact import MOVE_ROWS_SELECT
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -472,7 +472,7 @@ def _split_bits(con: duckdb.DuckDBPyConnection) -> None:
     ``*_high`` columns of squares 65 and up, column by column (a checkpoint after each
     writes it out: the file grows by less than the old columns' size, and the space they
     leave is reused by later imports)."""
-    from pdnkit.store.bitboards import HIGH_COLUMNS, LOW_WORD
+    from pdnkit.tables.bitboards import HIGH_COLUMNS, LOW_WORD
 
     wide = "layout IN (SELECT layout FROM layouts WHERE squares > 64)"
     for col, high in HIGH_COLUMNS.items():

@@ -37,9 +37,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.store.compact import MOVE_ROWS_SELECT
 from pdnkit.store.db import DatabaseError, DbLike, database_error, opened, refresh_variants
-from pdnkit.store.rows import RUN_MOVES_AS_MOVES, ReportBatch
+from pdnkit.tables.load import load_batch
+from pdnkit.tables.rows import ReportBatch
 
 if TYPE_CHECKING:
     import duckdb
@@ -379,68 +379,6 @@ def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs
 # --------------------------------------------------------------------------------------------
 # the writer
 
-_LOAD_ORDER = ("games", "moves", "run_moves", "findings", "rule_events")
-#: the table each batch table goes to, when it is not its own name
-_TARGETS = {"moves": "move_rows", "run_moves": "move_rows"}
-
-
-def _select(name: str, game_offset: int, file_id: int) -> str:
-    """The query over the batch table ``name`` (named ``_pdnkit_load``) that loads it: local
-    game numbers shifted by ``game_offset``, ``file_id`` added, moves stored compactly
-    (:data:`pdnkit.store.compact.MOVE_ROWS_SELECT`; a plain run's moves first get the
-    ``moves`` columns, :data:`pdnkit.store.rows.RUN_MOVES_AS_MOVES`)."""
-    shift = f"* REPLACE (game_id + {int(game_offset)} AS game_id)"
-    if name in ("moves", "run_moves"):
-        rows = ("_pdnkit_load" if name == "moves"
-                else f"(SELECT {RUN_MOVES_AS_MOVES} FROM _pdnkit_load)")
-        return f"SELECT {shift} FROM (SELECT {MOVE_ROWS_SELECT} FROM {rows})"
-    if name in ("games", "findings"):
-        shift += f", {int(file_id)}::BIGINT AS file_id"
-    return f"SELECT {shift} FROM _pdnkit_load"
-
-
-def _append(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table,
-            query: str = "SELECT * FROM _pdnkit_load") -> None:
-    """Insert an Arrow table into ``table`` by column name (``query`` reads the table as
-    ``_pdnkit_load``).
-
-    The table is scanned through a relation rather than registered by name: DuckDB keeps
-    every object registered during a transaction alive until the transaction ends, which
-    would hold every batch of a large file in memory until its commit."""
-    con.from_arrow(data).query("_pdnkit_load", f"INSERT INTO {table} BY NAME {query}")
-
-
-def _load(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int,
-          game_offset: int, layouts: list[Any] | None = None) -> None:
-    """Insert one batch: local game numbers shifted by ``game_offset``, ``file_id`` added
-    and the derived columns computed, all in the ``INSERT`` itself; positions given as
-    engine bitboards (``position_bits``) become square bitboards in SQL
-    (:func:`pdnkit.store.rows.position_bits_query`), those written in Python
-    (``positions``) are inserted as they are; both number ``layouts``, which get their
-    database numbers here (:func:`pdnkit.store.bitboards.layout_ids`)."""
-    from pdnkit.store.rows import position_bits_query, positions_select
-
-    bits = tables.get("position_bits")
-    py_pos = tables.get("positions")
-    if (bits is not None and bits.num_rows) or (py_pos is not None and py_pos.num_rows):
-        from pdnkit.store.bitboards import layout_ids
-
-        lays = list(layouts or ())
-        ids = layout_ids(con, lays)
-        if bits is not None and bits.num_rows:
-            con.from_arrow(bits).query(
-                "_pdnkit_load", "INSERT INTO position_bits BY NAME "
-                + position_bits_query(lays, game_offset, ids))
-        if py_pos is not None and py_pos.num_rows:
-            con.from_arrow(py_pos).query(
-                "_pdnkit_load", "INSERT INTO position_bits BY NAME "
-                + positions_select(ids, game_offset,
-                                   [i for i, lay in enumerate(lays) if lay.squares > 64]))
-    for name in _LOAD_ORDER:
-        t = tables[name]
-        if t.num_rows == 0:
-            continue
-        _append(con, _TARGETS.get(name, name), t, _select(name, game_offset, file_id))
 
 
 #: row batches waiting for the writer thread (bounds the memory of the pipeline)
@@ -481,7 +419,7 @@ class _Writer:
                 continue  # failed: let the caller's puts through until it notices
             tables, layouts, offset = item
             try:
-                _load(self.con, tables, self.file_id, offset, layouts)
+                load_batch(self.con, tables, self.file_id, offset, layouts)
             except BaseException as exc:  # handed to the caller
                 self.error = exc
 

@@ -51,7 +51,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.store import lakeview
-from pdnkit.store.bitboards import WHOLE_BITS
 from pdnkit.store.lakeview import (
     LAKE_TABLES,
     MANIFEST,
@@ -60,6 +59,7 @@ from pdnkit.store.lakeview import (
     is_lake,
     read_manifest,
 )
+from pdnkit.tables.bitboards import WHOLE_BITS
 
 if TYPE_CHECKING:
     import duckdb
@@ -219,7 +219,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     The parts are complete files under their final names when this returns; a task run
     again (a retry after a worker died) writes the same names again."""
     from pdnkit.store.ingest import BATCH_GAMES, BATCH_PLIES
-    from pdnkit.store.rows import ReportBatch
+    from pdnkit.tables.rows import ReportBatch
 
     fs, path = _fs(task.path)
     start = find_cut(fs, path, task.start, task.size)
@@ -301,11 +301,11 @@ class _PartWriter:
         self.key = chunk_id(task.file_id, task.chunk)
 
     def write(self, batch: Any, result: ChunkResult) -> None:
-        from pdnkit.store.ingest import _load
+        from pdnkit.tables.load import load_batch
 
         if not batch.games_count:
             return
-        _load(self.con, batch.to_arrow(), 0, self.games, batch.layouts)
+        load_batch(self.con, batch.to_arrow(), 0, self.games, batch.layouts)
         self.games += batch.games_count
         result.games += batch.games_count
         result.plies += batch.plies_count

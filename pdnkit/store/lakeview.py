@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.store.bitboards import split_columns
-from pdnkit.store.compact import MOVE_ROWS_SELECT
+from pdnkit.tables.bitboards import split_columns
+from pdnkit.tables.compact import MOVE_ROWS_SELECT
 
 if TYPE_CHECKING:
     import duckdb

@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from pdnkit.store import connect, duplicates, import_files, ingest, query
-from pdnkit.store.bitboards import bits_key
+from pdnkit.tables.bitboards import bits_key
 from tests.store.fakes import fake_file_reports, write_fake
 
 G1 = "Sijbrands|Baba Sy|Worlds|1964.05.03|32-28 19-23 28x19 14x23|ok"
@@ -262,7 +262,7 @@ def test_loaded_batches_are_not_kept_until_commit(tmp_path: Path,
     f = write_fake(tmp_path / "a.pdn", [G1, G2, G3] * 70)
     held: list[int] = []
     loaded: list[int] = []
-    load = ingest._load
+    load = ingest.load_batch
 
     def watched(con, tables, file_id, offset, layouts=None):  # type: ignore[no-untyped-def]
         loaded.append(sum(t.nbytes for t in tables.values()))
@@ -270,7 +270,7 @@ def test_loaded_batches_are_not_kept_until_commit(tmp_path: Path,
         del tables
         held.append(pa.total_allocated_bytes())
 
-    monkeypatch.setattr(ingest, "_load", watched)
+    monkeypatch.setattr(ingest, "load_batch", watched)
     import_files([f], db=tmp_path / "t.duckdb")
     assert len(loaded) == 42
     # retained batches would add up to sum(loaded); a flat loader holds about one batch

@@ -18,9 +18,9 @@ from pdnkit.rules import Position, get_rules, list_variants, write_fen
 from pdnkit.rules.fen import fen_layout
 from pdnkit.rules.position import position_key
 from pdnkit.store import import_files, ingest, sample_dir
-from pdnkit.store.bitboards import board_layout, layout_ids, square_bits
 from pdnkit.store.db import connect
-from pdnkit.store.rows import ReportBatch, _schemas, position_bits_query
+from pdnkit.tables.bitboards import board_layout, layout_ids, square_bits
+from pdnkit.tables.rows import ReportBatch, _schemas, position_bits_query
 from tests.placements import random_positions, stored_key
 
 VARIANTS = [r for r in list_variants() if fen_layout(r) is not None]
@@ -141,7 +141,7 @@ def test_a_failed_load_rolls_the_file_back(tmp_path: Path,
     good, bad = tmp_path / "a.pdn", tmp_path / "b.pdn"
     good.write_text(games[0] + "\n", encoding="utf-8")
     bad.write_text(games[0] + "\n\n[" + "\n\n[".join(games[1:4]) + "\n", encoding="utf-8")
-    load = ingest._load
+    load = ingest.load_batch
     calls: list[int] = []
 
     def failing(con, tables, file_id, offset, layouts=None):  # type: ignore[no-untyped-def]
@@ -150,7 +150,7 @@ def test_a_failed_load_rolls_the_file_back(tmp_path: Path,
             raise RuntimeError("disk full")
         load(con, tables, file_id, offset, layouts)
 
-    monkeypatch.setattr(ingest, "_load", failing)
+    monkeypatch.setattr(ingest, "load_batch", failing)
     db = tmp_path / "t.duckdb"
     with pytest.raises(RuntimeError, match="disk full"):
         import_files([good, bad], db=db)
@@ -158,7 +158,7 @@ def test_a_failed_load_rolls_the_file_back(tmp_path: Path,
     assert con.execute("SELECT count(*) FROM files").fetchall() == [(1,)]
     assert con.execute("SELECT count(*) FROM games").fetchall() == [(1,)]
     con.close()
-    monkeypatch.setattr(ingest, "_load", load)
+    monkeypatch.setattr(ingest, "load_batch", load)
     assert import_files([good, bad], db=db).games == 4
 
 

@@ -22,7 +22,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.pdn.tags import game_tags, unique_tags
-from pdnkit.store.bitboards import (
+from pdnkit.tables.bitboards import (
     Bits,
     BoardLayout,
     board_layout,
@@ -790,16 +790,16 @@ def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,
     """The SQL query that turns a ``position_bits`` batch of engine bitboards (named
     ``_pdnkit_load``; columns ``game_id``, ``ply``, ``layout``, ``black`` (1 when Black is to
     move), the engine's bitboards ``w``, ``b``, ``k``) into ``position_bits`` rows: the square
-    bitboards ``wm``, ``wk``, ``bm``, ``bk`` (:func:`pdnkit.store.bitboards.compact_sql`) and
+    bitboards ``wm``, ``wk``, ``bm``, ``bk`` (:func:`pdnkit.tables.bitboards.compact_sql`) and
     ``black``, with ``game_offset`` added to the game numbers. ``layout`` numbers ``layouts``
-    (each a :class:`pdnkit.store.bitboards.BoardLayout`), whose database numbers are ``ids``
+    (each a :class:`pdnkit.tables.bitboards.BoardLayout`), whose database numbers are ``ids``
     (default: their positions in ``layouts``). DuckDB computes them in bulk, off the Python
     thread, while the next batch is replayed.
 
     Example:
         >>> import duckdb
         >>> from pdnkit.rules import Position, get_rules
-        >>> from pdnkit.store.bitboards import board_layout, square_bits
+        >>> from pdnkit.tables.bitboards import board_layout, square_bits
         >>> p = Position.initial(get_rules("russian"))
         >>> con = duckdb.connect()
         >>> _ = con.execute("CREATE TABLE _pdnkit_load AS SELECT 0 AS game_id, 0 AS ply, "
