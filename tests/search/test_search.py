@@ -195,8 +195,8 @@ def test_patterns_agree_with_the_replayed_positions(name: str, tmp_path: Path) -
     from pdnkit.pdn import write_games
     from pdnkit.replay import validate
     from pdnkit.rules import get_rules, parse_fen
+    from pdnkit.samples.samples import variant_collection
     from pdnkit.store import import_files, sample_dir
-    from pdnkit.store.samples import variant_collection
 
     if name == "canadian":
         f = tmp_path / "canadian.pdn"

@@ -10,8 +10,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from pdnkit.samples.flawed import FLAW_CODES
 from pdnkit.store import demo, duplicates, export, import_files, query, sample_dir
-from pdnkit.store.flawed import FLAW_CODES
 from tests.shared import shared_path
 
 SAMPLES = sample_dir()

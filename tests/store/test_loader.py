@@ -193,7 +193,7 @@ def test_wide_boards_are_written_in_python(tmp_path: Path) -> None:
     equal the engine's too, set-up games included."""
     from pdnkit.pdn import write_games
     from pdnkit.replay import validate
-    from pdnkit.store.samples import variant_collection
+    from pdnkit.samples.samples import variant_collection
 
     f = tmp_path / "canadian.pdn"
     write_games(variant_collection("canadian", 10), f)

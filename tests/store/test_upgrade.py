@@ -89,7 +89,7 @@ def current(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, l
     """The bundled samples (every variant, unreplayed moves) and ten 12x12 Canadian games
     imported, and the rows of its ``moves`` and ``positions`` views."""
     from pdnkit.pdn import write_games
-    from pdnkit.store.samples import variant_collection
+    from pdnkit.samples.samples import variant_collection
 
     folder = tmp_path_factory.mktemp("upgrade")
     db = folder / "now.duckdb"

@@ -21,7 +21,7 @@ import pytest
 
 from pdnkit.replay import validate
 from pdnkit.rules import get_rules
-from pdnkit.store.demodata import sample_dir
+from pdnkit.samples import sample_dir
 from pdnkit.viewer.model import game_model
 from pdnkit.viewer.page import view, view_html
 from tests.shared import SHARED_DATA

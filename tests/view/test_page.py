@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pdnkit.cli import app
 from pdnkit.replay import validate
-from pdnkit.store.demodata import sample_dir
+from pdnkit.samples import sample_dir
 from pdnkit.viewer.model import placement_of
 from pdnkit.viewer.page import view
 

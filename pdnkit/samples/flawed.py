@@ -246,7 +246,7 @@ def coverage(paths: list[Path]) -> dict[str, list[str]]:
         >>> coverage([])
         {}
     """
-    from pdnkit.replay import validate
+    from pdnkit.validation import validate
 
     out: dict[str, list[str]] = {}
     for p in paths:
