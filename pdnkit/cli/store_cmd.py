@@ -199,7 +199,7 @@ def import_command(
         raise _fail(str(exc)) from None
     try:
         if lake is not None:
-            from pdnkit.store.lake import import_lake
+            from pdnkit.lake import import_lake
 
             summary = import_lake(paths, lake, variant, edition=edition, engine=engine,
                                   scheduler=scheduler, workers=workers,

@@ -151,7 +151,7 @@ def connect(db: DbLike = None, *, read_only: bool = False,
     (:data:`READ_ONLY_CONFIG`). A database that cannot be opened (in use by another process,
     damaged, not writable) raises :class:`DatabaseError`.
     A lake folder (written by ``pdnkit import --lake``) opens as an in-memory database whose
-    tables are views over its Parquet parts (:func:`pdnkit.store.lake.open_lake`).
+    tables are views over its Parquet parts (:func:`pdnkit.lake.open_lake`).
 
     Example:
         >>> con = connect(":memory:")
@@ -213,7 +213,7 @@ def connect(db: DbLike = None, *, read_only: bool = False,
 
 
 def _is_lake_connection(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether ``con`` was opened by :func:`pdnkit.store.lake.open_lake`."""
+    """Whether ``con`` was opened by :func:`pdnkit.lake.open_lake`."""
     return bool(con.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_name = '_lake_chunks' "
         "AND table_catalog = current_database()").fetchall()[0][0])
