@@ -38,7 +38,7 @@ import json, sys, time
 mode, path, db = sys.argv[1], sys.argv[2], sys.argv[3]
 t = time.perf_counter()
 if mode == "validate":
-    from pdnkit.replay import validate
+    from pdnkit.validation import validate
     n = sum(1 for _ in validate(path))
 else:
     from pdnkit.store import import_files

@@ -28,27 +28,30 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import replace as replace_field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pdnkit.lake.cut import scan_source, source_encoding
 from pdnkit.lake.engines import Engine, make_engine
 from pdnkit.lake.manifest import make_entry, remove_entry, write_entry
 from pdnkit.lake.tasks import CHUNK_BYTES, ChunkResult, plan_chunks
-from pdnkit.store.ingest import FileResult, ImportSummary, collect_paths
+from pdnkit.store.ingest import FileResult, ImportSummary
 from pdnkit.store.lakeview import MANIFEST, filesystem, read_manifest
+from pdnkit.validation import RunOptions
+from pdnkit.validation.game import IRREGULAR
+from pdnkit.validation.pipeline import check_arguments, file_guess_of
+from pdnkit.validation.sources import collect_paths
+
+if TYPE_CHECKING:
+    from pdnkit.validation.resolve import FileGuess
 
 
-def _file_guess(src: str, variant: str | None, edition: str | None,
-                encoding: str | None) -> Any:
+def _file_guess(src: str, options: RunOptions) -> FileGuess | None:
     """The file's variant from its first games (a bounded prefix: see
     :func:`pdnkit.validation.pipeline.file_guess_of`); ``None`` for a URL."""
     if "://" in src:
         return None
-    from pdnkit.validation.pipeline import file_guess_of
-
-    return file_guess_of(Path(src), variant, edition, encoding)
+    return file_guess_of(Path(src), options)
 
 
 def _sources(paths: Iterable[str | Path]) -> list[str]:
@@ -98,6 +101,10 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
         from pdnkit.rules import get_rules
 
         get_rules(variant)
+    check_arguments(variant, edition, "auto")
+    if irregular not in IRREGULAR:
+        raise ValueError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
+    options = RunOptions(variant=variant, edition=edition, irregular=irregular, compact=True)
     sources = _sources(paths)
     fs, root = filesystem(lake)
     fs.makedirs(f"{root}/{MANIFEST}", exist_ok=True)
@@ -121,10 +128,9 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
                 remove_entry(fs, root, old)
             size = int(sfs.size(spath))
             enc, fallback = source_encoding(sfs, spath, encoding, first, first_line)
-            tasks = plan_chunks(str(lake), src, size, next_file, enc, chunk_bytes, variant,
-                                edition, fallback, whole=encoding is None)
-            guess = _file_guess(src, variant, edition, encoding)
-            tasks = [replace_field(t, irregular=irregular, file_guess=guess) for t in tasks]
+            tasks = plan_chunks(str(lake), src, size, next_file, enc, chunk_bytes, options,
+                                fallback, whole=encoding is None,
+                                file_guess=_file_guess(src, options.but(encoding=encoding)))
             results = []
             for res in eng.map(tasks):
                 results.append(res)

@@ -20,20 +20,28 @@ import os
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.findings import make_finding
 from pdnkit.lake.cut import BYTE_CUTTABLE, find_cut, read_range
 from pdnkit.store.db import ensure_schema
 from pdnkit.store.lakeview import LAKE_TABLES, filesystem
 from pdnkit.tables.bitboards import WHOLE_BITS
 from pdnkit.tables.load import load_batch
 from pdnkit.tables.rows import ReportBatch
+from pdnkit.validation import RunOptions, restatus, run
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
+    from pdnkit.validation import GameReport
+    from pdnkit.validation.resolve import FileGuess
+
 #: default bytes of a source per task
 CHUNK_BYTES = 4 << 20
+#: the options of a task planned without any
+DEFAULTS = RunOptions()
 
 
 @dataclass(frozen=True)
@@ -48,18 +56,16 @@ class ChunkTask:
     end: int
     size: int
     encoding: str
-    variant: str | None = None
-    edition: str | None = None
+    #: the run's options (variant, edition, irregular ...; the chunk's encoding is its own)
+    options: RunOptions = DEFAULTS
     #: a legacy encoding's ``encoding-fallback`` as the whole file's reading words it: the
     #: file offset of the first non-ASCII byte and the message; the task holding that byte
     #: puts the finding on the game of its line
     fallback: tuple[int, str] | None = None
     #: the whole file in one task: read it exactly as ``read_games`` reads a file
     whole: bool = False
-    #: irregular moves: "stand" (where the rules let them) or "stop" (see ``replay``)
-    irregular: str = "stand"
     #: the file's variant, decided once from its first games (as ``import_files`` does)
-    file_guess: Any = None
+    file_guess: FileGuess | None = None
 
 
 @dataclass
@@ -112,8 +118,6 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
 
     The parts are complete files under their final names when this returns; a task run
     again (a retry after a worker died) writes the same names again."""
-    from pdnkit.store.ingest import BATCH_GAMES, BATCH_PLIES
-
     fs, path = filesystem(task.path)
     start = find_cut(fs, path, task.start, task.size)
     end = find_cut(fs, path, task.end, task.size) if task.end < task.size else task.size
@@ -123,13 +127,8 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     writer = _PartWriter(task)
     try:
         if data.strip():
-            batch = ReportBatch()
-            for report in _reports(data, task, start):
-                batch.add(report)
-                if batch.games_count >= BATCH_GAMES or batch.plies_count >= BATCH_PLIES:
-                    writer.write(batch, result)
-                    batch = ReportBatch()
-            writer.write(batch, result)
+            for batch in _batches(data, task, start):
+                writer.write(batch, result)
         result.layouts = writer.layouts()
         result.parts = writer.close()
     except BaseException:
@@ -140,31 +139,59 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     return result
 
 
-def _reports(data: bytes, task: ChunkTask, start: int) -> Iterator[Any]:
-    """The validator's reports of a chunk's games, read as the whole file would read them:
-    the file's encoding, and its ``encoding-fallback`` finding on the game holding the
-    file's first non-ASCII byte (in whichever chunk that is)."""
+def _batches(data: bytes, task: ChunkTask, start: int) -> Iterator[ReportBatch]:
+    """The row batches of a chunk's games (the validator's pipeline, in this process), read
+    as the whole file would read them: under the file's name and encoding, and with its
+    ``encoding-fallback`` finding on the game holding the file's first non-ASCII byte (in
+    whichever chunk that is)."""
     import io
 
-    from pdnkit.findings import make_finding
-    from pdnkit.pdn import read_games
-    from pdnkit.replay import replay
-
+    stream = io.BytesIO(data)
+    stream.name = task.path  # the name the reader puts on records and findings
     enc = None if task.whole else _chunk_encoding(task.encoding, start)
-    note_line = None
-    if task.fallback is not None and start <= task.fallback[0] < start + len(data):
-        head = data[:task.fallback[0] - start]
-        note_line = head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
-    for record in read_games(io.BytesIO(data), file=task.path, encoding=enc):
-        if note_line is not None and (record.end_line or record.line) >= note_line:
-            assert task.fallback is not None
-            record.findings.insert(0, make_finding(
-                "encoding-fallback", task.fallback[1], file=task.path,
-                game_index=record.index, line=note_line,
-                details={"encoding": task.encoding}))
-            note_line = None
-        yield replay(record, variant=task.variant, edition=task.edition,
-                     irregular=task.irregular, file_guess=task.file_guess, compact=True)
+    note = _Note(task, start, data)
+    yield from run(stream, task.options.but(encoding=enc, compact=True),
+                   partial(NotedBatch, note), guess=task.file_guess)
+
+
+class _Note:
+    """The file's ``encoding-fallback`` finding, for the first game of the chunk that
+    reaches the line of the file's first non-ASCII byte (when that byte is in the chunk)."""
+
+    def __init__(self, task: ChunkTask, start: int, data: bytes) -> None:
+        self.task = task
+        self.line: int | None = None
+        if task.fallback is not None and start <= task.fallback[0] < start + len(data):
+            head = data[:task.fallback[0] - start]
+            self.line = head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
+
+    def place(self, report: GameReport) -> None:
+        """Put the finding on ``report`` when its game reaches the line (once)."""
+        record = report.record
+        if self.line is None or record is None or self.task.fallback is None:
+            return
+        if (record.end_line or record.line) < self.line:
+            return
+        report.findings.insert(0, make_finding(
+            "encoding-fallback", self.task.fallback[1], file=self.task.path,
+            game_index=report.index, line=self.line,
+            details={"encoding": self.task.encoding}))
+        restatus(report)
+        self.line = None
+
+
+class NotedBatch(ReportBatch):
+    """A :class:`~pdnkit.tables.rows.ReportBatch` that places the chunk's
+    ``encoding-fallback`` note (:class:`_Note`) on the game it belongs to."""
+
+    def __init__(self, note: _Note) -> None:
+        super().__init__()
+        self.note = note
+
+    def add(self, report: Any) -> int:
+        """Place the note if it belongs to ``report``, then append it."""
+        self.note.place(report)
+        return super().add(report)
 
 
 #: the columns of a table's part where they are not the table's own: a position part keeps
@@ -268,15 +295,16 @@ def part_name(file_id: int, chunk: int) -> str:
 
 
 def plan_chunks(lake: str, path: str, size: int, file_id: int, encoding: str,
-                chunk_bytes: int, variant: str | None, edition: str | None,
-                fallback: tuple[int, str] | None = None,
-                whole: bool = False) -> list[ChunkTask]:
+                chunk_bytes: int, options: RunOptions = DEFAULTS,
+                fallback: tuple[int, str] | None = None, whole: bool = False,
+                file_guess: FileGuess | None = None) -> list[ChunkTask]:
     """The tasks of one source: byte ranges of ``chunk_bytes`` (one task for a source whose
-    encoding cannot be cut at a newline byte, e.g. UTF-16). ``whole``: a source that fits
-    one task is read exactly as ``read_games`` reads a file (its own encoding detection).
+    encoding cannot be cut at a newline byte, e.g. UTF-16), each replayed under ``options``.
+    ``whole``: a source that fits one task is read exactly as ``read_games`` reads a file
+    (its own encoding detection); ``file_guess``: the file's variant, decided once.
 
     Example:
-        >>> [(t.start, t.end) for t in plan_chunks("l", "f", 10, 1, "utf-8", 4, None, None)]
+        >>> [(t.start, t.end) for t in plan_chunks("l", "f", 10, 1, "utf-8", 4)]
         [(0, 4), (4, 8), (8, 10)]
     """
     step = max(1, int(chunk_bytes))
@@ -285,5 +313,5 @@ def plan_chunks(lake: str, path: str, size: int, file_id: int, encoding: str,
     offsets = list(range(0, max(size, 1), step)) or [0]
     single = whole and len(offsets) == 1
     return [ChunkTask(lake, path, file_id, k, off, min(off + step, size), size, encoding,
-                      variant, edition, None if single else fallback, single)
+                      options, None if single else fallback, single, file_guess)
             for k, off in enumerate(offsets)]

@@ -40,15 +40,17 @@ from typing import TYPE_CHECKING, Any
 from pdnkit.store.db import DatabaseError, DbLike, database_error, opened, refresh_variants
 from pdnkit.tables.load import load_batch
 from pdnkit.tables.rows import ReportBatch
+from pdnkit.validation.options import RunOptions
+from pdnkit.validation.pipeline import check_arguments
+from pdnkit.validation.flow import run
+from pdnkit.validation.sources import collect_paths
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     import duckdb
     import pyarrow as pa
 
-#: games per loaded batch (bounds memory; every batch of a file shares its transaction)
-BATCH_GAMES = 250
-#: move rows per loaded batch
-BATCH_PLIES = 25_000
 #: DuckDB settings while importing (on connections opened by ``import_files``): a bounded
 #: buffer pool that spills to disk, and no ordering work for the bulk inserts
 IMPORT_SETTINGS = {
@@ -56,10 +58,6 @@ IMPORT_SETTINGS = {
     "preserve_insertion_order": "false",
     "threads": "1",
 }
-#: file name endings read when a folder is given
-PDN_SUFFIXES = (".pdn",)
-
-
 @dataclass
 class FileResult:
     """What happened to one file: ``status`` is ``imported``, ``replaced`` (reloaded with
@@ -151,42 +149,6 @@ class ImportSummary:
         return "\n".join(lines)
 
 
-def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files to import: files as given, and every ``*.pdn`` file under a folder (sorted).
-    Raises ``FileNotFoundError`` for a path that does not exist.
-
-    Example:
-        >>> collect_paths([])
-        []
-    """
-    from pdnkit.pdn.source import STDIN, is_regular_file, no_input
-
-    out: list[Path] = []
-    seen: set[Path] = set()
-    given = list(paths)
-    for p in given:
-        path = Path(p)
-        if os.fspath(p) == STDIN or (path.exists() and not path.is_dir()
-                                     and not is_regular_file(path)):
-            out.append(path)  # standard input, a FIFO, /dev/stdin: read once, as given
-            continue
-        if path.is_dir():
-            found = sorted(q for q in path.rglob("*")
-                           if q.is_file() and q.suffix.lower() in PDN_SUFFIXES)
-        elif path.exists():
-            found = [path]
-        else:
-            raise FileNotFoundError(f"no such file or folder: {path}")
-        for q in found:
-            q = q.resolve()
-            if q not in seen:
-                seen.add(q)
-                out.append(q)
-    if given and not out:
-        raise no_input(given)
-    return out
-
-
 def file_sha256(path: str | Path) -> str:
     """Hex SHA-256 of a file's bytes (read in blocks).
 
@@ -205,45 +167,29 @@ def file_sha256(path: str | Path) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# producing report batches (in this process, or in worker processes)
+# producing row batches (the validator's pipeline: in this process, or in worker processes)
 
-def file_reports(path: Path, variant: str | None, edition: str | None,
-                 jobs: int = 1, encoding: str | None = None, irregular: str = "stand"
-                 ) -> Iterator[Any]:
-    """The validator's ``GameReport`` for every game of one file, in file order (``jobs``
-    worker processes read and replay when > 1); replayed in this process, the reports are
-    compact (each game's leading plain plies as one ``PlainRun``)."""
-    from pdnkit.replay import validate
-
-    kwargs: dict[str, Any] = {"variant": variant, "encoding": encoding, "compact": True}
-    if edition is not None:
-        kwargs["edition"] = edition
-    if jobs > 1:
-        kwargs["jobs"] = jobs
-    if irregular != "stand":
-        kwargs["irregular"] = irregular
-    yield from validate(path, **kwargs)
+#: games of a file sent to a worker process at a time
+WORKER_GAMES = 200
 
 
-def _batches(path: Path, variant: str | None, edition: str | None, jobs: int,
-             pool: Any = None, encoding: str | None = None, irregular: str = "stand"
+def _batches(path: Path, options: RunOptions, jobs: int, pool: Executor | None = None
              ) -> Iterator[ReportBatch]:
-    """The row batches of ``path``, in file order (``pool``: the import's worker
-    processes, needed when ``jobs`` > 1)."""
-    if jobs > 1:
-        yield from _batches_parallel(path, variant, edition, jobs, pool, encoding, irregular)
-        return
-    batch = ReportBatch()
-    more: dict[str, Any] = {"encoding": encoding} if encoding else {}
-    if irregular != "stand":
-        more["irregular"] = irregular
-    reports = file_reports(path, variant, edition, jobs, **more)
-    for report in reports:
-        batch.add(report)
-        if batch.games_count >= BATCH_GAMES or batch.plies_count >= BATCH_PLIES:
-            yield batch
-            batch = ReportBatch()
-    yield batch
+    """The row batches of ``path``, in file order, each up to :meth:`ReportBatch.full`
+    (:func:`pdnkit.validation.run`: with ``jobs`` > 1 the workers of ``pool`` read, replay
+    and build the rows, and this process gathers them)."""
+    merged: ReportBatch | None = None
+    for rows in run(path, options, ReportBatch, jobs=jobs, pool=pool,
+                    chunk_size=WORKER_GAMES):
+        if merged is None:
+            merged = rows
+        else:
+            merged.extend(rows)
+        if merged.full():
+            yield merged
+            merged = None
+    if merged is not None:
+        yield merged
 
 
 class FileFault(Exception):
@@ -261,119 +207,6 @@ def _guarded(batches: Iterator[ReportBatch]) -> Iterator[ReportBatch]:
         raise
     except Exception as exc:  # noqa: BLE001 - one file never stops the others
         raise FileFault(f"internal error: {type(exc).__name__}: {exc}") from exc
-
-
-#: games of a file sent to a worker process at a time
-WORKER_GAMES = 200
-#: worker batches in flight per worker process (bounds the memory of the results waiting)
-IN_FLIGHT = 2
-
-
-def _work_rows(batch: list[tuple[int, str, bool, list[Any]]], fname: str | None, enc: str | None,
-               variant: str | None, edition: str | None, irregular: str = "stand",
-               file_guess: Any = None) -> list[tuple[Any, ...]]:
-    """In a worker: read and replay a batch of game texts and build their rows.
-
-    Returns, in file order, ``("stray", finding)`` for text between games, ``("game",
-    report)`` for a game whose findings the parent may still change (the batch's first game,
-    a game after stray text) and ``("rows", batch)`` for runs of the other games: a
-    :class:`ReportBatch` of plain Python columns (local game numbers and game indexes from
-    0), so a worker does no Arrow work. The rows are built from the replayed positions
-    themselves (nothing is computed twice, no per-ply dict)."""
-    from pdnkit._replay_jobs import _renumber, _work
-    from pdnkit.pdn import reader
-    from pdnkit.replay import replay
-
-    stray = getattr(reader, "is_stray_text", None)
-    out: list[tuple[Any, ...]] = []
-    rows: ReportBatch | None = None
-
-    def flush() -> None:
-        nonlocal rows
-        if rows is not None and rows.games_count:
-            out.append(("rows", rows))
-        rows = None
-
-    special = True  # the batch's first game, a game after stray text: sent whole
-    for line, text, followed, notes in batch:
-        if not text or notes:  # decoding findings: the validator's own worker attaches them
-            flush()
-            out.extend(_work([(line, text, followed, notes)], fname, enc, False, variant,
-                             edition, "auto", False, irregular, file_guess))
-            special = True
-            continue
-        try:
-            rec = reader.parse_game(text, file=fname, index=-1, line=line, encoding=enc,
-                                    followed=followed)
-            odd = stray is not None and stray(rec)
-        except Exception:  # noqa: BLE001 - the validator's own worker reports it
-            odd = True
-        if odd:  # stray text, or a fault: the validator's own worker words it
-            flush()
-            out.extend(_work([(line, text, followed, notes)], fname, enc, False, variant,
-                             edition, "auto", False, irregular, file_guess))
-            special = True
-            continue
-        rep = replay(rec, variant=variant, edition=edition, result_convention="auto",
-                     irregular=irregular, file_guess=file_guess, compact=not special)
-        if special:
-            flush()
-            rep.final_position = None
-            for ply in rep.plies:
-                ply.materialize()
-            out.append(("game", rep))
-            special = False
-            continue
-        if rows is None:
-            rows = ReportBatch()
-        _renumber(rep, rows.games_count)
-        rows.add(rep)
-    flush()
-    return out
-
-
-def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs: int,
-                      pool: Any, encoding: str | None = None, irregular: str = "stand"
-                      ) -> Iterator[ReportBatch]:
-    """:func:`_batches` with ``jobs`` worker processes that read, replay and build the rows;
-    this process only cuts the file into game texts, numbers the games in file order (the
-    same reading and numbering as ``validate(jobs=...)``) and gathers the rows."""
-    from pdnkit._replay_jobs import _chunks, _Order, run_batches
-    from pdnkit.validation.pipeline import file_guess_of
-
-    guess = file_guess_of(path, variant, edition, encoding)
-    chunks, opened, _name, closer = _chunks(path, encoding)
-    enc = opened.encoding
-    fname = str(path)
-    order = _Order(fname, None)  # decoding findings travel with their chunks
-    parent = ReportBatch()  # games numbered here (see _work_rows)
-
-    def take(results: list[tuple[Any, ...]]) -> Iterator[ReportBatch]:
-        nonlocal parent
-        for item in results:
-            if item[0] != "rows":
-                for report in order.take([(item[0], item[1])]):
-                    parent.add(report)
-                continue
-            rows: ReportBatch = item[1]
-            rows.shift_game_index(order.index)
-            order.index += rows.games_count
-            parent.extend(rows)
-            if parent.games_count >= BATCH_GAMES or parent.plies_count >= BATCH_PLIES:
-                yield parent
-                parent = ReportBatch()
-
-    try:
-        # at most IN_FLIGHT batches per worker wait for this process
-        for results in run_batches(pool, chunks, WORKER_GAMES, IN_FLIGHT * jobs - 1,
-                                   _work_rows, fname, enc, variant, edition, irregular, guess):
-            yield from take(results)
-    finally:
-        if closer is not None:
-            closer.close()
-    if order.stray:
-        parent.add(order.trailing(variant, edition, "auto", False, guess))
-    yield parent
 
 
 # --------------------------------------------------------------------------------------------
@@ -470,11 +303,9 @@ def _next_id(con: duckdb.DuckDBPyConnection, table: str, column: str) -> int:
 
 
 def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: str,
-                old_ids: list[int], variant: str | None, edition: str | None, jobs: int,
-                summary: ImportSummary,
-                on_games: Callable[[int], None] | None, pool: Any = None,
-                encoding: str | None = None, label: str | None = None,
-                irregular: str = "stand") -> FileResult:
+                old_ids: list[int], options: RunOptions, jobs: int, summary: ImportSummary,
+                on_games: Callable[[int], None] | None, pool: Executor | None = None,
+                label: str | None = None) -> FileResult:
     label = label or str(path)  # the name recorded (a spooled copy of stdin is read)
     result = FileResult(label, status, sha)
     con.execute("BEGIN TRANSACTION")
@@ -493,8 +324,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         file_codes: Counter[str] = Counter()
         replayed = findings = 0
         writer = _Writer(con, file_id)
-        for batch in _guarded(_batches(path, variant, edition, jobs, pool, encoding,
-                                          irregular)):
+        for batch in _guarded(_batches(path, options, jobs, pool)):
             n = batch.games_count
             if n:
                 writer.put(batch, next_game)
@@ -569,9 +399,12 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
         from pdnkit.rules import get_rules
 
         get_rules(variant)  # an unknown name is API misuse: UnknownVariantError (ValueError)
+    check_arguments(variant, edition, "auto")
     if irregular not in ("stand", "stop"):
         raise ValueError(f"irregular must be 'stand' or 'stop', got {irregular!r}")
     files = collect_paths(paths)
+    options = RunOptions(variant=variant, edition=edition, encoding=encoding,
+                         irregular=irregular, compact=True)
     jobs = max(1, int(jobs or 1))
     db_name = db if isinstance(db, (str, Path)) else ("pdnkit.duckdb" if db is None else
                                                         "<connection>")
@@ -585,8 +418,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
         jobs = 1  # small input: workers would cost more than they share
     pool = _worker_pool(jobs) if jobs > 1 and files else None
     try:
-        _import_all(files, db, variant, edition, jobs, replace, progress, summary, pool,
-                    encoding, irregular)
+        _import_all(files, db, options, jobs, replace, progress, summary, pool)
     except DatabaseError:
         raise
     except Exception as exc:
@@ -603,7 +435,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     return summary
 
 
-def _worker_pool(jobs: int) -> Any:
+def _worker_pool(jobs: int) -> Executor:
     """A process pool of ``jobs`` workers, started now; they die with this process, even
     when it is killed outright (:func:`pdnkit._children.process_pool`)."""
     from pdnkit._children import process_pool
@@ -614,9 +446,8 @@ def _worker_pool(jobs: int) -> Any:
     return pool
 
 
-def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str | None,
-                jobs: int, replace: bool, progress: bool, summary: ImportSummary,
-                pool: Any, encoding: str | None = None, irregular: str = "stand") -> None:
+def _import_all(files: list[Path], db: DbLike, options: RunOptions, jobs: int, replace: bool,
+                progress: bool, summary: ImportSummary, pool: Executor | None) -> None:
     from pdnkit.pdn.source import is_regular_file, source_name, spool_copy
 
     with opened(db) as con, _import_tuning() as pacer:
@@ -650,9 +481,8 @@ def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str
                 old_path = _edited(con, label, sha)
                 status = "replaced" if same else ("updated" if old_path else "imported")
                 try:
-                    res = _import_one(con, path, sha, status, same + old_path, variant,
-                                      edition, jobs, summary, on_games, pool, encoding, label,
-                                      irregular)
+                    res = _import_one(con, path, sha, status, same + old_path, options,
+                                      jobs, summary, on_games, pool, label)
                 except (OSError, UnicodeError) as exc:
                     res = FileResult(label, "failed", sha, message=str(exc))
                 except FileFault as exc:  # one file never stops the others

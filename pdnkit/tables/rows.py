@@ -108,7 +108,7 @@ def start_is_initial(report: Any, variant: str | None, edition: str | None) -> b
     ``None`` when unknown (a set-up that could not be read).
 
     Example:
-        >>> from pdnkit.replay import validate
+        >>> from pdnkit.validation import validate
         >>> fen = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
         >>> rep = next(validate(f'[GameType "25"][FEN "{fen}"] 1. c3-d4 *'))
         >>> start_is_initial(rep, rep.variant, rep.edition)
@@ -171,7 +171,7 @@ def canonical_notations(plies: list[Any]) -> list[str | None]:
     knows the legal captures it was chosen from).
 
     Example:
-        >>> from pdnkit.replay import validate
+        >>> from pdnkit.validation import validate
         >>> canonical_notations(next(validate('[GameType "25"] 1. c3-d4 f6-e5 2. d4:f6 *')).plies)
         ['c3-d4', 'f6-e5', 'd4:f6']
     """
@@ -203,6 +203,11 @@ _MOVE_FIELDS = attrgetter("ply", "move_number", "side", "written", "origin", "de
                           "path", "captured", "promotes", "piece", "nags", "comment",
                           "replayed", "line")
 _SIDES = frozenset(("W", "B"))
+#: games per batch handed on to be loaded (bounds memory; every batch of a file shares its
+#: transaction): :meth:`ReportBatch.full`
+BATCH_GAMES = 250
+#: move rows per batch handed on to be loaded
+BATCH_PLIES = 25_000
 
 
 def _opp(side: str | None) -> str | None:
@@ -285,6 +290,16 @@ class ReportBatch:
         """Finding rows in the batch."""
         return len(self.findings["game_id"])
 
+    def full(self) -> bool:
+        """True from :data:`BATCH_GAMES` games or :data:`BATCH_PLIES` move rows on: the
+        batch is loaded then, and the next one started.
+
+        Example:
+            >>> ReportBatch().full()
+            False
+        """
+        return self.games_count >= BATCH_GAMES or self.plies_count >= BATCH_PLIES
+
     def add(self, report: Any) -> int:
         """Append one ``GameReport``; returns its local game number.
 
@@ -301,7 +316,7 @@ class ReportBatch:
         except Exception as exc:
             import dataclasses
 
-            from pdnkit.replay import internal_error
+            from pdnkit.validation import internal_error
 
             for t, n in zip(tables, marks, strict=True):
                 for col in t.values():

@@ -1,14 +1,18 @@
-"""The jobs stage of the validator: validation in worker processes, order preserved.
+"""The jobs stage of the pipeline: games read and replayed in worker processes, order kept.
 
 The parent process only reads lines and cuts them into game chunks (the reader's cheap
-splitter); batches of ``chunk_size`` chunks go to the workers, which parse and replay them and
-send the reports back. At most ``2 * jobs + 1`` batches are in flight, so memory stays flat
-however large the collection. Game numbering follows :func:`pdnkit.pdn.read_games`: text
-between games that is neither tags nor moves is not a game, and its finding moves to the next
-game; the parent renumbers the reports in file order.
+splitter); batches of ``chunk_size`` chunks (or :data:`BATCH_CHARS` characters) go to the
+workers, which parse and replay them (:func:`_work`) and fill the caller's rows with all but
+the batch's first game (:class:`~pdnkit.validation.collect.Rows`: the reports themselves, or
+database rows). At most ``2 * jobs + 1`` batches are in flight, so memory stays flat however
+large the collection. Game numbering follows :func:`pdnkit.pdn.read_games`: text between
+games that is neither tags nor moves is not a game, and its finding moves to the next game;
+a worker attaches it within its batch, the parent (:class:`_Order`) across batches, which is
+why each batch's first game comes back as a report: the parent numbers it, adds what the
+batch before left over, and moves the rows after it to their place in the file.
 
-This module sits on top of the core (:mod:`~pdnkit.validation.pipeline`): the core never
-imports it; :func:`pdnkit.validation.validate` hands over to it when ``jobs > 1``.
+This module sits under :mod:`~pdnkit.validation.flow` (the one public way in) and on top of
+the core (:mod:`~pdnkit.validation.pipeline`), which never imports it.
 
 Example:
     >>> from pdnkit.validation import validate
@@ -23,132 +27,150 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from pdnkit.findings import Finding, Severity, make_finding, worst
-from pdnkit.validation.pipeline import failed_report, file_guess_of, replay
+from pdnkit.findings import Finding, make_finding
+from pdnkit.validation.collect import Reports, RowsT, renumber, travel_light
+from pdnkit.validation.options import RunOptions
+from pdnkit.validation.pipeline import failed_report, file_guess_of, replay_with, restatus
 from pdnkit.validation.report import GameReport
-from pdnkit.validation.sources import FileInput, Source, is_record, iter_sources
+from pdnkit.validation.sources import Source, is_record, iter_sources
 
 if TYPE_CHECKING:
-    from pdnkit.pdn.source import Opened
+    from pdnkit.pdn.record import GameRecord
     from pdnkit.pdn.split import Chunk
     from pdnkit.validation.resolve import FileGuess
 
 #: (first line, chunk text, another chunk follows, decoding findings of its lines)
 Batch = list[tuple[int, str, bool, list[Finding]]]
-#: what a worker sends back for one chunk: ``("stray", finding)`` or ``("game", report)``
-WorkItem = tuple[str, "Finding | GameReport"]
 R = TypeVar("R")
 
 
-def _chunks(src: FileInput, encoding: str | None = None
-            ) -> tuple[Iterator[Chunk], Opened, str | None, Opened]:
-    """(the game chunks of ``src``, the opened source (its ``encoding`` is decided while
-    reading), its file name, what to close) -- :func:`pdnkit.pdn.source.open_source`."""
-    from pdnkit.pdn.source import open_source
+@dataclass(frozen=True)
+class WorkContext(Generic[RowsT]):
+    """What a worker needs besides its batch: the file's name and encoding, the run's
+    options, the file's variant (its pre-scan) and the class of rows to fill."""
 
-    opened = open_source(src, encoding)
-    return opened.chunks, opened, opened.name, opened
+    file: str | None
+    encoding: str | None
+    options: RunOptions
+    guess: FileGuess | None
+    rows: Callable[[], RowsT]
 
 
-def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
-          variant: str | None, edition: str | None, convention: str,
-          light: bool, irregular: str = "stand",
-          file_guess: FileGuess | None = None) -> list[WorkItem]:
-    """Parse and replay one batch in a worker: ``("stray", finding)`` for text that is not a
-    game, else ``("game", report)`` with a provisional index of -1."""
+@dataclass
+class Part(Generic[RowsT]):
+    """What a worker sends back for one batch: ``lead``, the stray text's findings before
+    the batch's first game and that game's report (the parent numbers it); ``rows``, the
+    other games (numbered from 0); ``trailing``, the findings of stray text after the last
+    game (for the next batch's first game)."""
+
+    lead: list[Finding | GameReport] = field(default_factory=list)
+    rows: RowsT | None = None
+    trailing: list[Finding] = field(default_factory=list)
+
+
+def _read(line: int, text: str, followed: bool, notes: list[Finding],
+          ctx: WorkContext[RowsT]) -> GameRecord | GameReport | list[Finding]:
+    """One chunk in a worker: its game's record (provisional index -1), the report of a
+    game that could not be read, or the findings of stray text (text between games that is
+    neither tags nor moves), worded as :func:`pdnkit.pdn.read_games` words them."""
     from pdnkit.pdn import reader
     from pdnkit.pdn.source import bare_record
     from pdnkit.pdn.split import Chunk
 
-    out: list[WorkItem] = []
+    file, enc = ctx.file, ctx.encoding
+    try:
+        bare = None if text else bare_record(Chunk("", line, line, True, notes), file=file,
+                                             index=-1, encoding=enc)
+        rec = bare or reader.parse_game(text, strict=ctx.options.strict, file=file, index=-1,
+                                        line=line, encoding=enc, followed=followed)
+        stray = bool(text) and reader.is_stray_text(rec)
+    except Exception as exc:  # noqa: BLE001 - one game never stops a collection
+        from pdnkit.pdn.record import GameRecord
+
+        rec = GameRecord(file=file, index=-1, line=line, raw=text)
+        rec.parsed = False
+        return failed_report(rec, exc, "reading this game")
+    if stray:
+        return [*notes, make_finding(
+            "ignored-text", "text between games that is neither tags nor moves was "
+            f"skipped: {reader._excerpt(rec.raw)}", file=file, line=rec.line)]
+    if text and notes:
+        rec.findings[:0] = [f.located(file=file, game_index=-1) for f in notes]
+    return rec
+
+
+def _work(batch: Batch, ctx: WorkContext[RowsT]) -> Part[RowsT]:
+    """Parse and replay one batch in a worker (see the module doc). The first game is
+    replayed in full and travels as a report; the others fill one ``ctx.rows``, compact where
+    the options ask it and the rows are not reports themselves (which travel in full)."""
+    part: Part[RowsT] = Part()
+    rows = ctx.rows()
+    compact = ctx.options.compact and not isinstance(rows, Reports)
+    first, rest = ctx.options.but(compact=False), ctx.options.but(compact=compact)
+    head = True  # the batch's first game is still to come
+    waiting: list[Finding] = []  # stray text's findings, for the next game of the batch
     for line, text, followed, notes in batch:
-        try:
-            bare = None if text else bare_record(Chunk("", line, line, True, notes),
-                                                 file=file, index=-1, encoding=enc)
-            rec = bare or reader.parse_game(text, strict=strict, file=file, index=-1,
-                                            line=line, encoding=enc, followed=followed)
-            stray = bool(text) and reader.is_stray_text(rec)
-        except Exception as exc:  # noqa: BLE001 - one game never stops a collection
-            from pdnkit.pdn.record import GameRecord
-
-            rec = GameRecord(file=file, index=-1, line=line, raw=text)
-            rec.parsed = False
-            out.append(("game", failed_report(rec, exc, "reading this game")))
+        got = _read(line, text, followed, notes, ctx)
+        if isinstance(got, list):
+            (part.lead if head else waiting).extend(got)
             continue
-        if stray:
-            out.extend(("stray", f) for f in notes)
-            out.append(("stray", make_finding(
-                "ignored-text", "text between games that is neither tags nor moves was "
-                f"skipped: {reader._excerpt(rec.raw)}",
-                file=file, line=rec.line)))
+        rep = got if isinstance(got, GameReport) else replay_with(
+            got, first if head else rest, file_guess=ctx.guess)
+        if head:
+            part.lead.append(travel_light(rep))
+            head = False
             continue
-        if text and notes:
-            rec.findings[:0] = [f.located(file=file, game_index=-1) for f in notes]
-        rep = replay(rec, variant=variant, edition=edition, result_convention=convention,
-                     light=light, irregular=irregular, file_guess=file_guess)
-        rep.final_position = None
-        for p in rep.plies:
-            p.materialize()
-        out.append(("game", rep))
-    return out
+        if waiting:
+            rep.findings[:0] = [f.located(game_index=-1) for f in waiting]
+            waiting = []
+            restatus(rep)
+        renumber(rep, rows.games_count)
+        rows.add(rep)
+    part.rows = rows if rows.games_count else None
+    part.trailing = waiting
+    return part
 
 
-def _renumber(rep: GameReport, index: int) -> None:
-    rep.index = index
-    if rep.record is not None:
-        rep.record.index = index
-        for f in rep.record.findings:
-            if f.game_index == -1:
-                f.game_index = index
-    for f in rep.findings:
-        if f.game_index == -1:
-            f.game_index = index
+class _Order(Generic[RowsT]):
+    """Numbers the parts of one file's batches in file order (see the module doc)."""
 
-
-def _restatus(rep: GameReport) -> None:
-    """The status again after findings were added in the parent (as the serial reader adds
-    them before replay); an unparsed game stays unparsed."""
-    if rep.status == "unparsed":
-        return
-    w = worst(rep.findings)
-    rep.status = "ok" if w is None or w is Severity.INFO else w.value
-
-
-class _Order:
-    """Renumbers worker results of one file in file order (see the module doc)."""
-
-    def __init__(self, fname: str | None, fallback_encoding: str | None) -> None:
+    def __init__(self, fname: str | None, rows: Callable[[], RowsT]) -> None:
         self.fname = fname
-        self.fallback = fallback_encoding
+        self.rows = rows
         self.index = 0
         self.stray: list[Finding] = []
 
-    def take(self, results: Iterable[WorkItem]) -> Iterator[GameReport]:
-        for _kind, item in results:
-            if isinstance(item, Finding):  # "stray"
+    def take(self, part: Part[RowsT]) -> Iterator[RowsT]:
+        """The rows of ``part``, numbered from the games before it."""
+        for item in part.lead:
+            if isinstance(item, Finding):
                 self.stray.append(item)
                 continue
             index = self.index
-            _renumber(item, index)
-            if index == 0 and self.fallback:
-                item.findings.insert(0, make_finding(
-                    "encoding-fallback", f"the file is not UTF-8; decoded as {self.fallback}",
-                    file=self.fname, game_index=0, details={"encoding": self.fallback}))
+            renumber(item, index)
             if self.stray:
                 item.findings[:0] = [f.located(game_index=index) for f in self.stray]
                 self.stray = []
-                _restatus(item)
-            elif index == 0 and self.fallback:
-                _restatus(item)
+                restatus(item)
             self.index += 1
-            yield item
+            yield self._of(item)
+        if part.rows is not None:
+            part.rows.shift_game_index(self.index)
+            self.index += part.rows.games_count
+            yield part.rows
+        self.stray.extend(part.trailing)
 
-    def trailing(self, variant: str | None, edition: str | None, convention: str,
-                 light: bool, file_guess: FileGuess | None = None) -> GameReport:
-        """The report for text after the last game (as :func:`read_games` yields it)."""
+    def _of(self, report: GameReport) -> RowsT:
+        rows = self.rows()
+        rows.add(report)
+        return rows
+
+    def trailing(self, options: RunOptions) -> RowsT:
+        """The rows of the text after the last game (as :func:`read_games` yields it)."""
         from pdnkit.pdn.record import GameRecord
 
         index = self.index
@@ -156,8 +178,9 @@ class _Order:
                          findings=[f.located(game_index=index) for f in self.stray])
         rec.findings.append(make_finding("empty-game", "text after the last game holds no "
                                          "game", file=self.fname, game_index=index))
-        return replay(rec, variant=variant, edition=edition, result_convention=convention,
-                      light=light)
+        self.stray = []
+        return self._of(replay_with(rec, options.but(irregular="stand", compact=False)))
+
 
 
 #: a batch for a worker also ends when its game texts reach this many characters, so a
@@ -248,39 +271,32 @@ def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
             fut.cancel()
 
 
-def validate_parallel(source: Source, variant: str | None, *, edition: str | None, jobs: int,
-                      result_convention: str, strict: bool, light: bool,
-                      chunk_size: int, encoding: str | None = None,
-                      irregular: str = "stand") -> Iterator[GameReport]:
-    """:func:`pdnkit.validation.validate` with ``jobs`` worker processes (see the module
-    doc)."""
-    from pdnkit.pdn.source import source_name
+def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT], pool: Executor,
+                  jobs: int, chunk_size: int, guess: FileGuess | None = None
+                  ) -> Iterator[RowsT]:
+    """The rows of every game of ``source`` in file order, read and replayed by the ``jobs``
+    workers of ``pool`` (see the module doc); records already read are replayed here."""
+    from pdnkit.pdn.source import open_source, source_name
 
     chunk_size = max(1, int(chunk_size))
-    from pdnkit._children import process_pool
-
-    with process_pool(jobs) as pool:  # workers die with this process
-        for src in iter_sources(source):
-            if is_record(src):  # a GameRecord: no parsing
-                yield replay(src, variant=variant, edition=edition,
-                             result_convention=result_convention, light=light,
-                             irregular=irregular)
-                continue
-            guess = file_guess_of(src, variant, edition, encoding)
-            chunks, opened, name, closer = _chunks(src, encoding)
-            enc = opened.encoding
-            fname = source_name(src) if isinstance(src, Path) else name
-            order = _Order(fname, None)  # decoding findings travel with their chunks
-            try:
-                for results in run_batches(pool, chunks, chunk_size, 2 * jobs, _work, fname,
-                                           enc, strict, variant, edition, result_convention,
-                                           light, irregular, guess):
-                    yield from order.take(results)
-            finally:
-                if closer is not None:
-                    closer.close()
-            if order.stray:
-                yield order.trailing(variant, edition, result_convention, light, guess)
+    for src in iter_sources(source):
+        if is_record(src):  # a GameRecord: no parsing
+            one = rows()
+            one.add(replay_with(src, options))
+            yield one
+            continue
+        file_guess = guess if guess is not None else file_guess_of(src, options)
+        opened = open_source(src, options.encoding)
+        fname = source_name(src) if isinstance(src, Path) else opened.name
+        ctx = WorkContext(fname, opened.encoding, options, file_guess, rows)
+        order = _Order(fname, rows)  # decoding findings travel with their chunks
+        try:
+            for part in run_batches(pool, opened.chunks, chunk_size, 2 * jobs, _work, ctx):
+                yield from order.take(part)
+        finally:
+            opened.close()
+        if order.stray:
+            yield order.trailing(options)
 
 
 def default_jobs() -> int:

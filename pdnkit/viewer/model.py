@@ -1,6 +1,6 @@
 """A game as pdnkit sees it, ply by ply: what ``pdnkit show`` and ``pdnkit view`` draw.
 
-:func:`game_model` turns a replayed :class:`~pdnkit.replay.GameReport` into a
+:func:`game_model` turns a replayed :class:`~pdnkit.validation.GameReport` into a
 :class:`GameModel`: the placement of every position (ply 0 = the start), the moves with
 their comments and NAGs, the findings with the squares of the move as written and the legal
 moves where the move is an error, and pdnkit's verdict on the final position. Every position
@@ -11,7 +11,7 @@ A *placement* is a string with one character per square, square 1 first: ``w`` W
 
 Example:
     >>> from pdnkit.pdn import parse_game
-    >>> from pdnkit.replay import replay
+    >>> from pdnkit.validation import replay
     >>> m = game_model(replay(parse_game('[GameType "21"] 1. 11-15 23-19 *')))
     >>> m.placement(0)[:12], m.placement(1)[10], m.placement(1)[14]
     ('bbbbbbbbbbbb', '.', 'b')
@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pdnkit.replay import GameReport
     from pdnkit.rules import Position, Rules
+    from pdnkit.validation import GameReport
 
 __all__ = ["FindingView", "GameModel", "PlyView", "game_model", "placement_of", "resolve_ply"]
 
@@ -252,7 +252,7 @@ def game_model(report: GameReport, *, source: str | None = None) -> GameModel:
     """The :class:`GameModel` of a replayed game (a report with its ply list, not light).
 
     >>> from pdnkit.pdn import parse_game
-    >>> from pdnkit.replay import replay
+    >>> from pdnkit.validation import replay
     >>> m = game_model(replay(parse_game('[GameType "20"] 1. 32-28 19-23 2. 28-23 *')))
     >>> m.findings[0].code, m.findings[0].written_squares, m.findings[0].legal[:2]
     ('illegal-move', (28, 23), ['28x19'])
@@ -273,7 +273,7 @@ def resolve_ply(model: GameModel, ply: str | int | None) -> int:
     Raises ``ValueError`` for a code the game has no finding of at a ply.
 
     >>> from pdnkit.pdn import parse_game
-    >>> from pdnkit.replay import replay
+    >>> from pdnkit.validation import replay
     >>> m = game_model(replay(parse_game('[GameType "20"] 1. 32-28 19-23 2. 28-23 *')))
     >>> resolve_ply(m, "illegal-move"), resolve_ply(m, "end"), resolve_ply(m, 99)
     (3, 3, 3)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pdnkit.replay import GameReport
+    from pdnkit.validation import GameReport
 
 __all__ = ["db_games", "file_game", "file_games"]
 
@@ -28,7 +28,7 @@ def file_game(source: Any, game: int, *, variant: str | None = None) -> GameRepo
     if game < 1:
         raise ValueError(f"game numbers start at 1, got {game}")
     from pdnkit.pdn import read_games
-    from pdnkit.replay import replay
+    from pdnkit.validation import replay
 
     file = str(source) if isinstance(source, Path) else None
     if isinstance(source, str) and source.lower().endswith((".pdn", ".txt")):
@@ -44,7 +44,7 @@ def file_game(source: Any, game: int, *, variant: str | None = None) -> GameRepo
 
 def file_games(source: Any, *, variant: str | None = None) -> Iterator[GameReport]:
     """Every game of a PDN file, folder or text, replayed (full reports, in file order)."""
-    from pdnkit.replay import validate
+    from pdnkit.validation import validate
 
     yield from validate(source, variant)
 
@@ -59,8 +59,8 @@ def db_games(db: Any, *, where: str | None = None, game_id: int | None = None,
     []
     """
     from pdnkit.pdn import parse_game
-    from pdnkit.replay import replay
     from pdnkit.stats import _con
+    from pdnkit.validation import replay
 
     con = _con(db)
     cond, params = ("TRUE", [])

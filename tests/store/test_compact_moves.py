@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.replay import validate
 from pdnkit.store import sample_dir
 from pdnkit.store.db import connect
 from pdnkit.tables.load import load_batch
 from pdnkit.tables.rows import ReportBatch
+from pdnkit.validation import validate
 from tests.shared import shared_path
 
 COLUMNS = ("game_id", "ply", "move_number", "side", "notation", "canonical", "origin",

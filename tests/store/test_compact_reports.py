@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.replay import validate
 from pdnkit.store import sample_dir
 from pdnkit.store.db import connect
 from pdnkit.tables.load import load_batch
 from pdnkit.tables.rows import ReportBatch
+from pdnkit.validation import validate
 from tests.shared import shared_path
 
 #: games whose plain run ends, or never starts, or is numbered and coloured unusually

@@ -151,8 +151,7 @@ def test_parts_without_a_manifest_entry_stay_invisible(sample: Path, tmp_path: P
     lake = tmp_path / "lake"
     import_lake([], lake, engine="local")
     path = sample / "a.pdn"
-    for t in plan_chunks(str(lake), str(path), path.stat().st_size, 1, "utf-8", 5000,
-                         None, None):
+    for t in plan_chunks(str(lake), str(path), path.stat().st_size, 1, "utf-8", 5000):
         run_chunk(t)
     assert list((lake / "games").glob("*.parquet"))
     assert open_lake(lake).execute("SELECT count(*) FROM games").fetchall()[0][0] == 0

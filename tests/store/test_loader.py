@@ -136,7 +136,7 @@ def test_a_failed_load_rolls_the_file_back(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """A load error in the writer thread reaches the caller, and nothing of the file stays;
     the next import works on the same database."""
-    monkeypatch.setattr(ingest, "BATCH_GAMES", 1)
+    monkeypatch.setattr("pdnkit.tables.rows.BATCH_GAMES", 1)
     games = (sample_dir() / "russian.pdn").read_text(encoding="utf-8").split("\n\n[")
     good, bad = tmp_path / "a.pdn", tmp_path / "b.pdn"
     good.write_text(games[0] + "\n", encoding="utf-8")
@@ -192,8 +192,8 @@ def test_wide_boards_are_written_in_python(tmp_path: Path) -> None:
     """Canadian draughts (12x12: bitboards past 64 bits) takes the Python path; its rows
     equal the engine's too, set-up games included."""
     from pdnkit.pdn import write_games
-    from pdnkit.replay import validate
     from pdnkit.samples.samples import variant_collection
+    from pdnkit.validation import validate
 
     f = tmp_path / "canadian.pdn"
     write_games(variant_collection("canadian", 10), f)
@@ -295,7 +295,9 @@ def test_one_worker_pool_serves_every_file(tmp_path: Path,
     """``jobs=2`` starts two worker processes for the whole import, not two per file."""
     import os
 
-    work = ingest._work_rows
+    from pdnkit.validation import jobs
+
+    work = jobs._work
     seen = tmp_path / "pids"
     seen.mkdir()
 
@@ -304,9 +306,9 @@ def test_one_worker_pool_serves_every_file(tmp_path: Path,
         return work(*args, **kwargs)
 
     # sent to the workers by reference, as the function it stands in for
-    recording.__qualname__ = recording.__name__ = "_work_rows"
-    recording.__module__ = ingest.__name__
-    monkeypatch.setattr(ingest, "_work_rows", recording)
+    recording.__qualname__ = recording.__name__ = "_work"
+    recording.__module__ = jobs.__name__
+    monkeypatch.setattr(jobs, "_work", recording)
     monkeypatch.setattr("pdnkit.validation.jobs.PARALLEL_MIN_BYTES", 0)  # small files too
     names = ["russian", "english", "italian", "frisian"]
     files = []

@@ -33,7 +33,7 @@ def test_input_sizes(tmp_path: Path) -> None:
 
 def test_small_input_stays_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     called = []
-    monkeypatch.setattr(jobs_mod, "validate_parallel",
+    monkeypatch.setattr(jobs_mod, "parallel_rows",
                         lambda *a, **k: called.append(1) or iter(()))
     p = tmp_path / "a.pdn"
     p.write_text("1. 32-28 *\n", encoding="utf-8")

@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from pdnkit.replay import validate
 from pdnkit.rules import get_rules
 from pdnkit.samples import sample_dir
+from pdnkit.validation import validate
 from pdnkit.viewer.model import game_model
 from pdnkit.viewer.page import view, view_html
 from tests.shared import SHARED_DATA

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from pdnkit.board import GLYPHS, Board
 from pdnkit.cli import app
 from pdnkit.pdn import parse_game
-from pdnkit.replay import replay
 from pdnkit.rules import Position, format_move, get_rules, parse_fen
+from pdnkit.validation import replay
 from pdnkit.viewer import game_model, show
 from pdnkit.viewer.model import placement_of, resolve_ply
 
