@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING, Any
 from pdnkit.store.db import DatabaseError, DbLike, database_error, opened, refresh_variants
 from pdnkit.tables.load import load_batch
 from pdnkit.tables.rows import ReportBatch
+from pdnkit.validation.flow import run
 from pdnkit.validation.options import RunOptions
 from pdnkit.validation.pipeline import check_arguments
-from pdnkit.validation.flow import run
 from pdnkit.validation.sources import collect_paths
 
 if TYPE_CHECKING:

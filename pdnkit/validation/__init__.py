@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from pdnkit.validation.collect import Reports, Rows
+from pdnkit.validation.flow import run
 from pdnkit.validation.game import IRREGULAR
 from pdnkit.validation.options import RunOptions
 from pdnkit.validation.pipeline import (
@@ -42,7 +43,6 @@ from pdnkit.validation.pipeline import (
     restatus,
 )
 from pdnkit.validation.report import GameReport, PlyRecord, internal_error
-from pdnkit.validation.flow import run
 from pdnkit.validation.sources import Source, collect_paths, iter_sources
 
 __all__ = ["GameReport", "PlyRecord", "Reports", "Rows", "RunOptions", "check_codes",
