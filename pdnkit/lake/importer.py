@@ -37,6 +37,7 @@ from pdnkit.lake.manifest import make_entry, remove_entry, write_entry
 from pdnkit.lake.tasks import CHUNK_BYTES, ChunkResult, plan_chunks
 from pdnkit.store.ingest import FileResult, ImportSummary
 from pdnkit.store.lakeview import MANIFEST, filesystem, read_manifest
+from pdnkit.store.progress import ImportProgress
 from pdnkit.validation import RunOptions
 from pdnkit.validation.game import IRREGULAR
 from pdnkit.validation.pipeline import check_arguments, file_guess_of
@@ -113,7 +114,7 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
     next_file = max((e.file_id for e in entries.values()), default=0) + 1
     next_game = max((e.game_base + e.games for e in entries.values()), default=1)
     eng = make_engine(engine, scheduler, workers) if isinstance(engine, str) else engine
-    bar = _LakeProgress(len(sources)) if progress else None
+    bar = ImportProgress("lake import", len(sources), rate=False) if progress else None
     try:
         for src in sources:
             sfs, spath = filesystem(src)
@@ -164,31 +165,3 @@ def _add_totals(summary: ImportSummary, results: list[ChunkResult]) -> None:
         summary.findings += r.findings
         summary.status_counts.update(r.status_counts)
         summary.code_counts.update(r.code_counts)
-
-
-class _LakeProgress:
-    """A rich progress bar (files, games) on a terminal."""
-
-    def __init__(self, total: int) -> None:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-        from pdnkit.store.ingest import _is_terminal
-
-        self.n = 0
-        self.progress = Progress(TextColumn("[bold]lake import[/bold]"), BarColumn(),
-                                 MofNCompleteColumn(), TextColumn("files  {task.fields[games]} games"),
-                                 console=Console(stderr=True), transient=True,
-                                 disable=not _is_terminal())
-        self.task = self.progress.add_task("lake", total=total, games=0)
-        self.progress.start()
-
-    def games(self, n: int) -> None:
-        self.n += n
-        self.progress.update(self.task, games=self.n)
-
-    def file_done(self) -> None:
-        self.progress.advance(self.task)
-
-    def close(self) -> None:
-        self.progress.stop()

@@ -124,7 +124,9 @@ def _converted(table: pa.Table, select: str) -> pa.Table:
     con = duckdb.connect()
     try:
         con.execute(schema_sql())
-        out = con.from_arrow(table).query("_part", f"SELECT {select}, chunk FROM _part").arrow()
+        rel = con.from_arrow(table).query("_part", f"SELECT {select}, chunk FROM _part")
+        assert rel is not None  # a SELECT gives a relation
+        out = rel.arrow()
         return out.read_all() if hasattr(out, "read_all") else out
     finally:
         con.close()

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.store.db import DatabaseError, DbLike, database_error, opened, refresh_variants
+from pdnkit.store.progress import ImportProgress
 from pdnkit.tables.load import load_batch
 from pdnkit.tables.rows import ReportBatch
 from pdnkit.validation.flow import run
@@ -455,7 +456,7 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, jobs: int, r
             for name, value in IMPORT_SETTINGS.items():
                 con.execute(f"SET {name} = '{value}'")
         refresh_variants(con)
-        bar = _Progress(len(files)) if progress else None
+        bar = ImportProgress("import", len(files)) if progress else None
 
         def on_games(n: int) -> None:
             pacer.games(n)
@@ -599,44 +600,3 @@ def _import_tuning() -> Iterator[_GcPacer]:
             gc.enable()
             gc.unfreeze()
         sys.setswitchinterval(interval)
-
-
-class _Progress:
-    """A rich progress bar: files, games and games/s (only on a terminal)."""
-
-    def __init__(self, total_files: int) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
-        self.start = time.perf_counter()
-        self.n_games = 0
-        self.progress = Progress(
-            TextColumn("[bold]import[/bold]"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("files  {task.fields[games]} games  {task.fields[rate]} games/s"),
-            TimeElapsedColumn(), console=Console(stderr=True), transient=True,
-            disable=not _is_terminal())
-        self.task = self.progress.add_task("import", total=total_files, games=0, rate=0)
-        self.progress.start()
-
-    def games(self, n: int) -> None:
-        self.n_games += n
-        rate = self.n_games / max(time.perf_counter() - self.start, 1e-9)
-        self.progress.update(self.task, games=self.n_games, rate=f"{rate:.0f}")
-
-    def file_done(self) -> None:
-        self.progress.advance(self.task)
-
-    def close(self) -> None:
-        self.progress.stop()
-
-
-def _is_terminal() -> bool:
-    import sys
-
-    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"

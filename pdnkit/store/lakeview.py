@@ -171,12 +171,12 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
                 select.append(f"t.{col}::HUGEINT AS {col}")
             elif col not in fix:
                 select.append(f"t.{col}")
-            elif fix[col] is None:
+            elif (base := fix[col]) is None:
                 select.append(f"c.file_id AS {col}")
-            elif fix[col].startswith("m."):
-                select.append(f"{fix[col]} AS {col}")
+            elif base.startswith("m."):
+                select.append(f"{base} AS {col}")
             else:
-                select.append(f"t.{col} + {fix[col]} AS {col}")
+                select.append(f"t.{col} + {base} AS {col}")
         join = ("JOIN _lake_layout_map m ON m.chunk = t.chunk AND m.local = t.layout "
                 if "layout" in fix else "")
         sources = []

@@ -24,13 +24,96 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pdnkit.tables.bitboards import BoardLayout, layout_ids
+from pdnkit.tables.bitboards import BoardLayout, compact_sql, layout_ids, split_columns
 from pdnkit.tables.compact import MOVE_ROWS_SELECT
-from pdnkit.tables.rows import RUN_MOVES_AS_MOVES, position_bits_query, positions_select
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import duckdb
     import pyarrow as pa
+
+#: the ``moves`` columns of a ``run_moves`` batch table (``ReportBatch.to_arrow``): what a plain
+#: run's ply always is (replayed) or what its flags say (side, piece); a path given only
+#: where it has more than two squares
+RUN_MOVES_AS_MOVES = (
+    "game_id, ply, move_number, CASE WHEN black THEN 'B' ELSE 'W' END AS side, notation, "
+    "canonical, origin, destination, coalesce(path, [origin, destination]) AS path, "
+    "captured, promotes, "
+    "CASE WHEN king THEN 'king' ELSE 'man' END AS piece, nags, comment, true AS replayed, "
+    "line")
+
+
+
+def layout_sql(ids: list[int]) -> str:
+    """SQL mapping a batch's ``layout`` code to the database's layout number (``ids[code]``).
+
+    Example:
+        >>> layout_sql([3]), layout_sql([0, 1])
+        ('3::UTINYINT', 'layout::UTINYINT')
+    """
+    if len(ids) == 1:
+        return f"{int(ids[0])}::UTINYINT"
+    if ids == list(range(len(ids))):
+        return "layout::UTINYINT"
+    return ("(CASE layout " + " ".join(f"WHEN {i} THEN {int(d)}" for i, d in enumerate(ids))
+            + " END)::UTINYINT")
+
+
+def positions_select(ids: list[int], game_offset: int = 0, wide: Sequence[int] = ()) -> str:
+    """The SQL query that turns a batch of positions written in Python (named
+    ``_pdnkit_load``; columns :attr:`ReportBatch.POS_COLS`, each bitboard whole, ``layout``
+    numbering the batch's layouts whose database numbers are ``ids``) into ``position_bits``
+    rows: squares 1-64 in ``wm``, ``wk``, ``bm``, ``bk``, squares 65 and up in their
+    ``_high`` columns for the layouts ``wide`` numbers (boards of more than 64 squares).
+
+    Example:
+        >>> "3::UTINYINT AS layout" in positions_select([3], game_offset=10)
+        True
+    """
+    cond = (f"layout IN ({', '.join(str(int(i)) for i in wide)})" if wide else "FALSE")
+    cols = ", ".join(f"{sql} AS {c}" for c, sql in split_columns("{col}", cond).items())
+    return (f"SELECT game_id + {int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, "
+            f"black, {cols} FROM _pdnkit_load")
+
+
+def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,
+                        ids: list[int] | None = None) -> str:
+    """The SQL query that turns a ``position_bits`` batch of engine bitboards (named
+    ``_pdnkit_load``; columns ``game_id``, ``ply``, ``layout``, ``black`` (1 when Black is to
+    move), the engine's bitboards ``w``, ``b``, ``k``) into ``position_bits`` rows: the square
+    bitboards ``wm``, ``wk``, ``bm``, ``bk`` (:func:`pdnkit.tables.bitboards.compact_sql`) and
+    ``black``, with ``game_offset`` added to the game numbers. ``layout`` numbers ``layouts``
+    (each a :class:`pdnkit.tables.bitboards.BoardLayout`), whose database numbers are ``ids``
+    (default: their positions in ``layouts``). DuckDB computes them in bulk, off the Python
+    thread, while the next batch is replayed.
+
+    Example:
+        >>> import duckdb
+        >>> from pdnkit.rules import Position, get_rules
+        >>> from pdnkit.tables.bitboards import board_layout, square_bits
+        >>> p = Position.initial(get_rules("russian"))
+        >>> con = duckdb.connect()
+        >>> _ = con.execute("CREATE TABLE _pdnkit_load AS SELECT 0 AS game_id, 0 AS ply, "
+        ...     "0 AS layout, 0 AS black, ?::UBIGINT AS w, ?::UBIGINT AS b, "
+        ...     "?::UBIGINT AS k", [p._w, p._b, p._k])
+        >>> row = con.execute("SELECT wm, wk, bm, bk FROM ("
+        ...     + position_bits_query([board_layout(p.rules)]) + ")").fetchone()
+        >>> row == square_bits(p)
+        True
+    """
+    ids = list(range(len(layouts))) if ids is None else ids
+
+    def sq(bits: str) -> str:
+        return compact_sql(bits, layouts)
+
+    return (
+        f"SELECT game_id + {int(game_offset)} AS game_id, ply, "
+        f"{layout_sql(ids)} AS layout, black = 1 AS black, "
+        f"{sq('w & ~k')} AS wm, {sq('w & k')} AS wk, {sq('b & ~k')} AS bm, "
+        f"{sq('b & k')} AS bk FROM _pdnkit_load"
+    )
+
 
 _LOAD_ORDER = ("games", "moves", "run_moves", "findings", "rule_events")
 #: the table each batch table goes to, when it is not its own name
@@ -41,7 +124,7 @@ def _select(name: str, game_offset: int, file_id: int) -> str:
     """The query over the batch table ``name`` (named ``_pdnkit_load``) that loads it: local
     game numbers shifted by ``game_offset``, ``file_id`` added, moves stored compactly
     (:data:`pdnkit.tables.compact.MOVE_ROWS_SELECT`; a plain run's moves first get the
-    ``moves`` columns, :data:`pdnkit.tables.rows.RUN_MOVES_AS_MOVES`)."""
+    ``moves`` columns, :data:`RUN_MOVES_AS_MOVES`)."""
     shift = f"* REPLACE (game_id + {int(game_offset)} AS game_id)"
     if name in ("moves", "run_moves"):
         rows = ("_pdnkit_load" if name == "moves"
@@ -68,7 +151,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file
     """Insert one batch: local game numbers shifted by ``game_offset``, ``file_id`` added
     and the derived columns computed, all in the ``INSERT`` itself; positions given as
     engine bitboards (``position_bits``) become square bitboards in SQL
-    (:func:`pdnkit.tables.rows.position_bits_query`), those written in Python
+    (:func:`position_bits_query`), those written in Python
     (``positions``) are inserted as they are; both number ``layouts``, which get their
     database numbers here (:func:`pdnkit.tables.bitboards.layout_ids`)."""
     bits = tables.get("position_bits")

@@ -20,7 +20,8 @@ from pdnkit.rules.position import position_key
 from pdnkit.store import import_files, ingest, sample_dir
 from pdnkit.store.db import connect
 from pdnkit.tables.bitboards import board_layout, layout_ids, square_bits
-from pdnkit.tables.rows import ReportBatch, _schemas, position_bits_query
+from pdnkit.tables.load import position_bits_query
+from pdnkit.tables.rows import ReportBatch, _schemas
 from tests.placements import random_positions, stored_key
 
 VARIANTS = [r for r in list_variants() if fen_layout(r) is not None]
