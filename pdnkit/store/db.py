@@ -565,8 +565,49 @@ def variant_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def refresh_variants(con: duckdb.DuckDBPyConnection) -> int:
-    """Rewrite the ``variants`` table from the rules registry; returns the number of rows.
+#: the ``pdnkit_meta`` key of the digest of the rules records the ``variants`` table was
+#: written from (:func:`ensure_variants`)
+VARIANTS_DIGEST = "variants_digest"
+
+
+def variants_digest(rows: list[dict[str, Any]]) -> str:
+    """A digest of ``rows`` (:func:`variant_rows`): equal digests, equal ``variants`` tables.
+
+    Example:
+        >>> variants_digest(variant_rows()) == variants_digest(variant_rows())
+        True
+    """
+    import hashlib
+
+    return hashlib.sha256(json.dumps(rows, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def ensure_variants(con: duckdb.DuckDBPyConnection) -> bool:
+    """Write the ``variants`` table only when the rules records changed since it was written
+    (their digest is kept in ``pdnkit_meta``, :data:`VARIANTS_DIGEST`); returns whether it
+    wrote. Opening a database for an import no longer re-derives what it already stores.
+
+    Example:
+        >>> con = connect(":memory:")
+        >>> ensure_variants(con), ensure_variants(con)
+        (True, False)
+    """
+    rows = variant_rows()
+    digest = variants_digest(rows)
+    stored = con.execute("SELECT value FROM pdnkit_meta WHERE key = ?",
+                         [VARIANTS_DIGEST]).fetchall()
+    if stored and stored[0][0] == digest and con.execute(
+            "SELECT count(*) FROM variants").fetchall()[0][0] == len(rows):
+        return False
+    refresh_variants(con, rows)
+    con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES (?, ?)", [VARIANTS_DIGEST, digest])
+    return True
+
+
+def refresh_variants(con: duckdb.DuckDBPyConnection,
+                     rows: list[dict[str, Any]] | None = None) -> int:
+    """Rewrite the ``variants`` table from the rules registry (or from ``rows``, as
+    :func:`variant_rows` gives them); returns the number of rows.
 
     Example:
         >>> import duckdb
@@ -575,7 +616,7 @@ def refresh_variants(con: duckdb.DuckDBPyConnection) -> int:
         >>> refresh_variants(con) == len(variant_rows())
         True
     """
-    rows = variant_rows()
+    rows = variant_rows() if rows is None else rows
     if not rows:
         return 0
     import pyarrow as pa

@@ -37,7 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.store.db import DatabaseError, DbLike, database_error, opened, refresh_variants
+from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
 from pdnkit.store.progress import ImportProgress
 from pdnkit.tables.load import load_batch
 from pdnkit.tables.rows import ReportBatch
@@ -455,7 +455,7 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, jobs: int, r
         if isinstance(db, (str, Path)) or db is None:
             for name, value in IMPORT_SETTINGS.items():
                 con.execute(f"SET {name} = '{value}'")
-        refresh_variants(con)
+        ensure_variants(con)  # only when the rules records changed
         bar = ImportProgress("import", len(files)) if progress else None
 
         def on_games(n: int) -> None:
