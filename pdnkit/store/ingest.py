@@ -52,6 +52,8 @@ if TYPE_CHECKING:
     import duckdb
     import pyarrow as pa
 
+    from pdnkit.validation.jobs import Workers
+
 #: DuckDB settings while importing (on connections opened by ``import_files``): a bounded
 #: buffer pool that spills to disk, and no ordering work for the bulk inserts
 IMPORT_SETTINGS = {
@@ -174,14 +176,13 @@ def file_sha256(path: str | Path) -> str:
 WORKER_GAMES = 200
 
 
-def _batches(path: Path, options: RunOptions, jobs: int, pool: Executor | None = None
+def _batches(path: Path, options: RunOptions, workers: Workers | None = None
              ) -> Iterator[ReportBatch]:
     """The row batches of ``path``, in file order, each up to :meth:`ReportBatch.full`
-    (:func:`pdnkit.validation.run`: with ``jobs`` > 1 the workers of ``pool`` read, replay
-    and build the rows, and this process gathers them)."""
+    (:func:`pdnkit.validation.run`: with ``workers``, once they pay, they read, replay and
+    build the rows, and this process gathers them)."""
     merged: ReportBatch | None = None
-    for rows in run(path, options, ReportBatch, jobs=jobs, pool=pool,
-                    chunk_size=WORKER_GAMES):
+    for rows in run(path, options, ReportBatch, workers=workers, chunk_size=WORKER_GAMES):
         if merged is None:
             merged = rows
         else:
@@ -304,8 +305,8 @@ def _next_id(con: duckdb.DuckDBPyConnection, table: str, column: str) -> int:
 
 
 def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: str,
-                old_ids: list[int], options: RunOptions, jobs: int, summary: ImportSummary,
-                on_games: Callable[[int], None] | None, pool: Executor | None = None,
+                old_ids: list[int], options: RunOptions, summary: ImportSummary,
+                on_games: Callable[[int], None] | None, workers: Workers | None = None,
                 label: str | None = None) -> FileResult:
     label = label or str(path)  # the name recorded (a spooled copy of stdin is read)
     result = FileResult(label, status, sha)
@@ -325,7 +326,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         file_codes: Counter[str] = Counter()
         replayed = findings = 0
         writer = _Writer(con, file_id)
-        for batch in _guarded(_batches(path, options, jobs, pool)):
+        for batch in _guarded(_batches(path, options, workers)):
             n = batch.games_count
             if n:
                 writer.put(batch, next_game)
@@ -412,14 +413,16 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     summary = ImportSummary(db=str(db_name))
     # the worker processes are forked first, from a process that has not yet loaded DuckDB,
     # pyarrow and pandas nor started a thread: lean workers (less memory), no fork of a
-    # multi-threaded process, and one pool for every file of the import
-    from pdnkit.validation.jobs import input_sizes, worth_workers
+    # multi-threaded process, and one pool for every file of the import; whether they are
+    # used is decided once, on the measured rate of the first games (validation.jobs.Probe)
+    from pdnkit.validation.jobs import Workers, input_sizes, total_size, worth_workers
 
     if jobs > 1 and not worth_workers(input_sizes(files), jobs):
-        jobs = 1  # small input: workers would cost more than they share
+        jobs = 1  # a few games: workers never pay
     pool = _worker_pool(jobs) if jobs > 1 and files else None
     try:
-        _import_all(files, db, options, jobs, replace, progress, summary, pool)
+        workers = None if pool is None else Workers(jobs, total_size(files), pool)
+        _import_all(files, db, options, replace, progress, summary, workers)
     except DatabaseError:
         raise
     except Exception as exc:
@@ -447,8 +450,8 @@ def _worker_pool(jobs: int) -> Executor:
     return pool
 
 
-def _import_all(files: list[Path], db: DbLike, options: RunOptions, jobs: int, replace: bool,
-                progress: bool, summary: ImportSummary, pool: Executor | None) -> None:
+def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: bool,
+                progress: bool, summary: ImportSummary, workers: Workers | None) -> None:
     from pdnkit.pdn.source import is_regular_file, source_name, spool_copy
 
     with opened(db) as con, _import_tuning() as pacer:
@@ -483,7 +486,7 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, jobs: int, r
                 status = "replaced" if same else ("updated" if old_path else "imported")
                 try:
                     res = _import_one(con, path, sha, status, same + old_path, options,
-                                      jobs, summary, on_games, pool, label)
+                                      summary, on_games, workers, label)
                 except (OSError, UnicodeError) as exc:
                     res = FileResult(label, "failed", sha, message=str(exc))
                 except FileFault as exc:  # one file never stops the others

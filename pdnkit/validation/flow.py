@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor
 from typing import TYPE_CHECKING
 
 from pdnkit.validation.collect import RowsT
@@ -30,6 +29,7 @@ from pdnkit.validation.pipeline import serial_reports
 from pdnkit.validation.sources import Source
 
 if TYPE_CHECKING:
+    from pdnkit.validation.jobs import Workers
     from pdnkit.validation.resolve import FileGuess
 
 #: games of a file sent to a worker process at a time (also ``validate``'s ``chunk_size``)
@@ -37,16 +37,20 @@ CHUNK_GAMES = 200
 
 
 def run(source: Source, options: RunOptions, rows: Callable[[], RowsT], *, jobs: int = 1,
-        chunk_size: int = CHUNK_GAMES, pool: Executor | None = None,
+        chunk_size: int = CHUNK_GAMES, workers: Workers | None = None,
         guess: FileGuess | None = None) -> Iterator[RowsT]:
     """Read and replay every game of ``source`` under ``options`` and yield ``rows``
     objects filled with their reports, in file order.
 
-    In this process (``jobs`` <= 1, or an input too small to pay for workers:
+    In this process (``jobs`` <= 1, or an input too small for workers ever to pay:
     :func:`~pdnkit.validation.jobs.worth_workers`) a rows object is handed on as soon as it
-    is ``full()``; with workers (``pool``, else ``jobs`` new ones for the length of the
-    run) each batch of ``chunk_size`` games comes back as rows built in the worker, its
-    first game as rows of its own. ``guess``: the file's variant decided beforehand (a
+    is ``full()``. Otherwise the first games are replayed here and timed, and only where
+    workers pay on the games left (:func:`~pdnkit.validation.jobs.workers_pay`: a second
+    core free, enough work) do the others go to them: each batch of ``chunk_size`` games
+    comes back as rows built in a worker, its first game as rows of its own. ``workers``
+    (:class:`~pdnkit.validation.jobs.Workers`) serves a caller that runs many times with
+    the same workers and one decision (an import of many files); else ``jobs`` workers are
+    started for this run when they pay. ``guess``: the file's variant decided beforehand (a
     caller that reads one file in parts), else each file is pre-scanned. ``rows`` makes an
     empty rows object (a class, or a ``functools.partial`` of one: it pickles for the
     workers): :class:`~pdnkit.validation.collect.Reports` or
@@ -58,20 +62,16 @@ def run(source: Source, options: RunOptions, rows: Callable[[], RowsT], *, jobs:
         >>> [(b.games_count, b.plies_count) for b in run(text, RunOptions(), ReportBatch)]
         [(1, 2)]
     """
-    if pool is None and jobs > 1 and not _pays(source, jobs):
-        jobs = 1
-    if jobs <= 1:
+    from pdnkit.validation.jobs import Workers, parallel_rows, total_size
+
+    if workers is not None:
+        yield from parallel_rows(source, options, rows, workers, chunk_size, guess)
+        return
+    if jobs <= 1 or not _pays(source, jobs):
         yield from _serial(source, options, rows, guess)
         return
-    from pdnkit.validation.jobs import parallel_rows
-
-    if pool is not None:
-        yield from parallel_rows(source, options, rows, pool, jobs, chunk_size, guess)
-        return
-    from pdnkit._children import process_pool
-
-    with process_pool(jobs) as own:  # workers die with this process
-        yield from parallel_rows(source, options, rows, own, jobs, chunk_size, guess)
+    with Workers(jobs, total_size(source)) as own:  # started only if they pay
+        yield from parallel_rows(source, options, rows, own, chunk_size, guess)
 
 
 def _pays(source: Source, jobs: int) -> bool:

@@ -23,7 +23,9 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import os
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
@@ -169,8 +171,9 @@ class _Order(Generic[RowsT]):
         rows.add(report)
         return rows
 
-    def trailing(self, options: RunOptions) -> RowsT:
-        """The rows of the text after the last game (as :func:`read_games` yields it)."""
+    def trailing(self, options: RunOptions, guess: FileGuess | None) -> RowsT:
+        """The rows of the text after the last game, as :func:`read_games` yields it and
+        the serial run replays it (under the file's variant ``guess``)."""
         from pdnkit.pdn.record import GameRecord
 
         index = self.index
@@ -179,29 +182,43 @@ class _Order(Generic[RowsT]):
         rec.findings.append(make_finding("empty-game", "text after the last game holds no "
                                          "game", file=self.fname, game_index=index))
         self.stray = []
-        return self._of(replay_with(rec, options.but(irregular="stand", compact=False)))
+        return self._of(replay_with(rec, options.but(compact=False), file_guess=guess))
 
 
 
 #: a batch for a worker also ends when its game texts reach this many characters, so a
 #: file of a few hundred games is shared among the workers rather than sent to one
 BATCH_CHARS = 64_000
-#: below this many bytes of input in all, ``validate(jobs=N)`` and ``import_files(jobs=N)``
-#: stay in this process: starting workers and sending them the games costs more than the
-#: replay they would share (measured: 23 small files, 0.5 MB, took longer with 2 workers)
-PARALLEL_MIN_BYTES = 2_000_000
+#: below this many bytes of input in all, no worker process is ever started: a few hundred
+#: games, fewer than the probe replays in this process anyway (:func:`worth_workers`)
+PARALLEL_MIN_BYTES = 256_000
+#: games of the first file replayed in this process before anything is timed (the first
+#: games of a run pay for what is built once: the parser, the rules' tables)
+PROBE_WARMUP = 16
+#: games of the first file replayed and timed in this process: their rate, and the cores
+#: left idle meanwhile, decide whether workers pay (:func:`workers_pay`)
+PROBE_GAMES = 48
+#: the share of the serial cost a game still costs this process when workers replay it
+#: (cutting the text, sending it, taking the results back in order)
+PARENT_SHARE = 0.15
+#: seconds to start a pool of workers (forked from this process)
+POOL_START = 0.3
+#: workers must finish in at most this share of the serial time to be used
+MARGIN = 0.9
 
 
 def worth_workers(sizes: Iterable[int | None], jobs: int,
                   min_bytes: int | None = None) -> bool:
-    """True when ``jobs`` worker processes pay for themselves on inputs of these ``sizes``
-    in bytes (``None``: unknown, a file object or standard input, counted as large).
+    """True when workers may pay on inputs of these ``sizes`` in bytes (``None``: unknown,
+    a file object or standard input, counted as large): ``jobs`` > 1 and at least
+    :data:`PARALLEL_MIN_BYTES` in all. Only a prior: whether they are used is decided on the
+    measured rate (:func:`workers_pay`).
 
     Example:
-        >>> worth_workers([10_000] * 23, 2), worth_workers([5_000_000], 2)
-        (False, True)
-        >>> worth_workers([None], 2), worth_workers([5_000_000], 1)
-        (True, False)
+        >>> worth_workers([20_000] * 23, 2), worth_workers([5_000_000], 2)
+        (True, True)
+        >>> worth_workers([None], 2), worth_workers([5_000_000], 1), worth_workers([9_000], 2)
+        (True, False, False)
     """
     if jobs <= 1:
         return False
@@ -215,6 +232,158 @@ def worth_workers(sizes: Iterable[int | None], jobs: int,
         if total >= min_bytes:
             return True
     return False
+
+
+def workers_pay(per_game: float, games_left: float | None, jobs: int, idle_cores: float,
+                start_cost: float = 0.0) -> bool:
+    """Whether ``jobs`` worker processes finish ``games_left`` games (``None``: unknown, a
+    stream) sooner than this process, which replays one in ``per_game`` seconds, while
+    ``idle_cores`` cores are left idle beside it; ``start_cost``: seconds to start them.
+
+    The workers get this process's core and the idle ones (at most ``jobs``); without a
+    second core they only share this one, and never pay. This process still spends
+    :data:`PARENT_SHARE` of a game's cost on each; they must win by :data:`MARGIN`.
+
+    Example:
+        >>> workers_pay(0.002, 5_000, 2, idle_cores=1.0)    # 10 s of work, a free core
+        True
+        >>> workers_pay(0.002, 5_000, 2, idle_cores=0.1)    # the machine is busy
+        False
+        >>> workers_pay(0.002, 50, 2, idle_cores=1.0, start_cost=0.3)   # too little left
+        False
+    """
+    if jobs <= 1:
+        return False
+    cores = min(float(jobs), 1.0 + max(0.0, idle_cores))
+    if cores < 1.5:
+        return False
+    if games_left is None:
+        return True
+    serial = games_left * per_game
+    parallel = start_cost + games_left * per_game * (1.0 / cores + PARENT_SHARE)
+    return parallel < serial * MARGIN
+
+
+def cpu_idle() -> tuple[float, float, int] | None:
+    """The machine's (idle, total) CPU time so far, in clock ticks summed over its cores,
+    and its number of cores (``/proc/stat``), or ``None`` where it cannot be read.
+
+    Example:
+        >>> got = cpu_idle()
+        >>> got is None or (0 <= got[0] <= got[1] and got[2] >= 1)
+        True
+    """
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    fields = lines[0].split() if lines else []
+    if not fields or fields[0] != "cpu":
+        return None
+    ticks = [float(x) for x in fields[1:]]
+    cores = sum(1 for line in lines if line.startswith("cpu") and line[3:4].isdigit())
+    return ticks[3] + (ticks[4] if len(ticks) > 4 else 0.0), sum(ticks[:8]), max(1, cores)
+
+
+class Probe:
+    """Decides once per run whether workers pay: the first :data:`PROBE_WARMUP` games are
+    replayed in this process untimed, the next :data:`PROBE_GAMES` timed (with the cores
+    left idle meanwhile), and :func:`workers_pay` judges the games left, estimated from the
+    bytes of input left (``total``: the run's known input size in bytes, ``None`` for a
+    stream). ``started``: whether the pool already exists (no start cost)."""
+
+    def __init__(self, jobs: int, total: int | None, started: bool) -> None:
+        self.jobs = jobs
+        self.total = total
+        self.started = started
+        self.chars = 0  # characters of game text read so far
+        self.sizes = [PROBE_WARMUP, PROBE_GAMES]
+        self.use_workers: bool | None = None  # None: not decided yet
+
+    def next_size(self, chunk_size: int) -> int:
+        """The size of the next batch to cut: a probe batch, then ``chunk_size``."""
+        return self.sizes[0] if self.use_workers is None and self.sizes else chunk_size
+
+    def run(self, batch: Batch, ctx: WorkContext[RowsT]) -> Part[RowsT]:
+        """Replay a probe batch in this process (timing the second one), then decide."""
+        timed = len(self.sizes) == 1
+        before, idle0 = time.perf_counter(), cpu_idle()
+        part = _work(batch, ctx)
+        seconds, idle1 = time.perf_counter() - before, cpu_idle()
+        self.sizes.pop(0)
+        chars = sum(len(text) for _, text, _, _ in batch)
+        self.chars += chars
+        if timed:
+            self.use_workers = self.decide(seconds, len(batch), chars, idle0, idle1)
+        return part
+
+    def decide(self, seconds: float, games: int, chars: int,
+               idle0: tuple[float, float, int] | None,
+               idle1: tuple[float, float, int] | None) -> bool:
+        """Whether workers pay, from a timed batch of ``games`` games (``chars`` long) that
+        took ``seconds``, and the machine's idle time before and after it."""
+        if games == 0:
+            return False
+        idle = float(default_jobs() - 1)  # unknown: counted free
+        if idle0 is not None and idle1 is not None and idle1[1] > idle0[1]:
+            share = (idle1[0] - idle0[0]) / (idle1[1] - idle0[1])
+            idle = min(idle, share * idle1[2])
+        left: float | None = None
+        if self.total is not None:
+            left = max(0, self.total - self.chars) / max(1.0, chars / games)
+        return workers_pay(seconds / games, left, self.jobs, idle,
+                           0.0 if self.started else POOL_START)
+
+
+class Workers:
+    """Up to ``jobs`` worker processes for one run (or one import of many files): the
+    :class:`Probe` decides once, on the first games, whether they pay, and the pool is
+    ``pool`` (started by the caller, not closed here) or started then and closed with
+    :meth:`close`. ``total``: the bytes of input of the whole run (``None``: unknown).
+
+    Example:
+        >>> with Workers(2, total=10) as w:
+        ...     w.jobs, w.probe.use_workers, w.pool is None
+        (2, None, True)
+    """
+
+    def __init__(self, jobs: int, total: int | None, pool: Executor | None = None) -> None:
+        self.jobs = jobs
+        self.pool = pool
+        self.own = pool is None
+        self.probe = Probe(jobs, total, started=pool is not None)
+
+    def executor(self) -> Executor:
+        """The pool, started now if it is not yet (its workers die with this process)."""
+        if self.pool is None:
+            from pdnkit._children import process_pool
+
+            self.pool = process_pool(self.jobs)
+        return self.pool
+
+    def close(self) -> None:
+        """Shut down a pool started here."""
+        if self.own and self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def total_size(source: Source) -> int | None:
+    """The bytes of input of ``source`` in all (``None`` when one input's size is unknown).
+
+    Example:
+        >>> total_size(["1. 32-28 *", "1. 33-29 *"])
+        20
+    """
+    sizes = list(input_sizes(source))
+    return None if None in sizes else sum(s or 0 for s in sizes)
 
 
 def input_sizes(source: Source) -> Iterator[int | None]:
@@ -232,12 +401,56 @@ def input_sizes(source: Source) -> Iterator[int | None]:
             yield None
 
 
+def cut_batches(chunks: Iterable[Chunk], size: Callable[[], int]) -> Iterator[Batch]:
+    """The splitter's ``chunks`` as batches of game texts (``(first line, text, another
+    chunk follows, decoding findings)``): each of ``size()`` games, or ended sooner at
+    :data:`BATCH_CHARS` characters.
+
+    Example:
+        >>> from pdnkit.pdn.split import split_text
+        >>> [len(b) for b in cut_batches(split_text("1. 32-28 *\\n\\n1. 33-29 *"), lambda: 1)]
+        [1, 1]
+    """
+    from pdnkit.pdn.reader import with_followed
+
+    batch: Batch = []
+    chars = 0
+    limit = size()
+    for chunk, followed in with_followed(chunks):
+        batch.append((chunk.line, chunk.text, followed, chunk.findings))
+        chars += len(chunk.text)
+        if len(batch) >= limit or chars >= BATCH_CHARS:
+            yield batch
+            batch = []
+            chars = 0
+            limit = size()
+    if batch:
+        yield batch
+
+
+def submit_batches(pool: Executor, batches: Iterable[Batch], limit: int,
+                   fn: Callable[..., R], *args: object) -> Iterator[R]:
+    """Run ``fn(batch, *args)`` on each batch in ``pool`` and yield the results in order; at
+    most ``limit`` batches wait beyond the one being submitted (bounded memory). Batches
+    not yet collected are cancelled when the caller stops early."""
+    pending: deque[Future[R]] = deque()
+    try:
+        for batch in batches:
+            pending.append(pool.submit(fn, batch, *args))
+            while len(pending) > limit:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for fut in pending:
+            fut.cancel()
+
+
 def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
                 fn: Callable[..., R], *args: object) -> Iterator[R]:
-    """Cut the splitter's ``chunks`` into batches of ``size`` game texts (``(first line,
-    text, another chunk follows)``), run ``fn(batch, *args)`` on each in ``pool`` and yield the results in file
-    order; at most ``limit`` batches wait beyond the one being submitted (bounded memory).
-    Batches not yet collected are cancelled when the caller stops early.
+    """Cut the splitter's ``chunks`` into batches of ``size`` game texts
+    (:func:`cut_batches`), run ``fn(batch, *args)`` on each in ``pool`` and yield the
+    results in file order (:func:`submit_batches`).
 
     Example:
         >>> from concurrent.futures import ThreadPoolExecutor
@@ -247,38 +460,20 @@ def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
         ...                      2, 2, len))
         [2, 1]
     """
-    pending: deque[Future[R]] = deque()
-    try:
-        from pdnkit.pdn.reader import with_followed
-
-        batch: Batch = []
-        chars = 0
-        for chunk, followed in with_followed(chunks):
-            batch.append((chunk.line, chunk.text, followed, chunk.findings))
-            chars += len(chunk.text)
-            if len(batch) >= size or chars >= BATCH_CHARS:
-                pending.append(pool.submit(fn, batch, *args))
-                batch = []
-                chars = 0
-                while len(pending) > limit:
-                    yield pending.popleft().result()
-        if batch:
-            pending.append(pool.submit(fn, batch, *args))
-        while pending:
-            yield pending.popleft().result()
-    finally:
-        for fut in pending:
-            fut.cancel()
+    yield from submit_batches(pool, cut_batches(chunks, lambda: size), limit, fn, *args)
 
 
-def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT], pool: Executor,
-                  jobs: int, chunk_size: int, guess: FileGuess | None = None
+def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT],
+                  workers: Workers, chunk_size: int, guess: FileGuess | None = None
                   ) -> Iterator[RowsT]:
-    """The rows of every game of ``source`` in file order, read and replayed by the ``jobs``
-    workers of ``pool`` (see the module doc); records already read are replayed here."""
+    """The rows of every game of ``source`` in file order, with ``workers`` (see the module
+    doc). Until their probe has decided, games are replayed here and timed; then the rest
+    go to the workers where they pay, else they are replayed here as well. Records already
+    read are replayed here."""
     from pdnkit.pdn.source import open_source, source_name
 
     chunk_size = max(1, int(chunk_size))
+    probe = workers.probe
     for src in iter_sources(source):
         if is_record(src):  # a GameRecord: no parsing
             one = rows()
@@ -291,12 +486,22 @@ def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT]
         ctx = WorkContext(fname, opened.encoding, options, file_guess, rows)
         order = _Order(fname, rows)  # decoding findings travel with their chunks
         try:
-            for part in run_batches(pool, opened.chunks, chunk_size, 2 * jobs, _work, ctx):
-                yield from order.take(part)
+            batches = cut_batches(opened.chunks, lambda: probe.next_size(chunk_size))
+            for batch in batches:
+                if probe.use_workers is None:
+                    yield from order.take(probe.run(batch, ctx))
+                elif not probe.use_workers:
+                    yield from order.take(_work(batch, ctx))
+                else:
+                    for part in submit_batches(workers.executor(),
+                                               itertools.chain([batch], batches),
+                                               2 * workers.jobs, _work, ctx):
+                        yield from order.take(part)
+                    break
         finally:
             opened.close()
         if order.stray:
-            yield order.trailing(options)
+            yield order.trailing(options, file_guess)
 
 
 def default_jobs() -> int:

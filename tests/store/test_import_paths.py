@@ -82,6 +82,8 @@ def test_worker_processes_load_the_same_tables(tmp_path: Path,
     import_files([f], db=one)
     # small worker batches and loads: stray text and special games fall everywhere
     monkeypatch.setattr(ingest, "WORKER_GAMES", 3)
+    monkeypatch.setattr("pdnkit.validation.jobs.PARALLEL_MIN_BYTES", 0)  # workers, however
+    monkeypatch.setattr("pdnkit.validation.jobs.workers_pay", lambda *a, **k: True)  # small
     monkeypatch.setattr("pdnkit.tables.rows.BATCH_GAMES", 4)
     s = import_files([f], db=two, jobs=2)
     assert s.games > 50 and s.findings > 10

@@ -311,6 +311,7 @@ def test_one_worker_pool_serves_every_file(tmp_path: Path,
     recording.__module__ = jobs.__name__
     monkeypatch.setattr(jobs, "_work", recording)
     monkeypatch.setattr("pdnkit.validation.jobs.PARALLEL_MIN_BYTES", 0)  # small files too
+    monkeypatch.setattr("pdnkit.validation.jobs.workers_pay", lambda *a, **k: True)
     names = ["russian", "english", "italian", "frisian"]
     files = []
     for name in names:
@@ -321,4 +322,5 @@ def test_one_worker_pool_serves_every_file(tmp_path: Path,
     s = import_files(files, db=tmp_path / "p.duckdb", jobs=2)
     assert s.imported == 4
     pids = {p.name for p in seen.iterdir()}
-    assert 1 <= len(pids) <= 2 and str(os.getpid()) not in pids
+    workers = pids - {str(os.getpid())}  # this process replays the timed first games
+    assert 1 <= len(workers) <= 2
