@@ -105,14 +105,17 @@ def _read(line: int, text: str, followed: bool, notes: list[Finding],
     return rec
 
 
-def _work(batch: Batch, ctx: WorkContext[RowsT]) -> Part[RowsT]:
-    """Parse and replay one batch in a worker (see the module doc). The first game is
-    replayed in full and travels as a report; the others fill one ``ctx.rows``, compact where
-    the options ask it and the rows are not reports themselves (which travel in full)."""
+def _work(batch: Batch, ctx: WorkContext[RowsT], here: bool = False) -> Part[RowsT]:
+    """Parse and replay one batch in a worker (see the module doc), or in this process
+    (``here``: nothing crosses to another process, so nothing is computed for the crossing).
+    The first game is replayed in full and comes back as a report; the others fill one
+    ``ctx.rows``, compact where the options ask it and the rows are not reports themselves
+    (which travel in full)."""
     part: Part[RowsT] = Part()
     rows = ctx.rows()
     compact = ctx.options.compact and not isinstance(rows, Reports)
-    first, rest = ctx.options.but(compact=False), ctx.options.but(compact=compact)
+    rest = ctx.options.but(compact=compact)
+    first = rest if here else ctx.options.but(compact=False)  # a report that travels: full
     head = True  # the batch's first game is still to come
     waiting: list[Finding] = []  # stray text's findings, for the next game of the batch
     for line, text, followed, notes in batch:
@@ -123,7 +126,7 @@ def _work(batch: Batch, ctx: WorkContext[RowsT]) -> Part[RowsT]:
         rep = got if isinstance(got, GameReport) else replay_with(
             got, first if head else rest, file_guess=ctx.guess)
         if head:
-            part.lead.append(travel_light(rep))
+            part.lead.append(rep if here else travel_light(rep))
             head = False
             continue
         if waiting:
@@ -291,38 +294,49 @@ class Probe:
     replayed in this process untimed, the next :data:`PROBE_GAMES` timed (with the cores
     left idle meanwhile), and :func:`workers_pay` judges the games left, estimated from the
     bytes of input left (``total``: the run's known input size in bytes, ``None`` for a
-    stream). ``started``: whether the pool already exists (no start cost)."""
+    stream). ``started``: whether the pool already exists (no start cost). Games replayed
+    in this process go one at a time, as a serial run streams them (a batch of reports held
+    at once costs the garbage collector more than the replay of a few games)."""
 
     def __init__(self, jobs: int, total: int | None, started: bool) -> None:
         self.jobs = jobs
         self.total = total
         self.started = started
         self.chars = 0  # characters of game text read so far
-        self.sizes = [PROBE_WARMUP, PROBE_GAMES]
+        self.games = 0  # chunks replayed by the probe so far
+        self.timed = (0.0, 0, 0)  # seconds, games, characters of the timed games
+        self.idle: tuple[float, float, int] | None = None  # the machine's, at the timing's start
         self.use_workers: bool | None = None  # None: not decided yet
 
     def next_size(self, chunk_size: int) -> int:
-        """The size of the next batch to cut: a probe batch, then ``chunk_size``."""
-        return self.sizes[0] if self.use_workers is None and self.sizes else chunk_size
+        """The size of the next batch to cut: one game in this process, ``chunk_size``
+        for the workers."""
+        return chunk_size if self.use_workers else 1
 
     def run(self, batch: Batch, ctx: WorkContext[RowsT]) -> Part[RowsT]:
-        """Replay a probe batch in this process (timing the second one), then decide."""
-        timed = len(self.sizes) == 1
-        before, idle0 = time.perf_counter(), cpu_idle()
-        part = _work(batch, ctx)
-        seconds, idle1 = time.perf_counter() - before, cpu_idle()
-        self.sizes.pop(0)
+        """Replay a batch in this process, timing it once past the warm-up; decide when
+        :data:`PROBE_GAMES` games were timed."""
+        timing = self.games >= PROBE_WARMUP
+        if timing and self.idle is None:
+            self.idle = cpu_idle()
+        before = time.perf_counter()
+        part = _work(batch, ctx, here=True)
+        seconds = time.perf_counter() - before
         chars = sum(len(text) for _, text, _, _ in batch)
+        self.games += len(batch)
         self.chars += chars
-        if timed:
-            self.use_workers = self.decide(seconds, len(batch), chars, idle0, idle1)
+        if timing:
+            spent, games, read = self.timed
+            self.timed = (spent + seconds, games + len(batch), read + chars)
+            if self.timed[1] >= PROBE_GAMES:
+                self.use_workers = self.decide(*self.timed, self.idle, cpu_idle())
         return part
 
     def decide(self, seconds: float, games: int, chars: int,
                idle0: tuple[float, float, int] | None,
                idle1: tuple[float, float, int] | None) -> bool:
-        """Whether workers pay, from a timed batch of ``games`` games (``chars`` long) that
-        took ``seconds``, and the machine's idle time before and after it."""
+        """Whether workers pay, from ``games`` timed games (``chars`` long) that took
+        ``seconds``, and the machine's idle time before and after them."""
         if games == 0:
             return False
         idle = float(default_jobs() - 1)  # unknown: counted free
@@ -491,7 +505,7 @@ def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT]
                 if probe.use_workers is None:
                     yield from order.take(probe.run(batch, ctx))
                 elif not probe.use_workers:
-                    yield from order.take(_work(batch, ctx))
+                    yield from order.take(_work(batch, ctx, here=True))
                 else:
                     for part in submit_batches(workers.executor(),
                                                itertools.chain([batch], batches),
