@@ -43,7 +43,7 @@ import json, sys, time
 mode, path, db, jobs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 t = time.perf_counter()
 if mode == "validate":
-    from pdnkit.replay import validate
+    from pdnkit.validation import validate
     n = 0
     for _ in validate(path, jobs=jobs):
         n += 1

@@ -6,7 +6,7 @@ one file, then measures, each in a fresh process:
 * ``duckdb``: ``pdnkit.import_files`` into a new database (one process),
 * ``duckdb --jobs 2``: the same with two worker processes,
 * ``lake 1 worker`` / ``lake 2 workers`` (and ``--more`` workers, more than cores if you like):
-  ``pdnkit.store.lake.import_lake`` on a fresh ``LocalCluster``,
+  ``pdnkit.lake.import_lake`` on a fresh ``LocalCluster``,
 
 and prints games/s, the 2-worker/1-worker ratio (target >= 1.7 on two free cores), each
 worker's peak RSS (target < 300 MB, whatever the file size: a worker holds one chunk), and the
@@ -39,7 +39,7 @@ if mode == "duckdb":
     from pdnkit.store import import_files
     games = import_files([path], db=out, jobs=n).games
 else:
-    from pdnkit.store.lake import import_lake, read_manifest
+    from pdnkit.lake import import_lake, read_manifest
     games = import_lake([path], out, engine="dask", workers=n, chunk_bytes=chunk).games
     peak = sorted({(c["worker_pid"], c["peak_rss_mb"]) for e in read_manifest(out)
                    for c in e.chunks})

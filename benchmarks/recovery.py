@@ -86,7 +86,7 @@ def _read(name: str, text: str) -> str:
         recs = list(read_games(text))
         out = f"{len(recs)} game(s), codes {sorted({f.code for r in recs for f in r.findings})}"
         if "FEN" in name:
-            from pdnkit.replay import replay
+            from pdnkit.validation import replay
 
             out += f", replay codes {sorted({f.code for f in replay(recs[0]).findings})}"
     except Exception as exc:  # noqa: BLE001 - the figure to report

@@ -114,7 +114,7 @@ def split_in_process(path: Path) -> dict[str, float]:
     pays), then replay alone."""
     sys.path.insert(0, str(ROOT))
     from pdnkit.pdn import read_games
-    from pdnkit.replay import replay
+    from pdnkit.validation import replay
 
     t_read = float("inf")
     for _ in range(3):

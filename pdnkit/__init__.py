@@ -53,7 +53,7 @@ _API: dict[str, str] = {
     "query": "pdnkit.store",
     "export": "pdnkit.store",
     "duplicates": "pdnkit.store",
-    "demo": "pdnkit.store",
+    "demo": "pdnkit.demo",
     # search
     "search": "pdnkit.stats.search",
 }

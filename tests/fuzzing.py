@@ -292,8 +292,8 @@ def pipeline(data: bytes, db: bool) -> Outcome:
     moves written out, tags, finding codes; by the validator: status, result, plies,
     finding codes)."""
     from pdnkit.pdn.writer import write_game
-    from pdnkit.replay import validate
     from pdnkit.store import import_files
+    from pdnkit.validation import validate
 
     out = Outcome()
     with tempfile.TemporaryDirectory(prefix="pdnkit-fuzz-") as tmp:

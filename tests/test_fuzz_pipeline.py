@@ -151,8 +151,8 @@ def test_a_huge_number_in_a_game_whose_variant_is_guessed(tmp_path) -> None:  # 
     """Issue 16 point 1 through validate and import: a FEN or a move number of 5,000 digits
     in a game without a GameType (so its variant is guessed) costs only that game, not its
     file nor the files after it."""
-    from pdnkit.replay import validate
     from pdnkit.store import import_files
+    from pdnkit.validation import validate
 
     a = tmp_path / "a.pdn"
     a.write_text('[Event "1"]\n1. 32-28 19-23 *\n\n'

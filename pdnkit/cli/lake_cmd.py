@@ -17,7 +17,7 @@ app.add_typer(lake_app, name="lake")
 
 
 def _check(lake: str) -> None:
-    from pdnkit.store.lake import is_lake
+    from pdnkit.lake import is_lake
 
     if not is_lake(lake):
         raise fail(f"{lake} is not a pdnkit lake (no _manifest folder; "
@@ -34,7 +34,7 @@ def compact_command(
 
     Each merged part is complete before the manifest names it; the old parts are removed
     afterwards, so readers never see a half-merged lake."""
-    from pdnkit.store.lake import compact
+    from pdnkit.lake import compact
 
     _check(lake)
     removed = compact(lake, target_rows=rows)
@@ -47,7 +47,7 @@ def info_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Sources, games, rows per table, parts and size on disk of a lake."""
-    from pdnkit.store.lake import lake_summary
+    from pdnkit.lake import lake_summary
 
     _check(lake)
     info = lake_summary(lake)

@@ -95,7 +95,7 @@ def import_command(
     with usage_errors():  # an unknown code, no such file, an unknown variant
         codes = check_codes(select, ignore)
         if lake is not None:
-            from pdnkit.store.lake import import_lake
+            from pdnkit.lake import import_lake
 
             try:
                 summary = import_lake(paths, lake, variant, edition=edition, engine=engine,

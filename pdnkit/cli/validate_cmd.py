@@ -1,6 +1,6 @@
 """``pdnkit validate`` and ``pdnkit explain``: replay every game and report what is wrong.
 
-Both are thin shells: ``validate`` over :func:`pdnkit.replay.validate`, ``explain`` over
+Both are thin shells: ``validate`` over :func:`pdnkit.validation.validate`, ``explain`` over
 :func:`pdnkit.findings.explain`.
 """
 
@@ -72,7 +72,7 @@ class Summary:
         self.guessed: dict[str, int] = {}
 
     def add(self, report: Any) -> None:
-        """Count one :class:`~pdnkit.replay.GameReport`."""
+        """Count one :class:`~pdnkit.validation.GameReport`."""
         self.games += 1
         self.plies += report.replayed_plies
         self.by_status[report.status] = self.by_status.get(report.status, 0) + 1
@@ -218,7 +218,7 @@ def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: str,
     file, no PDN file in a folder) is raised before the output is kept."""
     from rich.console import Console
 
-    from pdnkit.replay import validate
+    from pdnkit.validation import validate
 
     err = Console(stderr=True)
     summary_console = Console(file=out_stream, width=120 if to_file else None) \

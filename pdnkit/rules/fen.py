@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from pdnkit.errors import PdnkitError
-from pdnkit.rules.notation import NotationError, _tables, parse_square
+from pdnkit.rules.notation import NotationError, parse_square, square_tables
 
 if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.rules.position import Position
@@ -220,7 +220,7 @@ def parse_fen_info(text: str, rules: Rules) -> FenInfo:
     from pdnkit.rules.variants import Color
 
     raw = split_fen(text)
-    t = _tables(rules)
+    t = square_tables(rules)
     seen: dict[int, str] = {}
     sets: dict[tuple[str, bool], set[int]] = {
         ("W", False): set(),
@@ -345,7 +345,7 @@ def _fen_groups(rules: Rules) -> tuple[_FenGroup, ...]:
     entry = _GROUP_CACHE.get(id(rules))
     if entry is not None and entry[0] is rules:
         return entry[1]
-    t = _tables(rules)
+    t = square_tables(rules)
     geo = rules.geometry
     order = list(range(1, t.num_squares + 1))
     if t.alphanumeric:
@@ -359,7 +359,7 @@ def _fen_groups(rules: Rules) -> tuple[_FenGroup, ...]:
 
 class FenLayout:
     """How :func:`write_fen` lays out a board of at most 64 engine bits, as data the
-    database loader turns into SQL (``pdnkit.store.rows``): ``order`` lists the engine bit of
+    database loader turns into SQL (``pdnkit.tables.rows``): ``order`` lists the engine bit of
     every square in FEN order, ``names`` the square name of every bit (``None`` for bits
     that are no square). Equal layouts compare equal (every variant on the same board with
     the same notation shares one).
@@ -437,7 +437,7 @@ def _fen_field(groups: tuple[_FenGroup, ...], men: int, kings: int) -> str:
 def _write_fen_sets(position: Position) -> str:
     """:func:`write_fen` through the public square sets (any position-like object)."""
     rules = position.rules
-    t = _tables(rules)
+    t = square_tables(rules)
 
     def field(letter: str, men: frozenset[int], kings: frozenset[int]) -> str:
         items = [(n, False) for n in men] + [(n, True) for n in kings]

@@ -65,7 +65,7 @@ class NotationError(PdnkitError, ValueError):
 
 
 @dataclass(frozen=True)
-class _Tables:
+class SquareTables:
     """Per-variant lookup tables, built once from the variant's geometry."""
 
     num_squares: int
@@ -78,10 +78,17 @@ class _Tables:
     by_alpha: dict[str, int]  # "c3" -> n
 
 
-_CACHE: dict[int, tuple[Any, _Tables]] = {}
+_CACHE: dict[int, tuple[Any, SquareTables]] = {}
 
 
-def _tables(rules: Rules) -> _Tables:
+def square_tables(rules: Rules) -> SquareTables:
+    """The variant's square tables (names, coordinates, the engine's bits), built once per
+    rules record.
+
+    >>> from pdnkit.rules.variants import get_rules
+    >>> square_tables(get_rules("russian")).num_squares
+    32
+    """
     entry = _CACHE.get(id(rules))
     if entry is not None and entry[0] is rules:
         return entry[1]
@@ -95,7 +102,7 @@ def _tables(rules: Rules) -> _Tables:
         alpha.append(f"{_FILES[f]}{r + 1}" if f < len(_FILES) else str(n))
     is_alpha = rules.notation == "alphanumeric"
     names = tuple(alpha) if is_alpha else ("",) + tuple(str(n) for n in range(1, n_sq + 1))
-    tables = _Tables(
+    tables = SquareTables(
         num_squares=n_sq,
         width=int(rules.width),
         height=int(rules.height),
@@ -124,7 +131,7 @@ def square_name(rules: Rules, n: int) -> str:
         >>> square_name(get_rules("international"), 46), square_name(get_rules("russian"), 29)
         ('46', 'a1')
     """
-    t = _tables(rules)
+    t = square_tables(rules)
     if not isinstance(n, int) or not 1 <= n <= t.num_squares:
         raise NotationError(f"square {n} is off the {t.width}x{t.height} board")
     return t.names[n]
@@ -140,7 +147,7 @@ def square_names(rules: Rules) -> tuple[str, ...]:
         >>> square_names(get_rules("russian"))[29], square_names(get_rules("english"))[32]
         ('a1', '32')
     """
-    return _tables(rules).names
+    return square_tables(rules).names
 
 
 def alphanumeric_name(rules: Rules, n: int) -> str:
@@ -151,7 +158,7 @@ def alphanumeric_name(rules: Rules, n: int) -> str:
         >>> alphanumeric_name(get_rules("international"), 1)
         'b10'
     """
-    t = _tables(rules)
+    t = square_tables(rules)
     if not isinstance(n, int) or not 1 <= n <= t.num_squares:
         raise NotationError(f"square {n} is off the {t.width}x{t.height} board")
     return t.alpha[n]
@@ -165,7 +172,7 @@ def square_coords(rules: Rules, n: int) -> tuple[int, int]:
         >>> square_coords(get_rules("international"), 46)
         (0, 0)
     """
-    t = _tables(rules)
+    t = square_tables(rules)
     if not isinstance(n, int) or not 1 <= n <= t.num_squares:
         raise NotationError(f"square {n} is off the {t.width}x{t.height} board")
     return t.coords[n]
@@ -188,7 +195,7 @@ def parse_square(rules: Rules, text: str) -> int:
         >>> parse_square(intl, "05"), parse_square(intl, "a1"), parse_square(intl, "j10")
         (5, 46, 5)
     """
-    t = _tables(rules)
+    t = square_tables(rules)
     s = text.strip()
     if s.isdigit():
         n = int(s)
@@ -267,7 +274,7 @@ def format_move(move: Move, rules: Rules, full_path: bool = False) -> str:
         >>> [format_move(m, pos.rules) for m in pos.legal_moves()]
         ['28x19']
     """
-    names = _tables(rules).names
+    names = square_tables(rules).names
     if not move.captured:
         return f"{names[move.origin]}-{names[move.destination]}"
     sep = rules.capture_separator
@@ -280,19 +287,19 @@ def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
 
-def _direction(t: _Tables, a: int, b: int) -> tuple[int, int]:
+def _direction(t: SquareTables, a: int, b: int) -> tuple[int, int]:
     (fa, ra), (fb, rb) = t.coords[a], t.coords[b]
     return _sign(fb - fa), _sign(rb - ra)
 
 
-def _square_at(rules: Rules, t: _Tables, f: int, r: int) -> int | None:
+def _square_at(rules: Rules, t: SquareTables, f: int, r: int) -> int | None:
     if not (0 <= f < t.width and 0 <= r < t.height):
         return None
     sq = rules.geometry.coords_to_square(f, r)
     return int(sq) if sq else None
 
 
-def _line(rules: Rules, t: _Tables, start: int, step: tuple[int, int]) -> list[int]:
+def _line(rules: Rules, t: SquareTables, start: int, step: tuple[int, int]) -> list[int]:
     """Playing squares after ``start`` along ``step``, up to the edge."""
     f, r = t.coords[start]
     out: list[int] = []
@@ -307,7 +314,7 @@ def _line(rules: Rules, t: _Tables, start: int, step: tuple[int, int]) -> list[i
     return out
 
 
-def _behind(rules: Rules, t: _Tables, captured: int, step: tuple[int, int]) -> int:
+def _behind(rules: Rules, t: SquareTables, captured: int, step: tuple[int, int]) -> int:
     """The playing square right behind ``captured`` along ``step``."""
     line = _line(rules, t, captured, step)
     return line[0] if line else captured
@@ -329,7 +336,7 @@ def canonical_path(move: Move, rules: Rules) -> tuple[int, ...]:
     path, cap = tuple(move.path), tuple(move.captured)
     if len(cap) <= 1 or len(path) != len(cap) + 1:
         return path if len(cap) > 1 else (move.origin, move.destination)
-    t = _tables(rules)
+    t = square_tables(rules)
     out = [path[0]]
     for i in range(len(cap) - 1):
         d_this = _direction(t, path[i], path[i + 1])
@@ -360,7 +367,7 @@ def canonical_notation(
         ['47x38x20x9x36', '47x38x24x13x36']
     """
     rules = position.rules
-    names = _tables(rules).names
+    names = square_tables(rules).names
     if not move.captured:  # a quiet move is never ambiguous
         return f"{names[move.origin]}-{names[move.destination]}"
     if legal is None:
@@ -377,7 +384,7 @@ def canonical_notation(
 # --------------------------------------------------------------------------- matching
 
 
-def _stretches(move: Move, rules: Rules, t: _Tables) -> list[set[int]]:
+def _stretches(move: Move, rules: Rules, t: SquareTables) -> list[set[int]]:
     """For each jump but the last, the squares behind the captured piece that the piece
     stood on or crossed before its next capture (RULES.md 1.5): from right behind the
     captured piece to the landing square and, when it goes straight on, on up to the next
@@ -423,7 +430,7 @@ def _route_captures(position: Position, squares: Sequence[int]) -> frozenset[int
     one of their routes; this recognises the others.
     """
     rules = position.rules
-    t = _tables(rules)
+    t = square_tables(rules)
     mover = position.piece_at(squares[0])
     if mover is None:
         return None
@@ -493,7 +500,7 @@ def short_move_matches(
     m = _SHORT_RE.fullmatch(text.strip().rstrip("!?*+=()").strip())
     if m is None:
         return None
-    t = _tables(position.rules)
+    t = square_tables(position.rules)
     f = _FILES.index(m.group(1))
     sep = m.group(2)
     try:
@@ -584,7 +591,7 @@ def match_move(
     ]
     if found:
         return _distinct(found)
-    t = _tables(rules)
+    t = square_tables(rules)
     found = [m for m in same_ends if m.captured and _route_matches(middle, _stretches(m, rules, t))]
     if found:
         return _distinct(found)
@@ -613,7 +620,7 @@ def match_move(
 
 
 def _convert(rules: Rules, text: str, alpha: bool) -> str:
-    t = _tables(rules)
+    t = square_tables(rules)
     squares, _ = parse_move_text(rules, text)
     s = text.strip()
     seps = _SEP_RE.findall(s)

@@ -16,7 +16,7 @@ Example:
 from __future__ import annotations
 
 from pdnkit.rules._movegen import Counters, Engine
-from pdnkit.rules.position import Move, Position, _next_counters
+from pdnkit.rules.position import Move, Position, next_counters
 
 __all__ = ["perft"]
 
@@ -84,7 +84,7 @@ def _perft_ctr(eng: Engine, own: int, opp: int, kings: int, white: bool, ctr: Co
         nk = kings & ~(c | o)
         if ek:
             nk |= d
-        nctr = _next_counters(ctr, white, o, d, c, bool(kings & o))
+        nctr = next_counters(ctr, white, o, d, c, bool(kings & o))
         total += _perft_ctr(eng, opp & ~c, (own ^ o) | d, nk, not white, nctr, depth - 1)
     return total
 
@@ -102,6 +102,6 @@ def _perft_keep(eng: Engine, own: int, opp: int, kings: int, white: bool,
         nk = kings & ~(c | o)
         if ek:
             nk |= d
-        nctr = None if ctr is None else _next_counters(ctr, white, o, d, c, bool(kings & o))
+        nctr = None if ctr is None else next_counters(ctr, white, o, d, c, bool(kings & o))
         total += _perft_keep(eng, opp & ~c, (own ^ o) | d, nk, not white, nctr, depth - 1)
     return total

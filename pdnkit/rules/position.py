@@ -85,7 +85,7 @@ def position_key(white: int, black: int, kings: int, black_to_move: bool) -> int
     (the 128-bit product folded to 64 bits: high half XOR low half, so every input bit
     reaches every output bit), the mixed words are XORed together with the side's seed when
     Black is to move, and the result is mixed once more. Plain integer arithmetic, so the
-    database loader computes the same key in SQL (``pdnkit.store.rows``) from the bitboards
+    database loader computes the same key in SQL (``pdnkit.tables.rows``) from the bitboards
     it is given.
 
     >>> position_key(0b11, 0b1100, 0, False) == position_key(0b11, 0b1100, 0, False)
@@ -498,7 +498,7 @@ class Position:
         if kind != 1:  # a king's move, or a man's step that crowns
             k = (k & ~o) | d
         if ctr is not None:
-            ctr = _next_counters(ctr, white, o, d, 0, kind == 3)
+            ctr = next_counters(ctr, white, o, d, 0, kind == 3)
         p = object.__new__(Position)
         p.rules = self.rules
         p._k = k
@@ -618,7 +618,7 @@ class Position:
             nk |= d
         ctr = self._ctr
         if ctr is not None:
-            ctr = _next_counters(ctr, white, o, d, c, bool(k & o))
+            ctr = next_counters(ctr, white, o, d, c, bool(k & o))
         p = object.__new__(Position)
         p.rules = self.rules
         p._k = nk
@@ -694,9 +694,10 @@ class Position:
         )
 
 
-def _next_counters(ctr: Counters, white: bool, o: int, d: int, c: int,
+def next_counters(ctr: Counters, white: bool, o: int, d: int, c: int,
                    was_king: bool) -> Counters:
-    """Frisian art. 17 counters after a move by ``white`` (see RULES.md 2.4)."""
+    """Frisian art. 17 counters after a move by ``white`` (see RULES.md 2.4): the king that
+    made consecutive quiet moves and how many, per side (the perft walk keeps them too)."""
     me = 0 if white else 1
     mine_bit, mine_n = ctr[me]
     theirs = ctr[1 - me]

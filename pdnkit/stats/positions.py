@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
 from pdnkit.stats.filters import GameFilter, SqlParam
-from pdnkit.store.bitboards import bits_literal, bits_source
 from pdnkit.store.session import DbLike, reading
+from pdnkit.tables.bitboards import bits_literal, bits_source
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -58,7 +58,7 @@ def _engine_positions(variants: list[str], fen: str | None, tokens: list[str]
     [(1, 'international', "move 2 '99-23' is not legal after 32-28")]
     """
     from pdnkit.rules import Position, format_move, get_rules, match_move, parse_fen
-    from pdnkit.store.bitboards import square_bits
+    from pdnkit.tables.bitboards import square_bits
 
     out: list[StoredPosition] = []
     failed: list[tuple[int, str, str]] = []
@@ -116,7 +116,7 @@ def positions_at(
     """
     import pandas as pd
 
-    from pdnkit.store.bitboards import bits_key
+    from pdnkit.tables.bitboards import bits_key
 
     if fen and moves:
         raise ValueError("give a FEN or a move sequence, not both")
@@ -136,7 +136,7 @@ def _found(con: duckdb.DuckDBPyConnection, fen: str | None, tokens: list[str],
     found: set[StoredPosition] = set()
     if fen:  # the FEN's square bitboards, read on the board of every variant stored
         from pdnkit.rules import get_rules
-        from pdnkit.store.bitboards import fen_bits
+        from pdnkit.tables.bitboards import fen_bits
 
         for v in _stored_variants(con, variant):
             try:
@@ -203,7 +203,7 @@ def _initial_positions(con: duckdb.DuckDBPyConnection,
     """The initial position of each variant and edition of the games that start from it
     (the rules engine's; the stored starts of a variant it does not know)."""
     from pdnkit.rules import Position, get_rules
-    from pdnkit.store.bitboards import square_bits
+    from pdnkit.tables.bitboards import square_bits
 
     vwhere, vparams = GameFilter(variant=variant).sql()
     start = "coalesce(g.start_is_initial, g.fen IS NULL)"

@@ -1,5 +1,6 @@
-"""The DuckDB game database: ``connect``, ``import_files``, ``query``, ``export``,
-``duplicates`` and ``demo``.
+"""The DuckDB game database: ``connect``, ``import_files``, ``query``, ``export`` and
+``duplicates`` (``demo`` and ``sample_dir`` are :mod:`pdnkit.demo`'s and
+:mod:`pdnkit.samples`', named here too).
 
 The tables are described in ``schema.sql`` (and ``docs/schema.md``). Names are imported lazily.
 
@@ -26,9 +27,10 @@ _API: dict[str, str] = {
     "export": "pdnkit.store.ops",
     "duplicates": "pdnkit.store.ops",
     "summary_tables": "pdnkit.store.ops",
-    "demo": "pdnkit.store.demodata",
-    "DemoResult": "pdnkit.store.demodata",
-    "sample_dir": "pdnkit.store.demodata",
+    # kept here for scripts that import them from the store; they live on higher floors
+    "demo": "pdnkit.demo",
+    "DemoResult": "pdnkit.demo",
+    "sample_dir": "pdnkit.samples",
 }
 
 __all__ = sorted(_API)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
 from pdnkit.errors import PdnkitError
-from pdnkit.store.compact import MOVE_ROWS_SELECT
+from pdnkit.tables.compact import MOVE_ROWS_SELECT
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -151,7 +151,7 @@ def connect(db: DbLike = None, *, read_only: bool = False,
     (:data:`READ_ONLY_CONFIG`). A database that cannot be opened (in use by another process,
     damaged, not writable) raises :class:`DatabaseError`.
     A lake folder (written by ``pdnkit import --lake``) opens as an in-memory database whose
-    tables are views over its Parquet parts (:func:`pdnkit.store.lake.open_lake`).
+    tables are views over its Parquet parts (:func:`pdnkit.lake.open_lake`).
 
     Example:
         >>> con = connect(":memory:")
@@ -213,7 +213,7 @@ def connect(db: DbLike = None, *, read_only: bool = False,
 
 
 def _is_lake_connection(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether ``con`` was opened by :func:`pdnkit.store.lake.open_lake`."""
+    """Whether ``con`` was opened by :func:`pdnkit.lake.open_lake`."""
     return bool(con.execute(
         "SELECT count(*) FROM information_schema.tables WHERE table_name = '_lake_chunks' "
         "AND table_catalog = current_database()").fetchall()[0][0])
@@ -472,7 +472,7 @@ def _split_bits(con: duckdb.DuckDBPyConnection) -> None:
     ``*_high`` columns of squares 65 and up, column by column (a checkpoint after each
     writes it out: the file grows by less than the old columns' size, and the space they
     leave is reused by later imports)."""
-    from pdnkit.store.bitboards import HIGH_COLUMNS, LOW_WORD
+    from pdnkit.tables.bitboards import HIGH_COLUMNS, LOW_WORD
 
     wide = "layout IN (SELECT layout FROM layouts WHERE squares > 64)"
     for col, high in HIGH_COLUMNS.items():
@@ -565,8 +565,49 @@ def variant_rows() -> list[dict[str, Any]]:
     return rows
 
 
-def refresh_variants(con: duckdb.DuckDBPyConnection) -> int:
-    """Rewrite the ``variants`` table from the rules registry; returns the number of rows.
+#: the ``pdnkit_meta`` key of the digest of the rules records the ``variants`` table was
+#: written from (:func:`ensure_variants`)
+VARIANTS_DIGEST = "variants_digest"
+
+
+def variants_digest(rows: list[dict[str, Any]]) -> str:
+    """A digest of ``rows`` (:func:`variant_rows`): equal digests, equal ``variants`` tables.
+
+    Example:
+        >>> variants_digest(variant_rows()) == variants_digest(variant_rows())
+        True
+    """
+    import hashlib
+
+    return hashlib.sha256(json.dumps(rows, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def ensure_variants(con: duckdb.DuckDBPyConnection) -> bool:
+    """Write the ``variants`` table only when the rules records changed since it was written
+    (their digest is kept in ``pdnkit_meta``, :data:`VARIANTS_DIGEST`); returns whether it
+    wrote. Opening a database for an import no longer re-derives what it already stores.
+
+    Example:
+        >>> con = connect(":memory:")
+        >>> ensure_variants(con), ensure_variants(con)
+        (True, False)
+    """
+    rows = variant_rows()
+    digest = variants_digest(rows)
+    stored = con.execute("SELECT value FROM pdnkit_meta WHERE key = ?",
+                         [VARIANTS_DIGEST]).fetchall()
+    if stored and stored[0][0] == digest and con.execute(
+            "SELECT count(*) FROM variants").fetchall()[0][0] == len(rows):
+        return False
+    refresh_variants(con, rows)
+    con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES (?, ?)", [VARIANTS_DIGEST, digest])
+    return True
+
+
+def refresh_variants(con: duckdb.DuckDBPyConnection,
+                     rows: list[dict[str, Any]] | None = None) -> int:
+    """Rewrite the ``variants`` table from the rules registry (or from ``rows``, as
+    :func:`variant_rows` gives them); returns the number of rows.
 
     Example:
         >>> import duckdb
@@ -575,7 +616,7 @@ def refresh_variants(con: duckdb.DuckDBPyConnection) -> int:
         >>> refresh_variants(con) == len(variant_rows())
         True
     """
-    rows = variant_rows()
+    rows = variant_rows() if rows is None else rows
     if not rows:
         return 0
     import pyarrow as pa

@@ -37,18 +37,23 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.store.compact import MOVE_ROWS_SELECT
-from pdnkit.store.db import DatabaseError, DbLike, database_error, opened, refresh_variants
-from pdnkit.store.rows import RUN_MOVES_AS_MOVES, ReportBatch
+from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
+from pdnkit.store.progress import ImportProgress
+from pdnkit.tables.load import load_batch
+from pdnkit.tables.rows import ReportBatch
+from pdnkit.validation.flow import run
+from pdnkit.validation.options import RunOptions
+from pdnkit.validation.pipeline import check_arguments
+from pdnkit.validation.sources import collect_paths
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
     import duckdb
     import pyarrow as pa
 
-#: games per loaded batch (bounds memory; every batch of a file shares its transaction)
-BATCH_GAMES = 250
-#: move rows per loaded batch
-BATCH_PLIES = 25_000
+    from pdnkit.validation.jobs import Workers
+
 #: DuckDB settings while importing (on connections opened by ``import_files``): a bounded
 #: buffer pool that spills to disk, and no ordering work for the bulk inserts
 IMPORT_SETTINGS = {
@@ -56,10 +61,6 @@ IMPORT_SETTINGS = {
     "preserve_insertion_order": "false",
     "threads": "1",
 }
-#: file name endings read when a folder is given
-PDN_SUFFIXES = (".pdn",)
-
-
 @dataclass
 class FileResult:
     """What happened to one file: ``status`` is ``imported``, ``replaced`` (reloaded with
@@ -151,42 +152,6 @@ class ImportSummary:
         return "\n".join(lines)
 
 
-def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
-    """Files to import: files as given, and every ``*.pdn`` file under a folder (sorted).
-    Raises ``FileNotFoundError`` for a path that does not exist.
-
-    Example:
-        >>> collect_paths([])
-        []
-    """
-    from pdnkit.pdn.source import STDIN, is_regular_file, no_input
-
-    out: list[Path] = []
-    seen: set[Path] = set()
-    given = list(paths)
-    for p in given:
-        path = Path(p)
-        if os.fspath(p) == STDIN or (path.exists() and not path.is_dir()
-                                     and not is_regular_file(path)):
-            out.append(path)  # standard input, a FIFO, /dev/stdin: read once, as given
-            continue
-        if path.is_dir():
-            found = sorted(q for q in path.rglob("*")
-                           if q.is_file() and q.suffix.lower() in PDN_SUFFIXES)
-        elif path.exists():
-            found = [path]
-        else:
-            raise FileNotFoundError(f"no such file or folder: {path}")
-        for q in found:
-            q = q.resolve()
-            if q not in seen:
-                seen.add(q)
-                out.append(q)
-    if given and not out:
-        raise no_input(given)
-    return out
-
-
 def file_sha256(path: str | Path) -> str:
     """Hex SHA-256 of a file's bytes (read in blocks).
 
@@ -205,45 +170,28 @@ def file_sha256(path: str | Path) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# producing report batches (in this process, or in worker processes)
+# producing row batches (the validator's pipeline: in this process, or in worker processes)
 
-def file_reports(path: Path, variant: str | None, edition: str | None,
-                 jobs: int = 1, encoding: str | None = None, irregular: str = "stand"
-                 ) -> Iterator[Any]:
-    """The validator's ``GameReport`` for every game of one file, in file order (``jobs``
-    worker processes read and replay when > 1); replayed in this process, the reports are
-    compact (each game's leading plain plies as one ``PlainRun``)."""
-    from pdnkit.replay import validate
-
-    kwargs: dict[str, Any] = {"variant": variant, "encoding": encoding, "compact": True}
-    if edition is not None:
-        kwargs["edition"] = edition
-    if jobs > 1:
-        kwargs["jobs"] = jobs
-    if irregular != "stand":
-        kwargs["irregular"] = irregular
-    yield from validate(path, **kwargs)
+#: games of a file sent to a worker process at a time
+WORKER_GAMES = 200
 
 
-def _batches(path: Path, variant: str | None, edition: str | None, jobs: int,
-             pool: Any = None, encoding: str | None = None, irregular: str = "stand"
+def _batches(path: Path, options: RunOptions, workers: Workers | None = None
              ) -> Iterator[ReportBatch]:
-    """The row batches of ``path``, in file order (``pool``: the import's worker
-    processes, needed when ``jobs`` > 1)."""
-    if jobs > 1:
-        yield from _batches_parallel(path, variant, edition, jobs, pool, encoding, irregular)
-        return
-    batch = ReportBatch()
-    more: dict[str, Any] = {"encoding": encoding} if encoding else {}
-    if irregular != "stand":
-        more["irregular"] = irregular
-    reports = file_reports(path, variant, edition, jobs, **more)
-    for report in reports:
-        batch.add(report)
-        if batch.games_count >= BATCH_GAMES or batch.plies_count >= BATCH_PLIES:
-            yield batch
-            batch = ReportBatch()
-    yield batch
+    """The row batches of ``path``, in file order, each up to :meth:`ReportBatch.full`
+    (:func:`pdnkit.validation.run`: with ``workers``, once they pay, they read, replay and
+    build the rows, and this process gathers them)."""
+    merged: ReportBatch | None = None
+    for rows in run(path, options, ReportBatch, workers=workers, chunk_size=WORKER_GAMES):
+        if merged is None:
+            merged = rows
+        else:
+            merged.extend(rows)
+        if merged.full():
+            yield merged
+            merged = None
+    if merged is not None:
+        yield merged
 
 
 class FileFault(Exception):
@@ -263,184 +211,9 @@ def _guarded(batches: Iterator[ReportBatch]) -> Iterator[ReportBatch]:
         raise FileFault(f"internal error: {type(exc).__name__}: {exc}") from exc
 
 
-#: games of a file sent to a worker process at a time
-WORKER_GAMES = 200
-#: worker batches in flight per worker process (bounds the memory of the results waiting)
-IN_FLIGHT = 2
-
-
-def _work_rows(batch: list[tuple[int, str, bool, list[Any]]], fname: str | None, enc: str | None,
-               variant: str | None, edition: str | None, irregular: str = "stand",
-               file_guess: Any = None) -> list[tuple[Any, ...]]:
-    """In a worker: read and replay a batch of game texts and build their rows.
-
-    Returns, in file order, ``("stray", finding)`` for text between games, ``("game",
-    report)`` for a game whose findings the parent may still change (the batch's first game,
-    a game after stray text) and ``("rows", batch)`` for runs of the other games: a
-    :class:`ReportBatch` of plain Python columns (local game numbers and game indexes from
-    0), so a worker does no Arrow work. The rows are built from the replayed positions
-    themselves (nothing is computed twice, no per-ply dict)."""
-    from pdnkit._replay_jobs import _renumber, _work
-    from pdnkit.pdn import reader
-    from pdnkit.replay import replay
-
-    stray = getattr(reader, "is_stray_text", None)
-    out: list[tuple[Any, ...]] = []
-    rows: ReportBatch | None = None
-
-    def flush() -> None:
-        nonlocal rows
-        if rows is not None and rows.games_count:
-            out.append(("rows", rows))
-        rows = None
-
-    special = True  # the batch's first game, a game after stray text: sent whole
-    for line, text, followed, notes in batch:
-        if not text or notes:  # decoding findings: the validator's own worker attaches them
-            flush()
-            out.extend(_work([(line, text, followed, notes)], fname, enc, False, variant,
-                             edition, "auto", False, irregular, file_guess))
-            special = True
-            continue
-        try:
-            rec = reader.parse_game(text, file=fname, index=-1, line=line, encoding=enc,
-                                    followed=followed)
-            odd = stray is not None and stray(rec)
-        except Exception:  # noqa: BLE001 - the validator's own worker reports it
-            odd = True
-        if odd:  # stray text, or a fault: the validator's own worker words it
-            flush()
-            out.extend(_work([(line, text, followed, notes)], fname, enc, False, variant,
-                             edition, "auto", False, irregular, file_guess))
-            special = True
-            continue
-        rep = replay(rec, variant=variant, edition=edition, result_convention="auto",
-                     irregular=irregular, file_guess=file_guess, compact=not special)
-        if special:
-            flush()
-            rep.final_position = None
-            for ply in rep.plies:
-                ply.materialize()
-            out.append(("game", rep))
-            special = False
-            continue
-        if rows is None:
-            rows = ReportBatch()
-        _renumber(rep, rows.games_count)
-        rows.add(rep)
-    flush()
-    return out
-
-
-def _batches_parallel(path: Path, variant: str | None, edition: str | None, jobs: int,
-                      pool: Any, encoding: str | None = None, irregular: str = "stand"
-                      ) -> Iterator[ReportBatch]:
-    """:func:`_batches` with ``jobs`` worker processes that read, replay and build the rows;
-    this process only cuts the file into game texts, numbers the games in file order (the
-    same reading and numbering as ``validate(jobs=...)``) and gathers the rows."""
-    from pdnkit._replay_jobs import _chunks, _Order, run_batches
-    from pdnkit.validation.pipeline import file_guess_of
-
-    guess = file_guess_of(path, variant, edition, encoding)
-    chunks, opened, _name, closer = _chunks(path, encoding)
-    enc = opened.encoding
-    fname = str(path)
-    order = _Order(fname, None)  # decoding findings travel with their chunks
-    parent = ReportBatch()  # games numbered here (see _work_rows)
-
-    def take(results: list[tuple[Any, ...]]) -> Iterator[ReportBatch]:
-        nonlocal parent
-        for item in results:
-            if item[0] != "rows":
-                for report in order.take([(item[0], item[1])]):
-                    parent.add(report)
-                continue
-            rows: ReportBatch = item[1]
-            rows.shift_game_index(order.index)
-            order.index += rows.games_count
-            parent.extend(rows)
-            if parent.games_count >= BATCH_GAMES or parent.plies_count >= BATCH_PLIES:
-                yield parent
-                parent = ReportBatch()
-
-    try:
-        # at most IN_FLIGHT batches per worker wait for this process
-        for results in run_batches(pool, chunks, WORKER_GAMES, IN_FLIGHT * jobs - 1,
-                                   _work_rows, fname, enc, variant, edition, irregular, guess):
-            yield from take(results)
-    finally:
-        if closer is not None:
-            closer.close()
-    if order.stray:
-        parent.add(order.trailing(variant, edition, "auto", False, guess))
-    yield parent
-
-
 # --------------------------------------------------------------------------------------------
 # the writer
 
-_LOAD_ORDER = ("games", "moves", "run_moves", "findings", "rule_events")
-#: the table each batch table goes to, when it is not its own name
-_TARGETS = {"moves": "move_rows", "run_moves": "move_rows"}
-
-
-def _select(name: str, game_offset: int, file_id: int) -> str:
-    """The query over the batch table ``name`` (named ``_pdnkit_load``) that loads it: local
-    game numbers shifted by ``game_offset``, ``file_id`` added, moves stored compactly
-    (:data:`pdnkit.store.compact.MOVE_ROWS_SELECT`; a plain run's moves first get the
-    ``moves`` columns, :data:`pdnkit.store.rows.RUN_MOVES_AS_MOVES`)."""
-    shift = f"* REPLACE (game_id + {int(game_offset)} AS game_id)"
-    if name in ("moves", "run_moves"):
-        rows = ("_pdnkit_load" if name == "moves"
-                else f"(SELECT {RUN_MOVES_AS_MOVES} FROM _pdnkit_load)")
-        return f"SELECT {shift} FROM (SELECT {MOVE_ROWS_SELECT} FROM {rows})"
-    if name in ("games", "findings"):
-        shift += f", {int(file_id)}::BIGINT AS file_id"
-    return f"SELECT {shift} FROM _pdnkit_load"
-
-
-def _append(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table,
-            query: str = "SELECT * FROM _pdnkit_load") -> None:
-    """Insert an Arrow table into ``table`` by column name (``query`` reads the table as
-    ``_pdnkit_load``).
-
-    The table is scanned through a relation rather than registered by name: DuckDB keeps
-    every object registered during a transaction alive until the transaction ends, which
-    would hold every batch of a large file in memory until its commit."""
-    con.from_arrow(data).query("_pdnkit_load", f"INSERT INTO {table} BY NAME {query}")
-
-
-def _load(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int,
-          game_offset: int, layouts: list[Any] | None = None) -> None:
-    """Insert one batch: local game numbers shifted by ``game_offset``, ``file_id`` added
-    and the derived columns computed, all in the ``INSERT`` itself; positions given as
-    engine bitboards (``position_bits``) become square bitboards in SQL
-    (:func:`pdnkit.store.rows.position_bits_query`), those written in Python
-    (``positions``) are inserted as they are; both number ``layouts``, which get their
-    database numbers here (:func:`pdnkit.store.bitboards.layout_ids`)."""
-    from pdnkit.store.rows import position_bits_query, positions_select
-
-    bits = tables.get("position_bits")
-    py_pos = tables.get("positions")
-    if (bits is not None and bits.num_rows) or (py_pos is not None and py_pos.num_rows):
-        from pdnkit.store.bitboards import layout_ids
-
-        lays = list(layouts or ())
-        ids = layout_ids(con, lays)
-        if bits is not None and bits.num_rows:
-            con.from_arrow(bits).query(
-                "_pdnkit_load", "INSERT INTO position_bits BY NAME "
-                + position_bits_query(lays, game_offset, ids))
-        if py_pos is not None and py_pos.num_rows:
-            con.from_arrow(py_pos).query(
-                "_pdnkit_load", "INSERT INTO position_bits BY NAME "
-                + positions_select(ids, game_offset,
-                                   [i for i, lay in enumerate(lays) if lay.squares > 64]))
-    for name in _LOAD_ORDER:
-        t = tables[name]
-        if t.num_rows == 0:
-            continue
-        _append(con, _TARGETS.get(name, name), t, _select(name, game_offset, file_id))
 
 
 #: row batches waiting for the writer thread (bounds the memory of the pipeline)
@@ -481,7 +254,7 @@ class _Writer:
                 continue  # failed: let the caller's puts through until it notices
             tables, layouts, offset = item
             try:
-                _load(self.con, tables, self.file_id, offset, layouts)
+                load_batch(self.con, tables, self.file_id, offset, layouts)
             except BaseException as exc:  # handed to the caller
                 self.error = exc
 
@@ -532,11 +305,9 @@ def _next_id(con: duckdb.DuckDBPyConnection, table: str, column: str) -> int:
 
 
 def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: str,
-                old_ids: list[int], variant: str | None, edition: str | None, jobs: int,
-                summary: ImportSummary,
-                on_games: Callable[[int], None] | None, pool: Any = None,
-                encoding: str | None = None, label: str | None = None,
-                irregular: str = "stand") -> FileResult:
+                old_ids: list[int], options: RunOptions, summary: ImportSummary,
+                on_games: Callable[[int], None] | None, workers: Workers | None = None,
+                label: str | None = None) -> FileResult:
     label = label or str(path)  # the name recorded (a spooled copy of stdin is read)
     result = FileResult(label, status, sha)
     con.execute("BEGIN TRANSACTION")
@@ -555,8 +326,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         file_codes: Counter[str] = Counter()
         replayed = findings = 0
         writer = _Writer(con, file_id)
-        for batch in _guarded(_batches(path, variant, edition, jobs, pool, encoding,
-                                          irregular)):
+        for batch in _guarded(_batches(path, options, workers)):
             n = batch.games_count
             if n:
                 writer.put(batch, next_game)
@@ -631,24 +401,28 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
         from pdnkit.rules import get_rules
 
         get_rules(variant)  # an unknown name is API misuse: UnknownVariantError (ValueError)
+    check_arguments(variant, edition, "auto")
     if irregular not in ("stand", "stop"):
         raise ValueError(f"irregular must be 'stand' or 'stop', got {irregular!r}")
     files = collect_paths(paths)
+    options = RunOptions(variant=variant, edition=edition, encoding=encoding,
+                         irregular=irregular, compact=True)
     jobs = max(1, int(jobs or 1))
     db_name = db if isinstance(db, (str, Path)) else ("pdnkit.duckdb" if db is None else
                                                         "<connection>")
     summary = ImportSummary(db=str(db_name))
     # the worker processes are forked first, from a process that has not yet loaded DuckDB,
     # pyarrow and pandas nor started a thread: lean workers (less memory), no fork of a
-    # multi-threaded process, and one pool for every file of the import
-    from pdnkit.validation.jobs import input_sizes, worth_workers
+    # multi-threaded process, and one pool for every file of the import; whether they are
+    # used is decided once, on the measured rate of the first games (validation.jobs.Probe)
+    from pdnkit.validation.jobs import Workers, input_sizes, total_size, worth_workers
 
     if jobs > 1 and not worth_workers(input_sizes(files), jobs):
-        jobs = 1  # small input: workers would cost more than they share
+        jobs = 1  # a few games: workers never pay
     pool = _worker_pool(jobs) if jobs > 1 and files else None
     try:
-        _import_all(files, db, variant, edition, jobs, replace, progress, summary, pool,
-                    encoding, irregular)
+        workers = None if pool is None else Workers(jobs, total_size(files), pool)
+        _import_all(files, db, options, replace, progress, summary, workers)
     except DatabaseError:
         raise
     except Exception as exc:
@@ -665,7 +439,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     return summary
 
 
-def _worker_pool(jobs: int) -> Any:
+def _worker_pool(jobs: int) -> Executor:
     """A process pool of ``jobs`` workers, started now; they die with this process, even
     when it is killed outright (:func:`pdnkit._children.process_pool`)."""
     from pdnkit._children import process_pool
@@ -676,17 +450,16 @@ def _worker_pool(jobs: int) -> Any:
     return pool
 
 
-def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str | None,
-                jobs: int, replace: bool, progress: bool, summary: ImportSummary,
-                pool: Any, encoding: str | None = None, irregular: str = "stand") -> None:
+def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: bool,
+                progress: bool, summary: ImportSummary, workers: Workers | None) -> None:
     from pdnkit.pdn.source import is_regular_file, source_name, spool_copy
 
     with opened(db) as con, _import_tuning() as pacer:
         if isinstance(db, (str, Path)) or db is None:
             for name, value in IMPORT_SETTINGS.items():
                 con.execute(f"SET {name} = '{value}'")
-        refresh_variants(con)
-        bar = _Progress(len(files)) if progress else None
+        ensure_variants(con)  # only when the rules records changed
+        bar = ImportProgress("import", len(files)) if progress else None
 
         def on_games(n: int) -> None:
             pacer.games(n)
@@ -712,9 +485,8 @@ def _import_all(files: list[Path], db: DbLike, variant: str | None, edition: str
                 old_path = _edited(con, label, sha)
                 status = "replaced" if same else ("updated" if old_path else "imported")
                 try:
-                    res = _import_one(con, path, sha, status, same + old_path, variant,
-                                      edition, jobs, summary, on_games, pool, encoding, label,
-                                      irregular)
+                    res = _import_one(con, path, sha, status, same + old_path, options,
+                                      summary, on_games, workers, label)
                 except (OSError, UnicodeError) as exc:
                     res = FileResult(label, "failed", sha, message=str(exc))
                 except FileFault as exc:  # one file never stops the others
@@ -831,44 +603,3 @@ def _import_tuning() -> Iterator[_GcPacer]:
             gc.enable()
             gc.unfreeze()
         sys.setswitchinterval(interval)
-
-
-class _Progress:
-    """A rich progress bar: files, games and games/s (only on a terminal)."""
-
-    def __init__(self, total_files: int) -> None:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-        )
-
-        self.start = time.perf_counter()
-        self.n_games = 0
-        self.progress = Progress(
-            TextColumn("[bold]import[/bold]"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("files  {task.fields[games]} games  {task.fields[rate]} games/s"),
-            TimeElapsedColumn(), console=Console(stderr=True), transient=True,
-            disable=not _is_terminal())
-        self.task = self.progress.add_task("import", total=total_files, games=0, rate=0)
-        self.progress.start()
-
-    def games(self, n: int) -> None:
-        self.n_games += n
-        rate = self.n_games / max(time.perf_counter() - self.start, 1e-9)
-        self.progress.update(self.task, games=self.n_games, rate=f"{rate:.0f}")
-
-    def file_done(self) -> None:
-        self.progress.advance(self.task)
-
-    def close(self) -> None:
-        self.progress.stop()
-
-
-def _is_terminal() -> bool:
-    import sys
-
-    return sys.stderr.isatty() and os.environ.get("TERM") != "dumb"

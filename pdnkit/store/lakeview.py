@@ -1,6 +1,8 @@
 """Reading a Parquet lake: its manifest, and an in-memory DuckDB whose tables are views over
-its parts (the side of :mod:`pdnkit.store.lake` that every read command needs; it imports
-nothing of the store, so :func:`pdnkit.store.db.connect` can open a lake).
+its parts: the side of the lake (:mod:`pdnkit.lake`) that every read command needs. It stays
+on the store's floor, below the lake's writer (which uses the store's schema): it imports
+nothing of the store (the schema is handed in), so :func:`pdnkit.store.db.connect` opens a
+lake folder with it.
 
 Example:
     >>> is_lake("/nonexistent"), read_manifest("/nonexistent")
@@ -15,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.store.bitboards import split_columns
-from pdnkit.store.compact import MOVE_ROWS_SELECT
+from pdnkit.tables.bitboards import split_columns
+from pdnkit.tables.compact import MOVE_ROWS_SELECT
 
 if TYPE_CHECKING:
     import duckdb
@@ -26,12 +28,12 @@ if TYPE_CHECKING:
 LAKE_TABLES = ("games", "move_rows", "position_bits", "findings", "rule_events")
 #: tables that lakes written before schema version 3 hold under another name and shape:
 #: table -> (the old parts' name, the select that turns their rows into this table's)
-_LEGACY = {"move_rows": ("moves", MOVE_ROWS_SELECT)}
+LEGACY_PARTS = {"move_rows": ("moves", MOVE_ROWS_SELECT)}
 #: folder of the manifest entries
 MANIFEST = "_manifest"
 
 
-def _fs(url: str | Path) -> tuple[fsspec.AbstractFileSystem, str]:
+def filesystem(url: str | Path) -> tuple[fsspec.AbstractFileSystem, str]:
     """The fsspec file system and path of ``url`` (a local path or an fsspec URL)."""
     from fsspec.core import url_to_fs
 
@@ -47,7 +49,7 @@ def is_lake(path: str | Path) -> bool:
         False
     """
     try:
-        fs, root = _fs(path)
+        fs, root = filesystem(path)
         return bool(fs.isdir(f"{root}/{MANIFEST}"))
     except (OSError, ValueError, ImportError):
         return False
@@ -81,7 +83,7 @@ def read_manifest(lake: str | Path) -> list[SourceEntry]:
         >>> read_manifest("/nonexistent")
         []
     """
-    fs, root = _fs(lake)
+    fs, root = filesystem(lake)
     folder = f"{root}/{MANIFEST}"
     if not fs.isdir(folder):
         return []
@@ -130,7 +132,7 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
     if con is None:
         con = duckdb.connect(":memory:")
     if "://" in str(lake):
-        fs, _ = _fs(lake)
+        fs, _ = filesystem(lake)
         con.register_filesystem(fs)
     # every table, view and macro of the schema; the lake's tables then become views
     con.execute(schema)
@@ -169,12 +171,12 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
                 select.append(f"t.{col}::HUGEINT AS {col}")
             elif col not in fix:
                 select.append(f"t.{col}")
-            elif fix[col] is None:
+            elif (base := fix[col]) is None:
                 select.append(f"c.file_id AS {col}")
-            elif fix[col].startswith("m."):
-                select.append(f"{fix[col]} AS {col}")
+            elif base.startswith("m."):
+                select.append(f"{base} AS {col}")
             else:
-                select.append(f"t.{col} + {fix[col]} AS {col}")
+                select.append(f"t.{col} + {base} AS {col}")
         join = ("JOIN _lake_layout_map m ON m.chunk = t.chunk AND m.local = t.layout "
                 if "layout" in fix else "")
         sources = []
@@ -194,11 +196,11 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
 
 def _legacy_parts(table: str, entries: list[SourceEntry]) -> str | None:
     """A query over the parts that a lake written before schema version 3 holds for
-    ``table`` under its old name (:data:`_LEGACY`), giving this table's columns; ``None``
+    ``table`` under its old name (:data:`LEGACY_PARTS`), giving this table's columns; ``None``
     when there are none."""
-    if table not in _LEGACY:
+    if table not in LEGACY_PARTS:
         return None
-    old, select = _LEGACY[table]
+    old, select = LEGACY_PARTS[table]
     parts = [c["parts"][old] for e in entries for c in e.chunks
              if old in c["parts"] and table not in c["parts"]]
     if not parts:

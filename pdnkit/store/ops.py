@@ -123,8 +123,8 @@ def _game_text(raw: str, status: str | None, variant: str | None, gametype: int 
 
             record = parse_game(raw)
             if record.parsed:  # standard tags and a short GameType added by the writer
-                text = write_game(record, notation=notation or None, variant=variant,
-                                  gametype=_gametype_value(variant, gametype))
+                text: str = write_game(record, notation=notation or None, variant=variant,
+                                       gametype=_gametype_value(variant, gametype))
                 return text.rstrip("\r\n") + "\n\n"
         except (ImportError, AttributeError):
             pass

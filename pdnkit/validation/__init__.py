@@ -14,7 +14,10 @@ The stages, one module each (``docs/architecture.md`` section 4): :mod:`.resolve
 rules), :mod:`.start` (the start position), :mod:`.match` (a written move to one legal move),
 :mod:`.game` (the replay of the main line and its variations), :mod:`.judge` (result and draw
 verdicts), :mod:`.report` (the report and its findings), :mod:`.pipeline` (one game through
-the stages), :mod:`.sources` (the inputs) and :mod:`.jobs` (worker processes).
+the stages), :mod:`.sources` (the inputs), :mod:`.options` (the run's options as one frozen
+record), :mod:`.collect` (what a run fills: reports or rows), :mod:`.jobs` (worker processes)
+and :mod:`.flow` (:func:`run`: a source's games to results in file order, serially or on
+workers; the one way in for ``validate``, the database loader and the lake).
 
 Example:
     >>> from pdnkit.validation import validate
@@ -25,22 +28,26 @@ Example:
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator
 
+from pdnkit.validation.collect import Reports, Rows
+from pdnkit.validation.flow import run
 from pdnkit.validation.game import IRREGULAR
+from pdnkit.validation.options import RunOptions
 from pdnkit.validation.pipeline import (
     check_arguments,
     check_codes,
     keep_findings,
     replay,
-    validate_serial,
+    replay_with,
+    restatus,
 )
 from pdnkit.validation.report import GameReport, PlyRecord, internal_error
-from pdnkit.validation.sources import Source, iter_sources
+from pdnkit.validation.sources import Source, collect_paths, iter_sources
 
-__all__ = ["GameReport", "PlyRecord", "check_codes", "internal_error", "iter_sources",
-           "keep_findings", "replay", "validate"]
+__all__ = ["GameReport", "PlyRecord", "Reports", "Rows", "RunOptions", "check_codes",
+           "collect_paths", "internal_error", "iter_sources", "keep_findings", "replay",
+           "replay_with", "restatus", "run", "validate"]
 
 
 def validate(source: Source, variant: str | None = None, *, edition: str | None = None,
@@ -65,7 +72,7 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     (all when ``None``) minus the ignored ones in each report, and its status follows what
     is kept (``ignore=["notation-mismatch"]`` makes such a game ``ok``); an unknown code
     raises ``ValueError``. Workers start only when the input is large enough to pay for
-    them (:data:`~pdnkit.validation.jobs.PARALLEL_MIN_BYTES`). ``compact`` (for the database
+    them (:func:`~pdnkit.validation.jobs.worth_workers`). ``compact`` (for the database
     loader; in this process only, ignored with workers) keeps each game's leading plain
     plies as one :class:`~pdnkit.validation.report.PlainRun`, as :func:`replay` does.
 
@@ -78,25 +85,9 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     if irregular not in IRREGULAR:
         raise ValueError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
     codes = check_codes(select, ignore)
-    if codes is not None:
-        yield from (keep_findings(rep, codes) for rep in validate(
-            source, variant, edition=edition, jobs=jobs, result_convention=result_convention,
-            strict=strict, light=light, chunk_size=chunk_size, encoding=encoding,
-            irregular=irregular, compact=compact))
-        return
-    if jobs and jobs > 1:
-        from pdnkit.validation.jobs import input_sizes, validate_parallel, worth_workers
-
-        countable = isinstance(source, (str, os.PathLike, list, tuple))  # read twice
-        if countable and not worth_workers(input_sizes(source), jobs):
-            jobs = 1
-    if jobs and jobs > 1:
-        yield from validate_parallel(source, variant, edition=edition, jobs=jobs,
-                                     result_convention=result_convention, strict=strict,
-                                     light=light, chunk_size=chunk_size, encoding=encoding,
-                                     irregular=irregular)
-        return
-    yield from validate_serial(source, variant, edition=edition,
-                               result_convention=result_convention, strict=strict,
-                               light=light, encoding=encoding, irregular=irregular,
-                               compact=compact)
+    options = RunOptions(variant=variant, edition=edition, result_convention=result_convention,
+                         irregular=irregular, light=light, compact=compact,
+                         encoding=encoding, strict=strict, codes=codes)
+    for rows in run(source, options, Reports, jobs=jobs or 1, chunk_size=chunk_size):
+        for report in rows:
+            yield report if codes is None else keep_findings(report, codes)

@@ -44,6 +44,7 @@ from pdnkit.validation.match import (
     settle_ambiguity,
     squares_cache,
 )
+from pdnkit.validation.options import RunOptions
 from pdnkit.validation.report import (
     COLOR_LETTER,
     NO_PLY,
@@ -70,22 +71,24 @@ __all__ = ["IRREGULAR", "MainLine", "replay_game"]
 #: the values of the ``irregular`` option: replay an irregular move as played where the
 #: rules let it stand, or stop at it
 IRREGULAR = ("stand", "stop")
+#: the options of a plain replay
+DEFAULTS = RunOptions()
 
 
 def replay_game(record: GameRecord, rules: Rules | None, pre: Sequence[Finding] = (),
-                edition: str | None = None, convention: str = "auto",
-                light: bool = False, irregular: str = "stand", compact: bool = False
-                ) -> GameReport:
+                options: RunOptions = DEFAULTS) -> GameReport:
     """Replay ``record`` under ``rules`` (``None``: unknown, the game is not replayed) and
-    judge it; ``pre``: the findings of the rules' resolution; ``light``: no per-ply records;
-    ``compact``: the leading plain plies as one :class:`~pdnkit.validation.report.PlainRun`
-    (``report.plain``) instead of records (for the database loader);
-    ``irregular``: ``"stand"`` replays an irregular move as played where the variant's rules
-    let it stand (:meth:`MainLine._irregular`), ``"stop"`` stops the replay at it.
+    judge it; ``pre``: the findings of the rules' resolution. Of ``options``: ``edition``
+    (named on the report), ``result_convention``, ``light`` (no per-ply records),
+    ``compact`` (the leading plain plies as one :class:`~pdnkit.validation.report.PlainRun`,
+    ``report.plain``, instead of records: for the database loader) and ``irregular``
+    (``"stand"`` replays an irregular move as played where the variant's rules let it stand,
+    :meth:`MainLine._irregular`; ``"stop"`` stops the replay at it).
     A fault of pdnkit's own code becomes an ``internal-error`` finding of this game (its
     moves kept unreplayed) instead of stopping the whole collection."""
+    edition, light = options.edition, options.light
     try:
-        return _replay(record, rules, pre, edition, convention, light, irregular, compact)
+        return _replay(record, rules, pre, options)
     except Exception as exc:
         report = base_report(record)
         where = {"file": getattr(record, "file", None),
@@ -119,8 +122,8 @@ def _name_rules(report: GameReport, rules: Rules | None, edition: str | None) ->
 
 
 def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
-            edition: str | None, convention: str, light: bool, irregular: str = "stand",
-            compact: bool = False) -> GameReport:
+            options: RunOptions) -> GameReport:
+    convention = options.result_convention
     report = base_report(record)
     found = Findings(record)
     report.findings = [*(getattr(record, "findings", ()) or ()), *header_findings(record)]
@@ -130,11 +133,11 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     nodes: list[MoveNode] = list(getattr(record, "moves", ()) or ())
     if getattr(record, "parsed", True) is False or rules is None:
         return _give_up(report, record, rules, convention, found, nodes)
-    _name_rules(report, rules, edition)
+    _name_rules(report, rules, options.edition)
     start = game_start(record, nodes, rules, found)
     if start is None:
         return _give_up(report, record, rules, convention, found, nodes)
-    line = MainLine(report, found, rules, nodes, start, light, irregular, compact)
+    line = MainLine(report, found, rules, nodes, start, options)
     line.run()
     line.finish()
     complete = line.stopped_at is None
@@ -168,11 +171,12 @@ class MainLine:
                  "sq_cache", "irregular", "pending", "compact")
 
     def __init__(self, report: GameReport, found: Findings, rules: Rules,
-                 nodes: Sequence[MoveNode], start: Start, light: bool,
-                 irregular: str = "stand", compact: bool = False) -> None:
+                 nodes: Sequence[MoveNode], start: Start, options: RunOptions = DEFAULTS
+                 ) -> None:
+        light = options.light
         self.report = report
-        self.compact = compact and not light
-        self.irregular = irregular
+        self.compact = options.compact and not light
+        self.irregular = options.irregular
         #: (ply, code) of an irregular move replayed as played and not yet accepted
         self.pending: tuple[int, str] | None = None
         self.found = found

@@ -1,14 +1,18 @@
-"""The jobs stage of the validator: validation in worker processes, order preserved.
+"""The jobs stage of the pipeline: games read and replayed in worker processes, order kept.
 
 The parent process only reads lines and cuts them into game chunks (the reader's cheap
-splitter); batches of ``chunk_size`` chunks go to the workers, which parse and replay them and
-send the reports back. At most ``2 * jobs + 1`` batches are in flight, so memory stays flat
-however large the collection. Game numbering follows :func:`pdnkit.pdn.read_games`: text
-between games that is neither tags nor moves is not a game, and its finding moves to the next
-game; the parent renumbers the reports in file order.
+splitter); batches of ``chunk_size`` chunks (or :data:`BATCH_CHARS` characters) go to the
+workers, which parse and replay them (:func:`_work`) and fill the caller's rows with all but
+the batch's first game (:class:`~pdnkit.validation.collect.Rows`: the reports themselves, or
+database rows). At most ``2 * jobs + 1`` batches are in flight, so memory stays flat however
+large the collection. Game numbering follows :func:`pdnkit.pdn.read_games`: text between
+games that is neither tags nor moves is not a game, and its finding moves to the next game;
+a worker attaches it within its batch, the parent (:class:`_Order`) across batches, which is
+why each batch's first game comes back as a report: the parent numbers it, adds what the
+batch before left over, and moves the rows after it to their place in the file.
 
-This module sits on top of the core (:mod:`~pdnkit.validation.pipeline`): the core never
-imports it; :func:`pdnkit.validation.validate` hands over to it when ``jobs > 1``.
+This module sits under :mod:`~pdnkit.validation.flow` (the one public way in) and on top of
+the core (:mod:`~pdnkit.validation.pipeline`), which never imports it.
 
 Example:
     >>> from pdnkit.validation import validate
@@ -19,136 +23,160 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import os
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from pdnkit.findings import Finding, Severity, make_finding, worst
-from pdnkit.validation.pipeline import failed_report, file_guess_of, replay
+from pdnkit.findings import Finding, make_finding
+from pdnkit.validation.collect import Reports, RowsT, renumber, travel_light
+from pdnkit.validation.options import RunOptions
+from pdnkit.validation.pipeline import failed_report, file_guess_of, replay_with, restatus
 from pdnkit.validation.report import GameReport
-from pdnkit.validation.sources import FileInput, Source, is_record, iter_sources
+from pdnkit.validation.sources import Source, is_record, iter_sources
 
 if TYPE_CHECKING:
-    from pdnkit.pdn.source import Opened
+    from pdnkit.pdn.record import GameRecord
     from pdnkit.pdn.split import Chunk
     from pdnkit.validation.resolve import FileGuess
 
 #: (first line, chunk text, another chunk follows, decoding findings of its lines)
 Batch = list[tuple[int, str, bool, list[Finding]]]
-#: what a worker sends back for one chunk: ``("stray", finding)`` or ``("game", report)``
-WorkItem = tuple[str, "Finding | GameReport"]
 R = TypeVar("R")
 
 
-def _chunks(src: FileInput, encoding: str | None = None
-            ) -> tuple[Iterator[Chunk], Opened, str | None, Opened]:
-    """(the game chunks of ``src``, the opened source (its ``encoding`` is decided while
-    reading), its file name, what to close) -- :func:`pdnkit.pdn.source.open_source`."""
-    from pdnkit.pdn.source import open_source
+@dataclass(frozen=True)
+class WorkContext(Generic[RowsT]):
+    """What a worker needs besides its batch: the file's name and encoding, the run's
+    options, the file's variant (its pre-scan) and the class of rows to fill."""
 
-    opened = open_source(src, encoding)
-    return opened.chunks, opened, opened.name, opened
+    file: str | None
+    encoding: str | None
+    options: RunOptions
+    guess: FileGuess | None
+    rows: Callable[[], RowsT]
 
 
-def _work(batch: Batch, file: str | None, enc: str | None, strict: bool,
-          variant: str | None, edition: str | None, convention: str,
-          light: bool, irregular: str = "stand",
-          file_guess: FileGuess | None = None) -> list[WorkItem]:
-    """Parse and replay one batch in a worker: ``("stray", finding)`` for text that is not a
-    game, else ``("game", report)`` with a provisional index of -1."""
+@dataclass
+class Part(Generic[RowsT]):
+    """What a worker sends back for one batch: ``lead``, the stray text's findings before
+    the batch's first game and that game's report (the parent numbers it); ``rows``, the
+    other games (numbered from 0); ``trailing``, the findings of stray text after the last
+    game (for the next batch's first game)."""
+
+    lead: list[Finding | GameReport] = field(default_factory=list)
+    rows: RowsT | None = None
+    trailing: list[Finding] = field(default_factory=list)
+
+
+def _read(line: int, text: str, followed: bool, notes: list[Finding],
+          ctx: WorkContext[RowsT]) -> GameRecord | GameReport | list[Finding]:
+    """One chunk in a worker: its game's record (provisional index -1), the report of a
+    game that could not be read, or the findings of stray text (text between games that is
+    neither tags nor moves), worded as :func:`pdnkit.pdn.read_games` words them."""
     from pdnkit.pdn import reader
     from pdnkit.pdn.source import bare_record
     from pdnkit.pdn.split import Chunk
 
-    out: list[WorkItem] = []
+    file, enc = ctx.file, ctx.encoding
+    try:
+        bare = None if text else bare_record(Chunk("", line, line, True, notes), file=file,
+                                             index=-1, encoding=enc)
+        rec = bare or reader.parse_game(text, strict=ctx.options.strict, file=file, index=-1,
+                                        line=line, encoding=enc, followed=followed)
+        stray = bool(text) and reader.is_stray_text(rec)
+    except Exception as exc:  # noqa: BLE001 - one game never stops a collection
+        from pdnkit.pdn.record import GameRecord
+
+        rec = GameRecord(file=file, index=-1, line=line, raw=text)
+        rec.parsed = False
+        return failed_report(rec, exc, "reading this game")
+    if stray:
+        return [*notes, make_finding(
+            "ignored-text", "text between games that is neither tags nor moves was "
+            f"skipped: {reader._excerpt(rec.raw)}", file=file, line=rec.line)]
+    if text and notes:
+        rec.findings[:0] = [f.located(file=file, game_index=-1) for f in notes]
+    return rec
+
+
+def _work(batch: Batch, ctx: WorkContext[RowsT], here: bool = False) -> Part[RowsT]:
+    """Parse and replay one batch in a worker (see the module doc), or in this process
+    (``here``: nothing crosses to another process, so nothing is computed for the crossing).
+    The first game is replayed in full and comes back as a report; the others fill one
+    ``ctx.rows``, compact where the options ask it and the rows are not reports themselves
+    (which travel in full)."""
+    part: Part[RowsT] = Part()
+    rows = ctx.rows()
+    compact = ctx.options.compact and not isinstance(rows, Reports)
+    rest = ctx.options.but(compact=compact)
+    first = rest if here else ctx.options.but(compact=False)  # a report that travels: full
+    head = True  # the batch's first game is still to come
+    waiting: list[Finding] = []  # stray text's findings, for the next game of the batch
     for line, text, followed, notes in batch:
-        try:
-            bare = None if text else bare_record(Chunk("", line, line, True, notes),
-                                                 file=file, index=-1, encoding=enc)
-            rec = bare or reader.parse_game(text, strict=strict, file=file, index=-1,
-                                            line=line, encoding=enc, followed=followed)
-            stray = bool(text) and reader.is_stray_text(rec)
-        except Exception as exc:  # noqa: BLE001 - one game never stops a collection
-            from pdnkit.pdn.record import GameRecord
-
-            rec = GameRecord(file=file, index=-1, line=line, raw=text)
-            rec.parsed = False
-            out.append(("game", failed_report(rec, exc, "reading this game")))
+        got = _read(line, text, followed, notes, ctx)
+        if isinstance(got, list):
+            (part.lead if head else waiting).extend(got)
             continue
-        if stray:
-            out.extend(("stray", f) for f in notes)
-            out.append(("stray", make_finding(
-                "ignored-text", "text between games that is neither tags nor moves was "
-                f"skipped: {reader._excerpt(rec.raw)}",
-                file=file, line=rec.line)))
+        rep = got if isinstance(got, GameReport) else replay_with(
+            got, first if head else rest, file_guess=ctx.guess)
+        if head:
+            part.lead.append(rep if here else travel_light(rep))
+            head = False
             continue
-        if text and notes:
-            rec.findings[:0] = [f.located(file=file, game_index=-1) for f in notes]
-        rep = replay(rec, variant=variant, edition=edition, result_convention=convention,
-                     light=light, irregular=irregular, file_guess=file_guess)
-        rep.final_position = None
-        for p in rep.plies:
-            p.materialize()
-        out.append(("game", rep))
-    return out
+        if waiting:
+            rep.findings[:0] = [f.located(game_index=-1) for f in waiting]
+            waiting = []
+            restatus(rep)
+        renumber(rep, rows.games_count)
+        rows.add(rep)
+    part.rows = rows if rows.games_count else None
+    part.trailing = waiting
+    return part
 
 
-def _renumber(rep: GameReport, index: int) -> None:
-    rep.index = index
-    if rep.record is not None:
-        rep.record.index = index
-        for f in rep.record.findings:
-            if f.game_index == -1:
-                f.game_index = index
-    for f in rep.findings:
-        if f.game_index == -1:
-            f.game_index = index
+class _Order(Generic[RowsT]):
+    """Numbers the parts of one file's batches in file order (see the module doc)."""
 
-
-def _restatus(rep: GameReport) -> None:
-    """The status again after findings were added in the parent (as the serial reader adds
-    them before replay); an unparsed game stays unparsed."""
-    if rep.status == "unparsed":
-        return
-    w = worst(rep.findings)
-    rep.status = "ok" if w is None or w is Severity.INFO else w.value
-
-
-class _Order:
-    """Renumbers worker results of one file in file order (see the module doc)."""
-
-    def __init__(self, fname: str | None, fallback_encoding: str | None) -> None:
+    def __init__(self, fname: str | None, rows: Callable[[], RowsT]) -> None:
         self.fname = fname
-        self.fallback = fallback_encoding
+        self.rows = rows
         self.index = 0
         self.stray: list[Finding] = []
 
-    def take(self, results: Iterable[WorkItem]) -> Iterator[GameReport]:
-        for _kind, item in results:
-            if isinstance(item, Finding):  # "stray"
+    def take(self, part: Part[RowsT]) -> Iterator[RowsT]:
+        """The rows of ``part``, numbered from the games before it."""
+        for item in part.lead:
+            if isinstance(item, Finding):
                 self.stray.append(item)
                 continue
             index = self.index
-            _renumber(item, index)
-            if index == 0 and self.fallback:
-                item.findings.insert(0, make_finding(
-                    "encoding-fallback", f"the file is not UTF-8; decoded as {self.fallback}",
-                    file=self.fname, game_index=0, details={"encoding": self.fallback}))
+            renumber(item, index)
             if self.stray:
                 item.findings[:0] = [f.located(game_index=index) for f in self.stray]
                 self.stray = []
-                _restatus(item)
-            elif index == 0 and self.fallback:
-                _restatus(item)
+                restatus(item)
             self.index += 1
-            yield item
+            yield self._of(item)
+        if part.rows is not None:
+            part.rows.shift_game_index(self.index)
+            self.index += part.rows.games_count
+            yield part.rows
+        self.stray.extend(part.trailing)
 
-    def trailing(self, variant: str | None, edition: str | None, convention: str,
-                 light: bool, file_guess: FileGuess | None = None) -> GameReport:
-        """The report for text after the last game (as :func:`read_games` yields it)."""
+    def _of(self, report: GameReport) -> RowsT:
+        rows = self.rows()
+        rows.add(report)
+        return rows
+
+    def trailing(self, options: RunOptions, guess: FileGuess | None) -> RowsT:
+        """The rows of the text after the last game, as :func:`read_games` yields it and
+        the serial run replays it (under the file's variant ``guess``)."""
         from pdnkit.pdn.record import GameRecord
 
         index = self.index
@@ -156,29 +184,44 @@ class _Order:
                          findings=[f.located(game_index=index) for f in self.stray])
         rec.findings.append(make_finding("empty-game", "text after the last game holds no "
                                          "game", file=self.fname, game_index=index))
-        return replay(rec, variant=variant, edition=edition, result_convention=convention,
-                      light=light)
+        self.stray = []
+        return self._of(replay_with(rec, options.but(compact=False), file_guess=guess))
+
 
 
 #: a batch for a worker also ends when its game texts reach this many characters, so a
 #: file of a few hundred games is shared among the workers rather than sent to one
 BATCH_CHARS = 64_000
-#: below this many bytes of input in all, ``validate(jobs=N)`` and ``import_files(jobs=N)``
-#: stay in this process: starting workers and sending them the games costs more than the
-#: replay they would share (measured: 23 small files, 0.5 MB, took longer with 2 workers)
-PARALLEL_MIN_BYTES = 2_000_000
+#: below this many bytes of input in all, no worker process is ever started: a few hundred
+#: games, fewer than the probe replays in this process anyway (:func:`worth_workers`)
+PARALLEL_MIN_BYTES = 256_000
+#: games of the first file replayed in this process before anything is timed (the first
+#: games of a run pay for what is built once: the parser, the rules' tables)
+PROBE_WARMUP = 16
+#: games of the first file replayed and timed in this process: their rate, and the cores
+#: left idle meanwhile, decide whether workers pay (:func:`workers_pay`)
+PROBE_GAMES = 48
+#: the share of the serial cost a game still costs this process when workers replay it
+#: (cutting the text, sending it, taking the results back in order)
+PARENT_SHARE = 0.15
+#: seconds to start a pool of workers (forked from this process)
+POOL_START = 0.3
+#: workers must finish in at most this share of the serial time to be used
+MARGIN = 0.9
 
 
 def worth_workers(sizes: Iterable[int | None], jobs: int,
                   min_bytes: int | None = None) -> bool:
-    """True when ``jobs`` worker processes pay for themselves on inputs of these ``sizes``
-    in bytes (``None``: unknown, a file object or standard input, counted as large).
+    """True when workers may pay on inputs of these ``sizes`` in bytes (``None``: unknown,
+    a file object or standard input, counted as large): ``jobs`` > 1 and at least
+    :data:`PARALLEL_MIN_BYTES` in all. Only a prior: whether they are used is decided on the
+    measured rate (:func:`workers_pay`).
 
     Example:
-        >>> worth_workers([10_000] * 23, 2), worth_workers([5_000_000], 2)
-        (False, True)
-        >>> worth_workers([None], 2), worth_workers([5_000_000], 1)
-        (True, False)
+        >>> worth_workers([20_000] * 23, 2), worth_workers([5_000_000], 2)
+        (True, True)
+        >>> worth_workers([None], 2), worth_workers([5_000_000], 1), worth_workers([9_000], 2)
+        (True, False, False)
     """
     if jobs <= 1:
         return False
@@ -192,6 +235,169 @@ def worth_workers(sizes: Iterable[int | None], jobs: int,
         if total >= min_bytes:
             return True
     return False
+
+
+def workers_pay(per_game: float, games_left: float | None, jobs: int, idle_cores: float,
+                start_cost: float = 0.0) -> bool:
+    """Whether ``jobs`` worker processes finish ``games_left`` games (``None``: unknown, a
+    stream) sooner than this process, which replays one in ``per_game`` seconds, while
+    ``idle_cores`` cores are left idle beside it; ``start_cost``: seconds to start them.
+
+    The workers get this process's core and the idle ones (at most ``jobs``); without a
+    second core they only share this one, and never pay. This process still spends
+    :data:`PARENT_SHARE` of a game's cost on each; they must win by :data:`MARGIN`.
+
+    Example:
+        >>> workers_pay(0.002, 5_000, 2, idle_cores=1.0)    # 10 s of work, a free core
+        True
+        >>> workers_pay(0.002, 5_000, 2, idle_cores=0.1)    # the machine is busy
+        False
+        >>> workers_pay(0.002, 50, 2, idle_cores=1.0, start_cost=0.3)   # too little left
+        False
+    """
+    if jobs <= 1:
+        return False
+    cores = min(float(jobs), 1.0 + max(0.0, idle_cores))
+    if cores < 1.5:
+        return False
+    if games_left is None:
+        return True
+    serial = games_left * per_game
+    parallel = start_cost + games_left * per_game * (1.0 / cores + PARENT_SHARE)
+    return parallel < serial * MARGIN
+
+
+def cpu_idle() -> tuple[float, float, int] | None:
+    """The machine's (idle, total) CPU time so far, in clock ticks summed over its cores,
+    and its number of cores (``/proc/stat``), or ``None`` where it cannot be read.
+
+    Example:
+        >>> got = cpu_idle()
+        >>> got is None or (0 <= got[0] <= got[1] and got[2] >= 1)
+        True
+    """
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    fields = lines[0].split() if lines else []
+    if not fields or fields[0] != "cpu":
+        return None
+    ticks = [float(x) for x in fields[1:]]
+    cores = sum(1 for line in lines if line.startswith("cpu") and line[3:4].isdigit())
+    return ticks[3] + (ticks[4] if len(ticks) > 4 else 0.0), sum(ticks[:8]), max(1, cores)
+
+
+class Probe:
+    """Decides once per run whether workers pay: the first :data:`PROBE_WARMUP` games are
+    replayed in this process untimed, the next :data:`PROBE_GAMES` timed (with the cores
+    left idle meanwhile), and :func:`workers_pay` judges the games left, estimated from the
+    bytes of input left (``total``: the run's known input size in bytes, ``None`` for a
+    stream). ``started``: whether the pool already exists (no start cost). Games replayed
+    in this process go one at a time, as a serial run streams them (a batch of reports held
+    at once costs the garbage collector more than the replay of a few games)."""
+
+    def __init__(self, jobs: int, total: int | None, started: bool) -> None:
+        self.jobs = jobs
+        self.total = total
+        self.started = started
+        self.chars = 0  # characters of game text read so far
+        self.games = 0  # chunks replayed by the probe so far
+        self.timed = (0.0, 0, 0)  # seconds, games, characters of the timed games
+        self.idle: tuple[float, float, int] | None = None  # the machine's, at the timing's start
+        self.use_workers: bool | None = None  # None: not decided yet
+
+    def next_size(self, chunk_size: int) -> int:
+        """The size of the next batch to cut: one game in this process, ``chunk_size``
+        for the workers."""
+        return chunk_size if self.use_workers else 1
+
+    def run(self, batch: Batch, ctx: WorkContext[RowsT]) -> Part[RowsT]:
+        """Replay a batch in this process, timing it once past the warm-up; decide when
+        :data:`PROBE_GAMES` games were timed."""
+        timing = self.games >= PROBE_WARMUP
+        if timing and self.idle is None:
+            self.idle = cpu_idle()
+        before = time.perf_counter()
+        part = _work(batch, ctx, here=True)
+        seconds = time.perf_counter() - before
+        chars = sum(len(text) for _, text, _, _ in batch)
+        self.games += len(batch)
+        self.chars += chars
+        if timing:
+            spent, games, read = self.timed
+            self.timed = (spent + seconds, games + len(batch), read + chars)
+            if self.timed[1] >= PROBE_GAMES:
+                self.use_workers = self.decide(*self.timed, self.idle, cpu_idle())
+        return part
+
+    def decide(self, seconds: float, games: int, chars: int,
+               idle0: tuple[float, float, int] | None,
+               idle1: tuple[float, float, int] | None) -> bool:
+        """Whether workers pay, from ``games`` timed games (``chars`` long) that took
+        ``seconds``, and the machine's idle time before and after them."""
+        if games == 0:
+            return False
+        idle = float(default_jobs() - 1)  # unknown: counted free
+        if idle0 is not None and idle1 is not None and idle1[1] > idle0[1]:
+            share = (idle1[0] - idle0[0]) / (idle1[1] - idle0[1])
+            idle = min(idle, share * idle1[2])
+        left: float | None = None
+        if self.total is not None:
+            left = max(0, self.total - self.chars) / max(1.0, chars / games)
+        return workers_pay(seconds / games, left, self.jobs, idle,
+                           0.0 if self.started else POOL_START)
+
+
+class Workers:
+    """Up to ``jobs`` worker processes for one run (or one import of many files): the
+    :class:`Probe` decides once, on the first games, whether they pay, and the pool is
+    ``pool`` (started by the caller, not closed here) or started then and closed with
+    :meth:`close`. ``total``: the bytes of input of the whole run (``None``: unknown).
+
+    Example:
+        >>> with Workers(2, total=10) as w:
+        ...     w.jobs, w.probe.use_workers, w.pool is None
+        (2, None, True)
+    """
+
+    def __init__(self, jobs: int, total: int | None, pool: Executor | None = None) -> None:
+        self.jobs = jobs
+        self.pool = pool
+        self.own = pool is None
+        self.probe = Probe(jobs, total, started=pool is not None)
+
+    def executor(self) -> Executor:
+        """The pool, started now if it is not yet (its workers die with this process)."""
+        if self.pool is None:
+            from pdnkit._children import process_pool
+
+            self.pool = process_pool(self.jobs)
+        return self.pool
+
+    def close(self) -> None:
+        """Shut down a pool started here."""
+        if self.own and self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def total_size(source: Source) -> int | None:
+    """The bytes of input of ``source`` in all (``None`` when one input's size is unknown).
+
+    Example:
+        >>> total_size(["1. 32-28 *", "1. 33-29 *"])
+        20
+    """
+    sizes = list(input_sizes(source))
+    return None if None in sizes else sum(s or 0 for s in sizes)
 
 
 def input_sizes(source: Source) -> Iterator[int | None]:
@@ -209,12 +415,56 @@ def input_sizes(source: Source) -> Iterator[int | None]:
             yield None
 
 
+def cut_batches(chunks: Iterable[Chunk], size: Callable[[], int]) -> Iterator[Batch]:
+    """The splitter's ``chunks`` as batches of game texts (``(first line, text, another
+    chunk follows, decoding findings)``): each of ``size()`` games, or ended sooner at
+    :data:`BATCH_CHARS` characters.
+
+    Example:
+        >>> from pdnkit.pdn.split import split_text
+        >>> [len(b) for b in cut_batches(split_text("1. 32-28 *\\n\\n1. 33-29 *"), lambda: 1)]
+        [1, 1]
+    """
+    from pdnkit.pdn.reader import with_followed
+
+    batch: Batch = []
+    chars = 0
+    limit = size()
+    for chunk, followed in with_followed(chunks):
+        batch.append((chunk.line, chunk.text, followed, chunk.findings))
+        chars += len(chunk.text)
+        if len(batch) >= limit or chars >= BATCH_CHARS:
+            yield batch
+            batch = []
+            chars = 0
+            limit = size()
+    if batch:
+        yield batch
+
+
+def submit_batches(pool: Executor, batches: Iterable[Batch], limit: int,
+                   fn: Callable[..., R], *args: object) -> Iterator[R]:
+    """Run ``fn(batch, *args)`` on each batch in ``pool`` and yield the results in order; at
+    most ``limit`` batches wait beyond the one being submitted (bounded memory). Batches
+    not yet collected are cancelled when the caller stops early."""
+    pending: deque[Future[R]] = deque()
+    try:
+        for batch in batches:
+            pending.append(pool.submit(fn, batch, *args))
+            while len(pending) > limit:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for fut in pending:
+            fut.cancel()
+
+
 def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
                 fn: Callable[..., R], *args: object) -> Iterator[R]:
-    """Cut the splitter's ``chunks`` into batches of ``size`` game texts (``(first line,
-    text, another chunk follows)``), run ``fn(batch, *args)`` on each in ``pool`` and yield the results in file
-    order; at most ``limit`` batches wait beyond the one being submitted (bounded memory).
-    Batches not yet collected are cancelled when the caller stops early.
+    """Cut the splitter's ``chunks`` into batches of ``size`` game texts
+    (:func:`cut_batches`), run ``fn(batch, *args)`` on each in ``pool`` and yield the
+    results in file order (:func:`submit_batches`).
 
     Example:
         >>> from concurrent.futures import ThreadPoolExecutor
@@ -224,63 +474,48 @@ def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
         ...                      2, 2, len))
         [2, 1]
     """
-    pending: deque[Future[R]] = deque()
-    try:
-        from pdnkit.pdn.reader import with_followed
-
-        batch: Batch = []
-        chars = 0
-        for chunk, followed in with_followed(chunks):
-            batch.append((chunk.line, chunk.text, followed, chunk.findings))
-            chars += len(chunk.text)
-            if len(batch) >= size or chars >= BATCH_CHARS:
-                pending.append(pool.submit(fn, batch, *args))
-                batch = []
-                chars = 0
-                while len(pending) > limit:
-                    yield pending.popleft().result()
-        if batch:
-            pending.append(pool.submit(fn, batch, *args))
-        while pending:
-            yield pending.popleft().result()
-    finally:
-        for fut in pending:
-            fut.cancel()
+    yield from submit_batches(pool, cut_batches(chunks, lambda: size), limit, fn, *args)
 
 
-def validate_parallel(source: Source, variant: str | None, *, edition: str | None, jobs: int,
-                      result_convention: str, strict: bool, light: bool,
-                      chunk_size: int, encoding: str | None = None,
-                      irregular: str = "stand") -> Iterator[GameReport]:
-    """:func:`pdnkit.validation.validate` with ``jobs`` worker processes (see the module
-    doc)."""
-    from pdnkit.pdn.source import source_name
+def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT],
+                  workers: Workers, chunk_size: int, guess: FileGuess | None = None
+                  ) -> Iterator[RowsT]:
+    """The rows of every game of ``source`` in file order, with ``workers`` (see the module
+    doc). Until their probe has decided, games are replayed here and timed; then the rest
+    go to the workers where they pay, else they are replayed here as well. Records already
+    read are replayed here."""
+    from pdnkit.pdn.source import open_source, source_name
 
     chunk_size = max(1, int(chunk_size))
-    from pdnkit._children import process_pool
-
-    with process_pool(jobs) as pool:  # workers die with this process
-        for src in iter_sources(source):
-            if is_record(src):  # a GameRecord: no parsing
-                yield replay(src, variant=variant, edition=edition,
-                             result_convention=result_convention, light=light,
-                             irregular=irregular)
-                continue
-            guess = file_guess_of(src, variant, edition, encoding)
-            chunks, opened, name, closer = _chunks(src, encoding)
-            enc = opened.encoding
-            fname = source_name(src) if isinstance(src, Path) else name
-            order = _Order(fname, None)  # decoding findings travel with their chunks
-            try:
-                for results in run_batches(pool, chunks, chunk_size, 2 * jobs, _work, fname,
-                                           enc, strict, variant, edition, result_convention,
-                                           light, irregular, guess):
-                    yield from order.take(results)
-            finally:
-                if closer is not None:
-                    closer.close()
-            if order.stray:
-                yield order.trailing(variant, edition, result_convention, light, guess)
+    probe = workers.probe
+    for src in iter_sources(source):
+        if is_record(src):  # a GameRecord: no parsing
+            one = rows()
+            one.add(replay_with(src, options))
+            yield one
+            continue
+        file_guess = guess if guess is not None else file_guess_of(src, options)
+        opened = open_source(src, options.encoding)
+        fname = source_name(src) if isinstance(src, Path) else opened.name
+        ctx = WorkContext(fname, opened.encoding, options, file_guess, rows)
+        order = _Order(fname, rows)  # decoding findings travel with their chunks
+        try:
+            batches = cut_batches(opened.chunks, lambda: probe.next_size(chunk_size))
+            for batch in batches:
+                if probe.use_workers is None:
+                    yield from order.take(probe.run(batch, ctx))
+                elif not probe.use_workers:
+                    yield from order.take(_work(batch, ctx, here=True))
+                else:
+                    for part in submit_batches(workers.executor(),
+                                               itertools.chain([batch], batches),
+                                               2 * workers.jobs, _work, ctx):
+                        yield from order.take(part)
+                    break
+        finally:
+            opened.close()
+        if order.stray:
+            yield order.trailing(options, file_guess)
 
 
 def default_jobs() -> int:

@@ -3,7 +3,8 @@
 :func:`replay` is the validator for one record: resolve its rules
 (:mod:`~pdnkit.validation.resolve`), replay and judge it (:mod:`~pdnkit.validation.game`);
 a guessed variant under which the game fails is traded for the next candidate that replays.
-:func:`validate_serial` reads the inputs and replays every game in order.
+:func:`serial_reports` reads the inputs and replays every game in order, in this process
+(:mod:`~pdnkit.validation.flow` cuts it into rows, or hands the games to workers).
 
 Example:
     >>> from pdnkit.pdn import parse_game
@@ -17,9 +18,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pdnkit.findings import make_finding
+from pdnkit.findings import Severity, make_finding, worst
 from pdnkit.validation.game import IRREGULAR, replay_game
 from pdnkit.validation.judge import CONVENTIONS
+from pdnkit.validation.options import RunOptions
 from pdnkit.validation.report import GameReport, finish_status, internal_error
 from pdnkit.validation.resolve import (
     FileGuess,
@@ -140,28 +142,59 @@ def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | Non
         raise ValueError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
     if variant is not None and lookup_rules(variant, edition) is None:
         raise ValueError(f"unknown variant {variant!r}")
+    options = RunOptions(variant=variant, edition=edition, result_convention=result_convention,
+                         light=light, irregular=irregular, compact=compact)
+    return replay_with(record, options, rules, file_guess)
+
+
+def replay_with(record: GameRecord, options: RunOptions, rules: Rules | None = None,
+                file_guess: FileGuess | None = None) -> GameReport:
+    """:func:`replay` with its options as one record (already checked): the replay of the
+    pipeline, in this process or in a worker.
+
+    Example:
+        >>> from pdnkit.pdn import parse_game
+        >>> replay_with(parse_game("1. 32-28 *"), RunOptions(variant="international")).status
+        'ok'
+    """
     try:
         if rules is not None:
-            rep = replay_game(record, rules, [], edition, result_convention, light,
-                              irregular, compact)
+            rep = replay_game(record, rules, [], options)
         else:
-            res = resolve_rules(record, variant, edition, file_guess)
-            rep = replay_game(record, res.rules, res.findings, edition, result_convention,
-                              light, irregular, compact)
+            res = resolve_rules(record, options.variant, options.edition, file_guess)
+            rep = replay_game(record, res.rules, res.findings, options)
             if res.source == "guess" and rep.status == "error":
-                rep = _other_guesses(record, res, edition, result_convention, light,
-                                     irregular, compact) or rep
+                rep = _other_guesses(record, res, options) or rep
             if rep.variant is None and res.rules is not None:  # not replayed (unparsed):
                 rep.variant = res.rules.name                   # its rules all the same
                 rep.gametype = res.rules.gametype
-                rep.edition = edition or res.rules.edition
+                rep.edition = options.edition or res.rules.edition
     except Exception as exc:  # noqa: BLE001 - one game never stops a collection
         rep = failed_report(record, exc, "resolving this game's variant")
-    if light:
+    if options.light:
         rep.record = None
         rep.plies = []
         rep.final_position = None
     return rep
+
+
+def restatus(report: GameReport) -> None:
+    """The status of ``report`` again after findings were added to it (an unparsed game
+    stays unparsed; a light report has no record to say so).
+
+    Example:
+        >>> from pdnkit.pdn import parse_game
+        >>> from pdnkit.findings import Severity, make_finding, worst
+        >>> rep = replay(parse_game('[GameType "20"] 1. 32-28 *'))
+        >>> rep.findings.append(make_finding("encoding-fallback", "decoded as cp1252"))
+        >>> restatus(rep)
+        >>> rep.status
+        'warning'
+    """
+    if report.status == "unparsed":
+        return
+    w = worst(report.findings)
+    report.status = "ok" if w is None or w is Severity.INFO else w.value
 
 
 def failed_report(record: GameRecord, exc: BaseException, doing: str) -> GameReport:
@@ -185,15 +218,14 @@ def failed_report(record: GameRecord, exc: BaseException, doing: str) -> GameRep
     return report
 
 
-def file_guess_of(src: FileInput, variant: str | None, edition: str | None,
-                  encoding: str | None) -> FileGuess | None:
+def file_guess_of(src: FileInput, options: RunOptions) -> FileGuess | None:
     """The variant of the file ``src`` for its games that name none (the pre-scan of
-    :func:`~pdnkit.validation.resolve.scan_file`), or ``None``: with ``variant`` given, for
-    an input that cannot be read twice (a file object, standard input, a FIFO: each game is
-    guessed on its own there), or when the scan fails."""
+    :func:`~pdnkit.validation.resolve.scan_file`), or ``None``: with ``options.variant``
+    given, for an input that cannot be read twice (a file object, standard input, a FIFO:
+    each game is guessed on its own there), or when the scan fails."""
     from pdnkit.pdn.source import is_regular_file, open_source
 
-    if variant is not None:
+    if options.variant is not None:
         return None
     if isinstance(src, Path):
         if not is_regular_file(src):
@@ -201,22 +233,21 @@ def file_guess_of(src: FileInput, variant: str | None, edition: str | None,
     elif not isinstance(src, str):
         return None
     try:
-        opened = open_source(src, encoding)
+        opened = open_source(src, options.encoding)
         try:
-            return scan_file(opened.chunks, edition, name=Path(src).name)
+            return scan_file(opened.chunks, options.edition, name=Path(src).name)
         finally:
             opened.close()
     except Exception:  # noqa: BLE001 - the replay reports what is wrong with the file
         return None
 
 
-def _other_guesses(record: GameRecord, res: Resolution, edition: str | None,
-                   convention: str, light: bool, irregular: str = "stand",
-                   compact: bool = False) -> GameReport | None:
+def _other_guesses(record: GameRecord, res: Resolution, options: RunOptions
+                   ) -> GameReport | None:
     """The report under the first other guessed variant that replays without errors."""
     guessed = res.rules.name if res.rules is not None else None
     for name in res.alternatives:
-        alt_rules = lookup_rules(name, edition)
+        alt_rules = lookup_rules(name, options.edition)
         if alt_rules is None:
             continue
         fs = [f for f in res.findings if f.code != "variant-guessed"]
@@ -225,42 +256,40 @@ def _other_guesses(record: GameRecord, res: Resolution, edition: str | None,
             f"variant guessed as {alt_rules.name}: the game replays under its rules "
             f"and not under {guessed}'s",
             details={"variant": alt_rules.name, "candidates": [guessed, *res.alternatives]})
-        alt = replay_game(record, alt_rules, [*fs, note], edition, convention, light,
-                          irregular, compact)
+        alt = replay_game(record, alt_rules, [*fs, note], options)
         if alt.status != "error":
             return alt
     return None
 
 
-def validate_serial(source: Source, variant: str | None, *, edition: str | None,
-                    result_convention: str, strict: bool, light: bool,
-                    encoding: str | None = None, irregular: str = "stand",
-                    compact: bool = False) -> Iterator[GameReport]:
-    """:func:`pdnkit.validation.validate` in this process (arguments already checked)."""
+def serial_reports(source: Source, options: RunOptions,
+                   guess: FileGuess | None = None) -> Iterator[GameReport]:
+    """The report of every game of ``source`` in file order, read and replayed in this
+    process (arguments already checked). ``guess``: the file's variant decided beforehand
+    (a caller reading one file in parts), else each file is pre-scanned
+    (:func:`file_guess_of`). A reading fault ends its file with a report that says so;
+    a missing file or an unknown encoding is raised before any game (API misuse)."""
     from pdnkit.pdn.reader import read_games
     from pdnkit.pdn.source import source_name
 
     for src in iter_sources(source):
         if is_record(src):
-            yield replay(src, variant=variant, edition=edition,
-                         result_convention=result_convention, light=light,
-                         irregular=irregular, compact=compact)
+            yield replay_with(src, options)
             continue
         file = source_name(src) if isinstance(src, Path) else None
-        guess = file_guess_of(src, variant, edition, encoding)
+        file_guess = guess if guess is not None else file_guess_of(src, options)
         index = 0
         try:
-            for record in read_games(src, strict=strict, file=file, encoding=encoding):
+            for record in read_games(src, strict=options.strict, file=file,
+                                     encoding=options.encoding):
                 index = record.index + 1
-                yield replay(record, variant=variant, edition=edition,
-                             result_convention=result_convention, light=light,
-                             irregular=irregular, file_guess=guess, compact=compact)
+                yield replay_with(record, options, file_guess=file_guess)
         except (OSError, ValueError) as exc:
             if index == 0 and _is_usage_error(exc):
                 raise  # no such file, an unknown encoding: said before any game
-            yield _reading_failed(file, index, exc, light)
+            yield _reading_failed(file, index, exc, options.light)
         except Exception as exc:  # noqa: BLE001 - one file never stops a collection
-            yield _reading_failed(file, index, exc, light)
+            yield _reading_failed(file, index, exc, options.light)
 
 
 def _is_usage_error(exc: Exception) -> bool:

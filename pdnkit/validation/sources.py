@@ -1,4 +1,7 @@
-"""The inputs of a validation run: files, folders, PDN text, file objects, records.
+"""The inputs of a run: files, folders, PDN text, file objects, records.
+
+:func:`iter_sources` is what ``validate`` reads; :func:`collect_paths` the files an import
+loads (each file once, folders searched for ``*.pdn``, standard input or a FIFO as given).
 
 Example:
     >>> list(iter_sources('[Event "x"] *'))
@@ -68,6 +71,50 @@ def iter_sources(source: Source) -> Iterator[Input]:
         return
     for s in source:
         yield from iter_sources(s)
+
+
+#: file name endings read when a folder is given to :func:`collect_paths`
+PDN_SUFFIXES = (".pdn",)
+
+
+def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
+    """Files to import: files as given, and every ``*.pdn`` file under a folder (sorted).
+    Raises ``FileNotFoundError`` for a path that does not exist.
+
+    Example:
+        >>> collect_paths([])
+        []
+        >>> collect_paths(["no-such.pdn"])
+        Traceback (most recent call last):
+        ...
+        FileNotFoundError: no such file or folder: no-such.pdn
+    """
+    from pdnkit.pdn.source import STDIN, is_regular_file, no_input
+
+    out: list[Path] = []
+    seen: set[Path] = set()
+    given = list(paths)
+    for p in given:
+        path = Path(p)
+        if os.fspath(p) == STDIN or (path.exists() and not path.is_dir()
+                                     and not is_regular_file(path)):
+            out.append(path)  # standard input, a FIFO, /dev/stdin: read once, as given
+            continue
+        if path.is_dir():
+            found = sorted(q for q in path.rglob("*")
+                           if q.is_file() and q.suffix.lower() in PDN_SUFFIXES)
+        elif path.exists():
+            found = [path]
+        else:
+            raise FileNotFoundError(f"no such file or folder: {path}")
+        for q in found:
+            q = q.resolve()
+            if q not in seen:
+                seen.add(q)
+                out.append(q)
+    if given and not out:
+        raise no_input(given)
+    return out
 
 
 def _looks_like_pdn(text: str) -> bool:

@@ -10,8 +10,8 @@ from typing import Any
 import duckdb
 import pytest
 
-from pdnkit.store.compact import MOVE_ROWS_SELECT
 from pdnkit.store.db import schema_sql
+from pdnkit.tables.compact import MOVE_ROWS_SELECT
 
 
 def fake_key(variant: str, moves: Iterable[str]) -> int:
@@ -34,7 +34,7 @@ def game_positions(variant: str, fen: str | None, moves: list[str]
     engine sets it up (the variant's initial position, or the FEN), then stand-ins, a
     :func:`fake_key` as white men, so move orders that play the same moves transpose."""
     from pdnkit.rules import Position, get_rules, parse_fen
-    from pdnkit.store.bitboards import square_bits
+    from pdnkit.tables.bitboards import square_bits
 
     prefix = (f"fen:{fen}|" if fen else "") + str(variant)
     try:
@@ -135,7 +135,7 @@ class Builder:
                   bits: tuple[int, int, int, int]) -> None:
         """The position at ``ply`` as an import stores it."""
         from pdnkit.rules import get_rules
-        from pdnkit.store.bitboards import board_layout, layout_ids
+        from pdnkit.tables.bitboards import board_layout, layout_ids
 
         try:
             rules = get_rules(variant)

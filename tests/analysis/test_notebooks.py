@@ -12,7 +12,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 @pytest.fixture(scope="module")
 def demo_db(tmp_path_factory) -> Path:
-    from pdnkit.store.demo import demo, sample_dir
+    from pdnkit.store import demo, sample_dir
 
     try:
         sample_dir()

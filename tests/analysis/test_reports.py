@@ -186,7 +186,7 @@ def test_collection_report_opens_with_the_games_to_check(tmp_path):
 
     import pdnkit
     from pdnkit.rules import get_rules, parse_fen
-    from pdnkit.store.demodata import sample_dir
+    from pdnkit.samples import sample_dir
 
     db = tmp_path / "f.duckdb"
     pdnkit.import_files([sample_dir() / "flawed.pdn"], db=db)

@@ -168,7 +168,7 @@ def test_reading_is_read_only(db: Path) -> None:
 
 
 def test_a_lake_opens_as_the_store_opens_it_and_refuses_aliases(tmp_path: Path) -> None:
-    from pdnkit.store.lake import import_lake
+    from pdnkit.lake import import_lake
 
     (tmp_path / "g.pdn").write_text(PDN, encoding="utf-8")
     lake = tmp_path / "g.lake"

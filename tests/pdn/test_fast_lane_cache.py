@@ -76,7 +76,7 @@ def test_an_edited_grammar_gets_another_cache_file(fresh: Path,
 def test_a_fast_lane_run_never_imports_lark(tmp_path: Path) -> None:
     pdn = tmp_path / "g.pdn"
     pdn.write_text('[Event "x"]\n[GameType "20"]\n\n1. 32-28 19-23 2. 28x19 14x23 2-0\n')
-    code = ("import sys\nfrom pdnkit.replay import validate\n"
+    code = ("import sys\nfrom pdnkit.validation import validate\n"
             f"reps = list(validate([{str(pdn)!r}]))\n"
             "print(reps[0].status, reps[0].replayed_plies, 'lark' in sys.modules)\n")
     env = {**os.environ, "PDNKIT_CACHE_DIR": str(tmp_path / "cache")}

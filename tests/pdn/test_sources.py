@@ -19,7 +19,7 @@ from pdnkit.cli import app
 from pdnkit.pdn.reader import read_games
 from pdnkit.pdn.source import is_regular_file, open_source
 from pdnkit.pdn.tools import convert, lint
-from pdnkit.replay import validate
+from pdnkit.validation import validate
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = "".join(f'[Event "e{i}"]\n[White "Блиндер"]\n1. 32-28 19-23 2-0\n\n' for i in range(5))

@@ -14,7 +14,7 @@ from pdnkit.pdn.reader import parse_game
 from pdnkit.pdn.tags import TAG_NAMES, check_tags, game_tags, parse_date, standard_tags
 from pdnkit.pdn.tools import convert
 from pdnkit.pdn.writer import write_game
-from pdnkit.replay import validate
+from pdnkit.validation import validate
 from tests.shared import ITALIAN, shared_path
 
 

@@ -608,7 +608,7 @@ def test_lidraughts_games_end_exactly_when_a_counter_rule_is_reached(folder: str
     """Every lidraughts game that ends in a draw by its server's rules ("1-1" terminator)
     reaches one of our rules at its very last ply, and no game goes on after an automatic
     ply-count rule was reached (threefold repetition is a claim on lidraughts, so it may)."""
-    from pdnkit.replay import validate
+    from pdnkit.validation import validate
     from tests.shared import shared_path
 
     path = shared_path("real", folder, "random_pdns.derived.pdn")
@@ -637,7 +637,7 @@ def test_lidraughts_draws_by_rule_named() -> None:
     82, 86 and 90; international games 8 and 10 enter king and man v king at plies 120 and
     122 (16x27, 50x36); the Frysk! games enter king v king (or two kings v king, game 8 at
     ply 60 by 26x17) by a capture 4 (14) plies before their end."""
-    from pdnkit.replay import validate
+    from pdnkit.validation import validate
     from tests.shared import shared_path
 
     expected = {

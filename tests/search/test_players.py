@@ -177,7 +177,7 @@ def test_alias_on_a_lake_is_refused(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
     from pdnkit.cli import app
-    from pdnkit.store.lake import import_lake
+    from pdnkit.lake import import_lake
 
     f = tmp_path / "p.pdn"
     f.write_text('[White "M Tinsley"]\n[Black "D Oldbury"]\n[GameType "20"]\n\n1. 32-28 *\n',

@@ -1,5 +1,6 @@
 """Stand-ins shaped like the validator's ``GameReport`` (docs/architecture.md section 4), so
-the loader can be tested on its own. Fake files hold one game per line:
+the loader can be tested on its own (:func:`fake_file_reports` replaces the pipeline's serial
+stream: ``monkeypatch.setattr(flow, "serial_reports", fake_file_reports)``). Fake files hold one game per line:
 ``White|Black|Event|Date|move move ...|status`` and the fake validator turns each line into a
 report with those values."""
 
@@ -46,8 +47,9 @@ def fake_report(index: int, white: str, black: str, event: str, date: str, moves
         draw_basis=None, final_fen="W:W1:B2", rule_events=events)
 
 
-def fake_file_reports(path: Path, variant: str | None, edition: str | None,
-                      jobs: int = 1) -> Any:
+def fake_file_reports(path: Path, options: Any = None, guess: Any = None) -> Any:
+    """Stands in for the pipeline's serial stream (``pdnkit.validation.flow.serial_reports``,
+    which the store's import reads a file through)."""
     for i, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines()):
         if not line.strip():
             continue

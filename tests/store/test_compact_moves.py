@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.replay import validate
 from pdnkit.store import sample_dir
 from pdnkit.store.db import connect
-from pdnkit.store.ingest import _load
-from pdnkit.store.rows import ReportBatch
+from pdnkit.tables.load import load_batch
+from pdnkit.tables.rows import ReportBatch
+from pdnkit.validation import validate
 from tests.shared import shared_path
 
 COLUMNS = ("game_id", "ply", "move_number", "side", "notation", "canonical", "origin",
@@ -47,7 +47,7 @@ def _round_trip(files: list[Path]) -> tuple[int, dict[str, float]]:
         for rep in validate(f):
             batch.add(rep)
         con = connect(":memory:")
-        _load(con, batch.to_arrow(), 1, 0, batch.layouts)
+        load_batch(con, batch.to_arrow(), 1, 0, batch.layouts)
         got = con.execute(f"SELECT {', '.join(COLUMNS)} FROM moves ORDER BY game_id, ply"
                           ).fetchall()
         assert got == _expected(batch), f
@@ -82,7 +82,7 @@ def test_every_encoding_is_exact() -> None:
                NULL::INTEGER[] AS path, []::INTEGER[] AS captured, true AS replayed)""")
     assert con.execute("SELECT notation, canonical, path, move_number FROM moves"
                        ).fetchall() == [("32-28", "32-28", [32, 28], 1)]
-    from pdnkit.store.compact import MOVE_ROWS_SELECT
+    from pdnkit.tables.compact import MOVE_ROWS_SELECT
 
     cases = [  # ply, move_number, side, notation, canonical, origin, destination, path, captured
         (1, 1, "W", "32-28", "32-28", 32, 28, [32, 28], []),

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.replay import validate
 from pdnkit.store import sample_dir
 from pdnkit.store.db import connect
-from pdnkit.store.ingest import _load
-from pdnkit.store.rows import ReportBatch
+from pdnkit.tables.load import load_batch
+from pdnkit.tables.rows import ReportBatch
+from pdnkit.validation import validate
 from tests.shared import shared_path
 
 #: games whose plain run ends, or never starts, or is numbered and coloured unusually
@@ -61,7 +61,7 @@ DUMPS = {
 def _stored(batch: ReportBatch) -> dict[str, list[tuple[object, ...]]]:
     """What the loader stores of ``batch`` in a new database."""
     con = connect(":memory:")
-    _load(con, batch.to_arrow(), 1, 0, batch.layouts)
+    load_batch(con, batch.to_arrow(), 1, 0, batch.layouts)
     return {name: con.execute(sql).fetchall() for name, sql in DUMPS.items()}
 
 

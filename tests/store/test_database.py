@@ -10,8 +10,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from pdnkit.samples.flawed import FLAW_CODES
 from pdnkit.store import demo, duplicates, export, import_files, query, sample_dir
-from pdnkit.store.flawed import FLAW_CODES
 from tests.shared import shared_path
 
 SAMPLES = sample_dir()
@@ -213,3 +213,35 @@ def test_worker_processes_keep_the_status_of_legacy_files(demo_db: Path,
     import_files([SAMPLES / "flawed-cp1252.pdn"], db=db2, jobs=2)
     sql = _ROWS_SQL.format(where="WHERE path LIKE '%cp1252%'")
     assert query(sql, db=demo_db).equals(query(sql, db=db2))
+
+
+def test_an_import_writes_the_variants_table_only_when_the_rules_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a database for an import does not re-derive what it already stores: the
+    ``variants`` table is written again only when the rules records' digest changed."""
+    from pdnkit.store import db as dbmod
+
+    writes: list[int] = []
+    real = dbmod.refresh_variants
+
+    def counted(con, rows=None):  # type: ignore[no-untyped-def]
+        writes.append(1)
+        return real(con, rows)
+
+    monkeypatch.setattr(dbmod, "refresh_variants", counted)
+    f = tmp_path / "a.pdn"
+    f.write_text('[GameType "20"]\n1. 32-28 *\n', encoding="utf-8")
+    db = tmp_path / "v.duckdb"
+    import_files([f], db=db)
+    first = len(writes)
+    assert first >= 1
+    import_files([f], db=db)  # same rules: nothing written
+    assert len(writes) == first
+    rows = dbmod.variant_rows()
+    rows[0] = dict(rows[0], title="a renamed variant")
+    monkeypatch.setattr(dbmod, "variant_rows", lambda: rows)
+    import_files([f], db=db)  # a rules record changed: written again
+    assert len(writes) == first + 1
+    name = rows[0]["name"]
+    assert query(f"SELECT title FROM variants WHERE name = '{name}'",
+                 db=db)["title"].tolist() == ["a renamed variant"]

@@ -11,10 +11,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pdnkit.replay import validate
 from pdnkit.rules import canonical_notation, get_rules, parse_fen
 from pdnkit.rules.notation import square_names
 from pdnkit.store import import_files, ingest, sample_dir
+from pdnkit.validation import validate
 from tests.placements import stored_key
 
 SAMPLES = sample_dir()
@@ -75,14 +75,17 @@ def _table(con: duckdb.DuckDBPyConnection, name: str) -> list[tuple[object, ...]
     return con.execute(f"SELECT {cols} FROM {name} ORDER BY ALL").fetchall()
 
 
-def test_worker_processes_load_the_same_tables(tmp_path: Path,
+@pytest.mark.parametrize("pay", [True, False], ids=["workers", "measured-not-to-pay"])
+def test_worker_processes_load_the_same_tables(tmp_path: Path, pay: bool,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     f = _mixed_file(tmp_path)
     one, two = tmp_path / "one.duckdb", tmp_path / "two.duckdb"
     import_files([f], db=one)
     # small worker batches and loads: stray text and special games fall everywhere
     monkeypatch.setattr(ingest, "WORKER_GAMES", 3)
-    monkeypatch.setattr(ingest, "BATCH_GAMES", 4)
+    monkeypatch.setattr("pdnkit.validation.jobs.PARALLEL_MIN_BYTES", 0)  # workers, however
+    monkeypatch.setattr("pdnkit.validation.jobs.workers_pay", lambda *a, **k: pay)  # small
+    monkeypatch.setattr("pdnkit.tables.rows.BATCH_GAMES", 4)
     s = import_files([f], db=two, jobs=2)
     assert s.games > 50 and s.findings > 10
     a, b = duckdb.connect(str(one), read_only=True), duckdb.connect(str(two), read_only=True)

@@ -1,7 +1,7 @@
 """The loader on its own: bulk load, one transaction per file, re-import, replace, typed tags.
 
-The validator is replaced by ``fakes.fake_file_reports`` (reports shaped as the contract says),
-so these tests check only what the store does with them."""
+The validator's serial stream is replaced by ``fakes.fake_file_reports`` (reports shaped as
+the contract says), so these tests check only what the store does with them."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ import duckdb
 import pytest
 
 from pdnkit.store import connect, duplicates, import_files, ingest, query
-from pdnkit.store.bitboards import bits_key
+from pdnkit.tables import rows
+from pdnkit.tables.bitboards import bits_key
+from pdnkit.validation import flow
 from tests.store.fakes import fake_file_reports, write_fake
 
 G1 = "Sijbrands|Baba Sy|Worlds|1964.05.03|32-28 19-23 28x19 14x23|ok"
@@ -23,7 +25,7 @@ G3 = "Sijbrands|Baba Sy|Other event|1964.05.03|32-28 19-23 28x19 14x23|ok"
 
 @pytest.fixture(autouse=True)
 def _fake_validator(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ingest, "file_reports", fake_file_reports)
+    monkeypatch.setattr(flow, "serial_reports", fake_file_reports)
 
 
 def _count(db: Path, table: str) -> int:
@@ -96,29 +98,29 @@ def test_edited_file_replaces_its_old_version(tmp_path: Path) -> None:
 def test_interrupted_file_leaves_no_trace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     good = write_fake(tmp_path / "a.pdn", [G1])
     bad = write_fake(tmp_path / "b.pdn", [G1, G2, G3, G1, G2])
-    monkeypatch.setattr(ingest, "BATCH_GAMES", 2)  # several slices inside the transaction
+    monkeypatch.setattr(rows, "BATCH_GAMES", 2)  # several slices inside the transaction
 
-    def interrupted(path: Path, variant: str | None, edition: str | None, jobs: int = 1):  # type: ignore[no-untyped-def]
-        for i, rep in enumerate(fake_file_reports(path, variant, edition)):
+    def interrupted(path: Path, options: object = None, guess: object = None):  # type: ignore[no-untyped-def]
+        for i, rep in enumerate(fake_file_reports(path, options)):
             if path.name == "b.pdn" and i == 4:
                 raise KeyboardInterrupt
             yield rep
 
-    monkeypatch.setattr(ingest, "file_reports", interrupted)
+    monkeypatch.setattr(flow, "serial_reports", interrupted)
     db = tmp_path / "t.duckdb"
     with pytest.raises(KeyboardInterrupt):
         import_files([good, bad], db=db)
     # a.pdn is complete, b.pdn (two slices already written) is absent
     assert _count(db, "files") == 1 and _count(db, "games") == 1
     assert _count(db, "moves") == 4 and _count(db, "findings") == 0
-    monkeypatch.setattr(ingest, "file_reports", fake_file_reports)
+    monkeypatch.setattr(flow, "serial_reports", fake_file_reports)
     s = import_files([good, bad], db=db)
     assert (s.skipped, s.imported, s.games) == (1, 1, 5)
     assert _count(db, "games") == 6
 
 
 def test_slices_give_unique_contiguous_ids(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ingest, "BATCH_GAMES", 3)
+    monkeypatch.setattr(rows, "BATCH_GAMES", 3)
     f1 = write_fake(tmp_path / "a.pdn", [G1, G2, G3, G1, G2, G3, G1])
     f2 = write_fake(tmp_path / "b.pdn", [G2, G3])
     db = tmp_path / "t.duckdb"
@@ -186,17 +188,17 @@ def test_large_file_is_one_transaction(tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C in the middle of a file of many batches: nothing of it was ever committed, so
     the database holds no trace of it even before any cleanup runs."""
-    monkeypatch.setattr(ingest, "BATCH_GAMES", 2)
+    monkeypatch.setattr(rows, "BATCH_GAMES", 2)
     good = write_fake(tmp_path / "a.pdn", [G1])
     big = write_fake(tmp_path / "b.pdn", [G1, G2, G3, G1, G2, G3, G1])
 
-    def interrupted(path: Path, variant: str | None, edition: str | None, jobs: int = 1):  # type: ignore[no-untyped-def]
-        for i, rep in enumerate(fake_file_reports(path, variant, edition)):
+    def interrupted(path: Path, options: object = None, guess: object = None):  # type: ignore[no-untyped-def]
+        for i, rep in enumerate(fake_file_reports(path, options)):
             if path.name == "b.pdn" and i == 5:
                 raise KeyboardInterrupt
             yield rep
 
-    monkeypatch.setattr(ingest, "file_reports", interrupted)
+    monkeypatch.setattr(flow, "serial_reports", interrupted)
     db = tmp_path / "t.duckdb"
     with pytest.raises(KeyboardInterrupt):
         import_files([good, big], db=db)
@@ -205,7 +207,7 @@ def test_large_file_is_one_transaction(tmp_path: Path,
               for t in ("files", "games", "moves", "positions", "findings")]
     raw.close()
     assert counts == [1, 1, 4, 4, 0]
-    monkeypatch.setattr(ingest, "file_reports", fake_file_reports)
+    monkeypatch.setattr(flow, "serial_reports", fake_file_reports)
     s = import_files([good, big], db=db)
     assert (s.skipped, s.imported, s.games) == (1, 1, 7)
     assert _count(db, "games") == 8 and _count(db, "files") == 2
@@ -214,17 +216,19 @@ def test_large_file_is_one_transaction(tmp_path: Path,
 _KILLER = """
 import os, signal, sys
 from pathlib import Path
-from pdnkit.store import import_files, ingest
+from pdnkit.store import import_files
+from pdnkit.tables import rows
+from pdnkit.validation import flow
 from tests.store.fakes import fake_file_reports
 
-def killed(path, variant, edition, jobs=1):
-    for i, rep in enumerate(fake_file_reports(path, variant, edition)):
+def killed(path, options=None, guess=None):
+    for i, rep in enumerate(fake_file_reports(path, options)):
         if path.name == "b.pdn" and i == 5:
             os.kill(os.getpid(), signal.SIGKILL)
         yield rep
 
-ingest.BATCH_GAMES = 2
-ingest.file_reports = killed
+rows.BATCH_GAMES = 2
+flow.serial_reports = killed
 import_files([Path(sys.argv[1]), Path(sys.argv[2])], db=sys.argv[3])
 """
 
@@ -258,11 +262,11 @@ def test_loaded_batches_are_not_kept_until_commit(tmp_path: Path,
     freed at once (DuckDB keeps objects registered in a transaction alive until it ends)."""
     import pyarrow as pa
 
-    monkeypatch.setattr(ingest, "BATCH_GAMES", 5)
+    monkeypatch.setattr(rows, "BATCH_GAMES", 5)
     f = write_fake(tmp_path / "a.pdn", [G1, G2, G3] * 70)
     held: list[int] = []
     loaded: list[int] = []
-    load = ingest._load
+    load = ingest.load_batch
 
     def watched(con, tables, file_id, offset, layouts=None):  # type: ignore[no-untyped-def]
         loaded.append(sum(t.nbytes for t in tables.values()))
@@ -270,7 +274,7 @@ def test_loaded_batches_are_not_kept_until_commit(tmp_path: Path,
         del tables
         held.append(pa.total_allocated_bytes())
 
-    monkeypatch.setattr(ingest, "_load", watched)
+    monkeypatch.setattr(ingest, "load_batch", watched)
     import_files([f], db=tmp_path / "t.duckdb")
     assert len(loaded) == 42
     # retained batches would add up to sum(loaded); a flat loader holds about one batch

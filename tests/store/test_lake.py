@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.store import connect, import_files
-from pdnkit.store.lake import (
+from pdnkit.lake import (
     ChunkTask,
     find_cut,
     import_lake,
@@ -23,6 +22,7 @@ from pdnkit.store.lake import (
     read_manifest,
     run_chunk,
 )
+from pdnkit.store import connect, import_files
 from tests.shared import shared_path
 
 #: every table, in an order that makes rows comparable
@@ -151,8 +151,7 @@ def test_parts_without_a_manifest_entry_stay_invisible(sample: Path, tmp_path: P
     lake = tmp_path / "lake"
     import_lake([], lake, engine="local")
     path = sample / "a.pdn"
-    for t in plan_chunks(str(lake), str(path), path.stat().st_size, 1, "utf-8", 5000,
-                         None, None):
+    for t in plan_chunks(str(lake), str(path), path.stat().st_size, 1, "utf-8", 5000):
         run_chunk(t)
     assert list((lake / "games").glob("*.parquet"))
     assert open_lake(lake).execute("SELECT count(*) FROM games").fetchall()[0][0] == 0
@@ -217,12 +216,12 @@ def test_killed_worker_leaves_a_complete_lake(sample: Path, tmp_path: Path) -> N
     is complete and equal to the DuckDB import, and importing again adds nothing."""
     from dask.distributed import Client, LocalCluster
 
-    from pdnkit.store.lake import DaskEngine
+    from pdnkit.lake import DaskEngine
 
     src = tmp_path / "src"
     src.mkdir()
     # no stray text between games here: text before a chunk's first game stays with the
-    # chunk before it (documented in pdnkit.store.lake), which small chunks would meet
+    # chunk before it (documented in pdnkit.lake.importer), which small chunks would meet
     (src / "big.pdn").write_text(_games_text(600, 9, stray=False), encoding="utf-8")
     import_files([src], db=tmp_path / "a.duckdb")
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,

@@ -12,9 +12,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pdnkit.replay import validate
 from pdnkit.rules import get_rules, parse_fen, write_fen
 from pdnkit.store import import_files
+from pdnkit.validation import validate
 from tests.placements import stored_key
 from tests.shared import shared_path
 

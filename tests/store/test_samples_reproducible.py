@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.store.samples import main
+from pdnkit.samples.samples import main
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 

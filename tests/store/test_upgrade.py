@@ -12,9 +12,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from pdnkit.lake import import_lake, read_manifest
 from pdnkit.store import connect, import_files, sample_dir
 from pdnkit.store.db import schema_sql
-from pdnkit.store.lake import import_lake, read_manifest
 from pdnkit.store.lakeview import open_lake
 from tests.store.safety_helpers import cli
 
@@ -89,7 +89,7 @@ def current(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, l
     """The bundled samples (every variant, unreplayed moves) and ten 12x12 Canadian games
     imported, and the rows of its ``moves`` and ``positions`` views."""
     from pdnkit.pdn import write_games
-    from pdnkit.store.samples import variant_collection
+    from pdnkit.samples.samples import variant_collection
 
     folder = tmp_path_factory.mktemp("upgrade")
     db = folder / "now.duckdb"
@@ -217,7 +217,7 @@ def test_compacting_a_lake_written_before_version_3_keeps_its_moves(current,
     """``lake compact`` on a lake whose chunks hold ``moves`` parts merges them into
     ``move_rows`` parts (converted as the views read them), never drops them; ``lake info``
     counts them as ``move_rows``."""
-    from pdnkit.store.lake import compact, lake_summary
+    from pdnkit.lake import compact, lake_summary
 
     db, rows = current
     lake = tmp_path / "lake"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pdnkit.replay import GameReport, validate
+from pdnkit.validation import GameReport, validate
 
 
 def run(pdn: str, **kwargs: Any) -> GameReport:

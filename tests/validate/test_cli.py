@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pdnkit.cli import app
-from pdnkit.replay import validate
+from pdnkit.validation import validate
 from tests.validate.helpers import game
 
 runner = CliRunner()

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from pdnkit.pdn import reader
+from pdnkit.validation import Reports, RunOptions, pipeline, resolve, validate
 from pdnkit.validation import jobs as jobs_mod
-from pdnkit.validation import pipeline, resolve, validate
 
 GAMES = ('[GameType "20"]\n1. 32-28 19-23 *\n\n[Event "BOOM"]\n1. 32-28 19-23 *\n\n'
          '[GameType "20"]\n1. 33-29 *\n')
@@ -65,9 +65,11 @@ def test_fault_in_the_reader_loses_only_that_file(tmp_path: Path,
     assert reps[-1].file and reps[-1].file.endswith("b.pdn") and reps[-1].status == "ok"
     # a worker guards each game on its own
     batch = [(1, t, True, []) for t in GAMES.split("\n\n")]
-    out = jobs_mod._work(batch, "a.pdn", None, False, None, None, "auto", True)
-    assert [getattr(r, "status", None) for _, r in out] == ["ok", "unparsed", "ok"]
-    assert "internal-error" in out[1][1].finding_codes()
+    ctx = jobs_mod.WorkContext("a.pdn", None, RunOptions(light=True), None, Reports)
+    part = jobs_mod._work(batch, ctx)
+    out = [*part.lead, *(part.rows or [])]
+    assert [getattr(r, "status", None) for r in out] == ["ok", "unparsed", "ok"]
+    assert "internal-error" in out[1].finding_codes()
 
 
 def test_fault_in_the_fast_lane(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,6 +98,7 @@ def test_five_thousand_digits(tmp_path: Path, where: str,
     assert len(serial) == 4 and serial[-1][0].endswith("next.pdn")
     assert serial[0][2] == "ok" and serial[2][2] == "ok"
     monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: True)
     assert [(r.file, r.index, r.status) for r in validate([p, q], jobs=2)] == serial
 
     from pdnkit.store import connect, import_files

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from pdnkit.cli import app
 from pdnkit.findings import Severity
 from pdnkit.pdn import parse_game
-from pdnkit.replay import replay
 from pdnkit.rules import get_rules, parse_fen
+from pdnkit.validation import replay
 from tests.validate.helpers import codes, game, only, run
 
 runner = CliRunner()
@@ -134,7 +134,7 @@ def test_bad_irregular_value_is_api_misuse() -> None:
 
 
 def run_all(text: str, **kwargs: object) -> list[object]:
-    from pdnkit.replay import validate
+    from pdnkit.validation import validate
 
     return list(validate(text, variant="international", **kwargs))  # type: ignore[arg-type]
 
@@ -169,7 +169,7 @@ def test_cli_irregular_option(tmp_path: Path, command: str) -> None:
 
 
 def test_worker_processes_honour_the_option() -> None:
-    from pdnkit.replay import validate
+    from pdnkit.validation import validate
 
     text = '[FEN "W:W32,45:B28,5"]\n1. 45-40 28x37 2. 40-45 *\n\n' * 3
     for mode, want in (("stand", 2), ("stop", 0)):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pdnkit.replay import validate
+from pdnkit.validation import validate
 
 
 def _summary(path: Path | str, jobs: int) -> list[tuple[int, str, list[str]]]:

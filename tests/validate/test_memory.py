@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.replay import validate
+from pdnkit.validation import validate
 
 
 def _rss_mb() -> float:

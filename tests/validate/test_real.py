@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from pdnkit.replay import validate
+from pdnkit.validation import validate
 from tests.shared import shared_path
 
 

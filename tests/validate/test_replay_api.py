@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pdnkit.pdn import parse_game
-from pdnkit.replay import GameReport, replay, validate
 from pdnkit.rules import get_rules
+from pdnkit.validation import GameReport, replay, validate
 from tests.validate.helpers import codes, game, only, run
 
 

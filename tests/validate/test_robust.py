@@ -6,7 +6,7 @@ import random
 import re
 
 from pdnkit.pdn import read_games
-from pdnkit.replay import validate
+from pdnkit.validation import validate
 from tests.shared import shared_path
 
 

@@ -1,8 +1,10 @@
-"""The validator's stages used one by one, and the former module names still serving."""
+"""The validator's stages used one by one, and the former module names gone."""
 
 from __future__ import annotations
 
 import importlib
+
+import pytest
 
 from pdnkit.pdn import parse_game
 from pdnkit.rules import Position, get_rules
@@ -59,16 +61,21 @@ def test_an_ambiguous_move_is_settled_by_the_moves_that_follow() -> None:
     assert settle_ambiguity(pos, [b, a], stuck, rules) == (a, False)
 
 
-def test_the_former_module_names_re_export_the_same_objects() -> None:
-    old = importlib.import_module("pdnkit.replay")
+def test_the_former_module_names_are_gone_and_the_package_names_stay() -> None:
+    """``pdnkit.replay`` and ``pdnkit._replay_jobs`` only re-exported the validator (the
+    database loader drove its workers through their private names); both are gone, and
+    what they named lives in :mod:`pdnkit.validation` and at the top of ``pdnkit``."""
+    for gone in ("pdnkit._replay_jobs", "pdnkit.replay"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(gone)
     new = importlib.import_module("pdnkit.validation")
     for name in ("validate", "replay", "GameReport", "PlyRecord", "iter_sources",
-                 "internal_error"):
-        assert getattr(old, name) is getattr(new, name)
-    old_jobs = importlib.import_module("pdnkit._replay_jobs")
+                 "internal_error", "run", "RunOptions"):
+        assert name in new.__all__ and getattr(new, name) is not None
     jobs = importlib.import_module("pdnkit.validation.jobs")
-    for name in ("_work", "_renumber", "_chunks", "_Order", "run_batches"):
-        assert getattr(old_jobs, name) is getattr(jobs, name)
+    for name in ("run_batches", "worth_workers", "default_jobs", "parallel_rows"):
+        assert callable(getattr(jobs, name))
     import pdnkit
 
     assert pdnkit.validate is new.validate and pdnkit.GameReport is new.GameReport
+    assert pdnkit.replay is new.replay

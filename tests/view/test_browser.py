@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from pdnkit.rules import get_rules
-from pdnkit.store import sample_dir
+from pdnkit.samples import sample_dir
 from pdnkit.validation import validate
 from pdnkit.viewer.model import game_model
 from pdnkit.viewer.page import view, view_html

@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from pdnkit.cli import app
-from pdnkit.store import sample_dir
+from pdnkit.samples import sample_dir
 from pdnkit.validation import validate
 from pdnkit.viewer.model import placement_of
 from pdnkit.viewer.page import view

@@ -22,17 +22,14 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.pdn.tags import game_tags, unique_tags
-from pdnkit.store.bitboards import (
+from pdnkit.tables.bitboards import (
     Bits,
     BoardLayout,
     board_layout,
-    compact_sql,
-    split_columns,
     square_bits,
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
 
     import pyarrow as pa
 
@@ -108,7 +105,7 @@ def start_is_initial(report: Any, variant: str | None, edition: str | None) -> b
     ``None`` when unknown (a set-up that could not be read).
 
     Example:
-        >>> from pdnkit.replay import validate
+        >>> from pdnkit.validation import validate
         >>> fen = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
         >>> rep = next(validate(f'[GameType "25"][FEN "{fen}"] 1. c3-d4 *'))
         >>> start_is_initial(rep, rep.variant, rep.edition)
@@ -171,7 +168,7 @@ def canonical_notations(plies: list[Any]) -> list[str | None]:
     knows the legal captures it was chosen from).
 
     Example:
-        >>> from pdnkit.replay import validate
+        >>> from pdnkit.validation import validate
         >>> canonical_notations(next(validate('[GameType "25"] 1. c3-d4 f6-e5 2. d4:f6 *')).plies)
         ['c3-d4', 'f6-e5', 'd4:f6']
     """
@@ -203,6 +200,11 @@ _MOVE_FIELDS = attrgetter("ply", "move_number", "side", "written", "origin", "de
                           "path", "captured", "promotes", "piece", "nags", "comment",
                           "replayed", "line")
 _SIDES = frozenset(("W", "B"))
+#: games per batch handed on to be loaded (bounds memory; every batch of a file shares its
+#: transaction): :meth:`ReportBatch.full`
+BATCH_GAMES = 250
+#: move rows per batch handed on to be loaded
+BATCH_PLIES = 25_000
 
 
 def _opp(side: str | None) -> str | None:
@@ -285,6 +287,16 @@ class ReportBatch:
         """Finding rows in the batch."""
         return len(self.findings["game_id"])
 
+    def full(self) -> bool:
+        """True from :data:`BATCH_GAMES` games or :data:`BATCH_PLIES` move rows on: the
+        batch is loaded then, and the next one started.
+
+        Example:
+            >>> ReportBatch().full()
+            False
+        """
+        return self.games_count >= BATCH_GAMES or self.plies_count >= BATCH_PLIES
+
     def add(self, report: Any) -> int:
         """Append one ``GameReport``; returns its local game number.
 
@@ -301,7 +313,7 @@ class ReportBatch:
         except Exception as exc:
             import dataclasses
 
-            from pdnkit.replay import internal_error
+            from pdnkit.validation import internal_error
 
             for t, n in zip(tables, marks, strict=True):
                 for col in t.values():
@@ -588,12 +600,12 @@ class ReportBatch:
                 self._add_position(gid, ply, board_layout(after.rules),
                                    str(after.side)[:1].upper() == "B", square_bits(after))
                 continue
-            fen = getattr(p, "fen_after", None)  # a record from a worker process
+            fen: str | None = getattr(p, "fen_after", None)  # a record from a worker
             info = start_position_info(variant, edition, fen) if fen else None
             if info is None:
                 continue
             bits, layout = info
-            self._add_position(gid, ply, layout, fen[:1].upper() == "B", bits)
+            self._add_position(gid, ply, layout, (fen or "")[:1].upper() == "B", bits)
 
     def extend(self, other: ReportBatch) -> None:
         """Append the games of ``other`` after this batch's own (its local game numbers
@@ -646,9 +658,9 @@ class ReportBatch:
 
     def to_arrow(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per database table (local ``game_id``s), plus
-        ``position_bits`` (positions as bitboards: see :func:`position_bits_query`, the
+        ``position_bits`` (positions as bitboards: see :func:`pdnkit.tables.load.position_bits_query`, the
         plain runs' positions included) and ``run_moves`` (the plain runs' moves: see
-        :func:`_run_tables` and :data:`RUN_MOVES_AS_MOVES`)."""
+        :func:`_run_tables` and :data:`pdnkit.tables.load.RUN_MOVES_AS_MOVES`)."""
         import pyarrow as pa
 
         bits = pa.table(self.position_bits, schema=_schemas()["position_bits"])
@@ -691,17 +703,6 @@ def _run_tables(batch: ReportBatch) -> tuple[pa.Table, pa.Table]:
             **batch.run_bits}
     return (pa.table(moves, schema=schemas["run_moves"]),
             pa.table(bits, schema=schemas["position_bits"]))
-
-
-#: the ``moves`` columns of a ``run_moves`` batch table (:func:`_run_tables`): what a plain
-#: run's ply always is (replayed) or what its flags say (side, piece); a path given only
-#: where it has more than two squares
-RUN_MOVES_AS_MOVES = (
-    "game_id, ply, move_number, CASE WHEN black THEN 'B' ELSE 'W' END AS side, notation, "
-    "canonical, origin, destination, coalesce(path, [origin, destination]) AS path, "
-    "captured, promotes, "
-    "CASE WHEN king THEN 'king' ELSE 'man' END AS piece, nags, comment, true AS replayed, "
-    "line")
 
 
 _SCHEMAS: dict[str, pa.Schema] | None = None
@@ -751,73 +752,3 @@ def _schemas() -> dict[str, pa.Schema]:
                 ("reached_ply", i32), ("end_ply", i32)]),
         }
     return _SCHEMAS
-
-
-def layout_sql(ids: list[int]) -> str:
-    """SQL mapping a batch's ``layout`` code to the database's layout number (``ids[code]``).
-
-    Example:
-        >>> layout_sql([3]), layout_sql([0, 1])
-        ('3::UTINYINT', 'layout::UTINYINT')
-    """
-    if len(ids) == 1:
-        return f"{int(ids[0])}::UTINYINT"
-    if ids == list(range(len(ids))):
-        return "layout::UTINYINT"
-    return ("(CASE layout " + " ".join(f"WHEN {i} THEN {int(d)}" for i, d in enumerate(ids))
-            + " END)::UTINYINT")
-
-
-def positions_select(ids: list[int], game_offset: int = 0, wide: Sequence[int] = ()) -> str:
-    """The SQL query that turns a batch of positions written in Python (named
-    ``_pdnkit_load``; columns :attr:`ReportBatch.POS_COLS`, each bitboard whole, ``layout``
-    numbering the batch's layouts whose database numbers are ``ids``) into ``position_bits``
-    rows: squares 1-64 in ``wm``, ``wk``, ``bm``, ``bk``, squares 65 and up in their
-    ``_high`` columns for the layouts ``wide`` numbers (boards of more than 64 squares).
-
-    Example:
-        >>> "3::UTINYINT AS layout" in positions_select([3], game_offset=10)
-        True
-    """
-    cond = (f"layout IN ({', '.join(str(int(i)) for i in wide)})" if wide else "FALSE")
-    cols = ", ".join(f"{sql} AS {c}" for c, sql in split_columns("{col}", cond).items())
-    return (f"SELECT game_id + {int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, "
-            f"black, {cols} FROM _pdnkit_load")
-
-
-def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,
-                        ids: list[int] | None = None) -> str:
-    """The SQL query that turns a ``position_bits`` batch of engine bitboards (named
-    ``_pdnkit_load``; columns ``game_id``, ``ply``, ``layout``, ``black`` (1 when Black is to
-    move), the engine's bitboards ``w``, ``b``, ``k``) into ``position_bits`` rows: the square
-    bitboards ``wm``, ``wk``, ``bm``, ``bk`` (:func:`pdnkit.store.bitboards.compact_sql`) and
-    ``black``, with ``game_offset`` added to the game numbers. ``layout`` numbers ``layouts``
-    (each a :class:`pdnkit.store.bitboards.BoardLayout`), whose database numbers are ``ids``
-    (default: their positions in ``layouts``). DuckDB computes them in bulk, off the Python
-    thread, while the next batch is replayed.
-
-    Example:
-        >>> import duckdb
-        >>> from pdnkit.rules import Position, get_rules
-        >>> from pdnkit.store.bitboards import board_layout, square_bits
-        >>> p = Position.initial(get_rules("russian"))
-        >>> con = duckdb.connect()
-        >>> _ = con.execute("CREATE TABLE _pdnkit_load AS SELECT 0 AS game_id, 0 AS ply, "
-        ...     "0 AS layout, 0 AS black, ?::UBIGINT AS w, ?::UBIGINT AS b, "
-        ...     "?::UBIGINT AS k", [p._w, p._b, p._k])
-        >>> row = con.execute("SELECT wm, wk, bm, bk FROM ("
-        ...     + position_bits_query([board_layout(p.rules)]) + ")").fetchone()
-        >>> row == square_bits(p)
-        True
-    """
-    ids = list(range(len(layouts))) if ids is None else ids
-
-    def sq(bits: str) -> str:
-        return compact_sql(bits, layouts)
-
-    return (
-        f"SELECT game_id + {int(game_offset)} AS game_id, ply, "
-        f"{layout_sql(ids)} AS layout, black = 1 AS black, "
-        f"{sq('w & ~k')} AS wm, {sq('w & k')} AS wk, {sq('b & ~k')} AS bm, "
-        f"{sq('b & k')} AS bk FROM _pdnkit_load"
-    )

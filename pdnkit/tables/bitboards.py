@@ -106,15 +106,15 @@ def board_layout(rules: Rules) -> BoardLayout:
     entry = _LAYOUTS.get(id(rules))
     if entry is not None and entry[0] is rules:
         return entry[1]
-    from pdnkit.rules.notation import _tables
+    from pdnkit.rules.notation import square_names
 
-    t = _tables(rules)
-    squares = range(1, t.num_squares + 1)
-    order = list(squares)
-    if t.alphanumeric:
-        order.sort(key=lambda n: t.coords[n])
+    names = square_names(rules)
     geo = rules.geometry
-    layout = BoardLayout(tuple(t.names[n] for n in squares), tuple(order),
+    squares = range(1, int(geo.num_squares) + 1)
+    order = list(squares)
+    if rules.notation == "alphanumeric":  # FEN lists squares by file, then rank
+        order.sort(key=lambda n: tuple(int(x) for x in geo.square_to_coords(n)))
+    layout = BoardLayout(tuple(names[n] for n in squares), tuple(order),
                          tuple(int(geo.bit_of[n]) for n in squares))
     _LAYOUTS[id(rules)] = (rules, layout)
     return layout

@@ -1,6 +1,6 @@
 """The seeded generator of the bundled sample collections in ``data/``.
 
-``python -m pdnkit.store.samples [OUT_DIR]`` rewrites them (default: the repository's
+``python -m pdnkit.samples [OUT_DIR]`` rewrites them (default: the repository's
 ``data/``). Everything comes from pdnkit itself, from a fixed seed:
 
 * ``<variant>.pdn`` -- games that open with a fixed line of the variant (:data:`OPENINGS`)
@@ -299,11 +299,11 @@ def write_collections(out: Path, seed: int = SEED) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Regenerate the samples (``python -m pdnkit.store.samples [OUT_DIR]``)."""
+    """Regenerate the samples (``python -m pdnkit.samples [OUT_DIR]``)."""
     args = sys.argv[1:] if argv is None else argv
     out = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "data"
     paths = write_collections(out)
-    from pdnkit.store.flawed import write_flawed
+    from pdnkit.samples.flawed import write_flawed
 
     paths += write_flawed(out)
     for p in paths:

@@ -1,53 +1,37 @@
 """``pdnkit demo``: import the bundled sample collections and show what pdnkit makes of them.
 
-The samples live in the repository's ``data/`` folder, which the wheel ships as
-``pdnkit/data`` (one copy; :func:`sample_dir` finds it in both places).
+It imports the bundled samples (:func:`pdnkit.samples.sample_files`) into a fresh database,
+writes the game viewer page of every sample game and returns a few overview tables: a job of
+the top floor (the store, the viewer and the samples below it).
+
+The module is also callable (``pdnkit.demo(out)`` runs :func:`demo`), so the package
+attribute ``pdnkit.demo`` stays the public function even after ``import pdnkit.demo`` (Python
+sets a package's attribute to its submodule on import).
 
 Example:
-    >>> sample_dir().name
-    'data'
+    >>> import pdnkit
+    >>> from pdnkit.demo import DEMO_DB
+    >>> callable(pdnkit.demo), DEMO_DB
+    (True, 'pdnkit-demo.duckdb')
 """
 
 from __future__ import annotations
 
+import sys
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pdnkit.samples import sample_files
 from pdnkit.store.ingest import ImportSummary, import_files
 from pdnkit.store.ops import summary_tables
+from pdnkit.viewer.page import view
 
 #: the database file ``demo`` writes inside its folder
 DEMO_DB = "pdnkit-demo.duckdb"
 #: the game viewer page ``demo`` writes beside it
 DEMO_VIEW = "pdnkit-demo-games.html"
-
-
-def sample_dir() -> Path:
-    """The folder holding the bundled ``*.pdn`` samples: ``pdnkit/data`` in an installed
-    wheel, else ``data/`` of the source tree. Raises ``FileNotFoundError`` when neither exists.
-
-    Example:
-        >>> any(sample_dir().glob("*.pdn"))
-        True
-    """
-    here = Path(__file__).resolve()
-    candidates = [here.parent.parent / "data", here.parents[2] / "data"]
-    for c in candidates:
-        if c.is_dir() and any(c.glob("*.pdn")):
-            return c
-    raise FileNotFoundError("the pdnkit sample collections are not installed "
-                            f"(looked in {', '.join(str(c) for c in candidates)})")
-
-
-def sample_files() -> list[Path]:
-    """The bundled sample collections, sorted by name.
-
-    Example:
-        >>> [p.suffix for p in sample_files()][:1]
-        ['.pdn']
-    """
-    return sorted(sample_dir().glob("*.pdn"))
 
 
 @dataclass
@@ -65,7 +49,7 @@ class DemoResult:
         """Commands worth trying on the demo database.
 
         Example:
-            >>> from pdnkit.store.ingest import ImportSummary
+            >>> from pdnkit.store import ImportSummary
             >>> DemoResult(Path("d.duckdb"), [], ImportSummary("d")).next_steps()[0]
             'pdnkit query "SELECT code, count(*) AS n FROM findings GROUP BY ALL ORDER BY n DESC" --db d.duckdb'
         """
@@ -110,11 +94,22 @@ def demo(out: str | Path | None = None, *, jobs: int = 1, progress: bool = False
     files = sample_files()
     summary = import_files(files, db=db, jobs=jobs, progress=progress)
     tables = summary_tables(db)
-    from pdnkit.viewer.page import view
-
     page = view(files, out=folder / DEMO_VIEW, title="pdnkit demo: the sample games").path
     return DemoResult(db=db, files=files, summary=summary, tables={
         "Games by variant and status": tables["variants"],
         "Findings by code": tables["codes"],
         "Results": tables["results"],
     }, view=page)
+
+
+__all__ = ["DEMO_DB", "DEMO_VIEW", "DemoResult", "demo"]
+
+
+class _CallableModule(types.ModuleType):
+    """A module that runs :func:`demo` when called (see the module doc)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> DemoResult:
+        return demo(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

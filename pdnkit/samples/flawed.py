@@ -14,7 +14,10 @@ Example:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pdnkit.rules.variants import Rules
 
 #: codes the flawed collection has a game for (``variant-conflict`` needs ``--variant`` and
 #: ``irregular-accepted`` the as-played mode, so no game shows them)
@@ -48,8 +51,8 @@ def _sq(rules: Any, f: int, r: int) -> int:
     return int(n)
 
 
-def _name(rules: Any, n: int) -> str:
-    from pdnkit.rules import square_name
+def _name(rules: Rules, n: int) -> str:
+    from pdnkit.rules.notation import square_name
 
     return square_name(rules, n)
 
@@ -246,7 +249,7 @@ def coverage(paths: list[Path]) -> dict[str, list[str]]:
         >>> coverage([])
         {}
     """
-    from pdnkit.replay import validate
+    from pdnkit.validation import validate
 
     out: dict[str, list[str]] = {}
     for p in paths:

@@ -1,0 +1,175 @@
+"""The SQL that puts a row batch into the tables: the same for a database file and for a lake's
+parts (which load into an in-memory DuckDB with the schema and read the tables back).
+
+A batch (:meth:`pdnkit.tables.rows.ReportBatch.to_arrow`) numbers its games from 0;
+:func:`load_batch` shifts them by ``game_offset``, adds ``file_id`` and computes the derived
+columns in the ``INSERT`` itself: moves stored compactly (:mod:`pdnkit.tables.compact`),
+positions given as engine bitboards turned into square bitboards in SQL.
+
+Example:
+    >>> import duckdb
+    >>> from pdnkit.store.db import ensure_schema
+    >>> from pdnkit.validation import validate
+    >>> from pdnkit.tables.rows import ReportBatch
+    >>> con = duckdb.connect()
+    >>> ensure_schema(con)
+    >>> batch = ReportBatch()
+    >>> _ = batch.add(next(validate('[GameType "20"] 1. 32-28 19-23 *')))
+    >>> load_batch(con, batch.to_arrow(), 1, 10, batch.layouts)
+    >>> con.execute("SELECT game_id, plies FROM games").fetchall()
+    [(10, 2)]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pdnkit.tables.bitboards import BoardLayout, compact_sql, layout_ids, split_columns
+from pdnkit.tables.compact import MOVE_ROWS_SELECT
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import duckdb
+    import pyarrow as pa
+
+#: the ``moves`` columns of a ``run_moves`` batch table (``ReportBatch.to_arrow``): what a plain
+#: run's ply always is (replayed) or what its flags say (side, piece); a path given only
+#: where it has more than two squares
+RUN_MOVES_AS_MOVES = (
+    "game_id, ply, move_number, CASE WHEN black THEN 'B' ELSE 'W' END AS side, notation, "
+    "canonical, origin, destination, coalesce(path, [origin, destination]) AS path, "
+    "captured, promotes, "
+    "CASE WHEN king THEN 'king' ELSE 'man' END AS piece, nags, comment, true AS replayed, "
+    "line")
+
+
+
+def layout_sql(ids: list[int]) -> str:
+    """SQL mapping a batch's ``layout`` code to the database's layout number (``ids[code]``).
+
+    Example:
+        >>> layout_sql([3]), layout_sql([0, 1])
+        ('3::UTINYINT', 'layout::UTINYINT')
+    """
+    if len(ids) == 1:
+        return f"{int(ids[0])}::UTINYINT"
+    if ids == list(range(len(ids))):
+        return "layout::UTINYINT"
+    return ("(CASE layout " + " ".join(f"WHEN {i} THEN {int(d)}" for i, d in enumerate(ids))
+            + " END)::UTINYINT")
+
+
+def positions_select(ids: list[int], game_offset: int = 0, wide: Sequence[int] = ()) -> str:
+    """The SQL query that turns a batch of positions written in Python (named
+    ``_pdnkit_load``; columns :attr:`ReportBatch.POS_COLS`, each bitboard whole, ``layout``
+    numbering the batch's layouts whose database numbers are ``ids``) into ``position_bits``
+    rows: squares 1-64 in ``wm``, ``wk``, ``bm``, ``bk``, squares 65 and up in their
+    ``_high`` columns for the layouts ``wide`` numbers (boards of more than 64 squares).
+
+    Example:
+        >>> "3::UTINYINT AS layout" in positions_select([3], game_offset=10)
+        True
+    """
+    cond = (f"layout IN ({', '.join(str(int(i)) for i in wide)})" if wide else "FALSE")
+    cols = ", ".join(f"{sql} AS {c}" for c, sql in split_columns("{col}", cond).items())
+    return (f"SELECT game_id + {int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, "
+            f"black, {cols} FROM _pdnkit_load")
+
+
+def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,
+                        ids: list[int] | None = None) -> str:
+    """The SQL query that turns a ``position_bits`` batch of engine bitboards (named
+    ``_pdnkit_load``; columns ``game_id``, ``ply``, ``layout``, ``black`` (1 when Black is to
+    move), the engine's bitboards ``w``, ``b``, ``k``) into ``position_bits`` rows: the square
+    bitboards ``wm``, ``wk``, ``bm``, ``bk`` (:func:`pdnkit.tables.bitboards.compact_sql`) and
+    ``black``, with ``game_offset`` added to the game numbers. ``layout`` numbers ``layouts``
+    (each a :class:`pdnkit.tables.bitboards.BoardLayout`), whose database numbers are ``ids``
+    (default: their positions in ``layouts``). DuckDB computes them in bulk, off the Python
+    thread, while the next batch is replayed.
+
+    Example:
+        >>> import duckdb
+        >>> from pdnkit.rules import Position, get_rules
+        >>> from pdnkit.tables.bitboards import board_layout, square_bits
+        >>> p = Position.initial(get_rules("russian"))
+        >>> con = duckdb.connect()
+        >>> _ = con.execute("CREATE TABLE _pdnkit_load AS SELECT 0 AS game_id, 0 AS ply, "
+        ...     "0 AS layout, 0 AS black, ?::UBIGINT AS w, ?::UBIGINT AS b, "
+        ...     "?::UBIGINT AS k", [p._w, p._b, p._k])
+        >>> row = con.execute("SELECT wm, wk, bm, bk FROM ("
+        ...     + position_bits_query([board_layout(p.rules)]) + ")").fetchone()
+        >>> row == square_bits(p)
+        True
+    """
+    ids = list(range(len(layouts))) if ids is None else ids
+
+    def sq(bits: str) -> str:
+        return compact_sql(bits, layouts)
+
+    return (
+        f"SELECT game_id + {int(game_offset)} AS game_id, ply, "
+        f"{layout_sql(ids)} AS layout, black = 1 AS black, "
+        f"{sq('w & ~k')} AS wm, {sq('w & k')} AS wk, {sq('b & ~k')} AS bm, "
+        f"{sq('b & k')} AS bk FROM _pdnkit_load"
+    )
+
+
+_LOAD_ORDER = ("games", "moves", "run_moves", "findings", "rule_events")
+#: the table each batch table goes to, when it is not its own name
+_TARGETS = {"moves": "move_rows", "run_moves": "move_rows"}
+
+
+def _select(name: str, game_offset: int, file_id: int) -> str:
+    """The query over the batch table ``name`` (named ``_pdnkit_load``) that loads it: local
+    game numbers shifted by ``game_offset``, ``file_id`` added, moves stored compactly
+    (:data:`pdnkit.tables.compact.MOVE_ROWS_SELECT`; a plain run's moves first get the
+    ``moves`` columns, :data:`RUN_MOVES_AS_MOVES`)."""
+    shift = f"* REPLACE (game_id + {int(game_offset)} AS game_id)"
+    if name in ("moves", "run_moves"):
+        rows = ("_pdnkit_load" if name == "moves"
+                else f"(SELECT {RUN_MOVES_AS_MOVES} FROM _pdnkit_load)")
+        return f"SELECT {shift} FROM (SELECT {MOVE_ROWS_SELECT} FROM {rows})"
+    if name in ("games", "findings"):
+        shift += f", {int(file_id)}::BIGINT AS file_id"
+    return f"SELECT {shift} FROM _pdnkit_load"
+
+
+def append_rows(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table,
+                query: str = "SELECT * FROM _pdnkit_load") -> None:
+    """Insert an Arrow table into ``table`` by column name (``query`` reads the table as
+    ``_pdnkit_load``).
+
+    The table is scanned through a relation rather than registered by name: DuckDB keeps
+    every object registered during a transaction alive until the transaction ends, which
+    would hold every batch of a large file in memory until its commit."""
+    con.from_arrow(data).query("_pdnkit_load", f"INSERT INTO {table} BY NAME {query}")
+
+
+def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int,
+               game_offset: int, layouts: list[BoardLayout] | None = None) -> None:
+    """Insert one batch: local game numbers shifted by ``game_offset``, ``file_id`` added
+    and the derived columns computed, all in the ``INSERT`` itself; positions given as
+    engine bitboards (``position_bits``) become square bitboards in SQL
+    (:func:`position_bits_query`), those written in Python
+    (``positions``) are inserted as they are; both number ``layouts``, which get their
+    database numbers here (:func:`pdnkit.tables.bitboards.layout_ids`)."""
+    bits = tables.get("position_bits")
+    py_pos = tables.get("positions")
+    if (bits is not None and bits.num_rows) or (py_pos is not None and py_pos.num_rows):
+        lays = list(layouts or ())
+        ids = layout_ids(con, lays)
+        if bits is not None and bits.num_rows:
+            con.from_arrow(bits).query(
+                "_pdnkit_load", "INSERT INTO position_bits BY NAME "
+                + position_bits_query(lays, game_offset, ids))
+        if py_pos is not None and py_pos.num_rows:
+            con.from_arrow(py_pos).query(
+                "_pdnkit_load", "INSERT INTO position_bits BY NAME "
+                + positions_select(ids, game_offset,
+                                   [i for i, lay in enumerate(lays) if lay.squares > 64]))
+    for name in _LOAD_ORDER:
+        t = tables[name]
+        if t.num_rows == 0:
+            continue
+        append_rows(con, _TARGETS.get(name, name), t, _select(name, game_offset, file_id))

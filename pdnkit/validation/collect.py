@@ -1,0 +1,111 @@
+"""What a run builds from its reports: the :class:`Rows` protocol and the validator's own
+:class:`Reports`.
+
+:func:`pdnkit.validation.flow.run` maps a source's games to reports and hands them, in file
+order, to objects the caller chooses: :class:`Reports` (the reports themselves, for
+``validate``) or :class:`pdnkit.tables.rows.ReportBatch` (the database rows, for the store
+and the lake). Either is filled one report at a time with :meth:`Rows.add`; in a worker
+process one object takes a whole batch of games, numbered from 0, and the parent moves it to
+its place in the file with :meth:`Rows.shift_game_index`. The class itself is what the
+caller passes (it pickles by reference), so workers build the same thing.
+
+Example:
+    >>> from pdnkit.validation import validate
+    >>> rows = Reports()
+    >>> _ = rows.add(next(validate("1. 32-28 *", "international")))
+    >>> rows.games_count, rows.full()
+    (1, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, TypeVar
+
+from pdnkit.validation.report import GameReport
+
+
+class Rows(Protocol):
+    """What :func:`~pdnkit.validation.flow.run` fills with reports (see the module doc)."""
+
+    @property
+    def games_count(self) -> int:
+        """The games added so far."""
+        ...
+
+    def add(self, report: GameReport) -> object:
+        """Take the next game's report (numbered as it is to stay)."""
+        ...
+
+    def full(self) -> bool:
+        """True when the serial run should hand this object on and start a new one."""
+        ...
+
+    def shift_game_index(self, base: int) -> None:
+        """Add ``base`` to every game index (a worker numbered its games from 0)."""
+        ...
+
+
+#: the rows a caller asks a run for
+RowsT = TypeVar("RowsT", bound=Rows)
+
+
+def renumber(report: GameReport, index: int, old: int = -1) -> None:
+    """Give ``report`` the game index ``index``: the report, its record and every finding
+    that carries ``old`` (a provisional index) as its game index.
+
+    Example:
+        >>> from pdnkit.validation import validate
+        >>> rep = next(validate("1. 32-28 *", "international"))
+        >>> renumber(rep, 7, old=0)
+        >>> rep.index, rep.record.index
+        (7, 7)
+    """
+    report.index = index
+    if report.record is not None:
+        report.record.index = index
+        for f in report.record.findings:
+            if f.game_index == old:
+                f.game_index = index
+    for f in report.findings:
+        if f.game_index == old:
+            f.game_index = index
+
+
+def travel_light(report: GameReport) -> GameReport:
+    """``report`` ready to cross to another process: no final position, every ply record
+    computed (its engine move and positions dropped)."""
+    report.final_position = None
+    for p in report.plies:
+        p.materialize()
+    return report
+
+
+class Reports(list[GameReport]):
+    """The reports themselves, as :func:`pdnkit.validation.validate` yields them: handed on
+    one at a time by a serial run (a stream), a batch at a time from a worker, whose
+    reports travel materialised (:func:`travel_light`, when pickled)."""
+
+    @property
+    def games_count(self) -> int:
+        """The reports held."""
+        return len(self)
+
+    def add(self, report: GameReport) -> int:
+        """Append ``report``; returns its place in this list."""
+        self.append(report)
+        return len(self) - 1
+
+    def full(self) -> bool:
+        """Always, once it holds a report: a serial run streams."""
+        return len(self) > 0
+
+    def shift_game_index(self, base: int) -> None:
+        """Renumber the reports from ``base`` on (they hold 0, 1, 2, ...)."""
+        for i, report in enumerate(self):
+            renumber(report, base + i, old=i)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Reports, ([travel_light(r) for r in self],))
+
+
+__all__ = ["Reports", "Rows", "RowsT", "renumber", "travel_light"]
