@@ -245,6 +245,17 @@ CODES: dict[str, CodeInfo] = {
            "differs from the moves actually written, moves were lost or added after the "
            "tag was written (a truncated game, a merged game). Check the moves against "
            "the source, then correct the tag."),
+        _c("opening-tag-mismatch", "info", "header",
+           "the game's opening tag names another opening than its moves reach",
+           "An `Opening`, `Apertura`, `ECO`, `Ballot`, `Debut` or `Дебют` tag names an "
+           "entry of pdnkit's opening tables (a ballot, a code, a name, a line) that the "
+           "game was long enough to reach but did not: its positions never reach the "
+           "named entry's defining position (transpositions count). The message gives the "
+           "named entry's line and what the moves give (`games.opening_code`, "
+           "`opening_name`). Often a tag copied from the neighbouring game, or a name used "
+           "loosely for a family of openings. Check the first moves against the line; `pdnkit "
+           "openings list --variant V --entries` shows the tables. The tag is kept as "
+           "written (`games.opening`)."),
         # --- replay ----------------------------------------------------------------------
         _c("illegal-move", "error", "replay",
            "no legal move matches the recorded move",

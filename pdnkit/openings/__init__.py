@@ -37,6 +37,7 @@ _API: dict[str, str] = {
     "game_positions": "pdnkit.openings.record",
     "colours_swapped": "pdnkit.openings.record",
     "mirror_position": "pdnkit.openings.table",
+    "mirror_bits": "pdnkit.openings.table",
     "TagCheck": "pdnkit.openings.tags",
     "OPENING_TAGS": "pdnkit.openings.tags",
     "check_opening_tag": "pdnkit.openings.tags",
@@ -45,6 +46,7 @@ _API: dict[str, str] = {
     "Novelty": "pdnkit.openings.novelty",
     "novelties": "pdnkit.openings.novelty",
     "pdn_date": "pdnkit.openings.novelty",
+    "sort_date": "pdnkit.openings.novelty",
 }
 
 __all__ = sorted(_API)

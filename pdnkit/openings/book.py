@@ -170,6 +170,10 @@ class OpeningBook:
         #: the fewest pieces of a position reached from the starting position: a game with
         #: fewer can reach no more entries
         self.min_pieces = min(counts) if counts else 0
+        #: the longest line of an entry that starts from a set-up position (a FEN): a game
+        #: that starts there can reach it up to this ply, whatever its pieces
+        self.start_depth = max((e.depth for e in self.entries if e.fen is not None),
+                               default=0)
 
     def __len__(self) -> int:
         return len(self.entries)

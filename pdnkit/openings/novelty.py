@@ -11,11 +11,15 @@ position of which an earlier game had reached has no novelty (``ply`` is ``None`
 The order of "earlier" (what the chess databases' "N" mark needs, here defined once):
 
 1. games with a date come first, by date (a partial date counts as the first day of what it
-   gives: ``1965.??.??`` is 1 January 1965, see :func:`pdn_date`);
+   gives: ``1965.??.??`` is 1 January 1965, ``1965.05.??`` 1 May 1965; a year from another
+   tag counts as its 1 January: see :func:`sort_date`);
 2. games with the same date keep their file order (the ``order`` given: file, then game
    index);
 3. games without a date come after every dated game, in file order: nothing says they were
    played earlier, so they never make a dated game's move a repetition.
+
+In a database, "file order" is the order of import, then of the games in each file
+(``games.game_id``), and the rule is computed in SQL (:mod:`pdnkit.openings.novelty_db`).
 
 Only the positions up to ``max_ply`` take part when it is given (novelties lie in the
 opening; a limit keeps the memory of a large collection bounded).
@@ -34,44 +38,55 @@ import re
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["GameLine", "Novelty", "novelties", "pdn_date"]
+__all__ = ["GameLine", "Novelty", "novelties", "pdn_date", "sort_date"]
 
-_DATE = re.compile(r"^\s*(\d{3,4})(?:[.\-/](\d{1,2}|\?\?)(?:[.\-/](\d{1,2}|\?\?))?)?")
-_DMY = re.compile(r"^\s*(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
+#: the month of a partial ``YYYY.MM.??`` date
+_PARTIAL_MONTH = re.compile(r"^\s*\d{4}[.\-/](\d{1,2})(?:\D|$)")
+
+
+def sort_date(date: _dt.date | None, date_raw: str | None,
+              year: int | None) -> _dt.date | None:
+    """The date a game is ordered by, from what the database keeps of it (``games.date``,
+    ``date_raw``, ``year``): the date when it is one, else the first day of the month of a
+    partial ``YYYY.MM.??`` date, else 1 January of the year; ``None`` (undated) without a
+    year. The database computes the same in SQL (:data:`pdnkit.openings.novelty_db.SORT_DATE`).
+
+    Example:
+        >>> sort_date(None, "1965.05.??", 1965), sort_date(None, "1965.??.??", 1965)
+        (datetime.date(1965, 5, 1), datetime.date(1965, 1, 1))
+        >>> sort_date(None, None, None) is None
+        True
+    """
+    if date is not None:
+        return date
+    if year is None:
+        return None
+    m = _PARTIAL_MONTH.match(date_raw or "")
+    month = int(m.group(1)) if m else 1
+    try:
+        return _dt.date(year, month if 1 <= month <= 12 else 1, 1)
+    except ValueError:
+        return None
 
 
 def pdn_date(text: str | None) -> _dt.date | None:
-    """A PDN ``Date`` tag as a date for ordering: ``YYYY.MM.DD``, unknown parts (``??``)
-    and a missing month or day taken as the first; ``D.M.YYYY`` as Russian collections
-    write it; ``None`` for no usable year.
+    """A PDN ``Date`` tag as a date for ordering: what the reader makes of it
+    (:func:`pdnkit.pdn.tags.parse_date`: ``YYYY.MM.DD``, ``D.M.YYYY`` as Russian collections
+    write it, ranges by their first day), a partial date by its first day
+    (:func:`sort_date`); ``None`` for no usable year.
 
     Example:
         >>> pdn_date("2003.10.27"), pdn_date("1950."), pdn_date("????.??.??")
         (datetime.date(2003, 10, 27), datetime.date(1950, 1, 1), None)
-        >>> pdn_date("1.1.1965")
-        datetime.date(1965, 1, 1)
+        >>> pdn_date("1.1.1965"), pdn_date("1965.05.??")
+        (datetime.date(1965, 1, 1), datetime.date(1965, 5, 1))
     """
+    from pdnkit.pdn.tags import parse_date
+
     if not text:
         return None
-    dmy = _DMY.match(text)
-    if dmy is not None:
-        try:
-            return _dt.date(int(dmy.group(3)), int(dmy.group(2)), int(dmy.group(1)))
-        except ValueError:
-            return None
-    m = _DATE.match(text)
-    if m is None:
-        return None
-    year = int(m.group(1))
-    month = int(m.group(2)) if m.group(2) and m.group(2) != "??" else 1
-    day = int(m.group(3)) if m.group(3) and m.group(3) != "??" else 1
-    try:
-        return _dt.date(year, month, day)
-    except ValueError:
-        try:
-            return _dt.date(year, month if 1 <= month <= 12 else 1, 1)
-        except ValueError:
-            return None
+    date, year, _ = parse_date(text)
+    return sort_date(date, text, year)
 
 
 @dataclass(frozen=True)

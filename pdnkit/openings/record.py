@@ -27,14 +27,20 @@ __all__ = ["classify_record", "colours_swapped", "game_positions"]
 
 
 def _start(report: GameReport) -> Position | None:
-    """The position the report's main line starts from."""
-    if report.plain is not None:
-        return report.plain.start
-    if report.plies and report.plies[0].position_before is not None:
-        return report.plies[0].position_before
+    """The position the report's main line starts from (read through ``getattr``: a
+    stand-in record may lack what it does not use)."""
+    plain = getattr(report, "plain", None)
+    if plain is not None:
+        return plain.start
+    plies = report.plies
+    if plies and getattr(plies[0], "position_before", None) is not None:
+        return plies[0].position_before
     if report.variant is None:
         return None
-    rules = get_rules(report.variant, report.edition)
+    try:
+        rules = get_rules(report.variant, getattr(report, "edition", None))
+    except ValueError:
+        return None
     if report.start_fen:
         try:
             return parse_fen(report.start_fen, rules)
@@ -58,18 +64,22 @@ def game_positions(report: GameReport) -> Iterator[Position]:
     if start is None:
         return
     yield start
-    if report.plain is not None:
-        yield from report.plain.afters
+    plain = getattr(report, "plain", None)
+    if plain is not None:
+        yield from plain.afters
     rules = start.rules
     for ply in report.plies:
         if not ply.replayed:
             return
-        after = ply.position_after
+        after = getattr(ply, "position_after", None)
         if after is None:
-            fen = ply.fen_after
+            fen = getattr(ply, "fen_after", None)
             if not fen:
                 return
-            after = parse_fen(fen, rules)
+            try:
+                after = parse_fen(fen, rules)
+            except ValueError:  # a FEN the rules cannot read: the positions end here
+                return
         yield after
 
 

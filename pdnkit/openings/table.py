@@ -39,8 +39,8 @@ from pdnkit.rules import Position, get_rules, match_move, parse_fen
 from pdnkit.rules.notation import canonical_notation
 from pdnkit.rules.variants import Rules
 
-__all__ = ["COLUMNS", "KINDS", "Entry", "OpeningTableError", "mirror_position", "read_table",
-           "square_bits"]
+__all__ = ["COLUMNS", "KINDS", "Entry", "OpeningTableError", "mirror_bits", "mirror_position",
+           "read_table", "square_bits"]
 
 #: the columns of a table, in the order the project writes them
 COLUMNS = ("code", "name", "translit", "fen", "moves", "flags", "source")
@@ -184,6 +184,33 @@ def mirror_position(position: Position) -> Position:
                                  white_kings=[m[n] for n in position.black_kings],
                                  black_men=[m[n] for n in position.white_men],
                                  black_kings=[m[n] for n in position.white_kings])
+
+
+def mirror_bits(bits: BitsKey, variant: str) -> BitsKey:
+    """:func:`mirror_position` for a position given as the database keeps it (``(black,
+    wm, wk, bm, bk)`` square bitboards, :func:`square_bits`) on the board of ``variant``.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.initial(get_rules("english")).with_side("W")
+        >>> mirror_bits(square_bits(p), "english") == square_bits(mirror_position(p))
+        True
+    """
+    rules = get_rules(variant)
+    m = _MIRRORS.get(rules.name)
+    if m is None:
+        m = _MIRRORS[rules.name] = _mirror_map(rules)
+
+    def turned(x: int) -> int:
+        out = 0
+        while x:
+            low = x & -x
+            out |= 1 << (m[low.bit_length()] - 1)
+            x ^= low
+        return out
+
+    black, wm, wk, bm, bk = bits
+    return (not black, turned(bm), turned(bk), turned(wm), turned(wk))
 
 
 def _tokens(moves: str) -> tuple[str, ...]:

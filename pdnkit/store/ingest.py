@@ -37,6 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.openings.database import mark_loaded, mark_removed, settle_import
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
 from pdnkit.store.progress import ImportProgress
 from pdnkit.tables.load import load_batch
@@ -318,9 +319,10 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
             "SELECT path, min(first_seen) FROM file_paths WHERE file_id IN (SELECT file_id "
             "FROM files WHERE sha256 = ?) AND path <> ? GROUP BY path", [sha, label]
         ).fetchall() if status == "replaced" else []
+        mark_removed(con, old_ids)  # the games whose novelty the removal changes
         _delete_files(con, old_ids)
         file_id = _next_id(con, "files", "file_id")
-        next_game = _next_id(con, "games", "game_id")
+        next_game = first_game = _next_id(con, "games", "game_id")
         file_encoding: str | None = None
         file_status: Counter[str] = Counter()
         file_codes: Counter[str] = Counter()
@@ -342,6 +344,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
                 on_games(n)
         writer.close()
         writer = None
+        mark_loaded(con, first_game, next_game)  # openings settled at the import's end
         con.execute(
             "INSERT INTO files (file_id, path, sha256, size, encoding, games, imported_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -494,6 +497,7 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: boo
                 summary.files.append(res)
                 if bar:
                     bar.file_done()
+            settle_import(con)  # novelties (and loaded tables) of the games loaded
         finally:
             for tmp in spooled:
                 tmp.unlink(missing_ok=True)

@@ -159,6 +159,7 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
         cols = list(types)
         if not parts and not legacy:
             continue  # the schema's empty table
+        present = _part_columns(con, parts) if parts else set(cols)
         fix = _FIXUPS[table]
         # a part keeps each bitboard whole (a decimal): split as the table stores them
         split = (split_columns("t.{col}", "m.squares > 64") if table == "position_bits"
@@ -167,6 +168,8 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
         for col in cols:
             if col in split:
                 select.append(f"{split[col]} AS {col}")
+            elif col not in fix and col not in present:  # parts written before it
+                select.append(f"NULL::{types[col]} AS {col}")
             elif col not in fix and types[col] == "HUGEINT":  # Parquet has no HUGEINT
                 select.append(f"t.{col}::HUGEINT AS {col}")
             elif col not in fix:
@@ -182,16 +185,30 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
         sources = []
         if parts:
             sources.append("SELECT * FROM read_parquet("
-                           + "[" + ", ".join(_sql_str(p) for p in parts) + "])")
+                           + "[" + ", ".join(_sql_str(p) for p in parts)
+                           + "], union_by_name = true)")
         if legacy:
             sources.append(legacy)
         con.execute(f"DROP TABLE {table}")
         con.execute(f"CREATE VIEW {table} AS SELECT {', '.join(select)} "
                     f"FROM ({' UNION ALL BY NAME '.join(sources)}) t "
                     "JOIN _lake_chunks c ON t.chunk = c.chunk " + join)
+    from pdnkit.openings.lake import attach_novelties
+
+    fs, root = filesystem(lake)  # novelties: computed over the whole lake, then cached
+    attach_novelties(con, fs, root, [(e.file_id, e.sha256, e.game_base, e.games)
+                                     for e in entries])
     if setup is not None:
         setup(con)
     return con
+
+
+def _part_columns(con: duckdb.DuckDBPyConnection, parts: list[str]) -> set[str]:
+    """The columns the parts hold (any of them; a part written by an older pdnkit lacks
+    the columns added since, which the views give as NULL)."""
+    files = "[" + ", ".join(_sql_str(p) for p in parts) + "]"
+    return {str(r[0]) for r in con.execute(
+        f"DESCRIBE SELECT * FROM read_parquet({files}, union_by_name = true)").fetchall()}
 
 
 def _legacy_parts(table: str, entries: list[SourceEntry]) -> str | None:

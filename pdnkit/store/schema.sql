@@ -48,6 +48,14 @@ CREATE TABLE IF NOT EXISTS games (
     start_is_initial BOOLEAN,           -- starts from the variant's initial position: no set-up,
                                         -- or a FEN equal to it (side to move included); NULL:
                                         -- a set-up that could not be read. `fen` stays as written
+    -- the opening by position (pdnkit.openings: the deepest table entry the game reached)
+    opening_code    VARCHAR,            -- the deepest ballot or code: ACF 126, 11-man 25, I-12
+    opening_name    VARCHAR,            -- the deepest named entry: Old Fourteenth, Кол
+    opening_ply     INTEGER,            -- the ply at which the game reached its deepest entry
+    opening_family  VARCHAR,            -- the table of opening_code: acf-3move, 2move, 11man ...
+    opening_mirrored BOOLEAN,           -- read with the colours swapped (the other side began)
+    novelty_ply     INTEGER,            -- the first ply no earlier game reached (NULL: none)
+    novelty_from    BIGINT,             -- the earlier game it deviated from (game_id)
     opening         VARCHAR             -- Opening tag (Italian Apertura, Russian Debut ...)
 );
 
@@ -252,6 +260,26 @@ CREATE TABLE IF NOT EXISTS file_paths (
     file_id      BIGINT NOT NULL,
     path         VARCHAR NOT NULL,      -- absolute
     first_seen   TIMESTAMP NOT NULL     -- the import that first met the file under this name
+);
+
+-- Opening tables a user loaded (pdnkit openings load): each classifies the games of its
+-- variant beside the tables shipped with pdnkit (pdnkit.openings).
+CREATE TABLE IF NOT EXISTS opening_tables (
+    variant      VARCHAR NOT NULL,      -- canonical rules name
+    family       VARCHAR NOT NULL,      -- the table's name (unique per variant)
+    kind         VARCHAR NOT NULL,      -- ballot | code | name
+    prefix       VARCHAR NOT NULL,      -- put before each code (full codes)
+    source       VARCHAR,               -- the file it was loaded from, as given
+    entries      INTEGER NOT NULL,
+    loaded_at    TIMESTAMP NOT NULL,
+    table_csv    VARCHAR NOT NULL       -- the table's CSV text as loaded
+);
+
+-- Games whose opening columns an import has yet to bring up to date (their novelties and
+-- their classification by loaded tables): filled with each file, emptied at the end of the
+-- import in one transaction; what an import stopped before its end leaves, the next one does.
+CREATE TABLE IF NOT EXISTS opening_pending (
+    game_id      BIGINT NOT NULL
 );
 
 -- pdnkit's own record of the database: schema_version, and the tables and columns it was

@@ -21,6 +21,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.openings.labels import label_report
 from pdnkit.pdn.tags import game_tags, unique_tags
 from pdnkit.tables.bitboards import (
     Bits,
@@ -32,6 +33,8 @@ from pdnkit.tables.bitboards import (
 if TYPE_CHECKING:
 
     import pyarrow as pa
+
+    from pdnkit.findings import Finding
 
     from pdnkit.validation.report import PlainRun
 
@@ -229,7 +232,8 @@ class ReportBatch:
                  "event", "site", "date", "date_raw", "year", "round", "white", "black",
                  "result", "result_raw", "white_rating", "black_rating", "tags", "plies",
                  "replayed_plies", "status", "outcome", "draw_basis", "moves_hash",
-                 "final_fen", "raw_pdn", "start_is_initial", "opening")
+                 "final_fen", "raw_pdn", "start_is_initial", "opening", "opening_code",
+                 "opening_name", "opening_ply", "opening_family", "opening_mirrored")
     MOVE_COLS = ("game_id", "ply", "move_number", "side", "notation", "canonical", "origin",
                  "destination", "path", "captured", "promotes", "piece", "nags", "comment", "replayed", "line")
     #: positions written in Python (square bitboards already computed; 12x12 boards, stand-in
@@ -361,6 +365,7 @@ class ReportBatch:
         g["white"].append(info_tags.white)
         g["black"].append(info_tags.black)
         g["opening"].append(info_tags.opening)
+        noted = self._add_opening(report, tag_list)
         g["date"].append(info_tags.date)
         g["date_raw"].append(info_tags.date_raw)
         g["year"].append(info_tags.year)
@@ -395,7 +400,7 @@ class ReportBatch:
             self._add_plies(gid, plies, canonical, variant, edition)
 
         fd = self.findings
-        for f in report.findings or []:
+        for f in [*(report.findings or []), *noted]:
             code = str(f.code)
             fd["game_id"].append(gid)
             fd["game_index"].append(f.game_index if f.game_index is not None else report.index)
@@ -425,6 +430,19 @@ class ReportBatch:
             ev["reached_ply"].append(getattr(e, "reached_ply", None))
             ev["end_ply"].append(getattr(e, "end_ply", None))
         return gid
+
+    def _add_opening(self, report: Any, tags: list[tuple[str, str]]) -> list[Finding]:
+        """The game's opening columns, by the positions it reached and the opening tables
+        shipped with pdnkit (:func:`pdnkit.openings.labels.label_report`), and the
+        ``opening-tag-mismatch`` finding of a tag its moves disagree with (as a list)."""
+        label = label_report(report, tags)
+        g = self.games
+        g["opening_code"].append(label.code)
+        g["opening_name"].append(label.name)
+        g["opening_ply"].append(label.ply)
+        g["opening_family"].append(label.family)
+        g["opening_mirrored"].append(label.mirrored)
+        return [] if label.finding is None else [label.finding]
 
     def _add_position(self, gid: int, ply: int, layout: BoardLayout, black: bool,
                       bits: Bits) -> None:
@@ -724,7 +742,9 @@ def _schemas() -> dict[str, pa.Schema]:
                 ("white_rating", i32), ("black_rating", i32),
                 ("tags", pa.map_(s, s)), ("plies", i32), ("replayed_plies", i32),
                 ("status", s), ("outcome", s), ("draw_basis", s), ("moves_hash", s),
-                ("final_fen", s), ("raw_pdn", s), ("start_is_initial", b), ("opening", s)]),
+                ("final_fen", s), ("raw_pdn", s), ("start_is_initial", b), ("opening", s),
+                ("opening_code", s), ("opening_name", s), ("opening_ply", i32),
+                ("opening_family", s), ("opening_mirrored", b)]),
             "moves": pa.schema([
                 ("game_id", i64), ("ply", i32), ("move_number", i32), ("side", s),
                 ("notation", s), ("canonical", s), ("origin", i32), ("destination", i32),

@@ -97,8 +97,12 @@ def test_max_ply_bounds_the_positions_compared() -> None:
 
 
 def test_pdn_dates_for_ordering() -> None:
-    assert pdn_date("17 april 2009") is None
+    """The reader's dates (what the database stores in ``date`` and ``year``), a partial or
+    impossible date by the first day of what it gives, as the database orders them."""
+    assert pdn_date("17 april 2009") == dt.date(2009, 4, 17)
     assert pdn_date("2004.10.27 - 2004.11.01") == dt.date(2004, 10, 27)
     assert pdn_date("1965.13.40") == dt.date(1965, 1, 1)
+    assert pdn_date("1965.07.??") == dt.date(1965, 7, 1)
     assert pdn_date("1.1.1965") == dt.date(1965, 1, 1)  # day first, as Russian files write
-    assert pdn_date("31.2.1965") is None
+    assert pdn_date("31.2.1965") == dt.date(1965, 1, 1)  # no such day: the year counts
+    assert pdn_date("summer") is None and pdn_date("????.??.??") is None

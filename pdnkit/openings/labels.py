@@ -1,0 +1,157 @@
+"""The opening columns of one game as the import writes them: :func:`label_report` classifies
+a replayed game by the tables shipped with pdnkit and checks its opening tag.
+
+The import calls it once per game while it builds the game's rows
+(:class:`pdnkit.tables.rows.ReportBatch`), from the positions the replay has already made, so
+it costs one dictionary lookup per opening ply. What it gives becomes ``games.opening_code``,
+``opening_name``, ``opening_ply``, ``opening_family`` and ``opening_mirrored``; a tag the
+moves disagree with becomes an ``opening-tag-mismatch`` finding (``info``). Tables a user
+loaded into a database (:func:`pdnkit.openings.load_opening_table`) are applied after the
+rows are loaded (:mod:`pdnkit.openings.database`).
+
+Example:
+    >>> from pdnkit.validation import validate
+    >>> rep = next(validate('[GameType "21"][Opening "Dyke"] 1. 11-15 22-17 15-19 *'))
+    >>> label = label_report(rep, rep.record.tags)
+    >>> label.code, label.name, label.ply, label.family, label.finding is None
+    ('ACF 119', 'Dyke', 3, 'acf-3move', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import chain
+from typing import TYPE_CHECKING
+
+from pdnkit.openings.book import Classification, OpeningBook, load_tables
+from pdnkit.openings.record import colours_swapped, game_positions
+from pdnkit.openings.tags import tag_disagreement
+from pdnkit.rules import UnknownVariantError
+
+if TYPE_CHECKING:
+    from pdnkit.findings import Finding
+    from pdnkit.validation.report import GameReport
+
+__all__ = ["FINDING_CODE", "GameOpening", "coded_family", "label_report", "tag_finding",
+           "tag_line"]
+
+#: the code of the finding for an opening tag the moves disagree with
+FINDING_CODE = "opening-tag-mismatch"
+
+
+@dataclass(frozen=True)
+class GameOpening:
+    """The opening columns of one game (``None`` where the tables know nothing) and the
+    finding of its opening tag, if the moves disagree with it."""
+
+    code: str | None = None
+    name: str | None = None
+    ply: int | None = None
+    family: str | None = None
+    mirrored: bool | None = None
+    finding: Finding | None = None
+
+    @classmethod
+    def of(cls, c: Classification, finding: Finding | None = None) -> GameOpening:
+        """The columns of a classification.
+
+        Example:
+            >>> GameOpening.of(Classification.empty()).code is None
+            True
+        """
+        return cls(c.code, c.name, c.ply, coded_family(c), c.mirrored, finding)
+
+
+def coded_family(c: Classification) -> str | None:
+    """The table family of the classification's ``code`` (``acf-3move``, ``11man``,
+    ``codes`` ...), ``None`` without a code.
+
+    Example:
+        >>> coded_family(Classification.empty()) is None
+        True
+    """
+    if c.code is None:
+        return None
+    for m in reversed(c.matches):
+        if m.entry.full_code == c.code and m.entry.kind in ("ballot", "code"):
+            return m.entry.family
+    return None
+
+
+def tag_finding(tags: Iterable[tuple[str, str]], c: Classification, book: OpeningBook, *,
+                file: str | None = None, game_index: int | None = None,
+                line: int | None = None) -> Finding | None:
+    """The ``opening-tag-mismatch`` finding of a game whose opening tag names an entry its
+    moves do not reach (:func:`~pdnkit.openings.tags.tag_disagreement`), else ``None``.
+
+    Example:
+        >>> from pdnkit.openings import classify_record
+        >>> from pdnkit.pdn import parse_game
+        >>> rec = parse_game('[GameType "25"][Opening "Кол"] 1. cd4 dc5 2. bc3 fg5 3. cb4 *')
+        >>> f = tag_finding(rec.tags, classify_record(rec), load_tables("russian"))
+        >>> f.code, f.severity.value, f.details["tag"]
+        ('opening-tag-mismatch', 'info', 'Opening')
+    """
+    check = tag_disagreement(list(tags), c, book)
+    if check is None:
+        return None
+    from pdnkit.findings import make_finding
+
+    return make_finding(FINDING_CODE, check.message, file=file, game_index=game_index,
+                        line=line, details={"tag": check.tag, "value": check.value,
+                                            "named": [e.full_code for e in check.named[:5]],
+                                            "code": c.code, "name": c.name})
+
+
+def _book(variant: str) -> OpeningBook | None:
+    try:
+        return load_tables(variant)
+    except UnknownVariantError:
+        return None
+
+
+def label_report(report: GameReport, tags: Iterable[tuple[str, str]]) -> GameOpening:
+    """The opening columns of a replayed game (a :class:`~pdnkit.validation.report.GameReport`,
+    its positions read as the replay left them) by the shipped tables of its variant, with
+    the finding of its opening tag (``tags``: the game's ``(name, value)`` pairs). A game
+    recorded with the colours swapped (:func:`~pdnkit.openings.record.colours_swapped`) is
+    read mirrored. A game without a variant or positions gets no opening.
+
+    Example:
+        >>> from pdnkit.validation import validate
+        >>> rep = next(validate('[GameType "25"] 1. cd4 ba5 2. dc5 d:b4 3. a:c5 fg5 *'))
+        >>> label_report(rep, []).name
+        'Кол'
+    """
+    variant = report.variant
+    book = _book(str(variant)) if variant is not None else None
+    if book is None or not len(book):
+        return GameOpening()
+    positions = game_positions(report)
+    first = next(positions, None)
+    if first is None:
+        return GameOpening()
+    c = book.classify(chain((first,), positions), mirrored=colours_swapped(first))
+    tags = list(tags)
+    finding = tag_finding(tags, c, book, file=report.file, game_index=report.index,
+                          line=report.line) if tags else None
+    if finding is not None and report.record is not None:
+        finding.line = tag_line(report.record.raw, report.line, finding.details["tag"])
+    return GameOpening.of(c, finding)
+
+
+def tag_line(raw: str | None, first: int | None, tag: str) -> int | None:
+    """The file line of the tag ``tag`` in a game's raw text whose first line is ``first``
+    (``first`` itself when the text does not show it).
+
+    Example:
+        >>> tag_line('[Event "x"]\\n[Opening "Dyke"]\\n1. 11-15 *', 10, "Opening")
+        11
+    """
+    if not raw or first is None:
+        return first
+    import re
+
+    hit = re.search(r"\[\s*" + re.escape(tag.strip()) + r"\s", raw, re.IGNORECASE)
+    return first if hit is None else first + raw.count("\n", 0, hit.start())

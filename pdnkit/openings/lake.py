@@ -1,0 +1,121 @@
+"""Novelties of a Parquet lake, computed when the lake is read.
+
+A lake's parts are written chunk by chunk, each by a task that knows nothing of the other
+sources, and are never rewritten; a game's novelty depends on every other game of the lake
+(a source imported later with older games changes it). So the lake's ``games`` view takes
+``novelty_ply`` and ``novelty_from`` from a table computed over the whole lake when it is
+opened (:func:`attach_novelties`: the SQL of :mod:`pdnkit.openings.novelty_db` over the
+views, the same rule and order as a DuckDB import of the same files). The result is kept in
+the lake (``_openings/novelties-<digest>.parquet``, the digest naming the manifest's
+sources), so only the first read after an import pays for it; where the lake cannot be
+written, every open computes it again. The other opening columns are written with the rows
+(:mod:`pdnkit.openings.labels`), as in a DuckDB import.
+
+Example:
+    >>> import tempfile
+    >>> from pdnkit.store import connect
+    >>> from pdnkit.lake import import_lake
+    >>> d = tempfile.mkdtemp()
+    >>> _ = import_lake([], d, engine="local")
+    >>> connect(d).execute("SELECT count(novelty_ply) FROM games").fetchall()
+    [(0,)]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pdnkit.openings.novelty_db import compute_novelties
+
+if TYPE_CHECKING:
+    import duckdb
+    from fsspec import AbstractFileSystem
+
+#: what a lake's novelties depend on, per source: file id, content hash, first game id, games
+Source = tuple[int, str, int, int]
+
+__all__ = ["CACHE_FOLDER", "attach_novelties", "novelty_digest"]
+
+#: the lake's folder of computed opening data
+CACHE_FOLDER = "_openings"
+
+
+def novelty_digest(sources: Sequence[Source]) -> str:
+    """What the lake's novelties depend on: its sources (id, content hash, first game id,
+    games), as a short hex digest.
+
+    Example:
+        >>> novelty_digest([])
+        '4f53cda18c2baa0c'
+    """
+    return hashlib.sha256(json.dumps([list(s) for s in sources]).encode("utf-8")
+                          ).hexdigest()[:16]
+
+
+def attach_novelties(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, root: str,
+                     sources: Sequence[Source]) -> None:
+    """Make the ``games`` view of the lake at ``root`` (on ``fs``) opened in ``con`` give
+    each game's novelty: read from the lake's cache for its ``sources``, else computed over
+    the views and cached (when the lake can be written). Called by
+    :func:`pdnkit.store.lakeview.open_lake` once the views stand."""
+    if not any(s[3] for s in sources):
+        return
+    path = f"{root}/{CACHE_FOLDER}/novelties-{novelty_digest(sources)}.parquet"
+    table = "_lake_novelties"
+    if not _read_cache(con, fs, path, table):
+        compute_novelties(con, "_lake_novelty_rows")
+        con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT * FROM temp._lake_novelty_rows")
+        con.execute("DROP TABLE temp._lake_novelty_rows")
+        _write_cache(con, fs, root, path, table)
+    con.execute("ALTER VIEW games RENAME TO _lake_games_parts")
+    con.execute(f"""
+        CREATE VIEW games AS
+        SELECT b.* REPLACE (n.novelty_ply AS novelty_ply, n.novelty_from AS novelty_from)
+        FROM _lake_games_parts b LEFT JOIN {table} n ON n.game_id = b.game_id""")
+
+
+def _read_cache(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, path: str, table: str) -> bool:
+    """Load the cached novelties at ``path`` into ``table``; False when there are none."""
+    import pyarrow.parquet as pq
+
+    try:
+        if not fs.exists(path):
+            return False
+        with fs.open(path, "rb") as f:
+            data = pq.read_table(f)
+    except (OSError, ValueError):  # unreadable (a half-written file of another reader)
+        return False
+    con.from_arrow(data).create(table)
+    return True
+
+
+def _write_cache(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, root: str, path: str,
+                 table: str) -> None:
+    """Keep ``table`` at ``path`` (written under a temporary name, then renamed; older
+    caches removed); a lake that cannot be written keeps none."""
+    import pyarrow.parquet as pq
+
+    data = con.sql(f"SELECT * FROM {table}").arrow()
+    if hasattr(data, "read_all"):  # a RecordBatchReader in newer DuckDB releases
+        data = data.read_all()
+    folder = f"{root}/{CACHE_FOLDER}"
+    tmp = f"{folder}/.tmp-{uuid.uuid4().hex}"
+    try:
+        fs.makedirs(folder, exist_ok=True)
+        with fs.open(tmp, "wb") as f:
+            pq.write_table(data, f, compression="zstd")
+        fs.mv(tmp, path)
+        for old in fs.ls(folder, detail=False):
+            name = str(old).rsplit("/", 1)[-1]
+            if name.startswith("novelties-") and str(old).rstrip("/") != path:
+                fs.rm(old)
+    except OSError:  # a read-only lake: computed again at the next open
+        try:
+            if fs.exists(tmp):
+                fs.rm(tmp)
+        except OSError:
+            pass

@@ -1,0 +1,234 @@
+"""Novelties in a database, in SQL: ``games.novelty_ply`` and ``games.novelty_from``.
+
+The rule is the one of :mod:`pdnkit.openings.novelty` (a game's novelty is the first ply
+whose position, placement and side to move, no earlier game of its variant reached; it
+deviated from the earliest earlier game that reached the position before), computed over
+the stored positions (``position_bits``) instead of positions held in memory. "Earlier" is
+:data:`ORDER`: dated games by :data:`SORT_DATE` (``games.date``, else a partial date's first
+day, else 1 January of ``games.year``), the same date in the order of import
+(``game_id``: files in the order they were imported, games in file order), undated games
+after every dated one, in the order of import.
+
+:func:`refresh_novelties` recomputes the games a query selects (or every game) against the
+whole database. An import does not recompute everything: a new game can only change the
+novelty of a later game that reaches the new game's position at its novelty ply or the ply
+before it (:func:`affected_by_new`), and removing games (a file replaced) only changes
+games that reached, before their novelty, a position first reached by a removed game
+(:func:`affected_by_removal`). The import marks those games in ``opening_pending`` and
+recomputes them at its end (:mod:`pdnkit.openings.database`).
+
+Example:
+    >>> from pdnkit.store import connect, import_files
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.pdn").write_text('[Date "1990.01.01"] 1. 32-28 19-23 2. 28x19 14x23 *\\n'
+    ...                              '[Date "1991.01.01"] 1. 32-28 19-23 2. 37-32 *\\n')
+    >>> _ = import_files([d / "a.pdn"], db=d / "a.duckdb", variant="international")
+    >>> con = connect(d / "a.duckdb")
+    >>> con.execute("SELECT game_id, novelty_ply, novelty_from FROM games ORDER BY 1").fetchall()
+    [(1, 0, None), (2, 3, 1)]
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING
+
+from pdnkit.tables.bitboards import bits_source
+
+if TYPE_CHECKING:
+    import duckdb
+
+__all__ = ["ORDER", "SORT_DATE", "affected_by_new", "affected_by_removal",
+           "compute_novelties", "refresh_novelties"]
+
+_MONTH = ("TRY_CAST(regexp_extract(g.date_raw, '^\\s*\\d{4}[.\\-/](\\d{1,2})(?:\\D|$)', 1) "
+          "AS INTEGER)")
+#: SQL: the date game ``g`` is ordered by (:func:`pdnkit.openings.novelty.sort_date`)
+SORT_DATE = (f"coalesce(g.date, make_date(g.year, CASE WHEN {_MONTH} BETWEEN 1 AND 12 "
+             f"THEN {_MONTH} ELSE 1 END, 1))")
+#: SQL: game ``g``'s place in the order of "earlier", one BIGINT (the days of its sort date,
+#: undated after every date, then its game_id)
+ORDER = (f"((CASE WHEN ({SORT_DATE}) IS NULL THEN 4000000 ELSE least(greatest(date_diff("
+         f"'day', DATE '0001-01-01', {SORT_DATE}), 0), 3999999) END)::BIGINT << 40) "
+         "| g.game_id")
+
+_KEY = ("black", "wm", "wk", "bm", "bk")
+
+
+def _on(a: str, b: str, variant: str | None = None) -> str:
+    """The join condition of two position rows ``a`` and ``b``: the same variant (``b``'s
+    from ``variant`` when given, e.g. ``o.variant``) and every bitboard equal."""
+    return " AND ".join([f"{a}.variant = {variant or b + '.variant'}",
+                         *(f"{a}.{c} = {b}.{c}" for c in _KEY)])
+
+
+class _Temp:
+    """Names of the temporary tables of one computation, dropped at the end."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, *parts: str) -> None:
+        tag = uuid.uuid4().hex[:10]
+        self.con = con
+        self.names = {p: f"_pdnkit_nov_{p}_{tag}" for p in parts}
+
+    def __getitem__(self, part: str) -> str:
+        return "temp." + self.names[part]
+
+    def __enter__(self) -> _Temp:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for name in self.names.values():
+            self.con.execute(f"DROP TABLE IF EXISTS temp.{name}")
+
+
+def _order_table(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """``name``: every game of a known variant with its place in the order."""
+    con.execute(f"CREATE TEMP TABLE {name.removeprefix('temp.')} AS SELECT g.game_id, "
+                f"g.variant, {ORDER} AS ord FROM games g WHERE g.variant IS NOT NULL")
+
+
+def compute_novelties(con: duckdb.DuckDBPyConnection, into: str,
+                      games: str | None = None) -> int:
+    """The novelties of the games the SQL query ``games`` selects (one ``game_id`` column;
+    ``None``: every game) against every game of the database, as the temporary table
+    ``into`` (``game_id``, ``novelty_ply``, ``novelty_from``; a row for each game with stored
+    positions); returns its number of rows. The database is only read (a lake's views will
+    do).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> compute_novelties(connect(":memory:"), "_mine")
+        0
+    """
+    bits = bits_source(con)
+    with _Temp(con, "ord", "tp", "first") as t:
+        _order_table(con, t["ord"])
+        only = "" if games is None else f"WHERE p.game_id IN ({games})"
+        con.execute(f"""
+            CREATE TEMP TABLE {t.names['tp']} AS
+            SELECT p.game_id, p.ply, o.variant, o.ord, p.black, p.wm, p.wk, p.bm, p.bk
+            FROM {bits} p JOIN {t['ord']} o USING (game_id) {only}""")
+        if games is None:  # every position is a target: the earliest game of each
+            first = f"SELECT variant, {', '.join(_KEY)}, arg_min(game_id, ord) AS first " \
+                    f"FROM {t['tp']} GROUP BY ALL"
+        else:  # the earliest game of the targets' positions, among all the games
+            first = f"""
+                WITH keys AS (SELECT DISTINCT variant, {', '.join(_KEY)} FROM {t['tp']})
+                SELECT k.*, arg_min(p.game_id, o.ord) AS first
+                FROM {bits} p JOIN {t['ord']} o USING (game_id)
+                JOIN keys k ON {_on('k', 'p', 'o.variant')}
+                GROUP BY ALL"""
+        con.execute(f"CREATE TEMP TABLE {t.names['first']} AS {first}")
+        con.execute(f"""
+            CREATE OR REPLACE TEMP TABLE {into.removeprefix('temp.')} AS
+            WITH hit AS (
+                SELECT tp.game_id, tp.ply, f.first
+                FROM {t['tp']} tp JOIN {t['first']} f ON {_on('tp', 'f')}),
+            agg AS (
+                SELECT game_id, min(ply) FILTER (WHERE first = game_id) AS nply,
+                       max(ply) AS last
+                FROM hit GROUP BY game_id)
+            SELECT a.game_id, a.nply::INTEGER AS novelty_ply,
+                   CASE WHEN a.nply = 0 THEN NULL ELSE h.first END::BIGINT AS novelty_from
+            FROM agg a LEFT JOIN hit h
+                 ON h.game_id = a.game_id AND h.ply = coalesce(a.nply - 1, a.last)""")
+    return int(con.execute(f"SELECT count(*) FROM temp.{into.removeprefix('temp.')}")
+               .fetchall()[0][0])
+
+
+def refresh_novelties(con: duckdb.DuckDBPyConnection, games: str | None = None) -> int:
+    """Recompute ``novelty_ply`` and ``novelty_from`` of the games the SQL query ``games``
+    selects (one ``game_id`` column; ``None``: every game) against every game of the
+    database (:func:`compute_novelties`) and write them; returns the number of games with
+    stored positions among them. Games without stored positions get ``NULL`` in both.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> refresh_novelties(connect(":memory:"))
+        0
+    """
+    with _Temp(con, "res") as t:
+        n = compute_novelties(con, t["res"], games)
+        chosen = "" if games is None else f"AND games.game_id IN ({games})"
+        con.execute(f"""
+            UPDATE games SET novelty_ply = NULL, novelty_from = NULL
+            WHERE (novelty_ply IS NOT NULL OR novelty_from IS NOT NULL)
+              AND games.game_id NOT IN (SELECT game_id FROM {t['res']}) {chosen}""")
+        con.execute(f"""
+            UPDATE games SET novelty_ply = r.novelty_ply, novelty_from = r.novelty_from
+            FROM {t['res']} r WHERE games.game_id = r.game_id""")
+    return n
+
+
+def affected_by_new(con: duckdb.DuckDBPyConnection, new: str) -> list[int]:
+    """The games not among ``new`` (an SQL query of ``game_id``s, games just loaded) whose
+    novelty the new games may change: a new game earlier in the order reaches the game's
+    position at its novelty ply (the novelty moves later) or at the ply before it (the game
+    it deviated from may change), or, for a game without a novelty, at any ply. Their stored
+    novelties must be current (those of the new games need not be).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> affected_by_new(connect(":memory:"), "SELECT 1 AS game_id")
+        []
+    """
+    bits = bits_source(con)
+    with _Temp(con, "ord", "np") as t:
+        _order_table(con, t["ord"])
+        later = con.execute(f"""
+            SELECT count(*) FROM {t['ord']} WHERE game_id NOT IN ({new})
+            AND ord > (SELECT min(ord) FROM {t['ord']} WHERE game_id IN ({new}))""").fetchall()
+        if not later[0][0]:
+            return []
+        con.execute(f"""
+            CREATE TEMP TABLE {t.names['np']} AS
+            SELECT o.variant, {', '.join('p.' + c for c in _KEY)}, min(o.ord) AS ord
+            FROM {bits} p JOIN {t['ord']} o USING (game_id)
+            WHERE p.game_id IN ({new}) GROUP BY ALL""")
+        rows = con.execute(f"""
+            SELECT DISTINCT p.game_id
+            FROM {bits} p JOIN {t['ord']} o USING (game_id)
+            JOIN games g ON g.game_id = p.game_id
+            JOIN {t['np']} n ON {_on('n', 'p', 'o.variant')}
+            WHERE p.game_id NOT IN ({new}) AND n.ord < o.ord
+              AND (g.novelty_ply IS NULL OR p.ply BETWEEN g.novelty_ply - 1 AND g.novelty_ply)
+            ORDER BY 1""").fetchall()
+    return [int(g) for (g,) in rows]
+
+
+def affected_by_removal(con: duckdb.DuckDBPyConnection, removed: str) -> list[int]:
+    """The games not among ``removed`` (an SQL query of ``game_id``s, about to be deleted)
+    whose novelty the removal may change: games that reach, before their novelty ply (at any
+    ply when they have none), a position whose earliest game is a removed one. Call it
+    before the games are deleted.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> affected_by_removal(connect(":memory:"), "SELECT 1 AS game_id")
+        []
+    """
+    bits = bits_source(con)
+    with _Temp(con, "ord", "lost") as t:
+        _order_table(con, t["ord"])
+        con.execute(f"""
+            CREATE TEMP TABLE {t.names['lost']} AS
+            WITH keys AS (
+                SELECT DISTINCT o.variant, {', '.join('p.' + c for c in _KEY)}
+                FROM {bits} p JOIN {t['ord']} o USING (game_id)
+                WHERE p.game_id IN ({removed})),
+            firsts AS (
+                SELECT k.*, arg_min(p.game_id, o.ord) AS first
+                FROM {bits} p JOIN {t['ord']} o USING (game_id)
+                JOIN keys k ON {_on('k', 'p', 'o.variant')}
+                GROUP BY ALL)
+            SELECT * FROM firsts WHERE first IN ({removed})""")
+        rows = con.execute(f"""
+            SELECT DISTINCT p.game_id
+            FROM {bits} p JOIN {t['ord']} o USING (game_id)
+            JOIN games g ON g.game_id = p.game_id
+            JOIN {t['lost']} l ON {_on('l', 'p', 'o.variant')}
+            WHERE p.game_id NOT IN ({removed})
+              AND (g.novelty_ply IS NULL OR p.ply < g.novelty_ply)
+            ORDER BY 1""").fetchall()
+    return [int(g) for (g,) in rows]
