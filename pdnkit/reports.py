@@ -1,4 +1,5 @@
-"""Reports: the endgame-rule report and the collection (validation) report.
+"""Reports: the endgame-rule report, the collection (validation) report and the openings
+(ballot) report.
 
 Both are built from a pdnkit database and come out as Markdown or as one self-contained
 HTML page with the plots embedded (base64 PNG). The data behind them are ordinary
@@ -23,7 +24,7 @@ import html
 import io
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.stats.common import frame, is_missing
+from pdnkit.stats.common import first_mover_first, frame, is_missing
 from pdnkit.stats.endgame import VERDICTS, endgame_rules, endgame_summary, verdict
 from pdnkit.stats.filters import DateBound, GameFilter
 from pdnkit.store.session import DbLike, reading
@@ -45,11 +46,12 @@ __all__ = [
     "endgame_rules",
     "endgame_summary",
     "games_to_check",
+    "openings_report",
     "report",
     "verdict",
 ]
 
-REPORT_KINDS = ("endgame", "collection")
+REPORT_KINDS = ("endgame", "collection", "openings")
 
 
 # --------------------------------------------------------------------------------------
@@ -605,6 +607,7 @@ def _collection_tables(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter
 
     doc.h("Games by variant")
     doc.table(results(con, by="variant", filter=gf))
+    _openings_section(doc, con, gf, worst)
     codes = findings(con, by="code", filter=gf)
     doc.h("Findings by code")
     doc.table(codes, "No findings.")
@@ -624,6 +627,87 @@ def _collection_tables(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter
         doc.figure(plots.length_histogram(lengths(con, filter=gf)), "game lengths")
 
 
+#: the columns of an opening table in a report
+_OPENING_COLUMNS = ("variant", "code", "name", "translit", "games", "black_wins", "white_wins",
+                    "draws", "white_score", "black_score", "draw_rate")
+
+
+def _classified_text(con: duckdb.DuckDBPyConnection, gf: GameFilter) -> str:
+    """How many games the opening tables name, per variant."""
+    where, params = gf.sql()
+    rows = con.execute(f"""
+        SELECT g.variant, count(*), count(g.opening_code), count(g.opening_name)
+        FROM games g WHERE g.variant IS NOT NULL AND {where}
+        GROUP BY 1 ORDER BY 2 DESC, 1""", params).fetchall()
+    parts = [f"{v}: {c} of {n} games with a ballot or code, {m} with a name"
+             for v, n, c, m in rows]
+    return ("By position (transpositions merged): " + "; ".join(parts) + ".") if parts \
+        else "No game to name."
+
+
+def _openings_section(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter,
+                      top: int) -> None:
+    """The collection report's openings: the share named, the most played codes."""
+    from pdnkit.stats.named import named_openings
+
+    doc.h("Openings")
+    doc.p(_classified_text(con, gf))
+    codes = named_openings(con, by="code", filter=gf)
+    doc.table(codes[[c for c in codes.columns if c in _OPENING_COLUMNS]].head(top),
+              "No game reached a table's opening.")
+
+
+def openings_report(
+    con: DbLike = None,
+    *,
+    fmt: str = "md",
+    top: int = 30,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    filter: GameFilter | None = None,
+) -> str:
+    """The openings report as Markdown or self-contained HTML: for each variant, the
+    ballots played (:func:`pdnkit.stats.named.ballots`: games, wins by side, draws, the
+    decisive ones; the English three-move ballots with their deck), which ballots were
+    decisive, then the ``top`` openings by code and by name.
+
+    >>> from pdnkit.store import connect
+    >>> openings_report(connect(":memory:")).splitlines()[0]
+    '# Openings report'
+    """
+    from pdnkit.stats.named import ballots, named_openings
+
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    doc = _Doc("Openings report")
+    with reading(con) as c:
+        doc.p(_filters_text(gf) + " " + _classified_text(c, gf))
+        played = ballots(c, filter=gf)
+        for v in dict.fromkeys(played["variant"]):
+            rows = first_mover_first(played[played["variant"] == v].drop(
+                columns=["view_where"]), [v])
+            decisive = rows[rows["decisive"] > 0]
+            doc.h(f"Ballots played: {v}")
+            doc.p(f"{len(rows)} ballots in {int(rows['games'].sum())} games; "
+                  f"{len(decisive)} produced a decisive game, {len(rows) - len(decisive)} "
+                  "only draws (or results not known). Every game of a ballot counts, "
+                  "whichever colour played it.")
+            doc.table(rows.head(_SHOWN * 4))
+            doc.folded(f"{len(rows) - _SHOWN * 4} more ballots", rows.iloc[_SHOWN * 4:])
+        if played.empty:
+            doc.h("Ballots played")
+            doc.p("No game of the database is a ballot of the tables.")
+        for by in ("code", "name"):
+            df = named_openings(c, by=by, filter=gf)
+            doc.h(f"Openings by {by}")
+            doc.table(df[[x for x in df.columns if x in _OPENING_COLUMNS]].head(top),
+                      "No game reached a table's opening.")
+    return doc.html() if fmt == "html" else doc.markdown()
+
+
 def report(
     kind: str,
     con: DbLike = None,
@@ -637,7 +721,8 @@ def report(
     date_to: DateBound = None,
     filter: GameFilter | None = None,
 ) -> str:
-    """The report ``kind`` (``endgame`` or ``collection``) as Markdown or HTML text.
+    """The report ``kind`` (``endgame``, ``collection`` or ``openings``) as Markdown or HTML
+    text.
 
     ``fmt`` is ``"md"`` or ``"html"`` (one self-contained page, plots embedded).
     ``None`` filters are ignored. ``view_page`` (collection report): write a ``pdnkit view``
@@ -655,4 +740,6 @@ def report(
         return endgame_report(con, fmt=fmt, filter=gf)
     if kind == "collection":
         return collection_report(con, fmt=fmt, view_page=view_page, filter=gf)
+    if kind == "openings":
+        return openings_report(con, fmt=fmt, filter=gf)
     raise ValueError(f"unknown report {kind!r}; choose from {', '.join(REPORT_KINDS)}")

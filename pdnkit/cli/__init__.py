@@ -23,7 +23,7 @@ _PANELS: list[tuple[str, list[str]]] = [
     ("PDN files", ["lint", "convert"]),
     ("Validation", ["validate", "explain", "show", "view"]),
     ("Database", ["import", "query", "export", "duplicates", "lake"]),
-    ("Analysis", ["search", "stats", "tree", "plot", "report", "players"]),
+    ("Analysis", ["search", "stats", "tree", "openings", "plot", "report", "players"]),
 ]
 
 #: the module (under ``pdnkit.cli``) that registers each command, in registration order
@@ -34,6 +34,7 @@ _MODULES: dict[str, list[str]] = {
     "search_cmd": ["search", "players"],
     "store_cmd": ["import", "query", "export", "duplicates", "demo"],
     "lake_cmd": ["lake"],
+    "openings_cmd": ["openings"],
     "validate_cmd": ["validate", "explain"],
     "view_cmd": ["show", "view"],
 }

@@ -32,6 +32,8 @@ from pdnkit.cli.output import check, emit, output
 class OpeningsBy(str, Enum):
     """How ``pdnkit stats openings`` groups games."""
 
+    code = "code"
+    name = "name"
     moves = "moves"
     position = "position"
 
@@ -62,12 +64,13 @@ class ReportKind(str, Enum):
 
     endgame = "endgame"
     collection = "collection"
+    openings = "openings"
 
 
 stats_app = typer.Typer(
     help=(
-        "Statistics over a pdnkit database: openings, players, results, game lengths and "
-        "findings.\n\nEvery statistic takes the same filters ([cyan]--variant --event --player "
+        "Statistics over a pdnkit database: openings, novelties, players, results, game "
+        "lengths and findings.\n\nEvery statistic takes the same filters ([cyan]--variant --event --player "
         "--from --to --min-games[/cyan]) and writes a table, CSV, JSON, JSONL or Parquet like every table command."
     ),
     no_args_is_help=True,
@@ -76,8 +79,9 @@ stats_app = typer.Typer(
 report_app = typer.Typer(
     help=(
         "Reports on a database as Markdown or one self-contained HTML file with the plots "
-        "embedded: [bold]endgame[/bold] (draw and endgame rules of every game) and "
-        "[bold]collection[/bold] (the validation summary)."
+        "embedded: [bold]endgame[/bold] (draw and endgame rules of every game), "
+        "[bold]collection[/bold] (the validation summary) and [bold]openings[/bold] (the "
+        "ballots played and the openings by name)."
     ),
     no_args_is_help=True,
     rich_markup_mode="rich",
@@ -99,26 +103,71 @@ def _run_stats(kind: str, db: Path | None, fmt: str | None, out: Path | None, wi
 
 
 @stats_app.command("openings", epilog=(
-    "Examples:\n\n  [bold]pdnkit stats openings --variant international --plies 4[/bold]\n\n"
-    "  [bold]pdnkit stats openings --by position --plies 6 --min-games 5 -f csv[/bold]"))
+    "Examples:\n\n  [bold]pdnkit stats openings --variant english[/bold]   (by ballot)\n\n"
+    "  [bold]pdnkit stats openings --variant russian --by name[/bold]\n\n"
+    "  [bold]pdnkit stats openings --variant international --by moves --plies 4[/bold]\n\n"
+    "  [bold]pdnkit stats openings --by position --plies 6 --min-games 5 -f csv[/bold]\n\n"
+    "Open the games of a row with [bold]pdnkit view --db DB --where \"...\"[/bold] and its "
+    "[cyan]view_where[/cyan] column."))
 def stats_openings(
     db: Db = None,
-    plies: int = typer.Option(4, "--plies", "-n", help="Length of the opening in half-moves."),
-    by: OpeningsBy = typer.Option(OpeningsBy.moves, "--by",
-                                  help="Group by the [cyan]moves[/cyan] played or by the "
-                                       "[cyan]position[/cyan] reached (transpositions merge)."),
+    plies: int | None = typer.Option(None, "--plies", "-n",
+                                     help="--by moves|position: the opening's length in "
+                                          "half-moves (default 4; given alone, it means "
+                                          "--by moves)."),
+    by: OpeningsBy | None = typer.Option(None, "--by",
+                                         help="Group by the ballot or table "
+                                              "[cyan]code[/cyan] (the default), the opening's "
+                                              "[cyan]name[/cyan] (both by the position the "
+                                              "games reached: transpositions merge), the "
+                                              "[cyan]moves[/cyan] played or the "
+                                              "[cyan]position[/cyan] after N plies.",
+                                         show_default=False),
     variant: VariantFilter = None, event: Event = None, player: Player = None,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
-    """Openings: games, White wins, draws, Black wins, White's score and average length.
+    """Openings: games, wins of each side, draws, scores, draw rate and average length.
 
-    An opening is the first N plies of the main line. Games from a set-up position (FEN)
-    and games shorter than N plies are not counted.
+    By code or name (the default: by ballot or code), an opening is what the opening
+    tables call the positions the game reached ([bold]pdnkit openings list[/bold]); in a
+    variant Black begins (English) Black's columns come first. By moves or position, an
+    opening is the first N plies of the main line; games from a set-up position (FEN) and
+    games shorter than N plies are not counted.
     """
-    _run_stats("openings", db, fmt, out, wide, plies=plies, by=by.value, variant=variant,
+    chosen = by.value if by is not None else ("moves" if plies is not None else "code")
+    _run_stats("openings", db, fmt, out, wide, plies=plies, by=chosen, variant=variant,
                event=event, player=player, date_from=date_from, date_to=date_to,
                min_games=min_games)
+
+
+@stats_app.command("novelties", epilog=(
+    "Examples:\n\n  [bold]pdnkit stats novelties --player Tinsley[/bold]\n\n"
+    "  [bold]pdnkit stats novelties --event \"World Championship\" -f csv[/bold]\n\n"
+    "Earlier means: games with a date first, by date (a partial date such as 1965.??.?? "
+    "counts as its first day, a year alone as 1 January); games of the same date in the "
+    "order they were imported (files in import order, games in file order); games without "
+    "a date after every dated game, in that order."))
+def stats_novelties(
+    db: Db = None,
+    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    date_from: DateFrom = None, date_to: DateTo = None,
+    fmt: Format = None, out: Out = None, wide: Wide = False,
+) -> None:
+    """Novelties: for each game, the first ply at which its position had not occurred in any
+    earlier game of the database, the move played there and the game it deviated from.
+
+    Positions count whatever the move order (placement and side to move). A novelty at ply
+    0 is a start no earlier game had; none at all, a game every position of which an
+    earlier game had reached.
+    """
+    from pdnkit.stats import novelties
+
+    sink = output(fmt, out, [db], wide=wide)
+    with usage_errors():
+        df = novelties(db, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    emit(df, sink, title=f"novelties ({len(df)} games)")
 
 
 @stats_app.command("players", epilog=(
@@ -228,7 +277,8 @@ def tree_command(
     """Opening explorer: the moves played next from a position, with counts and scores.
 
     Every game that reached the position counts, whatever its move order (transpositions
-    merge). The [cyan]fen_after[/cyan] column gives the position after each move, to
+    merge). The [cyan]opening[/cyan] column names the position after each move (ballot,
+    code, name: [bold]pdnkit openings list[/bold]); [cyan]fen_after[/cyan] gives it, to
     explore further with [cyan]--fen[/cyan].
     """
     from pdnkit.stats import tree
@@ -242,10 +292,13 @@ def tree_command(
     text = sink.format == "text"  # the human view: fewer columns
     if book:
         df = df[["variant", "move", "games", "side", "wins", "draws", "losses", "score",
-                 "transpositions", "fen_after"]].rename(
+                 "transpositions", "fen_after", "opening"]].rename(
             columns={"wins": "+", "draws": "=", "losses": "-"})
     elif text:
         df = df.drop(columns=["side", "wins", "losses", "score", "transpositions"])
+    if text:  # the opening's name beside the move
+        df = df[["variant", "move", "opening", *[c for c in df.columns
+                                                 if c not in ("variant", "move", "opening")]]]
     if text:
         df = df.drop(columns=["fen_after"])
     emit(df, sink, title="next moves")
@@ -347,6 +400,22 @@ def report_endgame(
     variant, event and rule.
     """
     _run_report("endgame", db, out, variant=variant, event=event, player=player,
+                date_from=date_from, date_to=date_to)
+
+
+@report_app.command("openings", epilog=(
+    "Example:\n\n  [bold]pdnkit report openings --variant english --event \"Open\" "
+    "--out ballots.html[/bold]"))
+def report_openings(
+    db: Db = None, out: Path | None = _OUT,
+    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    date_from: DateFrom = None, date_to: DateTo = None,
+) -> None:
+    """The ballot report: for each ballot played (English three-move ballots, 11-man
+    ballots, the basic positions ...), its games, wins by side, draws and whether it was
+    decisive; then the openings by code and by name.
+    """
+    _run_report("openings", db, out, variant=variant, event=event, player=player,
                 date_from=date_from, date_to=date_to)
 
 

@@ -72,12 +72,19 @@ def import_command(
     irregular: IrregularOpt = Irregular.stand,
     select: Select = None,
     ignore: Ignore = None,
+    openings: list[Path] | None = typer.Option(
+        None, "--openings",
+        help="An opening table of your own (CSV, named openings) for the games of --variant: "
+             "stored in the database and used for this import and later ones (as "
+             "[bold]pdnkit openings load[/bold]; repeat for more)."),
 ) -> None:
     """Read, replay and load PDN files into a DuckDB database (or a Parquet lake).
 
     Every game of every file gets a row in [cyan]games[/cyan] (even one that does not
-    parse, with its raw text), its moves in [cyan]moves[/cyan], every position reached in
-    [cyan]positions[/cyan] and every problem in [cyan]findings[/cyan]. Each file is loaded
+    parse, with its raw text; its opening by position in [cyan]opening_code[/cyan],
+    [cyan]opening_name[/cyan], and its novelty in [cyan]novelty_ply[/cyan]), its moves in
+    [cyan]moves[/cyan], every position reached in [cyan]positions[/cyan] and every problem
+    in [cyan]findings[/cyan]. Each file is loaded
     in one transaction, however large: an import stopped by Ctrl-C, a kill or a crash leaves
     every file either fully loaded or absent, and memory stays flat. Importing the same bytes
     again, under any name, loads nothing (content hash); the new name is recorded in
@@ -94,6 +101,9 @@ def import_command(
 
     with usage_errors():  # an unknown code, no such file, an unknown variant
         codes = check_codes(select, ignore)
+        if openings and (variant is None or lake is not None):
+            raise ValueError("--openings needs --variant (the variant whose games the table "
+                             "names) and a DuckDB database (not --lake)")
         if lake is not None:
             from pdnkit.lake import import_lake
 
@@ -108,7 +118,7 @@ def import_command(
         else:
             summary = import_files(paths, db=db, variant=variant, jobs=jobs, replace=replace,
                                    progress=not quiet, edition=edition, encoding=encoding,
-                                   irregular=irregular.value)
+                                   irregular=irregular.value, openings=openings or ())
     if codes is not None:  # the summary only: the findings table keeps every finding
         chosen, ignored = codes
         for code in list(summary.code_counts):

@@ -8,6 +8,13 @@ land in the same opening; :func:`classify_record` does it for a record or a repo
 :func:`check_opening_tag` compares a game's ``Opening``-like tag with what its moves say;
 :func:`novelties` finds where each game left the games played before it.
 
+In a database (:mod:`~pdnkit.openings.database`): the import labels every game
+(:func:`label_report`, :mod:`~pdnkit.openings.labels`) and computes novelties in SQL
+(:mod:`~pdnkit.openings.novelty_db`); :func:`load_opening_table` adds a user's table,
+:func:`fill_database` classifies every stored game and recomputes every novelty;
+:func:`list_openings` and :func:`classify` are ``pdnkit openings list`` and ``classify``. A
+lake's novelties are computed when it is read (:mod:`~pdnkit.openings.lake`).
+
 Names are imported lazily from the submodules that define them.
 
 Example:
@@ -46,6 +53,20 @@ _API: dict[str, str] = {
     "Novelty": "pdnkit.openings.novelty",
     "novelties": "pdnkit.openings.novelty",
     "pdn_date": "pdnkit.openings.novelty",
+    "GameOpening": "pdnkit.openings.labels",
+    "label_report": "pdnkit.openings.labels",
+    "entries_label": "pdnkit.openings.labels",
+    "FillSummary": "pdnkit.openings.database",
+    "LoadedTable": "pdnkit.openings.database",
+    "StoredTable": "pdnkit.openings.database",
+    "classify_games": "pdnkit.openings.database",
+    "fill_database": "pdnkit.openings.database",
+    "load_opening_table": "pdnkit.openings.database",
+    "opening_book": "pdnkit.openings.database",
+    "stored_tables": "pdnkit.openings.database",
+    "refresh_novelties": "pdnkit.openings.novelty_db",
+    "list_openings": "pdnkit.openings.listing",
+    "classify": "pdnkit.openings.listing",
     "sort_date": "pdnkit.openings.novelty",
 }
 

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FillSummary", "LoadedTable", "StoredTable", "classify_games", "fill_database",
            "load_opening_table", "mark_loaded", "mark_removed", "opening_book",
-           "settle_import", "stored_tables"]
+           "settle_import", "stored_classifications", "stored_tables"]
 
 #: an opening tag's name as the SQL finds it among a game's tags (lower case)
 _TAG_KEYS = "[" + ", ".join(f"'{t.casefold()}'" for t in OPENING_TAGS) + "]"
@@ -154,7 +154,7 @@ def _classify_rows(book: OpeningBook, positions: list[BitsKey], more: bool,
     """The classification of one game's stored positions (``swapped``: the starting
     position seen from the other side; a game that starts there is read mirrored)."""
     if not positions:
-        return Classification.empty()
+        return Classification.empty()  # (mirrored False: no positions, as at import)
     mirrored = swapped is not None and positions[0] == swapped
     if mirrored:
         positions = [mirror_bits(b, book.variant) for b in positions]
@@ -171,6 +171,23 @@ def _swapped_start(variant: str) -> BitsKey | None:
     start = Position.initial(get_rules(variant))
     other = start.with_side("W" if int(start.side) == 1 else "B")
     return square_bits(other) if mirror_position(other) == start else None
+
+
+def stored_classifications(con: duckdb.DuckDBPyConnection, variant: str, book: OpeningBook,
+                           games: str | None = None) -> Iterator[tuple[int, Classification]]:
+    """``(game_id, classification)`` of each stored game of ``variant`` that has positions
+    (among those the SQL query ``games`` selects), by ``book``, read from ``position_bits``
+    in game order; nothing is written.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> list(stored_classifications(connect(":memory:"), "english", load_tables("english")))
+        []
+    """
+    name = get_rules(variant).name
+    swapped = _swapped_start(name)
+    for gid, positions, more in _game_rows(con, name, book, games):
+        yield gid, _classify_rows(book, positions, more, swapped)
 
 
 def classify_games(con: duckdb.DuckDBPyConnection, variant: str,
@@ -199,12 +216,10 @@ def classify_games(con: duckdb.DuckDBPyConnection, variant: str,
         _write_columns(con, [(gid, None, None, None, None, None) for gid in meta])
         _write_findings(con, book, meta, [], only, name)
         return len(meta)
-    swapped = _swapped_start(name)
     out: dict[int, tuple[str | None, str | None, int | None, str | None, bool | None]] = {}
     notes: list[tuple[int, Classification]] = []
-    for gid, positions, more in _game_rows(con, name, book, games):
-        c = _classify_rows(book, positions, more, swapped)
-        out[gid] = (c.code, c.name, c.ply, coded_family(c), c.mirrored if positions else None)
+    for gid, c in stored_classifications(con, name, book, games):
+        out[gid] = (c.code, c.name, c.ply, coded_family(c), c.mirrored)
         if gid in meta and meta[gid][3]:
             notes.append((gid, c))
     _write_columns(con, [(gid, *out.get(gid, (None,) * 5)) for gid in meta])

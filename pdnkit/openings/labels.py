@@ -31,10 +31,11 @@ from pdnkit.rules import UnknownVariantError
 
 if TYPE_CHECKING:
     from pdnkit.findings import Finding
+    from pdnkit.openings.table import Entry
     from pdnkit.validation.report import GameReport
 
-__all__ = ["FINDING_CODE", "GameOpening", "coded_family", "label_report", "tag_finding",
-           "tag_line"]
+__all__ = ["FINDING_CODE", "GameOpening", "coded_family", "entries_label", "label_report",
+           "tag_finding", "tag_line"]
 
 #: the code of the finding for an opening tag the moves disagree with
 FINDING_CODE = "opening-tag-mismatch"
@@ -77,6 +78,33 @@ def coded_family(c: Classification) -> str | None:
         if m.entry.full_code == c.code and m.entry.kind in ("ballot", "code"):
             return m.entry.family
     return None
+
+
+def entries_label(entries: Iterable[Entry]) -> str | None:
+    """How people name a position that several entries define: each ballot or code with its
+    name (``ACF 5 Dreaded Edinburgh``), each named opening by its name and transliteration
+    (``Кол (Kol)``), joined by ``; `` without repeats; ``None`` for no entry.
+
+    Example:
+        >>> book = load_tables("english")
+        >>> from pdnkit.rules import Position, get_rules, match_move
+        >>> p = Position.initial(get_rules("english"))
+        >>> for t in "11-15 23-19 8-11".split():
+        ...     p = p.play(match_move(p, t)[0])
+        >>> entries_label(book.lookup(p))
+        'ACF 126'
+    """
+    out: list[str] = []
+    for e in entries:
+        if e.kind == "name":
+            text = e.name or e.full_code
+            if e.translit:
+                text += f" ({e.translit})"
+        else:
+            text = e.full_code + (f" {e.name}" if e.name else "")
+        if text not in out:
+            out.append(text)
+    return "; ".join(out) or None
 
 
 def tag_finding(tags: Iterable[tuple[str, str]], c: Classification, book: OpeningBook, *,

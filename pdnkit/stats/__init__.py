@@ -14,6 +14,8 @@ the first mover's columns lead (``black_wins`` before ``white_wins``).
 The rooms (names are imported lazily from them):
 
 * :mod:`~pdnkit.stats.book` -- :func:`openings` and the opening explorer :func:`tree`;
+* :mod:`~pdnkit.stats.named` -- openings as the tables name them: :func:`named_openings`,
+  :func:`ballots` (the ballot report), :func:`novelties`;
 * :mod:`~pdnkit.stats.positions` -- :func:`positions_at` (where a FEN or move sequence is);
 * :mod:`~pdnkit.stats.tables` -- :func:`players`, :func:`results`, :func:`lengths`,
   :func:`findings`, :func:`square_counts`, and :func:`stats` (``pdnkit stats KIND``);
@@ -41,6 +43,9 @@ _API: dict[str, str] = {
     "openings": "pdnkit.stats.book",
     "tree": "pdnkit.stats.book",
     "TREE_COLUMNS": "pdnkit.stats.book",
+    "named_openings": "pdnkit.stats.named",
+    "ballots": "pdnkit.stats.named",
+    "novelties": "pdnkit.stats.named",
     "positions_at": "pdnkit.stats.positions",
     "StoredPosition": "pdnkit.stats.positions",
     # tables

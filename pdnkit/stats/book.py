@@ -39,8 +39,12 @@ def openings(
     min_games: int = 1,
     filter: GameFilter | None = None,
 ) -> pd.DataFrame:
-    """Opening statistics over the first ``plies`` half-moves.
+    """Opening statistics: by the opening's name or code, or over the first ``plies``
+    half-moves.
 
+    ``by="code"`` and ``by="name"`` group the games by the ballot or code and by the
+    named opening their positions reached (the tables of :mod:`pdnkit.openings`; ``plies``
+    is not used): :func:`pdnkit.stats.named.named_openings` gives those columns.
     ``by="moves"`` groups by the move sequence (canonical notation, the move as written
     where replay failed); ``by="position"`` groups by the position key after ``plies``
     half-moves, so transpositions merge (``sequences`` counts the move orders merged,
@@ -57,10 +61,16 @@ def openings(
     >>> list(openings(connect(":memory:"), plies=2).columns)[:4]
     ['variant', 'opening', 'games', 'white_wins']
     """
+    if by in ("code", "name"):
+        from pdnkit.stats.named import named_openings
+
+        return named_openings(con, by=by, variant=variant, event=event, player=player,
+                              date_from=date_from, date_to=date_to, min_games=min_games,
+                              filter=filter)
     if plies < 1:
         raise ValueError("plies must be at least 1")
     if by not in ("moves", "position"):
-        raise ValueError("by must be 'moves' or 'position'")
+        raise ValueError("by must be 'code', 'name', 'moves' or 'position'")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
     where, params = gf.sql()
@@ -115,7 +125,7 @@ def _openings(con: duckdb.DuckDBPyConnection, by: str, base: str, params: list[S
 #: the columns of :func:`tree`
 TREE_COLUMNS = ["variant", "move", "games", "share", "white_wins", "draws", "black_wins",
                 "unknown", "white_score", "avg_plies", "side", "wins", "losses", "score",
-                "transpositions", "fen_after"]
+                "transpositions", "opening", "fen_after"]
 
 
 def tree(
@@ -146,6 +156,8 @@ def tree(
     book's view from the side to move
     (``side``: ``W``/``B``): ``wins`` (+), ``draws`` (=), ``losses`` (-), ``score`` (%), and
     ``transpositions`` (games that reached the position after the move by another road),
+    ``opening`` (the ballots, codes and names of the opening tables whose position the
+    move reaches: :mod:`pdnkit.openings`, the tables loaded into the database included)
     and ``fen_after`` (to continue exploring).
 
     >>> from pdnkit.store import connect
@@ -202,10 +214,31 @@ def _tree_book(con: duckdb.DuckDBPyConnection, start: pd.DataFrame, gf: GameFilt
                 GROUP BY nxt.variant, nxt.move
                 HAVING count(*) >= ?""", [min_games])
         _tree_unlisted(con, names, where, params)
-        return frame(con, _tree_book_sql(names))[TREE_COLUMNS]
+        df = frame(con, _tree_book_sql(names))
+        df["opening"] = _tree_openings(con, df)
+        return df[TREE_COLUMNS]
     finally:
         for t in names.values():
             con.execute(f"DROP TABLE IF EXISTS temp.{t}")
+
+
+def _tree_openings(con: duckdb.DuckDBPyConnection, df: pd.DataFrame) -> list[str | None]:
+    """The opening name of the position after each move of a tree (``fen_after``), as the
+    database's opening tables name it (:func:`pdnkit.openings.labels.entries_label`)."""
+    from pdnkit.openings.database import opening_book
+    from pdnkit.openings.labels import entries_label
+    from pdnkit.rules import get_rules, parse_fen
+
+    out: list[str | None] = []
+    books = {}
+    for v, fen in df[["variant", "fen_after"]].itertuples(index=False):
+        try:
+            if v not in books:
+                books[v] = opening_book(con, v)
+            out.append(entries_label(books[v].lookup(parse_fen(fen, get_rules(v)))))
+        except (ValueError, TypeError):  # an unknown variant, no position after the move
+            out.append(None)
+    return out
 
 
 #: a tree's positions in one variant: the start(s), the positions one move away and the

@@ -373,7 +373,8 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
 def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
                  variant: str | None = None, jobs: int = 1, replace: bool = False,
                  progress: bool = False, *, edition: str | None = None,
-                 encoding: str | None = None, irregular: str = "stand") -> ImportSummary:
+                 encoding: str | None = None, irregular: str = "stand",
+                 openings: Iterable[str | Path] = ()) -> ImportSummary:
     """Read, replay and load PDN files and folders into a pdnkit database.
 
     ``paths`` are files or folders (every ``*.pdn`` below a folder); ``db`` a database path
@@ -384,7 +385,10 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     detection; ``irregular`` (``"stand"`` or ``"stop"``) as for
     :func:`pdnkit.validation.replay`. ``-`` (standard input), a FIFO or ``/dev/stdin`` is read once into a temporary
     copy (hashed on the way) and recorded under its own name (``<stdin>`` for ``-``).
-    Returns an :class:`ImportSummary`.
+    ``openings``: CSV tables of named openings for the games of ``variant``, stored in the
+    database first (:func:`pdnkit.openings.load_opening_table`, one replaced if loaded
+    before). Every game gets its opening columns and its novelty
+    (:mod:`pdnkit.openings.database`). Returns an :class:`ImportSummary`.
 
     While it runs, the interpreter's thread switch interval is shortened and the automatic
     garbage collector is off, with a full pass every 20,000 games (see ``_import_tuning``);
@@ -407,6 +411,9 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     check_arguments(variant, edition, "auto")
     if irregular not in ("stand", "stop"):
         raise ValueError(f"irregular must be 'stand' or 'stop', got {irregular!r}")
+    tables = [Path(t) for t in openings]
+    if tables and variant is None:
+        raise ValueError("openings tables need the variant whose games they name")
     files = collect_paths(paths)
     options = RunOptions(variant=variant, edition=edition, encoding=encoding,
                          irregular=irregular, compact=True)
@@ -425,6 +432,8 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     pool = _worker_pool(jobs) if jobs > 1 and files else None
     try:
         workers = None if pool is None else Workers(jobs, total_size(files), pool)
+        if tables:
+            _load_tables(db, tables, str(variant))
         _import_all(files, db, options, replace, progress, summary, workers)
     except DatabaseError:
         raise
@@ -440,6 +449,15 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
             pool.shutdown(wait=True, cancel_futures=True)
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def _load_tables(db: DbLike, tables: list[Path], variant: str) -> None:
+    """Store the users' opening tables before the import (each replacing its earlier load)."""
+    from pdnkit.openings.database import load_opening_table
+
+    with opened(db) as con:
+        for t in tables:
+            load_opening_table(con, t, variant, replace=True)
 
 
 def _worker_pool(jobs: int) -> Executor:

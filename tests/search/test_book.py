@@ -68,7 +68,7 @@ def test_cli_book(db: str, tmp_path: Path) -> None:
                                  "-f", "csv"])
     assert r.exit_code == 0, r.output
     lines = r.output.strip().splitlines()
-    assert lines[0] == "variant,move,games,side,+,=,-,score,transpositions,fen_after"
+    assert lines[0] == "variant,move,games,side,+,=,-,score,transpositions,fen_after,opening"
     assert lines[1].startswith("international,32-27,1,W,1,0,0,100.0,1,")
 
 

@@ -1,0 +1,232 @@
+"""What the opening tables know and what they make of games, as tables: :func:`list_openings`
+(``pdnkit openings list``) and :func:`classify` (``pdnkit openings classify``: games labelled
+without importing them).
+
+Example:
+    >>> df = list_openings(variant="english")
+    >>> list(df["family"])
+    ['acf-3move', '2move', '11man', 'names']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pdnkit.openings.book import OpeningBook, load_tables, load_user_table, table_index
+from pdnkit.openings.labels import coded_family
+from pdnkit.openings.record import classify_record
+from pdnkit.openings.tags import check_opening_tag
+from pdnkit.rules import get_rules, list_variants
+
+if TYPE_CHECKING:
+    import duckdb
+    import pandas as pd
+
+    from pdnkit.openings.book import Classification
+    from pdnkit.store.session import DbLike
+
+__all__ = ["CLASSIFY_COLUMNS", "classify", "list_openings"]
+
+#: the book of a variant (and, reading a database, its connection)
+_BookOf = Callable[..., OpeningBook]
+
+#: the columns of :func:`classify`
+CLASSIFY_COLUMNS = ["file", "game", "line", "variant", "white", "black", "result",
+                    "opening_code", "opening_name", "opening_ply", "opening_family",
+                    "mirrored", "tag", "tag_verdict"]
+
+
+def _variants(variant: str | None) -> list[str]:
+    """``variant``'s canonical name, or every variant with shipped tables."""
+    if variant is not None:
+        return [get_rules(variant).name]
+    known = {r.name for r in list_variants(editions=False)}
+    return [v for v in dict.fromkeys(v for t in table_index() for v in t.variants) if v in known]
+
+
+def list_openings(db: DbLike | None = None, *, variant: str | None = None,
+                  entries: bool = False) -> pd.DataFrame:
+    """The opening tables of ``variant`` (default: every variant that has some): the tables
+    shipped with pdnkit and, with ``db``, those loaded into that database, each with its
+    kind, entries, named entries, source and (with ``db``) the games it names there. With
+    ``entries``, one row per entry instead: code, name, transliteration, defining line (in
+    canonical notation) or set-up, flags and source, with the games (``db``) whose code or
+    name it is.
+
+    Example:
+        >>> list_openings(variant="russian", entries=True).iloc[0][["family", "code"]].tolist()
+        ['codes', 'I-1']
+    """
+    import pandas as pd
+
+    if db is None:
+        return pd.DataFrame(_rows(None, _variants(variant), entries))
+    from pdnkit.store.session import reading
+
+    with reading(db) as con:
+        names = _variants(variant)
+        if variant is None:
+            from pdnkit.openings.database import stored_tables
+
+            names += [t.variant for t in stored_tables(con) if t.variant not in names]
+        return pd.DataFrame(_rows(con, names, entries))
+
+
+def _rows(con: duckdb.DuckDBPyConnection | None, variants: list[str],
+          entries: bool) -> list[dict[str, object]]:
+    """The rows of :func:`list_openings`."""
+    from pdnkit.openings.database import opening_book, stored_tables
+
+    out: list[dict[str, object]] = []
+    for v in variants:
+        book = load_tables(v) if con is None else opening_book(con, v)
+        games = _games(con, v)
+        about = {t.family: t.description for t in table_index() if v in t.variants}
+        if con is not None:
+            about.update({t.family: f"loaded from {t.source} ({t.loaded_at:%Y-%m-%d})"
+                          for t in stored_tables(con, v)})
+        if entries:
+            out += [{"variant": v, "family": e.family, "kind": e.kind, "code": e.full_code,
+                     "name": e.name, "translit": e.translit,
+                     "moves": " ".join(e.notation) or None, "fen": e.fen,
+                     "flags": ";".join(e.flags) or None, "source": e.source,
+                     **({} if games is None else {"games": _count(games, e.kind, e.full_code,
+                                                                  e.name)})}
+                    for e in book.entries]
+            continue
+        for family, n in book.families().items():
+            members = [e for e in book.entries if e.family == family]
+            row: dict[str, object] = {
+                "variant": v, "family": family, "kind": members[0].kind,
+                "prefix": members[0].prefix, "entries": n,
+                "named": sum(1 for e in members if e.name), "source": about.get(family)}
+            if games is not None:
+                row["games"] = (sum(games[0].get(e.full_code, 0) for e in members)
+                                if members[0].kind != "name" else
+                                sum(games[1].get(nm, 0) for nm in {e.name for e in members
+                                                                   if e.name}))
+            out.append(row)
+    return out
+
+
+def _games(con: duckdb.DuckDBPyConnection | None,
+           variant: str) -> tuple[dict[str, int], dict[str, int]] | None:
+    """Games of ``variant`` per opening code and per opening name (``None`` without a
+    database)."""
+    if con is None:
+        return None
+    codes = dict(con.execute("SELECT opening_code, count(*) FROM games WHERE variant = ? "
+                             "AND opening_code IS NOT NULL GROUP BY 1", [variant]).fetchall())
+    names = dict(con.execute("SELECT opening_name, count(*) FROM games WHERE variant = ? "
+                             "AND opening_name IS NOT NULL GROUP BY 1", [variant]).fetchall())
+    return codes, names
+
+
+def _count(games: tuple[dict[str, int], dict[str, int]], kind: str, code: str,
+           name: str | None) -> int:
+    return games[1].get(name or "", 0) if kind == "name" else games[0].get(code, 0)
+
+
+def classify(paths: Iterable[str | Path] | str | Path | None = None, *,
+             db: DbLike | None = None, variant: str | None = None,
+             tables: Sequence[str | Path] = (), kind: str = "name",
+             edition: str | None = None, encoding: str | None = None) -> pd.DataFrame:
+    """The opening of every game of PDN files (``paths``, replayed here) or of a database
+    (``db``, from its stored positions), without importing or writing anything: one row per
+    game (:data:`CLASSIFY_COLUMNS`) with its code, name, the ply it reached them, the code's
+    table, whether it was read with the colours swapped, and its opening tag with the
+    verdict of the tag check (``agrees``, ``disagrees``, ``unknown``). ``variant`` applies
+    to games whose tags do not name one (files) or selects the games (``db``); ``tables``
+    are users' CSV tables (of ``kind``) used beside the shipped ones (and, with ``db``, the
+    tables loaded into it).
+
+    Example:
+        >>> import tempfile, os
+        >>> p = os.path.join(tempfile.mkdtemp(), "g.pdn")
+        >>> with open(p, "w", encoding="utf-8") as f:
+        ...     _ = f.write('[GameType "21"] 1. 11-15 23-19 8-11 22-17 4-8 *')
+        >>> classify(p).loc[0, ["opening_code", "opening_name"]].tolist()
+        ['ACF 126', 'Old Fourteenth']
+    """
+    import pandas as pd
+
+    if (paths is None) == (db is None):
+        raise ValueError("give PDN files or a database, not both and not neither")
+    extra: dict[str, list[OpeningBook]] = {}
+
+    def book_of(v: str, con: duckdb.DuckDBPyConnection | None = None) -> OpeningBook:
+        if v not in extra:
+            extra[v] = [load_user_table(t, v, kind=kind) for t in tables]
+        if con is None:
+            base = load_tables(v)
+        else:
+            from pdnkit.openings.database import opening_book
+
+            base = opening_book(con, v)
+        return base.combined(*extra[v]) if extra[v] else base
+
+    if db is not None:
+        rows = _db_rows(db, variant, book_of)
+    else:
+        rows = _file_rows(paths if paths is not None else [], variant, book_of, edition,
+                          encoding)
+    return pd.DataFrame(rows, columns=CLASSIFY_COLUMNS)
+
+
+def _row(c: Classification, book: OpeningBook | None,
+         tags: Iterable[tuple[str, str]], **game: object) -> dict[str, object]:
+    checks = check_opening_tag(list(tags), c, book) if book is not None else []
+    first = checks[0] if checks else None
+    return {**game, "opening_code": c.code, "opening_name": c.name, "opening_ply": c.ply,
+            "opening_family": coded_family(c), "mirrored": c.mirrored,
+            "tag": first.value if first else None, "tag_verdict": first.verdict if first else None}
+
+
+def _file_rows(paths: Iterable[str | Path] | str | Path, variant: str | None,
+               book_of: _BookOf, edition: str | None,
+               encoding: str | None) -> list[dict[str, object]]:
+    """The rows of :func:`classify` for PDN files."""
+    from pdnkit.validation import validate
+
+    out = []
+    for rep in validate(paths, variant=variant, edition=edition, encoding=encoding):
+        book = book_of(rep.variant) if rep.variant else None
+        c = classify_record(rep, book)
+        tags = rep.record.tags if rep.record is not None else []
+        out.append(_row(c, book, tags, file=rep.file, game=rep.index + 1, line=rep.line,
+                        variant=rep.variant, white=rep.white, black=rep.black,
+                        result=rep.result))
+    return out
+
+
+def _db_rows(db: DbLike, variant: str | None, book_of: _BookOf) -> list[dict[str, object]]:
+    """The rows of :func:`classify` for a database's stored games."""
+    from pdnkit.openings.book import Classification
+    from pdnkit.openings.database import stored_classifications
+    from pdnkit.store.session import reading
+
+    with reading(db) as con:
+        where = "" if variant is None else "AND g.variant = ?"
+        params = [] if variant is None else [get_rules(variant).name]
+        games = con.execute(f"""
+            SELECT g.game_id, f.path, g.game_index + 1, g.line, g.variant, g.white, g.black,
+                   g.result, g.tags
+            FROM games g LEFT JOIN files f USING (file_id)
+            WHERE g.variant IS NOT NULL {where} ORDER BY g.game_id""", params).fetchall()
+        found: dict[int, Classification] = {}
+        books: dict[str, OpeningBook] = {}
+        for v in sorted({str(r[4]) for r in games}):
+            try:
+                books[v] = book_of(v, con)
+            except ValueError:  # a variant this pdnkit does not know
+                continue
+            found.update(stored_classifications(con, v, books[v]))
+    out = []
+    for gid, path, number, line, v, white, black, result, tags in games:
+        c = found.get(int(gid), Classification.empty())
+        out.append(_row(c, books.get(str(v)), list((tags or {}).items()), file=path,
+                        game=number, line=line, variant=v, white=white, black=black,
+                        result=result))
+    return out
