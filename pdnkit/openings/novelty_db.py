@@ -53,14 +53,20 @@ ORDER = (f"((CASE WHEN ({SORT_DATE}) IS NULL THEN 4000000 ELSE least(greatest(da
          f"'day', DATE '0001-01-01', {SORT_DATE}), 0), 3999999) END)::BIGINT << 40) "
          "| g.game_id")
 
-_KEY = ("black", "wm", "wk", "bm", "bk")
+_KEY = ("vid", "black", "wm", "wk", "bm", "bk")
+#: the columns of a position row that make its key (``vid``: the game's variant, numbered)
+_BITS = ("black", "wm", "wk", "bm", "bk")
 
 
-def _on(a: str, b: str, variant: str | None = None) -> str:
-    """The join condition of two position rows ``a`` and ``b``: the same variant (``b``'s
-    from ``variant`` when given, e.g. ``o.variant``) and every bitboard equal."""
-    return " AND ".join([f"{a}.variant = {variant or b + '.variant'}",
-                         *(f"{a}.{c} = {b}.{c}" for c in _KEY)])
+def _on(a: str, b: str) -> str:
+    """The join condition of two position rows ``a`` and ``b`` (the same variant, every
+    bitboard equal)."""
+    return " AND ".join(f"{a}.{c} = {b}.{c}" for c in _KEY)
+
+
+def _key(p: str = "p", o: str = "o") -> str:
+    """The key columns of position rows ``p`` of games ``o`` (the order table)."""
+    return ", ".join([f"{o}.vid", *(f"{p}.{c}" for c in _BITS)])
 
 
 class _Temp:
@@ -77,15 +83,42 @@ class _Temp:
     def __enter__(self) -> _Temp:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, *exc: object) -> None:
         for name in self.names.values():
-            self.con.execute(f"DROP TABLE IF EXISTS temp.{name}")
+            try:
+                self.con.execute(f"DROP TABLE IF EXISTS temp.{name}")
+            except Exception:
+                if kind is None:  # (after an error the transaction's rollback drops them)
+                    raise
 
 
-def _order_table(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """``name``: every game of a known variant with its place in the order."""
-    con.execute(f"CREATE TEMP TABLE {name.removeprefix('temp.')} AS SELECT g.game_id, "
-                f"g.variant, {ORDER} AS ord FROM games g WHERE g.variant IS NOT NULL")
+def _order_table(con: duckdb.DuckDBPyConnection, t: _Temp) -> None:
+    """``ord``: every game of a known variant with its variant numbered (``vid``) and its
+    place in the order."""
+    con.execute(f"CREATE TEMP TABLE {t.names['ord']} AS SELECT g.game_id, "
+                "dense_rank() OVER (ORDER BY g.variant)::USMALLINT AS vid, "
+                f"{ORDER} AS ord FROM games g WHERE g.variant IS NOT NULL")
+
+
+def _firsts(con: duckdb.DuckDBPyConnection, t: _Temp, name: str, games: str | None) -> None:
+    """The temporary table ``name``: the earliest game (``first``) of every position that a
+    game ``games`` selects reached (``None``: every position), among all the games. One scan
+    of the positions; the table holds one row per distinct position."""
+    bits = bits_source(con)
+    if games is None:
+        con.execute(f"""
+            CREATE TEMP TABLE {t.names[name]} AS
+            SELECT {_key()}, arg_min(p.game_id, o.ord) AS first
+            FROM {bits} p JOIN {t['ord']} o USING (game_id) GROUP BY ALL""")
+        return
+    con.execute(f"""
+        CREATE TEMP TABLE {t.names[name]} AS
+        WITH k AS (SELECT DISTINCT {_key()} FROM {bits} p JOIN {t['ord']} o USING (game_id)
+                   WHERE p.game_id IN ({games}))
+        SELECT {_key()}, arg_min(p.game_id, o.ord) AS first
+        FROM {bits} p JOIN {t['ord']} o USING (game_id)
+        JOIN k ON {_on('k', 'p').replace('p.vid', 'o.vid')}
+        GROUP BY ALL""")
 
 
 def compute_novelties(con: duckdb.DuckDBPyConnection, into: str,
@@ -94,7 +127,8 @@ def compute_novelties(con: duckdb.DuckDBPyConnection, into: str,
     ``None``: every game) against every game of the database, as the temporary table
     ``into`` (``game_id``, ``novelty_ply``, ``novelty_from``; a row for each game with stored
     positions); returns its number of rows. The database is only read (a lake's views will
-    do).
+    do). Three passes over the positions, none holding more than one row per distinct
+    position, so it keeps to the import's small memory.
 
     Example:
         >>> from pdnkit.store import connect
@@ -102,37 +136,24 @@ def compute_novelties(con: duckdb.DuckDBPyConnection, into: str,
         0
     """
     bits = bits_source(con)
-    with _Temp(con, "ord", "tp", "first") as t:
-        _order_table(con, t["ord"])
-        only = "" if games is None else f"WHERE p.game_id IN ({games})"
+    only = "" if games is None else f"AND p.game_id IN ({games})"
+    on = _on("f", "p").replace("p.vid", "o.vid")
+    with _Temp(con, "ord", "first", "nov") as t:
+        _order_table(con, t)
+        _firsts(con, t, "first", games)
         con.execute(f"""
-            CREATE TEMP TABLE {t.names['tp']} AS
-            SELECT p.game_id, p.ply, o.variant, o.ord, p.black, p.wm, p.wk, p.bm, p.bk
-            FROM {bits} p JOIN {t['ord']} o USING (game_id) {only}""")
-        if games is None:  # every position is a target: the earliest game of each
-            first = f"SELECT variant, {', '.join(_KEY)}, arg_min(game_id, ord) AS first " \
-                    f"FROM {t['tp']} GROUP BY ALL"
-        else:  # the earliest game of the targets' positions, among all the games
-            first = f"""
-                WITH keys AS (SELECT DISTINCT variant, {', '.join(_KEY)} FROM {t['tp']})
-                SELECT k.*, arg_min(p.game_id, o.ord) AS first
-                FROM {bits} p JOIN {t['ord']} o USING (game_id)
-                JOIN keys k ON {_on('k', 'p', 'o.variant')}
-                GROUP BY ALL"""
-        con.execute(f"CREATE TEMP TABLE {t.names['first']} AS {first}")
+            CREATE TEMP TABLE {t.names['nov']} AS
+            SELECT p.game_id, min(p.ply) FILTER (WHERE f.first = p.game_id) AS nply,
+                   max(p.ply) AS last
+            FROM {bits} p JOIN {t['ord']} o USING (game_id) JOIN {t['first']} f ON {on}
+            WHERE TRUE {only} GROUP BY p.game_id""")
         con.execute(f"""
             CREATE OR REPLACE TEMP TABLE {into.removeprefix('temp.')} AS
-            WITH hit AS (
-                SELECT tp.game_id, tp.ply, f.first
-                FROM {t['tp']} tp JOIN {t['first']} f ON {_on('tp', 'f')}),
-            agg AS (
-                SELECT game_id, min(ply) FILTER (WHERE first = game_id) AS nply,
-                       max(ply) AS last
-                FROM hit GROUP BY game_id)
-            SELECT a.game_id, a.nply::INTEGER AS novelty_ply,
-                   CASE WHEN a.nply = 0 THEN NULL ELSE h.first END::BIGINT AS novelty_from
-            FROM agg a LEFT JOIN hit h
-                 ON h.game_id = a.game_id AND h.ply = coalesce(a.nply - 1, a.last)""")
+            SELECT n.game_id, n.nply::INTEGER AS novelty_ply,
+                   CASE WHEN n.nply = 0 THEN NULL ELSE f.first END::BIGINT AS novelty_from
+            FROM {t['nov']} n
+            LEFT JOIN ({bits} p JOIN {t['ord']} o USING (game_id) JOIN {t['first']} f ON {on})
+                 ON p.game_id = n.game_id AND p.ply = coalesce(n.nply - 1, n.last)""")
     return int(con.execute(f"SELECT count(*) FROM temp.{into.removeprefix('temp.')}")
                .fetchall()[0][0])
 
@@ -175,7 +196,7 @@ def affected_by_new(con: duckdb.DuckDBPyConnection, new: str) -> list[int]:
     """
     bits = bits_source(con)
     with _Temp(con, "ord", "np") as t:
-        _order_table(con, t["ord"])
+        _order_table(con, t)
         later = con.execute(f"""
             SELECT count(*) FROM {t['ord']} WHERE game_id NOT IN ({new})
             AND ord > (SELECT min(ord) FROM {t['ord']} WHERE game_id IN ({new}))""").fetchall()
@@ -183,14 +204,14 @@ def affected_by_new(con: duckdb.DuckDBPyConnection, new: str) -> list[int]:
             return []
         con.execute(f"""
             CREATE TEMP TABLE {t.names['np']} AS
-            SELECT o.variant, {', '.join('p.' + c for c in _KEY)}, min(o.ord) AS ord
+            SELECT {_key()}, min(o.ord) AS ord
             FROM {bits} p JOIN {t['ord']} o USING (game_id)
             WHERE p.game_id IN ({new}) GROUP BY ALL""")
         rows = con.execute(f"""
             SELECT DISTINCT p.game_id
             FROM {bits} p JOIN {t['ord']} o USING (game_id)
             JOIN games g ON g.game_id = p.game_id
-            JOIN {t['np']} n ON {_on('n', 'p', 'o.variant')}
+            JOIN {t['np']} n ON {_on('n', 'p').replace('p.vid', 'o.vid')}
             WHERE p.game_id NOT IN ({new}) AND n.ord < o.ord
               AND (g.novelty_ply IS NULL OR p.ply BETWEEN g.novelty_ply - 1 AND g.novelty_ply)
             ORDER BY 1""").fetchall()
@@ -209,25 +230,15 @@ def affected_by_removal(con: duckdb.DuckDBPyConnection, removed: str) -> list[in
         []
     """
     bits = bits_source(con)
-    with _Temp(con, "ord", "lost") as t:
-        _order_table(con, t["ord"])
-        con.execute(f"""
-            CREATE TEMP TABLE {t.names['lost']} AS
-            WITH keys AS (
-                SELECT DISTINCT o.variant, {', '.join('p.' + c for c in _KEY)}
-                FROM {bits} p JOIN {t['ord']} o USING (game_id)
-                WHERE p.game_id IN ({removed})),
-            firsts AS (
-                SELECT k.*, arg_min(p.game_id, o.ord) AS first
-                FROM {bits} p JOIN {t['ord']} o USING (game_id)
-                JOIN keys k ON {_on('k', 'p', 'o.variant')}
-                GROUP BY ALL)
-            SELECT * FROM firsts WHERE first IN ({removed})""")
+    with _Temp(con, "ord", "first") as t:
+        _order_table(con, t)
+        _firsts(con, t, "first", removed)
         rows = con.execute(f"""
             SELECT DISTINCT p.game_id
             FROM {bits} p JOIN {t['ord']} o USING (game_id)
             JOIN games g ON g.game_id = p.game_id
-            JOIN {t['lost']} l ON {_on('l', 'p', 'o.variant')}
+            JOIN (SELECT * FROM {t['first']} WHERE first IN ({removed})) l
+                 ON {_on('l', 'p').replace('p.vid', 'o.vid')}
             WHERE p.game_id NOT IN ({removed})
               AND (g.novelty_ply IS NULL OR p.ply < g.novelty_ply)
             ORDER BY 1""").fetchall()

@@ -6,7 +6,9 @@ novelty (:func:`novelties`).
 The games carry their opening from the import (``games.opening_code``, ``opening_name``,
 ``opening_family``: :mod:`pdnkit.openings`), so these are plain queries. Results read from
 the first mover's side where every game read is of a variant Black begins (English, Italian
-counts White first: ``black_wins`` before ``white_wins`` in English).
+counts White first: ``black_wins`` before ``white_wins`` in English), and on the board as
+the tables read it: a game recorded with the colours swapped counts its first mover's win
+for the side that moves first (:data:`OUTCOME_AS_READ`).
 
 Example:
     >>> from pdnkit.store import connect
@@ -27,10 +29,18 @@ if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["BALLOT_KINDS", "ballots", "named_openings", "novelties", "view_where"]
+__all__ = ["BALLOT_KINDS", "OUTCOME_AS_READ", "ballots", "named_openings", "novelties",
+           "view_where"]
 
 #: the kinds of table whose codes are ballots (a tournament's draw)
 BALLOT_KINDS = ("ballot",)
+
+#: SQL: the outcome of game ``g`` on the board as the tables read it: a game recorded with
+#: the colours swapped (``opening_mirrored``: the side recorded as White moved first, as
+#: Black does in English) won by its White was won by the side the tables call Black
+OUTCOME_AS_READ = (f"CASE WHEN g.opening_mirrored THEN CASE {OUTCOME_SQL} WHEN 'white' "
+                   f"THEN 'black' WHEN 'black' THEN 'white' ELSE {OUTCOME_SQL} END "
+                   f"ELSE {OUTCOME_SQL} END")
 
 
 def view_where(column: str, value: object) -> str:
@@ -91,7 +101,7 @@ def named_openings(
     key = "opening_code" if by == "code" else "opening_name"
     other = "name" if by == "code" else "code"
     sql = f"""
-        WITH g AS (SELECT g.*, {OUTCOME_SQL} AS oc
+        WITH g AS (SELECT g.*, {OUTCOME_AS_READ} AS oc
                    FROM games g WHERE g.{key} IS NOT NULL AND {where})
         SELECT g.variant, g.{key} AS {by}, mode(g.opening_{other}) AS {other},
                mode(g.opening_family) AS family, {result_columns()}, {_scores()},
@@ -158,7 +168,7 @@ def ballots(
     where, params = gf.sql()
     with reading(con) as c:
         df = frame(c, f"""
-            WITH g AS (SELECT g.*, {OUTCOME_SQL} AS oc FROM games g
+            WITH g AS (SELECT g.*, {OUTCOME_AS_READ} AS oc FROM games g
                        WHERE g.opening_code IS NOT NULL AND {where})
             SELECT g.variant, mode(g.opening_family) AS family, g.opening_code AS ballot,
                    mode(g.opening_name) AS name, {result_columns()},

@@ -80,3 +80,36 @@ def test_abatsiev_opening_tags_against_the_moves() -> None:
             names["name:" + c.name] += 1
     assert verdicts == {"agrees": 14, "disagrees": 5, "unknown": 11}
     assert names["Игра Филиппова"] == 2 and names["name:Жертва Кукуева"] == 4
+
+
+@pytest.mark.slow
+def test_the_share_of_real_games_classified_through_the_import(tmp_path) -> None:
+    """The shared English and Russian folders imported (``pdnkit import``, as a user does;
+    ``1.txt`` is no ``*.pdn`` file): the share of games with a ballot or code. Measured:
+    English 2,488 of 3,338 games: every one of the 2,400 11-man ballots (FEN starts), the
+    OCA (43) and Dyke (16) games, 29 of the 30 PlayStrategy games (read with the colours
+    swapped); not the 849 composed problem positions (beginner, bridges, gem, goulds, lpc),
+    which are no opening, and not the one PlayStrategy game of a single ply (its move has a
+    name, Old Faithful, but no ballot is one ply long). Russian: all 121."""
+    import duckdb
+
+    from pdnkit.store import import_files
+
+    db = tmp_path / "real.duckdb"
+    for variant in ("english", "russian"):
+        import_files([shared_path("real", variant)], db=db, variant=variant)
+    con = duckdb.connect(str(db))
+    share = {v: (n, c) for v, n, c in con.execute(
+        "SELECT variant, count(*), count(opening_code) FROM games GROUP BY 1").fetchall()}
+    assert share == {"english": (3338, 2488), "russian": (121, 121)}
+    missing = dict(con.execute(
+        "SELECT regexp_extract(f.path, '[^/]+$'), count(*) FROM games g JOIN files f "
+        "USING (file_id) WHERE g.opening_code IS NULL GROUP BY 1").fetchall())
+    problems = ("beginner.pdn", "bridges.pdn", "gem.pdn", "goulds.pdn", "lpc.pdn")
+    assert sum(missing.get(p, 0) for p in problems) == 849
+    assert {k: v for k, v in missing.items() if k not in problems} == {
+        "random_pdns.derived.pdn": 1}
+    one = con.execute("SELECT replayed_plies, opening_name, opening_mirrored FROM games g "
+                      "JOIN files f USING (file_id) WHERE g.opening_code IS NULL AND "
+                      "f.path LIKE '%random_pdns%'").fetchall()
+    assert one == [(1, "Old Faithful", True)]
