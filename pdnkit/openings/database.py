@@ -142,11 +142,12 @@ def _game_rows(con: duckdb.DuckDBPyConnection, variant: str, book: OpeningBook,
     for gid, group in groupby(rows, key=lambda r: r[0]):
         positions: list[BitsKey] = []
         last = -1
-        for _, ply, black, wm, wk, bm, bk, last in group:
+        for _, ply, black, wm, wk, bm, bk, final in group:
+            last = int(final)  # the game's last stored ply (the same in every row)
             if ply != len(positions):  # a gap: the replay stopped there
                 break
             positions.append((bool(black), int(wm), int(wk), int(bm), int(bk)))
-        yield int(gid), positions, int(last) >= len(positions)
+        yield int(gid), positions, last >= len(positions)
 
 
 def _classify_rows(book: OpeningBook, positions: list[BitsKey], more: bool,

@@ -35,7 +35,6 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
     from pdnkit.findings import Finding
-
     from pdnkit.validation.report import PlainRun
 
 
