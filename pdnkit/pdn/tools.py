@@ -5,7 +5,7 @@ Example:
     >>> d = tempfile.mkdtemp()
     >>> src = os.path.join(d, "a.pdn")
     >>> _ = open(src, "w").write('[Event "x"]\\n01. 32-28 {unclosed\\n'
-    ...                          '[Event "y"]\\n[FEN "W:W31-50:B1-20]\\n*\\n')
+    ...                          '[Event "y"]\\n1) 32+28 19+23 *\\n')
     >>> s = lint([src])
     >>> s.games, s.errors, s.warnings, [f.code for f in s.findings]
     (2, 1, 2, ['unclosed-comment', 'missing-terminator', 'syntax-error'])
