@@ -36,13 +36,14 @@ def expand_paths(paths: Iterable[PathLike]) -> Iterator[Path]:
     """Files named by ``paths``; a directory stands for its ``*.pdn`` files (recursively,
     sorted); ``-`` is standard input, a FIFO or ``/dev/stdin`` is read as it is. Missing
     paths raise ``FileNotFoundError``, paths that hold no PDN file at all
-    :class:`~pdnkit.pdn.source.NoInputError` (API misuse, not bad data).
+    :class:`~pdnkit.pdn.source.NoInputError`, a folder that cannot be listed
+    :class:`~pdnkit.pdn.source.UnreadableFolderError` (API misuse, not bad data).
 
     Example:
         >>> list(expand_paths([]))
         []
     """
-    from pdnkit.pdn.source import STDIN, no_input
+    from pdnkit.pdn.source import STDIN, no_input, pdn_files
 
     given = list(paths)
     found = 0
@@ -52,8 +53,7 @@ def expand_paths(paths: Iterable[PathLike]) -> Iterator[Path]:
             found += 1
             yield path
         elif path.is_dir():
-            files = sorted(q for q in path.rglob("*") if q.is_file()
-                           and q.suffix.lower() == ".pdn")
+            files = pdn_files(path)
             found += len(files)
             yield from files
         elif path.exists():

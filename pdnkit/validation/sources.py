@@ -47,10 +47,10 @@ def iter_sources(source: Source) -> Iterator[Input]:
         if maybe_path:
             p = Path(text)
             if p.is_dir():
-                found = sorted(q for q in p.rglob("*") if q.is_file()
-                               and q.suffix.lower() == ".pdn")
+                from pdnkit.pdn.source import no_input, pdn_files
+
+                found = pdn_files(p)  # an unreadable subfolder is an error naming it
                 if not found:
-                    from pdnkit.pdn.source import no_input
 
                     raise no_input([text])
                 yield from found
