@@ -201,7 +201,7 @@ def token_class(ip: Any) -> Any:
 
     Example:
         >>> from lark import Lark, Token
-        >>> ip = Lark("start: WORD\n%import common.WORD", parser="lalr").parse_interactive("a")
+        >>> ip = Lark("start: WORD\\n%import common.WORD", parser="lalr").parse_interactive("a")
         >>> token_class(ip) is Token
         True
     """

@@ -10,9 +10,10 @@ content (the layout model of :mod:`pdnkit.pdn.layout`), not by where line breaks
   game unless the second block repeats a field of the first (its ``Event``, its ``White``
   under any name): then the first is a header-only game of its own;
 * junk (a line or word that is neither a tag pair nor movetext, ``--- page 3 ---``,
-  ``[Empty]``, a lone ``[``) never starts or ends a game: between games it goes with the next
-  game (with the last game at the end of the file), where the reader keeps it as a comment
-  with a finding;
+  ``[Empty]``, a lone ``[``) never starts or ends a game: junk lines after a game's result go
+  with that game (junk before the first game, or on the line where the next game starts,
+  with the next one), where the reader keeps it as a comment with a finding; so a part of
+  a file cut at a tag line reads as in the whole file;
 * literal escape text (``\r`` written as two characters) is layout: read as white space,
   reported once per file (``escaped-line-ends``); so are C-style ``\'`` escapes in tag
   values (``c-style-escapes``) and HTML character references in tags (``html-entities``).
@@ -116,6 +117,7 @@ class _Splitter:
         self.comment = 0  # brace depth (one level of nesting tolerated)
         self.content = False
         self.real = False  # the chunk holds a tag, movetext or a result (not junk only)
+        self.junk = False  # the chunk holds junk (a line or word that is no tag nor move)
         self.empty = True
         self.gap = False  # a blank, % or ; line followed the header block
         self.names: set[str] = set()  # the fields of the header's tags
@@ -162,6 +164,7 @@ class _Splitter:
         self.comment = 0
         self.content = False
         self.real = False
+        self.junk = False
         self.empty = True
         self.gap = False
         self.names = set()
@@ -229,12 +232,34 @@ class _Splitter:
             if _SPECIAL.search(seen) is None and not self.open_tag:
                 self.begin(line_no)
                 if self.state == 2 or MOVETEXT_ANY.search(seen) is not None:
-                    self.movetext()
-                self.parts.append(line)  # else junk: it neither starts nor ends a game
+                    self.movetext(line_no)
+                else:  # junk: it neither starts nor ends a game
+                    self.junk = True
+                self.parts.append(line)
                 return
         self.scan(seen, line, line_no)
 
-    def movetext(self) -> None:
+    def absorb(self, line_no: int) -> None:
+        """Junk lines after a game's result (the lines before this one) go with that game,
+        as they would at the end of the file: a part of a file cut at a tag line reads the
+        same as the whole file."""
+        if self.held is None or self.real or not self.junk:
+            return
+        text = "".join(self.parts)
+        if text.strip():
+            gap = max(self.start_line - self.held.end_line, 0)
+            self.held.text += "\n" * gap + text
+            self.held.end_line = line_no - 1
+            self.held.findings.extend(self.notes)
+            self.notes = []
+        self.parts = []
+        self.empty = True
+        self.junk = False
+        self.content = False
+
+    def movetext(self, line_no: int) -> None:
+        self.absorb(line_no)
+        self.begin(line_no)
         self.release()
         self.state = 2
         self.content = True
@@ -246,6 +271,7 @@ class _Splitter:
         key = field_of(name) if name else None
         if self.state == 2 or (self.state == 1 and self.gap and key in self.names):
             self.flush(line_no)
+        self.absorb(line_no)
         self.release()
         self.begin(line_no)
         self.state = 1
@@ -327,6 +353,8 @@ class _Splitter:
                 pos = m.end()
                 if self.depth > 0:
                     continue
+                self.absorb(line_no)
+                self.begin(line_no)
                 self.real = True
                 self.release()
                 self.parts.append(line[seg:pos])
@@ -341,9 +369,10 @@ class _Splitter:
                 pass
             elif kind != "word" or self.state == 2 or MOVETEXT_START.match(m.group()):
                 self.begin(line_no)
-                self.movetext()
+                self.movetext(line_no)
             else:  # junk: it neither starts nor ends a game
                 self.begin(line_no)
+                self.junk = True
             pos = m.end()
         if seg < n:
             rest = line[seg:] if seg else line

@@ -196,7 +196,9 @@ def test_text_between_games_is_not_a_game() -> None:
             '[Event "b"]\n1. 33-29 *\n')
     games = list(read_games(text))
     assert [g.tag("Event") for g in games] == ["a", "b"]
-    assert codes(games[1]) == ["ignored-text"]
+    # the note is kept (a comment) with the game it follows, and said there
+    assert codes(games[0]) == ["ignored-text"] and codes(games[1]) == []
+    assert games[0].moves[-1].comments_after == ["This collection was typed by hand."]
 
 
 def test_result_on_its_own_line_and_no_result() -> None:

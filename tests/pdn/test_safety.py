@@ -54,15 +54,16 @@ def test_a_tag_only_game_cut_by_an_escape_line_keeps_its_tags(tmp_path: Path,
     assert '[Event "Problem 2"]' in out
 
 
-def test_a_long_junk_line_is_kept_whole_and_lands_on_the_next_game(tmp_path: Path) -> None:
+def test_a_long_junk_line_is_kept_whole_with_the_game_it_follows(tmp_path: Path) -> None:
     junk = "page footer " + "x" * 500 + " end of the footer"
     text = f'[Event "a"]\n1. 32-28 2-0\n\n{junk}\n\n[Event "b"]\n1. 33-29 *\n'
     games = list(read_games(text))
     assert [g.tag("Event") for g in games] == ["a", "b"]
-    (f,) = games[1].findings
-    assert f.code == "ignored-text" and f.game_index == 1 and f.line == 4
+    (f,) = games[0].findings
+    assert f.code == "ignored-text" and f.game_index == 0 and f.line == 4
     assert f.details["text"] == junk and len(f.message) < 200  # the message is an excerpt
-    assert junk in games[1].raw and junk in _converted(tmp_path, text)
+    assert not games[1].findings and games[1].line == 6
+    assert junk in games[0].raw and junk in _converted(tmp_path, text)
 
 
 def test_a_nul_run_in_mid_file_is_skipped_and_the_later_games_are_read() -> None:
