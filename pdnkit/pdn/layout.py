@@ -42,6 +42,9 @@ from dataclasses import dataclass, field
 #: characters, so a failed match costs a bounded scan
 NAME = (r"(?:[^\W\d]|&[#]?\w{1,8};)"
         r"(?:[\w\-.']|&[#]?\w{1,8};|[ \t](?=[^\s\"\[\]])){0,63}")
+#: a tag name of one word: what a tag pair without its ``[`` may have (a name with spaces
+#: there could be words of movetext)
+NAME1 = r"(?:[^\W\d]|&[#]?\w{1,8};)(?:[\w\-.']|&[#]?\w{1,8};){0,63}"
 #: a PDN 3.0 tag name (an identifier)
 IDENTIFIER = re.compile(r"[A-Z][A-Za-z0-9_]*")
 #: a quoted tag value: ``\\"`` and ``\\\\`` (and any backslash pair) are escapes
@@ -49,11 +52,16 @@ _VALUE = r'"(?P<value>(?:[^"\\\n]|\\.)*)"'
 
 #: a tag pair, anchored where it starts: white space (line breaks too) between its parts,
 #: ``[`` or ``]`` may be missing (not both)
-TAG = re.compile(rf"(?P<lb>\[\s*)?(?P<name>{NAME})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])?")
+TAG = re.compile(rf"(?P<lb>\[\s*)(?P<name>{NAME})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])?")
+#: a tag pair without its ``[`` (then its ``]`` is there); a name of several words only at
+#: the start of a line
+_TAG_NOLB = re.compile(rf"(?P<lb>)(?P<name>{NAME1})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])")
+_TAG_NOLB_START = re.compile(rf"(?P<lb>)(?P<name>{NAME})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])")
 #: a quoted value holding unescaped quotes, closed by the quote right before ``]``
-_TAG_QUOTES = re.compile(rf'(?P<lb>\[\s*)?(?P<name>{NAME})\s+"(?P<value>[^\n]*?)"(?P<rb>[ \t]*\])')
+_TAG_QUOTES = re.compile(rf'(?P<lb>\[\s*)(?P<name>{NAME})\s+"(?P<value>(?:[^"\n]|"(?![ \t]*\[))*?)"'
+                         r"(?P<rb>[ \t]*\])")
 #: text between the value and the ``]``: ``[Site "x" junk]``
-_TAG_JUNK = re.compile(rf'(?P<lb>\[\s*)?(?P<name>{NAME})\s+{_VALUE}(?P<junk>[^\]"\n]{{1,200}}?)'
+_TAG_JUNK = re.compile(rf'(?P<lb>\[\s*)(?P<name>{NAME})\s+{_VALUE}(?P<junk>[^\]\["\n]{{1,200}}?)'
                        r"(?P<rb>\])")
 #: a quote never closed: the value runs to the ``]`` that ends the line, or to the line end
 _TAG_OPEN = re.compile(rf'(?P<lb>\[[ \t]*)(?P<name>{NAME})[ \t]+"(?P<value>[^"\n]*?)[ \t]*'
@@ -277,22 +285,23 @@ class _Pos:
 def _match_tag(work: str, pos: int) -> tuple[re.Match[str], str] | None:
     """The tag pair starting at ``pos`` and which form it has (``"tag"``, ``"quotes"``,
     ``"open"``, ``"bare"``), or None."""
+    if not work.startswith("[", pos):
+        line_start = work.rfind("\n", 0, pos) + 1
+        at_start = not work[line_start:pos].strip()
+        m = (_TAG_NOLB_START if at_start else _TAG_NOLB).match(work, pos)
+        return (m, "tag") if m is not None else None
     m = TAG.match(work, pos)
     if m is not None:
         rest = _after(work, m.end())
-        if (m.group("rb") is not None or rest in ("\n", "")) and (
-                m.group("lb") is not None or m.group("rb") is not None):
+        if m.group("rb") is not None or rest in ("\n", ""):
             return m, "tag"
         q = _TAG_QUOTES.match(work, pos)
-        if q is not None and (q.group("lb") or q.group("rb")):
+        if q is not None:
             return q, "quotes"
         q = _TAG_JUNK.match(work, pos)
-        if q is not None and q.group("lb"):
+        if q is not None:
             return q, "junk"
-        if m.group("lb") is not None or m.group("rb") is not None:
-            return m, "tag"
-    if not work.startswith("[", pos):
-        return None
+        return m, "tag"
     m = _TAG_OPEN.match(work, pos)
     if m is not None and '"' in work[pos:m.end()]:
         return m, "open"
@@ -329,7 +338,7 @@ def _read_tag(m: re.Match[str], form: str, pos: _Pos) -> HeadTag:
         elif form == "open":
             tag.malformed.append(f"tag {name!r} has a quote that is never closed")
     tag.entities = name != raw_name or has_entities(inner)
-    if m.group("lb") is None:
+    if not m.group("lb"):
         tag.malformed.append(f"tag {name!r} is missing its '['")
     elif m.group("rb") is None and form != "open":
         tag.malformed.append(f"tag {name!r} is missing its ']'")
@@ -434,8 +443,8 @@ def read_header(text: str) -> Header:
         start = moves_at
     header = Header(tags, lifted, _blanked(work, spans), start, escapes)
     if moves_at >= 0:
-        _lone_dash(header)
         _movetext_junk(header, text, moves_at, pos_of)
+        _lone_dash(header)
     return header
 
 
@@ -483,7 +492,8 @@ def _movetext_junk(header: Header, text: str, pos: int, pos_of: _Pos) -> None:
         end = n if end < 0 else end
         row = work[line_start:end]
         if depth == 0 and row.strip() and not row.startswith("%") \
-                and MOVETEXT_ANY.search(row) is None and not _match_tag(row, len(row) - len(row.lstrip())):
+                and MOVETEXT_ANY.search(row) is None and row.strip() != "-" \
+                and not _match_tag(row, len(row) - len(row.lstrip())):
             lead = len(row) - len(row.lstrip())
             line, col = pos_of.at(line_start + lead)
             header.junk_lines.append(Lifted("junk", text[line_start:end].strip(),
@@ -523,6 +533,6 @@ def _lone_dash(header: Header) -> None:
     header.work = work[:header.dash] + " " + work[header.dash + 1:]
 
 
-__all__ = ["ESCAPE_TEXT", "IDENTIFIER", "MOVETEXT_ANY", "MOVETEXT_START", "NAME", "TAG",
+__all__ = ["ESCAPE_TEXT", "IDENTIFIER", "MOVETEXT_ANY", "MOVETEXT_START", "NAME", "NAME1", "TAG",
            "HeadTag", "Header", "Lifted", "blank", "blank_escapes", "decode_entities",
            "has_entities", "read_header", "tag_value"]

@@ -35,7 +35,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pdnkit.pdn.layout import MOVETEXT_ANY, MOVETEXT_START, NAME, blank_escapes, has_entities
+from pdnkit.pdn.layout import (
+    MOVETEXT_ANY,
+    MOVETEXT_START,
+    NAME,
+    NAME1,
+    blank_escapes,
+    has_entities,
+)
 from pdnkit.pdn.tags import field_of
 
 if TYPE_CHECKING:
@@ -53,15 +60,18 @@ _SCAN = re.compile(
   | (?P<otag>\[[ \t]*(?:(?P<on>{NAME})[ \t]*)?(?=\s*\Z))
   | (?P<lp>\()
   | (?P<rp>\))
-  | (?P<res>(?<![\w/\-.:*])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5|\*)(?![\w/\-.:*]))
+  | (?P<res>(?<![\w/\-.:*])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5|\*)
+            (?:(?![\w/\-.:*])|(?={NAME1}[ \t]+")))
   | (?P<word>[^\s{{}};"()\[]+|["\[])
     """,
     re.VERBOSE | re.IGNORECASE,
 )
 #: a tag pair without its ``[`` at the start of a line (or right after another tag)
-_NO_LB = re.compile(rf'[ \t]*(?P<name>{NAME})[ \t]+{_VALUE}"[ \t]*\]')
+_NO_LB = re.compile(rf'[ \t]*(?P<name>{NAME1})[ \t]+{_VALUE}"[ \t]*\]')
+#: the same at the start of a line, where its name may be words (``Type de jeu``)
+_NO_LB_START = re.compile(rf'[ \t]*(?P<name>{NAME})[ \t]+{_VALUE}"[ \t]*\]')
 #: the rest of a tag pair broken over lines: its name, value and ``]`` (each may be missing)
-_CONT = re.compile(rf'[ \t]*(?:(?P<name>{NAME})(?:\s+(?=")|(?=\s*\Z)))?\s*(?P<value>{_VALUE}"[ \t]*)?'
+_CONT = re.compile(rf'[ \t]*(?:(?P<name>{NAME1})(?:\s+(?=")|(?=\s*\Z)))?\s*(?P<value>{_VALUE}"[ \t]*)?'
                    r'(?P<rb>\])?')
 #: a line with none of these is plain movetext (the common case, handled without a scan)
 _SPECIAL = re.compile(
@@ -292,7 +302,7 @@ class _Splitter:
                     self.tag_seen(line_no, m.group("name"))
                 self.open_tag = m.group("rb") is None and m.end() == len(seen.rstrip())
                 return m.end()
-        m = _NO_LB.match(seen)
+        m = _NO_LB_START.match(seen)
         if m is not None:
             self.tag_seen(line_no, m.group("name"))
             return m.end()
@@ -361,6 +371,26 @@ class _Splitter:
                 seg = pos
                 self.flush(line_no, hold=True)
                 continue
+            if kind == "word" and not self.depth:
+                word = m.group()
+                nolb = _NO_LB.match(seen, m.start()) if word[0].isalpha() or word[0] == "&" \
+                    else None
+                if nolb is not None:  # a tag pair without its '[' after other text
+                    if self.state == 2 or (self.state == 1 and self.gap and field_of(
+                            nolb.group("name")) in self.names):
+                        self.parts.append(line[seg:m.start()])
+                        seg = m.start()
+                    self.tag_seen(line_no, nolb.group("name"))
+                    pos = nolb.end()
+                    continue
+                if word == '"' and self.state != 2:
+                    # a quoted value outside a tag pair (its tag is broken): junk, whatever
+                    # it holds
+                    close = seen.find('"', m.end())
+                    self.begin(line_no)
+                    self.junk = True
+                    pos = n if close < 0 else close + 1
+                    continue
             if kind == "lp":
                 self.depth += 1
             elif kind == "rp":

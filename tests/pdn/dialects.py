@@ -264,7 +264,6 @@ def _renumber(moves: str, rng: random.Random, dots_ok: bool = True) -> str:
     depth = 0
     number: str | None = None
     after_number = 0  # main-line moves since the last move number
-    pending_space: list[str] = []
     for m in _TOKEN.finditer(moves):
         tok = m.group()
         if tok == "(":
@@ -410,6 +409,22 @@ def view(data: bytes | Path) -> list[dict[str, Any]]:
             "variant": rep.variant, "result": rep.result, "outcome": rep.outcome,
             "plies": rep.ply_count, "replayed": rep.replayed_plies,
             "final": rep.final_fen, "codes": Counter(f.code for f in rep.findings)})
+    return out
+
+
+def read_view(data: bytes | Path) -> list[dict[str, Any]]:
+    """Per game, what a dialect must not change, as the reader gives it (no replay): the
+    fields of the tag mapping, the main-line moves, the result as written (the result tag
+    under any name, else the terminator) and the reading finding codes."""
+    out = []
+    for rec in read_games(data):
+        t = game_tags(rec)
+        out.append({
+            "tags": (t.white, t.black, t.event, t.site, t.date_raw, t.round, t.result,
+                     t.gametype, t.variant, t.fen),
+            "moves": _effective_numbers(rec.moves),
+            "result": t.result or rec.result, "parsed": rec.parsed,
+            "codes": Counter(f.code for f in rec.findings)})
     return out
 
 
