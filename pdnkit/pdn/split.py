@@ -3,7 +3,8 @@ r"""Cut a PDN text into game chunks before the grammar runs, so one broken game 
 The splitter only needs to know where games end, not what they say, and it decides that by
 content (the layout model of :mod:`pdnkit.pdn.layout`), not by where line breaks fall:
 
-* a game ends after a result token outside comments and variations, or where a tag pair
+* a game ends after a result token (or a lone ``-`` written where the result belongs)
+  outside comments and variations, or where a tag pair
   starts after movetext (a tag pair in any of the forms the model reads: missing its ``[``
   or ``]``, broken over lines, glued to the result as in ``1-0[Event``);
 * a header block, a blank line (or a ``%``/``;`` line) and another header block are one
@@ -61,7 +62,8 @@ _SCAN = re.compile(
   | (?P<lp>\()
   | (?P<rp>\))
   | (?P<res>(?<![\w/\-.:*])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5|\*)
-            (?:(?![\w/\-.:*])|(?={NAME1}[ \t]+")))
+            (?:(?![\w/\-.:*])|(?={NAME1}[ \t]+"))
+           |(?<![\w/\-.:*])(?<!-[ \t])-(?![\w/\-.:*])(?![ \t]*-))
   | (?P<word>[^\s{{}};"()\[]+|["\[])
     """,
     re.VERBOSE | re.IGNORECASE,
@@ -75,7 +77,7 @@ _CONT = re.compile(rf'[ \t]*(?:(?P<name>{NAME1})(?:\s+(?=")|(?=\s*\Z)))?\s*(?P<v
                    r'(?P<rb>\])?')
 #: a line with none of these is plain movetext (the common case, handled without a scan)
 _SPECIAL = re.compile(
-    r"[{;\[()\"*]|(?<![\w/\-.:*])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5)"
+    r"[{;\[()\"*]|(?<![\w/\-.:*])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5|-)"
     r"(?![\w/\-.:*])"
 )
 _COMMENT_EVENT = re.compile(r"[{}]")
