@@ -132,7 +132,7 @@ class _Splitter:
         self.junk = False  # the chunk holds junk (a line or word that is no tag nor move)
         self.empty = True
         self.gap = False  # a blank, % or ; line followed the header block
-        self.names: set[str] = set()  # the fields of the header's tags
+        self.names: list[str] = []  # the names of the header's tags
         self.open_tag = False  # a tag pair started at the end of the last line
         self.size = 0  # characters in the chunk so far
         self.held: Chunk | None = None
@@ -179,7 +179,7 @@ class _Splitter:
         self.junk = False
         self.empty = True
         self.gap = False
-        self.names = set()
+        self.names = []
         self.open_tag = False
         self.size = 0
 
@@ -242,10 +242,12 @@ class _Splitter:
                 self.parts.append(line)
                 return
             if _SPECIAL.search(seen) is None and not self.open_tag:
-                self.begin(line_no)
-                if self.state == 2 or MOVETEXT_ANY.search(seen) is not None:
+                if self.state == 2:  # more movetext (the common case)
+                    pass
+                elif MOVETEXT_ANY.search(seen) is not None:
                     self.movetext(line_no)
                 else:  # junk: it neither starts nor ends a game
+                    self.begin(line_no)
                     self.junk = True
                 self.parts.append(line)
                 return
@@ -270,9 +272,10 @@ class _Splitter:
         self.content = False
 
     def movetext(self, line_no: int) -> None:
-        self.absorb(line_no)
+        if self.held is not None:
+            self.absorb(line_no)
+            self.release()
         self.begin(line_no)
-        self.release()
         self.state = 2
         self.content = True
         self.real = True
@@ -280,18 +283,27 @@ class _Splitter:
     def tag_seen(self, line_no: int, name: str | None) -> None:
         """A tag pair starts here: after movetext, or after a header block and a gap when
         it repeats a field of the header, it starts the next game."""
-        key = field_of(name) if name else None
-        if self.state == 2 or (self.state == 1 and self.gap and key in self.names):
+        if self.state == 2 or (self.state == 1 and self.gap and self.repeats(name)):
             self.flush(line_no)
-        self.absorb(line_no)
-        self.release()
-        self.begin(line_no)
+        if self.held is not None:
+            self.absorb(line_no)
+            self.release()
+        if self.empty:
+            self.begin(line_no)
         self.state = 1
         self.content = True
         self.real = True
         self.gap = False
-        if key is not None:
-            self.names.add(key)
+        if name:
+            self.names.append(name)
+
+    def repeats(self, name: str | None) -> bool:
+        """Whether tag ``name`` fills a field the header's tags already fill (worked out
+        only at a gap, where it decides whether a new game starts)."""
+        if not name:
+            return False
+        want = field_of(name)
+        return any(field_of(n) == want for n in self.names)
 
     def _line_start_tag(self, seen: str, line_no: int) -> int:
         """A tag pair at the start of the line without its ``[``, or the rest of a tag
@@ -304,7 +316,8 @@ class _Splitter:
                     self.tag_seen(line_no, m.group("name"))
                 self.open_tag = m.group("rb") is None and m.end() == len(seen.rstrip())
                 return m.end()
-        m = _NO_LB_START.match(seen)
+        lead = seen.lstrip()[:1]
+        m = _NO_LB_START.match(seen) if (lead.isalpha() or lead == "&") else None
         if m is not None:
             self.tag_seen(line_no, m.group("name"))
             return m.end()
@@ -316,6 +329,7 @@ class _Splitter:
         slicing of the rest of the line: linear however many games share it)."""
         pos = seg = 0
         n = len(seen)
+        quotes = '"' in seen  # a tag pair without its '[' needs one
         if not self.comment:
             pos = self._line_start_tag(seen, line_no)
             if pos and "&" in seen and has_entities(seen):
@@ -337,8 +351,7 @@ class _Splitter:
             kind = m.lastgroup
             if kind == "tag" or kind == "otag":
                 name = m.group("tn") if kind == "tag" else m.group("on")
-                if self.state == 2 or (self.state == 1 and self.gap and name
-                                       and field_of(name) in self.names):
+                if self.state == 2 or (self.state == 1 and self.gap and self.repeats(name)):
                     self.parts.append(line[seg:m.start()])
                     seg = m.start()
                 self.tag_seen(line_no, name)
@@ -373,13 +386,14 @@ class _Splitter:
                 seg = pos
                 self.flush(line_no, hold=True)
                 continue
-            if kind == "word" and not self.depth:
+            if kind == "word" and not self.depth and (quotes or self.state != 2):
                 word = m.group()
-                nolb = _NO_LB.match(seen, m.start()) if word[0].isalpha() or word[0] == "&" \
-                    else None
+                first = word[0]
+                nolb = _NO_LB.match(seen, m.start()) if quotes and (
+                    first.isalpha() or first == "&") else None
                 if nolb is not None:  # a tag pair without its '[' after other text
-                    if self.state == 2 or (self.state == 1 and self.gap and field_of(
-                            nolb.group("name")) in self.names):
+                    if self.state == 2 or (self.state == 1 and self.gap
+                                           and self.repeats(nolb.group("name"))):
                         self.parts.append(line[seg:m.start()])
                         seg = m.start()
                     self.tag_seen(line_no, nolb.group("name"))
@@ -399,8 +413,9 @@ class _Splitter:
                 self.depth = max(0, self.depth - 1)
             if kind == "wrap":
                 pass
-            elif kind != "word" or self.state == 2 or MOVETEXT_START.match(m.group()):
-                self.begin(line_no)
+            elif self.state == 2:
+                pass  # more movetext (the common case)
+            elif kind != "word" or MOVETEXT_START.match(m.group()):
                 self.movetext(line_no)
             else:  # junk: it neither starts nor ends a game
                 self.begin(line_no)
