@@ -24,10 +24,11 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pdnkit.findings import Finding, make_finding
-from pdnkit.pdn.tags import ITALIAN_NAMES, field_of
+from pdnkit.pdn.tags import ITALIAN_NAMES, TAG_NAMES, field_of
 from pdnkit.rules.variants import Rules, get_rules
 
 if TYPE_CHECKING:
@@ -78,12 +79,19 @@ class Resolution:
     alternatives: list[str] = field(default_factory=list)
 
 
+@lru_cache(maxsize=64)
+def _spellings(name: str) -> frozenset[str]:
+    """``name`` and every name the tag mapping gives its field, lower-cased."""
+    want = field_of(name)
+    return frozenset({name.lower(), *(n.lower() for n in TAG_NAMES.get(want, ()))})
+
+
 def _tag(tags: Sequence[tuple[str, str]], name: str) -> str | None:
     """The first tag that fills the same field as ``name`` (``GameType`` is also
     ``Type de jeu``: the tag mapping, :func:`pdnkit.pdn.tags.field_of`)."""
-    want = field_of(name)
+    names = _spellings(name)
     for k, v in tags:
-        if field_of(k) == want:
+        if k.lower() in names:
             return v
     return None
 
