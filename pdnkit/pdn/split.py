@@ -43,6 +43,7 @@ from pdnkit.pdn.layout import (
     NAME1,
     blank_escapes,
     has_entities,
+    read_header,
 )
 from pdnkit.pdn.tags import field_of
 
@@ -132,8 +133,9 @@ class _Splitter:
         self.junk = False  # the chunk holds junk (a line or word that is no tag nor move)
         self.empty = True
         self.gap = False  # a blank, % or ; line followed the header block
-        self.names: list[str] = []  # the names of the header's tags
         self.open_tag = False  # a tag pair started at the end of the last line
+        self.fields: set[str] = set()  # the header's fields, read at a gap (see repeats)
+        self.read_upto = 0  # the parts read into ``fields`` so far
         self.size = 0  # characters in the chunk so far
         self.held: Chunk | None = None
         self.out: list[Chunk] = []
@@ -179,13 +181,15 @@ class _Splitter:
         self.junk = False
         self.empty = True
         self.gap = False
-        self.names = []
         self.open_tag = False
+        self.fields = set()
+        self.read_upto = 0
         self.size = 0
 
     def begin(self, line_no: int) -> None:
         if self.empty:  # drop the blank lines before a game's first text
             self.parts = []
+            self.read_upto = 0
             self.start_line = line_no
             self.empty = False
 
@@ -236,7 +240,7 @@ class _Splitter:
             if m is not None:
                 # one whole tag pair on its line (the usual header): what the scan below does
                 # with it, without scanning
-                self.tag_seen(line_no, m.group("name"))
+                self.tag_seen(line_no, m.group("name") if self.gap else None)
                 if "&" in seen and has_entities(seen):
                     self.note("html-entities", line_no)
                 self.parts.append(line)
@@ -267,6 +271,7 @@ class _Splitter:
             self.held.findings.extend(self.notes)
             self.notes = []
         self.parts = []
+        self.read_upto = 0
         self.empty = True
         self.junk = False
         self.content = False
@@ -294,16 +299,18 @@ class _Splitter:
         self.content = True
         self.real = True
         self.gap = False
-        if name:
-            self.names.append(name)
 
     def repeats(self, name: str | None) -> bool:
-        """Whether tag ``name`` fills a field the header's tags already fill (worked out
-        only at a gap, where it decides whether a new game starts)."""
+        """Whether tag ``name`` fills a field the header's tags already fill: the header
+        read by the layout model, only at a gap (where it decides whether a new game
+        starts), so the usual header costs nothing here."""
         if not name:
             return False
-        want = field_of(name)
-        return any(field_of(n) == want for n in self.names)
+        if self.read_upto < len(self.parts):  # each line of the header is read once
+            text = "".join(self.parts[self.read_upto:])
+            self.fields.update(field_of(t.name) for t in read_header(text).tags)
+            self.read_upto = len(self.parts)
+        return field_of(name) in self.fields
 
     def _line_start_tag(self, seen: str, line_no: int) -> int:
         """A tag pair at the start of the line without its ``[``, or the rest of a tag
@@ -330,7 +337,7 @@ class _Splitter:
         pos = seg = 0
         n = len(seen)
         quotes = '"' in seen  # a tag pair without its '[' needs one
-        if not self.comment:
+        if not self.comment and (quotes or self.open_tag):
             pos = self._line_start_tag(seen, line_no)
             if pos and "&" in seen and has_entities(seen):
                 self.note("html-entities", line_no)
