@@ -1,7 +1,7 @@
 """The shared real files read exactly as before: per file, the number of games and a digest
 of what the reader and the validator give for every game (tags, main-line moves, results,
-finding codes, final positions) and of the rows the importer stores, against the digests computed at commit 93d8a07 (before
-the layout-tolerant reader). A deliberate change on a real file updates its row here in a
+finding codes, final positions) and of the rows the importer stores, against the digests
+computed at commit 93d8a07 (before the layout-tolerant reader). A deliberate change on a real file updates its row here in a
 commit of its own that says which games changed and why (``python -m tests.pdn.digests``
 prints the current rows)."""
 
