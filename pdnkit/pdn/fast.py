@@ -166,12 +166,10 @@ def fast_children(text: str, parser: Any) -> list[Any] | None:
 
 
 def fast_record(text: str, parser: Any, line0: int, rec: GameRecord) -> bool:
-    """The fast lane's narrowest case, straight into ``rec``: tag pairs, numbered moves of
-    known squares, brace comments after a move, NAGs after a move and a standard result, with
-    nothing a strict reader would remark on. Fills ``rec.tags``, ``body``, ``moves`` and
-    ``result`` exactly as the general path (:func:`fast_children`, then
-    :func:`records_from_parse`) does and returns True; returns False, leaving ``rec`` alone,
-    for anything else."""
+    """The fast lane's narrowest case, straight into ``rec``: tag pairs, numbered moves,
+    comments and NAGs after a move and a standard result, nothing a strict reader remarks
+    on. Fills ``rec`` exactly as the general path does and returns True; else False, with
+    ``rec`` left alone."""
     rx = _FAST[0] if _FAST else fast_regex(parser)
     if rx is None:
         return False
@@ -254,15 +252,14 @@ def fast_record(text: str, parser: Any, line0: int, rec: GameRecord) -> bool:
             if not IDENTIFIER.fullmatch(name):
                 return False
             inner = val[q + 1:val.rindex('"')]
-            if "\\" in inner:
-                if "\\'" in inner:
-                    return False  # a C-style escape: the general path says so
+            if "\\" not in inner:
+                if '"' in inner:
+                    return False
+            elif "\\'" in inner:
+                return False  # a C-style escape: the general path says so
+            else:
                 inner = UNESCAPE.sub(r"\1", inner)
-            elif '"' in inner:
-                return False
-            if "&" in inner:
-                inner = decode_entities(inner)
-            tags.append((name, inner))
+            tags.append((name, decode_entities(inner) if "&" in inner else inner))
         elif typ == "RESULT":
             if state == 2:
                 return False

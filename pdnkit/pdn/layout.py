@@ -495,9 +495,13 @@ def _movetext_junk(header: Header, text: str, pos: int, pos_of: _Pos) -> None:
                 and MOVETEXT_ANY.search(row) is None and row.strip() != "-" \
                 and not _match_tag(row, len(row) - len(row.lstrip())):
             lead = len(row) - len(row.lstrip())
-            line, col = pos_of.at(line_start + lead)
-            header.junk_lines.append(Lifted("junk", text[line_start:end].strip(),
-                                            line_start + lead, line, col))
+            piece = text[line_start:end].strip()
+            if spans and not work[spans[-1][1]:line_start].strip():
+                last = header.junk_lines[-1]  # junk lines in a row (blank lines between): one
+                last.text += "\n" + piece
+            else:
+                line, col = pos_of.at(line_start + lead)
+                header.junk_lines.append(Lifted("junk", piece, line_start + lead, line, col))
             spans.append((line_start, end))
         elif "{" in row or "}" in row:
             depth = _brace_depth(row, depth)
