@@ -5,7 +5,7 @@ Example:
     >>> d = tempfile.mkdtemp()
     >>> src = os.path.join(d, "a.pdn")
     >>> _ = open(src, "w").write('[Event "x"]\\n01. 32-28 {unclosed\\n'
-    ...                          '[Event "y"]\\n[FEN "W:W31-50:B1-20]\\n*\\n')
+    ...                          '[Event "y"]\\n1) 32+28 19+23 *\\n')
     >>> s = lint([src])
     >>> s.games, s.errors, s.warnings, [f.code for f in s.findings]
     (2, 1, 2, ['unclosed-comment', 'missing-terminator', 'syntax-error'])
@@ -36,13 +36,14 @@ def expand_paths(paths: Iterable[PathLike]) -> Iterator[Path]:
     """Files named by ``paths``; a directory stands for its ``*.pdn`` files (recursively,
     sorted); ``-`` is standard input, a FIFO or ``/dev/stdin`` is read as it is. Missing
     paths raise ``FileNotFoundError``, paths that hold no PDN file at all
-    :class:`~pdnkit.pdn.source.NoInputError` (API misuse, not bad data).
+    :class:`~pdnkit.pdn.source.NoInputError`, a folder that cannot be listed
+    :class:`~pdnkit.pdn.source.UnreadableFolderError` (API misuse, not bad data).
 
     Example:
         >>> list(expand_paths([]))
         []
     """
-    from pdnkit.pdn.source import STDIN, no_input
+    from pdnkit.pdn.source import STDIN, no_input, pdn_files
 
     given = list(paths)
     found = 0
@@ -52,8 +53,7 @@ def expand_paths(paths: Iterable[PathLike]) -> Iterator[Path]:
             found += 1
             yield path
         elif path.is_dir():
-            files = sorted(q for q in path.rglob("*") if q.is_file()
-                           and q.suffix.lower() == ".pdn")
+            files = pdn_files(path)
             found += len(files)
             yield from files
         elif path.exists():
