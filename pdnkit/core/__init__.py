@@ -105,8 +105,14 @@ def replay(rules: Rules, start: State | Position, moves: str | Sequence[str],
 
 
 def perft(position: Position, depth: int, divide: bool = False,
-          keep_duplicates: bool = False) -> int | dict[Move, int]:
+          keep_duplicates: bool | str = False) -> int | dict[Move, int]:
     """:func:`pdnkit.rules.perft` through the core in use (same arguments and result).
+
+    ``keep_duplicates``: ``False`` counts captures with the same origin, destination and
+    captured set once (the engine's move list, the ``drop_duplicates`` tables); ``True``
+    counts every route (every list of landing squares); ``"order"`` counts once per
+    origin, destination and pieces taken in that order (the ``keep_duplicates`` tables of
+    dctl, where a flying king's landing squares before the same next capture are one move).
 
     Example:
         >>> from pdnkit.rules import Position, get_rules
@@ -123,7 +129,7 @@ def perft(position: Position, depth: int, divide: bool = False,
     return _count(position, depth, keep_duplicates)
 
 
-def _count(position: Position, depth: int, keep_duplicates: bool) -> int:
+def _count(position: Position, depth: int, keep_duplicates: bool | str) -> int:
     if _COMPILED:
         return compiled.perft(position, depth, keep_duplicates)
     return pure.perft(position, depth, keep_duplicates)

@@ -62,14 +62,23 @@ def replay(rules: Rules, start: State | Position, moves: str | Sequence[str],
     return Replay.from_raw(raw)
 
 
-def perft(position: Position, depth: int, keep_duplicates: bool = False) -> int:
-    """Leaf count of the legal-move tree (see :func:`pdnkit.rules.perft`)."""
+#: the extension's codes of the duplicate conventions (pdnkit.core.perft's keep_duplicates)
+_DUPLICATES = {False: 0, True: 1, "order": 2}
+
+
+def perft(position: Position, depth: int, keep_duplicates: bool | str = False) -> int:
+    """Leaf count of the legal-move tree (see :func:`pdnkit.core.perft`)."""
     table = _table(position.rules)
     if table is None:
         return pure.perft(position, depth, keep_duplicates)
-    if not isinstance(depth, int) or depth < 0:
-        raise ValueError(f"depth must be a non-negative integer, not {depth!r}")
-    return int(_core.perft(table, _state(position), depth, keep_duplicates))
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= 64:
+        raise ValueError(f"depth must be an integer from 0 to 64, not {depth!r}")
+    if keep_duplicates not in _DUPLICATES:
+        raise ValueError(f"keep_duplicates is False, True or 'order', not {keep_duplicates!r}")
+    try:
+        return int(_core.perft(table, _state(position), depth, _DUPLICATES[keep_duplicates]))
+    except ValueError as exc:
+        raise CoreError(str(exc)) from None
 
 
 def legal_moves(position: Position, all_routes: bool = False) -> list[Move]:
@@ -79,7 +88,7 @@ def legal_moves(position: Position, all_routes: bool = False) -> list[Move]:
     table = _table(position.rules)
     if table is None:
         return pure.legal_moves(position, all_routes)
-    out = [Move(*m) for m in _core.legal_moves(table, _state(position), all_routes)]
+    out = [Move(*m) for m in _core.legal_moves(table, _state(position), int(all_routes))]
     out.sort(key=lambda m: (m.origin, m.destination, m.path, m.captured))
     return out
 

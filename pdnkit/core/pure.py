@@ -40,7 +40,7 @@ from pdnkit.core.api import (
     state_of,
 )
 from pdnkit.rules.notation import canonical_path, parse_square
-from pdnkit.rules.perft import perft as _rules_perft
+from pdnkit.rules import perft as _rules_perft
 
 if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
@@ -458,11 +458,33 @@ def replay(rules: Rules, start: State | Position, moves: str | Sequence[str],
         k += 1
 
 
-def perft(position: Position, depth: int, keep_duplicates: bool = False) -> int:
-    """Leaf count of the legal-move tree (:func:`pdnkit.rules.perft`)."""
-    n = _rules_perft(position, depth, keep_duplicates=keep_duplicates)
+def perft(position: Position, depth: int, keep_duplicates: bool | str = False) -> int:
+    """Leaf count of the legal-move tree (:func:`pdnkit.rules.perft`; ``"order"``: captures
+    count once per origin, destination and pieces taken in order)."""
+    if keep_duplicates == "order":
+        if not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"depth must be a non-negative integer, not {depth!r}")
+        return _perft_order(position, depth)
+    if keep_duplicates not in (False, True):
+        raise ValueError(f"keep_duplicates is False, True or 'order', not {keep_duplicates!r}")
+    n = _rules_perft(position, depth, keep_duplicates=bool(keep_duplicates))
     assert isinstance(n, int)
     return n
+
+
+def _perft_order(position: Position, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if position.has_capture():
+        seen: dict[tuple[int, int, tuple[int, ...], bool], Move] = {}
+        for m in position.legal_moves(all_routes=True):
+            seen.setdefault((m.origin, m.destination, m.captured, m.promotes), m)
+        moves = list(seen.values())
+    else:
+        moves = position.legal_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(_perft_order(position.play(m), depth - 1) for m in moves)
 
 
 def legal_moves(position: Position, all_routes: bool = False) -> list[Move]:

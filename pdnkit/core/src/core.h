@@ -28,6 +28,9 @@ __extension__ typedef unsigned __int128 bb_t;
 #define HAS(b, i) ((int)(((b) >> (i)) & 1))
 
 enum { PROMO_PASS = 0, PROMO_KING = 1, PROMO_STOP = 2 };
+/* which captures count as one move: the same captured set (the engine's move list), every
+ * route, or the same pieces in the same order (dctl's "keep_duplicates" perft tables) */
+enum { DUP_SET = 0, DUP_NONE = 1, DUP_ORDER = 2 };
 enum { KEY_MAX_COUNT = 1, KEY_MAX_VALUE = 2, KEY_KING_CAPTURER = 3, KEY_MAX_KINGS = 4,
        KEY_FIRST_KING_EARLIEST = 5 };
 
@@ -116,12 +119,12 @@ int has_capture(const Table *t, const Pos *p);
 int quiet_step(const Table *t, const Pos *p, int o, int d);
 int count_quiet(const Table *t, const Pos *p);
 int gen_quiet(Gen *g, const Pos *p);
-int gen_captures(Gen *g, const Pos *p, int nprec, int all_routes);
-int gen_moves(Gen *g, const Pos *p, int all_routes);
+int gen_captures(Gen *g, const Pos *p, int nprec, int dup);
+int gen_moves(Gen *g, const Pos *p, int dup);
 void play_move(const Table *t, Pos *p, const Move *m);
 int popcount(bb_t x);
 bb_t to_engine(const Table *t, bb_t x);
 int64_t position_key(bb_t w, bb_t b, bb_t k, int black);
-int perft(const Table *t, const Pos *p, int depth, int keep, uint64_t *out);
+int perft(const Table *t, const Pos *p, int depth, int dup, uint64_t *out);
 
 #endif

@@ -2,8 +2,8 @@
  *
  *   table(blob: bytes) -> capsule                 a variant's table (tables.py packs the blob)
  *   replay(table, state, moves, offset) -> tuple  one game's main line (api.Replay reads it)
- *   perft(table, state, depth, keep) -> int
- *   legal_moves(table, state, all_routes) -> list[tuple]
+ *   perft(table, state, depth, duplicates) -> int   0 set, 1 every route, 2 capture order
+ *   legal_moves(table, state, duplicates) -> list[tuple]
  *   has_capture(table, state) -> bool
  *   key(table, state) -> int                      Position.key() of the state
  *
@@ -395,9 +395,13 @@ static PyObject *gen_error(int err) {
 static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *tab, *state;
-    int all_routes = 0;
-    if (!PyArg_ParseTuple(args, "OO|p", &tab, &state, &all_routes))
+    int dup = DUP_SET;
+    if (!PyArg_ParseTuple(args, "OO|i", &tab, &state, &dup))
         return NULL;
+    if (dup < DUP_SET || dup > DUP_ORDER) {
+        PyErr_SetString(PyExc_ValueError, "duplicates is 0 (set), 1 (every route) or 2 (order)");
+        return NULL;
+    }
     const Table *t = get_table(tab);
     Pos p;
     if (!t || get_state(state, t, &p) < 0)
@@ -406,7 +410,7 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
     gen_init(&g, t);
     int n;
     Py_BEGIN_ALLOW_THREADS
-    n = gen_moves(&g, &p, all_routes);
+    n = gen_moves(&g, &p, dup);
     Py_END_ALLOW_THREADS
     if (n < 0) {
         int err = g.err;
@@ -429,9 +433,13 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
 static PyObject *py_perft(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *tab, *state;
-    int depth, keep = 0;
-    if (!PyArg_ParseTuple(args, "OOi|p", &tab, &state, &depth, &keep))
+    int depth, dup = DUP_SET;
+    if (!PyArg_ParseTuple(args, "OOi|i", &tab, &state, &depth, &dup))
         return NULL;
+    if (dup < DUP_SET || dup > DUP_ORDER) {
+        PyErr_SetString(PyExc_ValueError, "duplicates is 0 (set), 1 (every route) or 2 (order)");
+        return NULL;
+    }
     const Table *t = get_table(tab);
     Pos p;
     if (!t || get_state(state, t, &p) < 0)
@@ -443,7 +451,7 @@ static PyObject *py_perft(PyObject *self, PyObject *args) {
     uint64_t n = 0;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = perft(t, &p, depth, keep, &n);
+    rc = perft(t, &p, depth, dup, &n);
     Py_END_ALLOW_THREADS
     if (rc < 0)
         return gen_error(-rc);
@@ -478,9 +486,9 @@ static PyObject *py_key(PyObject *self, PyObject *args) {
 static PyMethodDef METHODS[] = {
     {"table", py_table, METH_O, "table(blob) -> a variant's core table"},
     {"replay", py_replay, METH_VARARGS, "replay(table, state, moves, offset=0) -> tuple"},
-    {"perft", py_perft, METH_VARARGS, "perft(table, state, depth, keep=False) -> int"},
+    {"perft", py_perft, METH_VARARGS, "perft(table, state, depth, duplicates=0) -> int"},
     {"legal_moves", py_legal_moves, METH_VARARGS,
-     "legal_moves(table, state, all_routes=False) -> list of move tuples"},
+     "legal_moves(table, state, duplicates=0) -> list of move tuples"},
     {"has_capture", py_has_capture, METH_VARARGS, "has_capture(table, state) -> bool"},
     {"key", py_key, METH_VARARGS, "key(table, state) -> the position key"},
     {NULL, NULL, 0, NULL}};

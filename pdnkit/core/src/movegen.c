@@ -449,9 +449,13 @@ static void select_best(Gen *g, int base, int nprec, bb_t kings) {
     }
 }
 
-static int same_capture(const Move *a, const Move *b) {
-    return a->orig == b->orig && a->dest == b->dest && a->ends_king == b->ends_king &&
-           a->capmask == b->capmask;
+/* Two captures are one move (DUP_SET): the same origin, destination, captured set and
+ * crowning; or (DUP_ORDER) also the same pieces taken in the same order. */
+static int same_capture(const Move *a, const Move *b, int mode) {
+    if (a->orig != b->orig || a->dest != b->dest || a->ends_king != b->ends_king ||
+        a->capmask != b->capmask)
+        return 0;
+    return mode != DUP_ORDER || !memcmp(a->cap, b->cap, a->ncap);
 }
 
 static uint64_t move_hash(const Move *m) {
@@ -461,15 +465,14 @@ static uint64_t move_hash(const Move *m) {
     return h * 0xBF58476D1CE4E5B9ULL;
 }
 
-/* Drop duplicates: the same origin, destination, captured set and crowning; the first route
- * found stays. */
-static void dedup(Gen *g, int base) {
+/* Drop duplicates (see same_capture); the first route found stays. */
+static void dedup(Gen *g, int base, int mode) {
     int n = g->n - base, keep = base;
     if (n <= 48) {
         for (int i = base; i < g->n; i++) {
             int dup = 0;
             for (int j = base; j < keep && !dup; j++)
-                dup = same_capture(&g->moves[j], &g->moves[i]);
+                dup = same_capture(&g->moves[j], &g->moves[i], mode);
             if (!dup) {
                 if (keep != i)
                     g->moves[keep] = g->moves[i];
@@ -492,7 +495,7 @@ static void dedup(Gen *g, int base) {
         size_t h = (size_t)(move_hash(&g->moves[i]) & (size - 1));
         int dup = 0;
         while (slots[h] >= 0) {
-            if (same_capture(&g->moves[slots[h]], &g->moves[i])) {
+            if (same_capture(&g->moves[slots[h]], &g->moves[i], mode)) {
                 dup = 1;
                 break;
             }
@@ -508,9 +511,10 @@ static void dedup(Gen *g, int base) {
     g->n = keep;
 }
 
-/* Every complete capture after the first nprec precedence keys, duplicates dropped unless
- * all_routes; appended to g->moves from g->n. Returns their number, -1 on error. */
-int gen_captures(Gen *g, const Pos *p, int nprec, int all_routes) {
+/* Every complete capture after the first nprec precedence keys, duplicates dropped as `dup`
+ * says (DUP_SET, DUP_ORDER, or DUP_NONE: every route); appended to g->moves from g->n.
+ * Returns their number, -1 on error. */
+int gen_captures(Gen *g, const Pos *p, int nprec, int dup) {
     const Table *t = g->t;
     bb_t own, opp;
     int s;
@@ -558,14 +562,14 @@ int gen_captures(Gen *g, const Pos *p, int nprec, int all_routes) {
     int base = g->base;
     if (g->n - base > 1 && nprec)
         select_best(g, base, nprec, p->k);
-    if (!all_routes)
-        dedup(g, base);
+    if (dup != DUP_NONE)
+        dedup(g, base, dup);
     return g->err ? -1 : g->n - base;
 }
 
-int gen_moves(Gen *g, const Pos *p, int all_routes) {
+int gen_moves(Gen *g, const Pos *p, int dup) {
     if (has_capture(g->t, p))
-        return gen_captures(g, p, g->t->nprec, all_routes);
+        return gen_captures(g, p, g->t->nprec, dup);
     return gen_quiet(g, p);
 }
 
@@ -634,7 +638,7 @@ int64_t position_key(bb_t w, bb_t b, bb_t k, int black) {
     return (int64_t)mum(x, KFINAL);
 }
 
-static int perft_rec(Gen *g, const Pos *p, int depth, int keep, uint64_t *out) {
+static int perft_rec(Gen *g, const Pos *p, int depth, int dup, uint64_t *out) {
     const Table *t = g->t;
     int capture = has_capture(t, p);
     if (depth == 1 && !capture) {
@@ -642,7 +646,7 @@ static int perft_rec(Gen *g, const Pos *p, int depth, int keep, uint64_t *out) {
         return 0;
     }
     int base = g->n;
-    int cnt = capture ? gen_captures(g, p, t->nprec, keep) : gen_quiet(g, p);
+    int cnt = capture ? gen_captures(g, p, t->nprec, dup) : gen_quiet(g, p);
     if (cnt < 0)
         return -1;
     if (depth == 1) {
@@ -651,7 +655,7 @@ static int perft_rec(Gen *g, const Pos *p, int depth, int keep, uint64_t *out) {
         for (int i = base; i < base + cnt; i++) {
             Pos c = *p;
             play_move(t, &c, &g->moves[i]);
-            if (perft_rec(g, &c, depth - 1, keep, out) < 0)
+            if (perft_rec(g, &c, depth - 1, dup, out) < 0)
                 return -1;
         }
     }
@@ -659,8 +663,8 @@ static int perft_rec(Gen *g, const Pos *p, int depth, int keep, uint64_t *out) {
     return 0;
 }
 
-/* Leaf count of the legal-move tree (duplicate captures once, or every route with keep). */
-int perft(const Table *t, const Pos *p, int depth, int keep, uint64_t *out) {
+/* Leaf count of the legal-move tree, duplicate captures counted as `dup` says. */
+int perft(const Table *t, const Pos *p, int depth, int dup, uint64_t *out) {
     Gen g;
     gen_init(&g, t);
     *out = 0;
@@ -668,7 +672,7 @@ int perft(const Table *t, const Pos *p, int depth, int keep, uint64_t *out) {
     if (depth <= 0)
         *out = 1;
     else
-        rc = perft_rec(&g, p, depth, keep, out);
+        rc = perft_rec(&g, p, depth, dup, out);
     int err = g.err;
     gen_free(&g);
     return rc < 0 ? -(err ? err : 1) : 0;

@@ -365,7 +365,7 @@ static int classify(const Table *t, Gen *g, const Pos *p, int o, int d, const ch
         if (g->moves[i].ncap > need)
             need = g->moves[i].ncap;
     g->n = 0;
-    if (gen_captures(g, p, 0, 0) < 0) {
+    if (gen_captures(g, p, 0, DUP_SET) < 0) {
         *why = "the capture search is too large";
         return R_HANDOVER;
     }
@@ -409,7 +409,7 @@ static int resolve(const Table *t, Gen *g, const Pos *p, const Written *w, Move 
         *why = "no legal move joins the squares";
         return R_ILLEGAL;
     }
-    if (gen_captures(g, p, t->nprec, 0) <= 0) {
+    if (gen_captures(g, p, t->nprec, DUP_SET) <= 0) {
         *why = "the capture search is too large";
         return R_HANDOVER;
     }
