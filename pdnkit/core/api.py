@@ -156,6 +156,13 @@ def position_of(rules: Rules, state: State) -> Position:
     """
     from pdnkit.rules.position import Position
 
+    n = int(rules.geometry.num_squares)
+    boards = state[1:5]
+    if not all(type(b) is int and 0 <= b < 1 << n for b in boards):
+        raise CoreError("malformed state: a bitboard is not an int of the board's squares")
+    if state.king_moves is not None and not all(
+            type(x) is int and x >= 0 for pair in state.king_moves for x in pair):
+        raise CoreError("malformed state: king_moves is ((square, n), (square, n))")
     try:
         return Position.from_squares(
             rules, "B" if state.black else "W", white_men=_squares(state.wm),

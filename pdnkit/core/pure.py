@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from array import array
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pdnkit.core.api import (
     FLAG_ANNOTATED,
@@ -40,7 +40,6 @@ from pdnkit.core.api import (
     state_of,
 )
 from pdnkit.rules.notation import canonical_path, parse_square
-from pdnkit.rules import perft as _rules_perft
 
 if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
@@ -467,9 +466,18 @@ def perft(position: Position, depth: int, keep_duplicates: bool | str = False) -
         return _perft_order(position, depth)
     if keep_duplicates not in (False, True):
         raise ValueError(f"keep_duplicates is False, True or 'order', not {keep_duplicates!r}")
-    n = _rules_perft(position, depth, keep_duplicates=bool(keep_duplicates))
+    n = _rules_perft()(position, depth, keep_duplicates=bool(keep_duplicates))
     assert isinstance(n, int)
     return n
+
+
+def _rules_perft() -> Any:
+    """:func:`pdnkit.rules.perft` (the package's lazy name: importing the submodule
+    ``pdnkit.rules.perft`` here would put the module where users find the function)."""
+    import pdnkit.rules as rules
+
+    found: Any = getattr(rules, "perft")  # noqa: B009
+    return found if callable(found) else found.perft
 
 
 def _perft_order(position: Position, depth: int) -> int:
