@@ -610,8 +610,10 @@ void play_move(const Table *t, Pos *p, const Move *m) {
 
 bb_t to_engine(const Table *t, bb_t x) {
     bb_t out = 0;
-    for (int r = 0; r < t->nruns; r++)
-        out |= ((x >> t->run_sq[r]) & (BIT(t->run_len[r]) - 1)) << t->run_eb[r];
+    for (int r = 0; r < t->nruns; r++) {
+        bb_t mask = t->run_len[r] >= 128 ? ~(bb_t)0 : BIT(t->run_len[r]) - 1;
+        out |= ((x >> t->run_sq[r]) & mask) << t->run_eb[r];
+    }
     return out;
 }
 
