@@ -45,7 +45,6 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from pdnkit.errors import PdnkitError
@@ -176,9 +175,9 @@ def _ints(data: bytes, code: Literal["i", "q", "Q"]) -> memoryview[int]:
     return memoryview(data).cast(code)
 
 
-@dataclass(frozen=True, slots=True)
-class Replay:
-    """One game's main line replayed (the arrays are described in the module docstring).
+class Replay(NamedTuple):
+    """One game's main line replayed (the arrays are described in the module docstring); a
+    named tuple, so the extension's result becomes one without a copy per field.
 
     Example:
         >>> from pdnkit.core import replay
@@ -215,8 +214,9 @@ class Replay:
 
     @classmethod
     def from_raw(cls, raw: tuple[Any, ...]) -> Replay:
-        """A replay from the extension's tuple (the fields in order, ``final`` as a tuple)."""
-        return cls(*raw[:7], State(*raw[7]), *raw[8:])  # type: ignore[call-arg]
+        """A replay from the extension's tuple (the fields in order; ``final`` is a
+        :class:`State` already)."""
+        return cls._make(raw)
 
     def move(self, i: int) -> PlyMove:
         """The move of ply ``i`` (0-based)."""

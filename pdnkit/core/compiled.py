@@ -33,14 +33,23 @@ _core: Any = None
 ERROR: str | None = None
 try:
     _core = importlib.import_module("pdnkit.core._core")
+    _core.bind(Replay, State)  # results come as these named tuples, made in C
 except ImportError as exc:  # no compiler at install time, or a failed build
     ERROR = f"the compiled core is not installed ({exc})"
 
+#: id(rules) -> (rules, table): the last tables looked up (a dict lookup per call)
+_FAST: dict[int, tuple[Any, Any]] = {}
+
 
 def _table(rules: Rules) -> Any:
+    hit = _FAST.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
     if _core is None:
         raise CoreError(ERROR or "no compiled core")
-    return table_for(rules, _core.table)
+    table = table_for(rules, _core.table)
+    _FAST[id(rules)] = (rules, table)
+    return table
 
 
 def _state(start: State | Position) -> tuple[Any, ...]:
@@ -53,13 +62,16 @@ def replay(rules: Rules, start: State | Position, moves: str | Sequence[str],
     table = _table(rules)
     if table is None:
         return pure.replay(rules, start, moves, offset)
-    if not isinstance(moves, str) and (isinstance(moves, bytes) or not isinstance(moves, Sequence)):
+    kind = type(moves)
+    if kind is not str and kind is not list and kind is not tuple and (
+            isinstance(moves, bytes) or not isinstance(moves, (str, Sequence))):
         raise CoreError("moves must be movetext (str) or a sequence of move texts")
     try:
-        raw = _core.replay(table, _state(start), moves, offset)
+        out: Replay = _core.replay(table, start if isinstance(start, tuple) else _state(start),
+                                   moves, offset)
     except (ValueError, TypeError) as exc:
         raise CoreError(str(exc)) from None
-    return Replay.from_raw(raw)
+    return out
 
 
 #: the extension's codes of the duplicate conventions (pdnkit.core.perft's keep_duplicates)

@@ -114,7 +114,8 @@ def test_the_arrays() -> None:
     pos = parse_fen("W:WK50,36:BK1,15", fr)
     rep = both(fr, pos, ["50-6", "1-12", "6-1"])
     assert rep.position(2, False).king_moves == ((1, 2), (12, 1))
-    assert Replay.__dataclass_fields__.keys() >= {"origin", "keys", "counts", "king_moves"}
+    assert type(rep) is Replay and type(rep.final) is State
+    assert set(Replay._fields) >= {"origin", "keys", "counts", "king_moves"}
 
 
 @pytest.mark.parametrize("state", [

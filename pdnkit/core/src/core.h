@@ -50,6 +50,7 @@ typedef struct {
     /* short jumps: (captured, landing), in search order */
     uint8_t mj_n[2][MAXSQ];
     uint8_t mj[2][MAXSQ][MAXDIR][2];
+    bb_t mj_near[2][MAXSQ];        /* the squares a man's jumps take from (has_capture) */
     uint8_t kj_n[MAXSQ];
     uint8_t kj[MAXSQ][MAXDIR][2];
     /* the kings' capture rays and quiet rays */

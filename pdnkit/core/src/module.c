@@ -6,6 +6,7 @@
  *   legal_moves(table, state, duplicates) -> list[tuple]
  *   has_capture(table, state) -> bool
  *   key(table, state) -> int                      Position.key() of the state
+ *   bind(Replay, State)                           results as these named-tuple classes
  *
  * A state is (black, wm, wk, bm, bk, king_moves): the side to move (0 White, 1 Black), the PDN
  * square bitboards (bit n-1 = square n) and the king-move counters ((square, n), (square, n))
@@ -22,6 +23,39 @@
 static const char *CODE_NAMES[] = {NULL, "illegal-move", "ambiguous-move", "not-max-capture",
                                    "missed-capture", "capture-priority", "move-after-end",
                                    "handover"};
+
+/* the named-tuple classes of pdnkit.core.api (bind): results are made as them directly */
+static PyTypeObject *REPLAY_TYPE = NULL, *STATE_TYPE = NULL;
+
+static PyObject *new_tuple(PyTypeObject *type, Py_ssize_t n) {
+    return type ? type->tp_alloc(type, n) : PyTuple_New(n);
+}
+
+static int tuple_like(PyObject *obj) {
+    if (!PyType_Check(obj))
+        return 0;
+    PyTypeObject *t = (PyTypeObject *)obj;
+    return PyType_IsSubtype(t, &PyTuple_Type) && t->tp_basicsize == PyTuple_Type.tp_basicsize &&
+           t->tp_itemsize == PyTuple_Type.tp_itemsize;
+}
+
+static PyObject *py_bind(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *replay_type, *state_type;
+    if (!PyArg_ParseTuple(args, "OO", &replay_type, &state_type))
+        return NULL;
+    if (!tuple_like(replay_type) || !tuple_like(state_type)) {
+        PyErr_SetString(PyExc_TypeError, "bind() takes two named-tuple classes");
+        return NULL;
+    }
+    Py_INCREF(replay_type);
+    Py_INCREF(state_type);
+    Py_XDECREF(REPLAY_TYPE);
+    Py_XDECREF(STATE_TYPE);
+    REPLAY_TYPE = (PyTypeObject *)replay_type;
+    STATE_TYPE = (PyTypeObject *)state_type;
+    Py_RETURN_NONE;
+}
 
 static void free_table(PyObject *cap) {
     void *t = PyCapsule_GetPointer(cap, CAPSULE);
@@ -227,8 +261,17 @@ static PyObject *state_obj(const Table *t, const Pos *p) {
     PyObject *b[4] = {board_obj(p->w & ~p->k), board_obj(p->w & p->k), board_obj(p->b & ~p->k),
                       board_obj(p->b & p->k)};
     PyObject *out = NULL;
-    if (km && b[0] && b[1] && b[2] && b[3])
-        out = PyTuple_Pack(6, p->side ? Py_True : Py_False, b[0], b[1], b[2], b[3], km);
+    if (km && b[0] && b[1] && b[2] && b[3] && (out = new_tuple(STATE_TYPE, 6))) {
+        PyObject *side = p->side ? Py_True : Py_False;
+        Py_INCREF(side);
+        PyTuple_SET_ITEM(out, 0, side);
+        for (int i = 0; i < 4; i++) {
+            PyTuple_SET_ITEM(out, i + 1, b[i]);
+            b[i] = NULL;
+        }
+        PyTuple_SET_ITEM(out, 5, km);
+        km = NULL;
+    }
     for (int i = 0; i < 4; i++)
         Py_XDECREF(b[i]);
     Py_XDECREF(km);
@@ -261,7 +304,7 @@ static PyObject *replay_result(const Table *t, const Replay *r) {
                            &r->cap_off, &r->cap, &r->capk, &r->bits, &r->bits_high,
                            &r->keys, &r->counts, &r->numbers, &r->spans, &r->kmoves};
     enum { NA = sizeof arrays / sizeof arrays[0] };
-    PyObject *out = PyTuple_New(8 + NA);
+    PyObject *out = new_tuple(REPLAY_TYPE, 8 + NA);
     if (!out)
         return NULL;
     PyObject *head[8] = {
@@ -490,6 +533,7 @@ static PyMethodDef METHODS[] = {
     {"legal_moves", py_legal_moves, METH_VARARGS,
      "legal_moves(table, state, duplicates=0) -> list of move tuples"},
     {"has_capture", py_has_capture, METH_VARARGS, "has_capture(table, state) -> bool"},
+    {"bind", py_bind, METH_VARARGS, "bind(Replay, State): make results as these named tuples"},
     {"key", py_key, METH_VARARGS, "key(table, state) -> the position key"},
     {NULL, NULL, 0, NULL}};
 

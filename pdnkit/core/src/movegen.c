@@ -85,6 +85,8 @@ int has_capture(const Table *t, const Pos *p) {
     bb_t empty = t->board & ~(own | opp);
     bb_t target = t->men_take_kings ? opp : opp & ~p->k;
     FOR_BITS(s, own & ~p->k) {
+        if (!(target & t->mj_near[p->side][s]))
+            continue; /* no piece to take next to this man */
         for (int j = 0; j < t->mj_n[p->side][s]; j++)
             if (HAS(target, t->mj[p->side][s][j][0]) && HAS(empty, t->mj[p->side][s][j][1]))
                 return 1;

@@ -21,21 +21,23 @@ typedef struct {
 
 /* ------------------------------------------------------------------ buffers */
 
-static void buf_put(Replay *r, Buf *b, const void *src, size_t n) {
-    if (r->err)
-        return;
-    if (b->n + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->n + n)
-            cap *= 2;
-        uint8_t *p = realloc(b->p, cap);
-        if (!p) {
-            r->err = 1;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
+static int buf_grow(Replay *r, Buf *b, size_t n) {
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->n + n)
+        cap *= 2;
+    uint8_t *p = realloc(b->p, cap);
+    if (!p) {
+        r->err = 1;
+        return -1;
     }
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+static inline void buf_put(Replay *r, Buf *b, const void *src, size_t n) {
+    if (b->n + n > b->cap && (r->err || buf_grow(r, b, n) < 0))
+        return;
     memcpy(b->p + b->n, src, n);
     b->n += n;
 }
@@ -455,9 +457,25 @@ static void put_board(Replay *r, Buf *b, bb_t x, int high) {
     buf_put(r, b, &v, sizeof v);
 }
 
+/* The position after a move in the engine's own bit layout (what position keys mix), kept up
+ * to date move by move instead of converting the whole boards at every ply. */
+typedef struct {
+    bb_t w, b, k;
+} Engine;
+
+static void engine_play(const Table *t, Engine *e, const Pos *before, const Move *m) {
+    bb_t o = BIT(t->ebit[m->orig]), d = BIT(t->ebit[m->dest]), c = 0;
+    for (int i = 0; i < m->ncap; i++)
+        c |= BIT(t->ebit[m->cap[i]]);
+    bb_t *own = before->side ? &e->b : &e->w, *opp = before->side ? &e->w : &e->b;
+    *own = (*own & ~o) | d;
+    *opp &= ~c;
+    e->k = (e->k & ~(c | o)) | (m->ends_king ? d : 0);
+}
+
 static void emit(const Table *t, Replay *r, const Pos *before, const Pos *after, const Move *m,
-                 int fl, long number, long start, long end) {
-    uint8_t v, cnt[4];
+                 int fl, long number, long start, long end, uint8_t cnt[4], const Engine *e) {
+    uint8_t sq[2 * MAXSQ + 1], v;
     int was_king = HAS(before->k, m->orig);
     fl |= (m->ncap ? F_CAPTURE : 0) | (was_king ? F_KING : 0) |
           (m->ends_king && !was_king ? F_PROMOTES : 0);
@@ -467,38 +485,52 @@ static void emit(const Table *t, Replay *r, const Pos *before, const Pos *after,
     buf_put(r, &r->dest, &v, 1);
     v = (uint8_t)fl;
     buf_put(r, &r->flags, &v, 1);
-    for (int i = 0; i < m->npath; i++) {
-        v = (uint8_t)(m->path[i] + 1);
-        buf_put(r, &r->path, &v, 1);
+    for (int i = 0; i < m->npath; i++)
+        sq[i] = (uint8_t)(m->path[i] + 1);
+    buf_put(r, &r->path, sq, m->npath);
+    if (m->ncap) { /* the counts change by what was taken (and a crowning) */
+        for (int i = 0; i < m->ncap; i++) {
+            int king = HAS(before->k, m->cap[i]);
+            sq[i] = (uint8_t)(m->cap[i] + 1);
+            sq[MAXSQ + i] = (uint8_t)king;
+            cnt[2 * after->side + king]--;
+        }
+        buf_put(r, &r->cap, sq, m->ncap);
+        buf_put(r, &r->capk, sq + MAXSQ, m->ncap);
     }
-    for (int i = 0; i < m->ncap; i++) {
-        v = (uint8_t)(m->cap[i] + 1);
-        buf_put(r, &r->cap, &v, 1);
-        v = (uint8_t)HAS(before->k, m->cap[i]);
-        buf_put(r, &r->capk, &v, 1);
+    if (fl & F_PROMOTES) {
+        cnt[2 * before->side]--;
+        cnt[2 * before->side + 1]++;
     }
     put_i32(r, &r->path_off, (long)r->path.n);
     put_i32(r, &r->cap_off, (long)r->cap.n);
     bb_t boards[4] = {after->w & ~after->k, after->w & after->k, after->b & ~after->k,
                       after->b & after->k};
-    for (int i = 0; i < 4; i++) {
-        put_board(r, &r->bits, boards[i], 0);
-        if (t->nsq > 64)
-            put_board(r, &r->bits_high, boards[i], 1);
-        cnt[i] = (uint8_t)popcount(boards[i]);
+    uint64_t words[4];
+    for (int i = 0; i < 4; i++)
+        words[i] = (uint64_t)boards[i];
+    buf_put(r, &r->bits, words, sizeof words);
+    if (t->nsq > 64) {
+        for (int i = 0; i < 4; i++)
+            words[i] = (uint64_t)(boards[i] >> 64);
+        buf_put(r, &r->bits_high, words, sizeof words);
     }
     buf_put(r, &r->counts, cnt, 4);
-    int64_t key = position_key(to_engine(t, after->w), to_engine(t, after->b),
-                               to_engine(t, after->k), after->side);
+    int64_t key = position_key(e->w, e->b, e->k, after->side);
     buf_put(r, &r->keys, &key, sizeof key);
-    put_i32(r, &r->numbers, number);
-    put_i32(r, &r->spans, start);
-    put_i32(r, &r->spans, end);
-    if (t->king_limit)
+    int32_t tail[3] = {number > INT32_MAX ? INT32_MAX : (int32_t)number,
+                       start > INT32_MAX ? INT32_MAX : (int32_t)start,
+                       end > INT32_MAX ? INT32_MAX : (int32_t)end};
+    buf_put(r, &r->numbers, tail, 4);
+    buf_put(r, &r->spans, tail + 1, 8);
+    if (t->king_limit) {
+        int32_t km[4];
         for (int side = 0; side < 2; side++) {
-            put_i32(r, &r->kmoves, after->csq[side] + 1);
-            put_i32(r, &r->kmoves, after->cn[side]);
+            km[2 * side] = after->csq[side] + 1;
+            km[2 * side + 1] = after->cn[side] > INT32_MAX ? INT32_MAX : (int32_t)after->cn[side];
         }
+        buf_put(r, &r->kmoves, km, sizeof km);
+    }
     r->plies++;
 }
 
@@ -651,6 +683,9 @@ void replay_run(const Table *t, const Pos *start, const Text *items, long nitems
     long item = offset;
     put_i32(r, &r->path_off, 0);
     put_i32(r, &r->cap_off, 0);
+    uint8_t cnt[4] = {(uint8_t)popcount(p.w & ~p.k), (uint8_t)popcount(p.w & p.k),
+                      (uint8_t)popcount(p.b & ~p.k), (uint8_t)popcount(p.b & p.k)};
+    Engine e = {to_engine(t, p.w), to_engine(t, p.b), to_engine(t, p.k)};
     for (;;) {
         Written w;
         const char *why = NULL;
@@ -691,9 +726,10 @@ void replay_run(const Table *t, const Pos *start, const Text *items, long nitems
         }
         Pos before = p;
         play_move(t, &p, &m);
+        engine_play(t, &e, &before, &m);
         if (c.dots)
             fl |= F_NUMBERED | (c.dots >= 2 ? F_BLACK_DOTS : 0);
-        emit(t, r, &before, &p, &m, fl, c.number, s0, s1);
+        emit(t, r, &before, &p, &m, fl, c.number, s0, s1, cnt, &e);
         if (r->err)
             break;
         item++;

@@ -126,6 +126,13 @@ static void read_directional(Reader *r, Table *t) {
         t->king_dirs[i] = (uint8_t)next(r, 0, t->ndir ? t->ndir - 1 : 0, "bad direction");
 }
 
+static void make_near(Table *t) {
+    for (int side = 0; side < 2; side++)
+        for (int s = 0; s < t->nsq; s++)
+            for (int j = 0; j < t->mj_n[side][s]; j++)
+                t->mj_near[side][s] |= BIT(t->mj[side][s][j][0]);
+}
+
 static void make_runs(Table *t) {
     t->nruns = 0;
     for (int s = 0; s < t->nsq; s++) {
@@ -175,5 +182,6 @@ int table_from_blob(Table *t, const int32_t *v, size_t n, const char **why) {
         return -1;
     }
     make_runs(t);
+    make_near(t);
     return 0;
 }
