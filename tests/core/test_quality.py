@@ -31,8 +31,9 @@ def test_the_c_sources_compile_without_warnings(tmp_path: Path) -> None:
     if cc is None:
         pytest.skip("no C compiler")
     src = sorted((ROOT / "pdnkit" / "core" / "src").glob("*.c"))
-    res = subprocess.run([cc, "-fsyntax-only", "-std=c11", "-O2", "-Wall", "-Wextra",
-                          "-Wpedantic", "-Wshadow", "-Werror",
-                          f"-I{sysconfig.get_paths()['include']}", *map(str, src)],
-                         capture_output=True, text=True, cwd=tmp_path)
-    assert res.returncode == 0, res.stderr
+    for c in src:  # compiled for real: some warnings (unused functions) come after parsing
+        res = subprocess.run([cc, "-c", "-std=c11", "-O2", "-Wall", "-Wextra", "-Wpedantic",
+                              "-Wshadow", "-Werror", f"-I{sysconfig.get_paths()['include']}",
+                              str(c), "-o", str(tmp_path / (c.stem + ".o"))],
+                             capture_output=True, text=True)
+        assert res.returncode == 0, res.stderr

@@ -452,11 +452,6 @@ static int resolve(const Table *t, Gen *g, const Pos *p, const Written *w, Move 
 
 /* ------------------------------------------------------------------ output */
 
-static void put_board(Replay *r, Buf *b, bb_t x, int high) {
-    uint64_t v = high ? (uint64_t)(x >> 64) : (uint64_t)x;
-    buf_put(r, b, &v, sizeof v);
-}
-
 /* The position after a move in the engine's own bit layout (what position keys mix), kept up
  * to date move by move instead of converting the whole boards at every ply. */
 typedef struct {
