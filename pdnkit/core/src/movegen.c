@@ -27,8 +27,10 @@ static inline int lowbit(bb_t x) {
 void gen_init(Gen *g, const Table *t) {
     memset(g, 0, sizeof *g);
     g->t = t;
-    g->node_limit = 50000000L;
-    g->max_moves = 4000000;
+    /* bounds for hostile positions (real games stay far below them): about a second of
+     * search and 70 MB of routes; beyond them the search stops with an error */
+    g->node_limit = 20000000L;
+    g->max_moves = 250000;
 }
 
 void gen_free(Gen *g) {
