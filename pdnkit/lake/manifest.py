@@ -48,7 +48,7 @@ def make_entry(src: str, sha: str, size: int, enc: str, file_id: int, game_base:
            results: list[ChunkResult]) -> SourceEntry:
     """The manifest entry of a source whose chunks all came back: each chunk's bases are
     the sums over the chunks before it, in byte order."""
-    from pdnkit import __version__
+    from pdnkit._version import __version__
 
     results = sorted(results, key=lambda r: r.chunk)
     chunks = []
