@@ -1,4 +1,5 @@
-"""``pdnkit import``, ``query``, ``export``, ``duplicates`` and ``demo``: the game database.
+"""``pdnkit import``, ``query``, ``export``, ``upgrade``, ``duplicates`` and ``demo``: the game
+database.
 
 Each command is a thin shell over the library function of the same name in
 :mod:`pdnkit.store`.
@@ -195,6 +196,34 @@ def export_command(
     with usage_errors(), user_sql("--where"):
         n = export(sys.stdout if to_stdout else out, db=db, where=where)
     typer.echo(f"{n} games -> {out}", err=True)
+
+
+@app.command(
+    "upgrade",
+    epilog=(
+        "Examples:\n\n"
+        "  [bold]pdnkit upgrade --db games.duckdb[/bold]\n\n"
+        "  [bold]pdnkit upgrade --db games.lake[/bold]     a lake's manifest: paths relative "
+        "to the lake"
+    ),
+)
+def upgrade_command(db: Db = None) -> None:
+    """Bring a database made by an older pdnkit up to the current schema.
+
+    The database itself is never changed: a new file is made beside it
+    ([cyan]NAME.upgrading[/cyan]) from its rows, checked, flushed and renamed over it in one
+    step; the database as it was is kept as [cyan]NAME.schemaN.bak[/cyan] (a hard link, so
+    no space is used until the swap; delete it when you no longer need it). Stopped at any
+    moment (Ctrl-C, a kill, a crash), the database is as it was, and the next upgrade starts
+    again. Read commands refuse an older database and name this command; [bold]import[/bold],
+    [bold]query --write[/bold] and [bold]players alias[/bold] upgrade it themselves (with a
+    notice). For a lake folder, its manifest entries get paths relative to the lake.
+    """
+    from pdnkit.store import upgrade
+
+    with usage_errors():  # no such database
+        result = upgrade(db)
+    typer.echo(terminal_safe(str(result)))
 
 
 @app.command(

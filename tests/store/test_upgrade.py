@@ -14,8 +14,9 @@ import pytest
 
 from pdnkit.lake import import_lake, read_manifest
 from pdnkit.store import connect, import_files, sample_dir
-from pdnkit.store.db import schema_sql
+from pdnkit.store.db import SCHEMA_VERSION, UpgradeNeededError, schema_sql
 from pdnkit.store.lakeview import open_lake
+from pdnkit.store.upgrades import upgrade
 from tests.store.safety_helpers import cli
 
 #: the positions view of schema version 2 (the key read from the table)
@@ -111,7 +112,10 @@ def test_a_version_2_database_is_upgraded_without_loss(current, tmp_path: Path) 
     assert _rows(con, "moves") == rows["moves"]  # the version-2 table holds the same rows
     assert {r[3] for r in _rows(con, "positions")} != {r[3] for r in rows["positions"]}
     con.close()
-    con = connect(old, read_only=True)  # a read command: upgraded once, then read
+    with pytest.raises(UpgradeNeededError):
+        connect(old, read_only=True)  # a read command never rewrites it
+    assert upgrade(old, notice=None).from_version == 2
+    con = connect(old, read_only=True)
     assert _rows(con, "moves") == rows["moves"]
     assert _rows(con, "positions") == rows["positions"]
     kinds = dict(con.execute("SELECT table_name, table_type FROM information_schema.tables"
@@ -121,7 +125,7 @@ def test_a_version_2_database_is_upgraded_without_loss(current, tmp_path: Path) 
         "SELECT column_name FROM information_schema.columns "
         "WHERE table_name = 'position_bits'").fetchall()}
     assert con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'"
-                       ).fetchall() == [("4",)]
+                       ).fetchall() == [(str(SCHEMA_VERSION),)]
     assert _bit_types(con) == ["UBIGINT"] * 8
     con.close()
     code, out, err = cli("stats", "results", "--db", old)
@@ -196,6 +200,7 @@ def _make_legacy(lake: Path) -> None:
             part = chunk["parts"].pop("move_rows", None)
             if part is None:
                 continue
+            part = str(lake / part)  # the manifest names its parts relative to the lake
             conv.execute("DROP TABLE IF EXISTS move_rows")
             conv.execute(f"CREATE TABLE move_rows AS SELECT * FROM read_parquet('{part}')")
             legacy = part.replace("/move_rows/", "/moves/")
