@@ -96,11 +96,13 @@ def database_error(exc: BaseException, path: str, doing: str = "open") -> Databa
     first = text.splitlines()[0] if text else type(exc).__name__
     low = text.lower()
     if "could not set lock" in low or "conflicting lock" in low:
-        holder = text.split("Conflicting lock is held in", 1)[-1].split(". See", 1)[0].strip()
-        who = f" ({holder})" if holder and holder != text else ""
+        pid = re.search(r"\(PID (\d+)\)", text)
+        holder = text.split("Conflicting lock is held in", 1)[-1].split(" (PID", 1)[0].strip()
+        program = f" {os.path.basename(holder)}" if holder and holder != text else ""
+        who = f" (pid {pid.group(1)}{program})" if pid else ""
         return DatabaseError(
             f"the database {path} is in use by another process{who}, e.g. an import that "
-            "is still running: wait until it ends, or use another --db")
+            "is still running: wait until it ends, or use another --db; nothing was written")
     if "not a valid duckdb database" in low or "database file" in low and "version" in low \
             or "corrupt" in low or "checksum" in low:
         return DatabaseError(
