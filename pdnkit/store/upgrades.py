@@ -298,6 +298,10 @@ def fill_result_source(con: duckdb.DuckDBPyConnection) -> None:
 
 register_fill("games", ["result_source"], fill_result_source,
               what="games.result_source from the result tags")
+# the openings' columns, classified from the stored positions (a fill whose columns
+# schema.sql does not have never runs: this waits for the columns and the function)
+register_fill("games", ["opening_code", "opening_name", "opening_ply"],
+              "pdnkit.openings:fill_database", what="games.opening_* from the positions")
 
 
 # --------------------------------------------------------------------------------------------
