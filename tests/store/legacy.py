@@ -67,16 +67,21 @@ def _from_schema_history(db: Path) -> None:
     con.execute("ALTER TABLE games DROP COLUMN raw_pieces")
     con.execute("DROP TABLE raw_pieces")
     con.execute(V4_PLAYER_NAME)
+    record_as(con, "4")
+    con.close()
+
+
+def record_as(con: duckdb.DuckDBPyConnection, version: str) -> None:
+    """The ``pdnkit_meta`` record of schema ``version`` with the tables as they are."""
     cols: dict[str, list[str]] = {}
     for t, c in con.execute(
             "SELECT table_name, column_name FROM information_schema.columns WHERE table_name IN "
             "(SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE')"
             " ORDER BY table_name, ordinal_position").fetchall():
         cols.setdefault(t, []).append(c)
-    con.execute("UPDATE pdnkit_meta SET value = '4' WHERE key = 'schema_version'")
+    con.execute("UPDATE pdnkit_meta SET value = ? WHERE key = 'schema_version'", [version])
     con.execute("UPDATE pdnkit_meta SET value = ? WHERE key = 'columns'",
                 [json.dumps(cols, sort_keys=True)])
-    con.close()
 
 
 def version_4_database(folder: Path) -> tuple[Path, str]:

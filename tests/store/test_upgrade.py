@@ -17,6 +17,7 @@ from pdnkit.store import connect, import_files, sample_dir
 from pdnkit.store.db import SCHEMA_VERSION, UpgradeNeededError, schema_sql
 from pdnkit.store.lakeview import open_lake
 from pdnkit.store.upgrades import upgrade
+from tests.store.legacy import record_as
 from tests.store.safety_helpers import cli
 
 #: the positions view of schema version 2 (the key read from the table)
@@ -50,19 +51,6 @@ def _hugeint_bits(con: duckdb.DuckDBPyConnection) -> None:
                             "WHERE table_name = 'position_bits'").fetchall())["wm"] == "HUGEINT"
 
 
-def _record(con: duckdb.DuckDBPyConnection, version: str) -> None:
-    """The ``pdnkit_meta`` record of schema ``version`` with the tables as they are."""
-    cols: dict[str, list[str]] = {}
-    for t, c in con.execute(
-            "SELECT table_name, column_name FROM information_schema.columns WHERE table_name IN "
-            "(SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE')"
-            " ORDER BY table_name, ordinal_position").fetchall():
-        cols.setdefault(t, []).append(c)
-    con.execute("UPDATE pdnkit_meta SET value = ? WHERE key = 'schema_version'", [version])
-    con.execute("UPDATE pdnkit_meta SET value = ? WHERE key = 'columns'",
-                [json.dumps(cols, sort_keys=True)])
-
-
 def _downgrade(db: Path) -> None:
     """Rewrite a current database as schema version 2 wrote it: a ``moves`` table with every
     column, ``position_bits`` with ``HUGEINT`` bitboards and a stored key (a stand-in value,
@@ -76,7 +64,7 @@ def _downgrade(db: Path) -> None:
     con.execute("ALTER TABLE position_bits ADD COLUMN position_key BIGINT")
     con.execute("UPDATE position_bits SET position_key = ply * 7919")
     con.execute(V2_POSITIONS)
-    _record(con, "2")
+    record_as(con, "2")
     con.close()
 
 
@@ -158,7 +146,7 @@ def test_a_version_3_database_gets_split_bitboards(current, tmp_path: Path) -> N
     _hugeint_bits(con)
     con.execute(V2_POSITIONS.replace("p.position_key",
                                      "position_key_of(p.wm, p.wk, p.bm, p.bk, p.black)"))
-    _record(con, "3")
+    record_as(con, "3")
     con.close()
     con = connect(old)
     assert _bit_types(con) == ["UBIGINT"] * 8
