@@ -202,7 +202,8 @@ def duplicates(db: DbLike = None, *, files: bool = False) -> pd.DataFrame:
         list(g.game_id ORDER BY g.game_id) AS game_ids,
         list(f.path || '#' || CAST(g.game_index + 1 AS VARCHAR) ORDER BY g.game_id)
             AS locations,
-        list(DISTINCT coalesce(g.white, '?') || ' - ' || coalesce(g.black, '?')) AS players,
+        list(DISTINCT coalesce(g.white, '?') || ' - ' || coalesce(g.black, '?')
+             ORDER BY coalesce(g.white, '?') || ' - ' || coalesce(g.black, '?')) AS players,
         g.moves_hash AS moves_hash
     FROM games g
     JOIN dup USING (moves_hash)

@@ -258,7 +258,8 @@ def check_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> 
         if missing:
             raise SchemaError(f"{name} does not match the pdnkit schema: table(s) "
                               f"{', '.join(missing)} missing." + fix)
-        return "older"
+        # tables made by running schema.sql alone are current, only not recorded yet
+        return "current" if _has_everything(con, have) else "older"
     version = int(meta.get("schema_version", "0") or 0)
     if version > SCHEMA_VERSION:
         raise SchemaError(f"{name} was made by a newer pdnkit (schema version {version}, this "
@@ -274,13 +275,19 @@ def check_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> 
     if lost:
         raise SchemaError(f"{name} does not match the pdnkit schema: {', '.join(lost)} "
                           "dropped." + fix)
-    if version < SCHEMA_VERSION or not reference_objects() <= _objects(con):
-        return "older"  # (views and macros a newer schema.sql added are created too)
-    for table, cols in ref.items():
+    if version < SCHEMA_VERSION:
+        return "older"
+    return "current" if _has_everything(con, have) else "older"
+
+
+def _has_everything(con: duckdb.DuckDBPyConnection, have: dict[str, list[tuple[str, str]]]
+                    ) -> bool:
+    """Whether the database has every table, column, view and macro of ``schema.sql``."""
+    for table, cols in reference_columns().items():
         present = {c for c, _ in have.get(table, [])}
         if any(c not in present for c, _ in cols):
-            return "older"
-    return "current"
+            return False
+    return reference_objects() <= _objects(con)
 
 
 def schema_record(have: dict[str, list[tuple[str, str]]]) -> dict[str, list[str]]:
