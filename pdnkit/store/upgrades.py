@@ -497,6 +497,11 @@ def _build(path: Path, new: Path, version: int, result: UpgradeResult) -> None:
         con.execute(schema_sql())
         con.execute(f"ATTACH {_q(str(path))} AS {ATTACHED} (READ_ONLY)")
         src = Sources.attached(con)
+        if "positions" in src:  # a table of FEN text: no step turns it into bitboards
+            raise DatabaseError(
+                f"{path} stores positions as FEN text (made by a pdnkit before the "
+                "bitboards): no upgrade can make its searches work; import its files into a "
+                "new database (the database is as it was)")
         for v in range(version + 1, SCHEMA_VERSION + 1):
             if v in VERSION_STEPS:
                 VERSION_STEPS[v].convert(src)
