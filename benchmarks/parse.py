@@ -70,11 +70,11 @@ def lark_lex_only(path: Path) -> int:
 
 
 def pdnkit_read(path: Path, use_cython: bool) -> tuple[int, int]:
-    from pdnkit.pdn import reader
+    from pdnkit.pdn import lalr, reader
 
-    reader._PARSERS.clear()
-    original = reader._parser
-    reader._parser = lambda use=None: original(use_cython)  # type: ignore[assignment]
+    lalr.PARSERS.clear()
+    original = lalr.parser
+    lalr.parser = lambda use=None: original(use_cython)  # type: ignore[assignment]
     try:
         games = plies = 0
         for g in reader.read_games(path):
@@ -82,14 +82,18 @@ def pdnkit_read(path: Path, use_cython: bool) -> tuple[int, int]:
             plies += len(g.moves)
         return games, plies
     finally:
-        reader._parser = original  # type: ignore[assignment]
+        lalr.parser = original  # type: ignore[assignment]
 
 
 BASELINE_SCRIPT = """
 import resource, sys
 sys.path.insert(0, {root!r})
 import pdnkit.pdn.reader as r
-r._parser()
+try:
+    from pdnkit.pdn.lalr import parser  # the parser's own module
+except ImportError:  # an older checkout: the reader built it
+    parser = r._parser
+parser()
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 """
 

@@ -1,9 +1,14 @@
-"""Perft speed: pdnkit's move generator against py-draughts (pure Python bitboards).
+"""Perft speed: pdnkit's move generators against py-draughts (pure Python bitboards).
 
 Usage::
 
-    .venv/bin/python benchmarks/perft.py            # international 6, russian 7
-    .venv/bin/python benchmarks/perft.py --repeat 3 --intl-depth 5 --russian-depth 6
+    .venv/bin/python benchmarks/perft.py            # international 7, russian 8
+    .venv/bin/python benchmarks/perft.py --repeat 3 --intl-depth 6 --russian-depth 7
+
+pdnkit is measured twice: the replay core (``pdnkit.core.perft``: the C extension when it is
+built; the rows say which core ran) and the pure-Python rules engine (``pdnkit.rules.perft``,
+the reference and the fallback). Then whole processes: ``pdnkit perft international DEPTH``
+as the CLI runs it today and the same count through ``pdnkit.core`` in a fresh interpreter.
 
 The first run creates ``benchmarks/.venv-peer`` (a separate virtual environment with
 ``py-draughts``, whose import name ``draughts`` clashes with pydraughts, so it never goes into
@@ -94,10 +99,14 @@ def run_peer(intl_depth: int, russian_depth: int, repeat: int) -> dict[str, list
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_ours(variant: str, depth: int, repeat: int) -> tuple[int, float]:
+def run_ours(variant: str, depth: int, repeat: int, engine: str) -> tuple[int, float]:
+    """(leaves, best seconds) of ``engine`` ("core" or "rules") on ``variant``'s start."""
     sys.path.insert(0, str(HERE.parent))
-    from pdnkit.rules import Position, get_rules, perft
+    from pdnkit import core
+    from pdnkit.rules import Position, get_rules
+    from pdnkit.rules import perft as rules_perft
 
+    perft = core.perft if engine == "core" else rules_perft
     pos = Position.initial(get_rules(variant))
     best: tuple[int, float] | None = None
     for _ in range(repeat):
@@ -110,30 +119,79 @@ def run_ours(variant: str, depth: int, repeat: int) -> tuple[int, float]:
     return best
 
 
+def whole_process(depth: int, repeat: int) -> list[tuple[str, float, str]]:
+    """Seconds of a whole process counting international perft ``depth``: the CLI as it is,
+    and the count through pdnkit.core (what ``pdnkit perft`` runs once it calls the core)."""
+    exe = Path(sys.executable)
+    cli = exe.with_name("pdnkit")
+    core_code = ("from pdnkit import core; from pdnkit.rules import Position, get_rules; "
+                 f"print(core.perft(Position.initial(get_rules('international')), {depth}))")
+    peer_code = ("from draughts.boards.standard import Board\n"
+                 "def f(b, d):\n"
+                 "    ms = b.legal_moves\n"
+                 "    if d == 1: return len(ms)\n"
+                 "    t = 0\n"
+                 "    for m in ms:\n"
+                 "        b.push(m); t += f(b, d - 1); b.pop()\n"
+                 "    return t\n"
+                 f"print(f(Board(), {depth}))")
+    runs = [("peer board API", [str(PEER_PY), "-c", peer_code]),
+            ("pdnkit perft (CLI)", [str(cli), "perft", "international", str(depth)]),
+            ("python -c core.perft", [sys.executable, "-c", core_code])]
+    out = []
+    for label, cmd in runs:
+        if label.startswith("pdnkit") and not cli.exists():
+            continue
+        best = None
+        last = ""
+        for _ in range(repeat):
+            t = time.perf_counter()
+            res = subprocess.run(cmd, capture_output=True, text=True, check=True)
+            dt = time.perf_counter() - t
+            last = res.stdout.strip().splitlines()[-1]
+            best = dt if best is None else min(best, dt)
+        assert best is not None
+        out.append((label, best, last))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--intl-depth", type=int, default=6)
-    ap.add_argument("--russian-depth", type=int, default=7)
+    ap.add_argument("--intl-depth", type=int, default=7)
+    ap.add_argument("--russian-depth", type=int, default=8)
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
     ensure_peer()
     peer = run_peer(args.intl_depth, args.russian_depth, args.repeat)
-    rows = []
+    sys.path.insert(0, str(HERE.parent))
+    from pdnkit.core import core_in_use
+
+    print(f"pdnkit core in use: {core_in_use()}")
+    print(f"{'variant':<14}{'depth':>6}{'nodes':>10}  {'engine':<16}{'M nodes/s':>10}"
+          f"{'x board API':>13}{'x turbo':>9}")
     for variant, depth in (("international", args.intl_depth), ("russian", args.russian_depth)):
-        n, dt = run_ours(variant, depth, args.repeat)
         peers = {k.split("/")[1]: v for k, v in peer.items() if k.startswith(variant + "/")}
-        for kind, (pn, _pdt) in peers.items():
-            if pn != n:
-                raise SystemExit(f"node counts differ: {variant} {kind}: peer {pn}, ours {n}")
-        best_kind, (pn, pdt) = min(peers.items(), key=lambda kv: kv[1][1])
-        rows.append((variant, depth, n, n / dt, {k: v[0] / v[1] for k, v in peers.items()},
-                     best_kind, (n / dt) / (pn / pdt)))
-    print(f"{'variant':<14}{'depth':>6}{'nodes':>10}{'pdnkit M/s':>12}  peer M/s"
-          f"{'':<26}ratio")
-    for variant, depth, n, ours, peers, best_kind, ratio in rows:
-        pk = ", ".join(f"{k} {v / 1e6:.3f}" for k, v in peers.items())
-        print(f"{variant:<14}{depth:>6}{n:>10}{ours / 1e6:>12.3f}  {pk:<34}{ratio:.2f}"
-              f" (vs {best_kind})")
+        rows = [(f"peer {kind}", pn, pdt) for kind, (pn, pdt) in peers.items()]
+        for engine in ("core", "rules"):
+            n, dt = run_ours(variant, depth, args.repeat, engine)
+            for kind, (pn, _pdt) in peers.items():
+                if pn != n:
+                    raise SystemExit(f"node counts differ: {variant} {kind}: peer {pn}, "
+                                     f"{engine} {n}")
+            rows.append((f"pdnkit {engine}", n, dt))
+        board = peers["board"][0] / peers["board"][1]
+        turbo = peers["turbo"][0] / peers["turbo"][1] if "turbo" in peers else None
+        for label, n, dt in rows:
+            rate = n / dt
+            xt = f"{rate / turbo:>9.2f}" if turbo else f"{'-':>9}"
+            print(f"{variant:<14}{depth:>6}{int(n):>10}  {label:<16}{rate / 1e6:>10.3f}"
+                  f"{rate / board:>13.2f}{xt}")
+    print(f"\nwhole processes (interpreter start and imports included), international depth "
+          f"{args.intl_depth}:")
+    runs = whole_process(args.intl_depth, args.repeat)
+    base = runs[0][1]
+    for label, dt, last in runs:
+        print(f"  {label:<22}{dt:>8.2f} s  {base / dt:>7.1f}x the peer's process   ({last})")
 
 
 if __name__ == "__main__":

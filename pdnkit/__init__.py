@@ -11,8 +11,7 @@ Example:
 from __future__ import annotations
 
 from pdnkit._lazy import lazy_exports
-
-__version__ = "0.1.0"
+from pdnkit._version import __version__
 
 #: public name -> module that defines it
 _API: dict[str, str] = {

@@ -33,22 +33,22 @@ class Severity(str, Enum):
         """Numeric order, for comparisons (info=0, warning=1, error=2)."""
         return _RANK[self.value]
 
-    def __ge__(self, other: object) -> bool:  # type: ignore[override]
+    def __ge__(self, other: object) -> bool:
         if isinstance(other, Severity):
             return self.rank >= other.rank
         return NotImplemented
 
-    def __gt__(self, other: object) -> bool:  # type: ignore[override]
+    def __gt__(self, other: object) -> bool:
         if isinstance(other, Severity):
             return self.rank > other.rank
         return NotImplemented
 
-    def __le__(self, other: object) -> bool:  # type: ignore[override]
+    def __le__(self, other: object) -> bool:
         if isinstance(other, Severity):
             return self.rank <= other.rank
         return NotImplemented
 
-    def __lt__(self, other: object) -> bool:  # type: ignore[override]
+    def __lt__(self, other: object) -> bool:
         if isinstance(other, Severity):
             return self.rank < other.rank
         return NotImplemented
@@ -149,11 +149,14 @@ CODES: dict[str, CodeInfo] = {
            "were replaced by U+FFFD; the other lines are unchanged. Fix the bytes, or read "
            "the file with `--encoding NAME` if it is really in another encoding."),
         _c("binary-data", "error", "read",
-           "the input holds binary data (NUL bytes); reading stopped there",
-           "The input holds a run of NUL bytes: it is not PDN text (a binary file, "
-           "a device such as /dev/zero, a truncated disk image). The games before it are "
-           "read; the rest of the input is not. If the file is UTF-16 or UTF-32 without a "
-           "byte order mark, name it with `--encoding utf-16-le` (or -be, utf-32-...)."),
+           "the input holds binary data (NUL bytes): a run is skipped and reading goes on; "
+           "binary data on end stops it",
+           "The input holds a run of NUL bytes: it is not PDN text (padding, a damaged "
+           "copy, a device such as /dev/zero, a disk image). A run inside the file is "
+           "skipped and the games after it are read (the finding gives its line and length); "
+           "binary data on end (a megabyte of NUL bytes, or a block mostly NUL) stops "
+           "reading there. If the file is UTF-16 or UTF-32 without a byte order mark, name "
+           "it with `--encoding utf-16-le` (or -be, utf-32-...)."),
         _c("empty-file", "warning", "read",
            "the file holds no PDN text",
            "The input is empty or holds only blank lines. Check that the right file was "
@@ -169,14 +172,40 @@ CODES: dict[str, CodeInfo] = {
            "Text between games that holds no tags and no moves. Remove it or make it a "
            "`%` escape line."),
         _c("ignored-text", "warning", "read",
-           "text between games that is neither tags nor moves was skipped",
-           "A note, a stray comment or other text stands between two games. It is not a "
-           "game, so it was skipped (the finding is attached to the next game). Make it a "
-           "`%` escape line or a comment inside a game."),
+           "text between games that is neither tags nor moves was kept as a comment",
+           "A note, a page footer (`--- page 3 ---`), a bracketed word that is no tag pair "
+           "(`[Empty]`, a lone `[`) or other text stands between two games or among a "
+           "game's tags. It is not a game and holds no move, so it is never replayed; the "
+           "reader keeps it as a comment before the first move of the neighbouring game "
+           "(the next one; the last one at the end of the file), where `convert` writes it, "
+           "and the finding says where it was. Make it a `%` escape line or a comment."),
+        _c("escaped-line-ends", "info", "read",
+           "the file writes line ends as literal escape text (backslash and r)",
+           "Some exporters write the two characters `\\r` (or `\\n`, `\\t`) where a "
+           "line end belongs: `[White \"Schaad\"]\\r`. Outside comments and tag values "
+           "such text is layout: the reader reads it as white space, and says so once per "
+           "file. Nothing is lost; `convert` writes real line ends."),
+        _c("c-style-escapes", "info", "read",
+           "tag values escape quotes C-style (\\')",
+           "PDN escapes only `\\\"` and `\\\\` in tag values; this file also writes "
+           "`\\'` (`D\\'Almeida`), which the reader reads as `'`. Said once per file."),
+        _c("html-entities", "info", "read",
+           "tags are written with HTML character references, which were decoded",
+           "Tag names or values hold HTML/XML character references (`R&#x00e9;sultat`, "
+           "`Caf&eacute;`, `&amp;`). The reader decodes them (`Résultat`, `Café`, `&`), so "
+           "the tags reach their columns. Said once per file; write UTF-8 text instead."),
+        _c("lone-dash-result", "warning", "read",
+           "a lone '-' stands where the result belongs; read as '*'",
+           "The movetext ends with a single `-` instead of a result token. The game stays "
+           "one game with its moves and is read as unfinished (`*`); a Result tag on the "
+           "2-point or 1-point scale still gives the result. Write `*` for an unfinished "
+           "game. `--strict` makes it an error."),
         _c("unknown-tag-syntax", "warning", "read",
            "a tag pair is malformed but was recovered",
-           "A tag such as `[Event Foo]` (no quotes) or a lower-case tag name was read "
-           "liberally. Write tags as `[Name \"value\"]` with a capitalised name."),
+           "A tag pair missing its `[` or its `]` (`Event \"Open\"]`), or whose quote is "
+           "never closed (`[Event \"Open]`), was read as the tag it stands for; the "
+           "finding says what was missing. Write tags as `[Name \"value\"]`. `--strict` "
+           "makes it an error."),
         _c("unreadable-text", "warning", "read",
            "text inside the movetext that is not PDN was kept as a comment",
            "Something inside the moves is neither a move, a move number, a comment, a "

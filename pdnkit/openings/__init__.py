@@ -61,6 +61,7 @@ _API: dict[str, str] = {
     "StoredTable": "pdnkit.openings.database",
     "classify_games": "pdnkit.openings.database",
     "fill_database": "pdnkit.openings.database",
+    "fill_upgrade": "pdnkit.openings.database",
     "load_opening_table": "pdnkit.openings.database",
     "opening_book": "pdnkit.openings.database",
     "stored_tables": "pdnkit.openings.database",

@@ -9,8 +9,9 @@ tables users load, and the import's upkeep of classification and novelties.
 * :func:`load_opening_table` stores a user's CSV table in ``opening_tables`` and
   re-classifies the games of its variant; :func:`opening_book` is the book a database
   classifies a variant's games with (the shipped tables, then the loaded ones).
-* :func:`fill_database` classifies every game and recomputes every novelty: the fill step
-  of a database made before these columns existed.
+* :func:`fill_database` classifies every game and recomputes every novelty;
+  :func:`fill_upgrade` does so (findings aside) as the fill step of the upgrade of a
+  database made before these columns existed.
 * The import (:func:`pdnkit.store.import_files`) calls :func:`mark_removed` before it
   deletes a replaced file's games, :func:`mark_loaded` after a file's rows are in, and
   :func:`settle_import` once at its end (see :mod:`pdnkit.openings.novelty_db`).
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     from pdnkit.store.session import DbLike
 
 __all__ = ["FillSummary", "LoadedTable", "StoredTable", "classify_games", "fill_database",
+           "fill_upgrade",
            "load_opening_table", "mark_loaded", "mark_removed", "opening_book",
            "settle_import", "stored_classifications", "stored_tables"]
 
@@ -192,12 +194,13 @@ def stored_classifications(con: duckdb.DuckDBPyConnection, variant: str, book: O
 
 
 def classify_games(con: duckdb.DuckDBPyConnection, variant: str,
-                   book: OpeningBook | None = None, games: str | None = None) -> int:
+                   book: OpeningBook | None = None, games: str | None = None, *,
+                   findings: bool = True) -> int:
     """Classify the stored games of ``variant`` (those the SQL query ``games`` selects, one
     ``game_id`` column; ``None``: all) from their positions with ``book`` (default: the
-    database's :func:`opening_book`) and write their opening columns and
-    ``opening-tag-mismatch`` findings; returns the number of games written. Runs in the
-    caller's transaction, if any.
+    database's :func:`opening_book`) and write their opening columns and (unless not
+    ``findings``) ``opening-tag-mismatch`` findings; returns the number of games written.
+    Runs in the caller's transaction, if any.
 
     Example:
         >>> from pdnkit.store import connect
@@ -215,7 +218,8 @@ def classify_games(con: duckdb.DuckDBPyConnection, variant: str,
         return 0
     if not len(book):  # no tables: nothing to name, as at import
         _write_columns(con, [(gid, None, None, None, None, None) for gid in meta])
-        _write_findings(con, book, meta, [], only, name)
+        if findings:
+            _write_findings(con, book, meta, [], only, name)
         return len(meta)
     out: dict[int, tuple[str | None, str | None, int | None, str | None, bool | None]] = {}
     notes: list[tuple[int, Classification]] = []
@@ -223,8 +227,10 @@ def classify_games(con: duckdb.DuckDBPyConnection, variant: str,
         out[gid] = (c.code, c.name, c.ply, coded_family(c), c.mirrored)
         if gid in meta and meta[gid][3]:
             notes.append((gid, c))
-    _write_columns(con, [(gid, *out.get(gid, (None,) * 5)) for gid in meta])
-    _write_findings(con, book, meta, notes, only, name)
+    # a game without stored positions (unparsed) is read in its own colours, as at import
+    _write_columns(con, [(gid, *out.get(gid, (None, None, None, None, False))) for gid in meta])
+    if findings:
+        _write_findings(con, book, meta, notes, only, name)
     return len(meta)
 
 
@@ -274,6 +280,21 @@ def _write_findings(con: duckdb.DuckDBPyConnection, book: OpeningBook,
 # the fill step, the users' tables
 
 
+def fill_upgrade(con: duckdb.DuckDBPyConnection) -> None:
+    """The upgrade's fill step (registered by :mod:`pdnkit.store.upgrades`): the opening
+    columns and novelties of every game of the upgraded copy (:func:`fill_database`), no
+    findings: an upgrade keeps every table's rows as they were (its check counts them), so
+    the ``opening-tag-mismatch`` findings of the games stored before come with
+    ``fill_database(con)`` or a re-import (``pdnkit openings classify --db`` lists the tags
+    that disagree meanwhile).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> fill_upgrade(connect(":memory:"))
+    """
+    fill_database(con, findings=False)
+
+
 @dataclass(frozen=True)
 class FillSummary:
     """What :func:`fill_database` did: games seen, games with an opening, games with a
@@ -285,11 +306,13 @@ class FillSummary:
     findings: int
 
 
-def fill_database(con: duckdb.DuckDBPyConnection) -> FillSummary:
+def fill_database(con: duckdb.DuckDBPyConnection, *, findings: bool = True) -> FillSummary:
     """Classify every game of the database from its stored positions and recompute every
     game's novelty: the opening columns of a database made before they existed, or made
-    consistent again after a change of the loaded tables. Runs in the caller's transaction,
-    if any (an upgrade's copy, say); safe to run again (it replaces what it wrote).
+    consistent again after a change of the loaded tables; with ``findings``, the
+    ``opening-tag-mismatch`` findings too, as an import writes them. Runs in the caller's
+    transaction, if any; safe to run again (it replaces what it wrote). An upgrade runs
+    :func:`fill_upgrade`.
 
     Example:
         >>> from pdnkit.store import connect, import_files
@@ -311,7 +334,7 @@ def fill_database(con: duckdb.DuckDBPyConnection) -> FillSummary:
             get_rules(v)
         except ValueError:  # a variant this pdnkit does not know: nothing to classify
             continue
-        classify_games(con, v)
+        classify_games(con, v, findings=findings)
     refresh_novelties(con)
     con.execute("DELETE FROM opening_pending")
     games, classified, novel = con.execute(

@@ -7,8 +7,9 @@ PDN 3.0 requires UTF-8. Old files are often CP1252/Latin-1 (Western European nam
   in the first bytes (every second or every fourth byte zero) gives UTF-16/32 and its byte
   order (:func:`detect_wide`);
 * bytes with valid UTF-8 multi-byte sequences are UTF-8, even when a few bytes are invalid
-  (those are replaced and reported by the reader); a legacy encoding is chosen only when the
-  text holds no valid UTF-8 multi-byte text, or far more invalid bytes than valid sequences;
+  (those are replaced and reported by the reader): a legacy encoding is chosen only when the
+  text holds no valid UTF-8 multi-byte text, or is clearly not UTF-8 (invalid sequences more
+  than three times the valid ones plus :data:`STRAY_ALLOWANCE`);
 * between the legacy encodings, each candidate decodes the words holding non-ASCII bytes and
   the most plausible text wins (:func:`text_score`): Russian letters weighted by their
   frequency, Latin letters with diacritics, and penalties for what mojibake looks like
@@ -51,8 +52,9 @@ _VALID_UTF8 = re.compile(
 _HIGH = re.compile(rb"[\x80-\xff]")
 #: bytes that CP1252 leaves undefined; a Western file holding them is read as Latin-1
 _CP1252_HOLES = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
-#: a word holding at least one non-ASCII character (what the scorer looks at)
-_WORD = re.compile(r"[^\s\"\[\](){}.,;:!?0-9]*[^\x00-\x7f][^\s\"\[\](){}.,;:!?0-9]*")
+#: a word (the scorer looks at those holding a non-ASCII character); each character is in at
+#: most one match, so a long run of letters or NUL bytes costs linear time
+_WORD = re.compile(r"[^\s\"\[\](){}.,;:!?0-9]+")
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
@@ -116,6 +118,8 @@ def text_score(text: str) -> float:
     score = 0.0
     for m in _WORD.finditer(text):
         word = m.group()
+        if word.isascii():
+            continue
         prev = ""
         for ch in word:
             if ch in _RU_WEIGHT:
@@ -156,13 +160,25 @@ def choose_legacy(data: bytes) -> str:
     return best
 
 
+#: invalid sequences a UTF-8 file may hold beside its valid ones and stay UTF-8: a few
+#: stray bytes do not make a file with little non-ASCII text a legacy one
+STRAY_ALLOWANCE = 8
+
+
 def utf8_plausible(data: bytes) -> bool:
-    """True when ``data`` has valid UTF-8 multi-byte text and at most as many invalid
-    sequences as valid ones (a few invalid bytes keep a UTF-8 file UTF-8).
+    """True when ``data`` has valid UTF-8 multi-byte text and is not clearly something
+    else: valid sequences win unless the invalid ones outnumber them more than three to
+    one beyond :data:`STRAY_ALLOWANCE` (a legacy file holds an invalid sequence for nearly
+    every accented letter, and valid ones only by accident) or the legacy reading is the
+    more plausible text (:func:`text_score`).
 
     Example:
         >>> utf8_plausible("Müller \\xe9".encode("utf-8") + b"\\xe9"), utf8_plausible(b"M\\xfcller")
         (True, False)
+        >>> utf8_plausible("Frédéric".encode("utf-8") + b" \\x80 \\xff \\xfe")  # a few stray bytes
+        True
+        >>> utf8_plausible(("Frédéric " * 20).encode("cp1252") + "é".encode("utf-8"))
+        False
     """
     valid = sum(1 for _ in _VALID_UTF8.finditer(data))
     if valid == 0:
@@ -170,7 +186,15 @@ def utf8_plausible(data: bytes) -> bool:
     # stray *sequences*, as the decoder sees them: a character cut short (``\xe2\x82``)
     # is one error, not one per byte
     stray = data.decode("utf-8", "replace").count("\ufffd") - data.count(b"\xef\xbf\xbd")
-    return stray <= valid
+    if stray <= valid:
+        return True
+    if stray > 3 * valid + STRAY_ALLOWANCE:
+        return False
+    # a few stray bytes beside little valid text: the text as UTF-8 (the stray bytes left
+    # out) against the best legacy reading
+    as_utf8 = text_score(data.decode("utf-8", "replace").replace("\ufffd", " "))
+    return as_utf8 >= max(text_score(data.decode(enc, "replace"))
+                          for enc in ("cp1252", "cp1251", "cp866"))
 
 
 def detect_encoding_chunks(chunks: Iterable[bytes], limit: int = WINDOW) -> str:

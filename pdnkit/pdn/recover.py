@@ -117,7 +117,7 @@ class Recovery:
         body = self.text[pos + 1:end].rstrip()  # the white space before the end stays out
         self.events.append(Event("unclosed-comment", body.strip(), line, col))
         self._feed_comment(ip, body, pos, line, col)
-        state.line_ctr.feed(self.text[pos:end])
+        state.line_ctr.feed(self.text[pos:end], True)
         return True
 
     def _unreadable(self, ip: Any, state: Any, pos: int, line: int, col: int, end: int) -> bool:
@@ -128,11 +128,11 @@ class Recovery:
         if not kept:
             self.trailing.append(shown)
         self.events.append(Event("unreadable-text", shown, line, col, kept))
-        state.line_ctr.feed(raw)
+        state.line_ctr.feed(raw, True)
         return True
 
     def _close_variations(self, ip: Any, end_tok: Any) -> bool:
-        from lark import Token
+        Token = token_class(ip)  # noqa: N806 - a class
 
         # each open variation still has its "(" token on the parser's value stack
         closed = sum(1 for v in ip.parser_state.value_stack if getattr(v, "type", "") == "LPAR")
@@ -155,8 +155,9 @@ class Recovery:
 
     def _feed_comment(self, ip: Any, body: str, pos: int, line: int, col: int) -> bool:
         """Hand ``body`` to the parser as a comment token; False when no comment fits here."""
-        from lark import Token
         from lark.exceptions import UnexpectedToken
+
+        Token = token_class(ip)  # noqa: N806 - a class
 
         if "COMMENT" not in ip.choices():
             return False
@@ -194,6 +195,26 @@ class Recovery:
         return end
 
 
+def token_class(ip: Any) -> Any:
+    """The token class the parser behind the interactive parser ``ip`` takes: lark-cython's
+    own when the parser is lark-cython's (it refuses Lark's), else Lark's.
+
+    Example:
+        >>> from lark import Lark, Token
+        >>> ip = Lark("start: WORD\\n%import common.WORD", parser="lalr").parse_interactive("a")
+        >>> token_class(ip) is Token
+        True
+    """
+    state = getattr(ip, "parser_state", None)
+    if type(state).__module__.startswith("lark_cython"):
+        import lark_cython
+
+        return lark_cython.Token
+    from lark import Token
+
+    return Token
+
+
 def _rewind(line_ctr: Any, pos: int, line: int, col: int) -> None:
     """Put Lark's lexer back at ``pos`` (line ``line``, column ``col``)."""
     line_ctr.char_pos = pos
@@ -225,4 +246,4 @@ def _first_unclosed_paren(text: str) -> tuple[int, int] | None:
     return _line_col(text, stack[0])
 
 
-__all__ = ["MAX_EVENTS", "Event", "Recovery"]
+__all__ = ["MAX_EVENTS", "Event", "Recovery", "token_class"]

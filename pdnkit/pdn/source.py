@@ -12,8 +12,8 @@ from the first non-ASCII byte on (ASCII lines before it read the same in every c
 What decoding finds becomes findings on the chunk that holds the line:
 ``encoding-fallback`` (legacy encoding chosen, on the game of the first non-ASCII byte),
 ``invalid-bytes`` (a line of a UTF-8 file with bytes that are not UTF-8, replaced),
-``binary-data`` (a run of NUL bytes, or a block mostly NUL: reading stops, so ``/dev/zero`` ends at
-once) and ``empty-file`` (a named file with no PDN text). A finding after the last game comes
+``binary-data`` (a run of NUL bytes, skipped, and reading goes on; a block mostly NUL, or
+NUL bytes on end for :data:`BINARY_LIMIT` bytes, stop reading, so ``/dev/zero`` ends at once) and ``empty-file`` (a named file with no PDN text). A finding after the last game comes
 as a last chunk with empty text (:func:`bare_record` turns it into a record).
 
 Example:
@@ -29,6 +29,7 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterable, Iterator
@@ -52,8 +53,12 @@ BLOCK = 1 << 16
 MAX_BYTE_NOTES = 50
 
 _ASCII = bytes(range(0x80))
-#: a run of NUL bytes that no text holds: binary data (padding, a device, a disk image)
+#: a run of NUL bytes that no text holds: binary data (padding, a device, a disk image),
+#: skipped with a finding
 _NUL_RUN = b"\0" * 64
+_NUL_RUNS = re.compile(rb"\0{64,}")
+#: NUL bytes on end after which reading stops (``/dev/zero``, a disk image)
+BINARY_LIMIT = 1 << 20
 
 
 def is_path_like(source: object) -> bool:
@@ -138,10 +143,11 @@ class Opened:
             while notes and (notes[0].line or 0) <= chunk.end_line:
                 carry.append(notes.pop(0))
             if not chunk.has_content:
+                carry.extend(chunk.findings)
                 continue  # its notes go to the next game
             content = True
             if carry:
-                chunk.findings = carry
+                chunk.findings[:0] = carry
                 carry = []
             yield chunk
         carry.extend(notes)
@@ -220,6 +226,9 @@ class _Decoder:
         self.notes: list[Finding] = []
         self.line_no = 0  # lines yielded so far
         self.bad_lines = 0
+        self.nul_run = 0  # NUL bytes at the end of the last block, not yet judged
+        self.nul_notes = 0
+        self._stopped = False
         reader = getattr(stream, "read1", None)
         self._read = reader if callable(reader) else stream.read
         self.head: list[bytes] = []  # blocks read ahead to decide the encoding
@@ -320,10 +329,9 @@ class _Decoder:
                     self.encoding = self.encoding or "utf-8-sig"
             if not block:
                 continue
-            run = block.find(_NUL_RUN) if 0 in block else -1
-            binary = run >= 0 or block.count(0) * 2 > len(block)
-            if binary:  # keep the text before the NUL run, then stop reading
-                block = block[:run if run >= 0 else block.find(b"\0")]
+            block, binary = self._skip_nuls(block)
+            if self._stopped:  # binary data on end: the rest of the input is not read
+                break
             if self.encoding is None and not block.isascii():
                 block = self._decide(block, blocks, partial)
             if cr and block[:1] == b"\n":
@@ -345,11 +353,62 @@ class _Decoder:
                 return
         if partial:
             yield from self._emit(b"".join(partial))
+        if self._stopped or self.nul_run >= len(_NUL_RUN):
+            self._skipped(self.nul_run, self.line_no + 1, stopped=self._stopped)
         if self.bad_lines > MAX_BYTE_NOTES:
             self.notes.append(make_finding(
                 "invalid-bytes", f"{self.bad_lines - MAX_BYTE_NOTES} more line(s) with invalid "
                 f"bytes (not listed)", line=self.line_no,
                 details={"lines": self.bad_lines - MAX_BYTE_NOTES}))
+
+    def _skip_nuls(self, block: bytes) -> tuple[bytes, bool]:
+        """``block`` without its runs of :data:`_NUL_RUN` or more NUL bytes (each run a
+        ``binary-data`` finding at its line; reading goes on after it), and True when what
+        is left is still mostly NUL bytes (binary data: reading stops). A run that reaches
+        the end of the block is carried to the next (``nul_run``); one longer than
+        :data:`BINARY_LIMIT` stops reading, so ``/dev/zero`` ends at once."""
+        if self.nul_run:
+            lead = len(block) - len(block.lstrip(b"\0"))
+            self.nul_run += lead
+            if self.nul_run > BINARY_LIMIT:
+                self._stopped = True
+                return b"", False
+            if lead == len(block):
+                return b"", False
+            run, self.nul_run = self.nul_run, 0
+            block = block[lead:]
+            if run < len(_NUL_RUN):
+                block = b"\0" * run + block
+            else:
+                self._skipped(run, self.line_no + 1)
+        if 0 not in block:
+            return block, False
+        stripped = block.rstrip(b"\0")
+        if len(stripped) < len(block):
+            self.nul_run = len(block) - len(stripped)
+            block = stripped
+        if _NUL_RUN in block:
+            pieces: list[bytes] = []
+            last = 0
+            for m in _NUL_RUNS.finditer(block):
+                pieces.append(block[last:m.start()])
+                last = m.end()
+                self._skipped(m.end() - m.start(),
+                              self.line_no + 1 + block.count(b"\n", 0, m.start()))
+            pieces.append(block[last:])
+            block = b"".join(pieces)
+        return block, len(block) > 16 and block.count(0) * 2 > len(block)
+
+    def _skipped(self, count: int, line: int, stopped: bool = False) -> None:
+        if stopped:
+            self._binary(line)
+            return
+        self.nul_notes += 1
+        if self.nul_notes > MAX_BYTE_NOTES:
+            return
+        self.notes.append(make_finding(
+            "binary-data", f"a run of {count:,} NUL bytes (binary data) on line {line} was "
+            "skipped; reading went on after it", line=line, details={"bytes": count}))
 
     def _decide(self, block: bytes, blocks: Iterator[bytes], partial: list[bytes]) -> bytes:
         """Decide the encoding at the first non-ASCII byte of ``block``, reading ahead up
@@ -451,6 +510,38 @@ def source_name(path: str | os.PathLike[str]) -> str:
 
 
 
+class UnreadableFolderError(PdnkitError, PermissionError):
+    """A folder given (or a folder inside it) cannot be listed: its PDN files would be
+    left out without a word, so reading stops with the folders named."""
+
+
+def pdn_files(folder: str | os.PathLike[str],
+              suffixes: tuple[str, ...] = (".pdn",)) -> list[Path]:
+    """The files below ``folder`` whose name ends in one of ``suffixes`` (any case; by default
+    ``*.pdn``), recursively and sorted. A subfolder that cannot be listed raises
+    :class:`UnreadableFolderError` naming it (never skipped silently).
+
+    Example:
+        >>> import tempfile
+        >>> d = Path(tempfile.mkdtemp()); (d / "sub").mkdir()
+        >>> _ = (d / "sub" / "a.PDN").write_text("*"); _ = (d / "b.txt").write_text("*")
+        >>> [p.name for p in pdn_files(d)]
+        ['a.PDN']
+    """
+    unreadable: list[str] = []
+
+    def note(err: OSError) -> None:
+        unreadable.append(f"{err.filename}: {err.strerror or err}")
+
+    found = [Path(root) / name for root, _dirs, files in os.walk(folder, onerror=note)
+             for name in files if name.lower().endswith(suffixes)]
+    if unreadable:
+        raise UnreadableFolderError(
+            "cannot read the folder(s) " + "; ".join(unreadable) + " (their PDN files would "
+            "be left out): fix the permissions or leave them out of the input")
+    return sorted(p for p in found if p.is_file())
+
+
 class NoInputError(PdnkitError, FileNotFoundError):
     """The paths given name no PDN file (an empty folder, a folder without ``*.pdn``)."""
 
@@ -500,6 +591,6 @@ def spool_copy(path: str | os.PathLike[str]) -> tuple[Path, str]:
     return Path(name), h.hexdigest()
 
 
-__all__ = ["STDIN", "NoInputError", "Opened", "Source", "bare_record", "check_encoding",
-           "is_path_like", "is_regular_file", "no_input", "open_source", "source_name",
-           "spool_copy"]
+__all__ = ["STDIN", "NoInputError", "Opened", "Source", "UnreadableFolderError", "bare_record",
+           "check_encoding", "is_path_like", "is_regular_file", "no_input", "open_source",
+           "pdn_files", "source_name", "spool_copy"]

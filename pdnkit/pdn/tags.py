@@ -2,8 +2,14 @@
 
 Real PDN files name their tags in English (``White``, ``Black``, ``Result`` ...), in Italian
 (``Bianco``, ``Nero``, ``Risultato``, ``Dati``, ``Anno``, ``Apertura``), in Dutch (``Wit``,
-``Zwart``, ``Uitslag``, ``Datum``, ``Plaats``, ``Toernooi``), in Russian (transliterated or in
-Cyrillic) and, in PlayStrategy exports, as ``P1``/``P2`` (the first and the second player).
+``Zwart``, ``Uitslag``, ``Datum``, ``Plaats``, ``Toernooi``), in French (``Blanc``, ``Noir``,
+``Résultat``, ``Événement``, ``Lieu``, ``Ronde``/``Manche``, ``Type de jeu`` for the
+GameType), German (``Weiss``/``Weiß``, ``Schwarz``, ``Ergebnis``, ``Runde``, ``Ort``),
+Portuguese and Brazilian (``Brancas``, ``Pretas``, ``Resultado``, ``Evento``, ``Rodada``,
+``Local``), Polish (``Biale``/``Białe``, ``Czarne``, ``Wynik``), in Russian and Ukrainian
+(transliterated or in Cyrillic) and, in PlayStrategy exports, as ``P1``/``P2`` (the first
+and the second player). A name is compared with its HTML character references decoded
+(``R&#x00e9;sultat`` is ``Résultat``) and case-insensitively.
 :data:`TAG_NAMES` lists, for each game field, the names that fill it, the standard one
 first; :func:`game_tags` applies it. The validator (players of a report), the importer
 (``games`` columns), ``convert`` and ``export`` (standard tags written) all read tags through
@@ -34,6 +40,7 @@ if TYPE_CHECKING:
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import re
 from collections.abc import Iterable
@@ -49,19 +56,23 @@ if TYPE_CHECKING:
 #: For each game field, the tag names that fill it, best first (the first is the standard
 #: name written by ``convert``/``export``). Compared case-insensitively.
 TAG_NAMES: dict[str, tuple[str, ...]] = {
-    "white": ("White", "Bianco", "Wit", "Blanc", "Belye", "Belyje", "Belie", "Белые"),
-    "black": ("Black", "Nero", "Zwart", "Noir", "Chernye", "Chernyje", "Chernie", "Черные",
-              "Чёрные"),
-    "event": ("Event", "Evento", "Dati", "Toernooi", "Evenement", "Tournoi", "Turnir",
-              "Турнир", "Sorevnovanie", "Соревнование"),
-    "site": ("Site", "Luogo", "Plaats", "Lieu", "Mesto", "Место"),
+    "white": ("White", "Bianco", "Wit", "Blanc", "Weiss", "Weiß", "Brancas", "Branco",
+              "Biale", "Białe", "Belye", "Belyje", "Belie", "Белые", "Білі"),
+    "black": ("Black", "Nero", "Zwart", "Noir", "Schwarz", "Pretas", "Preto", "Czarne",
+              "Chernye", "Chernyje", "Chernie", "Черные", "Чёрные", "Чорні"),
+    "event": ("Event", "Evento", "Dati", "Toernooi", "Événement", "Evenement", "Évènement",
+              "Tournoi", "Ereignis", "Turnier", "Turniej", "Turnir", "Турнир", "Турнір",
+              "Sorevnovanie", "Соревнование", "Событие"),
+    "site": ("Site", "Luogo", "Plaats", "Lieu", "Ort", "Local", "Miejsce", "Mesto", "Место",
+             "Місце"),
     "date": ("Date", "Data", "Datum", "Дата"),
-    "round": ("Round", "Turno", "Ronde", "Tur", "Тур"),
-    "result": ("Result", "Risultato", "Uitslag", "Resultaat", "Résultat", "Rezultat",
-               "Результат"),
-    "year": ("Year", "Anno", "Jaar", "God", "Год"),
-    "opening": ("Opening", "Apertura", "Debut", "Debyut", "Дебют"),
-    "gametype": ("GameType",),
+    "round": ("Round", "Turno", "Ronde", "Manche", "Runde", "Rodada", "Runda", "Tur", "Тур"),
+    "result": ("Result", "Risultato", "Uitslag", "Resultaat", "Résultat", "Resultat",
+               "Ergebnis", "Resultado", "Wynik", "Rezultat", "Результат"),
+    "year": ("Year", "Anno", "Jaar", "Année", "Jahr", "Ano", "Rok", "God", "Год", "Рік"),
+    "opening": ("Opening", "Apertura", "Ouverture", "Eröffnung", "Abertura", "Otwarcie",
+                "Debut", "Debyut", "Дебют"),
+    "gametype": ("GameType", "Type de jeu", "Spieltyp", "Tipo de jogo", "Typ gry"),
     "variant": ("Variant",),
     "fen": ("FEN",),
     "plycount": ("PlyCount",),
@@ -112,6 +123,19 @@ class GameTags:
 
 def _norm(name: str) -> str:
     return name.strip().lower()
+
+
+def field_of(name: str) -> str:
+    """The game field a tag name fills (through :data:`TAG_NAMES`), else the name itself,
+    lower-cased: two tags with the same answer say the same thing.
+
+    Example:
+        >>> field_of("Blanc"), field_of("WHITE"), field_of("Type de jeu"), field_of("Setup")
+        ('white', 'white', 'gametype', 'setup')
+    """
+    n = _norm(name)
+    hit = _FIELD_OF.get(n)
+    return hit[0] if hit is not None else n
 
 
 def first_values(tags: Iterable[tuple[str, str]]) -> dict[str, str]:
@@ -166,8 +190,9 @@ def first_mover_black(values: dict[str, str], variant: str | None = None) -> boo
     return rules is not None and str(rules.first_mover) == "B"
 
 
-#: tag names only Italian files use (the names Italian draughts software writes)
-ITALIAN_NAMES = frozenset({"bianco", "nero", "risultato", "dati", "anno", "apertura", "evento",
+#: tag names only Italian files use (the names Italian draughts software writes; not
+#: ``Evento``, which Portuguese and Brazilian files write too)
+ITALIAN_NAMES = frozenset({"bianco", "nero", "risultato", "dati", "anno", "apertura",
                            "luogo", "turno"})
 
 
@@ -176,7 +201,8 @@ def _rules_named(names: Iterable[str]) -> Rules | None:
 
     for n in names:
         try:
-            return get_rules(n)
+            rules: Rules = get_rules(n)
+            return rules
         except (KeyError, ValueError):
             continue
     return None
@@ -204,7 +230,8 @@ def gametype_hint(record: GameRecord) -> int | None:
         rules = _rules_named(w for w in re.split(r"[\s/,;()-]+", vt.lower()) if w)
         if rules is not None:
             return int(rules.gametype)
-    if ITALIAN_NAMES & set(values) and not {"white", "black"} & set(values):
+    if ITALIAN_NAMES & set(values) and not any(
+            field_of(n) in ("white", "black") and n not in ITALIAN_NAMES for n in values):
         return 22
     return None
 
@@ -428,14 +455,33 @@ def parse_date(text: str | None) -> tuple[_dt.date | None, int | None, bool]:
 # ----------------------------------------------------------------------------------------------
 
 
-def _tag_line(record: GameRecord, name: str, nth: int = 0) -> int | None:
-    """The file line of the ``nth`` occurrence of tag ``name`` (found in the raw text)."""
-    raw = record.raw or ""
-    pat = re.compile(r"\[\s*" + re.escape(name.strip()) + r"\s", re.IGNORECASE)
-    hits = list(pat.finditer(raw))
-    if len(hits) <= nth:
-        return record.line
-    return record.line + raw.count("\n", 0, hits[nth].start())
+class _TagLines:
+    """File lines of a game's tag pairs, found in its raw text: each name is searched once
+    and line numbers come from one list of line starts, so a header repeating one tag line
+    N times costs time linear in N."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self.record = record
+        self.raw = record.raw or ""
+        self.hits: dict[str, list[int]] = {}
+        self.starts: list[int] | None = None
+        # the raw text starts at the game's chunk (junk or a comment may come before the
+        # first tag, ``record.line``): its first line, from the last one
+        end = record.end_line if record.end_line is not None else record.line
+        self.line0 = end - self.raw.count("\n", 0, len(self.raw.rstrip("\n")))
+
+    def line(self, name: str, nth: int = 0) -> int | None:
+        """The file line of the ``nth`` occurrence of tag ``name`` (else the game's line)."""
+        key = name.strip().lower()
+        hits = self.hits.get(key)
+        if hits is None:
+            pat = re.compile(r"\[\s*" + re.escape(name.strip()) + r"\s", re.IGNORECASE)
+            hits = self.hits[key] = [m.start() for m in pat.finditer(self.raw)]
+        if len(hits) <= nth:
+            return self.record.line
+        if self.starts is None:
+            self.starts = [m.end() for m in re.finditer("\n", self.raw)]
+        return self.line0 + bisect.bisect_right(self.starts, hits[nth])
 
 
 def check_tags(record: GameRecord) -> list[Finding]:
@@ -453,6 +499,7 @@ def check_tags(record: GameRecord) -> list[Finding]:
     """
     file, index = record.file, record.index
     out: list[Finding] = []
+    lines = _TagLines(record)
     values, got = _scan(record.tags)
     if len(values) < len(record.tags):  # some tag is repeated
         seen: dict[str, tuple[str, str]] = {}
@@ -467,7 +514,7 @@ def check_tags(record: GameRecord) -> list[Finding]:
             out.append(make_finding(
                 "duplicate-tag",
                 f"tag {k!r} given again ({v!r}); the first one ({first_value!r}) is used",
-                line=_tag_line(record, k, counts[n] - 1),
+                line=lines.line(k, counts[n] - 1),
                 details={"tag": first_name, "kept": first_value, "ignored": v}, file=file,
                 game_index=index))
     raw_date = got.get("date")
@@ -480,7 +527,7 @@ def check_tags(record: GameRecord) -> list[Finding]:
             kept = f" (year {year} kept)" if year is not None else ""
             out.append(make_finding(
                 "bad-date", f"{date_name} {raw_date!r} is not a date{kept}",
-                line=_tag_line(record, date_name),
+                line=lines.line(date_name),
                 details={"tag": date_name, "value": raw_date, "year": year}, file=file,
                 game_index=index))
     plycount = values.get("plycount")
@@ -490,7 +537,7 @@ def check_tags(record: GameRecord) -> list[Finding]:
             out.append(make_finding(
                 "plycount-mismatch",
                 f"PlyCount says {int(plycount)}, the main line has {n_moves} moves",
-                line=_tag_line(record, "PlyCount"),
+                line=lines.line("PlyCount"),
                 details={"plycount": int(plycount), "moves": n_moves}, file=file,
                 game_index=index))
     return out
@@ -555,5 +602,5 @@ def standard_tags(record: GameRecord, gametype: int | str | None = None,
 
 
 __all__ = ["ITALIAN_NAMES", "STANDARD_FIELDS", "TAG_NAMES", "GameTags", "check_tags",
-           "first_mover_black", "first_values", "game_tags", "gametype_hint", "parse_date",
+           "field_of", "first_mover_black", "first_values", "game_tags", "gametype_hint", "parse_date",
            "players", "result_tag", "standard_tags", "unique_tags"]

@@ -5,7 +5,7 @@ Example:
     >>> d = tempfile.mkdtemp()
     >>> src = os.path.join(d, "a.pdn")
     >>> _ = open(src, "w").write('[Event "x"]\\n01. 32-28 {unclosed\\n'
-    ...                          '[Event "y"]\\n[FEN "W:W31-50:B1-20]\\n*\\n')
+    ...                          '[Event "y"]\\n1) 32+28 19+23 *\\n')
     >>> s = lint([src])
     >>> s.games, s.errors, s.warnings, [f.code for f in s.findings]
     (2, 1, 2, ['unclosed-comment', 'missing-terminator', 'syntax-error'])
@@ -36,13 +36,14 @@ def expand_paths(paths: Iterable[PathLike]) -> Iterator[Path]:
     """Files named by ``paths``; a directory stands for its ``*.pdn`` files (recursively,
     sorted); ``-`` is standard input, a FIFO or ``/dev/stdin`` is read as it is. Missing
     paths raise ``FileNotFoundError``, paths that hold no PDN file at all
-    :class:`~pdnkit.pdn.source.NoInputError` (API misuse, not bad data).
+    :class:`~pdnkit.pdn.source.NoInputError`, a folder that cannot be listed
+    :class:`~pdnkit.pdn.source.UnreadableFolderError` (API misuse, not bad data).
 
     Example:
         >>> list(expand_paths([]))
         []
     """
-    from pdnkit.pdn.source import STDIN, no_input
+    from pdnkit.pdn.source import STDIN, no_input, pdn_files
 
     given = list(paths)
     found = 0
@@ -52,8 +53,7 @@ def expand_paths(paths: Iterable[PathLike]) -> Iterator[Path]:
             found += 1
             yield path
         elif path.is_dir():
-            files = sorted(q for q in path.rglob("*") if q.is_file()
-                           and q.suffix.lower() == ".pdn")
+            files = pdn_files(path)
             found += len(files)
             yield from files
         elif path.exists():
@@ -153,13 +153,15 @@ def convert(paths: Iterable[PathLike], out: PathLike, *,
         first = True
         for path in files:
             summary.files += 1
+            guess = _file_guess(path, encoding)
             for rec in read_games(path, encoding=encoding, file=source_name(path)):
                 summary.games += 1
                 if not first:
                     fh.write("\n")
                 first = False
                 if rec.parsed:
-                    fh.write(write_game(rec, gametype=gametype_hint(rec)))
+                    fh.write(write_game(rec, gametype=gametype_hint(rec)
+                                        or _guessed_gametype(rec, guess)))
                     summary.written += 1
                 else:
                     why = next((f.message for f in rec.findings if f.code == "syntax-error"),
@@ -175,3 +177,32 @@ def convert(paths: Iterable[PathLike], out: PathLike, *,
 
 
 __all__ = ["ConvertSummary", "LintSummary", "convert", "expand_paths", "lint"]
+
+
+def _file_guess(path: Path, encoding: str | None) -> object:
+    """The variant ``validate`` guesses for the file's games that name none (its pre-scan:
+    :func:`pdnkit.validation.pipeline.file_guess_of`)."""
+    from pdnkit.validation.options import RunOptions
+    from pdnkit.validation.pipeline import file_guess_of
+
+    return file_guess_of(path, RunOptions(encoding=encoding))
+
+
+def _guessed_gametype(record: object, guess: object) -> int | None:
+    """The GameType number of the variant ``validate`` reads a game without a ``GameType``
+    tag as (the file's variant; where several fit, the one its moves replay under), which
+    ``convert`` writes so the converted file says what was guessed (only Italian files got
+    one before)."""
+    from pdnkit.validation.options import RunOptions
+    from pdnkit.validation.pipeline import replay_with
+    from pdnkit.validation.resolve import resolve_rules
+
+    try:
+        res = resolve_rules(record, file_guess=guess)  # type: ignore[arg-type]
+        if res.alternatives:  # several variants fit the file: the replay decides
+            gametype = replay_with(record, RunOptions(light=True),  # type: ignore[arg-type]
+                                   file_guess=guess).gametype  # type: ignore[arg-type]
+            return None if gametype is None else int(gametype)
+    except ValueError:
+        return None
+    return None if res.rules is None else int(res.rules.gametype)

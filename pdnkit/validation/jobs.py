@@ -80,6 +80,7 @@ def _read(line: int, text: str, followed: bool, notes: list[Finding],
     game that could not be read, or the findings of stray text (text between games that is
     neither tags nor moves), worded as :func:`pdnkit.pdn.read_games` words them."""
     from pdnkit.pdn import reader
+    from pdnkit.pdn.messages import excerpt
     from pdnkit.pdn.source import bare_record
     from pdnkit.pdn.split import Chunk
 
@@ -99,7 +100,7 @@ def _read(line: int, text: str, followed: bool, notes: list[Finding],
     if stray:
         return [*notes, make_finding(
             "ignored-text", "text between games that is neither tags nor moves was "
-            f"skipped: {reader._excerpt(rec.raw)}", file=file, line=rec.line)]
+            f"skipped: {excerpt(rec.raw)}", file=file, line=rec.line)]
     if text and notes:
         rec.findings[:0] = [f.located(file=file, game_index=-1) for f in notes]
     return rec

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 _FIRST = {"1-0", "2-0", "1+-", "1+ -", "+-", "1:0", "2:0"}
 _SECOND = {"0-1", "0-2", "-1+", "- 1+", "-+", "0:1", "0:2"}
 _DRAW = {"1/2-1/2", "1-1", "=", "1/2", "1/2 1/2", "1:1", "draw", "remise"}
-_UNKNOWN = {"*", "", "?", "0-0"}
+_UNKNOWN = {"*", "", "?", "0-0", "-", "--"}  # a lone '-': the result is not given
 
 #: accepted values of ``result_convention``
 CONVENTIONS = ("auto", "white", "first-mover")
@@ -126,6 +126,21 @@ def _pick_raw(tag_value: str | None, term: str | None) -> str | None:
     return tag_value if tag_value is not None else term
 
 
+def result_source(raw: str | None, tag_value: str | None, term: str | None) -> str | None:
+    """Where the result as written comes from: ``"tag"`` (the Result tag under any name),
+    ``"terminator"`` (the movetext's result token) or ``None`` (neither gives one).
+
+    Example:
+        >>> result_source("2-0", "2-0", "*"), result_source("*", None, "*"), result_source(None, None, None)
+        ('tag', 'terminator', None)
+    """
+    if raw is None:
+        return None
+    if tag_value is not None and raw is tag_value:
+        return "tag"
+    return "terminator" if term is not None and raw is term else "tag"
+
+
 def _tag_vs_terminator(report: GameReport, found: Findings, tag_value: str | None,
                        term: str | None) -> None:
     if tag_value is None or term is None:
@@ -145,6 +160,7 @@ def result_without_position(report: GameReport, record: GameRecord, rules: Rules
     tag_value, term = result_sources(record)
     raw = _pick_raw(tag_value, term)
     report.result_raw = raw
+    report.result_source = result_source(raw, tag_value, term)
     meaning = normalise_token(raw)
     side = first_number_side(rules, "white" if convention == "white" else "first-mover") \
         if rules is not None else "W"
@@ -199,6 +215,7 @@ def judge_result(report: GameReport, record: GameRecord, rules: Rules, conventio
             and verdict in _readings(normalise_token(term), rules, convention):
         raw = term  # the tag and the terminator disagree: keep the one the rules back
     report.result_raw = raw
+    report.result_source = result_source(raw, tag_value, term)
     meaning = normalise_token(raw)
     _tag_vs_terminator(report, found, tag_value, term)
     if meaning is None:

@@ -304,6 +304,9 @@ class GameReport:
     status: str = "ok"
     result: str | None = None
     result_raw: str | None = None
+    #: where ``result_raw`` comes from: ``"tag"`` (the Result tag under any name),
+    #: ``"terminator"`` (the movetext's result token) or ``None``
+    result_source: str | None = None
     outcome: str = "unknown"
     draw_basis: str | None = None
     final_fen: str | None = None
@@ -360,6 +363,7 @@ class GameReport:
             "black": self.black,
             "result": self.result,
             "result_raw": self.result_raw,
+            "result_source": self.result_source,
             "outcome": self.outcome,
             "draw_basis": self.draw_basis,
             "plies": self.ply_count,

@@ -24,10 +24,11 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pdnkit.findings import Finding, make_finding
-from pdnkit.pdn.tags import ITALIAN_NAMES
+from pdnkit.pdn.tags import ITALIAN_NAMES, TAG_NAMES, field_of
 from pdnkit.rules.variants import Rules, get_rules
 
 if TYPE_CHECKING:
@@ -78,10 +79,19 @@ class Resolution:
     alternatives: list[str] = field(default_factory=list)
 
 
+@lru_cache(maxsize=64)
+def _spellings(name: str) -> frozenset[str]:
+    """``name`` and every name the tag mapping gives its field, lower-cased."""
+    want = field_of(name)
+    return frozenset({name.lower(), *(n.lower() for n in TAG_NAMES.get(want, ()))})
+
+
 def _tag(tags: Sequence[tuple[str, str]], name: str) -> str | None:
-    low = name.lower()
+    """The first tag that fills the same field as ``name`` (``GameType`` is also
+    ``Type de jeu``: the tag mapping, :func:`pdnkit.pdn.tags.field_of`)."""
+    names = _spellings(name)
     for k, v in tags:
-        if k.lower() == low:
+        if k.lower() in names:
             return v
     return None
 
@@ -259,7 +269,6 @@ class FileGuess:
     why: str
 
 
-_TAG_PAIR = re.compile(r'\[\s*([A-Za-z_][\w-]*)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
 _COMMENT = re.compile(r"\{[^}]*\}|\([^()]*\)|;[^\n]*|%[^\n]*")
 _MOVE = re.compile(r"(?<![\w/])(\d{1,3}|[a-lA-L](?:1[0-2]|[1-9]))([-x:X])"
                    r"(\d{1,3}|[a-lA-L](?:1[0-2]|[1-9]))(?![/\d])")
@@ -274,14 +283,16 @@ class _Node:
 
 
 class _Sketch:
-    """A game as the pre-scan sees it: tags and the first moves, read by regular
-    expressions from the splitter's text (no parsing)."""
+    """A game as the pre-scan sees it: its tags as the reader's layout model reads them
+    (:func:`pdnkit.pdn.layout.read_header`: any layout, names and values decoded) and the
+    first moves, read by regular expressions from the splitter's text (no parsing)."""
 
     def __init__(self, text: str) -> None:
-        head = text[:4_000]
-        self.tags = _TAG_PAIR.findall(head)
-        end = head.rfind("]") + 1 if self.tags else 0  # the first moves follow the tags
-        body = _COMMENT.sub(" ", text[end:end + 2_000])
+        from pdnkit.pdn.layout import read_header
+
+        header = read_header(text[:6_000])
+        self.tags = [(t.name, t.value) for t in header.tags]
+        body = _COMMENT.sub(" ", header.work.lstrip()[:2_000])  # the tags are blanked
         self.moves = [_Node((a.lower(), b.lower()), (sep,))
                       for a, sep, b in _MOVE.findall(body)[:60]
                       if a != b and "0" not in (a, b)][:40]  # not a result (1-0, 1-1)

@@ -50,10 +50,10 @@ def iter_sources(source: Source) -> Iterator[Input]:
         if maybe_path:
             p = Path(text)
             if p.is_dir():
-                found = sorted(q for q in p.rglob("*") if q.is_file()
-                               and q.suffix.lower() == ".pdn")
+                from pdnkit.pdn.source import no_input, pdn_files
+
+                found = pdn_files(p)  # an unreadable subfolder is an error naming it
                 if not found:
-                    from pdnkit.pdn.source import no_input
 
                     raise no_input([text])
                 yield from found
@@ -89,7 +89,7 @@ def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
         ...
         FileNotFoundError: no such file or folder: no-such.pdn
     """
-    from pdnkit.pdn.source import STDIN, is_regular_file, no_input
+    from pdnkit.pdn.source import STDIN, is_regular_file, no_input, pdn_files
 
     out: list[Path] = []
     seen: set[Path] = set()
@@ -101,8 +101,7 @@ def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
             out.append(path)  # standard input, a FIFO, /dev/stdin: read once, as given
             continue
         if path.is_dir():
-            found = sorted(q for q in path.rglob("*")
-                           if q.is_file() and q.suffix.lower() in PDN_SUFFIXES)
+            found = pdn_files(path, PDN_SUFFIXES)  # an unreadable subfolder: an error
         elif path.exists():
             found = [path]
         else:

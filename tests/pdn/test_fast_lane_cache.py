@@ -12,55 +12,55 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.pdn import read_games, reader
+from pdnkit.pdn import fast, lalr, read_games
 
 
 @pytest.fixture()
 def fresh(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.setenv("PDNKIT_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(reader, "_FAST", [])
+    monkeypatch.setattr(fast, "_FAST", [])
     return tmp_path
 
 
 def _derived() -> str | None:
-    return reader._fast_pattern(reader._parser())
+    return fast.fast_pattern(lalr.parser())
 
 
 def test_the_cache_holds_the_expression_derived_from_the_grammar(fresh: Path) -> None:
-    rx = reader._fast_regex()
+    rx = fast.fast_regex()
     files = list(fresh.glob("fast-lane-*.json"))
     assert len(files) == 1
     assert json.loads(files[0].read_text())["pattern"] == _derived() == rx.pattern
 
 
 def test_a_warm_cache_needs_no_parser(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    reader._fast_regex()
-    monkeypatch.setattr(reader, "_FAST", [])
+    fast.fast_regex()
+    monkeypatch.setattr(fast, "_FAST", [])
 
     def no_lark(*a: object, **k: object) -> None:
         raise AssertionError("the Lark parser was built")
 
-    monkeypatch.setattr(reader, "_parser", no_lark)
+    monkeypatch.setattr(lalr, "parser", no_lark)
     rec = next(read_games('[Event "x"]\n1. 32-28 19-23 2. 28x19 14x23 2-0\n'))
     assert [m.text for m in rec.moves] == ["32-28", "19-23", "28x19", "14x23"]
 
 
 def test_a_corrupt_cache_is_derived_again(fresh: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = reader._cache_file()
+    path = fast.cache_file()
     assert path is not None and path.parent == fresh
     path.write_text('{"format": 1, "pattern": "(unclosed"}')
-    assert reader._fast_regex().pattern == _derived()
-    monkeypatch.setattr(reader, "_FAST", [])
+    assert fast.fast_regex().pattern == _derived()
+    monkeypatch.setattr(fast, "_FAST", [])
     path.write_text("not json")
-    assert reader._fast_regex().pattern == _derived()
+    assert fast.fast_regex().pattern == _derived()
     assert json.loads(path.read_text())["pattern"] == _derived()
 
 
 def test_an_empty_cache_dir_setting_means_no_cache(fresh: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PDNKIT_CACHE_DIR", "")
-    assert reader._cache_file() is None
-    assert reader._fast_regex().pattern == _derived()
+    assert fast.cache_file() is None
+    assert fast.fast_regex().pattern == _derived()
     assert not list(fresh.iterdir())
 
 
@@ -68,9 +68,9 @@ def test_an_edited_grammar_gets_another_cache_file(fresh: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     from pdnkit.pdn import grammar
 
-    first = reader._cache_file()
+    first = fast.cache_file()
     monkeypatch.setattr(grammar, "grammar_text", lambda: "// edited\n")
-    assert reader._cache_file() != first
+    assert fast.cache_file() != first
 
 
 def test_a_fast_lane_run_never_imports_lark(tmp_path: Path) -> None:

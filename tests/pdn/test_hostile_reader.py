@@ -11,7 +11,7 @@ import tracemalloc
 
 import pytest
 
-from pdnkit.pdn import reader
+from pdnkit.pdn import build, reader
 from pdnkit.pdn.reader import parse_game, read_games
 from pdnkit.pdn.writer import write_game
 from pdnkit.rules import get_rules
@@ -56,14 +56,14 @@ def test_a_fen_range_is_bounded_before_it_is_expanded() -> None:
 
 
 def test_any_fault_while_reading_a_game_costs_only_that_game(monkeypatch) -> None:
-    real = reader._records_from_parse
+    real = build.records_from_parse
 
     def faulty(children, ctx, rec):  # type: ignore[no-untyped-def]
         if rec.index == 1:
             raise RuntimeError("boom")
         return real(children, ctx, rec)
 
-    monkeypatch.setattr(reader, "_records_from_parse", faulty)
+    monkeypatch.setattr(build, "records_from_parse", faulty)
     text = ('[Event "a"]\n1. 32-28 (19-23) *\n[Event "b"]\n1. 32-28 (19-23) *\n'
             '[Event "c"]\n1. 32-28 (19-23) *\n')
     games = list(read_games(text))

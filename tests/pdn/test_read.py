@@ -196,7 +196,9 @@ def test_text_between_games_is_not_a_game() -> None:
             '[Event "b"]\n1. 33-29 *\n')
     games = list(read_games(text))
     assert [g.tag("Event") for g in games] == ["a", "b"]
-    assert codes(games[1]) == ["ignored-text"]
+    # the note is kept (a comment) with the game it follows, and said there
+    assert codes(games[0]) == ["ignored-text"] and codes(games[1]) == []
+    assert games[0].moves[-1].comments_after == ["This collection was typed by hand."]
 
 
 def test_result_on_its_own_line_and_no_result() -> None:
@@ -243,8 +245,7 @@ def test_unclosed_comment_does_not_swallow_the_next_games() -> None:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ('[Event "x\n*', "unterminated string"),
-    ('[Event "x" junk]\n*', "malformed tag"),
+    ("1) 32+28 19+23 *", "nothing readable in the movetext"),
     ("32+28 19+23 *", "nothing readable in the movetext"),
 ])
 def test_syntax_error_messages(text: str, message: str) -> None:

@@ -11,6 +11,7 @@ import pytest
 from pdnkit.findings import CODES, explain
 from pdnkit.pdn import recover
 from pdnkit.pdn.reader import parse_game, read_games
+from pdnkit.pdn.record import CommentNode
 from pdnkit.pdn.writer import write_game
 from tests.shared import shared_path
 
@@ -87,28 +88,40 @@ def test_a_tag_among_the_moves_is_kept_as_text() -> None:
 
 
 def test_nothing_readable_is_unparsed_with_a_syntax_error() -> None:
-    g = parse_game('[Event "x"]\n[White "W"]\nno moves at all here *')
+    g = parse_game('[Event "x"]\n[White "W"]\n1) 32+28 19+23 *')
     assert not g.parsed and g.moves == [] and g.body == []
     assert g.tags == [("Event", "x"), ("White", "W")]
     (f,) = g.findings
     assert f.code == "syntax-error" and (f.line, f.column) == (3, 1)
 
 
-def test_a_tag_line_that_does_not_read_is_left_out_and_the_moves_read() -> None:
+def test_words_after_the_tags_are_junk_not_moves() -> None:
+    g = parse_game('[Event "x"]\n[White "W"]\nno moves at all here *')
+    assert g.parsed and g.moves == [] and g.result == "*"
+    assert g.tags == [("Event", "x"), ("White", "W")]
+    (f,) = g.findings
+    assert f.code == "ignored-text" and (f.line, f.column) == (3, 1)
+    assert g.body == [CommentNode("no moves at all here")]
+
+
+def test_a_tag_line_that_does_not_read_well_is_read_as_the_tag_it_stands_for() -> None:
     text = '[Event "a"]\n[Site "s" junk]\n[Round "1\n[White "W"]\n1. 32-28 19-23 *'
     g = parse_game(text, line=5)
     assert g.parsed and texts(g) == ["32-28", "19-23"] and g.result == "*"
-    assert g.tags == [("Event", "a"), ("White", "W")]
+    assert g.tags == [("Event", "a"), ("Site", "s"), ("Round", "1"), ("White", "W")]
     assert [(f.code, f.line, f.column) for f in g.findings] == [
-        ("unreadable-text", 6, 1), ("unreadable-text", 7, 1)]
-    assert "malformed tag" in g.findings[0].message
-    assert "unterminated string" in g.findings[1].message
-    assert g.moves[0].comments_before == ['[Site "s" junk]', '[Round "1']
-    assert '{[Site "s" junk]} {[Round "1} 1. 32-28' in write_game(g)
-    # without a move to keep, a header that does not read leaves the game unparsed
+        ("unknown-tag-syntax", 6, 1), ("unknown-tag-syntax", 7, 1)]
+    assert "text after its value ('junk')" in g.findings[0].message
+    assert "never closed" in g.findings[1].message
     g = parse_game('[Event "a"]\n[FEN "W:W31-50:B1-20]\n*')
-    assert not g.parsed and [f.code for f in g.findings] == ["syntax-error"]
-    assert g.tags == [("Event", "a")]
+    assert g.parsed and g.tag("FEN") == "W:W31-50:B1-20"
+    assert [f.code for f in g.findings] == ["unknown-tag-syntax"]
+
+
+def test_a_tag_line_that_does_not_read_after_the_result_is_left_out() -> None:
+    g = parse_game('1. 32-28 19-23 *\n[FILENAME "a.pdn" [x]\n')
+    assert g.parsed and texts(g) == ["32-28", "19-23"] and g.result == "*"
+    assert [f.code for f in g.findings][:1] == ["unreadable-text"]
 
 
 def test_strict_mode_makes_recoveries_errors() -> None:

@@ -23,8 +23,10 @@ def test_a_brace_after_a_result_does_not_swallow_the_rest() -> None:
     games = list(read_games(text))
     assert [g.tag("Event") for g in games] == [f"e{i}" for i in range(100)]
     assert [len(g.moves) for g in games] == [2] * 100
-    # the unclosed comment is reported (on the next game, as text between games)
-    assert any(f.code == "ignored-text" and "oops" in f.message for f in games[1].findings)
+    # the unclosed comment stays with the game it follows (kept, and reported there)
+    assert "unclosed-comment" in [f.code for f in games[0].findings]
+    assert games[0].raw.rstrip().endswith("2-0 {oops")
+    assert not games[1].findings
 
 
 def test_an_unclosed_comment_or_variation_ends_at_the_next_tag_line() -> None:

@@ -49,9 +49,12 @@ REJECTED = {
     "Variation: empty": ("1. 32-28 () 19-23 *", "strict-violation"),
     "Variation: a result inside": ("1. 32-28 (19-23 2-0) 19-23 *", "strict-violation"),
     "PdnTag: lower-case name": ('[event "x"]\n1. 32-28 *', "strict-violation"),
-    "PdnTag: '-' in the name": ('[Event-Date "x"]\n1. 32-28 *', "strict-violation"),
     "PdnTag: no quotes": ("[Event x]\n1. 32-28 *", "strict-violation"),
-    "PdnTag: no value": ("[Event]\n1. 32-28 *", "strict-violation"),
+    "PdnTag: no value (a bracketed word, junk)": ("[Event]\n1. 32-28 *", "ignored-text"),
+    "PdnTag: missing its ']'": ('[Event "x"\n1. 32-28 *', "unknown-tag-syntax"),
+    "PdnTag: missing its '['": ('Event "x"]\n1. 32-28 *', "unknown-tag-syntax"),
+    "PdnTag: a quote never closed": ('[Event "x]\n1. 32-28 *', "unknown-tag-syntax"),
+    "Result: a lone '-'": ("1. 32-28 -", "lone-dash-result"),
     "PdnTag: tag after the result": ('1. 32-28 *\n[FILENAME "x.pdn"]\n', "strict-violation"),
     "MOVENUMBER: two dots": ("1.. 32-28 *", "strict-violation"),
     "GameMove: a number without a move": ("1. 2-0", "strict-violation"),
@@ -84,6 +87,23 @@ def test_strict_rejects_what_the_grammar_rejects(name: str) -> None:
     assert all(g.parsed for g in liberal), name
     assert errors(text, False) == []
     assert code in {f.code for g in liberal for f in g.findings}
+
+
+#: tag names that are not PDN identifiers: read as written, remarked on in strict mode only
+STRICT_ONLY = {
+    "'-' in the name": '[Event-Date "x"]\n1. 32-28 *',
+    "a name with spaces": '[Type de jeu "20"]\n1. 32-28 *',
+    "a name with a character reference": '[R&#x00e9;sultat "2-0"]\n1. 32-28 *',
+}
+
+
+@pytest.mark.parametrize("name", sorted(STRICT_ONLY))
+def test_a_tag_name_that_is_no_identifier_is_remarked_on_in_strict_mode_only(name: str) -> None:
+    text = STRICT_ONLY[name]
+    assert {c for c, _ in errors(text, True)} == {"strict-violation"}
+    (g,) = read_games(text)
+    assert g.parsed and len(g.tags) == 1
+    assert [f.code for f in g.findings if f.severity.value != "info"] == []
 
 
 def test_the_standards_syntax_corpus(tmp_path) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pdnkit.pdn import reader
+from pdnkit.pdn import fast, reader
 from pdnkit.validation import Reports, RunOptions, pipeline, resolve, validate
 from pdnkit.validation import jobs as jobs_mod
 
@@ -73,13 +73,13 @@ def test_fault_in_the_reader_loses_only_that_file(tmp_path: Path,
 
 
 def test_fault_in_the_fast_lane(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = reader._fast_record
+    real = fast.fast_record
 
     def fake(text: str, *args: Any) -> Any:
         if "19-23" in text:
             raise RuntimeError("fast lane fault")
         return real(text, *args)
-    monkeypatch.setattr(reader, "_fast_record", fake)
+    monkeypatch.setattr(fast, "fast_record", fake)
     reps = list(validate(GAMES))
     assert [("internal-error" in r.finding_codes()) for r in reps] == [True, True, False]
     assert reps[2].status == "ok"

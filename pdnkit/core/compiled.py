@@ -1,0 +1,121 @@
+"""The compiled backend of :mod:`pdnkit.core`: the C extension ``pdnkit.core._core``.
+
+:data:`ERROR` is ``None`` when the extension loaded, else why not (an install without a C
+compiler, or a build that failed). Each function takes the rules record and a
+:class:`~pdnkit.core.api.State` (or a rules-engine ``Position``) and returns what the pure
+backend (:mod:`pdnkit.core.pure`) returns for the same input; a rules record the core's fixed
+limits cannot hold is handed to the pure backend.
+
+Example:
+    >>> from pdnkit.rules import Position, get_rules
+    >>> r = get_rules("russian")
+    >>> ERROR is not None or perft(Position.initial(r), 4) == 1469
+    True
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from pdnkit.core import pure
+from pdnkit.core.api import CoreError, Replay, State, state_of
+from pdnkit.core.tables import table_for
+
+if TYPE_CHECKING:
+    from pdnkit.rules.position import Move, Position
+    from pdnkit.rules.variants import Rules
+
+__all__ = ["ERROR", "has_capture", "key", "legal_moves", "perft", "replay"]
+
+_core: Any = None
+ERROR: str | None = None
+try:
+    _core = importlib.import_module("pdnkit.core._core")
+    _core.bind(Replay, State)  # results come as these named tuples, made in C
+except ImportError as exc:  # no compiler at install time, or a failed build
+    ERROR = f"the compiled core is not installed ({exc})"
+
+#: id(rules) -> (rules, table): the last tables looked up (a dict lookup per call)
+_FAST: dict[int, tuple[Any, Any]] = {}
+
+
+def _table(rules: Rules) -> Any:
+    hit = _FAST.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if _core is None:
+        raise CoreError(ERROR or "no compiled core")
+    table = table_for(rules, _core.table)
+    _FAST[id(rules)] = (rules, table)
+    return table
+
+
+def _state(start: State | Position) -> tuple[Any, ...]:
+    return tuple(start) if isinstance(start, State) else tuple(state_of(start))
+
+
+def replay(rules: Rules, start: State | Position, moves: str | Sequence[str],
+           offset: int = 0) -> Replay:
+    """One game's main line through the C core (see :func:`pdnkit.core.replay`)."""
+    table = _table(rules)
+    if table is None:
+        return pure.replay(rules, start, moves, offset)
+    kind = type(moves)
+    if kind is not str and kind is not list and kind is not tuple and (
+            isinstance(moves, bytes) or not isinstance(moves, (str, Sequence))):
+        raise CoreError("moves must be movetext (str) or a sequence of move texts")
+    try:
+        out: Replay = _core.replay(table, start if isinstance(start, tuple) else _state(start),
+                                   moves, offset)
+    except (ValueError, TypeError) as exc:
+        raise CoreError(str(exc)) from None
+    return out
+
+
+#: the extension's codes of the duplicate conventions (pdnkit.core.perft's keep_duplicates)
+_DUPLICATES = {False: 0, True: 1, "order": 2}
+
+
+def perft(position: Position, depth: int, keep_duplicates: bool | str = False) -> int:
+    """Leaf count of the legal-move tree (see :func:`pdnkit.core.perft`)."""
+    table = _table(position.rules)
+    if table is None:
+        return pure.perft(position, depth, keep_duplicates)
+    if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= 64:
+        raise ValueError(f"depth must be an integer from 0 to 64, not {depth!r}")
+    if keep_duplicates not in _DUPLICATES:
+        raise ValueError(f"keep_duplicates is False, True or 'order', not {keep_duplicates!r}")
+    try:
+        return int(_core.perft(table, _state(position), depth, _DUPLICATES[keep_duplicates]))
+    except ValueError as exc:
+        raise CoreError(str(exc)) from None
+
+
+def legal_moves(position: Position, all_routes: bool = False) -> list[Move]:
+    """The legal moves of ``position`` in :meth:`Position.legal_moves`'s order and form."""
+    from pdnkit.rules.position import Move
+
+    table = _table(position.rules)
+    if table is None:
+        return pure.legal_moves(position, all_routes)
+    out = [Move(*m) for m in _core.legal_moves(table, _state(position), int(all_routes))]
+    out.sort(key=lambda m: (m.origin, m.destination, m.path, m.captured))
+    return out
+
+
+def has_capture(rules: Rules, state: State) -> bool:
+    """Whether the side to move has a capture."""
+    table = _table(rules)
+    if table is None:
+        return pure.has_capture(rules, state)
+    return bool(_core.has_capture(table, tuple(state)))
+
+
+def key(rules: Rules, state: State) -> int:
+    """``Position.key()`` of ``state``."""
+    table = _table(rules)
+    if table is None:
+        return pure.key(rules, state)
+    return int(_core.key(table, tuple(state)))

@@ -1,0 +1,544 @@
+/* pdnkit.core._core: the CPython face of the compiled core (see pdnkit/core/api.py).
+ *
+ *   table(blob: bytes) -> capsule                 a variant's table (tables.py packs the blob)
+ *   replay(table, state, moves, offset) -> tuple  one game's main line (api.Replay reads it)
+ *   perft(table, state, depth, duplicates) -> int   0 set, 1 every route, 2 capture order
+ *   legal_moves(table, state, duplicates) -> list[tuple]
+ *   has_capture(table, state) -> bool
+ *   key(table, state) -> int                      Position.key() of the state
+ *   bind(Replay, State)                           results as these named-tuple classes
+ *
+ * A state is (black, wm, wk, bm, bk, king_moves): the side to move (0 White, 1 Black), the PDN
+ * square bitboards (bit n-1 = square n) and the king-move counters ((square, n), (square, n))
+ * or None. Bad arguments raise TypeError or ValueError; the work itself runs without the GIL.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "core.h"
+#include "replay.h"
+
+#define CAPSULE "pdnkit.core._core.Table"
+
+static const char *CODE_NAMES[] = {NULL, "illegal-move", "ambiguous-move", "not-max-capture",
+                                   "missed-capture", "capture-priority", "move-after-end",
+                                   "handover"};
+
+/* the named-tuple classes of pdnkit.core.api (bind): results are made as them directly */
+static PyTypeObject *REPLAY_TYPE = NULL, *STATE_TYPE = NULL;
+
+static PyObject *new_tuple(PyTypeObject *type, Py_ssize_t n) {
+    return type ? type->tp_alloc(type, n) : PyTuple_New(n);
+}
+
+static int tuple_like(PyObject *obj) {
+    if (!PyType_Check(obj))
+        return 0;
+    PyTypeObject *t = (PyTypeObject *)obj;
+    return PyType_IsSubtype(t, &PyTuple_Type) && t->tp_basicsize == PyTuple_Type.tp_basicsize &&
+           t->tp_itemsize == PyTuple_Type.tp_itemsize;
+}
+
+static PyObject *py_bind(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *replay_type, *state_type;
+    if (!PyArg_ParseTuple(args, "OO", &replay_type, &state_type))
+        return NULL;
+    if (!tuple_like(replay_type) || !tuple_like(state_type)) {
+        PyErr_SetString(PyExc_TypeError, "bind() takes two named-tuple classes");
+        return NULL;
+    }
+    Py_INCREF(replay_type);
+    Py_INCREF(state_type);
+    Py_XDECREF(REPLAY_TYPE);
+    Py_XDECREF(STATE_TYPE);
+    REPLAY_TYPE = (PyTypeObject *)replay_type;
+    STATE_TYPE = (PyTypeObject *)state_type;
+    Py_RETURN_NONE;
+}
+
+static void free_table(PyObject *cap) {
+    void *t = PyCapsule_GetPointer(cap, CAPSULE);
+    PyMem_RawFree(t);
+}
+
+static PyObject *py_table(PyObject *self, PyObject *arg) {
+    (void)self;
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (view.len % 4) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "a core table is a whole number of 32-bit integers");
+        return NULL;
+    }
+    Table *t = PyMem_RawMalloc(sizeof(Table));
+    if (!t) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    size_t n = (size_t)view.len / 4;
+    int32_t *v = PyMem_RawMalloc(n ? n * 4 : 4);
+    if (!v) {
+        PyMem_RawFree(t);
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    memcpy(v, view.buf, n * 4);
+    PyBuffer_Release(&view);
+    const char *why = "bad table";
+    int rc = table_from_blob(t, v, n, &why);
+    PyMem_RawFree(v);
+    if (rc < 0) {
+        PyMem_RawFree(t);
+        PyErr_Format(PyExc_ValueError, "bad core table: %s", why);
+        return NULL;
+    }
+    PyObject *cap = PyCapsule_New(t, CAPSULE, free_table);
+    if (!cap)
+        PyMem_RawFree(t);
+    return cap;
+}
+
+static const Table *get_table(PyObject *obj) {
+    if (!PyCapsule_IsValid(obj, CAPSULE)) {
+        PyErr_SetString(PyExc_TypeError, "expected a core table (pdnkit.core.tables)");
+        return NULL;
+    }
+    return PyCapsule_GetPointer(obj, CAPSULE);
+}
+
+/* ------------------------------------------------------------------ states */
+
+static int get_board(PyObject *v, bb_t *out) {
+    if (!PyLong_Check(v)) {
+        PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
+        return -1;
+    }
+    unsigned long long lo = PyLong_AsUnsignedLongLong(v);
+    if (!(lo == (unsigned long long)-1 && PyErr_Occurred())) {
+        *out = lo;
+        return 0;
+    }
+    if (!PyErr_ExceptionMatches(PyExc_OverflowError))
+        return -1;
+    PyErr_Clear();
+    PyObject *zero = PyLong_FromLong(0), *shift = PyLong_FromLong(64);
+    PyObject *mask = PyLong_FromUnsignedLongLong(~0ULL);
+    int rc = -1;
+    if (zero && shift && mask) {
+        int neg = PyObject_RichCompareBool(v, zero, Py_LT);
+        if (neg == 1) {
+            PyErr_SetString(PyExc_ValueError, "a bitboard cannot be negative");
+        } else if (neg == 0) {
+            PyObject *hi = PyNumber_Rshift(v, shift), *low = PyNumber_And(v, mask);
+            if (hi && low) {
+                unsigned long long h = PyLong_AsUnsignedLongLong(hi);
+                unsigned long long l = PyLong_AsUnsignedLongLong(low);
+                if (PyErr_Occurred()) {
+                    PyErr_Clear();
+                    PyErr_SetString(PyExc_ValueError, "a bitboard has bits beyond square 128");
+                } else {
+                    *out = ((bb_t)h << 64) | l;
+                    rc = 0;
+                }
+            }
+            Py_XDECREF(hi);
+            Py_XDECREF(low);
+        }
+    }
+    Py_XDECREF(zero);
+    Py_XDECREF(shift);
+    Py_XDECREF(mask);
+    return rc;
+}
+
+static PyObject *board_obj(bb_t x) {
+    uint64_t hi = (uint64_t)(x >> 64), lo = (uint64_t)x;
+    if (!hi)
+        return PyLong_FromUnsignedLongLong(lo);
+    PyObject *h = PyLong_FromUnsignedLongLong(hi), *l = PyLong_FromUnsignedLongLong(lo);
+    PyObject *s = PyLong_FromLong(64), *out = NULL;
+    if (h && l && s) {
+        PyObject *sh = PyNumber_Lshift(h, s);
+        if (sh) {
+            out = PyNumber_Or(sh, l);
+            Py_DECREF(sh);
+        }
+    }
+    Py_XDECREF(h);
+    Py_XDECREF(l);
+    Py_XDECREF(s);
+    return out;
+}
+
+static int get_counter(PyObject *pair, const Table *t, int *sq, long *n) {
+    PyObject *tup = PySequence_Tuple(pair);
+    if (!tup)
+        return -1;
+    int rc = -1;
+    if (PyTuple_GET_SIZE(tup) != 2) {
+        PyErr_SetString(PyExc_ValueError, "a king-move counter is (square, count)");
+    } else {
+        long s = PyLong_AsLong(PyTuple_GET_ITEM(tup, 0));
+        long c = s == -1 && PyErr_Occurred() ? -1 : PyLong_AsLong(PyTuple_GET_ITEM(tup, 1));
+        if (!PyErr_Occurred()) {
+            if (s < 0 || s > t->nsq || c < 0) {
+                PyErr_SetString(PyExc_ValueError, "a king-move counter is off the board");
+            } else {
+                *sq = s && c ? (int)s - 1 : -1; /* Position.from_squares: square 0 or n 0 = none */
+                *n = s ? c : 0;
+                if (*sq < 0)
+                    *n = s ? c : 0;
+                rc = 0;
+            }
+        }
+    }
+    Py_DECREF(tup);
+    return rc;
+}
+
+static int get_state(PyObject *obj, const Table *t, Pos *p) {
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != 6) {
+        PyErr_SetString(PyExc_TypeError,
+                        "a state is a tuple (black, wm, wk, bm, bk, king_moves)");
+        return -1;
+    }
+    long black = PyLong_AsLong(PyTuple_GET_ITEM(obj, 0));
+    if (black == -1 && PyErr_Occurred())
+        return -1;
+    if (black != 0 && black != 1) {
+        PyErr_SetString(PyExc_ValueError, "the side to move is 0 (White) or 1 (Black)");
+        return -1;
+    }
+    bb_t bd[4];
+    for (int i = 0; i < 4; i++)
+        if (get_board(PyTuple_GET_ITEM(obj, i + 1), &bd[i]) < 0)
+            return -1;
+    bb_t all = 0;
+    for (int i = 0; i < 4; i++) {
+        if (bd[i] & ~t->board) {
+            PyErr_SetString(PyExc_ValueError, "a bitboard has a piece off the board");
+            return -1;
+        }
+        if (bd[i] & all) {
+            PyErr_SetString(PyExc_ValueError, "two pieces stand on one square");
+            return -1;
+        }
+        all |= bd[i];
+    }
+    memset(p, 0, sizeof *p);
+    p->w = bd[0] | bd[1];
+    p->b = bd[2] | bd[3];
+    p->k = bd[1] | bd[3];
+    p->side = (int)black;
+    p->csq[0] = p->csq[1] = -1;
+    PyObject *km = PyTuple_GET_ITEM(obj, 5);
+    if (km != Py_None && t->king_limit) {
+        PyObject *tup = PySequence_Tuple(km);
+        if (!tup)
+            return -1;
+        int rc = PyTuple_GET_SIZE(tup) == 2 ? 0 : -1;
+        if (rc < 0)
+            PyErr_SetString(PyExc_ValueError, "king_moves is ((square, n), (square, n))");
+        for (int side = 0; side < 2 && rc == 0; side++)
+            rc = get_counter(PyTuple_GET_ITEM(tup, side), t, &p->csq[side], &p->cn[side]);
+        Py_DECREF(tup);
+        if (rc < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static PyObject *state_obj(const Table *t, const Pos *p) {
+    PyObject *km;
+    if (t->king_limit)
+        km = Py_BuildValue("((il)(il))", p->csq[0] + 1, p->cn[0], p->csq[1] + 1, p->cn[1]);
+    else {
+        km = Py_None;
+        Py_INCREF(km);
+    }
+    PyObject *b[4] = {board_obj(p->w & ~p->k), board_obj(p->w & p->k), board_obj(p->b & ~p->k),
+                      board_obj(p->b & p->k)};
+    PyObject *out = NULL;
+    if (km && b[0] && b[1] && b[2] && b[3] && (out = new_tuple(STATE_TYPE, 6))) {
+        PyObject *side = p->side ? Py_True : Py_False;
+        Py_INCREF(side);
+        PyTuple_SET_ITEM(out, 0, side);
+        for (int i = 0; i < 4; i++) {
+            PyTuple_SET_ITEM(out, i + 1, b[i]);
+            b[i] = NULL;
+        }
+        PyTuple_SET_ITEM(out, 5, km);
+        km = NULL;
+    }
+    for (int i = 0; i < 4; i++)
+        Py_XDECREF(b[i]);
+    Py_XDECREF(km);
+    return out;
+}
+
+/* ------------------------------------------------------------------ replay */
+
+static int text_of(PyObject *s, Text *out) {
+    if (!PyUnicode_Check(s)) {
+        PyErr_SetString(PyExc_TypeError, "moves must be a str or a sequence of str");
+        return -1;
+    }
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(s) < 0)
+        return -1;
+#endif
+    out->kind = PyUnicode_KIND(s);
+    out->data = PyUnicode_DATA(s);
+    out->len = (long)PyUnicode_GET_LENGTH(s);
+    return 0;
+}
+
+static PyObject *bytes_of(const Buf *b) {
+    return PyBytes_FromStringAndSize((const char *)b->p, (Py_ssize_t)b->n);
+}
+
+static PyObject *replay_result(const Table *t, const Replay *r) {
+    const Buf *arrays[] = {&r->origin, &r->dest, &r->flags, &r->path_off, &r->path,
+                           &r->cap_off, &r->cap, &r->capk, &r->bits, &r->bits_high,
+                           &r->keys, &r->counts, &r->numbers, &r->spans, &r->kmoves};
+    enum { NA = sizeof arrays / sizeof arrays[0] };
+    PyObject *out = new_tuple(REPLAY_TYPE, 8 + NA);
+    if (!out)
+        return NULL;
+    PyObject *head[8] = {
+        PyLong_FromLong(r->plies),
+        r->code ? PyUnicode_FromString(CODE_NAMES[r->code]) : (Py_INCREF(Py_None), Py_None),
+        r->reason ? PyUnicode_FromString(r->reason) : (Py_INCREF(Py_None), Py_None),
+        PyLong_FromLong(r->stop_start), PyLong_FromLong(r->stop_end),
+        PyLong_FromLong(r->result_start), PyLong_FromLong(r->result_end),
+        state_obj(t, &r->final)};
+    for (int i = 0; i < 8; i++) {
+        if (!head[i]) {
+            for (int j = i + 1; j < 8; j++)
+                Py_XDECREF(head[j]);
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, head[i]);
+    }
+    for (int i = 0; i < NA; i++) {
+        PyObject *b = bytes_of(arrays[i]);
+        if (!b) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, 8 + i, b);
+    }
+    return out;
+}
+
+static PyObject *py_replay(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *tab, *state, *moves;
+    Py_ssize_t offset = 0;
+    if (!PyArg_ParseTuple(args, "OOO|n", &tab, &state, &moves, &offset))
+        return NULL;
+    const Table *t = get_table(tab);
+    Pos start;
+    if (!t || get_state(state, t, &start) < 0)
+        return NULL;
+    if (offset < 0) {
+        PyErr_SetString(PyExc_ValueError, "offset cannot be negative");
+        return NULL;
+    }
+    PyObject *keep = NULL;
+    Text one, *items = &one;
+    long nitems = 1;
+    int text_mode = PyUnicode_Check(moves);
+    if (text_mode) {
+        if (text_of(moves, &one) < 0)
+            return NULL;
+        if (offset > one.len)
+            offset = one.len;
+    } else {
+        keep = PySequence_Tuple(moves); /* a copy: the items stay alive without the GIL */
+        if (!keep)
+            return NULL;
+        nitems = (long)PyTuple_GET_SIZE(keep);
+        items = PyMem_RawMalloc((size_t)(nitems ? nitems : 1) * sizeof(Text));
+        if (!items) {
+            Py_DECREF(keep);
+            return PyErr_NoMemory();
+        }
+        for (long i = 0; i < nitems; i++)
+            if (text_of(PyTuple_GET_ITEM(keep, i), &items[i]) < 0) {
+                PyMem_RawFree(items);
+                Py_DECREF(keep);
+                return NULL;
+            }
+        if (offset > nitems)
+            offset = nitems;
+    }
+    Replay r;
+    replay_init(&r);
+    Py_BEGIN_ALLOW_THREADS
+    replay_run(t, &start, items, nitems, text_mode, (long)offset, &r);
+    Py_END_ALLOW_THREADS
+    PyObject *out = r.err ? PyErr_NoMemory() : replay_result(t, &r);
+    replay_free(&r);
+    if (!text_mode) {
+        PyMem_RawFree(items);
+        Py_DECREF(keep);
+    }
+    return out;
+}
+
+/* ------------------------------------------------------------------ moves and perft */
+
+static PyObject *squares_tuple(const uint8_t *sq, int n, const uint8_t *filter, bb_t set) {
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        if (filter && !HAS(set, filter[i]))
+            continue;
+        PyObject *v = PyLong_FromLong(sq[i] + 1);
+        if (!v || PyList_Append(out, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    PyObject *tup = PyList_AsTuple(out);
+    Py_DECREF(out);
+    return tup;
+}
+
+static PyObject *move_obj(const Move *m, bb_t kings) {
+    int is_king = HAS(kings, m->orig);
+    PyObject *path = squares_tuple(m->path, m->npath, NULL, 0);
+    PyObject *cap = squares_tuple(m->cap, m->ncap, NULL, 0);
+    PyObject *capk = squares_tuple(m->cap, m->ncap, m->cap, kings);
+    PyObject *out = NULL;
+    if (path && cap && capk)
+        out = Py_BuildValue("(iiOOOOO)", m->orig + 1, m->dest + 1, path, cap, capk,
+                            m->ends_king && !is_king ? Py_True : Py_False,
+                            is_king ? Py_True : Py_False);
+    Py_XDECREF(path);
+    Py_XDECREF(cap);
+    Py_XDECREF(capk);
+    return out;
+}
+
+static PyObject *gen_error(int err) {
+    if (err == 1)
+        return PyErr_NoMemory();
+    PyErr_SetString(PyExc_ValueError, "the capture search is too large for the core");
+    return NULL;
+}
+
+static PyObject *py_legal_moves(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *tab, *state;
+    int dup = DUP_SET;
+    if (!PyArg_ParseTuple(args, "OO|i", &tab, &state, &dup))
+        return NULL;
+    if (dup < DUP_SET || dup > DUP_ORDER) {
+        PyErr_SetString(PyExc_ValueError, "duplicates is 0 (set), 1 (every route) or 2 (order)");
+        return NULL;
+    }
+    const Table *t = get_table(tab);
+    Pos p;
+    if (!t || get_state(state, t, &p) < 0)
+        return NULL;
+    Gen g;
+    gen_init(&g, t);
+    int n;
+    Py_BEGIN_ALLOW_THREADS
+    n = gen_moves(&g, &p, dup);
+    Py_END_ALLOW_THREADS
+    if (n < 0) {
+        int err = g.err;
+        gen_free(&g);
+        return gen_error(err);
+    }
+    PyObject *out = PyList_New(n);
+    for (int i = 0; out && i < n; i++) {
+        PyObject *m = move_obj(&g.moves[i], p.k);
+        if (!m) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, m);
+    }
+    gen_free(&g);
+    return out;
+}
+
+static PyObject *py_perft(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *tab, *state;
+    int depth, dup = DUP_SET;
+    if (!PyArg_ParseTuple(args, "OOi|i", &tab, &state, &depth, &dup))
+        return NULL;
+    if (dup < DUP_SET || dup > DUP_ORDER) {
+        PyErr_SetString(PyExc_ValueError, "duplicates is 0 (set), 1 (every route) or 2 (order)");
+        return NULL;
+    }
+    const Table *t = get_table(tab);
+    Pos p;
+    if (!t || get_state(state, t, &p) < 0)
+        return NULL;
+    if (depth < 0 || depth > 64) {
+        PyErr_SetString(PyExc_ValueError, "depth must be between 0 and 64");
+        return NULL;
+    }
+    uint64_t n = 0;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = perft(t, &p, depth, dup, &n);
+    Py_END_ALLOW_THREADS
+    if (rc < 0)
+        return gen_error(-rc);
+    return PyLong_FromUnsignedLongLong(n);
+}
+
+static PyObject *py_has_capture(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *tab, *state;
+    if (!PyArg_ParseTuple(args, "OO", &tab, &state))
+        return NULL;
+    const Table *t = get_table(tab);
+    Pos p;
+    if (!t || get_state(state, t, &p) < 0)
+        return NULL;
+    return PyBool_FromLong(has_capture(t, &p));
+}
+
+static PyObject *py_key(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *tab, *state;
+    if (!PyArg_ParseTuple(args, "OO", &tab, &state))
+        return NULL;
+    const Table *t = get_table(tab);
+    Pos p;
+    if (!t || get_state(state, t, &p) < 0)
+        return NULL;
+    return PyLong_FromLongLong(position_key(to_engine(t, p.w), to_engine(t, p.b),
+                                            to_engine(t, p.k), p.side));
+}
+
+static PyMethodDef METHODS[] = {
+    {"table", py_table, METH_O, "table(blob) -> a variant's core table"},
+    {"replay", py_replay, METH_VARARGS, "replay(table, state, moves, offset=0) -> tuple"},
+    {"perft", py_perft, METH_VARARGS, "perft(table, state, depth, duplicates=0) -> int"},
+    {"legal_moves", py_legal_moves, METH_VARARGS,
+     "legal_moves(table, state, duplicates=0) -> list of move tuples"},
+    {"has_capture", py_has_capture, METH_VARARGS, "has_capture(table, state) -> bool"},
+    {"bind", py_bind, METH_VARARGS, "bind(Replay, State): make results as these named tuples"},
+    {"key", py_key, METH_VARARGS, "key(table, state) -> the position key"},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
+                                    "pdnkit's compiled replay core (see pdnkit.core).", -1,
+                                    METHODS, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&MODULE); }

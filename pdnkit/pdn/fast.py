@@ -1,0 +1,289 @@
+"""The fast lane of the reader: a plain game read with one regular expression derived from
+the grammar's own terminals, handed over as Lark's parser would hand it over.
+
+The terminals of the usual game are taken from the grammar (the same patterns, in the order
+Lark's lexer tries them). A game whose text is a sequence of these that fits
+``tags? elements? (RESULT tags?)?`` -- no variation, no liberal tag, no forum wrapper -- is
+tokenised with one regular expression (:func:`fast_children`); the narrowest case, tag pairs,
+numbered moves, comments and NAGs after a move and a standard result, goes straight into a
+record (:func:`fast_record`). Anything else (and every syntax error) goes through the Lark
+parser.
+
+Example:
+    >>> from pdnkit.pdn.record import GameRecord
+    >>> rec = GameRecord()
+    >>> fast_record('[Event "x"] 1. 32-28 19-23 *', lalr.parser(), 1, rec), rec.tags, rec.result
+    (True, [('Event', 'x')], '*')
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from pdnkit.pdn import lalr
+from pdnkit.pdn.lalr import (
+    STANDARD_RESULTS,
+    TOKEN_CACHE,
+    UNESCAPE,
+    ParseActions,
+    Tok,
+    move_token,
+)
+from pdnkit.pdn.layout import IDENTIFIER, decode_entities
+from pdnkit.pdn.record import GameRecord, MoveNode
+
+# The terminals of the usual game, taken from the grammar (the same patterns, in the order
+# Lark's lexer tries them). A game whose text is a sequence of these that fits
+# ``tags? elements? (RESULT tags?)?`` -- no variation, no liberal tag, no forum wrapper -- is
+# tokenised with one regular expression and handed to the reader as Lark's transformer would
+# hand it over. Anything else (and every syntax error) goes through the Lark parser.
+_FAST_ELEMENTS = ("MOVENUM", "NUMMOVE", "ALPHAMOVE", "PLACEHOLDER", "STRENGTH", "NAG",
+                  "COMMENT", "LINECOMMENT", "SETUP")
+_FAST_TERMINALS = frozenset((*_FAST_ELEMENTS, "TAG", "RESULT", "WS", "ESCAPE", "WRAPPER"))
+_FAST: list[Any] = []
+
+
+def fast_pattern(parser: Any) -> str | None:
+    """The fast lane's regular expression, from the terminals of the built grammar (None when
+    the grammar no longer has them all)."""
+    terms = [t for t in parser.terminals if t.name in _FAST_TERMINALS]
+    if len(terms) != len(_FAST_TERMINALS):  # the grammar changed: no fast lane
+        return None
+    # Lark's own order (lark.lexer.BasicLexer): the first alternative that matches wins
+    terms.sort(key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+    return "|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in terms)
+
+
+def cache_file() -> Path | None:
+    """Where the fast lane's expression for this grammar text is kept between runs:
+    ``$PDNKIT_CACHE_DIR``, else ``$XDG_CACHE_HOME/pdnkit``, else ``~/.cache/pdnkit``; the name
+    carries a hash of the grammar text, so an edited grammar is derived afresh. ``None`` when
+    ``PDNKIT_CACHE_DIR`` is set empty (no cache)."""
+    import hashlib
+
+    from pdnkit.pdn.grammar import grammar_text
+
+    base = os.environ.get("PDNKIT_CACHE_DIR")
+    if base is not None and not base.strip():
+        return None
+    if not base:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        base = os.path.join(xdg, "pdnkit") if xdg else os.path.join(
+            os.path.expanduser("~"), ".cache", "pdnkit")
+    digest = hashlib.sha256(grammar_text().encode("utf-8")).hexdigest()[:24]
+    return Path(base) / f"fast-lane-{digest}.json"
+
+
+def fast_regex(parser: Any = None) -> Any:
+    """The fast lane's compiled expression (``None``: no fast lane). Derived once from the
+    grammar's terminals through Lark and kept in a small cache file (see :func:`cache_file`),
+    so a run whose games all take the fast lane never loads Lark."""
+    if _FAST:
+        return _FAST[0]
+    import json
+
+    path = cache_file()
+    pattern: str | None = None
+    found = False
+    if path is not None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if data.get("format") == 1 and (data["pattern"] is None
+                                            or isinstance(data["pattern"], str)):
+                pattern = data["pattern"]
+                found = True
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            found = False
+    if found and pattern is not None:
+        try:
+            _FAST.append(re.compile(pattern))
+            return _FAST[0]
+        except re.error:
+            found = False
+    if not found:
+        pattern = fast_pattern(parser if parser is not None else lalr.parser())
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                tmp.write_text(json.dumps({"format": 1, "pattern": pattern}), encoding="utf-8")
+                os.replace(tmp, path)
+            except OSError:
+                pass  # a read-only home: derive it again next time
+    _FAST.append(re.compile(pattern) if pattern is not None else None)
+    return _FAST[0]
+
+
+_ELEMENT_TYPES = frozenset(_FAST_ELEMENTS)
+
+
+def fast_children(text: str, parser: Any) -> list[Any] | None:
+    """What the parser's transformer returns for ``text``, when the text stays in the fast
+    lane's subset; ``None`` otherwise (then Lark decides)."""
+    rx = _FAST[0] if _FAST else fast_regex(parser)
+    if rx is None:
+        return None
+    out: list[Any] = []
+    append = out.append
+    state = 0  # 0: tags, 1: movetext, 2: after the result
+    end = 0
+    line = 1
+    last_nl = -1
+    elements = _ELEMENT_TYPES
+    make_tag = ParseActions.tag
+    for m in rx.finditer(text):
+        start = m.start()
+        if start != end:
+            return None  # text no terminal of the lane matches
+        val = m.group()
+        end = start + len(val)
+        typ = m.lastgroup
+        if typ in elements:
+            if state == 2:
+                return None
+            state = 1
+            append(Tok(typ, val, line, start - last_nl))
+        elif typ == "TAG":
+            if state == 1:
+                return None
+            append(make_tag(None, [Tok(typ, val, line, start - last_nl)]))  # type: ignore[arg-type]
+        elif typ == "RESULT":
+            if state == 2:
+                return None
+            state = 2
+            append(Tok(typ, val, line, start - last_nl))
+        elif typ == "WRAPPER":
+            return None
+        if "\n" in val:
+            line += val.count("\n")
+            last_nl = start + val.rindex("\n")
+    if end != len(text) or not out:
+        return None
+    return out
+
+
+def fast_record(text: str, parser: Any, line0: int, rec: GameRecord) -> bool:
+    """The fast lane's narrowest case, straight into ``rec``: tag pairs, numbered moves,
+    comments and NAGs after a move and a standard result, nothing a strict reader remarks
+    on. Fills ``rec`` exactly as the general path does and returns True; else False, with
+    ``rec`` left alone."""
+    rx = _FAST[0] if _FAST else fast_regex(parser)
+    if rx is None:
+        return False
+    tags: list[tuple[str, str]] = []
+    moves: list[MoveNode] = []
+    result: str | None = None
+    state = 0  # 0: tags, 1: movetext, 2: after the result
+    end = 0
+    line = 1
+    last_nl = -1
+    lo = line0 - 1
+    number: int | None = None
+    black_dots = False
+    numbered = False  # a move number waits for its move
+    before: list[str] = []
+    last: MoveNode | None = None
+    tokens = TOKEN_CACHE
+    for m in rx.finditer(text):
+        start = m.start()
+        if start != end:
+            return False
+        val = m.group()
+        end = start + len(val)
+        typ = m.lastgroup
+        if typ == "NUMMOVE" or typ == "ALPHAMOVE":
+            if state == 2:
+                return False
+            state = 1
+            tinfo = tokens.get(val)
+            if tinfo is None:
+                tinfo = move_token(val)
+            num, mtext, squares, seps, star, remark = tinfo
+            if star or remark is not None:
+                return False
+            if num is not None:
+                if num[1] == 2:
+                    return False
+                number = num[0]
+                black_dots = num[1] >= 2
+                numbered = True
+            last = MoveNode(mtext, squares, seps, None, False, None, [], [], [], [], None,
+                            line + lo, start - last_nl, False)
+            if numbered:
+                last.number = number
+                last.black_dots = black_dots
+                numbered = False
+                black_dots = False
+            if before:
+                last.comments_before = before
+                before = []
+            moves.append(last)
+        elif typ == "COMMENT":
+            if state == 2:
+                return False
+            state = 1
+            body = val.rstrip()[1:-1]
+            if "{" in body:
+                return False
+            if last is not None:
+                last.comments_after.append(body)
+            else:
+                before.append(body)
+        elif typ == "MOVENUM":
+            if state == 2:
+                return False
+            state = 1
+            val = val.rstrip()
+            digits = val.rstrip(".")
+            dots = len(val) - len(digits)
+            if dots == 2:
+                return False
+            number = int(digits)
+            black_dots = dots >= 2
+            numbered = True
+        elif typ == "TAG":
+            if state != 0:
+                return False
+            q = val.index('"')
+            name = val[1:q].strip()
+            if not IDENTIFIER.fullmatch(name):
+                return False
+            inner = val[q + 1:val.rindex('"')]
+            if "\\" not in inner:
+                if '"' in inner:
+                    return False
+            elif "\\'" in inner:
+                return False  # a C-style escape: the general path says so
+            else:
+                inner = UNESCAPE.sub(r"\1", inner)
+            tags.append((name, decode_entities(inner) if "&" in inner else inner))
+        elif typ == "RESULT":
+            if state == 2:
+                return False
+            state = 2
+            result = val.rstrip()
+            if result not in STANDARD_RESULTS:
+                return False
+        elif typ == "NAG":
+            if state == 2 or last is None:
+                return False
+            state = 1
+            last.nags.append(int(val.rstrip()[1:]))
+        elif typ != "WS" and typ != "ESCAPE":
+            return False  # placeholders, strength marks, line comments, setups, wrappers
+        if "\n" in val:
+            line += val.count("\n")
+            last_nl = start + val.rindex("\n")
+    if end != len(text) or result is None or numbered or before:
+        return False
+    rec.tags = tags
+    rec.body = list(moves)
+    rec.moves = moves
+    rec.result = result
+    return True
+
+
+__all__ = ["cache_file", "fast_children", "fast_pattern", "fast_record", "fast_regex"]
