@@ -104,7 +104,11 @@ def named_openings(
         WITH g AS (SELECT g.*, {OUTCOME_AS_READ} AS oc
                    FROM games g WHERE g.{key} IS NOT NULL AND {where})
         SELECT g.variant, g.{key} AS {by}, mode(g.opening_{other}) AS {other},
-               mode(g.opening_family) AS family, {result_columns()}, {_scores()},
+               -- the family of the code shown (by name, the most frequent code's)
+               mode(g.opening_family) FILTER (WHERE g.opening_code IS NOT DISTINCT FROM
+                   (SELECT mode(h.opening_code) FROM g h WHERE h.variant = g.variant
+                    AND h.{key} = g.{key})) AS family,
+               {result_columns()}, {_scores()},
                round(avg(g.plies), 1) AS avg_plies
         FROM g GROUP BY g.variant, g.{key}
         HAVING count(*) >= ?
