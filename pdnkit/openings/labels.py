@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 
 from pdnkit.openings.book import Classification, OpeningBook, load_tables
 from pdnkit.openings.record import colours_swapped, game_positions
-from pdnkit.openings.tags import tag_disagreement
-from pdnkit.rules import UnknownVariantError
+from pdnkit.openings.tags import OPENING_TAGS, tag_disagreement
+from pdnkit.rules import Position, UnknownVariantError
 
 if TYPE_CHECKING:
     from pdnkit.findings import Finding
@@ -132,11 +132,33 @@ def tag_finding(tags: Iterable[tuple[str, str]], c: Classification, book: Openin
                                             "code": c.code, "name": c.name})
 
 
+#: the shipped book of each variant name the import met (``None``: a variant pdnkit does not
+#: know), and its starting position: looked up once per game
+_BOOKS: dict[str, OpeningBook | None] = {}
+_INITIAL: dict[str, Position] = {}
+_TAG_NAMES = frozenset(t.casefold() for t in OPENING_TAGS)
+
+
 def _book(variant: str) -> OpeningBook | None:
-    try:
-        return load_tables(variant)
-    except UnknownVariantError:
-        return None
+    if variant not in _BOOKS:
+        try:
+            _BOOKS[variant] = load_tables(variant)
+        except UnknownVariantError:
+            _BOOKS[variant] = None
+    return _BOOKS[variant]
+
+
+def _swapped(first: Position, variant: str) -> bool:
+    """:func:`~pdnkit.openings.record.colours_swapped` with the start looked up once."""
+    initial = _INITIAL.get(variant)
+    if initial is None or initial.rules is not first.rules:
+        initial = _INITIAL[variant] = Position.initial(first.rules)
+    return first != initial and colours_swapped(first)
+
+
+def _has_tag(tags: list[tuple[str, str]]) -> bool:
+    """Whether any of ``tags`` is an opening tag (most games have none: no check to make)."""
+    return any(k.strip().casefold() in _TAG_NAMES for k, _ in tags)
 
 
 def label_report(report: GameReport, tags: Iterable[tuple[str, str]]) -> GameOpening:
@@ -160,10 +182,10 @@ def label_report(report: GameReport, tags: Iterable[tuple[str, str]]) -> GameOpe
     first = next(positions, None)
     if first is None:
         return GameOpening()
-    c = book.classify(chain((first,), positions), mirrored=colours_swapped(first))
+    c = book.classify(chain((first,), positions), mirrored=_swapped(first, str(variant)))
     tags = list(tags)
     finding = tag_finding(tags, c, book, file=report.file, game_index=report.index,
-                          line=report.line) if tags else None
+                          line=report.line) if tags and _has_tag(tags) else None
     if finding is not None and report.record is not None:
         finding.line = tag_line(report.record.raw, report.line, finding.details["tag"])
     return GameOpening.of(c, finding)

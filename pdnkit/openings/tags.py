@@ -47,10 +47,13 @@ class TagCheck:
     message: str
 
 
+#: the opening tags' names as :func:`_pairs` compares them
+_WANTED = frozenset(t.casefold() for t in OPENING_TAGS)
+
+
 def _pairs(tags: Mapping[str, str] | Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     items = tags.items() if isinstance(tags, Mapping) else tags
-    wanted = {t.casefold() for t in OPENING_TAGS}
-    return [(k, v) for k, v in items if k.strip().casefold() in wanted]
+    return [(k, v) for k, v in items if k.strip().casefold() in _WANTED]
 
 
 def _describe(c: Classification) -> str:
