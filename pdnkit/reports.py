@@ -686,9 +686,15 @@ def openings_report(
     with reading(con) as c:
         doc.p(_filters_text(gf) + " " + _classified_text(c, gf))
         played = ballots(c, filter=gf)
+        # White's columns first again (ballots() put Black's first for a --variant Black
+        # begins), then each variant's first mover first
+        cols = [c for c in played.columns if c != "view_where"]
+        for side in ("wins", "score"):
+            if f"white_{side}" in cols and f"black_{side}" in cols:
+                i, j = cols.index(f"white_{side}"), cols.index(f"black_{side}")
+                cols[min(i, j)], cols[max(i, j)] = f"white_{side}", f"black_{side}"
         for v in dict.fromkeys(played["variant"]):
-            rows = first_mover_first(played[played["variant"] == v].drop(
-                columns=["view_where"]), [v])
+            rows = first_mover_first(played.loc[played["variant"] == v, cols], [v])
             decisive = rows[rows["decisive"] > 0]
             doc.h(f"Ballots played: {v}")
             doc.p(f"{len(rows)} ballots in {int(rows['games'].sum())} games; "

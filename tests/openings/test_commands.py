@@ -153,6 +153,8 @@ def test_the_commands(db: Path, club: Path, tmp_path: Path) -> None:
     r = runner.invoke(app, ["report", "openings", "--db", str(db), "--variant", "english"])
     assert r.exit_code == 0 and "## Ballots played: english" in r.output
     assert "3 ballots in 3 games; 2 produced a decisive game" in r.output
+    head = next(x for x in r.output.splitlines() if x.startswith("| variant"))
+    assert head.index("black_wins") < head.index("white_wins")  # Black begins, --variant too
     r = runner.invoke(app, ["stats", "novelties", "--help"])
     assert "without a date after every dated game" in " ".join(r.output.split())
 
