@@ -351,11 +351,18 @@ def _classification(found: list[Match], mirrored: bool, plies: int,
         return Classification(None, None, None, None, mirrored=mirrored, plies=plies,
                               stopped=stopped)
     matches = tuple(found)
-    c = Classification(None, None, None, None, matches=matches)
-    best = c.deepest()
-    coded = max((m for m in matches if m.entry.kind in ("ballot", "code")), key=_rank,
-                default=None)
-    named = c.deepest(named=True)
+    # the deepest match, the deepest with a code, the deepest with a name: one pass, each
+    # rank computed once (the first of equal ranks wins, as in Classification.deepest)
+    best = coded = named = None
+    rb = rc = rn = None
+    for m in matches:
+        r = _rank(m)
+        if rb is None or r > rb:
+            best, rb = m, r
+        if m.entry.kind in ("ballot", "code") and (rc is None or r > rc):
+            coded, rc = m, r
+        if m.entry.name and (rn is None or r > rn):
+            named, rn = m, r
     assert best is not None
     return Classification(
         code=coded.entry.full_code if coded else None,
