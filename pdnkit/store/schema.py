@@ -202,10 +202,12 @@ def reference_objects() -> set[tuple[str, str]]:
 #: its key (3: ``move_rows`` behind the ``moves`` view, the key derived; 4: the bitboards
 #: ``UBIGINT`` with squares 65 and up in ``*_high`` columns; 5: ``games.result_source``, a
 #: long game's text in ``raw_pieces``, the ``player_name`` lookup that no outer column can
-#: capture). Each step is a function of :mod:`pdnkit.store.upgrades`. A database of an older
-#: version, or one that lacks a table, column, view or macro of ``schema.sql``, is brought up
-#: to date by that module, on a copy (``pdnkit upgrade``).
-SCHEMA_VERSION = 5
+#: capture; 6: the openings' columns ``games.opening_*``, ``novelty_ply``, ``novelty_from``
+#: and the tables ``opening_tables``, ``opening_pending``). Each step is a function of
+#: :mod:`pdnkit.store.upgrades`. A database of an older version, or one that lacks a table,
+#: column, view or macro of ``schema.sql``, is brought up to date by that module, on a copy
+#: (``pdnkit upgrade``).
+SCHEMA_VERSION = 6
 #: the tables a database made before the version was stored must have (the others are
 #: created when missing; missing columns are added)
 CORE_TABLES = ("files", "games")
@@ -313,7 +315,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") ->
         >>> con.execute("SELECT count(*) FROM moves").fetchall()[0][0]
         0
         >>> con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'").fetchall()
-        [('5',)]
+        [('6',)]
     """
     state = check_schema(con, name)
     if state == "older":
@@ -343,7 +345,7 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
         >>> import duckdb
         >>> con = duckdb.connect()
         >>> ensure_schema(con); schema_version(con)
-        5
+        6
     """
     meta = schema_meta(con, table_columns(con))
     if meta is None:

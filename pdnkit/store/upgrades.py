@@ -268,6 +268,13 @@ def _no_self_aliases(src: Sources) -> None:
                                   "WHERE trim(alias) IS DISTINCT FROM trim(name)")
 
 
+@version_step(6, "the openings' columns (games.opening_*, novelty_ply, novelty_from), "
+                 "opening_tables and opening_pending")
+def _opening_columns(src: Sources) -> None:
+    """Nothing to rewrite: the new columns and tables start empty, the fill step
+    ``pdnkit.openings:fill_upgrade`` (below) fills the columns."""
+
+
 def fill_result_source(con: duckdb.DuckDBPyConnection) -> None:
     """Fill ``games.result_source`` of stored games from their tags: ``tag`` where a result
     tag (``Result``, ``Risultato`` ... under any case) holds ``result_raw``, ``terminator``
