@@ -146,7 +146,7 @@ def writing(db: DbLike = None, *, what: str = "this") -> Iterator[duckdb.DuckDBP
     from pdnkit.store import connect
 
     given = db if isinstance(db, duckdb.DuckDBPyConnection) else None
-    path = None if db is None or given is not None else os.fspath(db)
+    path = None if db is None or isinstance(db, duckdb.DuckDBPyConnection) else os.fspath(db)
     # a mistyped path is an error, never a new empty database holding only the write
     con = given if given is not None else connect(
         path, must_exist=path is not None and path != ":memory:")

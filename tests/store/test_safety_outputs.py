@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pdnkit._atomic import OutputIsInputError, atomic_output, check_not_input, check_output
-from pdnkit.pdn.tools import convert
+from pdnkit.validation.rewrite import convert
 from tests.store.safety_helpers import (
     GAME_A,
     GAME_C,
