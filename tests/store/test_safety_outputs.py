@@ -85,7 +85,7 @@ def test_convert_that_fails_midway_leaves_the_old_output(tmp_path: Path,
             raise RuntimeError("boom")
         return "x\n"
 
-    monkeypatch.setattr("pdnkit.pdn.tools.write_game", broken)
+    monkeypatch.setattr("pdnkit.validation.rewrite.write_game", broken)
     with pytest.raises(RuntimeError):
         convert([src], out)
     assert out.read_text(encoding="utf-8") == "precious\n"
