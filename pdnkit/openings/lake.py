@@ -1,14 +1,17 @@
-"""Novelties of a Parquet lake, computed when the lake is read.
+"""Novelties of a Parquet lake, computed over the whole lake.
 
 A lake's parts are written chunk by chunk, each by a task that knows nothing of the other
 sources, and are never rewritten; a game's novelty depends on every other game of the lake
 (a source imported later with older games changes it). So the lake's ``games`` view takes
-``novelty_ply`` and ``novelty_from`` from a table computed over the whole lake when it is
-opened (:func:`attach_novelties`: the SQL of :mod:`pdnkit.openings.novelty_db` over the
-views, the same rule and order as a DuckDB import of the same files). The result is kept in
-the lake (``_openings/novelties-<digest>.parquet``, the digest naming the manifest's
-sources), so only the first read after an import pays for it; where the lake cannot be
-written, every open computes it again. The other opening columns are written with the rows
+``novelty_ply`` and ``novelty_from`` from a table computed over the whole lake
+(:func:`attach_novelties`, called when the lake is opened: the SQL of
+:mod:`pdnkit.openings.novelty_db` over the views, the same rule and order as a DuckDB import
+of the same files). The lake's writer keeps the result in the lake
+(``_openings/novelties-<digest>.parquet``, the digest naming the manifest's sources):
+:func:`pdnkit.store.lakeview.keep_novelties`, at the end of ``pdnkit import --lake`` under the
+lake's lock, calls :func:`write_novelties`. A reader never writes into the lake: it reads the
+kept table, or (a lake written by an older pdnkit, or a read-only copy) computes it in memory
+at every open. The other opening columns are written with the rows
 (:mod:`pdnkit.openings.labels`), as in a DuckDB import.
 
 Example:
@@ -38,7 +41,8 @@ if TYPE_CHECKING:
 #: what a lake's novelties depend on, per source: file id, content hash, first game id, games
 Source = tuple[int, str, int, int]
 
-__all__ = ["CACHE_FOLDER", "attach_novelties", "novelty_digest"]
+__all__ = ["CACHE_FOLDER", "attach_novelties", "novelty_digest", "novelty_path",
+           "write_novelties"]
 
 #: the lake's folder of computed opening data
 CACHE_FOLDER = "_openings"
@@ -56,26 +60,56 @@ def novelty_digest(sources: Sequence[Source]) -> str:
                           ).hexdigest()[:16]
 
 
+#: the table of an opened lake's novelties (its connection is in memory)
+_TABLE = "_lake_novelties"
+
+
+def novelty_path(root: str, sources: Sequence[Source]) -> str:
+    """Where the lake at ``root`` keeps the novelties of its ``sources``."""
+    return f"{root}/{CACHE_FOLDER}/novelties-{novelty_digest(sources)}.parquet"
+
+
 def attach_novelties(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, root: str,
-                     sources: Sequence[Source]) -> None:
+                     sources: Sequence[Source]) -> bool:
     """Make the ``games`` view of the lake at ``root`` (on ``fs``) opened in ``con`` give
-    each game's novelty: read from the lake's cache for its ``sources``, else computed over
-    the views and cached (when the lake can be written). Called by
-    :func:`pdnkit.store.lakeview.open_lake` once the views stand."""
+    each game's novelty: read from the table the lake keeps for its ``sources``, else
+    computed over the views (in memory; nothing is written). Returns whether it was
+    computed. Called by :func:`pdnkit.store.lakeview.open_lake` once the views stand."""
     if not any(s[3] for s in sources):
-        return
-    path = f"{root}/{CACHE_FOLDER}/novelties-{novelty_digest(sources)}.parquet"
-    table = "_lake_novelties"
-    if not _read_cache(con, fs, path, table):
+        return False
+    computed = not _read_cache(con, fs, novelty_path(root, sources), _TABLE)
+    if computed:
         compute_novelties(con, "_lake_novelty_rows")
-        con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT * FROM temp._lake_novelty_rows")
+        con.execute(f"CREATE OR REPLACE TABLE {_TABLE} AS "
+                    "SELECT * FROM temp._lake_novelty_rows")
         con.execute("DROP TABLE temp._lake_novelty_rows")
-        _write_cache(con, fs, root, path, table)
+    table = _TABLE
     con.execute("ALTER VIEW games RENAME TO _lake_games_parts")
     con.execute(f"""
         CREATE VIEW games AS
         SELECT b.* REPLACE (n.novelty_ply AS novelty_ply, n.novelty_from AS novelty_from)
         FROM _lake_games_parts b LEFT JOIN {table} n ON n.game_id = b.game_id""")
+    return computed
+
+
+def write_novelties(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, root: str,
+                    sources: Sequence[Source]) -> bool:
+    """Keep the novelties of the lake opened in ``con`` (by :func:`attach_novelties`) in
+    the lake, unless it has them for these ``sources`` already (older ones removed); for
+    the lake's writer only, under its lock. Returns whether a table was written.
+
+    Example:
+        >>> import duckdb
+        >>> write_novelties(duckdb.connect(), None, "/nowhere", [])  # no games: nothing
+        False
+    """
+    if not any(s[3] for s in sources):
+        return False
+    path = novelty_path(root, sources)
+    if fs.exists(path):
+        return False
+    _write_cache(con, fs, root, path, _TABLE)
+    return bool(fs.exists(path))
 
 
 def _read_cache(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, path: str, table: str) -> bool:

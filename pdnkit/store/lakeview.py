@@ -41,7 +41,8 @@ if TYPE_CHECKING:
     import fsspec
 
 __all__ = ["LAKE_TABLES", "LEGACY_PARTS", "MANIFEST", "LakeDamagedError", "SourceEntry",
-           "filesystem", "is_lake", "lock_down", "open_lake", "read_manifest",
+           "filesystem", "is_lake", "keep_novelties", "lock_down", "open_lake",
+           "read_manifest",
            "upgrade_lake"]
 
 #: tables that lakes written before schema version 3 hold under another name and shape:
@@ -133,14 +134,44 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
             _table_view(con, table, parts, legacy[0] if legacy else None)
     from pdnkit.openings.lake import attach_novelties
 
-    # novelties: computed over the whole lake, then cached
-    attach_novelties(con, fs, root, [(e.file_id, e.sha256, e.game_base, e.games)
-                                     for e in entries])
+    # novelties: over the whole lake (kept in it by its writer: keep_novelties)
+    attach_novelties(con, fs, root, _novelty_sources(entries))
     if setup is not None:
         setup(con)
     if lock:
         lock_down(con, read)
     return con
+
+
+def _novelty_sources(entries: list[SourceEntry]) -> list[tuple[int, str, int, int]]:
+    """What a lake's novelties depend on (:func:`pdnkit.openings.lake.novelty_digest`)."""
+    return [(e.file_id, e.sha256, e.game_base, e.games) for e in entries]
+
+
+def keep_novelties(lake: str | Path) -> bool:
+    """Compute the novelties of the whole lake and keep them in it, for its readers (who
+    write nothing: :func:`pdnkit.openings.lake.attach_novelties`); the lake's writer calls
+    it under the lake's lock once its sources are in. Returns whether a table was written
+    (not when the lake has it for these sources, or holds no game).
+
+    Example:
+        >>> import tempfile
+        >>> keep_novelties(tempfile.mkdtemp())
+        False
+    """
+    from pdnkit.openings.lake import novelty_path, write_novelties
+    from pdnkit.store.schema import schema_sql
+
+    entries = read_manifest(lake)
+    sources = _novelty_sources(entries)
+    fs, root = filesystem(lake)
+    if not any(s[3] for s in sources) or fs.exists(novelty_path(root, sources)):
+        return False
+    con = open_lake(lake, schema=schema_sql(), lock=False)
+    try:
+        return write_novelties(con, fs, root, sources)
+    finally:
+        con.close()
 
 
 def _table_view(con: duckdb.DuckDBPyConnection, table: str, parts: list[str],

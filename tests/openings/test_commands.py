@@ -171,9 +171,10 @@ def test_import_with_a_table(tmp_path: Path, club: Path) -> None:
 
 
 def test_a_lake_and_a_database_of_the_same_files_agree(tmp_path: Path) -> None:
-    """The lake's novelties are computed when it is read, the database's at import; after a
-    second import of older games both change the same way (the lake's cache follows its
-    sources)."""
+    """The lake's novelties are computed over the whole lake and kept in it by its import,
+    the database's at import; after a second import of older games both change the same
+    way (the kept table follows the lake's sources). A read writes nothing into the lake;
+    without the kept table it computes the same novelties in memory."""
     from pdnkit.lake import import_lake
 
     first = write(tmp_path / "a.pdn",
@@ -201,6 +202,10 @@ def test_a_lake_and_a_database_of_the_same_files_agree(tmp_path: Path) -> None:
     assert list((lake / "_openings").glob("novelties-*.parquet"))
     import_files([older], db=db)
     import_lake([older], lake, engine="local")
+    tree = sorted(str(p) for p in lake.rglob("*"))
     x, y = both()
     assert x == y and [r[6:] for r in x] == [(5, 2), (3, 4), (None, 2), (0, None)]
-    assert len(list((lake / "_openings").glob("novelties-*.parquet"))) == 1
+    kept = list((lake / "_openings").glob("novelties-*.parquet"))
+    assert len(kept) == 1 and sorted(str(p) for p in lake.rglob("*")) == tree
+    kept[0].unlink()  # (a lake an older pdnkit wrote): computed at the read, not written
+    assert both() == (x, y) and not list((lake / "_openings").glob("novelties-*"))
