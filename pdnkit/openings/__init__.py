@@ -12,8 +12,9 @@ In a database (:mod:`~pdnkit.openings.database`): the import labels every game
 (:func:`label_report`, :mod:`~pdnkit.openings.labels`) and computes novelties in SQL
 (:mod:`~pdnkit.openings.novelty_db`); :func:`load_opening_table` adds a user's table,
 :func:`fill_database` classifies every stored game and recomputes every novelty;
-:func:`list_openings` and :func:`classify` are ``pdnkit openings list`` and ``classify``. A
-lake's novelties are computed when it is read (:mod:`~pdnkit.openings.lake`).
+:func:`list_openings` and :func:`classify` are ``pdnkit openings list`` and ``classify``;
+:func:`fill_upgrade` is the upgrade's fill step. A lake's novelties are computed over the
+whole lake and kept in it by its import (:mod:`~pdnkit.openings.lake`).
 
 Names are imported lazily from the submodules that define them.
 
