@@ -13,8 +13,9 @@ What it writes:
   by the comments written there (the one source), with the column types DuckDB reports;
 * the block between the ``BEGIN generated: findings`` and ``END generated: findings``
   marks of ``docs/findings.md``: every code of ``pdnkit.findings.CODES``;
-* the blocks ``variants`` and ``draw-rules`` of ``docs/variants.md``: every record of
-  ``pdnkit.rules.list_variants()`` and its draw rules with their source tags.
+* the block ``variants`` of ``docs/variants.md`` (every record of
+  ``pdnkit.rules.list_variants()``) and the block ``draw-rules`` of ``docs/draw-rules.md``
+  (every draw and endgame rule of every edition, with its source tags).
 
 A new command, column, finding code or variant appears by running this script;
 ``tests/test_docs.py`` regenerates everything in memory and fails when a file differs.
@@ -484,6 +485,14 @@ def variants_block() -> str:
                   "editions (default first)", "aliases"], rows)
 
 
+#: the move classes that restart a draw rule's count, as the table writes them
+RESETS = {"capture": "C", "man_move": "M", "promotion": "P", "material_change": "E"}
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
 def draw_rules_block() -> str:
     """The draw and endgame rules of every variant edition, with their source tags."""
     from pdnkit.rules import list_variants
@@ -495,23 +504,31 @@ def draw_rules_block() -> str:
         for r in [e for e in every if e.name == default.name]:  # its default edition first
             sources = "; ".join(r.sources)
             if not r.draw_rules:
-                rows.append([code(r.name), r.edition, "(none)", "", "", "", "", "", sources])
+                rows.append([code(r.name), r.edition, "none", "", "", "", "", "", "", sources])
             for i, d in enumerate(r.draw_rules):
-                limit = f"{d.limit} occurrences" if d.kind == "repetition" else f"{d.limit} plies"
+                if d.kind == "repetition":
+                    limit, material = f"{_ordinal(d.limit)} occurrence", "-"
+                else:
+                    each = f"{d.limit // 2} moves each, " if d.limit % 2 == 0 else ""
+                    limit, material = f"{each}{d.limit} plies", d.material
+                resets = " ".join(v for k, v in RESETS.items() if k in d.resets)
                 rows.append([code(r.name), r.edition, code(d.name), d.article,
-                             "automatic" if d.automatic else "claim", limit, d.material,
-                             d.source, sources if i == 0 else ""])
+                             "automatic" if d.automatic else "claim", material, limit,
+                             resets, d.source, sources if i == 0 else ""])
     legend = ", ".join(f"`{k}` {v}" for k, v in SOURCE_TAGS.items())
-    return (table(["variant", "edition", "rule", "article", "kind", "limit",
-                   "material", "source", "rules sources"], rows)
-            + f"\n\nSource tags: {legend}. A rule not tagged `P` never makes an error of its "
-              "own: `draw-rule-ignored` is then a warning.")
+    return (table(["variant", "edition", "rule", "article", "kind", "material condition",
+                   "limit", "resets", "source", "rules sources"], rows)
+            + "\n\nResets: " + ", ".join(f"**{v}** {k.replace('_', ' ')}" for k, v in RESETS.items())
+            + " (E: the material condition was newly entered). Source tags: " + legend
+            + ". A rule not tagged `P` never makes an error of its own: `draw-rule-ignored` "
+              "is then a warning.")
 
 
 #: page -> {block name: the function that writes it}
 BLOCKS: dict[str, dict[str, Callable[[], str]]] = {
     "findings.md": {"findings": findings_block},
-    "variants.md": {"variants": variants_block, "draw-rules": draw_rules_block},
+    "variants.md": {"variants": variants_block},
+    "draw-rules.md": {"draw-rules": draw_rules_block},
 }
 #: page -> the function that writes the whole page
 PAGES: dict[str, Callable[[], str]] = {"cli.md": cli_reference, "schema.md": schema_reference}
