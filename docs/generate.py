@@ -399,6 +399,8 @@ def schema_reference() -> str:
     table_notes = {o["name"]: o["columns"] for o in objects if o["kind"] == "TABLE"}
     out = ["# The database schema", "", NOTICE.format(source="pdnkit/store/schema.sql"), "",
            escape(parsed["intro"]), "",
+           f"Schema version {_schema_version()} (`pdnkit.store.schema.SCHEMA_VERSION`; an older "
+           "database is brought up to it by `pdnkit upgrade`).", "",
            "What the tables hold and how to use them safely: [the database](database.md). "
            "Squares are PDN square numbers (1-based) throughout.", ""]
     rels = [o for o in objects if o["kind"] in ("TABLE", "VIEW")]
@@ -434,6 +436,12 @@ def schema_reference() -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+def _schema_version() -> int:
+    from pdnkit.store.schema import SCHEMA_VERSION
+
+    return SCHEMA_VERSION
+
+
 def _signature(sql: str) -> str:
     m = re.search(r"MACRO\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+\s*\([^)]*\))", sql, re.I)
     return m.group(1) if m else sql.split()[-1]
@@ -441,7 +449,7 @@ def _signature(sql: str) -> str:
 
 def first_sentence(text: str) -> str:
     """The first sentence (or clause before a colon) of a description."""
-    m = re.match(r"(.+?[.:])(\s|$)", text)
+    m = re.match(r"(.+?(?<!\be\.g)(?<!\bi\.e)[.:])(\s|$)", text)
     return (m.group(1) if m else text).rstrip(".:")
 
 

@@ -114,3 +114,36 @@ def test_the_checks_see_an_offence() -> None:
     assert floor("pdnkit.stats.book") > floor("pdnkit.store.db")
     tree = _imports("pdnkit.store.db", MODULES["pdnkit.store.db"])
     assert any(t.startswith("pdnkit.") for t, _ in tree)
+
+
+def _lazy_names(path: Path) -> set[str]:
+    """The public names a package's ``_API`` dict hands out lazily (its keys)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        target = node.target if isinstance(node, ast.AnnAssign) else (
+            node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
+        if isinstance(target, ast.Name) and target.id == "_API" and isinstance(
+                getattr(node, "value", None), ast.Dict):
+            return {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
+    return set()
+
+
+def shadowed_names(package: Path) -> set[str]:
+    """Names of a package's face that are also the names of its submodules: once the
+    submodule is imported, Python binds the package attribute to the module, and
+    ``from package import name`` hands out a module instead of the function (unless the
+    module is made callable, as :mod:`pdnkit.demo` is)."""
+    subs = {p.stem for p in package.glob("*.py")} | {
+        p.parent.name for p in package.glob("*/__init__.py")}
+    callable_modules = {s for s in subs if (package / f"{s}.py").exists()
+                        and "_CallableModule" in (package / f"{s}.py").read_text(encoding="utf-8")}
+    return (_lazy_names(package / "__init__.py") & subs) - callable_modules
+
+
+def test_no_public_name_is_shadowed_by_a_submodule(tmp_path: Path) -> None:
+    """Every package's lazy face names no submodule of its own (``viewer.show`` was one)."""
+    clash = {f"{p.parent.relative_to(ROOT)}: {sorted(shadowed_names(p.parent))}"
+             for p in PACKAGE.rglob("__init__.py") if shadowed_names(p.parent)}
+    assert clash == set()
+    (tmp_path / "__init__.py").write_text('_API: dict[str, str] = {"show": "x.show"}\n')
+    (tmp_path / "show.py").write_text("")
+    assert shadowed_names(tmp_path) == {"show"}  # the check sees an offence

@@ -153,13 +153,15 @@ def convert(paths: Iterable[PathLike], out: PathLike, *,
         first = True
         for path in files:
             summary.files += 1
+            guess = _file_guess(path, encoding)
             for rec in read_games(path, encoding=encoding, file=source_name(path)):
                 summary.games += 1
                 if not first:
                     fh.write("\n")
                 first = False
                 if rec.parsed:
-                    fh.write(write_game(rec, gametype=gametype_hint(rec)))
+                    fh.write(write_game(rec, gametype=gametype_hint(rec)
+                                        or _guessed_gametype(rec, guess)))
                     summary.written += 1
                 else:
                     why = next((f.message for f in rec.findings if f.code == "syntax-error"),
@@ -175,3 +177,32 @@ def convert(paths: Iterable[PathLike], out: PathLike, *,
 
 
 __all__ = ["ConvertSummary", "LintSummary", "convert", "expand_paths", "lint"]
+
+
+def _file_guess(path: Path, encoding: str | None) -> object:
+    """The variant ``validate`` guesses for the file's games that name none (its pre-scan:
+    :func:`pdnkit.validation.pipeline.file_guess_of`)."""
+    from pdnkit.validation.options import RunOptions
+    from pdnkit.validation.pipeline import file_guess_of
+
+    return file_guess_of(path, RunOptions(encoding=encoding))
+
+
+def _guessed_gametype(record: object, guess: object) -> int | None:
+    """The GameType number of the variant ``validate`` reads a game without a ``GameType``
+    tag as (the file's variant; where several fit, the one its moves replay under), which
+    ``convert`` writes so the converted file says what was guessed (only Italian files got
+    one before)."""
+    from pdnkit.validation.options import RunOptions
+    from pdnkit.validation.pipeline import replay_with
+    from pdnkit.validation.resolve import resolve_rules
+
+    try:
+        res = resolve_rules(record, file_guess=guess)  # type: ignore[arg-type]
+        if res.alternatives:  # several variants fit the file: the replay decides
+            gametype = replay_with(record, RunOptions(light=True),  # type: ignore[arg-type]
+                                   file_guess=guess).gametype  # type: ignore[arg-type]
+            return None if gametype is None else int(gametype)
+    except ValueError:
+        return None
+    return None if res.rules is None else int(res.rules.gametype)

@@ -1,6 +1,7 @@
 -- pdnkit DuckDB schema (contract: columns are only ever added, never renamed; a database made
--- by an older pdnkit gets the new tables and columns when pdnkit opens it). These comments are
--- the one description of the tables: docs/schema.md is generated from them.
+-- by an older pdnkit is brought up to date by pdnkit upgrade, on a copy, and read commands
+-- refuse it until then). These comments are the one description of the tables: docs/schema.md
+-- is generated from them.
 -- Keys: files.file_id; games.game_id; (game_id, ply) for moves and position_bits.
 -- ply 0 in positions = the starting position; ply 1 = after the first move.
 
@@ -54,7 +55,19 @@ CREATE TABLE IF NOT EXISTS games (
     start_is_initial BOOLEAN,           -- starts from the variant's initial position: no set-up,
                                         -- or a FEN equal to it (side to move included); NULL:
                                         -- a set-up that could not be read. `fen` stays as written
-    opening         VARCHAR             -- Opening tag (Italian Apertura, Russian Debut ...)
+    opening         VARCHAR,            -- Opening tag (Italian Apertura, Russian Debut ...)
+    result_source   VARCHAR,            -- where result_raw comes from: tag | terminator | NULL
+    raw_pieces      INTEGER             -- NULL: raw_pdn is the whole text; else raw_pdn is NULL
+                                        -- and the text is in this many raw_pieces rows
+);
+
+-- The text of a game too long for one row (over 1,000,000 characters, e.g. one with a huge
+-- comment): in pieces of at most 8,192 characters, in order (piece 0 first). `pdnkit export`
+-- writes such a game whole; string_agg(text, '' ORDER BY piece) gives it back in SQL.
+CREATE TABLE IF NOT EXISTS raw_pieces (
+    game_id      BIGINT NOT NULL,       -- the game (games.game_id) whose raw_pdn is NULL
+    piece        INTEGER NOT NULL,      -- 0-based
+    text         VARCHAR NOT NULL       -- at most 8,192 characters of the game's text
 );
 
 -- The moves of every game, stored compactly in move_rows and read through the moves view:
@@ -206,8 +219,13 @@ CREATE TABLE IF NOT EXISTS player_aliases (
 
 -- The player a White/Black name stands for: its alias target, else the trimmed name; NULL
 -- for placeholders that name no player (White, Black, Red, ?, -, empty, N.N., unknown).
+-- The lookup reads the aliases under names no query uses (pdnkit_pa, pdnkit_alias,
+-- pdnkit_target): the argument is written into the subquery, so player_name(a.name) or
+-- player_name(alias) must not find the subquery's own columns.
 CREATE MACRO IF NOT EXISTS player_name(n) AS coalesce(
-    (SELECT any_value(a.name) FROM player_aliases a WHERE a.alias = trim(n)),
+    (SELECT any_value(pdnkit_pa.pdnkit_target)
+     FROM (SELECT alias AS pdnkit_alias, name AS pdnkit_target FROM player_aliases) pdnkit_pa
+     WHERE pdnkit_pa.pdnkit_alias = trim(n)),
     CASE WHEN n IS NULL OR lower(trim(n)) IN ('', '?', '??', '-', 'white', 'black', 'red',
         'n.n.', 'n.n', 'nn', 'unknown', 'anonymous') THEN NULL ELSE trim(n) END);
 
