@@ -343,14 +343,31 @@ def parse_schema(text: str) -> dict[str, Any]:
 
 def _column_comments(kind: str, body: list[str]) -> dict[str, str]:
     """Column -> its comment, for the lines of one CREATE TABLE or CREATE VIEW."""
+    return _read_columns(kind, body)[0]
+
+
+def _column_headings(kind: str, body: list[str]) -> dict[str, str]:
+    """Column -> the heading above it: a comment line of its own at the columns' indentation
+    (``-- the opening by position``), which goes with the columns below it, not the one above."""
+    return _read_columns(kind, body)[1]
+
+
+def _read_columns(kind: str, body: list[str]) -> tuple[dict[str, str], dict[str, str]]:
     found: dict[str, str] = {}
+    headings: dict[str, str] = {}
+    heading: list[str] = []
     last: str | None = None
+    last_at = -1  # where the last column's comment starts on its line
     for line in body[1:]:
         code_part, _, note = line.partition("--")
+        at = len(code_part)
         code_part, note = code_part.strip(), note.strip()
-        if not code_part:  # a comment line: it goes on with the last column's comment
-            if last is not None and note:
+        if not code_part:  # a comment line: the last comment goes on, or a heading starts
+            if last is not None and note and at >= last_at:
                 found[last] = f"{found[last]} {note}".strip()
+            elif note:
+                heading.append(note)
+                last = None
             continue
         if kind == "TABLE":
             name = code_part.split()[0].strip(",")
@@ -361,11 +378,15 @@ def _column_comments(kind: str, body: list[str]) -> dict[str, str]:
         else:
             names = re.findall(r"\bAS\s+(\w+)", code_part) or \
                 [n for n in re.findall(r"\b\w+\.(\w+)\s*(?:,|$)", code_part)]
+        if heading and names:
+            headings[names[0]] = " ".join(heading)
+            heading = []
         for name in names:
             if note:
                 found[name] = note
         last = names[-1] if names and note else None
-    return found
+        last_at = at
+    return found, headings
 
 
 def _duckdb_columns(text: str) -> dict[str, list[tuple[str, str]]]:
@@ -412,8 +433,11 @@ def schema_reference() -> str:
         if o["doc"]:
             out += [escape(o["doc"]), ""]
         notes = o["columns"]
+        headings = _column_headings(o["kind"], o["sql"].splitlines())
         colrows = []
         for col, typ in types.get(o["name"], []):
+            if col in headings:
+                colrows.append(["", "", f"*{escape(headings[col])}:*"])
             note = notes.get(col)
             if note is None and o["kind"] == "VIEW":  # a column of the tables it reads
                 sources = re.findall(r"\b(?:FROM|JOIN)\s+(\w+)", o["sql"], re.I)

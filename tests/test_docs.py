@@ -113,6 +113,11 @@ def test_schema_comments_are_read_as_written() -> None:
     assert (t["doc"], t["columns"]) == ("Rows of t.",
                                          {"a": "first", "b": "second, on two lines"})
     assert (v["doc"], v["columns"]) == ("Rows of t.", {"c": "derived"})
+    grouped = ("CREATE TABLE IF NOT EXISTS g (\n    a INTEGER,   -- first\n"
+               "    -- the pair below\n    b VARCHAR,   -- second\n    c VARCHAR    -- third\n);\n")
+    (g,) = gen.parse_schema(grouped)["objects"]
+    assert g["columns"] == {"a": "first", "b": "second", "c": "third"}  # the heading is not a's
+    assert gen._column_headings("TABLE", g["sql"].splitlines()) == {"b": "the pair below"}
 
 
 # ------------------------------------------------------------------------------------------
