@@ -37,7 +37,7 @@ _API: dict[str, str] = {
     "write_game": "pdnkit.pdn",
     "write_games": "pdnkit.pdn",
     "lint": "pdnkit.pdn",
-    "convert": "pdnkit.pdn",
+    "convert": "pdnkit.validation",
     # replay and validation
     "validate": "pdnkit.validation",
     "replay": "pdnkit.validation",

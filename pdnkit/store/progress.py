@@ -106,7 +106,7 @@ def count_lines(paths: list[str], limit: int = COUNT_LINES_BYTES) -> dict[str, i
     Example:
         >>> import tempfile
         >>> with tempfile.NamedTemporaryFile("w", delete=False) as f:
-        ...     _ = f.write("a\nb\n")
+        ...     _ = f.write("a\\nb\\n")
         >>> count_lines([f.name])[f.name]
         2
     """

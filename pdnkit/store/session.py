@@ -131,9 +131,9 @@ def reading(db: DbLike = None) -> Iterator[duckdb.DuckDBPyConnection]:
 
 @contextmanager
 def writing(db: DbLike = None, *, what: str = "this") -> Iterator[duckdb.DuckDBPyConnection]:
-    """A read-write connection to ``db`` for the ``with`` block: a path is opened (and made
-    if missing) with :func:`pdnkit.store.connect` and closed at the end, a connection is
-    used and left open. A lake raises :class:`LakeIsReadOnlyError` (``what`` names what
+    """A read-write connection to ``db`` for the ``with`` block: a path is opened with
+    :func:`pdnkit.store.connect` (it must hold a database already: a mistyped path raises
+    instead of making an empty one) and closed at the end, a connection is used and left open. A lake raises :class:`LakeIsReadOnlyError` (``what`` names what
     could not be stored there).
 
     Example:
@@ -146,8 +146,10 @@ def writing(db: DbLike = None, *, what: str = "this") -> Iterator[duckdb.DuckDBP
     from pdnkit.store import connect
 
     given = db if isinstance(db, duckdb.DuckDBPyConnection) else None
+    path = None if db is None or isinstance(db, duckdb.DuckDBPyConnection) else os.fspath(db)
+    # a mistyped path is an error, never a new empty database holding only the write
     con = given if given is not None else connect(
-        None if db is None or isinstance(db, duckdb.DuckDBPyConnection) else os.fspath(db))
+        path, must_exist=path is not None and path != ":memory:")
     try:
         if is_lake(con):
             raise LakeIsReadOnlyError(

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.pdn import convert
 from pdnkit.rules import get_rules
 from pdnkit.samples import sample_dir
-from pdnkit.validation import validate
+from pdnkit.validation import convert, validate
 
 
 @pytest.mark.parametrize("variant", ["russian", "czech", "english", "italian", "frisian"])
