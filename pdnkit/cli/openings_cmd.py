@@ -1,7 +1,7 @@
 """``pdnkit openings load|list|classify``: the opening tables, and games labelled by them.
 
-Each command is a thin shell over one library function: :func:`pdnkit.openings.load_opening_table`,
-:func:`pdnkit.openings.list_openings` and :func:`pdnkit.openings.classify`.
+Each command is a thin shell over one library function: :func:`pdnkit.openings.database.load_opening_table`,
+:func:`pdnkit.openings.listing.list_openings` and :func:`pdnkit.openings.listing.classify`.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def openings_load(
 ) -> None:
     """Store an opening table of your own in the database and classify the variant's games
     with it (beside the tables shipped with pdnkit); later imports use it too."""
-    from pdnkit.openings import load_opening_table
+    from pdnkit.openings.database import load_opening_table
     from pdnkit.store import connect
 
     with usage_errors():
@@ -97,7 +97,7 @@ def openings_list(
 ) -> None:
     """The opening tables: shipped with pdnkit and (with --db) loaded into the database,
     with their kind, entries, sources and the games they name there."""
-    from pdnkit.openings import list_openings
+    from pdnkit.openings.listing import list_openings
 
     sink = output(fmt, out, [db] if db else [], wide=wide)
     with usage_errors():
@@ -121,7 +121,7 @@ def openings_classify(
 ) -> None:
     """Label games with their opening without importing them: code, name, the ply they
     reached it, and the verdict on their opening tag."""
-    from pdnkit.openings import classify
+    from pdnkit.openings.listing import classify
 
     if bool(paths) == (db is not None):
         raise fail("give PDN files or --db DB")

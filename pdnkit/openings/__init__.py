@@ -10,10 +10,10 @@ land in the same opening; :func:`classify_record` does it for a record or a repo
 
 In a database (:mod:`~pdnkit.openings.database`): the import labels every game
 (:func:`label_report`, :mod:`~pdnkit.openings.labels`) and computes novelties in SQL
-(:mod:`~pdnkit.openings.novelty_db`); :func:`load_opening_table` adds a user's table,
-:func:`fill_database` classifies every stored game and recomputes every novelty;
-:func:`list_openings` and :func:`classify` are ``pdnkit openings list`` and ``classify``;
-:func:`fill_upgrade` is the upgrade's fill step. A lake's novelties are computed over the
+(:mod:`~pdnkit.openings.novelty_db`); :func:`~pdnkit.openings.database.load_opening_table` adds a user's table,
+:func:`~pdnkit.openings.database.fill_database` classifies every stored game and recomputes every novelty;
+:func:`~pdnkit.openings.listing.list_openings` and :func:`~pdnkit.openings.listing.classify` are ``pdnkit openings list`` and ``classify``;
+:func:`~pdnkit.openings.database.fill_upgrade` is the upgrade's fill step. A lake's novelties are computed over the
 whole lake and kept in it by its import (:mod:`~pdnkit.openings.lake`).
 
 Names are imported lazily from the submodules that define them.
@@ -57,18 +57,7 @@ _API: dict[str, str] = {
     "GameOpening": "pdnkit.openings.labels",
     "label_report": "pdnkit.openings.labels",
     "entries_label": "pdnkit.openings.labels",
-    "FillSummary": "pdnkit.openings.database",
-    "LoadedTable": "pdnkit.openings.database",
-    "StoredTable": "pdnkit.openings.database",
-    "classify_games": "pdnkit.openings.database",
-    "fill_database": "pdnkit.openings.database",
-    "fill_upgrade": "pdnkit.openings.database",
-    "load_opening_table": "pdnkit.openings.database",
-    "opening_book": "pdnkit.openings.database",
-    "stored_tables": "pdnkit.openings.database",
     "refresh_novelties": "pdnkit.openings.novelty_db",
-    "list_openings": "pdnkit.openings.listing",
-    "classify": "pdnkit.openings.listing",
     "sort_date": "pdnkit.openings.novelty",
 }
 

@@ -37,6 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.errors import ArgumentError
 from pdnkit.openings.database import mark_loaded, mark_removed, settle_import
 from pdnkit.store import steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
@@ -388,7 +389,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     :func:`pdnkit.validation.replay`. ``-`` (standard input), a FIFO or ``/dev/stdin`` is read once into a temporary
     copy (hashed on the way) and recorded under its own name (``<stdin>`` for ``-``).
     ``openings``: CSV tables of named openings for the games of ``variant``, stored in the
-    database first (:func:`pdnkit.openings.load_opening_table`, one replaced if loaded
+    database first (:func:`pdnkit.openings.database.load_opening_table`, one replaced if loaded
     before). Every game gets its opening columns and its novelty
     (:mod:`pdnkit.openings.database`). Returns an :class:`ImportSummary`.
 
@@ -412,10 +413,10 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
         get_rules(variant)  # an unknown name is API misuse: UnknownVariantError (ValueError)
     check_arguments(variant, edition, "auto")
     if irregular not in ("stand", "stop"):
-        raise ValueError(f"irregular must be 'stand' or 'stop', got {irregular!r}")
+        raise ArgumentError(f"irregular must be 'stand' or 'stop', got {irregular!r}")
     tables = [Path(t) for t in openings]
     if tables and variant is None:
-        raise ValueError("openings tables need the variant whose games they name")
+        raise ArgumentError("openings tables need the variant whose games they name")
     files = collect_paths(paths)
     options = RunOptions(variant=variant, edition=edition, encoding=encoding,
                          irregular=irregular, compact=True)

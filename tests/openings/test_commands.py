@@ -11,13 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pdnkit.cli import app
-from pdnkit.openings import (
-    OpeningTableError,
-    classify,
-    fill_database,
-    list_openings,
-    load_opening_table,
-)
+from pdnkit.openings import OpeningTableError
+from pdnkit.openings.database import fill_database, load_opening_table
+from pdnkit.openings.listing import classify, list_openings
 from pdnkit.store import connect, import_files
 from pdnkit.store.session import LakeIsReadOnlyError
 from tests.openings.test_database import game, write

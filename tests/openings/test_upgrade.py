@@ -1,5 +1,5 @@
 """An older database gains the opening columns through the store's upgrade: the fill step
-the registry names (``pdnkit.openings:fill_database``, :mod:`pdnkit.store.upgrades`) runs on
+the registry names (``pdnkit.openings.database:fill_upgrade``, :mod:`pdnkit.store.upgrades`) runs on
 the upgrade's copy and gives the columns a fresh import gives, novelties and the
 opening-tag finding included; a write command upgrades such a database on its own, and the
 version-4 database of the store's upgrade tests comes out classified like a fresh import."""
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import duckdb
 
-from pdnkit.openings import fill_database
+from pdnkit.openings.database import fill_database
 from pdnkit.store import connect, import_files
 from pdnkit.store.upgrades import FILL_STEPS, needs_upgrade, upgrade
 from tests.openings.test_database import game, write
@@ -58,7 +58,7 @@ def _labels(db: Path) -> list[tuple[object, ...]]:
 def test_the_openings_fill_step_is_registered_by_name() -> None:
     step = next(s for s in FILL_STEPS if s.what == FILL)
     assert step.table == "games" and "opening_code" in step.columns
-    from pdnkit.openings import fill_upgrade
+    from pdnkit.openings.database import fill_upgrade
 
     assert step.function() is fill_upgrade
 
