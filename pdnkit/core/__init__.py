@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 __all__ = ["CODES", "FLAG_ANNOTATED", "FLAG_BLACK_DOTS", "FLAG_CAPTURE", "FLAG_FULL_PATH",
            "FLAG_KING", "FLAG_MISMATCH", "FLAG_NUMBERED", "FLAG_PROMOTES", "CoreError",
            "PlyMove", "Replay", "State", "core_in_use", "core_note", "legal_moves", "perft",
-           "position_of", "replay", "state_of"]
+           "position_of", "replay", "state_of", "supports"]
 
 #: ``PDNKIT_PURE=1`` in the environment when pdnkit.core was first imported
 PURE_REQUESTED = os.environ.get("PDNKIT_PURE", "").strip() == "1"
@@ -65,6 +65,18 @@ def core_in_use() -> str:
         True
     """
     return "compiled" if _COMPILED else "pure"
+
+
+def supports(rules: Rules) -> bool:
+    """Whether the compiled core is in use and replays ``rules`` itself (a rules record its
+    fixed limits cannot hold is replayed by the pure core).
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> supports(get_rules("international")) == (core_in_use() == "compiled")
+        True
+    """
+    return _COMPILED and compiled.supports(rules)
 
 
 def core_note() -> str:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
-__all__ = ["ERROR", "has_capture", "key", "legal_moves", "perft", "replay"]
+__all__ = ["ERROR", "has_capture", "key", "legal_moves", "perft", "replay", "supports"]
 
 _core: Any = None
 ERROR: str | None = None
@@ -50,6 +50,11 @@ def _table(rules: Rules) -> Any:
     table = table_for(rules, _core.table)
     _FAST[id(rules)] = (rules, table)
     return table
+
+
+def supports(rules: Rules) -> bool:
+    """Whether the extension is loaded and holds a table for ``rules``."""
+    return _core is not None and _table(rules) is not None
 
 
 def _state(start: State | Position) -> tuple[Any, ...]:

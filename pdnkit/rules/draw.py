@@ -391,7 +391,8 @@ class DrawTracker:
     set-up position is unknown and taken as empty (the start position is its first occurrence).
     ``start_ply`` is the ply after which ``start_position`` stands (0 for the game's start; the
     ply before a ``/FEN "..."/`` setup inside the movetext): the first ``push`` is then
-    ``start_ply + 1``.
+    ``start_ply + 1``. ``int_keys=True`` takes ``Position.key()`` as the repetition key (the
+    key the compiled core gives for each ply, :func:`pdnkit.core.feed.push_replay`).
 
     A counter activation is recorded in ``events`` once it has counted at least one ply (a
     rule restarted by every man move does not leave a row per man move); a repetition
@@ -423,12 +424,16 @@ class DrawTracker:
         halfmove: int | None = None,
         *,
         start_ply: int = 0,
+        int_keys: bool = False,
     ) -> None:
         if halfmove is not None and halfmove < 0:
             raise ValueError(f"halfmove must be >= 0, got {halfmove}")
         if start_ply < 0:
             raise ValueError(f"start_ply must be >= 0, got {start_ply}")
         self.rules = rules
+        #: repetition keys are ``Position.key()`` values (as the compiled core gives them
+        #: for its plies), so positions of the core and of the rules engine compare alike
+        self.int_keys = int_keys
         self._counters: list[_Counter] = []
         self._repetitions: list[_Repetition] = []
         self._events: list[RuleEvent] = []
@@ -448,7 +453,7 @@ class DrawTracker:
             else:
                 self._counters.append(_Counter(rule, MATERIAL_CONDITIONS[rule.material]))
         # The start position: first occurrence for repetition; running counters are seeded.
-        key = _rep_key(start_position)
+        key = start_position.key() if int_keys else _rep_key(start_position)
         for rep in self._repetitions:
             rep.table[key] = [1, start_ply]
         counts = start_position.counts()
@@ -510,11 +515,14 @@ class DrawTracker:
             resets, full = plan
         key = None
         if self._repetitions:
-            try:
-                key = (position_after._w, position_after._b,
-                       position_after._k, position_after.side)
-            except AttributeError:
-                key = _rep_key(position_after)
+            if self.int_keys:
+                key = position_after.key()
+            else:
+                try:
+                    key = (position_after._w, position_after._b,
+                           position_after._k, position_after.side)
+                except AttributeError:
+                    key = _rep_key(position_after)
         if self._fresh is not None:
             if full:  # from one full reset to the next: nothing else changes
                 self._fresh = (ply, key)
