@@ -21,15 +21,66 @@ Example:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from array import array
+from typing import TYPE_CHECKING, Any
 
+from pdnkit.core import compiled
 from pdnkit.core.api import FLAG_CAPTURE, FLAG_KING, FLAG_PROMOTES, Replay
 
 if TYPE_CHECKING:
     from pdnkit.rules.draw import DrawTracker
-    from pdnkit.rules.variants import Rules
+    from pdnkit.rules.variants import DrawRule, Rules
 
-__all__ = ["ArrayMove", "ArrayPosition", "push_replay"]
+__all__ = ["ArrayMove", "ArrayPosition", "SPEC_MAGIC", "draw_spec", "push_replay",
+           "push_replay_python"]
+
+#: the first word of a draw spec (src/draw.h DRAW_MAGIC)
+SPEC_MAGIC = 0x44524157
+#: the move classes of ``DrawRule.resets`` as the compiled loop numbers them
+_RESETS = {"capture": 1, "man_move": 2, "promotion": 4, "material_change": 0}
+_NO_PATTERN = ((0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0), (0, 0), False)
+#: id(rules) -> (rules, spec)
+_SPECS: dict[int, tuple[Any, bytes]] = {}
+
+
+def draw_spec(rules: Rules, slots: list[DrawRule]) -> bytes:
+    """The compiled draw loop's spec of ``rules`` (its rules in the tracker's order
+    ``slots``): per rule its kind, limit, resets and material condition as data
+    (:class:`~pdnkit.rules.draw.CountPattern`), and the board's main road.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> r = get_rules("russian")
+        >>> len(draw_spec(r, list(r.draw_rules))) // 8 == 4 + 19 * len(r.draw_rules)
+        True
+    """
+    hit = _SPECS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    from pdnkit.rules.draw import MATERIAL_CONDITIONS, main_road_squares
+
+    road = 0
+    for n in main_road_squares(rules):
+        road |= 1 << (n - 1)
+    out = array("q", [SPEC_MAGIC, len(slots), _signed(road & (1 << 64) - 1),
+                      _signed(road >> 64)])
+    for rule in slots:
+        cond = MATERIAL_CONDITIONS[rule.material]
+        pattern = cond.pattern if cond.pattern is not None else _NO_PATTERN
+        side, other, total, on_road = pattern
+        out.extend((0 if rule.kind == "repetition" else 1, int(rule.limit),
+                    sum(_RESETS[e] for e in rule.resets), int(cond.always)))
+        out.extend(side)
+        out.extend(other)
+        out.extend(total)
+        out.append(int(on_road))
+    spec = out.tobytes()
+    _SPECS[id(rules)] = (rules, spec)
+    return spec
+
+
+def _signed(word: int) -> int:
+    return word - (1 << 64) if word >= 1 << 63 else word
 
 
 class ArrayMove:
@@ -95,7 +146,28 @@ def push_replay(tracker: DrawTracker, rep: Replay, i0: int, i1: int, ply0: int,
                 start_black: bool) -> None:
     """Push the plies ``i0`` to ``i1 - 1`` of ``rep`` (game plies ``ply0 + 1`` on; the
     replay started with ``start_black`` to move) into ``tracker`` (made with
-    ``int_keys=True``)."""
+    ``int_keys=True``): in one call of the compiled draw loop where the extension is
+    loaded, else one :meth:`~pdnkit.rules.draw.DrawTracker.push` a ply."""
+    if i1 <= i0:
+        return
+    run = compiled.draw_run()
+    if run is None or tracker.last_ply != ply0:
+        push_replay_python(tracker, rep, i0, i1, ply0, start_black)
+        return
+    slots = tracker.slots
+    if not slots:
+        tracker.import_state(b"", b"", b"", ply0 + i1 - i0)
+        return
+    state, entry, events = run(draw_spec(tracker.rules, slots), tracker.export_state(),
+                               rep.flags, rep.counts, rep.keys, rep.bits, rep.bits_high,
+                               i0, i1, ply0)
+    tracker.import_state(state, entry, events, ply0 + i1 - i0)
+
+
+def push_replay_python(tracker: DrawTracker, rep: Replay, i0: int, i1: int, ply0: int,
+                       start_black: bool) -> None:
+    """:func:`push_replay` one :meth:`~pdnkit.rules.draw.DrawTracker.push` a ply (the
+    reference the compiled loop is tested against)."""
     if i1 <= i0:
         return
     rules = tracker.rules

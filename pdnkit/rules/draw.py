@@ -36,7 +36,9 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from pdnkit.rules.variants import DrawRule, Rules
 
 __all__ = [
+    "ANY",
     "MATERIAL_CONDITIONS",
+    "CountPattern",
     "MOVE_EVENTS",
     "DrawTracker",
     "RuleEvent",
@@ -198,16 +200,68 @@ def _kings_only(strong: int, weak: int) -> Callable[[Counts, Position | None], b
     return test
 
 
+#: no upper bound in a :class:`CountPattern`
+ANY = 255
+
+
+class CountPattern(tuple[tuple[int, ...], tuple[int, ...], tuple[int, int], bool]):
+    """A material condition as data (what the compiled core reads): ``(side, other,
+    total, road)``. ``side`` and ``other`` are ``(men_lo, men_hi, kings_lo, kings_hi,
+    pieces_lo, pieces_hi)`` bounds (inclusive, :data:`ANY` for none) for one side and the
+    other, ``total`` bounds the pieces on the board, and the pattern holds when one colour
+    fits ``side`` and the other ``other`` (either way round). ``road``: moreover the lone
+    king of ``side`` stands on the main road with no other piece on it
+    (:func:`main_road_squares`). ``tests/rules`` holds every pattern to its condition's
+    function on every count of pieces up to 13 a kind.
+
+    >>> LONE_KING
+    (0, 0, 1, 1, 1, 1)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, side: tuple[int, ...], other: tuple[int, ...],
+                total: tuple[int, int] = (0, ANY), road: bool = False) -> CountPattern:
+        return super().__new__(cls, (side, other, total, road))
+
+    def holds(self, c: Counts) -> bool:
+        """Whether the counts fit (the ``road`` part aside).
+
+        >>> MATERIAL_CONDITIONS["kings-only-2-vs-1"].pattern.holds(
+        ...     {"white_men": 0, "white_kings": 1, "black_men": 0, "black_kings": 2})
+        True
+        """
+        side, other, total, _ = self
+        w, b = _split(c)
+        if not total[0] <= w[0] + w[1] + b[0] + b[1] <= total[1]:
+            return False
+        return (_fits(w, side) and _fits(b, other)) or (_fits(b, side) and _fits(w, other))
+
+
+def _fits(mk: tuple[int, int], bounds: tuple[int, ...]) -> bool:
+    men, kings = mk
+    return (bounds[0] <= men <= bounds[1] and bounds[2] <= kings <= bounds[3]
+            and bounds[4] <= men + kings <= bounds[5])
+
+
+#: a side whose only piece is a king
+LONE_KING = (0, 0, 1, 1, 1, 1)
+#: a side with at least one king
+WITH_KING = (0, ANY, 1, ANY, 0, ANY)
+
+
 class MaterialCondition:
     """A named material condition, callable with a ``Position`` or with a counts mapping
-    (``white_men``, ``white_kings``, ``black_men``, ``black_kings``).
+    (``white_men``, ``white_kings``, ``black_men``, ``black_kings``); ``pattern`` is the same
+    condition as data (:class:`CountPattern`, ``None`` for ``any``).
 
     >>> MATERIAL_CONDITIONS["both-have-kings"](
     ...     {"white_men": 4, "white_kings": 1, "black_men": 0, "black_kings": 1})
     True
     """
 
-    __slots__ = ("name", "description", "needs_position", "needs_kings", "always", "_test")
+    __slots__ = ("name", "description", "needs_position", "needs_kings", "always", "_test",
+                 "pattern")
 
     def __init__(
         self,
@@ -217,6 +271,7 @@ class MaterialCondition:
         needs_position: bool = False,
         needs_kings: bool = True,
         always: bool = False,
+        pattern: CountPattern | None = None,
     ) -> None:
         self.name = name
         self.description = description
@@ -227,6 +282,7 @@ class MaterialCondition:
         #: the condition holds for every position
         self.always = always
         self._test = test
+        self.pattern = pattern
 
     def test(self, counts: Counts, position: Position | None = None) -> bool:
         """Evaluate on already computed counts (and the position when one is needed)."""
@@ -245,12 +301,13 @@ def _mc(
     name: str,
     test: Callable[[Counts, Position | None], bool],
     description: str,
+    pattern: CountPattern | None,
     needs_position: bool = False,
 ) -> MaterialCondition:
     # every condition but "any" involves a king of some side
     always = test is _any
     return MaterialCondition(name, test, description, needs_position, needs_kings=not always,
-                             always=always)
+                             always=always, pattern=pattern)
 
 
 #: Material conditions by name (docs/architecture.md section 6). Each is true after a move
@@ -259,29 +316,38 @@ def _mc(
 MATERIAL_CONDITIONS: dict[str, MaterialCondition] = {
     m.name: m
     for m in [
-        _mc("any", _any, "always"),
-        _mc("both-have-kings", _both_have_kings, "each side has at least one king"),
+        _mc("any", _any, "always", None),
+        _mc("both-have-kings", _both_have_kings, "each side has at least one king",
+            CountPattern(WITH_KING, WITH_KING)),
         _mc("lone-king-vs-3-with-king", _lone_vs_3_with_king,
-            "a lone king against exactly 3 pieces including at least one king (FMJD 6.3)"),
+            "a lone king against exactly 3 pieces including at least one king (FMJD 6.3)",
+            CountPattern(LONE_KING, (0, ANY, 1, ANY, 3, 3))),
         _mc("lone-king-vs-2-with-king", _lone_vs_2_with_king,
             "a lone king against 1 or 2 pieces including at least one king "
-            "(FMJD 6.4, Russian 7.2.8)"),
+            "(FMJD 6.4, Russian 7.2.8)",
+            CountPattern(LONE_KING, (0, ANY, 1, ANY, 0, 2))),
         _mc("lone-king-vs-3plus-kings", _lone_vs_3plus_kings,
-            "a lone king against 3 or more kings and no men (Russian 7.2.4)"),
+            "a lone king against 3 or more kings and no men (Russian 7.2.4)",
+            CountPattern(LONE_KING, (0, 0, 3, ANY, 0, ANY))),
         _mc("lone-king-on-main-road-vs-3", _lone_on_main_road_vs_3,
             "a lone king standing on the main road, with no other piece on it, against exactly "
             "3 pieces including at least one king (Russian 7.2.7, lidraughts reading)",
-            needs_position=True),
+            CountPattern(LONE_KING, (0, ANY, 1, ANY, 3, 3), road=True), needs_position=True),
         _mc("both-kings-4-5-pieces", _both_kings_pieces(4, 5),
-            "each side has a king and there are 4 or 5 pieces on the board (Russian 7.2.6)"),
+            "each side has a king and there are 4 or 5 pieces on the board (Russian 7.2.6)",
+            CountPattern(WITH_KING, WITH_KING, (4, 5))),
         _mc("both-kings-6-7-pieces", _both_kings_pieces(6, 7),
-            "each side has a king and there are 6 or 7 pieces on the board (Russian 7.2.6)"),
+            "each side has a king and there are 6 or 7 pieces on the board (Russian 7.2.6)",
+            CountPattern(WITH_KING, WITH_KING, (6, 7))),
         _mc("kings-only-2-vs-1", _kings_only(2, 1),
-            "two kings against one king, no men (Frisian art. 18)"),
+            "two kings against one king, no men (Frisian art. 18)",
+            CountPattern((0, 0, 2, 2, 2, 2), LONE_KING)),
         _mc("kings-only-1-vs-1", _kings_only(1, 1),
-            "one king against one king, no men (Frisian art. 21.1)"),
+            "one king against one king, no men (Frisian art. 21.1)",
+            CountPattern(LONE_KING, LONE_KING)),
         _mc("kings-only-3-vs-1", _kings_only(3, 1),
-            "three kings against one king, no men (Canadian, American pool)"),
+            "three kings against one king, no men (Canadian, American pool)",
+            CountPattern((0, 0, 3, 3, 3, 3), LONE_KING)),
     ]
 }
 
@@ -446,6 +512,9 @@ class DrawTracker:
             shared = _PLANS[id(rules)] = (rules, ({}, {}))
         self._plans: tuple[dict[frozenset[str], Any], dict[frozenset[str], Any]] = shared[1]
         self._fresh: tuple[int, Any] | None = None  # (ply, key) of the last full reset
+        #: the state as the compiled core's draw run left it (import_state), read into the
+        #: counters and tables when Python needs them again (_unpack)
+        self._packed: bytes | None = None
         for rule in getattr(rules, "draw_rules", ()) or ():
             _check_rule(rule)
             if rule.kind == "repetition":
@@ -487,6 +556,8 @@ class DrawTracker:
         if ply <= self._last_ply:
             raise ValueError(f"plies must increase: got {ply} after {self._last_ply}")
         self._last_ply = ply
+        if self._packed is not None:
+            self._unpack()
         unknown = move is None
         if unknown:
             happened = _UNKNOWN_MOVE
@@ -513,7 +584,7 @@ class DrawTracker:
             if plan is None:
                 plan = plans[happened] = self._plan(happened, kingless, False)
             resets, full = plan
-        key = None
+        key: Any = None
         if self._repetitions:
             if self.int_keys:
                 key = position_after.key()
@@ -650,12 +721,111 @@ class DrawTracker:
         and, for repetition rules, the highest occurrence count in the current table."""
         if self._fresh is not None:
             self._materialize()
+        if self._packed is not None:
+            self._unpack()
         out: dict[str, int | None] = {}
         for rep in self._repetitions:
             out[rep.rule.name] = max((v[0] for v in rep.table.values()), default=0)
         for c in self._counters:
             out[c.rule.name] = c.count if c.running else None
         return out
+
+    # -- the compiled core's turn ----------------------------------------------------------
+
+    @property
+    def slots(self) -> list[DrawRule]:
+        """The rules in the order of the state blobs: repetition rules, then counters."""
+        return [r.rule for r in self._repetitions] + [c.rule for c in self._counters]
+
+    @property
+    def last_ply(self) -> int:
+        """The last ply pushed (the start ply before any)."""
+        return self._last_ply
+
+    def export_state(self) -> bytes:
+        """The tracker's state as the compiled core's draw run reads it (int64s, machine
+        order): per slot (:attr:`slots`) the open activation (open, start, deadline,
+        reached; -1 for none), then a counter's running, count and start ply, or a
+        repetition rule's table (its size, then key, occurrences and first ply of each
+        entry). Only for a tracker made with ``int_keys=True``.
+
+        Example:
+            >>> from pdnkit.rules import Position, get_rules
+            >>> r = get_rules("frisian")
+            >>> t = DrawTracker(r, Position.initial(r), int_keys=True)
+            >>> len(t.export_state()) // 8 == 4 * len(t.slots) + 1 + 3 + 3 * (len(t.slots) - 1)
+            True
+        """
+        if not self.int_keys:
+            raise ValueError("export_state needs a tracker made with int_keys=True")
+        if self._fresh is not None:
+            self._materialize()
+        if self._packed is not None:
+            return self._packed
+        from array import array
+
+        out = array("q")
+        for rep in self._repetitions:
+            _put_event(out, rep.event)
+            out.append(len(rep.table))
+            for key, (n, first) in rep.table.items():
+                out.extend((key, n, first))  # type: ignore[arg-type]
+        for c in self._counters:
+            _put_event(out, c.event)
+            out.extend((int(c.running), c.count, c.start_ply))
+        return out.tobytes()
+
+    def import_state(self, state: bytes, entry: bytes, events: bytes, last_ply: int) -> None:
+        """Take the state the compiled core's draw run left (:meth:`export_state`'s form,
+        each open activation named 0 none, 1 the one open before the run, 2 + j the j-th of
+        ``events``), the final deadline, reached and end ply of the activations open before
+        the run (``entry``, per slot) and the activations the run made (``events``: slot,
+        start, deadline, reached, end each); ``last_ply``: the run's last ply."""
+        e = memoryview(entry).cast("q")
+        made = memoryview(events).cast("q")
+        slots: list[_Repetition | _Counter] = [*self._repetitions, *self._counters]
+        for i, obj in enumerate(slots):
+            ev = obj.event
+            if ev is not None:
+                ev.deadline_ply, ev.reached_ply, ev.end_ply = (
+                    _opt(e[3 * i]), _opt(e[3 * i + 1]), _opt(e[3 * i + 2]))
+        created = []
+        for j in range(0, len(made), 5):
+            obj = slots[made[j]]
+            rule = obj.rule
+            created.append(RuleEvent(
+                rule.name, rule.article, bool(rule.automatic), start_ply=made[j + 1],
+                limit_plies=obj.limit if isinstance(obj, _Counter) else None,
+                deadline_ply=_opt(made[j + 2]), reached_ply=_opt(made[j + 3]),
+                end_ply=_opt(made[j + 4]), source=rule.source))
+        self._events.extend(created)
+        st = memoryview(state).cast("q")
+        at = 0
+        for obj in slots:
+            which = st[at]
+            obj.event = None if which == 0 else obj.event if which == 1 else created[which - 2]
+            at += 4
+            if isinstance(obj, _Counter):
+                obj.running, obj.count, obj.start_ply = bool(st[at]), st[at + 1], st[at + 2]
+                at += 3
+            else:
+                at += 1 + 3 * st[at]
+        self._packed = state
+        self._last_ply = max(self._last_ply, last_ply)
+
+    def _unpack(self) -> None:
+        """Read the repetition tables of the packed state into the Python tracker."""
+        st = memoryview(self._packed or b"").cast("q")
+        self._packed = None
+        at = 0
+        for rep in self._repetitions:
+            at += 4
+            n = st[at]
+            at += 1
+            rep.table = {st[at + 3 * j]: [st[at + 3 * j + 1], st[at + 3 * j + 2]]
+                         for j in range(n)}
+            at += 3 * n
+        # the counters were read at import
 
     # -- internals --------------------------------------------------------------------------
 
@@ -678,6 +848,18 @@ class DrawTracker:
 
 
 _PLANS: dict[int, tuple[Any, tuple[dict[frozenset[str], Any], dict[frozenset[str], Any]]]] = {}
+
+
+def _put_event(out: Any, ev: RuleEvent | None) -> None:
+    if ev is None:
+        out.extend((0, -1, -1, -1))
+    else:
+        out.extend((1, ev.start_ply, -1 if ev.deadline_ply is None else ev.deadline_ply,
+                    -1 if ev.reached_ply is None else ev.reached_ply))
+
+
+def _opt(v: int) -> int | None:
+    return None if v < 0 else v
 
 
 def _rep_key(position: Position) -> Any:
