@@ -28,15 +28,16 @@ from typing import TYPE_CHECKING
 from pdnkit import core
 from pdnkit.core import FLAG_MISMATCH, Replay, State
 from pdnkit.core.feed import push_replay
-from pdnkit.validation.coreplies import CorePly, CoreRun
+from pdnkit.pdn.fast import LaneNodes, LaneRecord
+from pdnkit.validation.coreplies import CorePly, CoreRun, LaneFields, NodeFields, PlyFields
 
 if TYPE_CHECKING:
-    from pdnkit.pdn.record import MoveNode
+    from pdnkit.pdn.record import GameRecord, MoveNode
     from pdnkit.rules.position import Position
     from pdnkit.rules.variants import Rules
     from pdnkit.validation.game import MainLine
 
-__all__ = ["run", "state_of", "usable"]
+__all__ = ["main_line", "run", "state_of", "usable"]
 
 #: flags byte -> 1 where the ply was written with the wrong separator
 _MISMATCH = bytes(1 if b & FLAG_MISMATCH else 0 for b in range(256))
@@ -64,6 +65,15 @@ def state_of(pos: Position) -> State:
     return state
 
 
+def main_line(record: GameRecord, rules: Rules) -> Sequence[MoveNode]:
+    """The main line's moves of ``record`` as the replay reads them: a game the compiled
+    lane read keeps its moves unread while the core replays its movetext (they are read
+    when the Python replay needs them), any other record gives its list."""
+    if type(record) is LaneRecord and not record.nodes_read and usable(rules):
+        return record.lane_nodes()
+    return list(getattr(record, "moves", ()) or ())
+
+
 def run(line: MainLine) -> None:
     """Replay ``line``'s plies (see the module doc); ``line.pos`` is the position reached,
     ``line.stopped_at`` the ply the replay stopped at (``None``: none)."""
@@ -71,21 +81,29 @@ def run(line: MainLine) -> None:
     nodes = line.nodes
     n = len(nodes)
     k = 0
+    record = line.report.record
+    lane = record if isinstance(nodes, LaneNodes) and type(record) is LaneRecord else None
     texts: list[str] | None = None
     state = state_of(line.pos)
     while k < n:
         if line.pending is None:
-            if texts is None:
-                texts = [nd.text for nd in nodes]
-            rep = core.replay(rules, state, texts, k)
-            good = _usable_plies(line, rep, nodes, k)
+            if lane is not None:
+                rep = core.replay(rules, state, lane.raw, lane.lane_body)
+                fields: PlyFields = LaneFields(lane, rep)
+            else:
+                if texts is None:
+                    texts = [nd.text for nd in nodes]
+                rep = core.replay(rules, state, texts, k)
+                fields = NodeFields(nodes, k)
+            good = _usable_plies(line, rep, nodes, k, lane is not None)
             if good:
-                _take(line, rep, good, k, state.black)
+                _take(line, rep, good, k, state.black, fields)
                 k += good
                 after = rep.final if good == rep.plies else rep.position(good - 1, state.black)
                 line.pos = core.position_of(rules, after)
                 if k >= n:
                     return
+        lane = None  # the Python replay reads the nodes: the core reads their texts on
         if not line.replay_ply(k):
             line.stopped_at = k
             return
@@ -96,11 +114,13 @@ def run(line: MainLine) -> None:
         state = state_of(line.pos)
 
 
-def _usable_plies(line: MainLine, rep: Replay, nodes: Sequence[MoveNode], k: int) -> int:
+def _usable_plies(line: MainLine, rep: Replay, nodes: Sequence[MoveNode], k: int,
+                  text: bool) -> int:
     """How many of the leading plies of ``rep`` (the main line's plies ``k`` on) are taken
     as the core resolved them: up to the first written with the wrong separator, with a
     move number that does not fit its ply (until the game's one such finding is given),
-    with variations, or with a setup before it."""
+    with variations, or with a setup before it (``text``: the core read the movetext of a
+    game the lane read, which has none)."""
     good = rep.plies
     if not good:
         return 0
@@ -108,7 +128,14 @@ def _usable_plies(line: MainLine, rep: Replay, nodes: Sequence[MoveNode], k: int
     if bad >= 0:
         good = bad
     check = not line.numbers_warned
-    base, offset, fen_tag = line.base_num, line.offset, line.fen_tag
+    base, offset = line.base_num, line.offset
+    if text:
+        if check:
+            bad = core.misnumbered(rep, good, k, base, offset)
+            if bad >= 0:
+                good = bad
+        return good
+    fen_tag = line.fen_tag
     for i in range(good):
         node = nodes[k + i]
         if node.variations or (node.setup_before and (k + i > 0 or fen_tag is not None)):
@@ -121,7 +148,8 @@ def _usable_plies(line: MainLine, rep: Replay, nodes: Sequence[MoveNode], k: int
     return good
 
 
-def _take(line: MainLine, rep: Replay, good: int, k: int, start_black: bool) -> None:
+def _take(line: MainLine, rep: Replay, good: int, k: int, start_black: bool,
+          fields: PlyFields) -> None:
     """Account for the plies ``0`` to ``good - 1`` of ``rep`` (main-line plies ``k`` on): the
     draw tracker, and the ply records or the run a compact report keeps."""
     push_replay(line.tracker, rep, 0, good, k, start_black)
@@ -129,10 +157,8 @@ def _take(line: MainLine, rep: Replay, good: int, k: int, start_black: bool) -> 
         return
     report = line.report
     if line.compact and k == 0:
-        report.plain = CoreRun(line.rules, line.pos, line.nodes, rep, good, line.base_num,
+        report.plain = CoreRun(line.rules, line.pos, fields, rep, good, line.base_num,
                                line.offset, start_black)
         return
-    report.plies.extend(CorePly.of(line.rules, rep, i, line.nodes[k + i], k + i,
-                                   line.base_num, line.offset, start_black, line.pos)
-                        for i in range(good))
-
+    report.plies.extend(CorePly.of(line.rules, rep, i, fields, k + i, line.base_num,
+                                   line.offset, start_black, line.pos) for i in range(good))

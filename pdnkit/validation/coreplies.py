@@ -18,19 +18,156 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from pdnkit.core import FLAG_CAPTURE, FLAG_FULL_PATH, FLAG_KING, FLAG_PROMOTES, Replay, position_of
+from pdnkit.core import (
+    FLAG_ANNOTATED,
+    FLAG_CAPTURE,
+    FLAG_FULL_PATH,
+    FLAG_KING,
+    FLAG_PROMOTES,
+    Replay,
+    position_of,
+)
 from pdnkit.rules.position import Move
 from pdnkit.validation.report import COLOR_LETTER, PlyRecord
 
 if TYPE_CHECKING:
+    from pdnkit.pdn.fast import LaneRecord
     from pdnkit.pdn.record import MoveNode
     from pdnkit.rules.position import Position
     from pdnkit.rules.variants import Rules
 
-__all__ = ["CorePly", "CoreRun", "core_move", "core_notation"]
+__all__ = ["CorePly", "CoreRun", "LaneFields", "NodeFields", "PlyFields", "core_move",
+           "core_notation"]
+
+#: (written, NAGs, comment, line) of a ply as its record shows it
+Fields = tuple[str, list[int], "str | None", "int | None"]
+#: a comment or a NAG in the text between two moves of a game the lane read
+_ANNOTATION = re.compile(r"\{([^{}]*)\}|\$(\d+)")
+
+
+class PlyFields(Protocol):
+    """Where the written side of the plies of one core replay comes from: the nodes of the
+    main line (:class:`NodeFields`), or the movetext of a game the compiled lane read
+    (:class:`LaneFields`)."""
+
+    def fields(self, i: int, k: int) -> Fields:
+        """(written, NAGs, comment, line) of ply ``i`` of the replay, main-line ply ``k``."""
+        ...
+
+    def columns(self, n: int) -> tuple[list[str], list[list[int] | None], list[str | None],
+                                       list[int | None]]:
+        """The same for plies ``0`` to ``n - 1`` as columns (no NAG: ``None``)."""
+        ...
+
+    def nodes(self) -> Sequence[MoveNode]:
+        """The nodes of the replay's plies (the first is ply ``0``)."""
+        ...
+
+
+class NodeFields:
+    """The plies' written side from the main line's nodes (``nodes[k0]`` is ply ``0``)."""
+
+    __slots__ = ("_nodes", "_k0")
+
+    def __init__(self, nodes: Sequence[MoveNode], k0: int) -> None:
+        self._nodes = nodes
+        self._k0 = k0
+
+    def fields(self, i: int, k: int) -> Fields:
+        node = self._nodes[k]
+        comments = node.comments_after
+        return (node.text, list(node.nags), " ".join(comments) if comments else None,
+                node.line)
+
+    def columns(self, n: int) -> tuple[list[str], list[list[int] | None], list[str | None],
+                                       list[int | None]]:
+        nodes = self._nodes[self._k0:self._k0 + n]
+        return ([nd.text for nd in nodes], [nd.nags or None for nd in nodes],
+                [" ".join(nd.comments_after) if nd.comments_after else None for nd in nodes],
+                [nd.line for nd in nodes])
+
+    def nodes(self) -> Sequence[MoveNode]:
+        return self._nodes[self._k0:]
+
+
+class LaneFields:
+    """The plies' written side from the movetext the core read (a game the compiled lane
+    read, replayed from its first move): the text of each move from the replay's spans,
+    its line from the lane, comments and NAGs from the text after the moves the core marked
+    annotated -- what the reader's nodes hold, without reading them."""
+
+    __slots__ = ("_record", "_rep")
+
+    def __init__(self, record: LaneRecord, rep: Replay) -> None:
+        self._record = record
+        self._rep = rep
+
+    def _annotations(self, i: int) -> tuple[list[int], str | None]:
+        rep = self._rep
+        spans = memoryview(rep.spans).cast("i")
+        if i + 1 < rep.plies:
+            stop = spans[2 * i + 2]
+        elif rep.result_start >= 0:
+            stop = rep.result_start
+        elif rep.stop_start >= 0:
+            stop = rep.stop_start
+        else:
+            stop = len(self._record.raw)
+        nags: list[int] = []
+        comments: list[str] = []
+        for m in _ANNOTATION.finditer(self._record.raw, spans[2 * i + 1], stop):
+            if m.group(2) is None:
+                comments.append(m.group(1))
+            else:
+                nags.append(int(m.group(2)))
+        return nags, " ".join(comments) if comments else None
+
+    def fields(self, i: int, k: int) -> Fields:
+        rep = self._rep
+        spans = memoryview(rep.spans).cast("i")
+        written = self._record.raw[spans[2 * i]:spans[2 * i + 1]]
+        line = memoryview(self._record.move_lines).cast("i")[k]
+        if rep.flags[i] & FLAG_ANNOTATED:
+            nags, comment = self._annotations(i)
+            return written, nags, comment, line
+        return written, [], None, line
+
+    def columns(self, n: int) -> tuple[list[str], list[list[int] | None], list[str | None],
+                                       list[int | None]]:
+        rep, raw = self._rep, self._record.raw
+        spans = memoryview(rep.spans).cast("i")[:2 * n].tolist()
+        written = [raw[a:b] for a, b in zip(spans[::2], spans[1::2], strict=True)]
+        lines: list[int | None] = list(memoryview(self._record.move_lines).cast("i")[:n].tolist())
+        nags: list[list[int] | None] = [None] * n
+        comments: list[str | None] = [None] * n
+        flags = rep.flags
+        for i in _annotated(flags, n):
+            got, comment = self._annotations(i)
+            nags[i] = got or None
+            comments[i] = comment
+        return written, nags, comments, lines
+
+    def nodes(self) -> Sequence[MoveNode]:
+        return self._record.moves
+
+
+#: flags byte -> 1 where the ply is annotated
+_ANNOTATED = bytes(1 if b & FLAG_ANNOTATED else 0 for b in range(256))
+
+
+def _annotated(flags: bytes, n: int) -> list[int]:
+    """The plies of ``0`` to ``n - 1`` whose move a comment or NAG follows."""
+    marks = flags[:n].translate(_ANNOTATED)
+    out = []
+    i = marks.find(1)
+    while i >= 0:
+        out.append(i)
+        i = marks.find(1, i + 1)
+    return out
 
 
 def core_move(rep: Replay, i: int) -> Move:
@@ -70,27 +207,23 @@ class CorePly(PlyRecord):
     _dropped: bool
 
     @classmethod
-    def of(cls, rules: Rules, rep: Replay, i: int, node: MoveNode, k: int, base_num: int,
+    def of(cls, rules: Rules, rep: Replay, i: int, fields: PlyFields, k: int, base_num: int,
            offset: int, start_black: bool, first: Position) -> CorePly:
-        """The record of ply ``i`` of ``rep``, the main line's ply ``k`` (0-based), read
-        from ``node``; ``first``: the position before ply 0 of ``rep``."""
+        """The record of ply ``i`` of ``rep``, the main line's ply ``k`` (0-based), written
+        as ``fields`` say; ``first``: the position before ply 0 of ``rep``."""
         p = cls.__new__(cls)
         fl = rep.flags[i]
         m = rep.move(i)
-        comments = node.comments_after
+        p.written, p.nags, p.comment, p.line = fields.fields(i, k)
         p.ply = k + 1
         p.move_number = base_num + (k + offset) // 2
         p.side = COLOR_LETTER[start_black != (i % 2 == 1)]
-        p.written = node.text
         p.origin = m.origin
         p.destination = m.destination
         p.path = m.path
         p.captured = m.captured
         p.promotes = bool(fl & FLAG_PROMOTES)
         p.piece = "king" if fl & FLAG_KING else "man"
-        p.nags = list(node.nags)
-        p.comment = " ".join(comments) if comments else None
-        p.line = node.line
         p.replayed = True
         p._rep = rep
         p._i = i
@@ -171,14 +304,15 @@ class CoreRun:
     database loader cuts its columns from the arrays
     (:meth:`pdnkit.tables.rows.ReportBatch.add`)."""
 
-    __slots__ = ("rules", "start", "nodes", "rep", "plies", "base_num", "offset", "black")
+    __slots__ = ("rules", "start", "fields", "rep", "plies", "base_num", "offset", "black")
 
-    def __init__(self, rules: Rules, start: Position, nodes: Sequence[MoveNode], rep: Replay,
+    def __init__(self, rules: Rules, start: Position, fields: PlyFields, rep: Replay,
                  plies: int, base_num: int, offset: int, black: bool) -> None:
         self.rules = rules
         #: the position before the first ply
         self.start = start
-        self.nodes = nodes
+        #: where the written side of the plies comes from
+        self.fields = fields
         self.rep = rep
         self.plies = plies
         #: the number of the first move and the numbering offset (as in PlainRun)
@@ -194,6 +328,11 @@ class CoreRun:
     def start_side(self) -> int:
         """The colour to move first (0 White, 1 Black)."""
         return int(self.black)
+
+    @property
+    def nodes(self) -> Sequence[MoveNode]:
+        """The nodes of the run's plies (read, for a game the lane read)."""
+        return self.fields.nodes()
 
     @property
     def moves(self) -> list[Move]:
@@ -213,5 +352,5 @@ class CoreRun:
 
     def records(self) -> list[PlyRecord]:
         """The :class:`~pdnkit.validation.report.PlyRecord` of every ply of the run."""
-        return [CorePly.of(self.rules, self.rep, i, self.nodes[i], i, self.base_num,
+        return [CorePly.of(self.rules, self.rep, i, self.fields, i, self.base_num,
                            self.offset, self.black, self.start) for i in range(self.plies)]

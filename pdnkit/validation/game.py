@@ -131,9 +131,10 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     for f in pre:
         report.findings.append(f.located(file=found.file, game_index=found.index,
                                          line=getattr(record, "line", None)))
-    nodes: list[MoveNode] = list(getattr(record, "moves", ()) or ())
     if getattr(record, "parsed", True) is False or rules is None:
-        return _give_up(report, record, rules, convention, found, nodes)
+        return _give_up(report, record, rules, convention, found,
+                        list(getattr(record, "moves", ()) or ()))
+    nodes = coreline.main_line(record, rules)
     _name_rules(report, rules, options.edition)
     start = game_start(record, nodes, rules, found)
     if start is None:

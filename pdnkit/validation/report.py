@@ -295,11 +295,13 @@ class LeadingRun(Protocol):
 
     rules: Rules
     start: Position
-    nodes: Sequence[MoveNode]
     base_num: int
     offset: int
 
     def __len__(self) -> int: ...
+
+    @property
+    def nodes(self) -> Sequence[MoveNode]: ...
 
     @property
     def start_side(self) -> int: ...
@@ -471,7 +473,15 @@ def base_report(record: GameRecord) -> GameReport:
     white, black = players(record) if hasattr(record, "tags") else (None, None)
     return GameReport(file=getattr(record, "file", None), index=getattr(record, "index", 0),
                       line=getattr(record, "line", None), record=record, white=white,
-                      black=black, ply_count=len(getattr(record, "moves", ()) or ()))
+                      black=black, ply_count=_move_count(record))
+
+
+def _move_count(record: GameRecord) -> int:
+    """The main line's moves (without reading a lane record's moves)."""
+    count = getattr(record, "move_count", None)
+    if type(count) is int:
+        return count
+    return len(getattr(record, "moves", ()) or ())
 
 
 def move_numbers(start_side: int, first_mover: int, fullmove: int | None, k: int
