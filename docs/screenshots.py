@@ -1,4 +1,4 @@
-"""Regenerate the README's screenshots: ``docs/show.png`` and ``docs/view.png``.
+"""Regenerate the screenshots of docs/viewing.md: ``docs/show.png`` and ``docs/view.png``.
 
 Run from the repository root (it shows games of ``data/``) with Playwright for Python and Debian's Chromium installed:
 ``python docs/screenshots.py`` (``--chromium PATH`` for another binary). ``show`` is drawn by

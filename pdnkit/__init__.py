@@ -11,8 +11,7 @@ Example:
 from __future__ import annotations
 
 from pdnkit._lazy import lazy_exports
-
-__version__ = "0.1.0"
+from pdnkit._version import __version__
 
 #: public name -> module that defines it
 _API: dict[str, str] = {
@@ -38,7 +37,7 @@ _API: dict[str, str] = {
     "write_game": "pdnkit.pdn",
     "write_games": "pdnkit.pdn",
     "lint": "pdnkit.pdn",
-    "convert": "pdnkit.pdn",
+    "convert": "pdnkit.validation",
     # replay and validation
     "validate": "pdnkit.validation",
     "replay": "pdnkit.validation",

@@ -45,33 +45,93 @@ class DemoResult:
     tables: dict[str, Any] = field(default_factory=dict)
     view: Path | None = None
 
-    def next_steps(self) -> list[str]:
-        """Commands worth trying on the demo database.
+    def collections(self) -> tuple[list[Path], list[Path]]:
+        """The sample collections and the flawed collection's files (``flawed.pdn`` and
+        its CP1252 copy), as the Quick start counts them.
+
+        Example:
+            >>> r = DemoResult(Path("d"), [Path("a.pdn"), Path("flawed.pdn")], ImportSummary("d"))
+            >>> [len(x) for x in r.collections()]
+            [1, 1]
+        """
+        flawed = [f for f in self.files if f.name.startswith("flawed")]
+        return [f for f in self.files if f not in flawed], flawed
+
+    def headline(self) -> str:
+        """The demo's first line: what was imported, counted as the README counts it.
+
+        Example:
+            >>> files = [Path("x/a.pdn"), Path("x/flawed.pdn"), Path("x/flawed-cp1252.pdn")]
+            >>> DemoResult(Path("d.duckdb"), files, ImportSummary("d")).headline()
+            'pdnkit demo: 1 sample collection plus the deliberately flawed one (flawed.pdn, also as flawed-cp1252.pdn), 3 files in x -> d.duckdb'
+        """
+        good, flawed = self.collections()
+        folder = self.files[0].parent if self.files else Path("no samples")
+        text = f"pdnkit demo: {len(good)} sample collection{'s' if len(good) != 1 else ''}"
+        if flawed:
+            main = "flawed.pdn" if any(f.name == "flawed.pdn" for f in flawed) else flawed[0].name
+            copies = ", ".join(f.name for f in flawed if f.name != main)
+            text += f" plus the deliberately flawed one ({main}" + (
+                f", also as {copies})" if copies else ")")
+        return f"{text}, {len(self.files)} files in {folder} -> {self.db}"
+
+    def next_steps(self, program: str = "pdnkit") -> list[str]:
+        """Commands worth trying on the demo database, each starting with ``program`` (how
+        pdnkit was started: ``.venv/bin/pdnkit`` when it is not on the PATH, see
+        :func:`program_name`).
 
         Example:
             >>> from pdnkit.store import ImportSummary
             >>> DemoResult(Path("d.duckdb"), [], ImportSummary("d")).next_steps()[0]
             'pdnkit query "SELECT code, count(*) AS n FROM findings GROUP BY ALL ORDER BY n DESC" --db d.duckdb'
+            >>> DemoResult(Path("d.duckdb"), [], ImportSummary("d")).next_steps(
+            ...     ".venv/bin/pdnkit")[-1][:20]
+            '.venv/bin/python -c '
         """
         db = self.db
+        p = program
+        folder = Path(program).parent if "/" in program and " " not in program else None
+        python = str(folder / "python") if folder is not None else "python"
         flawed = next((f for f in self.files if f.name == "flawed.pdn"), None)
         seen = [f"open {self.view} in a browser: every game on its board, findings included"
                 ] if self.view is not None else []
         return [*seen,
-            'pdnkit query "SELECT code, count(*) AS n FROM findings GROUP BY ALL ORDER BY n '
+            f'{p} query "SELECT code, count(*) AS n FROM findings GROUP BY ALL ORDER BY n '
             f'DESC" --db {db}',
-            'pdnkit query "SELECT white, black, result, plies, status FROM games WHERE '
+            f'{p} query "SELECT white, black, result, plies, status FROM games WHERE '
             f"variant = 'russian' LIMIT 10\" --db {db}",
-            f"pdnkit stats openings --db {db} --variant international --plies 2",
-            f"pdnkit tree --db {db} --variant russian",
-            f"pdnkit duplicates --db {db}",
-            f"pdnkit export --db {db} --where \"status = 'ok'\" --out clean.pdn",
-            f"pdnkit validate {flawed if flawed else 'FILE.pdn'}",
-            f"pdnkit show {flawed if flawed else 'FILE.pdn'} --game 9    # the board at the error",
-            "pdnkit explain not-max-capture",
-            f"python -c \"import pdnkit; print(pdnkit.query('SELECT * FROM games', "
+            f"{p} stats openings --db {db} --variant international --plies 2",
+            f"{p} tree --db {db} --variant russian",
+            f"{p} duplicates --db {db}",
+            f"{p} export --db {db} --where \"status = 'ok'\" --out clean.pdn",
+            f"{p} validate {flawed if flawed else 'FILE.pdn'}",
+            f"{p} show {flawed if flawed else 'FILE.pdn'} --game 9    # the board at the error",
+            f"{p} explain not-max-capture",
+            f"{python} -c \"import pdnkit; print(pdnkit.query('SELECT * FROM games', "
             f"db='{db}').head())\"",
         ]
+
+
+def program_name(argv0: str, on_path: str | None) -> str:
+    """How to start pdnkit again, as the demo's "Try next" lines write it: ``pdnkit`` when
+    the PATH finds the same program (``on_path``: ``shutil.which("pdnkit")``), else the path
+    it was started by (``.venv/bin/pdnkit`` after the Quick start), ``python -m pdnkit`` for
+    ``python -m``.
+
+    Example:
+        >>> program_name(".venv/bin/pdnkit", None)
+        '.venv/bin/pdnkit'
+        >>> program_name("/usr/bin/pdnkit", "/usr/bin/pdnkit")
+        'pdnkit'
+    """
+    import os
+
+    if os.path.basename(argv0) == "__main__.py":
+        return "python -m pdnkit"
+    if on_path and os.path.realpath(on_path) == os.path.realpath(argv0):
+        return "pdnkit"
+    rel = os.path.relpath(argv0) if os.path.isabs(argv0) else argv0
+    return rel if not rel.startswith("..") else argv0
 
 
 def demo(out: str | Path | None = None, *, jobs: int = 1, progress: bool = False) -> DemoResult:
@@ -102,7 +162,7 @@ def demo(out: str | Path | None = None, *, jobs: int = 1, progress: bool = False
     }, view=page)
 
 
-__all__ = ["DEMO_DB", "DEMO_VIEW", "DemoResult", "demo"]
+__all__ = ["DEMO_DB", "DEMO_VIEW", "DemoResult", "demo", "program_name"]
 
 
 class _CallableModule(types.ModuleType):

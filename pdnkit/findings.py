@@ -33,22 +33,22 @@ class Severity(str, Enum):
         """Numeric order, for comparisons (info=0, warning=1, error=2)."""
         return _RANK[self.value]
 
-    def __ge__(self, other: object) -> bool:  # type: ignore[override]
+    def __ge__(self, other: object) -> bool:
         if isinstance(other, Severity):
             return self.rank >= other.rank
         return NotImplemented
 
-    def __gt__(self, other: object) -> bool:  # type: ignore[override]
+    def __gt__(self, other: object) -> bool:
         if isinstance(other, Severity):
             return self.rank > other.rank
         return NotImplemented
 
-    def __le__(self, other: object) -> bool:  # type: ignore[override]
+    def __le__(self, other: object) -> bool:
         if isinstance(other, Severity):
             return self.rank <= other.rank
         return NotImplemented
 
-    def __lt__(self, other: object) -> bool:  # type: ignore[override]
+    def __lt__(self, other: object) -> bool:
         if isinstance(other, Severity):
             return self.rank < other.rank
         return NotImplemented

@@ -161,7 +161,7 @@ _CSS = (
 
 
 def _version() -> str:
-    from pdnkit import __version__
+    from pdnkit._version import __version__
 
     return __version__
 

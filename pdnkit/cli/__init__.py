@@ -22,7 +22,7 @@ _PANELS: list[tuple[str, list[str]]] = [
     ("Rules engine", ["variants", "moves", "perft"]),
     ("PDN files", ["lint", "convert"]),
     ("Validation", ["validate", "explain", "show", "view"]),
-    ("Database", ["import", "query", "export", "duplicates", "lake"]),
+    ("Database", ["import", "query", "export", "duplicates", "upgrade", "lake"]),
     ("Analysis", ["search", "stats", "tree", "plot", "report", "players"]),
 ]
 
@@ -32,7 +32,7 @@ _MODULES: dict[str, list[str]] = {
     "pdn_cmd": ["lint", "convert"],
     "rules_cmd": ["variants", "perft", "moves"],
     "search_cmd": ["search", "players"],
-    "store_cmd": ["import", "query", "export", "duplicates", "demo"],
+    "store_cmd": ["import", "query", "export", "duplicates", "upgrade", "demo"],
     "lake_cmd": ["lake"],
     "validate_cmd": ["validate", "explain"],
     "view_cmd": ["show", "view"],

@@ -66,9 +66,10 @@ class ReportKind(str, Enum):
 
 stats_app = typer.Typer(
     help=(
-        "Statistics over a pdnkit database: openings, players, results, game lengths and "
-        "findings.\n\nEvery statistic takes the same filters ([cyan]--variant --event --player "
-        "--from --to --min-games[/cyan]) and writes a table, CSV, JSON, JSONL or Parquet like every table command."
+        "Statistics over a pdnkit database: openings, players, results, game lengths, "
+        "findings and crosstables.\n\nThe statistics take the same filters ([cyan]--variant "
+        "--event --player --from --to --min-games[/cyan], each where it applies) and write a "
+        "table, CSV, JSON, JSONL or Parquet like every table command."
     ),
     no_args_is_help=True,
     rich_markup_mode="rich",

@@ -131,7 +131,7 @@ app = typer.Typer(
 
 def _version_callback(value: bool) -> None:
     if value:
-        from pdnkit import __version__
+        from pdnkit._version import __version__
 
         typer.echo(f"pdnkit {__version__}")
         raise typer.Exit()

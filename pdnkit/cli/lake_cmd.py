@@ -46,18 +46,33 @@ def info_command(
     lake: str = typer.Argument(..., help="The lake folder (or fsspec URL)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
-    """Sources, games, rows per table, parts and size on disk of a lake."""
+    """Sources, games, rows per table, parts and size on disk of a lake, and every damaged
+    part.
+
+    Each part is checked: it must be there, its Parquet footer readable and its row count the
+    manifest's. A damaged part is listed with the source it holds rows of, and the command
+    exits with status 1; importing that source again
+    ([bold]pdnkit import SOURCE --lake DIR[/bold]) reloads it."""
+    from pdnkit.cli.output import terminal_safe
     from pdnkit.lake import lake_summary
 
     _check(lake)
     info = lake_summary(lake)
     if as_json:
         typer.echo(json.dumps(info, indent=2))
-        return
-    typer.echo(f"{info['lake']}: {info['sources']} source(s), {info['games']} games, "
-               f"{info['parts']} part(s), {info['bytes'] / 1e6:.1f} MB")
-    for table, n in info["rows"].items():
-        typer.echo(f"  {table:12} {n:>12,}")
+    else:
+        state = f", {len(info['damaged'])} DAMAGED" if info["damaged"] else ""
+        typer.echo(terminal_safe(
+            f"{info['lake']}: {info['sources']} source(s), {info['games']} games, "
+            f"{info['parts']} part(s){state}, {info['bytes'] / 1e6:.1f} MB"))
+        for table, n in info["rows"].items():
+            typer.echo(f"  {table:12} {n:>12,}")
+        for text in info["damaged"]:
+            typer.echo(terminal_safe(f"damaged: {text}"))
+        for src in info["damaged_sources"]:
+            typer.echo(terminal_safe(f"to reload it: pdnkit import {src} --lake {lake}"))
+    if info["damaged"]:
+        raise typer.Exit(code=1)
 
 
 _ = Path  # the lake may be a local folder or a URL: arguments stay strings

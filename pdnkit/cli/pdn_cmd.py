@@ -93,7 +93,7 @@ def convert_cmd(
 
       pdnkit convert old/*.pdn --out clean.pdn
     """
-    from pdnkit.pdn.tools import convert
+    from pdnkit.validation.rewrite import convert
 
     check(out, inputs)  # not an input, not inside an input folder
     with usage_errors():  # missing path, no PDN file

@@ -129,8 +129,8 @@ def perft_command(
     Captures with the same origin, destination and captured set count once. The leaf
     count is always the LAST line of standard output; the speed goes to standard error.
     """
+    from pdnkit.rules.counting import perft
     from pdnkit.rules.notation import canonical_notation
-    from pdnkit.rules.perft import perft
 
     position = _position(variant, fen)
     start = time.perf_counter()

@@ -19,11 +19,12 @@ from pdnkit.cli.output import emit, output
 
 def _existing(db: Path | None) -> Path | None:
     """``db`` when it can be opened: a command that writes to the database must not create
-    an empty one where the user mistyped a name (the store says "no pdnkit database at")."""
+    an empty one where the user mistyped a name (the store says "no pdnkit database at");
+    opened for writing, as the command then writes (an older database is upgraded)."""
     from pdnkit.store import connect
 
     with usage_errors():
-        connect(db, read_only=True).close()
+        connect(db, must_exist=True).close()
     return db
 
 

@@ -1,4 +1,5 @@
-"""``pdnkit import``, ``query``, ``export``, ``duplicates`` and ``demo``: the game database.
+"""``pdnkit import``, ``query``, ``export``, ``upgrade``, ``duplicates`` and ``demo``: the game
+database.
 
 Each command is a thin shell over the library function of the same name in
 :mod:`pdnkit.store`.
@@ -83,7 +84,11 @@ def import_command(
     again, under any name, loads nothing (content hash); the new name is recorded in
     [cyan]file_paths[/cyan] ([bold]pdnkit duplicates --files[/bold] lists such files). A
     file edited since its import replaces its old version. Worker processes end with the
-    import, even when it is killed. Then explore with [bold]pdnkit query[/bold].
+    import, even when it is killed. A database made by an older pdnkit is upgraded first
+    (a notice on standard error; the database as it was is kept as
+    [cyan]NAME.schemaN.bak[/cyan], see [bold]pdnkit upgrade[/bold]). A second import into
+    the same database or lake while one runs stops at once, naming it, and writes nothing.
+    Then explore with [bold]pdnkit query[/bold].
 
     With [bold]--lake DIR[/bold] the same tables are written as Parquet files under DIR,
     one part per chunk of a file, by Dask tasks that each read their own byte range; every
@@ -144,16 +149,22 @@ def query_command(
     limit: int = typer.Option(50, "--limit", help="Rows shown by a text table on the screen."),
     wide: Wide = False,
     write: bool = typer.Option(False, "--write",
-                               help="Open the database for writing (DELETE, UPDATE, CREATE "
-                                    "...). Without it the database is read-only and SQL "
-                                    "cannot read or write files."),
+                               help="Open a DuckDB database for writing (DELETE, UPDATE, "
+                                    "CREATE ..., and files as DuckDB allows: COPY, "
+                                    "read_csv, ATTACH). Without it the database is "
+                                    "read-only and SQL cannot read or write files. An older "
+                                    "database is upgraded first (with a notice and a "
+                                    "backup). A lake refuses it."),
 ) -> None:
     """Run SQL on the game database and print or save the result.
 
-    The database is opened read-only (a read-only file works) and the SQL cannot reach
-    files ([cyan]COPY ... TO[/cyan], [cyan]read_csv[/cyan], [cyan]ATTACH[/cyan] are
-    refused): write results with [cyan]--out[/cyan] instead. [cyan]--write[/cyan] allows
-    changes. One statement at a time.
+    The database is opened read-only (a read-only file works, an older one is never
+    rewritten) and the SQL cannot reach files ([cyan]COPY ... TO[/cyan],
+    [cyan]read_csv[/cyan], [cyan]ATTACH[/cyan] are refused): write results with
+    [cyan]--out[/cyan] instead. On a lake ([bold]--db DIR[/bold]) the SQL reads the lake's own
+    parts and nothing else, and only queries run. [cyan]--write[/cyan] allows changes to a
+    DuckDB file and gives the SQL DuckDB's file access: use it with SQL you trust. One
+    statement at a time.
     """
     from pdnkit.store import query
 
@@ -195,6 +206,34 @@ def export_command(
     with usage_errors(), user_sql("--where"):
         n = export(sys.stdout if to_stdout else out, db=db, where=where)
     typer.echo(f"{n} games -> {out}", err=True)
+
+
+@app.command(
+    "upgrade",
+    epilog=(
+        "Examples:\n\n"
+        "  [bold]pdnkit upgrade --db games.duckdb[/bold]\n\n"
+        "  [bold]pdnkit upgrade --db games.lake[/bold]     a lake's manifest: paths relative "
+        "to the lake"
+    ),
+)
+def upgrade_command(db: Db = None) -> None:
+    """Bring a database made by an older pdnkit up to the current schema.
+
+    The database itself is never changed: a new file is made beside it
+    ([cyan]NAME.upgrading[/cyan]) from its rows, checked, flushed and renamed over it in one
+    step; the database as it was is kept as [cyan]NAME.schemaN.bak[/cyan] (a hard link, so
+    no space is used until the swap; delete it when you no longer need it). Stopped at any
+    moment (Ctrl-C, a kill, a crash), the database is as it was, and the next upgrade starts
+    again. Read commands refuse an older database and name this command; [bold]import[/bold],
+    [bold]query --write[/bold] and [bold]players alias[/bold] upgrade it themselves (with a
+    notice). For a lake folder, its manifest entries get paths relative to the lake.
+    """
+    from pdnkit.store import upgrade
+
+    with usage_errors():  # no such database
+        result = upgrade(db)
+    typer.echo(terminal_safe(str(result)))
 
 
 @app.command(
@@ -259,22 +298,22 @@ def demo_command(
     demo validates them into a fresh DuckDB file, writes a game viewer page beside it, prints
     the validation summary and a few statistics, and says what to try next.
     """
+    import shutil
+
     from rich.console import Console
 
+    from pdnkit.demo import program_name
     from pdnkit.store import demo
 
     result = demo(out, jobs=jobs, progress=True)  # type: ignore[operator, unused-ignore]
     console = Console()
-    typer.echo(f"pdnkit demo: {len(result.files)} sample files "
-               f"({sample_dir_text(result.files)}) -> {result.db}\n")
+    typer.echo(terminal_safe(result.headline()) + "\n")
     typer.echo(str(result.summary))
     for title, df in result.tables.items():
         print_table(df, limit=30, title=title)
+    program = program_name(sys.argv[0], shutil.which("pdnkit"))
     console.print("\n[bold]Try next[/bold]")
-    for line in result.next_steps():
+    if program != "pdnkit" and program.endswith("/pdnkit"):
+        typer.echo(f"  (or first `. {Path(program).parent}/activate`, then type pdnkit alone)")
+    for line in result.next_steps(program):
         typer.echo(f"  {line}")
-
-
-def sample_dir_text(files: list[Path]) -> str:
-    """The folder of the sample files, for the demo's first line."""
-    return str(files[0].parent) if files else "no samples"

@@ -232,15 +232,13 @@ def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: str,
     summary = Summary()
     start = time.perf_counter()
     progress = None
-    task = None
-    if err.is_terminal and not quiet:
-        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    if err.is_terminal and not quiet:  # on standard error, never in the output
+        from pdnkit.store.progress import LineProgress, count_lines
+        from pdnkit.validation.sources import collect_paths
 
-        progress = Progress(SpinnerColumn(), TextColumn("{task.description}"),
-                            TextColumn("{task.completed} games"), TimeElapsedColumn(),
-                            console=err, transient=True)
-        progress.start()
-        task = progress.add_task("validating", total=None)
+        with contextlib.suppress(OSError, ValueError):
+            files = [str(p) for p in collect_paths(paths)]
+            progress = LineProgress("validating", count_lines(files))
     try:
         with usage_errors():  # an unknown edition or convention, no such file
             reports = validate(list(paths), variant, edition=edition, jobs=jobs,
@@ -260,11 +258,11 @@ def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: str,
                             style = {"error": "red", "warning": "yellow"}.get(
                                 f.severity.value, "dim")
                             text_console.print(f"[{style}]{markup_safe(str(f))}[/{style}]")
-                if progress is not None and task is not None:
-                    progress.update(task, advance=1)
+                if progress is not None:
+                    progress.game(rep.file, rep.line)
     finally:
         if progress is not None:
-            progress.stop()
+            progress.close()
     seconds = time.perf_counter() - start
     summary_console.print(Safe(summary.table(seconds)))
     return summary

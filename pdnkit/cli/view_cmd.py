@@ -41,7 +41,7 @@ def show_cmd(
     """
     from rich.console import Console
 
-    from pdnkit import show
+    from pdnkit.viewer import show
 
     if (file is None) == (db is None):
         raise fail("give a PDN file, or --db DB with --game-id ID")
@@ -78,7 +78,7 @@ def view_cmd(
     keys, draws captures as arrows and, for every finding, jumps to its ply, marks the move as
     written and lists the legal moves there. Every position is computed by pdnkit.
     """
-    from pdnkit import view
+    from pdnkit.viewer import view
 
     if (not paths) == (db is None):
         raise fail("give PDN files, or --db DB (with --where to choose games)")

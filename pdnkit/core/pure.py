@@ -472,12 +472,10 @@ def perft(position: Position, depth: int, keep_duplicates: bool | str = False) -
 
 
 def _rules_perft() -> Any:
-    """:func:`pdnkit.rules.perft` (the package's lazy name: importing the submodule
-    ``pdnkit.rules.perft`` here would put the module where users find the function)."""
-    import pdnkit.rules as rules
+    """:func:`pdnkit.rules.perft` (the pure rules engine's count)."""
+    from pdnkit.rules.counting import perft
 
-    found: Any = getattr(rules, "perft")  # noqa: B009
-    return found if callable(found) else found.perft
+    return perft
 
 
 def _perft_order(position: Position, depth: int) -> int:

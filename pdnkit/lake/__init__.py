@@ -3,8 +3,11 @@ a source file (locally, or on a Dask cluster), and read through DuckDB views.
 
 Layout of a lake folder ``DIR`` (a local path or any fsspec URL)::
 
-    DIR/_manifest/<sha256>.json      one entry per source, written last
-    DIR/<table>/part-<file_id>-<chunk>.parquet   games, move_rows, position_bits, findings, rule_events
+    DIR/_manifest/<sha256>.json      one entry per source, written last; its parts named
+                                     relative to DIR (a copied or moved lake reads its own)
+    DIR/<table>/part-<file_id>-<chunk>.parquet   games, raw_pieces, move_rows, position_bits,
+                                     findings, rule_events
+    DIR/.pdnkit-lock                 while an import, compact or upgrade writes (one at a time)
 
 The rooms: :mod:`.cut` (cut points, reading a source's bytes), :mod:`.tasks` (a chunk's task:
 replay and Parquet parts), :mod:`.engines` (where tasks run), :mod:`.manifest` (the entries),
@@ -29,10 +32,13 @@ _API: dict[str, str] = {
     "open_lake": "pdnkit.lake.upkeep",
     "compact": "pdnkit.lake.upkeep",
     "lake_summary": "pdnkit.lake.upkeep",
-    "is_lake": "pdnkit.store.lakeview",
-    "read_manifest": "pdnkit.store.lakeview",
-    "SourceEntry": "pdnkit.store.lakeview",
-    "LAKE_TABLES": "pdnkit.store.lakeview",
+    "lake_lock": "pdnkit.lake.importer",
+    "is_lake": "pdnkit.store.lakeparts",
+    "read_manifest": "pdnkit.store.lakeparts",
+    "SourceEntry": "pdnkit.store.lakeparts",
+    "LAKE_TABLES": "pdnkit.store.lakeparts",
+    "damaged_parts": "pdnkit.store.lakeparts",
+    "upgrade_lake": "pdnkit.store.lakeparts",
     "find_cut": "pdnkit.lake.cut",
     "plan_chunks": "pdnkit.lake.tasks",
     "run_chunk": "pdnkit.lake.tasks",

@@ -26,6 +26,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -35,8 +36,17 @@ from pdnkit.lake.cut import scan_source, source_encoding
 from pdnkit.lake.engines import Engine, make_engine
 from pdnkit.lake.manifest import make_entry, remove_entry, write_entry
 from pdnkit.lake.tasks import CHUNK_BYTES, ChunkResult, plan_chunks
+from pdnkit.store import steps
 from pdnkit.store.ingest import FileResult, ImportSummary
-from pdnkit.store.lakeview import MANIFEST, filesystem, read_manifest
+from pdnkit.store.lakeparts import (
+    LOCK_NAME,
+    MANIFEST,
+    damaged_parts,
+    filesystem,
+    is_local,
+    read_manifest,
+)
+from pdnkit.store.lock import StoreLock
 from pdnkit.store.progress import ImportProgress
 from pdnkit.validation import RunOptions
 from pdnkit.validation.game import IRREGULAR
@@ -74,6 +84,25 @@ def _sources(paths: Iterable[str | Path]) -> list[str]:
     return out
 
 
+def lake_lock(lake: str | Path) -> StoreLock:
+    """The lock of the lake's writers (imports, ``lake compact``, its upgrade): a lock file
+    in the lake's folder, or a lock object for a lake behind a non-local URL
+    (:class:`~pdnkit.store.lock.StoreLock`: stale once its process is gone, or, remotely,
+    once it was not refreshed for :data:`~pdnkit.store.lock.REMOTE_TIMEOUT` seconds)."""
+    fs, root = filesystem(lake)
+    return StoreLock(f"{root}/{LOCK_NAME}", f"the lake {lake}",
+                     fs=None if is_local(fs) else fs)
+
+
+def _total_bytes(sources: list[str]) -> int:
+    total = 0
+    for src in sources:
+        fs, path = filesystem(src)
+        with contextlib.suppress(OSError, ValueError):
+            total += int(fs.size(path))
+    return total
+
+
 def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
                 variant: str | None = None, *, edition: str | None = None,
                 engine: str | Engine = "dask", scheduler: str | None = None,
@@ -84,8 +113,10 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
 
     ``engine``: ``"dask"`` (the cluster at ``scheduler``, else a ``LocalCluster`` of
     ``workers`` processes), ``"local"`` (this process) or an :class:`Engine`. A source whose
-    sha256 is in the manifest is skipped (``replace`` reloads it); ``encoding`` and
-    ``irregular`` as for ``import_files``. Returns the same
+    sha256 is in the manifest is skipped (``replace`` reloads it; so is one whose parts are
+    missing or damaged); ``encoding`` and ``irregular`` as for ``import_files``. One import
+    writes to a lake at a time (:func:`lake_lock`: a second one raises
+    :class:`~pdnkit.store.lock.StoreInUseError` naming the first). Returns the same
     :class:`~pdnkit.store.ingest.ImportSummary` as ``import_files``.
 
     Example:
@@ -110,49 +141,62 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
     fs, root = filesystem(lake)
     fs.makedirs(f"{root}/{MANIFEST}", exist_ok=True)
     summary = ImportSummary(db=str(lake))
-    entries = {e.sha256: e for e in read_manifest(lake)}
-    next_file = max((e.file_id for e in entries.values()), default=0) + 1
-    next_game = max((e.game_base + e.games for e in entries.values()), default=1)
-    eng = make_engine(engine, scheduler, workers) if isinstance(engine, str) else engine
-    bar = ImportProgress("lake import", len(sources), rate=False) if progress else None
-    try:
-        for src in sources:
-            sfs, spath = filesystem(src)
-            sha, first, first_line = scan_source(sfs, spath)
-            old = entries.get(sha)
-            if old is not None and not replace:
-                summary.files.append(FileResult(src, "skipped", sha, old.file_id))
+    lock = lake_lock(lake)
+    with lock:  # one writer at a time: ids are taken from the manifest as it is now
+        steps.reached("lake.locked")
+        entries = {e.sha256: e for e in read_manifest(lake)}
+        damaged = {sha for sha, e in entries.items() if damaged_parts(lake, [e])}
+        next_file = max((e.file_id for e in entries.values()), default=0) + 1
+        next_game = max((e.game_base + e.games for e in entries.values()), default=1)
+        eng = make_engine(engine, scheduler, workers) if isinstance(engine, str) else engine
+        bar = ImportProgress("lake import", len(sources), rate=False,
+                             total_bytes=_total_bytes(sources)) if progress else None
+        try:
+            for src in sources:
+                sfs, spath = filesystem(src)
+                sha, first, first_line = scan_source(sfs, spath)
+                old = entries.get(sha)
+                if old is not None and not replace and sha not in damaged:
+                    summary.files.append(FileResult(src, "skipped", sha, old.file_id))
+                    if bar:
+                        bar.file_done(int(sfs.size(spath)))
+                    continue
+                note = ""
+                if old is not None:
+                    outside = remove_entry(fs, root, old)
+                    if sha in damaged:
+                        note = "its parts in the lake were damaged: reloaded"
+                    if outside:
+                        note += (("; " if note else "") + f"{len(outside)} part(s) named "
+                                 "outside the lake left untouched")
+                size = int(sfs.size(spath))
+                enc, fallback = source_encoding(sfs, spath, encoding, first, first_line)
+                tasks = plan_chunks(str(lake), src, size, next_file, enc, chunk_bytes, options,
+                                    fallback, whole=encoding is None,
+                                    file_guess=_file_guess(src, options.but(encoding=encoding)))
+                results = []
+                for res in eng.map(tasks):
+                    results.append(res)
+                    if bar:
+                        bar.games(res.games, res.end - res.start)
+                entry = make_entry(src, sha, size, enc, next_file, next_game, results, root)
+                steps.reached("lake.parts-written")
+                write_entry(fs, root, entry)
+                lock.refresh()
+                entries[sha] = entry
+                summary.files.append(FileResult(src, "replaced" if old else "imported", sha,
+                                                next_file, entry.games,
+                                                sum(r.plies for r in results), message=note))
+                _add_totals(summary, results)
+                next_file += 1
+                next_game += entry.games
                 if bar:
                     bar.file_done()
-                continue
-            if old is not None:
-                remove_entry(fs, root, old)
-            size = int(sfs.size(spath))
-            enc, fallback = source_encoding(sfs, spath, encoding, first, first_line)
-            tasks = plan_chunks(str(lake), src, size, next_file, enc, chunk_bytes, options,
-                                fallback, whole=encoding is None,
-                                file_guess=_file_guess(src, options.but(encoding=encoding)))
-            results = []
-            for res in eng.map(tasks):
-                results.append(res)
-                if bar:
-                    bar.games(res.games)
-            entry = make_entry(src, sha, size, enc, next_file, next_game, results)
-            write_entry(fs, root, entry)
-            entries[sha] = entry
-            summary.files.append(FileResult(src, "replaced" if old else "imported", sha,
-                                            next_file, entry.games,
-                                            sum(r.plies for r in results)))
-            _add_totals(summary, results)
-            next_file += 1
-            next_game += entry.games
+        finally:
             if bar:
-                bar.file_done()
-    finally:
-        if bar:
-            bar.close()
-        if isinstance(engine, str):
-            eng.close()
+                bar.close()
+            if isinstance(engine, str):
+                eng.close()
     summary.seconds = time.perf_counter() - start_time
     return summary
 

@@ -197,6 +197,9 @@ class NotedBatch(ReportBatch):
 #: the columns of a table's part where they are not the table's own: a position part keeps
 #: each bitboard whole (a decimal), as parts always did, whatever the board's size
 _PART_COLUMNS = {"position_bits": f"game_id, ply, layout, black, {WHOLE_BITS}"}
+#: tables that get a part only in a chunk with rows of them (the long texts of
+#: :mod:`pdnkit.tables.pieces`, in few chunks if any)
+_ONLY_WITH_ROWS = frozenset({"raw_pieces"})
 
 
 class _PartWriter:
@@ -243,6 +246,8 @@ class _PartWriter:
     def _append(self, table: str, data: pa.Table) -> None:
         import pyarrow.parquet as pq
 
+        if table in _ONLY_WITH_ROWS and table not in self.writers and data.num_rows == 0:
+            return  # no part for a table the chunk has no rows of
         if table not in self.writers:
             folder = f"{self.root}/{table}"
             self.fs.makedirs(folder, exist_ok=True)

@@ -15,9 +15,11 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.lake.importer import lake_lock
 from pdnkit.lake.manifest import write_entry
 from pdnkit.store import lakeview
 from pdnkit.store.db import refresh_variants, schema_sql
+from pdnkit.store.lakeparts import damaged_parts, part_location
 from pdnkit.store.lakeview import LAKE_TABLES, LEGACY_PARTS, SourceEntry, filesystem, read_manifest
 
 if TYPE_CHECKING:
@@ -43,7 +45,9 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None
 def compact(lake: str | Path, target_rows: int = 2_000_000) -> int:
     """Merge the small parts of each source into fewer, larger ones (about ``target_rows``
     positions each); returns the number of parts removed. Each merged part is written under
-    a temporary name, the manifest entry is rewritten to name it, then the old parts go.
+    a temporary name, the manifest entry is rewritten to name it, then the old parts go (the
+    lake's own only). Takes the lake's lock (:func:`pdnkit.lake.importer.lake_lock`); a lake
+    with damaged parts is refused (:class:`pdnkit.store.lakeparts.LakeDamagedError`).
 
     Example:
         >>> import tempfile
@@ -53,6 +57,14 @@ def compact(lake: str | Path, target_rows: int = 2_000_000) -> int:
     import pyarrow.parquet as pq
 
     fs, root = filesystem(lake)
+    with lake_lock(lake):
+        damaged = damaged_parts(lake)
+        if damaged:
+            raise lakeview.LakeDamagedError(lakeview.damage_message(lake, list(damaged)))
+        return _compact(fs, root, lake, target_rows, pq)
+
+
+def _compact(fs: Any, root: str, lake: str | Path, target_rows: int, pq: Any) -> int:
     removed = 0
     for entry in read_manifest(lake):
         groups: list[list[dict[str, Any]]] = [[]]
@@ -75,10 +87,11 @@ def compact(lake: str | Path, target_rows: int = 2_000_000) -> int:
             new_chunks.extend([head] + [dict(c, parts={}) for c in group[1:]])
         entry.chunks = new_chunks
         write_entry(fs, root, entry)
-        keep = {p for c in new_chunks for p in c.get("parts", {}).values()}
+        keep = {part_location(root, p) for c in new_chunks for p in c.get("parts", {}).values()}
         for p in old_parts:
-            if p not in keep and fs.exists(p):
-                fs.rm(p)
+            loc = part_location(root, p)
+            if loc not in keep and fs.exists(loc):  # (always in the lake's own folder)
+                fs.rm(loc)
                 removed += 1
     return removed
 
@@ -91,8 +104,8 @@ def _merge_group(fs: Any, root: str, entry: SourceEntry, group: list[dict[str, A
     parts: dict[str, str] = {}
     for table in LAKE_TABLES:
         old, convert = LEGACY_PARTS.get(table, (None, None))
-        files = [(c["parts"][table], None) if table in c.get("parts", {}) else
-                 (c["parts"][old], convert) for c in group
+        files = [(part_location(root, c["parts"][table]), None) if table in c.get("parts", {})
+                 else (part_location(root, c["parts"][old]), convert) for c in group
                  if table in c.get("parts", {}) or old in c.get("parts", {})]
         if not files:
             continue
@@ -133,16 +146,20 @@ def _converted(table: pa.Table, select: str) -> pa.Table:
 
 
 def lake_summary(lake: str | Path) -> dict[str, Any]:
-    """Sources, games, rows per table, parts and bytes on disk of a lake.
+    """Sources, games, rows per table, parts and bytes on disk of a lake, and its damaged
+    parts (``damaged``: one text each, naming the part, its source and what is wrong; every
+    part's footer is read and its rows compared with the manifest's).
 
     Example:
         >>> import tempfile
-        >>> lake_summary(tempfile.mkdtemp())["sources"]
-        0
+        >>> s = lake_summary(tempfile.mkdtemp())
+        >>> s["sources"], s["damaged"]
+        (0, [])
     """
     fs, root = filesystem(lake)
     entries = read_manifest(lake)
-    parts = [p for e in entries for c in e.chunks for p in c.get("parts", {}).values()]
+    parts = [part_location(root, p) for e in entries for c in e.chunks
+             for p in c.get("parts", {}).values()]
     size = sum(int(fs.size(p)) for p in parts if fs.exists(p))
     rows: dict[str, int] = {t: 0 for t in LAKE_TABLES}
     current = {old: table for table, (old, _) in LEGACY_PARTS.items()}
@@ -150,5 +167,8 @@ def lake_summary(lake: str | Path) -> dict[str, Any]:
         for t, n in e.rows.items():
             t = current.get(t, t)  # a table under its name before schema version 3
             rows[t] = rows.get(t, 0) + n
+    damaged = damaged_parts(lake, entries, deep=True)
     return {"lake": str(lake), "sources": len(entries), "games": sum(e.games for e in entries),
-            "parts": len(parts), "bytes": size, "rows": rows}
+            "parts": len(parts), "bytes": size, "rows": rows,
+            "damaged": [str(d) for d in damaged],
+            "damaged_sources": sorted({d.source for d in damaged})}

@@ -26,9 +26,7 @@ _LAZY: dict[str, str] = {
     "write_game": "pdnkit.pdn.writer",
     "write_games": "pdnkit.pdn.writer",
     "lint": "pdnkit.pdn.tools",
-    "convert": "pdnkit.pdn.tools",
     "LintSummary": "pdnkit.pdn.tools",
-    "ConvertSummary": "pdnkit.pdn.tools",
 }
 
 

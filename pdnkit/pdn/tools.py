@@ -1,4 +1,5 @@
-"""Collection tools over the reader and writer: :func:`lint` and :func:`convert`.
+"""Collection tools over the reader: :func:`lint` (``convert``, which needs the validator's
+variant guess, is :func:`pdnkit.validation.rewrite.convert`).
 
 Example:
     >>> import tempfile, os
@@ -11,9 +12,6 @@ Example:
     (2, 1, 2, ['unclosed-comment', 'missing-terminator', 'syntax-error'])
     >>> lint([src], strict=True).errors
     3
-    >>> c = convert([src], os.path.join(d, "out.pdn"))
-    >>> c.games, c.written, c.copied
-    (2, 1, 1)
 """
 
 from __future__ import annotations
@@ -26,8 +24,6 @@ from pathlib import Path
 from pdnkit.findings import Finding, Severity
 from pdnkit.pdn.reader import read_games
 from pdnkit.pdn.source import source_name
-from pdnkit.pdn.tags import gametype_hint
-from pdnkit.pdn.writer import write_game
 
 PathLike = str | os.PathLike[str]
 
@@ -113,65 +109,4 @@ def lint(paths: Iterable[PathLike], strict: bool = False, *,
     return summary
 
 
-@dataclass
-class ConvertSummary:
-    """What :func:`convert` did: games read, games written canonically, games copied
-    unchanged because they did not parse."""
-
-    files: int = 0
-    games: int = 0
-    written: int = 0
-    copied: int = 0
-
-
-def convert(paths: Iterable[PathLike], out: PathLike, *,
-            encoding: str | None = None) -> ConvertSummary:
-    """Rewrite the games of ``paths`` as one canonical UTF-8 PDN 3.0 file ``out``
-    (``encoding``, a codec name, skips encoding detection).
-
-    A game that does not parse is copied unchanged after a ``%`` escape line saying why,
-    so nothing is lost.
-
-    Example:
-        >>> import tempfile, os
-        >>> d = tempfile.mkdtemp(); src = os.path.join(d, "in.pdn")
-        >>> _ = open(src, "wb").write("[White \\"Müller\\"]\\r\\n01. 32-28 2-0".encode("cp1252"))
-        >>> convert([src], os.path.join(d, "out.pdn")).written
-        1
-        >>> print(open(os.path.join(d, "out.pdn"), encoding="utf-8").read(), end="")
-        [White "Müller"]
-        <BLANKLINE>
-        1. 32-28 2-0
-    """
-    from pdnkit._atomic import atomic_output
-
-    summary = ConvertSummary()
-    files = list(expand_paths(paths))
-    out_path = Path(out)
-    # written whole or not at all; an output that is one of the inputs is refused
-    with atomic_output(out_path, inputs=files) as fh:
-        first = True
-        for path in files:
-            summary.files += 1
-            for rec in read_games(path, encoding=encoding, file=source_name(path)):
-                summary.games += 1
-                if not first:
-                    fh.write("\n")
-                first = False
-                if rec.parsed:
-                    fh.write(write_game(rec, gametype=gametype_hint(rec)))
-                    summary.written += 1
-                else:
-                    why = next((f.message for f in rec.findings if f.code == "syntax-error"),
-                               "syntax error")
-                    where = next((f.line for f in rec.findings if f.code == "syntax-error"), None)
-                    loc = f"line {where}" if where else f"game at line {rec.line}"
-                    fh.write(f"% pdnkit convert: game {rec.index + 1} of {path.name} copied "
-                             f"unchanged, it does not parse ({loc}: {why})\n")
-                    raw = rec.raw.rstrip("\n")
-                    fh.write(raw + "\n")
-                    summary.copied += 1
-    return summary
-
-
-__all__ = ["ConvertSummary", "LintSummary", "convert", "expand_paths", "lint"]
+__all__ = ["LintSummary", "expand_paths", "lint"]

@@ -22,7 +22,7 @@ _API: dict[str, str] = {
     "Geometry": "pdnkit.rules.geometry",
     "Position": "pdnkit.rules.position",
     "Move": "pdnkit.rules.position",
-    "perft": "pdnkit.rules.perft",
+    "perft": "pdnkit.rules.counting",
     "FenError": "pdnkit.rules.fen",
     "FenInfo": "pdnkit.rules.fen",
     "parse_fen": "pdnkit.rules.fen",

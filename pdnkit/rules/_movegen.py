@@ -22,8 +22,10 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Callable
+from typing import Any
 
+from pdnkit.rules._movetables import build_tables
 from pdnkit.rules.variants import Rules
 
 # A king-move-limit state (Frisian art. 17): ((white_bit, white_count), (black_bit, black_count)),
@@ -32,19 +34,6 @@ Counters = tuple[tuple[int, int], tuple[int, int]]
 NO_COUNTERS: Counters = ((-1, 0), (-1, 0))
 
 _ENGINES: dict[tuple[Any, ...], Engine] = {}
-
-
-class LineTables(NamedTuple):
-    """What :class:`LinesEngine` adds to an engine's tables: per square one ray per capture
-    direction (``dir_rays``), each direction's opposite (``opposite``, index -1: none yet;
-    -2: no opposite), the men's and kings' capture directions by index, and the men's quiet
-    steps as ``(shift, left?, mask)`` per side."""
-
-    dir_rays: list[tuple[tuple[tuple[int, int], ...], ...]]
-    opposite: tuple[int, ...]
-    man_dir_ids: dict[bool, tuple[int, ...]]
-    king_dir_ids: tuple[int, ...]
-    man_step_desc: dict[bool, tuple[tuple[int, bool, int | None], ...]]
 
 
 def engine_for(rules: Rules) -> Engine:
@@ -95,10 +84,10 @@ class Engine:
     """Move generation for one rule set (see the module docstring for the state layout)."""
 
     def __init__(self, rules: Rules) -> None:
-        g = rules.geometry
-        self.geometry = g
-        self.board = board = g.board_mask
-        self.promo = (g.promotion_mask(0), g.promotion_mask(1))  # by side: 0 White, 1 Black
+        t = build_tables(rules)
+        self.geometry = rules.geometry
+        self.board = t.board
+        self.promo = t.promo  # by side: 0 White, 1 Black
         self.men_take_kings = rules.men_capture_kings
         self.flying = rules.flying_kings
         self.lands_behind = rules.king_lands_behind
@@ -107,166 +96,28 @@ class Engine:
         self.precedence = rules.capture_precedence
         self.king_limit = rules.king_move_limit
         self.first_king_wins = rules.wins_on_promotion  # see FirstKingWinsEngine
-        sh = g.shifts
-        ok = g.step_ok
-        bits = sorted(g.square_of_bit)
-
-        def nxt(i: int, d: str) -> int:
-            return i + sh[d] if (ok[d] >> i) & 1 else -1
-
-        diag = ("up-left", "up-right", "down-left", "down-right")
-        ortho = ("up", "down", "left", "right") if rules.orthogonal_captures else ()
-        fwd: dict[bool, tuple[str, ...]] = {True: ("up-left", "up-right"),
-                                            False: ("down-left", "down-right")}
-        # the lines pieces move along (RULES.md 2.0): diagonals, or ranks and files (Turkish)
-        lines: tuple[str, ...] = diag
-        sideways: tuple[str, ...] = ("left", "right") if rules.men_move_sideways else ()
-        if rules.orthogonal_moves:
-            lines = ("up", "down", "left", "right")
-            fwd = {True: ("up",), False: ("down",)}
-            ortho = ()
-        king_cap_dirs = lines + ortho
-
-        def man_step_dirs(white: bool) -> tuple[str, ...]:
-            return fwd[white] + sideways
-
-        def man_cap_dirs(white: bool) -> tuple[str, ...]:
-            if rules.orthogonal_moves:  # forward and sideways, backward too if allowed
-                back = fwd[not white] if rules.men_capture_backward else ()
-                return man_step_dirs(white) + back
-            dirs: tuple[str, ...] = diag if rules.men_capture_backward else fwd[white]
-            if rules.orthogonal_captures:
-                side = ("left", "right")
-                dirs = dirs + (ortho if rules.men_capture_backward else fwd_orth(white) + side)
-            return dirs + sideways
-
-        def fwd_orth(white: bool) -> tuple[str, ...]:
-            return ("up",) if white else ("down",)
-
-        # --- per-square tables for the capture search ---
-        def jumps(dirs: tuple[str, ...]) -> list[tuple[tuple[int, int, int], ...]]:
-            table: list[tuple[tuple[int, int, int], ...]] = [()] * (max(bits) + 1)
-            for i in bits:
-                out = []
-                for d in dirs:
-                    m = nxt(i, d)
-                    if m < 0:
-                        continue
-                    ln = nxt(m, d)
-                    if ln < 0:
-                        continue
-                    out.append((1 << m, 1 << ln, ln))
-                table[i] = tuple(out)
-            return table
-
-        self.man_jumps = {w: jumps(man_cap_dirs(w)) for w in (True, False)}
-        self.king_jumps = jumps(king_cap_dirs)
-        # rays: per square, per direction, the tuple of (mask, index) to the edge
-        rays: list[tuple[tuple[tuple[int, int], ...], ...]] = [()] * (max(bits) + 1)
-        qrays: list[tuple[tuple[tuple[int, int], ...], ...]] = [()] * (max(bits) + 1)
-        for i in bits:
-            per_dir = []
-            qper = []
-            for d in king_cap_dirs:
-                ray = []
-                j = nxt(i, d)
-                while j >= 0:
-                    ray.append((1 << j, j))
-                    j = nxt(j, d)
-                if ray:
-                    per_dir.append(tuple(ray))
-                    if d in lines:
-                        qper.append(tuple(ray) if self.flying else tuple(ray[:1]))
-            rays[i] = tuple(per_dir)
-            qrays[i] = tuple(qper)
-        self.rays = rays
-        self.qrays = qrays  # quiet king moves (along the lines only: no Frisian orthogonals)
-        # the directional capture search: per square, one ray per direction of king_cap_dirs
-        # (empty off the board); each direction's opposite (-2: none; index -1: no jump yet)
-        def walk(i: int, d: str) -> tuple[tuple[int, int], ...]:
-            out = []
-            j = nxt(i, d)
-            while j >= 0:
-                out.append((1 << j, j))
-                j = nxt(j, d)
-            return tuple(out)
-
-        dir_rays = [tuple(walk(i, d) for d in king_cap_dirs) if i in g.square_of_bit
-                    else () for i in range(max(bits) + 1)]
-        opposite = {"up": "down", "down": "up", "left": "right", "right": "left",
-                    "up-left": "down-right", "down-right": "up-left",
-                    "up-right": "down-left", "down-left": "up-right"}
-        opposite_ids = tuple(king_cap_dirs.index(opposite[d]) if opposite[d] in king_cap_dirs
-                             else -2 for d in king_cap_dirs) + (-2,)
-        man_dir_ids = {w: tuple(king_cap_dirs.index(d) for d in man_cap_dirs(w))
-                       for w in (True, False)}
-
-        # --- whole-board shift descriptors for has_capture / count ---
-        def desc(d: str) -> tuple[int, bool, int | None]:
-            s = sh[d]
-            mask = None if d in diag or d in ("up", "down") else ok[d]
-            return (abs(s), s > 0, mask)
-
-        def two_step(d: str) -> tuple[int, bool, int | None]:
-            s, left, mask = desc(d)
-            if mask is not None:
-                # squares from which two steps stay in the row
-                m2 = 0
-                for i in bits:
-                    if nxt(i, d) >= 0 and nxt(nxt(i, d), d) >= 0:
-                        m2 |= 1 << i
-                mask = m2
-            return (s, left, mask)
-
-        self.man_cap_desc = {w: tuple(two_step(d) for d in man_cap_dirs(w)) for w in (True, False)}
-        self.king_cap_desc = tuple(desc(d) for d in king_cap_dirs)
-        # quiet man steps: (shift, left?)
-        self.man_steps = {
-            True: (abs(sh["up-left"]), abs(sh["up-right"])),
-            False: (sh["down-left"], sh["down-right"]),
-        }
+        # the capture search's per-square tables
+        self.man_jumps = t.man_jumps
+        self.king_jumps = t.king_jumps
+        self.rays = t.rays
+        self.qrays = t.qrays  # quiet king moves (along the lines only: no Frisian orthogonals)
+        # whole-board shift descriptors for has_capture / count, and the quiet man steps
+        self.man_cap_desc = t.man_cap_desc
+        self.king_cap_desc = t.king_cap_desc
+        self.man_steps = t.man_steps
         # the tables only LinesEngine reads, in one attribute (a plain engine's attribute
         # lookups stay on CPython's fast shared-key path, which a few more would leave)
-        self.lines = None
-        if rules.orthogonal_moves or rules.men_move_sideways or rules.no_reversal:
-            self.lines = LineTables(
-                dir_rays, opposite_ids, man_dir_ids, tuple(range(len(king_cap_dirs))),
-                {w: tuple(desc(d) for d in man_step_dirs(w)) for w in (True, False)})
-        self.diag_desc = tuple(desc(d) for d in lines)  # quiet king moves
-        self._board = board
-        # --- direct quiet-move test (no move list): per (origin bit, destination bit) ---
-        # man steps by side, and for kings the mask of every square from the origin
-        # (exclusive) to the destination (inclusive) that must be empty
-        self.man_step_pairs: dict[bool, frozenset[tuple[int, int]]] = {}
-        for w in (True, False):
-            pairs = set()
-            for i in bits:
-                for d in man_step_dirs(w):
-                    j = nxt(i, d)
-                    if j >= 0:
-                        pairs.add((i, j))
-            self.man_step_pairs[w] = frozenset(pairs)
-        king_paths: dict[tuple[int, int], int] = {}
-        for i in bits:
-            for ray in qrays[i]:  # type: ignore[assignment]
-                acc = 0
-                for m, j in ray:
-                    acc |= m
-                    king_paths[(i, j)] = acc
-        self.king_paths = king_paths
+        self.lines = t.lines
+        self.diag_desc = t.diag_desc  # quiet king moves
+        self._board = t.board
+        # direct quiet-move test (no move list): per (origin bit, destination bit)
+        self.man_step_pairs = t.man_step_pairs
+        self.king_paths = t.king_paths
         self.quiet_cache: dict[tuple[int, int, int], Any] = {}  # quiet Move objects (Position)
         self.capture_cache: dict[tuple[Any, ...], Any] = {}  # capture Move objects (Position)
         # Position._play_capture without kings on the board: 0 = use captures(); 1 = no key
         # ranks captures of men alone; 2 = only the number of pieces taken does
-        # (king_capturer and max_kings rank nothing when there is no king)
-        keys = set(self.precedence or ())
-        if self.promotion == "king" or keys - {"max_count", "max_value", "king_capturer",
-                                               "max_kings"}:
-            self.men_only_precedence = 0
-        elif keys & {"max_count", "max_value"}:
-            self.men_only_precedence = 2
-        else:
-            self.men_only_precedence = 1
+        self.men_only_precedence = t.men_only_precedence
 
     def quiet_step(self, own: int, opp: int, kings: int, white: bool, ctr: Counters | None,
                    ob: int, db: int) -> int:
@@ -424,114 +275,10 @@ class Engine:
             return self._finish(raw, kings, detail, all_routes)
         raw = []
         empty0 = self.board & ~(own | opp)
-        promo = self.promo[0 if white else 1]
-        men_jumps = self.man_jumps[white]
-        king_jumps = self.king_jumps
-        rays = self.rays
-        flying = self.flying
-        behind = self.lands_behind
-        immediate = self.immediate
-        promotion = self.promotion
         men_target = opp if self.men_take_kings else opp & ~kings
-        first = self.precedence[0] if self.precedence else ""
-        prune = first in ("max_count", "max_value")
-        by_value = first == "max_value"
-        best = [-1]
-
-        def record(orig: int, dest: int, ncap: int, ek: bool, path: list[int],
-                   order: list[int]) -> None:
-            # sequences that lose on the first precedence key are never kept
-            if prune:
-                if by_value:
-                    s = (ncap & ~kings).bit_count() * 100 + (ncap & kings).bit_count() * 199
-                else:
-                    s = ncap.bit_count()
-                if s < best[0]:
-                    return
-                if s > best[0]:
-                    best[0] = s
-                    raw.clear()
-            raw.append((orig, dest, ncap, ek, tuple(path), tuple(order)))
-
-        def king_dfs(orig: int, i: int, captured: int, empty: int, path: list[int],
-                     order: list[int]) -> bool:
-            extended = False
-            if flying:
-                for ray in rays[i]:
-                    n = len(ray)
-                    k = 0
-                    while k < n and empty & ray[k][0]:
-                        k += 1
-                    if k >= n - 1:
-                        continue
-                    m, mi = ray[k]
-                    if not opp & m or captured & m:
-                        continue
-                    k += 1
-                    if not empty & ray[k][0]:
-                        continue
-                    ncap = captured | m
-                    nempty = empty | m if immediate else empty
-                    order.append(mi)
-                    ends = []
-                    cont = False
-                    while k < n and nempty & ray[k][0]:
-                        lm, li = ray[k]
-                        path.append(li)
-                        if king_dfs(orig, li, ncap, nempty, path, order):
-                            cont = True
-                        else:
-                            ends.append(li)
-                        path.pop()
-                        if behind:
-                            break
-                        k += 1
-                    if not cont:
-                        for li in ends:
-                            path.append(li)
-                            record(orig, 1 << li, ncap, True, path, order)
-                            path.pop()
-                    order.pop()
-                    extended = True
-            else:
-                for m, lm, li in king_jumps[i]:
-                    if opp & m and not captured & m and empty & lm:
-                        ncap = captured | m
-                        nempty = empty | m if immediate else empty
-                        order.append(m.bit_length() - 1)
-                        path.append(li)
-                        if not king_dfs(orig, li, ncap, nempty, path, order):
-                            record(orig, lm, ncap, True, path, order)
-                        path.pop()
-                        order.pop()
-                        extended = True
-            return extended
-
-        def man_dfs(orig: int, i: int, captured: int, empty: int, path: list[int],
-                    order: list[int]) -> bool:
-            extended = False
-            for m, lm, li in men_jumps[i]:
-                if men_target & m and not captured & m and empty & lm:
-                    extended = True
-                    ncap = captured | m
-                    nempty = empty | m if immediate else empty
-                    order.append(m.bit_length() - 1)
-                    path.append(li)
-                    if lm & promo:
-                        if promotion == "stop":
-                            cont = False
-                        elif promotion == "king":
-                            cont = king_dfs(orig, li, ncap, nempty, path, order)
-                        else:
-                            cont = man_dfs(orig, li, ncap, nempty, path, order)
-                        if not cont:
-                            record(orig, lm, ncap, True, path, order)
-                    elif not man_dfs(orig, li, ncap, nempty, path, order):
-                        record(orig, lm, ncap, False, path, order)
-                    path.pop()
-                    order.pop()
-            return extended
-
+        record = _recorder(self, raw, kings)
+        king_dfs = _king_search(self, opp, record)
+        man_dfs = _man_search(self, white, men_target, record, king_dfs)
         men = own & ~kings
         x = own & kings
         while x:
@@ -553,10 +300,11 @@ class Engine:
             x ^= o
             i = o.bit_length() - 1
             man_dfs(o, i, 0, empty0 | o, [i], [])
-        # the two searches call themselves through their closure cells: emptying the cells
+        # the searches call themselves through their closure cells: emptying the cells
         # breaks that reference cycle, so they are freed at once rather than left to the
         # garbage collector (a few hundred objects a game otherwise)
-        king_dfs = man_dfs = None  # type: ignore[assignment]
+        _unlink(king_dfs)
+        _unlink(man_dfs)
         return self._finish(raw, kings, detail, all_routes)
 
     def _finish(self, raw: list[tuple[Any, ...]], kings: int, detail: bool,
@@ -650,6 +398,149 @@ class Engine:
             best = max(vals)
             raw = [r for r, v in zip(raw, vals, strict=True) if v == best]
         return raw
+
+
+#: a search step: (origin mask, square, captured so far, empty squares, path, capture order)
+#: -> whether the capture went on from there
+Search = Callable[[int, int, int, int, list[int], list[int]], bool]
+#: records a complete capture: (origin, destination, captured, ends as king, path, order)
+Record = Callable[[int, int, int, bool, list[int], list[int]], None]
+
+
+def _recorder(eng: Engine, raw: list[tuple[Any, ...]], kings: int) -> Record:
+    """What :meth:`Engine.captures` keeps of a complete capture: every one, except that
+    sequences that lose on the first precedence key (``max_count``/``max_value``) are never
+    kept."""
+    first = eng.precedence[0] if eng.precedence else ""
+    prune = first in ("max_count", "max_value")
+    by_value = first == "max_value"
+    best = [-1]
+
+    def record(orig: int, dest: int, ncap: int, ek: bool, path: list[int],
+               order: list[int]) -> None:
+        if prune:
+            if by_value:
+                s = (ncap & ~kings).bit_count() * 100 + (ncap & kings).bit_count() * 199
+            else:
+                s = ncap.bit_count()
+            if s < best[0]:
+                return
+            if s > best[0]:
+                best[0] = s
+                raw.clear()
+        raw.append((orig, dest, ncap, ek, tuple(path), tuple(order)))
+
+    return record
+
+
+def _king_search(eng: Engine, opp: int, record: Record) -> Search:
+    """The depth-first search of a king's captures (flying or short, RULES.md 2.0)."""
+    king_jumps = eng.king_jumps
+    rays = eng.rays
+    flying = eng.flying
+    behind = eng.lands_behind
+    immediate = eng.immediate
+
+    def king_dfs(orig: int, i: int, captured: int, empty: int, path: list[int],
+                 order: list[int]) -> bool:
+        extended = False
+        if flying:
+            for ray in rays[i]:
+                n = len(ray)
+                k = 0
+                while k < n and empty & ray[k][0]:
+                    k += 1
+                if k >= n - 1:
+                    continue
+                m, mi = ray[k]
+                if not opp & m or captured & m:
+                    continue
+                k += 1
+                if not empty & ray[k][0]:
+                    continue
+                ncap = captured | m
+                nempty = empty | m if immediate else empty
+                order.append(mi)
+                ends = []
+                cont = False
+                while k < n and nempty & ray[k][0]:
+                    lm, li = ray[k]
+                    path.append(li)
+                    if king_dfs(orig, li, ncap, nempty, path, order):
+                        cont = True
+                    else:
+                        ends.append(li)
+                    path.pop()
+                    if behind:
+                        break
+                    k += 1
+                if not cont:
+                    for li in ends:
+                        path.append(li)
+                        record(orig, 1 << li, ncap, True, path, order)
+                        path.pop()
+                order.pop()
+                extended = True
+        else:
+            for m, lm, li in king_jumps[i]:
+                if opp & m and not captured & m and empty & lm:
+                    ncap = captured | m
+                    nempty = empty | m if immediate else empty
+                    order.append(m.bit_length() - 1)
+                    path.append(li)
+                    if not king_dfs(orig, li, ncap, nempty, path, order):
+                        record(orig, lm, ncap, True, path, order)
+                    path.pop()
+                    order.pop()
+                    extended = True
+        return extended
+
+    return king_dfs
+
+
+def _man_search(eng: Engine, white: bool, men_target: int, record: Record,
+                king_dfs: Search) -> Search:
+    """The depth-first search of a man's captures; a man reaching the promotion row stops,
+    goes on as a king or as a man, as ``Rules.promotion_during_capture`` says."""
+    promo = eng.promo[0 if white else 1]
+    men_jumps = eng.man_jumps[white]
+    immediate = eng.immediate
+    promotion = eng.promotion
+
+    def man_dfs(orig: int, i: int, captured: int, empty: int, path: list[int],
+                order: list[int]) -> bool:
+        extended = False
+        for m, lm, li in men_jumps[i]:
+            if men_target & m and not captured & m and empty & lm:
+                extended = True
+                ncap = captured | m
+                nempty = empty | m if immediate else empty
+                order.append(m.bit_length() - 1)
+                path.append(li)
+                if lm & promo:
+                    if promotion == "stop":
+                        cont = False
+                    elif promotion == "king":
+                        cont = king_dfs(orig, li, ncap, nempty, path, order)
+                    else:
+                        cont = man_dfs(orig, li, ncap, nempty, path, order)
+                    if not cont:
+                        record(orig, lm, ncap, True, path, order)
+                elif not man_dfs(orig, li, ncap, nempty, path, order):
+                    record(orig, lm, ncap, False, path, order)
+                path.pop()
+                order.pop()
+        return extended
+
+    return man_dfs
+
+
+def _unlink(search: Search) -> None:
+    """Empty the closure cell through which ``search`` calls itself (the cycle would
+    otherwise wait for the garbage collector)."""
+    for cell in getattr(search, "__closure__", None) or ():
+        if cell.cell_contents is search:
+            cell.cell_contents = None
 
 
 class LinesEngine(Engine):

@@ -1,5 +1,5 @@
-"""The DuckDB game database: ``connect``, ``import_files``, ``query``, ``export`` and
-``duplicates`` (``demo`` and ``sample_dir`` are :mod:`pdnkit.demo`'s and
+"""The DuckDB game database: ``connect``, ``import_files``, ``query``, ``export``,
+``duplicates`` and ``upgrade`` (``demo`` and ``sample_dir`` are :mod:`pdnkit.demo`'s and
 :mod:`pdnkit.samples`', named here too).
 
 The tables are described in ``schema.sql`` (and ``docs/schema.md``). Names are imported lazily.
@@ -20,6 +20,11 @@ _API: dict[str, str] = {
     "DEFAULT_DB": "pdnkit.store.db",
     "DatabaseError": "pdnkit.store.db",
     "SchemaError": "pdnkit.store.db",
+    "UpgradeNeededError": "pdnkit.store.db",
+    "upgrade": "pdnkit.store.upgrades",
+    "UpgradeResult": "pdnkit.store.upgrades",
+    "register_fill": "pdnkit.store.upgrades",
+    "version_step": "pdnkit.store.upgrades",
     "import_files": "pdnkit.store.ingest",
     "ImportSummary": "pdnkit.store.ingest",
     "FileResult": "pdnkit.store.ingest",

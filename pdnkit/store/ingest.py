@@ -37,6 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.store import steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
 from pdnkit.store.progress import ImportProgress
 from pdnkit.tables.load import load_batch
@@ -306,7 +307,7 @@ def _next_id(con: duckdb.DuckDBPyConnection, table: str, column: str) -> int:
 
 def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: str,
                 old_ids: list[int], options: RunOptions, summary: ImportSummary,
-                on_games: Callable[[int], None] | None, workers: Workers | None = None,
+                on_games: Callable[[int, int], None] | None, workers: Workers | None = None,
                 label: str | None = None) -> FileResult:
     label = label or str(path)  # the name recorded (a spooled copy of stdin is read)
     result = FileResult(label, status, sha)
@@ -339,7 +340,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
             file_codes.update(batch.code_counts)
             file_encoding = file_encoding or batch.encoding
             if on_games is not None and n:
-                on_games(n)
+                on_games(n, _text_size(batch))
         writer.close()
         writer = None
         con.execute(
@@ -350,6 +351,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         con.execute("INSERT INTO file_paths VALUES (?, ?, ?)", [file_id, label, datetime.now()])
         for other, first_seen in kept_paths:
             con.execute("INSERT INTO file_paths VALUES (?, ?, ?)", [file_id, other, first_seen])
+        steps.reached("import.file-loaded")
         con.execute("COMMIT")
     except BaseException:
         if writer is not None:
@@ -459,12 +461,14 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: boo
             for name, value in IMPORT_SETTINGS.items():
                 con.execute(f"SET {name} = '{value}'")
         ensure_variants(con)  # only when the rules records changed
-        bar = ImportProgress("import", len(files)) if progress else None
+        steps.reached("import.opened")  # (the database is this process's from here)
+        bar = ImportProgress("import", len(files), total_bytes=_total_size(files)) \
+            if progress else None
 
-        def on_games(n: int) -> None:
+        def on_games(n: int, nbytes: int) -> None:
             pacer.games(n)
             if bar:
-                bar.games(n)
+                bar.games(n, nbytes)
 
         spooled: list[Path] = []
         try:
@@ -480,7 +484,7 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: boo
                 if same and not replace:
                     summary.files.append(_skip(con, label, sha, same[0]))
                     if bar:
-                        bar.file_done()
+                        bar.file_done(_size(path))
                     continue
                 old_path = _edited(con, label, sha)
                 status = "replaced" if same else ("updated" if old_path else "imported")
@@ -493,12 +497,29 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: boo
                     res = FileResult(label, "failed", sha, message=str(exc))
                 summary.files.append(res)
                 if bar:
-                    bar.file_done()
+                    bar.file_done(_size(path))
         finally:
             for tmp in spooled:
                 tmp.unlink(missing_ok=True)
             if bar:
                 bar.close()
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size if path.is_file() else 0
+    except OSError:
+        return 0
+
+
+def _total_size(files: list[Path]) -> int:
+    """Bytes of the regular files among ``files`` (what the progress bar counts)."""
+    return sum(_size(p) for p in files)
+
+
+def _text_size(batch: ReportBatch) -> int:
+    """About the bytes of the file a batch's games took: the length of their texts."""
+    return sum(len(t) for t in batch.games["raw_pdn"] if t)
 
 
 def _skip(con: duckdb.DuckDBPyConnection, path: str | Path, sha: str,

@@ -1,8 +1,13 @@
-"""Reading a Parquet lake: its manifest, and an in-memory DuckDB whose tables are views over
-its parts: the side of the lake (:mod:`pdnkit.lake`) that every read command needs. It stays
-on the store's floor, below the lake's writer (which uses the store's schema): it imports
-nothing of the store (the schema is handed in), so :func:`pdnkit.store.db.connect` opens a
-lake folder with it.
+"""Reading a Parquet lake: an in-memory DuckDB whose tables are views over its parts, the side
+of the lake (:mod:`pdnkit.lake`) that every read command needs. It stays on the store's
+floor, below the lake's writer (which uses the store's schema): the schema is handed in, so
+:func:`pdnkit.store.db.connect` opens a lake folder with it. The manifest and the parts'
+locations are :mod:`pdnkit.store.lakeparts`' (named here too).
+
+A lake's connection is read-only for files: once the views are made, SQL may read the
+lake's own parts and nothing else (DuckDB's ``allowed_paths`` with external access off and
+the configuration locked), so ``read_csv('/etc/passwd')``, ``ATTACH`` or ``COPY ... TO``
+fail in every read command and every ``--where``.
 
 Example:
     >>> is_lake("/nonexistent"), read_manifest("/nonexistent")
@@ -11,12 +16,23 @@ Example:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from pdnkit.store.lakeparts import (
+    LAKE_TABLES,
+    MANIFEST,
+    LakeDamagedError,
+    SourceEntry,
+    damaged_parts,
+    filesystem,
+    is_lake,
+    part_location,
+    read_manifest,
+    upgrade_lake,
+    url_of,
+)
 from pdnkit.tables.bitboards import split_columns
 from pdnkit.tables.compact import MOVE_ROWS_SELECT
 
@@ -24,82 +40,20 @@ if TYPE_CHECKING:
     import duckdb
     import fsspec
 
-#: the tables a lake holds as Parquet parts (``files`` comes from the manifest)
-LAKE_TABLES = ("games", "move_rows", "position_bits", "findings", "rule_events")
+__all__ = ["LAKE_TABLES", "LEGACY_PARTS", "MANIFEST", "LakeDamagedError", "SourceEntry",
+           "filesystem", "is_lake", "lock_down", "open_lake", "read_manifest",
+           "upgrade_lake"]
+
 #: tables that lakes written before schema version 3 hold under another name and shape:
 #: table -> (the old parts' name, the select that turns their rows into this table's)
 LEGACY_PARTS = {"move_rows": ("moves", MOVE_ROWS_SELECT)}
-#: folder of the manifest entries
-MANIFEST = "_manifest"
-
-
-def filesystem(url: str | Path) -> tuple[fsspec.AbstractFileSystem, str]:
-    """The fsspec file system and path of ``url`` (a local path or an fsspec URL)."""
-    from fsspec.core import url_to_fs
-
-    fs, path = url_to_fs(str(url))
-    return fs, str(path).rstrip("/")
-
-
-def is_lake(path: str | Path) -> bool:
-    """Whether ``path`` is a lake folder (it holds a ``_manifest`` folder).
-
-    Example:
-        >>> is_lake("/nonexistent")
-        False
-    """
-    try:
-        fs, root = filesystem(path)
-        return bool(fs.isdir(f"{root}/{MANIFEST}"))
-    except (OSError, ValueError, ImportError):
-        return False
-
-
-# --------------------------------------------------------------------------------------------
-# the manifest
-
-@dataclass
-class SourceEntry:
-    """The manifest entry of one source: written after all its parts, so its presence
-    means the source is complete in the lake."""
-
-    sha256: str
-    path: str
-    size: int
-    encoding: str
-    file_id: int
-    game_base: int
-    games: int
-    imported_at: str
-    pdnkit_version: str
-    chunks: list[dict[str, Any]]
-    rows: dict[str, int]
-
-
-def read_manifest(lake: str | Path) -> list[SourceEntry]:
-    """Every complete source of the lake, in file id order.
-
-    Example:
-        >>> read_manifest("/nonexistent")
-        []
-    """
-    fs, root = filesystem(lake)
-    folder = f"{root}/{MANIFEST}"
-    if not fs.isdir(folder):
-        return []
-    out = []
-    for name in sorted(fs.ls(folder, detail=False)):
-        if not str(name).endswith(".json"):
-            continue
-        with fs.open(name, "rb") as f:
-            out.append(SourceEntry(**json.loads(f.read().decode("utf-8"))))
-    return sorted(out, key=lambda e: e.file_id)
 
 
 #: columns of each table that hold chunk-local numbers, and the base the views add
 _FIXUPS: dict[str, dict[str, str | None]] = {
     "games": {"game_id": "c.game_base", "game_index": "c.index_base", "line": "c.line_base",
               "file_id": None},
+    "raw_pieces": {"game_id": "c.game_base"},
     "move_rows": {"game_id": "c.game_base", "line": "c.line_base"},
     "position_bits": {"game_id": "c.game_base", "layout": "m.layout"},
     "findings": {"game_id": "c.game_base", "game_index": "c.index_base",
@@ -112,12 +66,29 @@ def _sql_str(s: str) -> str:
     return "'" + s.replace("'", "''") + "'"
 
 
+def _sql_list(items: list[str]) -> str:
+    return "[" + ", ".join(_sql_str(p) for p in items) + "]"
+
+
+def damage_message(lake: str | Path, damaged: list[object]) -> str:
+    """The error of a lake with damaged parts: which, and what to run."""
+    shown = "; ".join(str(d) for d in damaged[:3])
+    more = f" and {len(damaged) - 3} more" if len(damaged) > 3 else ""
+    return (f"the lake {lake} has {len(damaged)} damaged part(s): {shown}{more}; nothing was "
+            f"read. `pdnkit lake info {lake}` lists them, and importing the source again "
+            f"(`pdnkit import SOURCE --lake {lake}`) reloads it")
+
+
 def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
-              schema: str, setup: Callable[[duckdb.DuckDBPyConnection], object] | None = None
-              ) -> duckdb.DuckDBPyConnection:
+              schema: str, setup: Callable[[duckdb.DuckDBPyConnection], object] | None = None,
+              lock: bool = True) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB connection whose ``files``, ``games``, ``moves``, ``positions``,
     ``findings``, ``rule_events`` and ``variants`` are views over the lake (only parts of
-    complete sources are read), so every read command runs unchanged.
+    complete sources are read), so every read command runs unchanged. Every part is checked
+    first (there, and ending with a Parquet footer): a missing or damaged one raises
+    :class:`LakeDamagedError` naming it. With ``lock`` (the default) the connection can then
+    reach no file but the lake's parts (:func:`lock_down`). Columns that older parts lack
+    read as NULL.
 
     Example:
         >>> import tempfile
@@ -129,10 +100,13 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
     import duckdb
 
     entries = read_manifest(lake)
+    damaged = damaged_parts(lake, entries)
+    if damaged:
+        raise LakeDamagedError(damage_message(lake, list(damaged)))
+    fs, root = filesystem(lake)
     if con is None:
         con = duckdb.connect(":memory:")
     if "://" in str(lake):
-        fs, _ = filesystem(lake)
         con.register_filesystem(fs)
     # every table, view and macro of the schema; the lake's tables then become views
     con.execute(schema)
@@ -149,64 +123,97 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
                     [e.file_id, e.path, e.sha256, e.size, e.encoding, e.games, e.imported_at])
         con.execute("INSERT INTO file_paths BY NAME SELECT ? AS file_id, ? AS path, "
                     "?::TIMESTAMP AS first_seen", [e.file_id, e.path, e.imported_at])
+    read: list[str] = []
     for table in LAKE_TABLES:
-        parts = [c["parts"][table] for e in entries for c in e.chunks if table in c["parts"]]
-        legacy = _legacy_parts(table, entries)
-        types = dict(con.execute(
-            "SELECT column_name, data_type FROM information_schema.columns WHERE "
-            "table_schema = 'main' AND table_name = ? ORDER BY ordinal_position",
-            [table]).fetchall())
-        cols = list(types)
-        if not parts and not legacy:
-            continue  # the schema's empty table
-        fix = _FIXUPS[table]
-        # a part keeps each bitboard whole (a decimal): split as the table stores them
-        split = (split_columns("t.{col}", "m.squares > 64") if table == "position_bits"
-                 else {})
-        select = []
-        for col in cols:
-            if col in split:
-                select.append(f"{split[col]} AS {col}")
-            elif col not in fix and types[col] == "HUGEINT":  # Parquet has no HUGEINT
-                select.append(f"t.{col}::HUGEINT AS {col}")
-            elif col not in fix:
-                select.append(f"t.{col}")
-            elif (base := fix[col]) is None:
-                select.append(f"c.file_id AS {col}")
-            elif base.startswith("m."):
-                select.append(f"{base} AS {col}")
-            else:
-                select.append(f"t.{col} + {base} AS {col}")
-        join = ("JOIN _lake_layout_map m ON m.chunk = t.chunk AND m.local = t.layout "
-                if "layout" in fix else "")
-        sources = []
-        if parts:
-            sources.append("SELECT * FROM read_parquet("
-                           + "[" + ", ".join(_sql_str(p) for p in parts) + "])")
-        if legacy:
-            sources.append(legacy)
-        con.execute(f"DROP TABLE {table}")
-        con.execute(f"CREATE VIEW {table} AS SELECT {', '.join(select)} "
-                    f"FROM ({' UNION ALL BY NAME '.join(sources)}) t "
-                    "JOIN _lake_chunks c ON t.chunk = c.chunk " + join)
+        parts = [url_of(fs, part_location(root, c["parts"][table]))
+                 for e in entries for c in e.chunks if table in c["parts"]]
+        legacy = _legacy_parts(table, entries, root, fs)
+        read += parts + (legacy[1] if legacy else [])
+        if parts or legacy:
+            _table_view(con, table, parts, legacy[0] if legacy else None)
     if setup is not None:
         setup(con)
+    if lock:
+        lock_down(con, read)
     return con
 
 
-def _legacy_parts(table: str, entries: list[SourceEntry]) -> str | None:
+def _table_view(con: duckdb.DuckDBPyConnection, table: str, parts: list[str],
+                legacy: str | None) -> None:
+    """Replace the schema's ``table`` by a view over its parts, with the bases added."""
+    types = dict(con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE "
+        "table_schema = 'main' AND table_name = ? ORDER BY ordinal_position",
+        [table]).fetchall())
+    sources = []
+    if parts:
+        sources.append(f"SELECT * FROM read_parquet({_sql_list(parts)}, union_by_name = true)")
+    if legacy:
+        sources.append(legacy)
+    union = " UNION ALL BY NAME ".join(sources)
+    have = {r[0] for r in con.execute(f"DESCRIBE ({union})").fetchall()}
+    fix = _FIXUPS[table]
+    # a part keeps each bitboard whole (a decimal): split as the table stores them
+    split = (split_columns("t.{col}", "m.squares > 64") if table == "position_bits" else {})
+    select = []
+    for col, dtype in types.items():
+        if col in split:
+            select.append(f"{split[col]} AS {col}")
+        elif col not in fix and col not in have:  # a column older parts do not have
+            select.append(f"NULL::{dtype} AS {col}")
+        elif col not in fix and dtype == "HUGEINT":  # Parquet has no HUGEINT
+            select.append(f"t.{col}::HUGEINT AS {col}")
+        elif col not in fix:
+            select.append(f"t.{col}")
+        elif (base := fix[col]) is None:
+            select.append(f"c.file_id AS {col}")
+        elif base.startswith("m."):
+            select.append(f"{base} AS {col}")
+        else:
+            select.append(f"t.{col} + {base} AS {col}")
+    join = ("JOIN _lake_layout_map m ON m.chunk = t.chunk AND m.local = t.layout "
+            if "layout" in fix else "")
+    con.execute(f"DROP TABLE {table}")
+    con.execute(f"CREATE VIEW {table} AS SELECT {', '.join(select)} "
+                f"FROM ({union}) t JOIN _lake_chunks c ON t.chunk = c.chunk " + join)
+
+
+def lock_down(con: duckdb.DuckDBPyConnection, paths: list[str]) -> None:
+    """From now on ``con`` reads no file but ``paths`` (the lake's parts) and writes none:
+    external access off, those paths allowed, the configuration locked (no SQL can set it
+    back). ``COPY`` and ``ATTACH`` statements are refused by ``query`` on a lake as well
+    (:func:`pdnkit.store.ops.query`), since an allowed path could be written by them.
+
+    Example:
+        >>> import duckdb
+        >>> con = duckdb.connect()
+        >>> lock_down(con, [])
+        >>> try:
+        ...     con.execute("SELECT * FROM read_csv('/etc/passwd')")
+        ... except duckdb.PermissionException:
+        ...     print("refused")
+        refused
+    """
+    if paths:
+        con.execute(f"SET allowed_paths = {_sql_list(paths)}")
+    con.execute("SET enable_external_access = false")
+    con.execute("SET lock_configuration = true")
+
+
+def _legacy_parts(table: str, entries: list[SourceEntry], root: str,
+                  fs: fsspec.AbstractFileSystem) -> tuple[str, list[str]] | None:
     """A query over the parts that a lake written before schema version 3 holds for
-    ``table`` under its old name (:data:`LEGACY_PARTS`), giving this table's columns; ``None``
-    when there are none."""
+    ``table`` under its old name (:data:`LEGACY_PARTS`), giving this table's columns, and
+    the parts; ``None`` when there are none."""
     if table not in LEGACY_PARTS:
         return None
     old, select = LEGACY_PARTS[table]
-    parts = [c["parts"][old] for e in entries for c in e.chunks
+    parts = [url_of(fs, part_location(root, c["parts"][old]))
+             for e in entries for c in e.chunks
              if old in c["parts"] and table not in c["parts"]]
     if not parts:
         return None
-    files = "[" + ", ".join(_sql_str(p) for p in parts) + "]"
-    return f"SELECT {select}, chunk FROM read_parquet({files})"
+    return f"SELECT {select}, chunk FROM read_parquet({_sql_list(parts)})", parts
 
 
 def _lake_layouts(con: duckdb.DuckDBPyConnection, entries: list[SourceEntry]) -> None:

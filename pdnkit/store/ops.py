@@ -16,12 +16,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from pdnkit.store.db import DbLike, db_path, opened
+from pdnkit.store.lakeparts import is_lake
+from pdnkit.store.session import LakeIsReadOnlyError
+from pdnkit.store.session import is_lake as is_lake_connection
+from pdnkit.tables.pieces import join_pieces
 
 if TYPE_CHECKING:
     import pandas as pd
 
 #: games read from the database per round trip when exporting
 EXPORT_CHUNK = 500
+#: the statements ``query`` runs on a lake (DuckDB's statement types: SELECT covers
+#: DESCRIBE, SUMMARIZE and FROM-first queries)
+READS = ("SELECT", "EXPLAIN")
 
 
 def query(sql: str, db: DbLike = None, *, write: bool = False) -> pd.DataFrame:
@@ -29,9 +36,14 @@ def query(sql: str, db: DbLike = None, *, write: bool = False) -> pd.DataFrame:
 
     ``db`` is a path (default ``pdnkit.duckdb`` here; it must exist) or an open connection.
     A path is opened read-only, with file access from SQL disabled (no ``COPY ... TO``,
-    ``read_csv``, ``ATTACH``): the statement cannot change the database or touch a file.
-    ``write=True`` opens it for writing (``DELETE``, ``UPDATE``, ``CREATE TABLE ...``).
-    Several statements separated by ``;`` raise ``ValueError``: one at a time.
+    ``read_csv``, ``ATTACH``): the statement cannot change the database or touch a file. On
+    a lake the SQL reads the lake's parts and nothing else, and only a query (``SELECT``,
+    ``DESCRIBE``, ``EXPLAIN`` ...) runs. ``write=True`` opens a database for writing
+    (``DELETE``, ``UPDATE``, ``CREATE TABLE ...``, and SQL may then read and write files
+    as DuckDB allows: ``COPY``, ``read_csv``, ``ATTACH``); a lake refuses it
+    (:class:`~pdnkit.store.session.LakeIsReadOnlyError`). An older database is upgraded first
+    (on a copy, with a notice). Several statements separated by ``;`` raise ``ValueError``:
+    one at a time.
 
     Example:
         >>> import duckdb
@@ -39,10 +51,21 @@ def query(sql: str, db: DbLike = None, *, write: bool = False) -> pd.DataFrame:
         ...       db=duckdb.connect())["name"].tolist() in ([], ["russian"])
         True
     """
+    path = db_path(db) if db is None or isinstance(db, (str, Path)) else None
+    if write and path is not None and is_lake(path):
+        raise LakeIsReadOnlyError(
+            f"a lake is read-only: {path}'s tables are views over Parquet parts and nothing "
+            "written would be kept; --write needs a DuckDB database (pdnkit import FILES "
+            "--db games.duckdb)")
     with opened(db, must_exist=True, read_only=not write) as con:
         statements = con.extract_statements(sql)
         if len(statements) > 1:
             raise ValueError(f"{len(statements)} SQL statements given: run one at a time")
+        if statements and is_lake_connection(con) and statements[0].type.name not in READS:
+            raise LakeIsReadOnlyError(
+                f"a query on a lake may only read (SELECT, DESCRIBE, SUMMARIZE, EXPLAIN), "
+                f"not {statements[0].type.name}: its files are the lake's parts, and COPY or "
+                "ATTACH could write them; write results with --out")
         return con.execute(sql).df()
 
 
@@ -83,15 +106,16 @@ def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None
             chunk = ids[i:i + EXPORT_CHUNK]
             id_list = ", ".join(str(int(g)) for g in chunk)
             games = con.execute(
-                "SELECT game_id, raw_pdn, status, variant, gametype FROM games "
+                "SELECT game_id, raw_pdn, status, variant, gametype, raw_pieces FROM games "
                 f"WHERE game_id IN ({id_list}) ORDER BY file_id, game_index").fetchall()
+            pieced = join_pieces(con, [g[0] for g in games if g[5]])  # long texts
             notation: dict[int, dict[int, str]] = {}
             for gid, ply, canonical in con.execute(
                     "SELECT game_id, ply, canonical FROM moves "
                     f"WHERE game_id IN ({id_list}) AND canonical IS NOT NULL").fetchall():
                 notation.setdefault(gid, {})[ply] = canonical
-            for gid, raw, status, variant, gametype in games:
-                out.write(_game_text(raw or "", status, variant, gametype,
+            for gid, raw, status, variant, gametype, _ in games:
+                out.write(_game_text(pieced.get(gid, raw or ""), status, variant, gametype,
                                      notation.get(gid)))
                 n += 1
     return n
@@ -178,7 +202,8 @@ def duplicates(db: DbLike = None, *, files: bool = False) -> pd.DataFrame:
         list(g.game_id ORDER BY g.game_id) AS game_ids,
         list(f.path || '#' || CAST(g.game_index + 1 AS VARCHAR) ORDER BY g.game_id)
             AS locations,
-        list(DISTINCT coalesce(g.white, '?') || ' - ' || coalesce(g.black, '?')) AS players,
+        list(DISTINCT coalesce(g.white, '?') || ' - ' || coalesce(g.black, '?')
+             ORDER BY coalesce(g.white, '?') || ' - ' || coalesce(g.black, '?')) AS players,
         g.moves_hash AS moves_hash
     FROM games g
     JOIN dup USING (moves_hash)

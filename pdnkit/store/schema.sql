@@ -1,41 +1,48 @@
--- pdnkit DuckDB schema (contract: columns are only ever added).
+-- pdnkit DuckDB schema (contract: columns are only ever added, never renamed; a database made
+-- by an older pdnkit is brought up to date by pdnkit upgrade, on a copy, and read commands
+-- refuse it until then). These comments are the one description of the tables: docs/schema.md
+-- is generated from them.
 -- Keys: files.file_id; games.game_id; (game_id, ply) for moves and position_bits.
 -- ply 0 in positions = the starting position; ply 1 = after the first move.
 
 CREATE SEQUENCE IF NOT EXISTS file_id_seq START 1;
 CREATE SEQUENCE IF NOT EXISTS game_id_seq START 1;
 
+-- One row per imported file, that is per distinct content: the same bytes under another name
+-- are the same file (file_paths keeps every name).
 CREATE TABLE IF NOT EXISTS files (
-    file_id      BIGINT PRIMARY KEY,
+    file_id      BIGINT PRIMARY KEY,    -- the file's id (games.file_id, findings.file_id)
     path         VARCHAR NOT NULL,      -- as given on import (absolute)
     sha256       VARCHAR NOT NULL,      -- content hash: re-import of the same bytes is a no-op
     size         BIGINT NOT NULL,       -- bytes
     encoding     VARCHAR,               -- utf-8, utf-8-sig, cp1252, cp1251, ...
     games        INTEGER NOT NULL,      -- games read from the file (parsed or not)
-    imported_at  TIMESTAMP NOT NULL
+    imported_at  TIMESTAMP NOT NULL     -- when the file was loaded
 );
 
+-- One row per game of every file, parsed or not: a game that cannot be read keeps its raw
+-- text and its findings. Tags are read under any name the tag mapping knows (pdn/tags.py).
 CREATE TABLE IF NOT EXISTS games (
-    game_id         BIGINT PRIMARY KEY,
-    file_id         BIGINT NOT NULL,
+    game_id         BIGINT PRIMARY KEY, -- the game's id (moves, positions, findings refer to it)
+    file_id         BIGINT NOT NULL,    -- files.file_id
     game_index      INTEGER NOT NULL,   -- 0-based within the file
     line            INTEGER,            -- first line of the game in the file
     variant         VARCHAR,            -- canonical rules name (international, russian, ...)
     gametype        INTEGER,            -- PDN GameType number
     edition         VARCHAR,            -- rules edition used for draw rules (e.g. eda-1991)
-    fen             VARCHAR,            -- FEN tag (set-up start) or NULL for the initial position
+    fen             VARCHAR,            -- the FEN tag as written (a set-up start); NULL without one
     event           VARCHAR,            -- Event tag, or its Italian/Dutch/Russian name (pdn/tags.py)
-    site            VARCHAR,
+    site            VARCHAR,            -- Site tag (Luogo, Plaats, Lieu ...)
     date            DATE,               -- when the Date tag is a date (first day of a range)
     date_raw        VARCHAR,            -- the Date tag as written
     year            INTEGER,            -- year when known (also from partial dates)
-    round           VARCHAR,
-    white           VARCHAR,
-    black           VARCHAR,
+    round           VARCHAR,            -- Round tag (Turno, Ronde ...)
+    white           VARCHAR,            -- White tag (Bianco, Wit, Белые ...; P1 where White begins)
+    black           VARCHAR,            -- Black tag (Nero, Zwart, Черные ...)
     result          VARCHAR,            -- normalised, White first: 1-0, 0-1, 1/2-1/2, * (NULL: none)
     result_raw      VARCHAR,            -- the result as written (tag, else terminator)
-    white_rating    INTEGER,
-    black_rating    INTEGER,
+    white_rating    INTEGER,            -- WhiteElo or WhiteRating tag
+    black_rating    INTEGER,            -- BlackElo or BlackRating tag
     tags            MAP(VARCHAR, VARCHAR),  -- every tag as written (first one wins on duplicates)
     plies           INTEGER,            -- moves in the main line as recorded
     replayed_plies  INTEGER,            -- how far replay got
@@ -43,12 +50,24 @@ CREATE TABLE IF NOT EXISTS games (
     outcome         VARCHAR,            -- white | black | draw | unknown
     draw_basis      VARCHAR,            -- draw rule that backs a drawn result, NULL otherwise
     moves_hash      VARCHAR,            -- hash of the canonical main-line moves (+ start FEN)
-    final_fen       VARCHAR,
+    final_fen       VARCHAR,            -- the position after the last replayed ply
     raw_pdn         VARCHAR USING COMPRESSION zstd, -- the game's text exactly as in the file
     start_is_initial BOOLEAN,           -- starts from the variant's initial position: no set-up,
                                         -- or a FEN equal to it (side to move included); NULL:
                                         -- a set-up that could not be read. `fen` stays as written
-    opening         VARCHAR             -- Opening tag (Italian Apertura, Russian Debut ...)
+    opening         VARCHAR,            -- Opening tag (Italian Apertura, Russian Debut ...)
+    result_source   VARCHAR,            -- where result_raw comes from: tag | terminator | NULL
+    raw_pieces      INTEGER             -- NULL: raw_pdn is the whole text; else raw_pdn is NULL
+                                        -- and the text is in this many raw_pieces rows
+);
+
+-- The text of a game too long for one row (over 1,000,000 characters, e.g. one with a huge
+-- comment): in pieces of at most 8,192 characters, in order (piece 0 first). `pdnkit export`
+-- writes such a game whole; string_agg(text, '' ORDER BY piece) gives it back in SQL.
+CREATE TABLE IF NOT EXISTS raw_pieces (
+    game_id      BIGINT NOT NULL,       -- the game (games.game_id) whose raw_pdn is NULL
+    piece        INTEGER NOT NULL,      -- 0-based
+    text         VARCHAR NOT NULL       -- at most 8,192 characters of the game's text
 );
 
 -- The moves of every game, stored compactly in move_rows and read through the moves view:
@@ -56,22 +75,22 @@ CREATE TABLE IF NOT EXISTS games (
 -- spell, a canonical form equal to the notation, a quiet move's path, the move number the ply
 -- implies, the capture counts).
 CREATE TABLE IF NOT EXISTS move_rows (
-    game_id         BIGINT NOT NULL,
+    game_id         BIGINT NOT NULL,    -- games.game_id
     ply             INTEGER NOT NULL,   -- 1-based
     number_offset   INTEGER,            -- move_number minus the number the ply implies
     side            VARCHAR,            -- W | B
     notation        VARCHAR,            -- as written; NULL: numeric_move(origin, destination, captured)
     canonical       VARCHAR,            -- NULL: equal to notation; '': none (not replayed)
     origin          INTEGER,            -- PDN square numbers
-    destination     INTEGER,
+    destination     INTEGER,            -- PDN square number
     path            INTEGER[],          -- NULL: [origin, destination]
-    captured        INTEGER[],
-    promotes        BOOLEAN,
+    captured        INTEGER[],          -- captured squares, in capture order
+    promotes        BOOLEAN,            -- the move crowns a man
     piece           VARCHAR,            -- man | king (NULL if not replayed)
-    nags            INTEGER[],
-    comment         VARCHAR,
-    replayed        BOOLEAN,
-    line            INTEGER
+    nags            INTEGER[],          -- numeric annotation glyphs ($n)
+    comment         VARCHAR,            -- the comments after the move
+    replayed        BOOLEAN,            -- the move was replayed (false after an illegal move)
+    line            INTEGER             -- line of the move in the file
 );
 
 -- The move number a ply implies: White's plies are odd when White moves first, even (and
@@ -99,17 +118,17 @@ CREATE MACRO IF NOT EXISTS move_text(canonical, notation, origin, destination, c
 CREATE VIEW IF NOT EXISTS moves AS
 SELECT r.game_id,
        r.ply,                                              -- 1-based
-       r.number_offset + implied_move_number(r.ply, r.side) AS move_number,
+       r.number_offset + implied_move_number(r.ply, r.side) AS move_number, -- the number of the move in the game
        r.side,                                             -- W | B
        move_notation(r.notation, r.origin, r.destination, r.captured)
            AS notation,                                    -- as written in the file
        move_canonical(r.canonical, r.notation, r.origin, r.destination, r.captured)
            AS canonical,                                   -- PDN 3.0 form (NULL if not replayed)
        r.origin, r.destination,                            -- PDN square numbers
-       coalesce(r.path, [r.origin, r.destination]) AS path,
+       coalesce(r.path, [r.origin, r.destination]) AS path, -- every square visited, origin first
        r.captured,
-       len(r.captured)::INTEGER AS captured_count,
-       CASE WHEN r.replayed THEN len(r.captured) > 0 END AS is_capture,
+       len(r.captured)::INTEGER AS captured_count,         -- pieces taken
+       CASE WHEN r.replayed THEN len(r.captured) > 0 END AS is_capture, -- NULL if not replayed
        r.promotes,
        r.piece,                                            -- man | king (NULL if not replayed)
        r.nags, r.comment, r.replayed, r.line
@@ -121,7 +140,7 @@ FROM move_rows r;
 -- are in the *_high columns (bit n-65 for square n), NULL on the smaller boards. The
 -- positions view gives each bitboard whole (HUGEINT), with the FEN and key derived.
 CREATE TABLE IF NOT EXISTS position_bits (
-    game_id      BIGINT NOT NULL,
+    game_id      BIGINT NOT NULL,       -- games.game_id
     ply          INTEGER NOT NULL,      -- 0 = starting position
     layout       UTINYINT NOT NULL,     -- layouts.layout: square names and FEN order
     black        BOOLEAN NOT NULL,      -- Black to move
@@ -130,16 +149,16 @@ CREATE TABLE IF NOT EXISTS position_bits (
     bm           UBIGINT NOT NULL,      -- black men
     bk           UBIGINT NOT NULL,      -- black kings
     wm_high      UBIGINT,               -- white men on squares 65 and up (NULL: none on the board)
-    wk_high      UBIGINT,
-    bm_high      UBIGINT,
-    bk_high      UBIGINT
+    wk_high      UBIGINT,               -- white kings on squares 65 and up
+    bm_high      UBIGINT,               -- black men on squares 65 and up
+    bk_high      UBIGINT                -- black kings on squares 65 and up
 );
 
 -- One row per board and notation: names[n] is the FEN name of square n.
 CREATE TABLE IF NOT EXISTS layouts (
-    layout     UTINYINT NOT NULL,
-    squares    INTEGER NOT NULL,
-    names      VARCHAR[] NOT NULL,
+    layout     UTINYINT NOT NULL,       -- position_bits.layout
+    squares    INTEGER NOT NULL,        -- playing squares of the board
+    names      VARCHAR[] NOT NULL,      -- names[n]: the FEN name of square n (28, c3 ...)
     fen_order  INTEGER[] NOT NULL       -- square numbers in FEN order
 );
 
@@ -150,7 +169,7 @@ CREATE MACRO IF NOT EXISTS fen_field(fen_order, names, men, kings) AS
         lambda s: CASE WHEN (kings >> (s - 1)) & 1 = 1 THEN 'K' ELSE '' END || names[s]), ',');
 
 -- The position key of square bitboards: equal for equal placement and side to move, a 64-bit
--- mix of the white, black and king squares (pdnkit.store.bitboards.bits_key computes the
+-- mix of the white, black and king squares (pdnkit.tables.bitboards.bits_key computes the
 -- same in Python). Derived, not stored: a search for a position compares the bitboards.
 CREATE MACRO IF NOT EXISTS key_word(v, seed, mul) AS
     xor((xor(v, seed) * mul) >> 64, (xor(v, seed) * mul) & 18446744073709551615::UHUGEINT);
@@ -178,12 +197,13 @@ CREATE MACRO IF NOT EXISTS full_bits(low, high) AS
 CREATE VIEW IF NOT EXISTS positions AS
 SELECT p.game_id, p.ply,
        CASE WHEN p.black THEN 'B' ELSE 'W' END || ':W' || fen_field(l.fen_order, l.names, p.wm, p.wk)
-           || ':B' || fen_field(l.fen_order, l.names, p.bm, p.bk) AS fen,
-       position_key_of(p.wm, p.wk, p.bm, p.bk, p.black) AS position_key,
-       CASE WHEN p.black THEN 'B' ELSE 'W' END AS side,
-       bit_count(p.wm)::INTEGER AS white_men, bit_count(p.wk)::INTEGER AS white_kings,
-       bit_count(p.bm)::INTEGER AS black_men, bit_count(p.bk)::INTEGER AS black_kings,
-       p.wm, p.wk, p.bm, p.bk, p.black, p.layout
+           || ':B' || fen_field(l.fen_order, l.names, p.bm, p.bk) AS fen, -- PDN 3.0 FEN, derived
+       position_key_of(p.wm, p.wk, p.bm, p.bk, p.black) AS position_key, -- signed 64 bits: equal for equal placement and side to move (transpositions)
+       CASE WHEN p.black THEN 'B' ELSE 'W' END AS side,    -- to move: W | B
+       bit_count(p.wm)::INTEGER AS white_men, bit_count(p.wk)::INTEGER AS white_kings, -- piece counts
+       bit_count(p.bm)::INTEGER AS black_men, bit_count(p.bk)::INTEGER AS black_kings, -- piece counts
+       p.wm, p.wk, p.bm, p.bk,                             -- whole square bitboards (HUGEINT; wm | (wm_high << 64))
+       p.black, p.layout
 FROM (SELECT game_id, ply, layout, black, full_bits(wm, wm_high) AS wm,
              full_bits(wk, wk_high) AS wk, full_bits(bm, bm_high) AS bm,
              full_bits(bk, bk_high) AS bk
@@ -199,43 +219,52 @@ CREATE TABLE IF NOT EXISTS player_aliases (
 
 -- The player a White/Black name stands for: its alias target, else the trimmed name; NULL
 -- for placeholders that name no player (White, Black, Red, ?, -, empty, N.N., unknown).
+-- The lookup reads the aliases under names no query uses (pdnkit_pa, pdnkit_alias,
+-- pdnkit_target): the argument is written into the subquery, so player_name(a.name) or
+-- player_name(alias) must not find the subquery's own columns.
 CREATE MACRO IF NOT EXISTS player_name(n) AS coalesce(
-    (SELECT any_value(a.name) FROM player_aliases a WHERE a.alias = trim(n)),
+    (SELECT any_value(pdnkit_pa.pdnkit_target)
+     FROM (SELECT alias AS pdnkit_alias, name AS pdnkit_target FROM player_aliases) pdnkit_pa
+     WHERE pdnkit_pa.pdnkit_alias = trim(n)),
     CASE WHEN n IS NULL OR lower(trim(n)) IN ('', '?', '??', '-', 'white', 'black', 'red',
         'n.n.', 'n.n', 'nn', 'unknown', 'anonymous') THEN NULL ELSE trim(n) END);
 
+-- One row per finding: a problem (or a fact worth knowing) about a game or a file, with its
+-- place. pdnkit explain CODE says what a code means and how to fix the game.
 CREATE TABLE IF NOT EXISTS findings (
     game_id      BIGINT,                -- NULL for file-level findings
-    file_id      BIGINT NOT NULL,
-    game_index   INTEGER,
-    code         VARCHAR NOT NULL,
+    file_id      BIGINT NOT NULL,       -- files.file_id
+    game_index   INTEGER,               -- 0-based within the file (games.game_index)
+    code         VARCHAR NOT NULL,      -- a code of pdnkit.findings.CODES, e.g. missed-capture
     severity     VARCHAR NOT NULL,      -- info | warning | error
-    message      VARCHAR,
-    line         INTEGER,
-    col          INTEGER,
-    ply          INTEGER,
-    move         VARCHAR,
-    fen          VARCHAR,
-    in_variation BOOLEAN,
+    message      VARCHAR,               -- what is wrong, in words
+    line         INTEGER,               -- line in the file
+    col          INTEGER,               -- column in the line
+    ply          INTEGER,               -- 1-based ply of the main line (NULL: header or file)
+    move         VARCHAR,               -- the move as written
+    fen          VARCHAR,               -- the position before the move
+    in_variation BOOLEAN,               -- found in a variation, not the main line
     details      VARCHAR                -- JSON text
 );
 
+-- One row per rules record pdnkit knows (a variant and its edition), as pdnkit variants lists
+-- them.
 CREATE TABLE IF NOT EXISTS variants (
-    name            VARCHAR,
-    edition         VARCHAR,
-    title           VARCHAR,
-    gametype        INTEGER,
-    gametype_full   VARCHAR,
-    aliases         VARCHAR[],
+    name            VARCHAR,            -- canonical name (games.variant)
+    edition         VARCHAR,            -- rules edition (games.edition)
+    title           VARCHAR,            -- e.g. International draughts (FMJD)
+    gametype        INTEGER,            -- PDN GameType number
+    gametype_full   VARCHAR,            -- e.g. 20,W,10,10,N2,0
+    aliases         VARCHAR[],          -- other names accepted for it (draughts, checkers ...)
     board           VARCHAR,            -- e.g. 10x10
-    first_mover     VARCHAR,
-    notation        VARCHAR,
+    first_mover     VARCHAR,            -- W | B
+    notation        VARCHAR,            -- numeric | alphanumeric
     settings        VARCHAR             -- JSON of every rules field
 );
 
 -- Draw and endgame rules that became active during a game (one row per activation).
 CREATE TABLE IF NOT EXISTS rule_events (
-    game_id       BIGINT NOT NULL,
+    game_id       BIGINT NOT NULL,      -- games.game_id
     rule          VARCHAR NOT NULL,     -- e.g. fmjd-6.3, russian-7.2.4, wcdf-1.32.2, repetition
     article       VARCHAR,              -- rulebook article, e.g. "FMJD 6.3"
     automatic     BOOLEAN,              -- automatic draw (true) or a claim (false)
@@ -249,7 +278,7 @@ CREATE TABLE IF NOT EXISTS rule_events (
 -- Every path a file's bytes were seen at: the same bytes under several names are one file
 -- (one files row, its games loaded once) with one file_paths row per name.
 CREATE TABLE IF NOT EXISTS file_paths (
-    file_id      BIGINT NOT NULL,
+    file_id      BIGINT NOT NULL,       -- files.file_id
     path         VARCHAR NOT NULL,      -- absolute
     first_seen   TIMESTAMP NOT NULL     -- the import that first met the file under this name
 );
@@ -257,6 +286,6 @@ CREATE TABLE IF NOT EXISTS file_paths (
 -- pdnkit's own record of the database: schema_version, and the tables and columns it was
 -- made with (a table or column missing later was dropped: the database is refused).
 CREATE TABLE IF NOT EXISTS pdnkit_meta (
-    key          VARCHAR PRIMARY KEY,
-    value        VARCHAR
+    key          VARCHAR PRIMARY KEY,   -- schema_version, columns
+    value        VARCHAR                -- the version; the tables and their columns (JSON)
 );

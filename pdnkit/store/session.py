@@ -3,11 +3,12 @@
 ``db`` is a :data:`DbLike`, the same everywhere on the read side:
 
 * a path (``str`` or ``os.PathLike``), or ``None`` for ``pdnkit.duckdb`` in the current folder:
-  opened read-only with :func:`pdnkit.store.connect` (a database of an older schema is brought
-  up to date as ``connect`` does) and closed when the block ends, so a later writer can open
-  the file;
+  opened read-only with :func:`pdnkit.store.connect` (a database of an older schema is
+  refused with :class:`pdnkit.store.UpgradeNeededError`, never rewritten by a read) and
+  closed when the block ends, so a later writer can open the file;
 * a lake folder (``pdnkit import --lake``): opened as ``connect`` opens it (an in-memory
-  database whose tables are views over its Parquet parts), closed at the end;
+  database whose tables are views over its Parquet parts, reaching no other file), closed at
+  the end;
 * ``":memory:"``: a new empty database with the schema, closed at the end;
 * an open DuckDB connection: used as it is and left open (the caller owns it).
 
@@ -16,8 +17,8 @@ stands for): a connection whose database predates player identities gets a tempo
 alias table and the macro for the session (:func:`ensure_names`).
 
 :func:`writing` is the same for the one writer of the read side (player aliases): a path is
-opened read-write and closed at the end, and a lake is refused, since nothing written into
-its in-memory views would be kept.
+opened read-write (an older database is upgraded first, with a notice) and closed at the
+end, and a lake is refused, since nothing written into its in-memory views would be kept.
 
 Example:
     >>> with reading(":memory:") as con:
@@ -49,9 +50,11 @@ DbLike: TypeAlias = Union[str, "os.PathLike[str]", "duckdb.DuckDBPyConnection", 
 PLACEHOLDERS = frozenset({"", "?", "??", "-", "white", "black", "red", "n.n.", "n.n", "nn",
                           "unknown", "anonymous"})
 
-_MACRO = (
+_MACRO = (  # the lookup under names no query uses, as in schema.sql
     "CREATE TEMP MACRO player_name(n) AS coalesce("
-    "(SELECT any_value(a.name) FROM temp.player_aliases a WHERE a.alias = trim(n)), "
+    "(SELECT any_value(pdnkit_pa.pdnkit_target) FROM (SELECT alias AS pdnkit_alias, "
+    "name AS pdnkit_target FROM temp.player_aliases) pdnkit_pa "
+    "WHERE pdnkit_pa.pdnkit_alias = trim(n)), "
     "CASE WHEN n IS NULL OR lower(trim(n)) IN ("
     + ", ".join(f"'{p}'" for p in sorted(PLACEHOLDERS)) + ") THEN NULL ELSE trim(n) END)")
 
@@ -128,9 +131,9 @@ def reading(db: DbLike = None) -> Iterator[duckdb.DuckDBPyConnection]:
 
 @contextmanager
 def writing(db: DbLike = None, *, what: str = "this") -> Iterator[duckdb.DuckDBPyConnection]:
-    """A read-write connection to ``db`` for the ``with`` block: a path is opened (and made
-    if missing) with :func:`pdnkit.store.connect` and closed at the end, a connection is
-    used and left open. A lake raises :class:`LakeIsReadOnlyError` (``what`` names what
+    """A read-write connection to ``db`` for the ``with`` block: a path is opened with
+    :func:`pdnkit.store.connect` (it must hold a database already: a mistyped path raises
+    instead of making an empty one) and closed at the end, a connection is used and left open. A lake raises :class:`LakeIsReadOnlyError` (``what`` names what
     could not be stored there).
 
     Example:
@@ -143,8 +146,10 @@ def writing(db: DbLike = None, *, what: str = "this") -> Iterator[duckdb.DuckDBP
     from pdnkit.store import connect
 
     given = db if isinstance(db, duckdb.DuckDBPyConnection) else None
+    path = None if db is None or isinstance(db, duckdb.DuckDBPyConnection) else os.fspath(db)
+    # a mistyped path is an error, never a new empty database holding only the write
     con = given if given is not None else connect(
-        None if db is None or isinstance(db, duckdb.DuckDBPyConnection) else os.fspath(db))
+        path, must_exist=path is not None and path != ":memory:")
     try:
         if is_lake(con):
             raise LakeIsReadOnlyError(

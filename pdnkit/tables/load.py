@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from pdnkit.tables.bitboards import BoardLayout, compact_sql, layout_ids, split_columns
 from pdnkit.tables.compact import MOVE_ROWS_SELECT
+from pdnkit.tables.pieces import split_long_texts
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -168,6 +169,10 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file
                 "_pdnkit_load", "INSERT INTO position_bits BY NAME "
                 + positions_select(ids, game_offset,
                                    [i for i, lay in enumerate(lays) if lay.squares > 64]))
+    tables = dict(tables)
+    tables["games"], pieces = split_long_texts(tables["games"])
+    if pieces is not None:  # texts too long for one row (pdnkit.tables.pieces)
+        append_rows(con, "raw_pieces", pieces, _select("raw_pieces", game_offset, file_id))
     for name in _LOAD_ORDER:
         t = tables[name]
         if t.num_rows == 0:

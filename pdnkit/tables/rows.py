@@ -229,7 +229,7 @@ class ReportBatch:
                  "event", "site", "date", "date_raw", "year", "round", "white", "black",
                  "result", "result_raw", "white_rating", "black_rating", "tags", "plies",
                  "replayed_plies", "status", "outcome", "draw_basis", "moves_hash",
-                 "final_fen", "raw_pdn", "start_is_initial", "opening")
+                 "final_fen", "raw_pdn", "start_is_initial", "opening", "result_source")
     MOVE_COLS = ("game_id", "ply", "move_number", "side", "notation", "canonical", "origin",
                  "destination", "path", "captured", "promotes", "piece", "nags", "comment", "replayed", "line")
     #: positions written in Python (square bitboards already computed; 12x12 boards, stand-in
@@ -366,6 +366,7 @@ class ReportBatch:
         g["year"].append(info_tags.year)
         g["result"].append(_opt_str(report.result))
         g["result_raw"].append(_opt_str(getattr(report, "result_raw", None)))
+        g["result_source"].append(_opt_str(getattr(report, "result_source", None)))
         g["white_rating"].append(info_tags.white_rating)
         g["black_rating"].append(info_tags.black_rating)
         g["tags"].append([(str(k), str(v)) for k, v in tag_list])
@@ -724,7 +725,8 @@ def _schemas() -> dict[str, pa.Schema]:
                 ("white_rating", i32), ("black_rating", i32),
                 ("tags", pa.map_(s, s)), ("plies", i32), ("replayed_plies", i32),
                 ("status", s), ("outcome", s), ("draw_basis", s), ("moves_hash", s),
-                ("final_fen", s), ("raw_pdn", s), ("start_is_initial", b), ("opening", s)]),
+                ("final_fen", s), ("raw_pdn", s), ("start_is_initial", b), ("opening", s),
+                ("result_source", s)]),
             "moves": pa.schema([
                 ("game_id", i64), ("ply", i32), ("move_number", i32), ("side", s),
                 ("notation", s), ("canonical", s), ("origin", i32), ("destination", i32),

@@ -16,6 +16,7 @@ rules), :mod:`.start` (the start position), :mod:`.match` (a written move to one
 verdicts), :mod:`.report` (the report and its findings), :mod:`.pipeline` (one game through
 the stages), :mod:`.sources` (the inputs), :mod:`.options` (the run's options as one frozen
 record), :mod:`.collect` (what a run fills: reports or rows), :mod:`.jobs` (worker processes)
+:mod:`.rewrite` (:func:`convert`: a collection as canonical PDN, GameTypes guessed)
 and :mod:`.flow` (:func:`run`: a source's games to results in file order, serially or on
 workers; the one way in for ``validate``, the database loader and the lake).
 
@@ -43,10 +44,11 @@ from pdnkit.validation.pipeline import (
     restatus,
 )
 from pdnkit.validation.report import GameReport, PlyRecord, internal_error
+from pdnkit.validation.rewrite import ConvertSummary, convert
 from pdnkit.validation.sources import Source, collect_paths, iter_sources
 
-__all__ = ["GameReport", "PlyRecord", "Reports", "Rows", "RunOptions", "check_codes",
-           "collect_paths", "internal_error", "iter_sources", "keep_findings", "replay",
+__all__ = ["ConvertSummary", "GameReport", "PlyRecord", "Reports", "Rows", "RunOptions",
+           "check_codes", "collect_paths", "convert", "internal_error", "iter_sources", "keep_findings", "replay",
            "replay_with", "restatus", "run", "validate"]
 
 

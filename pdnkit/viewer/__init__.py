@@ -15,8 +15,8 @@ from pdnkit._lazy import lazy_exports
 _API: dict[str, str] = {
     "GameModel": "pdnkit.viewer.model",
     "game_model": "pdnkit.viewer.model",
-    "GameShow": "pdnkit.viewer.show",
-    "show": "pdnkit.viewer.show",
+    "GameShow": "pdnkit.viewer.terminal",
+    "show": "pdnkit.viewer.terminal",
     "view": "pdnkit.viewer.page",
 }
 

@@ -139,7 +139,7 @@ def _build(models: Iterable[GameModel], title: str) -> tuple[str, list[dict[str,
             layouts[m.rules.name] = layout(m.rules)
         blocks.append(f'<script type="application/json" id="pdnkit-g-{i}">'
                       f"{_json_block(_compact(m))}</script>")
-    from pdnkit import __version__
+    from pdnkit._version import __version__
 
     meta = {"title": title, "version": __version__, "layouts": layouts, "games": index}
     page = _asset("viewer.html")

@@ -160,6 +160,17 @@ def test_reading_a_missing_file_creates_nothing(tmp_path: Path) -> None:
     assert not (tmp_path / "none.duckdb").exists()
 
 
+def test_an_alias_on_a_mistyped_path_makes_no_database(tmp_path: Path, db: Path) -> None:
+    """A write (an alias) needs a database: a path that holds none raises and stays absent,
+    one that holds one is written."""
+    with pytest.raises(FileNotFoundError, match="no pdnkit database"):
+        stats.alias(tmp_path / "typo.duckdb", ["M Tinsley"], "Marion Tinsley")
+    assert not (tmp_path / "typo.duckdb").exists()
+    assert stats.alias(db, ["M Tinsley"], "Marion Tinsley") == 1
+    with writing(":memory:") as con:  # an in-memory database is always new
+        assert con.execute("SELECT count(*) FROM player_aliases").fetchall() == [(0,)]
+
+
 def test_reading_is_read_only(db: Path) -> None:
     with reading(db) as con, pytest.raises(duckdb.Error):
         con.execute("DELETE FROM games")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tempfile
 import zipfile
 from pathlib import Path
 
@@ -30,13 +29,3 @@ def test_the_wheel_ships_every_table(tmp_path: Path) -> None:
     assert wanted <= names
 
 
-@pytest.mark.slow
-def test_mypy_strict_is_clean_on_the_openings_package() -> None:
-    """In a subprocess: mypy raises the interpreter's recursion limit for good, which would
-    change what later tests of the reader see."""
-    pytest.importorskip("mypy.api", reason="mypy is not installed (pip install -e .[test])")
-    cache = Path(tempfile.gettempdir()) / "pdnkit-mypy-cache"
-    run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--config-file",
-                          str(ROOT / "pyproject.toml"), "--cache-dir", str(cache),
-                          str(ROOT / "pdnkit" / "openings")], capture_output=True, text=True)
-    assert run.returncode == 0, run.stdout + run.stderr

@@ -15,8 +15,9 @@ import pytest
 from pdnkit.pdn import read_games
 from pdnkit.pdn.decode import decide, text_score
 from pdnkit.pdn.source import UnreadableFolderError
-from pdnkit.pdn.tools import convert, lint
+from pdnkit.pdn.tools import lint
 from pdnkit.validation import validate
+from pdnkit.validation.rewrite import convert
 
 
 def _converted(tmp_path: Path, text: str) -> str:

@@ -18,8 +18,9 @@ from typer.testing import CliRunner
 from pdnkit.cli import app
 from pdnkit.pdn.reader import read_games
 from pdnkit.pdn.source import is_regular_file, open_source
-from pdnkit.pdn.tools import convert, lint
+from pdnkit.pdn.tools import lint
 from pdnkit.validation import validate
+from pdnkit.validation.rewrite import convert
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = "".join(f'[Event "e{i}"]\n[White "Блиндер"]\n1. 32-28 19-23 2-0\n\n' for i in range(5))

@@ -12,9 +12,9 @@ import pytest
 from pdnkit.pdn import read_games
 from pdnkit.pdn.reader import parse_game
 from pdnkit.pdn.tags import TAG_NAMES, check_tags, game_tags, parse_date, standard_tags
-from pdnkit.pdn.tools import convert
 from pdnkit.pdn.writer import write_game
 from pdnkit.validation import validate
+from pdnkit.validation.rewrite import convert
 from tests.shared import ITALIAN, shared_path
 
 

@@ -256,8 +256,13 @@ def test_a_database_with_fen_text_positions_asks_for_a_new_import(tmp_path: Path
     con.execute("DROP VIEW positions")
     con.execute("CREATE TABLE positions (game_id BIGINT, ply INTEGER, fen VARCHAR)")
     con.close()
-    with pytest.raises(SearchError, match="older pdnkit"):
+    from pdnkit.store import UpgradeNeededError, upgrade
+    from pdnkit.store.db import DatabaseError
+
+    with pytest.raises(UpgradeNeededError, match="older pdnkit"):  # a read never rewrites
         search(str(path), pattern="W28")
+    with pytest.raises(DatabaseError, match="FEN text"):  # and no upgrade can convert it
+        upgrade(path, notice=None)
 
 
 def test_the_readme_mirror_example_runs_on_boards_of_every_size(tmp_path: Path) -> None:

@@ -219,7 +219,7 @@ def test_an_import_writes_the_variants_table_only_when_the_rules_changed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Opening a database for an import does not re-derive what it already stores: the
     ``variants`` table is written again only when the rules records' digest changed."""
-    from pdnkit.store import db as dbmod
+    from pdnkit.store import schema as dbmod
 
     writes: list[int] = []
     real = dbmod.refresh_variants

@@ -207,7 +207,7 @@ def test_an_older_read_only_database_is_refused_with_a_hint(tmp_path: Path) -> N
     with read_only_copy(db, tmp_path / "ro") as ro:
         code, _, err = cli("stats", "results", "--db", ro)
         line = one_error_line(err)
-        assert code == 2 and "older pdnkit" in line and "write access" in line
+        assert code == 2 and "older pdnkit" in line and f"pdnkit upgrade --db {ro}" in line
 
 
 def test_a_duckdb_file_of_something_else_is_refused(tmp_path: Path) -> None:
@@ -223,18 +223,29 @@ def test_a_duckdb_file_of_something_else_is_refused(tmp_path: Path) -> None:
 def test_new_schema_columns_merge_without_a_new_version(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """A column or table added to schema.sql later is added to a database recorded with
-    the older schema (the expected tables come from schema.sql itself)."""
+    the older schema (the expected tables come from schema.sql itself): not by a read, which
+    names `pdnkit upgrade`, but by the upgrade (on a copy) that a write command makes."""
     from pdnkit.store import db as dbmod
+    from pdnkit.store import schema as schemamod
+    from pdnkit.store import upgrades as upmod
+    from pdnkit.store.db import UpgradeNeededError
 
     db = imported(tmp_path)
-    line = "    opening         VARCHAR             -- Opening tag"
+    line = "    opening         VARCHAR,            -- Opening tag"
     assert line in schema_sql()
     text = schema_sql().replace(line, "    later_column    BOOLEAN,\n" + line) + \
         "\nCREATE TABLE IF NOT EXISTS later_table (a VARCHAR);\n" \
         "CREATE MACRO IF NOT EXISTS later_macro(x) AS x + 1;\n"
-    monkeypatch.setattr(dbmod, "schema_sql", lambda: text)
-    monkeypatch.setattr(dbmod, "_REFERENCE", None)
-    con = connect(db, read_only=True)  # a read command: the additions are made once
+    for mod in (dbmod, schemamod, upmod):
+        monkeypatch.setattr(mod, "schema_sql", lambda: text)
+    monkeypatch.setattr(schemamod, "_REFERENCE", None)
+    before = db.read_bytes()
+    with pytest.raises(UpgradeNeededError, match="pdnkit upgrade --db"):
+        connect(db, read_only=True)  # a read command never rewrites
+    assert db.read_bytes() == before
+    connect(db).close()  # a write command: upgraded on a copy, then opened
+    assert db.with_name(db.name + f".schema{SCHEMA_VERSION}.bak").read_bytes() == before
+    con = connect(db, read_only=True)
     cols = [r[0] for r in con.execute("DESCRIBE games").fetchall()]
     assert "later_column" in cols
     assert con.execute("SELECT count(*) FROM later_table").fetchall()[0][0] == 0
@@ -249,23 +260,27 @@ def test_new_schema_columns_merge_without_a_new_version(tmp_path: Path,
 
 def test_the_expected_views_and_macros_are_the_schemas_own() -> None:
     """The views and macros read off schema.sql's text are exactly those DuckDB makes of it."""
-    from pdnkit.store import db as dbmod
+    from pdnkit.store import schema as dbmod
 
     con = duckdb.connect()
     con.execute(schema_sql())
-    assert dbmod._objects(con) == dbmod._reference_objects()
-    assert ("macro", "move_text") in dbmod._reference_objects()
+    assert dbmod._objects(con) == dbmod.reference_objects()
+    assert ("macro", "move_text") in dbmod.reference_objects()
 
 
 def test_a_missing_view_or_macro_is_made_again(tmp_path: Path) -> None:
     """Views and macros hold no data: one a later schema.sql added (or one dropped) is made
-    when the database is opened, a read command included, and the tables stay as they were."""
+    again by `pdnkit upgrade` (a read command names it), and the tables stay as they were."""
     db = imported(tmp_path)
     con = duckdb.connect(str(db))
     con.execute("DROP MACRO move_text")
     con.execute("DROP VIEW positions")
     con.close()
     tables = _tables(db)
+    code, out, err = cli("search", "--db", db, "--pattern", "W28:B19", "--format", "csv")
+    assert code == 2 and "pdnkit upgrade --db" in one_error_line(err)
+    code, out, err = cli("upgrade", "--db", db)
+    assert code == 0, err
     code, out, err = cli("search", "--db", db, "--pattern", "W28:B19", "--format", "csv")
     assert code == 0, err
     con = connect(db, read_only=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pdnkit._atomic import OutputIsInputError, atomic_output, check_not_input, check_output
-from pdnkit.pdn.tools import convert
+from pdnkit.validation.rewrite import convert
 from tests.store.safety_helpers import (
     GAME_A,
     GAME_C,
@@ -85,7 +85,7 @@ def test_convert_that_fails_midway_leaves_the_old_output(tmp_path: Path,
             raise RuntimeError("boom")
         return "x\n"
 
-    monkeypatch.setattr("pdnkit.pdn.tools.write_game", broken)
+    monkeypatch.setattr("pdnkit.validation.rewrite.write_game", broken)
     with pytest.raises(RuntimeError):
         convert([src], out)
     assert out.read_text(encoding="utf-8") == "precious\n"

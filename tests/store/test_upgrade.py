@@ -14,8 +14,10 @@ import pytest
 
 from pdnkit.lake import import_lake, read_manifest
 from pdnkit.store import connect, import_files, sample_dir
-from pdnkit.store.db import schema_sql
+from pdnkit.store.db import SCHEMA_VERSION, UpgradeNeededError, schema_sql
 from pdnkit.store.lakeview import open_lake
+from pdnkit.store.upgrades import upgrade
+from tests.store.legacy import record_as
 from tests.store.safety_helpers import cli
 
 #: the positions view of schema version 2 (the key read from the table)
@@ -49,19 +51,6 @@ def _hugeint_bits(con: duckdb.DuckDBPyConnection) -> None:
                             "WHERE table_name = 'position_bits'").fetchall())["wm"] == "HUGEINT"
 
 
-def _record(con: duckdb.DuckDBPyConnection, version: str) -> None:
-    """The ``pdnkit_meta`` record of schema ``version`` with the tables as they are."""
-    cols: dict[str, list[str]] = {}
-    for t, c in con.execute(
-            "SELECT table_name, column_name FROM information_schema.columns WHERE table_name IN "
-            "(SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE')"
-            " ORDER BY table_name, ordinal_position").fetchall():
-        cols.setdefault(t, []).append(c)
-    con.execute("UPDATE pdnkit_meta SET value = ? WHERE key = 'schema_version'", [version])
-    con.execute("UPDATE pdnkit_meta SET value = ? WHERE key = 'columns'",
-                [json.dumps(cols, sort_keys=True)])
-
-
 def _downgrade(db: Path) -> None:
     """Rewrite a current database as schema version 2 wrote it: a ``moves`` table with every
     column, ``position_bits`` with ``HUGEINT`` bitboards and a stored key (a stand-in value,
@@ -75,7 +64,7 @@ def _downgrade(db: Path) -> None:
     con.execute("ALTER TABLE position_bits ADD COLUMN position_key BIGINT")
     con.execute("UPDATE position_bits SET position_key = ply * 7919")
     con.execute(V2_POSITIONS)
-    _record(con, "2")
+    record_as(con, "2")
     con.close()
 
 
@@ -111,7 +100,10 @@ def test_a_version_2_database_is_upgraded_without_loss(current, tmp_path: Path) 
     assert _rows(con, "moves") == rows["moves"]  # the version-2 table holds the same rows
     assert {r[3] for r in _rows(con, "positions")} != {r[3] for r in rows["positions"]}
     con.close()
-    con = connect(old, read_only=True)  # a read command: upgraded once, then read
+    with pytest.raises(UpgradeNeededError):
+        connect(old, read_only=True)  # a read command never rewrites it
+    assert upgrade(old, notice=None).from_version == 2
+    con = connect(old, read_only=True)
     assert _rows(con, "moves") == rows["moves"]
     assert _rows(con, "positions") == rows["positions"]
     kinds = dict(con.execute("SELECT table_name, table_type FROM information_schema.tables"
@@ -121,7 +113,7 @@ def test_a_version_2_database_is_upgraded_without_loss(current, tmp_path: Path) 
         "SELECT column_name FROM information_schema.columns "
         "WHERE table_name = 'position_bits'").fetchall()}
     assert con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'"
-                       ).fetchall() == [("4",)]
+                       ).fetchall() == [(str(SCHEMA_VERSION),)]
     assert _bit_types(con) == ["UBIGINT"] * 8
     con.close()
     code, out, err = cli("stats", "results", "--db", old)
@@ -154,7 +146,7 @@ def test_a_version_3_database_gets_split_bitboards(current, tmp_path: Path) -> N
     _hugeint_bits(con)
     con.execute(V2_POSITIONS.replace("p.position_key",
                                      "position_key_of(p.wm, p.wk, p.bm, p.bk, p.black)"))
-    _record(con, "3")
+    record_as(con, "3")
     con.close()
     con = connect(old)
     assert _bit_types(con) == ["UBIGINT"] * 8
@@ -196,6 +188,7 @@ def _make_legacy(lake: Path) -> None:
             part = chunk["parts"].pop("move_rows", None)
             if part is None:
                 continue
+            part = str(lake / part)  # the manifest names its parts relative to the lake
             conv.execute("DROP TABLE IF EXISTS move_rows")
             conv.execute(f"CREATE TABLE move_rows AS SELECT * FROM read_parquet('{part}')")
             legacy = part.replace("/move_rows/", "/moves/")

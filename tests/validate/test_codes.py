@@ -233,11 +233,12 @@ def test_capture_priority_frisian_value() -> None:
     assert "greatest value" in f.message
 
 
-def test_readme_lists_every_code_with_its_severity() -> None:
+def test_the_findings_page_lists_every_code_with_its_severity() -> None:
     from pathlib import Path
 
     from pdnkit.findings import CODES
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    page = Path(__file__).resolve().parents[2] / "docs" / "findings.md"
+    text = page.read_text(encoding="utf-8")
     for code, info in CODES.items():
-        assert f"| `{code}` | {info.severity.value} |" in readme, code
+        assert f"| [`{code}`](#{code}) | {info.severity.value} |" in text, code
