@@ -87,7 +87,7 @@ def misnumbered(rep: Replay, n: int, k: int, base: int, offset: int) -> int:
     Example:
         >>> from pdnkit.rules import Position, get_rules
         >>> r = get_rules("international")
-        >>> misnumbered(replay(r, Position.initial(r), "1. 32-28 19-23 3. 33-29 *"), 3, 0, 1, 0)
+        >>> misnumbered(replay(r, Position.initial(r), "1. 32-28 18-23 3. 33-29 *"), 3, 0, 1, 0)
         2
     """
     if _COMPILED:
