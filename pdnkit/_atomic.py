@@ -40,7 +40,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from pdnkit.errors import PdnkitError
+from pdnkit.errors import ArgumentError, PdnkitError
 
 PathLike = str | os.PathLike[str]
 
@@ -240,7 +240,7 @@ def atomic_output(out: PathLike, mode: str = "w", inputs: Iterable[PathLike] = (
         ('old', ['keep.txt'])
     """
     if mode not in ("w", "wb"):
-        raise ValueError("mode must be 'w' or 'wb'")
+        raise ArgumentError("mode must be 'w' or 'wb'")
     with atomic_path(out, inputs) as tmp:
         kwargs: dict[str, Any] = {} if mode == "wb" else {"encoding": encoding,
                                                           "newline": newline}

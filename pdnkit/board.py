@@ -20,6 +20,8 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from pdnkit.errors import ArgumentError
+
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import Console, ConsoleOptions, RenderResult
     from rich.measure import Measurement
@@ -66,7 +68,7 @@ class Board:
                  marks: Mapping[int, str] | None = None, numbers: bool | None = None) -> None:
         n = rules.geometry.num_squares
         if placement is not None and len(placement) != n:
-            raise ValueError(f"placement has {len(placement)} squares, the board {n}")
+            raise ArgumentError(f"placement has {len(placement)} squares, the board {n}")
         self.rules = rules
         self.placement = placement or "." * n
         self.marks = dict(marks or {})

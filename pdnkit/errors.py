@@ -24,4 +24,23 @@ class PdnkitError(Exception):
     """Base class of the errors pdnkit raises; its message is meant for the user as is."""
 
 
-__all__ = ["PdnkitError"]
+class ArgumentError(PdnkitError, ValueError):
+    """A value given to a pdnkit function that it cannot use (a bad date, an unknown code,
+    a square off the board, a malformed pattern...); the message says which and why.
+
+    Example:
+        >>> isinstance(ArgumentError("no such code"), ValueError)
+        True
+    """
+
+
+class MissingFileError(PdnkitError, FileNotFoundError):
+    """A file or database the call needs is not there (the message names it).
+
+    Example:
+        >>> isinstance(MissingFileError("no pdnkit database at x.duckdb"), FileNotFoundError)
+        True
+    """
+
+
+__all__ = ["ArgumentError", "MissingFileError", "PdnkitError"]

@@ -21,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.errors import ArgumentError
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
     from matplotlib.axes import Axes
@@ -566,7 +568,7 @@ def plot(
     from pdnkit.stats.filters import GameFilter
 
     if kind not in PLOT_KINDS:
-        raise ValueError(f"unknown plot {kind!r}; choose from {', '.join(PLOT_KINDS)}")
+        raise ArgumentError(f"unknown plot {kind!r}; choose from {', '.join(PLOT_KINDS)}")
     if kind == "board":
         return board(fen, variant or "international")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
@@ -601,7 +603,7 @@ def _heatmap(con: DbLike, what: str, gf: GameFilter) -> Figure:
     if not variant:
         present = sorted(set(df["variant"].dropna()))
         if len(present) != 1:
-            raise ValueError("heatmap needs --variant when the database holds "
+            raise ArgumentError("heatmap needs --variant when the database holds "
                              f"several variants ({', '.join(present) or 'none'})")
         variant = str(present[0])
     label = _HEAT_LABELS.get(what, what)

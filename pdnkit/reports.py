@@ -23,6 +23,7 @@ import html
 import io
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.errors import ArgumentError
 from pdnkit.stats.common import frame, is_missing
 from pdnkit.stats.endgame import VERDICTS, endgame_rules, endgame_summary, verdict
 from pdnkit.stats.filters import DateBound, GameFilter
@@ -648,11 +649,11 @@ def report(
     True
     """
     if fmt not in ("md", "html"):
-        raise ValueError("fmt must be 'md' or 'html'")
+        raise ArgumentError("fmt must be 'md' or 'html'")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
     if kind == "endgame":
         return endgame_report(con, fmt=fmt, filter=gf)
     if kind == "collection":
         return collection_report(con, fmt=fmt, view_page=view_page, filter=gf)
-    raise ValueError(f"unknown report {kind!r}; choose from {', '.join(REPORT_KINDS)}")
+    raise ArgumentError(f"unknown report {kind!r}; choose from {', '.join(REPORT_KINDS)}")

@@ -116,15 +116,35 @@ def test_the_checks_see_an_offence() -> None:
     assert any(t.startswith("pdnkit.") for t, _ in tree)
 
 
-def _lazy_names(path: Path) -> set[str]:
-    """The public names a package's ``_API`` dict hands out lazily (its keys)."""
+def _lazy_api(path: Path) -> dict[str, str]:
+    """A package's ``_API`` dict: each public name it hands out lazily -> the module it is
+    imported from."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         target = node.target if isinstance(node, ast.AnnAssign) else (
             node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None)
-        if isinstance(target, ast.Name) and target.id == "_API" and isinstance(
-                getattr(node, "value", None), ast.Dict):
-            return {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
-    return set()
+        value = getattr(node, "value", None)
+        if isinstance(target, ast.Name) and target.id == "_API" and isinstance(value, ast.Dict):
+            return {k.value: v.value for k, v in zip(value.keys, value.values, strict=True)
+                    if isinstance(k, ast.Constant) and isinstance(v, ast.Constant)}
+    return {}
+
+
+def _lazy_names(path: Path) -> set[str]:
+    """The public names a package's ``_API`` dict hands out lazily (its keys)."""
+    return set(_lazy_api(path))
+
+
+def test_a_face_hands_out_nothing_from_a_higher_floor() -> None:
+    """A lazy name is an import too: a package's face names nothing from a floor above it
+    (``pdnkit.store``, floor 6, handed out ``demo`` from floor 9)."""
+    up = []
+    for module, path in MODULES.items():
+        if path.name != "__init__.py" or floor(module) is None:
+            continue
+        up += [f"{module}.{name} -> {target} (floor {floor(module)} -> {floor(target)})"
+               for name, target in _lazy_api(path).items()
+               if (floor(target) or 0) > (floor(module) or 0)]
+    assert up == []
 
 
 def shadowed_names(package: Path) -> set[str]:

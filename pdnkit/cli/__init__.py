@@ -11,7 +11,9 @@ every command is registered.
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
+import re
 import sys
 
 from pdnkit.cli.app import app
@@ -86,9 +88,41 @@ def _arrange_commands() -> None:
     app.registered_commands.sort(key=lambda info: order.get(name_of(info), len(order)))
 
 
+_KEEP_LINES = re.compile(r"^\s*(?:[-*]\s|>>>|\\b|\d+[.)]\s|\[bold\]pdnkit |\s{2,}\S)")
+
+
+def reflow(text: str | None) -> str | None:
+    """A command's help with each paragraph on one line, as the help screen wraps it to the
+    terminal (Typer keeps a docstring's single line breaks after its first paragraph, so at
+    80 columns lines broke mid-sentence); a paragraph holding a list, an example or an
+    indented block keeps its lines.
+
+    Example:
+        >>> reflow("Read files.\\n\\nEvery game\\nis read.\\n\\n- one\\n- two")
+        'Read files.\\n\\nEvery game is read.\\n\\n- one\\n- two'
+    """
+    if text is None:
+        return None
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(
+        p if any(_KEEP_LINES.match(line) for line in p.splitlines()) or "\f" in p
+        else " ".join(line.strip() for line in p.splitlines())
+        for p in paragraphs)
+
+
+def _reflow_help(typer_app: object) -> None:
+    """:func:`reflow` the help of every command of ``typer_app`` and of its groups."""
+    for info in getattr(typer_app, "registered_commands", []):
+        doc = info.help if info.help is not None else getattr(info.callback, "__doc__", None)
+        info.help = reflow(doc)
+    for group in getattr(typer_app, "registered_groups", []):
+        _reflow_help(group.typer_instance)
+
+
 for _mod in _modules_needed(sys.argv):  # importing a module registers its commands
     importlib.import_module(f"pdnkit.cli.{_mod}")
 _arrange_commands()
+_reflow_help(app)
 
 
 def main() -> None:

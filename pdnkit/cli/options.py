@@ -25,7 +25,7 @@ from typing import Annotated, Any
 
 import typer
 
-from pdnkit.errors import PdnkitError
+from pdnkit.errors import ArgumentError
 
 #: every format a table result can be written in (:mod:`pdnkit.cli.output` writes them)
 TABLE_FORMATS = ("text", "csv", "json", "jsonl", "parquet")
@@ -35,7 +35,7 @@ VALIDATE_FORMATS = ("text", "jsonl", "csv")
 FORMAT_ALIASES = {"table": "text"}
 
 
-class UsageError(PdnkitError, ValueError):
+class UsageError(ArgumentError):
     """A value on the command line that the command cannot use (printed as one line)."""
 
 
@@ -46,6 +46,7 @@ def known_variant(value: str | None) -> str | None:
     Example:
         >>> known_variant("draughts")
         'draughts'
+        >>> from pdnkit.errors import PdnkitError
         >>> try:
         ...     known_variant("internationl")
         ... except PdnkitError as exc:

@@ -29,6 +29,7 @@ from pdnkit.cli.options import (
     Wide,
 )
 from pdnkit.cli.output import check, emit, output, print_table, terminal_safe
+from pdnkit.errors import ArgumentError
 
 
 @app.command(
@@ -109,7 +110,7 @@ def import_command(
                                       progress=not quiet, encoding=encoding,
                                       irregular=irregular.value)
             except ImportError as exc:  # the dask extra is missing
-                raise ValueError(str(exc)) from None
+                raise ArgumentError(str(exc)) from None
         else:
             summary = import_files(paths, db=db, variant=variant, jobs=jobs, replace=replace,
                                    progress=not quiet, edition=edition, encoding=encoding,
@@ -302,8 +303,7 @@ def demo_command(
 
     from rich.console import Console
 
-    from pdnkit.demo import program_name
-    from pdnkit.store import demo
+    from pdnkit.demo import demo, program_name
 
     result = demo(out, jobs=jobs, progress=True)  # type: ignore[operator, unused-ignore]
     console = Console()

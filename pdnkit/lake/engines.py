@@ -12,6 +12,7 @@ import os
 import uuid
 from collections.abc import Iterator
 
+from pdnkit.errors import ArgumentError
 from pdnkit.lake.tasks import ChunkResult, ChunkTask, run_chunk
 
 
@@ -90,4 +91,4 @@ def make_engine(engine: str, scheduler: str | None = None,
         return LocalEngine()
     if engine == "dask":
         return DaskEngine(scheduler, workers)
-    raise ValueError(f"unknown engine {engine!r} (local or dask)")
+    raise ArgumentError(f"unknown engine {engine!r} (local or dask)")

@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pdnkit.errors import ArgumentError
 from pdnkit.lake.cut import scan_source, source_encoding
 from pdnkit.lake.engines import Engine, make_engine
 from pdnkit.lake.manifest import make_entry, remove_entry, write_entry
@@ -135,7 +136,7 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
         get_rules(variant)
     check_arguments(variant, edition, "auto")
     if irregular not in IRREGULAR:
-        raise ValueError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
+        raise ArgumentError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
     options = RunOptions(variant=variant, edition=edition, irregular=irregular, compact=True)
     sources = _sources(paths)
     fs, root = filesystem(lake)

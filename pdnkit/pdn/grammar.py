@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pdnkit.errors import MissingFileError
+
 _PKG_DIR = Path(__file__).resolve().parent.parent  # pdnkit/
 
 
@@ -31,7 +33,7 @@ def grammar_path() -> Path:
     for candidate in (_PKG_DIR / "grammars" / "pdn.lark", _PKG_DIR.parent / "grammars" / "pdn.lark"):
         if candidate.is_file():
             return candidate
-    raise FileNotFoundError("pdn.lark not found in the package nor in the repository's grammars/")
+    raise MissingFileError("pdn.lark not found in the package nor in the repository's grammars/")
 
 
 @lru_cache(maxsize=1)

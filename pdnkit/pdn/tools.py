@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pdnkit.errors import MissingFileError
 from pdnkit.findings import Finding, Severity
 from pdnkit.pdn.reader import read_games
 from pdnkit.pdn.source import source_name
@@ -56,7 +57,7 @@ def expand_paths(paths: Iterable[PathLike]) -> Iterator[Path]:
             found += 1
             yield path
         else:
-            raise FileNotFoundError(f"no such file or directory: {path}")
+            raise MissingFileError(f"no such file or directory: {path}")
     if given and not found:
         raise no_input(given)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pdnkit.errors import ArgumentError
 from pdnkit.rules._movetables import build_tables
 from pdnkit.rules.variants import Rules
 
@@ -394,7 +395,7 @@ class Engine:
                 vals = [tuple(-idx for idx, b in enumerate(r[5]) if (kings >> b) & 1)
                         for r in raw]
             else:
-                raise ValueError(f"unknown capture precedence key {key!r}")
+                raise ArgumentError(f"unknown capture precedence key {key!r}")
             best = max(vals)
             raw = [r for r, v in zip(raw, vals, strict=True) if v == best]
         return raw

@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+from pdnkit.errors import ArgumentError
 from pdnkit.rules._movegen import Counters, Engine
 from pdnkit.rules.position import Move, Position, next_counters
 
@@ -34,7 +35,7 @@ def perft(position: Position, depth: int, divide: bool = False,
     1469
     """
     if not isinstance(depth, int) or depth < 0:
-        raise ValueError(f"depth must be a non-negative integer, not {depth!r}")
+        raise ArgumentError(f"depth must be a non-negative integer, not {depth!r}")
     if divide:
         if depth == 0:
             return {}

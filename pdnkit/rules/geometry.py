@@ -39,6 +39,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from pdnkit.errors import ArgumentError
+
 __all__ = ["Geometry", "DIAGONALS", "ORTHOGONALS"]
 
 #: Direction names. Diagonals are used by every variant; orthogonals by Frisian captures.
@@ -88,9 +90,9 @@ class Geometry:
         all_squares: bool = False,
     ) -> None:
         if width % 2 or height % 2 or width < 4 or height < 4:
-            raise ValueError(f"unsupported board {width}x{height}: both sides must be even >= 4")
+            raise ArgumentError(f"unsupported board {width}x{height}: both sides must be even >= 4")
         if numbering not in ("top-left", "bottom-right", "bottom-left"):
-            raise ValueError(f"unknown numbering scheme {numbering!r}")
+            raise ArgumentError(f"unknown numbering scheme {numbering!r}")
         self.width = width
         self.height = height
         self.a1_dark = a1_dark
@@ -226,7 +228,7 @@ class Geometry:
         (8, 0)
         """
         if not self.is_square(n):
-            raise ValueError(f"square {n!r} is not on a {self.width}x{self.height} board")
+            raise ArgumentError(f"square {n!r} is not on a {self.width}x{self.height} board")
         return self._coords[n]
 
     def coords_to_square(self, file: int, rank: int) -> int | None:
@@ -260,7 +262,7 @@ class Geometry:
         m = 0
         for n in squares:  # type: ignore[attr-defined]
             if not self.is_square(n):
-                raise ValueError(f"square {n!r} is not on a {self.width}x{self.height} board")
+                raise ArgumentError(f"square {n!r} is not on a {self.width}x{self.height} board")
             m |= 1 << self.bit_of[n]
         return m
 

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from pdnkit.errors import ArgumentError
 from pdnkit.rules._movegen import NO_COUNTERS, Counters, Engine, engine_for
 from pdnkit.rules.variants import Color, Rules
 
@@ -59,10 +60,10 @@ def _color(side: Color | int | str) -> Color:
             return Color.WHITE
         if s in ("B", "BLACK"):
             return Color.BLACK
-        raise ValueError(f"side must be W or B, not {side!r}")
+        raise ArgumentError(f"side must be W or B, not {side!r}")
     if side in (0, 1) and not isinstance(side, bool):
         return Color(side)
-    raise ValueError(f"side must be a Color, 0/1 or 'W'/'B', not {side!r}")
+    raise ArgumentError(f"side must be a Color, 0/1 or 'W'/'B', not {side!r}")
 
 
 #: constants of :func:`position_key`: (seed, multiplier) for the low 64-bit word of the
@@ -209,7 +210,7 @@ class Position:
         total = sum(len(x) for x in lists)
         union = masks[0] | masks[1] | masks[2] | masks[3]
         if union.bit_count() != total:
-            raise ValueError("a square is listed more than once")
+            raise ArgumentError("a square is listed more than once")
         ctr: Counters | None = None
         if rules.king_move_limit:
             ctr = NO_COUNTERS
@@ -217,7 +218,7 @@ class Position:
                 parts = []
                 for sq, n in king_moves:
                     if sq and not g.is_square(sq):
-                        raise ValueError(f"king-move counter square {sq!r} is not on the board")
+                        raise ArgumentError(f"king-move counter square {sq!r} is not on the board")
                     parts.append((g.bit_of[sq] if sq and n else -1, int(n) if sq else 0))
                 ctr = (parts[0], parts[1])
         return cls._make(
@@ -279,7 +280,7 @@ class Position:
         """``(colour, is_king)`` of the piece on square ``n``, or ``None`` if it is empty."""
         g = self._eng.geometry
         if not g.is_square(n):
-            raise ValueError(f"square {n!r} is not on a {g.width}x{g.height} board")
+            raise ArgumentError(f"square {n!r} is not on a {g.width}x{g.height} board")
         m = 1 << g.bit_of[n]
         if self._w & m:
             return (Color.WHITE, bool(self._k & m))
@@ -599,13 +600,13 @@ class Position:
             d = 1 << g.bit_of[move.destination]
             c = g.mask_of(move.captured) if move.captured else 0
         except (IndexError, TypeError) as exc:
-            raise ValueError(f"move {move} has squares off the board") from exc
+            raise ArgumentError(f"move {move} has squares off the board") from exc
         if not own & o:
-            raise ValueError(f"square {move.origin} holds no piece of the side to move")
+            raise ArgumentError(f"square {move.origin} holds no piece of the side to move")
         if d != o and (own | opp & ~c) & d:  # (immediate removal: may land on a victim's square)
-            raise ValueError(f"square {move.destination} is occupied")
+            raise ArgumentError(f"square {move.destination} is occupied")
         if c & ~opp:
-            raise ValueError("a captured square holds no opposing piece")
+            raise ArgumentError("a captured square holds no opposing piece")
         ends_king = bool(k & o) or move.promotes
         return self._after(own, opp, k, white, o, d, c, ends_king)
 

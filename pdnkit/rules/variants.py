@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any
 
-from pdnkit.errors import PdnkitError
+from pdnkit.errors import ArgumentError, PdnkitError
 from pdnkit.rules.geometry import Geometry
 
 __all__ = [
@@ -82,7 +82,7 @@ class DrawRule:
 
     def __post_init__(self) -> None:
         if self.source not in SOURCE_TAGS:
-            raise ValueError(f"draw rule {self.name!r}: source {self.source!r} is not one of "
+            raise ArgumentError(f"draw rule {self.name!r}: source {self.source!r} is not one of "
                              f"{', '.join(SOURCE_TAGS)}")
 
 

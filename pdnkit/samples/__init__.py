@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pdnkit.errors import MissingFileError
+
 
 def sample_dir() -> Path:
     """The folder holding the bundled ``*.pdn`` samples: ``pdnkit/data`` in an installed
@@ -29,7 +31,7 @@ def sample_dir() -> Path:
     for c in candidates:
         if c.is_dir() and any(c.glob("*.pdn")):
             return c
-    raise FileNotFoundError("the pdnkit sample collections are not installed "
+    raise MissingFileError("the pdnkit sample collections are not installed "
                             f"(looked in {', '.join(str(c) for c in candidates)})")
 
 

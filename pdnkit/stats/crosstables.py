@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, TypeAlias
 
+from pdnkit.errors import ArgumentError
 from pdnkit.stats.common import OUTCOME_SQL
 from pdnkit.stats.filters import DateBound, GameFilter
 from pdnkit.store.session import DbLike, reading
@@ -50,7 +51,7 @@ def crosstable(
     import pandas as pd
 
     if scoring not in ("auto", "1", "2"):
-        raise ValueError("scoring must be auto, 1 or 2")
+        raise ArgumentError("scoring must be auto, 1 or 2")
     where, params = GameFilter.of(filter, variant=variant, event=event, date_from=date_from,
                                   date_to=date_to).sql()
     with reading(db) as con:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pdnkit.errors import ArgumentError
 from pdnkit.stats.common import OUTCOME_SQL, as_int, frame, is_missing
 from pdnkit.stats.filters import DateBound, GameFilter
 from pdnkit.store.session import DbLike, reading
@@ -166,7 +167,7 @@ def endgame_summary(rules_df: pd.DataFrame, by: str = "rule") -> pd.DataFrame:
     import pandas as pd
 
     if by not in ("rule", "variant", "event"):
-        raise ValueError("by must be 'rule', 'variant' or 'event'")
+        raise ArgumentError("by must be 'rule', 'variant' or 'event'")
     keys = [by] + (["article", "automatic"] if by == "rule" else [])
     cols = keys + ["activations", "games", *VERDICTS]
     if rules_df.empty:

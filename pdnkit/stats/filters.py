@@ -28,6 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from pdnkit.errors import ArgumentError
+
 __all__ = ["DateBound", "GameFilter", "SqlParam", "parse_bound"]
 
 #: a date bound as the filters take it: ``"2020"``, ``"2020-05"``, ``"2020-05-01"``, a date, a year
@@ -52,7 +54,7 @@ def parse_bound(value: DateBound, upper: bool) -> _dt.date | None:
     text = str(value).strip().replace(".", "-").replace("/", "-")
     m = re.fullmatch(r"(\d{4})(?:-(\d{1,2}))?(?:-(\d{1,2}))?", text)
     if not m:
-        raise ValueError(f"date must be YYYY, YYYY-MM or YYYY-MM-DD, got {value!r}")
+        raise ArgumentError(f"date must be YYYY, YYYY-MM or YYYY-MM-DD, got {value!r}")
     year = int(m.group(1))
     month = int(m.group(2)) if m.group(2) else (12 if upper else 1)
     if m.group(3):

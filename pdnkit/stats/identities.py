@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, TypeAlias
 
+from pdnkit.errors import ArgumentError
 from pdnkit.store.session import PLACEHOLDERS, DbLike, ensure_names, reading, writing
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,10 +66,10 @@ def alias(db: DbLike, names: list[str], as_: str) -> AliasCount:
     LakeIsReadOnlyError` for a lake."""
     target = (as_ or "").strip()
     if is_placeholder(target):
-        raise ValueError(f"{as_!r} is a placeholder, not a player's name")
+        raise ArgumentError(f"{as_!r} is a placeholder, not a player's name")
     clean = [n.strip() for n in names if n and n.strip()]
     if not clean:
-        raise ValueError("give at least one name to alias")
+        raise ArgumentError("give at least one name to alias")
     with writing(db, what="aliases") as con:
         con.execute("BEGIN TRANSACTION")
         try:

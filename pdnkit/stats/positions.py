@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
+from pdnkit.errors import ArgumentError
 from pdnkit.stats.filters import GameFilter, SqlParam
 from pdnkit.store.session import DbLike, reading
 from pdnkit.tables.bitboards import bits_literal, bits_source
@@ -119,7 +120,7 @@ def positions_at(
     from pdnkit.tables.bitboards import bits_key
 
     if fen and moves:
-        raise ValueError("give a FEN or a move sequence, not both")
+        raise ArgumentError("give a FEN or a move sequence, not both")
     variant = GameFilter(variant=variant).variant
     tokens = _move_tokens(moves) if moves else []
     with reading(con) as c:
@@ -167,7 +168,7 @@ def _found(con: duckdb.DuckDBPyConnection, fen: str | None, tokens: list[str],
             depth = max(f[0] for f in failed)
             worst = [f for f in failed if f[0] == depth]
             names = ", ".join(sorted({f[1] for f in worst}))
-            raise ValueError(f"{worst[0][2]} (in {names})")
+            raise ArgumentError(f"{worst[0][2]} (in {names})")
         found.update(engine)
     return found
 

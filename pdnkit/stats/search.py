@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from pdnkit.errors import PdnkitError
+from pdnkit.errors import ArgumentError, PdnkitError
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.stats.positions import Bits5, bits_match
 from pdnkit.store.session import DbLike, reading
@@ -345,7 +345,7 @@ def pattern_sql(p: Pattern, a: str = "p", mode: str = "must") -> str:
         if e:
             parts.append(f"({_occupied(a)} & {_lit(e)}) <> {_lit(e)}")
         return "(" + (" OR ".join(parts) or "FALSE") + ")"
-    raise ValueError(f"mode must be must, exclude or any, not {mode!r}")
+    raise ArgumentError(f"mode must be must, exclude or any, not {mode!r}")
 
 
 def material_sql(m: Material, a: str = "p") -> str:

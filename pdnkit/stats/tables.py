@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pdnkit.errors import ArgumentError
 from pdnkit.stats.common import (
     OUTCOME_SQL,
     first_mover_first,
@@ -143,7 +144,7 @@ def results(
     keys = [k.strip() for k in (by.split(",") if isinstance(by, str) else by) if k.strip()]
     bad = [k for k in keys if k not in _RESULT_GROUPS]
     if not keys or bad:
-        raise ValueError(f"by must name some of {sorted(_RESULT_GROUPS)}, got {by!r}")
+        raise ArgumentError(f"by must name some of {sorted(_RESULT_GROUPS)}, got {by!r}")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
     where, params = gf.sql()
@@ -190,7 +191,7 @@ def lengths(
     True
     """
     if bin_width < 1:
-        raise ValueError("bin_width must be at least 1")
+        raise ArgumentError("bin_width must be at least 1")
     where, params = GameFilter.of(filter, variant=variant, event=event, player=player,
                                   date_from=date_from, date_to=date_to).sql()
     sql = f"""
@@ -260,7 +261,7 @@ def findings(
     True
     """
     if by not in ("code", "file", "event", "game"):
-        raise ValueError("by must be 'code', 'file', 'event' or 'game'")
+        raise ArgumentError("by must be 'code', 'file', 'event' or 'game'")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
     sql, params = _findings_sql(by, gf, min_games)
@@ -340,7 +341,7 @@ def _findings_sql(by: str, gf: GameFilter, min_games: int) -> tuple[str, list[Sq
             ORDER BY errors DESC, warnings DESC, findings DESC, g.game_id
         """
         return sql, params
-    raise ValueError("by must be 'code', 'file', 'event' or 'game'")
+    raise ArgumentError("by must be 'code', 'file', 'event' or 'game'")
 
 
 
@@ -373,7 +374,7 @@ def square_counts(
         "captured": ("unnest(m.captured)", "m.is_capture"),
     }
     if what not in exprs:
-        raise ValueError(f"what must be one of {sorted(exprs)}")
+        raise ArgumentError(f"what must be one of {sorted(exprs)}")
     expr, cond = exprs[what]
     where, params = GameFilter.of(filter, variant=variant, event=event, player=player,
                                   date_from=date_from, date_to=date_to).sql()
@@ -425,7 +426,7 @@ def stats(
     from pdnkit.stats.book import openings
 
     if kind not in STAT_KINDS:
-        raise ValueError(f"unknown statistic {kind!r}; choose from {', '.join(STAT_KINDS)}")
+        raise ArgumentError(f"unknown statistic {kind!r}; choose from {', '.join(STAT_KINDS)}")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
     rows = 1 if min_games is None else min_games

@@ -1,6 +1,6 @@
 """The DuckDB game database: ``connect``, ``import_files``, ``query``, ``export``,
-``duplicates`` and ``upgrade`` (``demo`` and ``sample_dir`` are :mod:`pdnkit.demo`'s and
-:mod:`pdnkit.samples`', named here too).
+``duplicates`` and ``upgrade`` (the demo is :mod:`pdnkit.demo`, the samples
+:mod:`pdnkit.samples`: both above or beside the store, so not named here).
 
 The tables are described in ``schema.sql`` (and ``docs/schema.md``). Names are imported lazily.
 
@@ -33,9 +33,6 @@ _API: dict[str, str] = {
     "duplicates": "pdnkit.store.ops",
     "summary_tables": "pdnkit.store.ops",
     # kept here for scripts that import them from the store; they live on higher floors
-    "demo": "pdnkit.demo",
-    "DemoResult": "pdnkit.demo",
-    "sample_dir": "pdnkit.samples",
 }
 
 __all__ = sorted(_API)

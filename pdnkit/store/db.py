@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
 
+from pdnkit.errors import MissingFileError
 from pdnkit.store.schema import (
     BLOCK_SIZE,
     DEFAULT_DB,
@@ -113,7 +114,7 @@ def connect(db: DbLike = None, *, read_only: bool = False,
     if path != ":memory:":
         p = Path(path)
         if (must_exist or read_only) and not p.exists():
-            raise FileNotFoundError(f"no pdnkit database at {p} (run `pdnkit import` first)")
+            raise MissingFileError(f"no pdnkit database at {p} (run `pdnkit import` first)")
         if p.exists() and not p.is_file():
             raise DatabaseError(f"{p} is not a file: give the database file with --db")
         if not read_only:

@@ -37,6 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.errors import ArgumentError
 from pdnkit.store import steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
 from pdnkit.store.progress import ImportProgress
@@ -405,7 +406,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
         get_rules(variant)  # an unknown name is API misuse: UnknownVariantError (ValueError)
     check_arguments(variant, edition, "auto")
     if irregular not in ("stand", "stop"):
-        raise ValueError(f"irregular must be 'stand' or 'stop', got {irregular!r}")
+        raise ArgumentError(f"irregular must be 'stand' or 'stop', got {irregular!r}")
     files = collect_paths(paths)
     options = RunOptions(variant=variant, edition=edition, encoding=encoding,
                          irregular=irregular, compact=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
+from pdnkit.errors import ArgumentError
 from pdnkit.store.db import DbLike, db_path, opened
 from pdnkit.store.lakeparts import is_lake
 from pdnkit.store.session import LakeIsReadOnlyError
@@ -60,7 +61,7 @@ def query(sql: str, db: DbLike = None, *, write: bool = False) -> pd.DataFrame:
     with opened(db, must_exist=True, read_only=not write) as con:
         statements = con.extract_statements(sql)
         if len(statements) > 1:
-            raise ValueError(f"{len(statements)} SQL statements given: run one at a time")
+            raise ArgumentError(f"{len(statements)} SQL statements given: run one at a time")
         if statements and is_lake_connection(con) and statements[0].type.name not in READS:
             raise LakeIsReadOnlyError(
                 f"a query on a lake may only read (SELECT, DESCRIBE, SUMMARIZE, EXPLAIN), "

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pdnkit.errors import ArgumentError, MissingFileError
 from pdnkit.store import steps
 from pdnkit.store.lock import StoreLock
 from pdnkit.store.schema import (
@@ -188,7 +189,7 @@ def version_step(version: int, what: str
     """
     def register(convert: Callable[[Sources], None]) -> Callable[[Sources], None]:
         if version in VERSION_STEPS and VERSION_STEPS[version].convert is not convert:
-            raise ValueError(f"schema version {version} has a step already")
+            raise ArgumentError(f"schema version {version} has a step already")
         VERSION_STEPS[version] = VersionStep(version, what, convert)
         return convert
     return register
@@ -408,7 +409,7 @@ def upgrade(db: str | os.PathLike[str] | None = None, *,
         >>> upgrade(pathlib.Path(tempfile.mkdtemp()) / "none.duckdb")
         Traceback (most recent call last):
         ...
-        FileNotFoundError: no pdnkit database at ...none.duckdb
+        pdnkit.errors.MissingFileError: no pdnkit database at ...none.duckdb
     """
     start = time.perf_counter()
     path = Path(db_path(db))
@@ -422,7 +423,7 @@ def upgrade(db: str | os.PathLike[str] | None = None, *,
                                         "lake"] if n else [],
                                  seconds=time.perf_counter() - start)
     if not path.is_file():
-        raise FileNotFoundError(f"no pdnkit database at {path}")
+        raise MissingFileError(f"no pdnkit database at {path}")
     with StoreLock(str(path) + LOCK_SUFFIX, f"the database {path}"):
         steps.reached("upgrade.locked")
         new = path.with_name(path.name + UPGRADING_SUFFIX)

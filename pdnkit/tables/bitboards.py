@@ -28,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.errors import ArgumentError
+
 if TYPE_CHECKING:
     import duckdb
 
@@ -314,6 +316,6 @@ def fen_bits(fen: str, rules: Rules) -> tuple[bool, Bits]:
         for text, king in items:
             n = int(parse_square(rules, text))
             if not 1 <= n <= n_sq:
-                raise ValueError(f"square {text} is not on the board")
+                raise ArgumentError(f"square {text} is not on the board")
             masks[base + int(king)] |= 1 << (n - 1)
     return raw.side == "B", (masks[0], masks[1], masks[2], masks[3])

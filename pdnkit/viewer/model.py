@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.errors import ArgumentError
 from pdnkit.viewer.plies import PlyView, placement_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -309,7 +310,7 @@ def resolve_ply(model: GameModel, ply: str | int | None) -> int:
     >>> resolve_ply(m, 99)
     Traceback (most recent call last):
     ...
-    ValueError: there is no ply 99: the game has 3 plies (give 0 for the start up to 3, end, or a finding code)
+    pdnkit.errors.ArgumentError: there is no ply 99: the game has 3 plies (give 0 for the start up to 3, end, or a finding code)
     """
     if ply is None:
         first = next((f.ply for f in model.findings
@@ -319,7 +320,7 @@ def resolve_ply(model: GameModel, ply: str | int | None) -> int:
         k = int(ply)
         if not 0 <= k <= model.last_ply:
             n = model.last_ply
-            raise ValueError(f"there is no ply {k}: the game has {n} pl{'y' if n == 1 else 'ies'}"
+            raise ArgumentError(f"there is no ply {k}: the game has {n} pl{'y' if n == 1 else 'ies'}"
                              f" (give 0 for the start up to {n}, end, or a finding code)")
         return k
     text = str(ply).strip().lower()
@@ -330,6 +331,6 @@ def resolve_ply(model: GameModel, ply: str | int | None) -> int:
     at = [f.ply for f in model.findings if f.code == text and f.ply is not None]
     if not at:
         codes = sorted({f.code for f in model.findings if f.ply is not None})
-        raise ValueError(f"the game has no {text!r} finding at a ply"
+        raise ArgumentError(f"the game has no {text!r} finding at a ply"
                          + (f" (it has: {', '.join(codes)})" if codes else ""))
     return min(at)

@@ -31,6 +31,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pdnkit.errors import ArgumentError
 from pdnkit.viewer.model import GameModel, game_model, players, winner_text
 from pdnkit.viewer.text import plain
 
@@ -189,7 +190,7 @@ def view(source: Any = None, *, out: str | Path = "games.html", db: Any = None,
     1
     """
     if source is None and db is None:
-        raise ValueError("give a PDN file or a database")
+        raise ArgumentError("give a PDN file or a database")
     models = _models(source, db, where, variant, limit)
     name = title or _name(source, db, where)
     text, index = _build(models, f"pdnkit view: {name}")

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pdnkit.errors import ArgumentError
 from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,7 +33,7 @@ def file_game(source: PdnSource, game: int, *, variant: str | None = None) -> Ga
     """Game number ``game`` (1-based, as ``pdnkit validate`` prints it) of a PDN file or text,
     replayed. Raises ``ValueError`` when the file has fewer games."""
     if game < 1:
-        raise ValueError(f"game numbers start at 1, got {game}")
+        raise ArgumentError(f"game numbers start at 1, got {game}")
     from pdnkit.pdn import read_games
     from pdnkit.validation import replay
 
@@ -44,7 +45,7 @@ def file_game(source: PdnSource, game: int, *, variant: str | None = None) -> Ga
         count += 1
         if count == game:
             return replay(record, variant=variant)
-    raise ValueError(f"{file or 'the text'} has {count} game{'s' * (count != 1)}; "
+    raise ArgumentError(f"{file or 'the text'} has {count} game{'s' * (count != 1)}; "
                      f"there is no game {game}")
 
 

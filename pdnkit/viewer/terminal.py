@@ -24,6 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.errors import ArgumentError
 from pdnkit.viewer.model import GameModel, game_model, resolve_ply
 from pdnkit.viewer.text import terminal
 
@@ -257,17 +258,17 @@ def show(source: Any = None, *, game: int = 1, db: Any = None, game_id: int | No
     """
     if db is not None:
         if game_id is None:
-            raise ValueError("give game_id with db")
+            raise ArgumentError("give game_id with db")
         from pdnkit.viewer.source import db_games
 
         found = next(iter(db_games(db, game_id=game_id)), None)
         if found is None:
-            raise ValueError(f"the database has no game with game_id {game_id}")
+            raise ArgumentError(f"the database has no game with game_id {game_id}")
         _, label, report = found
         model = game_model(report, source=label)
     else:
         if source is None:
-            raise ValueError("give a PDN file or a database")
+            raise ArgumentError("give a PDN file or a database")
         if isinstance(source, str) and not Path(source).suffix and "\n" not in source \
                 and Path(source).exists():
             source = Path(source)

@@ -12,7 +12,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 @pytest.fixture(scope="module")
 def demo_db(tmp_path_factory) -> Path:
-    from pdnkit.store import demo, sample_dir
+    from pdnkit.demo import demo
+    from pdnkit.samples import sample_dir
 
     try:
         sample_dir()

@@ -194,8 +194,9 @@ def test_patterns_agree_with_the_replayed_positions(name: str, tmp_path: Path) -
     highest white men, lowest black man and highest empty square."""
     from pdnkit.pdn import write_games
     from pdnkit.rules import get_rules, parse_fen
+    from pdnkit.samples import sample_dir
     from pdnkit.samples.samples import variant_collection
-    from pdnkit.store import import_files, sample_dir
+    from pdnkit.store import import_files
     from pdnkit.validation import validate
 
     if name == "canadian":

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.store import sample_dir
+from pdnkit.samples import sample_dir
 from pdnkit.store.db import connect
 from pdnkit.tables.load import load_batch
 from pdnkit.tables.rows import ReportBatch

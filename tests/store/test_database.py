@@ -10,8 +10,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from pdnkit.demo import demo
+from pdnkit.samples import sample_dir
 from pdnkit.samples.flawed import FLAW_CODES
-from pdnkit.store import demo, duplicates, export, import_files, query, sample_dir
+from pdnkit.store import duplicates, export, import_files, query
 from tests.shared import shared_path
 
 SAMPLES = sample_dir()

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import duckdb
 
-from pdnkit.store import connect, import_files, sample_dir
+from pdnkit.samples import sample_dir
+from pdnkit.store import connect, import_files
 from pdnkit.store.db import BLOCK_SIZE
 
 

@@ -13,7 +13,8 @@ import pytest
 
 from pdnkit.rules import canonical_notation, get_rules, parse_fen
 from pdnkit.rules.notation import square_names
-from pdnkit.store import import_files, ingest, sample_dir
+from pdnkit.samples import sample_dir
+from pdnkit.store import import_files, ingest
 from pdnkit.validation import validate
 from tests.placements import stored_key
 

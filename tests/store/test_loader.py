@@ -17,7 +17,8 @@ import pytest
 from pdnkit.rules import Position, get_rules, list_variants, write_fen
 from pdnkit.rules.fen import fen_layout
 from pdnkit.rules.position import position_key
-from pdnkit.store import import_files, ingest, sample_dir
+from pdnkit.samples import sample_dir
+from pdnkit.store import import_files, ingest
 from pdnkit.store.db import connect
 from pdnkit.tables.bitboards import board_layout, layout_ids, square_bits
 from pdnkit.tables.load import position_bits_query

@@ -13,7 +13,8 @@ import duckdb
 import pytest
 
 from pdnkit.lake import import_lake, read_manifest
-from pdnkit.store import connect, import_files, sample_dir
+from pdnkit.samples import sample_dir
+from pdnkit.store import connect, import_files
 from pdnkit.store.db import SCHEMA_VERSION, UpgradeNeededError, schema_sql
 from pdnkit.store.lakeview import open_lake
 from pdnkit.store.upgrades import upgrade
