@@ -90,7 +90,7 @@ def misnumbered(rep: Replay, n: int, k: int, base: int, offset: int) -> int:
         >>> misnumbered(replay(r, Position.initial(r), "1. 32-28 18-23 3. 33-29 *"), 3, 0, 1, 0)
         2
     """
-    if _COMPILED:
+    if _COMPILED and compiled.has("misnumbered"):
         return int(compiled.misnumbered(rep.flags, rep.numbers, n, k, base, offset))
     nums = memoryview(rep.numbers).cast("i")
     for i in range(n):

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
-__all__ = ["ERROR", "draw_run", "has_capture", "key", "legal_moves", "misnumbered", "perft",
+__all__ = ["ERROR", "draw_run", "has", "has_capture", "key", "legal_moves", "misnumbered", "perft",
            "replay", "scanner", "supports"]
 
 _core: Any = None
@@ -56,6 +56,12 @@ def _table(rules: Rules) -> Any:
     return table
 
 
+def has(name: str) -> bool:
+    """Whether the loaded extension has the function ``name`` (one built from older sources
+    may lack the newer ones)."""
+    return _core is not None and hasattr(_core, name)
+
+
 def misnumbered(flags: bytes, numbers: bytes, n: int, k: int, base: int, offset: int) -> int:
     """The extension's check of written move numbers (see :func:`pdnkit.core.misnumbered`)."""
     return int(_core.misnumbered(flags, numbers, n, k, base, offset))
@@ -66,7 +72,7 @@ def scanner() -> Any:
     extension or with ``PDNKIT_PURE=1``: the Python reader reads every game)."""
     if _core is None or PURE_REQUESTED:
         return None
-    return _core.scan_games
+    return getattr(_core, "scan_games", None)  # None: an extension built before the lane
 
 
 def draw_run() -> Any:
@@ -74,7 +80,7 @@ def draw_run() -> Any:
     where the tracker is fed one ply at a time)."""
     if _core is None or PURE_REQUESTED:
         return None
-    return _core.draw_run
+    return getattr(_core, "draw_run", None)  # None: an extension built before the loop
 
 
 def supports(rules: Rules) -> bool:
