@@ -132,8 +132,10 @@ app = typer.Typer(
 def _version_callback(value: bool) -> None:
     if value:
         from pdnkit._version import __version__
+        from pdnkit.core import core_note
 
         typer.echo(f"pdnkit {__version__}")
+        typer.echo(core_note())  # which replay core this install runs
         raise typer.Exit()
 
 

@@ -1,7 +1,8 @@
 """``pdnkit variants``, ``pdnkit perft`` and ``pdnkit moves``: the rules engine from the shell.
 
 Each command is a thin shell over one library function:
-:func:`pdnkit.rules.notation.variants`, :func:`pdnkit.rules.perft` and
+:func:`pdnkit.rules.notation.variants`, :func:`pdnkit.core.perft` (the compiled core where
+it is built, else the pure one) and
 :func:`pdnkit.rules.notation.moves`.
 """
 
@@ -69,7 +70,9 @@ def variants_command(fmt: Format = None, out: Out = None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title="pdnkit variants", show_lines=True)
+    from pdnkit.core import core_note
+
+    table = Table(title="pdnkit variants", caption=core_note(), show_lines=True)
     for col in (
         "variant",
         "GameType",
@@ -129,7 +132,7 @@ def perft_command(
     Captures with the same origin, destination and captured set count once. The leaf
     count is always the LAST line of standard output; the speed goes to standard error.
     """
-    from pdnkit.rules.counting import perft
+    from pdnkit.core import perft  # the compiled core where it is built
     from pdnkit.rules.notation import canonical_notation
 
     position = _position(variant, fen)

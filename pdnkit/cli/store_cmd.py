@@ -311,18 +311,15 @@ def demo_command(
     """
     import shutil
 
-    from rich.console import Console
-
     from pdnkit.demo import demo, program_name
 
     result = demo(out, jobs=jobs, progress=True)  # type: ignore[operator, unused-ignore]
-    console = Console()
     typer.echo(terminal_safe(result.headline()) + "\n")
     typer.echo(str(result.summary))
     for title, df in result.tables.items():
         print_table(df, limit=30, title=title)
     program = program_name(sys.argv[0], shutil.which("pdnkit"))
-    console.print("\n[bold]Try next[/bold]")
+    typer.secho("\nTry next", bold=True)  # on the stream the lines above went to
     if program != "pdnkit" and program.endswith("/pdnkit"):
         typer.echo(f"  (or first `. {Path(program).parent}/activate`, then type pdnkit alone)")
     for line in result.next_steps(program):

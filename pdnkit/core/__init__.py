@@ -24,7 +24,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pdnkit.core import compiled, pure
+from pdnkit.core import compiled
 from pdnkit.core.api import (
     CODES,
     FLAG_ANNOTATED,
@@ -49,8 +49,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CODES", "FLAG_ANNOTATED", "FLAG_BLACK_DOTS", "FLAG_CAPTURE", "FLAG_FULL_PATH",
            "FLAG_KING", "FLAG_MISMATCH", "FLAG_NUMBERED", "FLAG_PROMOTES", "CoreError",
-           "PlyMove", "Replay", "State", "core_in_use", "core_note", "legal_moves", "perft",
-           "position_of", "replay", "state_of"]
+           "PlyMove", "Replay", "State", "core_in_use", "core_note", "legal_moves",
+           "misnumbered", "perft", "position_of", "replay", "state_of", "supports"]
 
 #: ``PDNKIT_PURE=1`` in the environment when pdnkit.core was first imported
 PURE_REQUESTED = os.environ.get("PDNKIT_PURE", "").strip() == "1"
@@ -65,6 +65,41 @@ def core_in_use() -> str:
         True
     """
     return "compiled" if _COMPILED else "pure"
+
+
+def supports(rules: Rules) -> bool:
+    """Whether the compiled core is in use and replays ``rules`` itself (a rules record its
+    fixed limits cannot hold is replayed by the pure core).
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> supports(get_rules("international")) == (core_in_use() == "compiled")
+        True
+    """
+    return _COMPILED and compiled.supports(rules)
+
+
+def misnumbered(rep: Replay, n: int, k: int, base: int, offset: int) -> int:
+    """The first of the plies ``0`` to ``n - 1`` of ``rep`` (main-line plies ``k`` on,
+    read from movetext) whose written move number is not ``base + (k + i + offset) // 2``
+    or is written ``N...`` on the first mover's ply; -1 when every one fits.
+
+    Example:
+        >>> from pdnkit.rules import Position, get_rules
+        >>> r = get_rules("international")
+        >>> misnumbered(replay(r, Position.initial(r), "1. 32-28 18-23 3. 33-29 *"), 3, 0, 1, 0)
+        2
+    """
+    if _COMPILED and compiled.has("misnumbered"):
+        return int(compiled.misnumbered(rep.flags, rep.numbers, n, k, base, offset))
+    nums = memoryview(rep.numbers).cast("i")
+    for i in range(n):
+        fl = rep.flags[i]
+        if fl & FLAG_NUMBERED:
+            j = k + i + offset
+            if nums[i] != base + j // 2 or (fl & FLAG_BLACK_DOTS and not j % 2):
+                return i
+    return -1
 
 
 def core_note() -> str:
@@ -101,6 +136,8 @@ def replay(rules: Rules, start: State | Position, moves: str | Sequence[str],
     """
     if _COMPILED:
         return compiled.replay(rules, start, moves, offset)
+    from pdnkit.core import pure
+
     return pure.replay(rules, start, moves, offset)
 
 
@@ -132,6 +169,8 @@ def perft(position: Position, depth: int, divide: bool = False,
 def _count(position: Position, depth: int, keep_duplicates: bool | str) -> int:
     if _COMPILED:
         return compiled.perft(position, depth, keep_duplicates)
+    from pdnkit.core import pure
+
     return pure.perft(position, depth, keep_duplicates)
 
 
@@ -145,4 +184,6 @@ def legal_moves(position: Position, all_routes: bool = False) -> list[Move]:
     """
     if _COMPILED:
         return compiled.legal_moves(position, all_routes)
+    from pdnkit.core import pure
+
     return pure.legal_moves(position, all_routes)

@@ -16,21 +16,23 @@ Example:
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.core import pure
 from pdnkit.core.api import CoreError, Replay, State, state_of
-from pdnkit.core.tables import table_for
 
 if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
-__all__ = ["ERROR", "has_capture", "key", "legal_moves", "perft", "replay"]
+__all__ = ["ERROR", "draw_run", "has", "has_capture", "key", "legal_moves", "misnumbered", "perft",
+           "replay", "scanner", "supports"]
 
 _core: Any = None
 ERROR: str | None = None
+#: ``PDNKIT_PURE=1``: the extension is not used even where it is built
+PURE_REQUESTED = os.environ.get("PDNKIT_PURE", "").strip() == "1"
 try:
     _core = importlib.import_module("pdnkit.core._core")
     _core.bind(Replay, State)  # results come as these named tuples, made in C
@@ -47,9 +49,43 @@ def _table(rules: Rules) -> Any:
         return hit[1]
     if _core is None:
         raise CoreError(ERROR or "no compiled core")
+    from pdnkit.core.tables import table_for
+
     table = table_for(rules, _core.table)
     _FAST[id(rules)] = (rules, table)
     return table
+
+
+def has(name: str) -> bool:
+    """Whether the loaded extension has the function ``name`` (one built from older sources
+    may lack the newer ones)."""
+    return _core is not None and hasattr(_core, name)
+
+
+def misnumbered(flags: bytes, numbers: bytes, n: int, k: int, base: int, offset: int) -> int:
+    """The extension's check of written move numbers (see :func:`pdnkit.core.misnumbered`)."""
+    return int(_core.misnumbered(flags, numbers, n, k, base, offset))
+
+
+def scanner() -> Any:
+    """The extension's scanner of clean games (``scan_games``; ``None`` without the
+    extension or with ``PDNKIT_PURE=1``: the Python reader reads every game)."""
+    if _core is None or PURE_REQUESTED:
+        return None
+    return getattr(_core, "scan_games", None)  # None: an extension built before the lane
+
+
+def draw_run() -> Any:
+    """The extension's draw loop (``None`` without the extension or with ``PDNKIT_PURE=1``,
+    where the tracker is fed one ply at a time)."""
+    if _core is None or PURE_REQUESTED:
+        return None
+    return getattr(_core, "draw_run", None)  # None: an extension built before the loop
+
+
+def supports(rules: Rules) -> bool:
+    """Whether the extension is loaded and holds a table for ``rules``."""
+    return _core is not None and _table(rules) is not None
 
 
 def _state(start: State | Position) -> tuple[Any, ...]:
@@ -61,6 +97,8 @@ def replay(rules: Rules, start: State | Position, moves: str | Sequence[str],
     """One game's main line through the C core (see :func:`pdnkit.core.replay`)."""
     table = _table(rules)
     if table is None:
+        from pdnkit.core import pure
+
         return pure.replay(rules, start, moves, offset)
     kind = type(moves)
     if kind is not str and kind is not list and kind is not tuple and (
@@ -82,6 +120,8 @@ def perft(position: Position, depth: int, keep_duplicates: bool | str = False) -
     """Leaf count of the legal-move tree (see :func:`pdnkit.core.perft`)."""
     table = _table(position.rules)
     if table is None:
+        from pdnkit.core import pure
+
         return pure.perft(position, depth, keep_duplicates)
     if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= 64:
         raise ValueError(f"depth must be an integer from 0 to 64, not {depth!r}")
@@ -99,6 +139,8 @@ def legal_moves(position: Position, all_routes: bool = False) -> list[Move]:
 
     table = _table(position.rules)
     if table is None:
+        from pdnkit.core import pure
+
         return pure.legal_moves(position, all_routes)
     out = [Move(*m) for m in _core.legal_moves(table, _state(position), int(all_routes))]
     out.sort(key=lambda m: (m.origin, m.destination, m.path, m.captured))
@@ -109,6 +151,8 @@ def has_capture(rules: Rules, state: State) -> bool:
     """Whether the side to move has a capture."""
     table = _table(rules)
     if table is None:
+        from pdnkit.core import pure
+
         return pure.has_capture(rules, state)
     return bool(_core.has_capture(table, tuple(state)))
 
@@ -117,5 +161,7 @@ def key(rules: Rules, state: State) -> int:
     """``Position.key()`` of ``state``."""
     table = _table(rules)
     if table is None:
+        from pdnkit.core import pure
+
         return pure.key(rules, state)
     return int(_core.key(table, tuple(state)))

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from pdnkit.pdn import lalr
 from pdnkit.pdn.lalr import (
@@ -33,7 +34,7 @@ from pdnkit.pdn.lalr import (
     move_token,
 )
 from pdnkit.pdn.layout import IDENTIFIER, decode_entities
-from pdnkit.pdn.record import GameRecord, MoveNode
+from pdnkit.pdn.record import BodyElement, GameRecord, MoveNode
 
 # The terminals of the usual game, taken from the grammar (the same patterns, in the order
 # Lark's lexer tries them). A game whose text is a sequence of these that fits
@@ -286,4 +287,134 @@ def fast_record(text: str, parser: Any, line0: int, rec: GameRecord) -> bool:
     return True
 
 
-__all__ = ["cache_file", "fast_children", "fast_pattern", "fast_record", "fast_regex"]
+class LaneRecord(GameRecord):
+    """A game the compiled lane read (:class:`pdnkit.pdn.split.LaneChunk`): its tags, result
+    and place as the reader gives them, and the movetext's elements read on first use
+    (:func:`fast_record` over ``raw``, which reads a clean game without a finding). The
+    compiled replay core reads the movetext itself (``raw[lane_body:]``), so validating it
+    needs no node; ``move_lines`` holds the line of each move (int32s).
+
+    Example:
+        >>> from pdnkit.pdn.split import LaneChunk
+        >>> chunk = LaneChunk('[Event "x"]\\n1. 32-28 *', 1, 2, True, [], [("Event", "x")],
+        ...                   12, "*", b"\\x02\\x00\\x00\\x00", 1)
+        >>> rec = lane_record(chunk, None, 0, "utf-8")
+        >>> rec.move_count, [m.text for m in rec.moves], rec.moves[0].line
+        (1, ['32-28'], 2)
+    """
+
+    lane_body: int
+    move_lines: bytes
+    _moves_count: int
+    _body: list[BodyElement] | None
+    _moves: list[MoveNode] | None
+
+    def _read(self) -> None:
+        rec = GameRecord()
+        if not fast_record(self.raw, None, self.line, rec):  # never: the lane's own subset
+            from pdnkit.pdn.reader import parse_game
+
+            rec = parse_game(self.raw, file=self.file, index=self.index, line=self.line)
+        self.__dict__["_body"] = rec.body
+        self.__dict__["_moves"] = rec.moves
+
+    @property
+    def body(self) -> list[BodyElement]:
+        if self.__dict__.get("_body") is None:
+            self._read()
+        return self.__dict__["_body"]  # type: ignore[no-any-return]
+
+    @body.setter
+    def body(self, value: list[BodyElement]) -> None:
+        self.__dict__["_body"] = value
+
+    @property
+    def moves(self) -> list[MoveNode]:
+        if self.__dict__.get("_moves") is None:
+            self._read()
+        return self.__dict__["_moves"]  # type: ignore[no-any-return]
+
+    @moves.setter
+    def moves(self, value: list[MoveNode]) -> None:
+        self.__dict__["_moves"] = value
+        self.__dict__["_moves_count"] = len(value)
+
+    @property
+    def move_count(self) -> int:
+        return self._moves_count
+
+    def lane_nodes(self) -> LaneNodes:
+        """The main line's moves as a sequence read on first use (its length known)."""
+        return LaneNodes(self)
+
+    @property
+    def nodes_read(self) -> bool:
+        """Whether the movetext's elements have been read (else the core reads ``raw``)."""
+        return self.__dict__.get("_moves") is not None
+
+    @property
+    def setup(self) -> str | None:
+        fen = self.tag("FEN")
+        return fen if fen is not None and fen.strip() else None  # no setup in the lane
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, GameRecord):
+            return NotImplemented
+        return _fields(self) == _fields(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickles (and copies) as the plain record the Python reader makes
+        return (GameRecord, (self.tags, self.body, self.moves, self.result, self.file,
+                             self.index, self.line, self.end_line, self.raw, self.findings,
+                             self.encoding, self.parsed))
+
+
+class LaneNodes(Sequence[MoveNode]):
+    """The moves of a :class:`LaneRecord`, read when one is first asked for."""
+
+    __slots__ = ("record",)
+
+    def __init__(self, record: LaneRecord) -> None:
+        self.record = record
+
+    def __len__(self) -> int:
+        return self.record.move_count
+
+    @overload
+    def __getitem__(self, i: int) -> MoveNode: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[MoveNode]: ...
+
+    def __getitem__(self, i: int | slice) -> MoveNode | list[MoveNode]:
+        return self.record.moves[i]
+
+
+def _fields(r: GameRecord) -> tuple[Any, ...]:
+    return (r.tags, r.body, r.moves, r.result, r.file, r.index, r.line, r.end_line, r.raw,
+            r.findings, r.encoding, r.parsed)
+
+
+def lane_record(chunk: Any, file: str | None, index: int, encoding: str | None) -> LaneRecord:
+    """The record of a game the compiled lane read (what :func:`pdnkit.pdn.reader.parse_game`
+    gives for its text)."""
+    rec = LaneRecord.__new__(LaneRecord)
+    rec.tags = chunk.tags
+    rec.result = chunk.result
+    rec.file = file
+    rec.index = index
+    rec.line = chunk.line
+    rec.end_line = chunk.end_line
+    rec.raw = chunk.text
+    rec.findings = []
+    rec.encoding = encoding
+    rec.parsed = True
+    rec.__dict__.update(_body=None, _moves=None, lane_body=chunk.body, move_lines=chunk.lines,
+                        _moves_count=chunk.nmoves)
+    return rec
+
+
+__all__ = ["LaneNodes", "LaneRecord", "cache_file", "fast_children", "fast_pattern", "fast_record",
+           "fast_regex", "lane_record"]

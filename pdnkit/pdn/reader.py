@@ -31,7 +31,7 @@ from pdnkit.pdn.messages import describe_error, excerpt
 from pdnkit.pdn.record import CommentNode, GameRecord
 from pdnkit.pdn.recover import Recovery
 from pdnkit.pdn.source import Source, bare_record, open_source
-from pdnkit.pdn.split import Chunk
+from pdnkit.pdn.split import Chunk, LaneChunk
 
 # ------------------------------------------------------------------------------------------
 # one game
@@ -428,9 +428,16 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
         pending: list[Finding] = []
         for chunk, followed in with_followed(opened.chunks):
             enc = opened.encoding
-            rec = bare_record(chunk, file=fname, index=index, encoding=enc) or parse_game(
-                chunk.text, strict=strict, file=fname, index=index, line=chunk.line,
-                encoding=enc, _parser_obj=parser, followed=followed)
+            rec: GameRecord | None = None
+            if type(chunk) is LaneChunk and not strict:  # read by the compiled lane
+                try:
+                    rec = fast.lane_record(chunk, fname, index, enc)
+                except Exception:  # noqa: BLE001 - a fault of the lane: the reader reads it
+                    rec = None
+            if rec is None:
+                rec = bare_record(chunk, file=fname, index=index, encoding=enc) or parse_game(
+                    chunk.text, strict=strict, file=fname, index=index, line=chunk.line,
+                    encoding=enc, _parser_obj=parser, followed=followed)
             if chunk.text and is_stray_text(rec):
                 pending.extend(chunk.findings)
                 pending.append(make_finding(
@@ -470,7 +477,7 @@ def with_followed(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bool]]:
         if held is not None:
             yield held, True
             held = None
-        if _ENDS_WITH_RESULT.search(chunk.text):
+        if type(chunk) is LaneChunk or _ENDS_WITH_RESULT.search(chunk.text):
             # terminated: whether a chunk follows cannot matter, and a game read from a pipe
             # comes out at once instead of waiting for the next one
             yield chunk, True

@@ -218,6 +218,17 @@ class GameRecord:
         return None
 
     @property
+    def move_count(self) -> int:
+        """The main line's moves (``len(moves)``, known without reading them for a game the
+        compiled lane read).
+
+        Example:
+            >>> GameRecord().move_count
+            0
+        """
+        return len(self.moves)
+
+    @property
     def has_error(self) -> bool:
         """True when a reading finding is an error."""
         return any(f.severity.value == "error" for f in self.findings)

@@ -41,7 +41,7 @@ from pdnkit.errors import PdnkitError
 from pdnkit.findings import Finding, make_finding
 from pdnkit.pdn.decode import WINDOW, decide, detect_wide, is_legacy
 from pdnkit.pdn.record import GameRecord
-from pdnkit.pdn.split import Chunk, split_lines, text_lines
+from pdnkit.pdn.split import Chunk, line_blocks, split_blocks
 
 Source = str | os.PathLike[str] | bytes | IO[str] | IO[bytes]
 
@@ -104,7 +104,7 @@ class Opened:
     ``name`` (the file name or None), ``encoding`` (as decided so far: it may be set on the
     first non-ASCII byte) and :meth:`close`."""
 
-    def __init__(self, lines: Iterable[str], name: str | None, decoder: _Decoder | None,
+    def __init__(self, blocks: Iterable[str], name: str | None, decoder: _Decoder | None,
                  encoding: str | None, closer: IO[bytes] | IO[str] | None,
                  named: bool) -> None:
         self.name = name
@@ -112,7 +112,8 @@ class Opened:
         self._encoding = encoding
         self._closer = closer
         self._named = named
-        self.chunks: Iterator[Chunk] = self._with_notes(split_lines(lines))
+        #: ``blocks``: the decoded text in blocks of whole lines (``\n`` line ends)
+        self.chunks: Iterator[Chunk] = self._with_notes(split_blocks(blocks))
 
     @property
     def encoding(self) -> str | None:
@@ -195,7 +196,7 @@ def open_source(source: Source, encoding: str | None = None) -> Opened:
         if (source.strip().lower().endswith((".pdn", ".txt")) and "\n" not in source
                 and not source.lstrip().startswith("[")):
             raise FileNotFoundError(f"no such PDN file: {source}")
-        return Opened(text_lines([source]), None, None, encoding, None, named=False)
+        return Opened(line_blocks([source]), None, None, encoding, None, named=False)
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _binary(io.BytesIO(bytes(source)), encoding, None, None, named=False)
     stream = cast("IO[str] | IO[bytes]", source)
@@ -204,7 +205,7 @@ def open_source(source: Source, encoding: str | None = None) -> Opened:
     if isinstance(stream, io.TextIOBase) or isinstance(stream.read(0), str):
         text_stream = cast("IO[str]", stream)
         blocks = iter(lambda: text_stream.read(BLOCK), "")
-        return Opened(text_lines(blocks), name, None, getattr(stream, "encoding", None),
+        return Opened(line_blocks(blocks), name, None, getattr(stream, "encoding", None),
                       None, named=False)
     return _binary(cast("IO[bytes]", stream), encoding, name, None, named=False)
 
@@ -212,7 +213,7 @@ def open_source(source: Source, encoding: str | None = None) -> Opened:
 def _binary(stream: IO[bytes], encoding: str | None, name: str | None,
             closer: IO[bytes] | None, *, named: bool) -> Opened:
     decoder = _Decoder(stream, encoding)
-    return Opened(decoder.lines(), name, decoder, None, closer, named)
+    return Opened(decoder.blocks(), name, decoder, None, closer, named)
 
 
 class _Decoder:
@@ -284,16 +285,18 @@ class _Decoder:
                 f"(first non-ASCII byte on line {line})", line=line,
                 details={"encoding": self.encoding}))
 
-    def lines(self) -> Iterator[str]:
+    def blocks(self) -> Iterator[str]:
+        """The decoded text in blocks of whole lines (line ends ``\n``; the last block may
+        end without one)."""
         blocks = chain(self.head, iter(self._block, b""))
         self.head = []
         enc = self.encoding
         if enc is not None and not _ascii_compatible(enc):
-            yield from self._wide_lines(blocks, enc)
+            yield from self._wide_blocks(blocks, enc)
             return
-        yield from self._narrow_lines(blocks)
+        yield from self._narrow_blocks(blocks)
 
-    def _wide_lines(self, blocks: Iterator[bytes], enc: str) -> Iterator[str]:
+    def _wide_blocks(self, blocks: Iterator[bytes], enc: str) -> Iterator[str]:
         decoder = codecs.getincrementaldecoder(enc)(errors="replace")
 
         def texts() -> Iterator[str]:
@@ -311,11 +314,11 @@ class _Decoder:
             if tail:
                 yield tail
 
-        for line in text_lines(texts()):
-            self.line_no += 1
-            yield line
+        for body in line_blocks(texts()):
+            self.line_no += body.count("\n") + (not body.endswith("\n"))
+            yield body
 
-    def _narrow_lines(self, blocks: Iterator[bytes]) -> Iterator[str]:
+    def _narrow_blocks(self, blocks: Iterator[bytes]) -> Iterator[str]:
         partial: list[bytes] = []
         cr = False
         first = True
@@ -427,7 +430,8 @@ class _Decoder:
         return block
 
     def _emit(self, body: bytes) -> Iterator[str]:
-        """Decode whole lines (``body`` ends in ``\\n`` except at the end of input)."""
+        """Decode whole lines (``body`` ends in ``\\n`` except at the end of input), as one
+        block."""
         if not body:
             return
         enc = self.encoding or "utf-8"
@@ -437,14 +441,8 @@ class _Decoder:
             text = self._decode_lines(body, enc)
         except LookupError:  # pragma: no cover - an unknown encoding is refused earlier
             raise
-        lines = text.split("\n")
-        tail = lines.pop()
-        for line in lines:
-            self.line_no += 1
-            yield line + "\n"
-        if tail:
-            self.line_no += 1
-            yield tail
+        self.line_no += text.count("\n") + (not text.endswith("\n"))
+        yield text
 
     def _decode_lines(self, body: bytes, enc: str) -> str:
         """Decode line by line, replacing invalid bytes and noting each such line."""

@@ -34,7 +34,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from itertools import chain
+from typing import TYPE_CHECKING, Any
 
 from pdnkit.pdn.layout import (
     MOVETEXT_ANY,
@@ -141,6 +142,38 @@ class _Splitter:
         self.out: list[Chunk] = []
         self.noted: set[str] = set()  # file-level notes given
         self.notes: list[Finding] = []  # file-level notes for the chunk being built
+
+    def new_game_at(self, line: str, line_no: int) -> bool:
+        """Whether a game starts at ``line`` (a whole tag line, no escape text) with nothing
+        of the chunk being built carried into it: the chunk ends before it (after movetext,
+        at a repeated header field after a gap, in an unterminated comment) or is only
+        blank, and no ``[FILENAME]`` rule joins it to the game before. There the compiled
+        lane may read on (:meth:`end_game` first)."""
+        if "\\" in line or self.notes:
+            return False
+        m = _TAG_LINE.match(line)
+        if m is None:
+            return False
+        if self.held is not None and self.empty and _TRAILING_TAG_LINE.match(line):
+            return False
+        if self.comment or self.state == 2:
+            return True
+        if self.state == 1:
+            return self.gap and self.repeats(m.group("name"))
+        return self.empty
+
+    def end_game(self, line_no: int) -> None:
+        """End the chunk being built as :meth:`feed` does when the line ``line_no`` starts
+        a new game (:meth:`new_game_at`), so that nothing is left: the next game is read
+        from that line on as from the start of a file."""
+        if self.comment:
+            self.flush(line_no - 1)
+        elif self.state:
+            self.flush(line_no)
+        if self.held is not None:
+            self.absorb(line_no)
+            self.release()
+        self._reset()
 
     def release(self) -> None:
         if self.held is not None:
@@ -454,13 +487,13 @@ def split_lines(lines: Iterable[str]) -> Iterator[Chunk]:
     yield from sp.out
 
 
-def text_lines(blocks: Iterable[str]) -> Iterator[str]:
-    """Cut text given in blocks into lines ending in ``\\n`` (the last may have none),
-    breaking at ``\\r\\n``, ``\\r`` and ``\\n`` only. Linear in the text, however long a
-    line is.
+def line_blocks(blocks: Iterable[str]) -> Iterator[str]:
+    """Text given in blocks as blocks of whole lines ending in ``\\n`` (the last may have
+    none), breaking at ``\\r\\n``, ``\\r`` and ``\\n`` only. Linear in the text, however long
+    a line is.
 
     Example:
-        >>> list(text_lines(["a\\r", "\\nb\\x0cc\\u2028\\rd"]))
+        >>> list(line_blocks(["a\\r", "\\nb\\x0cc\\u2028\\rd"]))
         ['a\\n', 'b\\x0cc\\u2028\\n', 'd']
     """
     partial: list[str] = []
@@ -485,10 +518,127 @@ def text_lines(blocks: Iterable[str]) -> Iterator[str]:
             body = block[:last + 1] if last + 1 < len(block) else block
         if last + 1 < len(block):
             partial.append(block[last + 1:])
-        for line in body.split("\n")[:-1]:
-            yield line + "\n"
+        if body:
+            yield body
     if partial:
         yield "".join(partial)
+
+
+def text_lines(blocks: Iterable[str]) -> Iterator[str]:
+    """Cut text given in blocks into lines ending in ``\\n`` (the last may have none),
+    breaking at ``\\r\\n``, ``\\r`` and ``\\n`` only. Linear in the text, however long a
+    line is.
+
+    Example:
+        >>> list(text_lines(["a\\r", "\\nb\\x0cc\\u2028\\rd"]))
+        ['a\\n', 'b\\x0cc\\u2028\\n', 'd']
+    """
+    for body in line_blocks(blocks):
+        lines = body.split("\n")
+        tail = lines.pop()
+        for line in lines:
+            yield line + "\n"
+        if tail:
+            yield tail
+
+
+def _block_lines(blocks: Iterable[str]) -> Iterator[str]:
+    """The lines of blocks of whole lines (:func:`line_blocks`)."""
+    for body in blocks:
+        lines = body.split("\n")
+        tail = lines.pop()
+        for line in lines:
+            yield line + "\n"
+        if tail:
+            yield tail
+
+
+@dataclass
+class LaneChunk(Chunk):
+    """A game the compiled lane read (:func:`split_blocks`): its chunk, and what the lane
+    read of it: the tags, where its movetext starts in ``text`` (``body``), its result,
+    the line each of its ``nmoves`` moves starts on (int32s, ``lines``)."""
+
+    tags: list[tuple[str, str]] = field(default_factory=list)
+    body: int = 0
+    result: str = ""
+    lines: bytes = b""
+    nmoves: int = 0
+
+
+#: the compiled scanner's statuses (src/scan.h)
+_SCAN_UNUSUAL, _SCAN_MORE, _SCAN_END = 1, 2, 3
+
+
+def split_blocks(blocks: Iterable[str], scan: Any = None) -> Iterator[Chunk]:
+    """Cut blocks of whole lines (:func:`line_blocks`) into game chunks: what
+    :func:`split_lines` gives for their lines. Where the compiled lane runs (``scan``,
+    default :func:`pdnkit.core.compiled.scanner`), the clean games (``src/scan.c``: whole
+    tag lines, plain movetext, a standard result) come from it as :class:`LaneChunk`
+    with their tags read; every other game goes through the splitter line by line, which
+    hands back to the lane where a new game starts with a whole tag line and nothing held
+    over (:meth:`_Splitter.new_game_at`).
+
+    Example:
+        >>> [c.text for c in split_blocks(['[Event "a"]\\n1. 32-28 *\\n\\n1. 33-29 (33-28) *\\n'])]
+        ['[Event "a"]\\n1. 32-28 *', '1. 33-29 (33-28) *']
+    """
+    if scan is None:
+        from pdnkit.core.compiled import scanner
+
+        scan = scanner()
+    if scan is None:
+        yield from split_lines(_block_lines(blocks))
+        return
+    sp = _Splitter()
+    line_no = 0  # the lines read so far (by the lane or the splitter)
+    python = False  # the splitter reads: a game the lane left to it is not over yet
+    fresh = False  # the line at pos is the one the lane just left to the splitter
+    carry = ""
+    # each block is scanned as it comes (a game read from a pipe comes out before the next
+    # block is asked for); what the lane cannot decide yet is carried to the next block, and
+    # scanned once more as the end of the input when there is no next block
+    for block, final in chain(((b, False) for b in blocks), (("", True),)):
+        text = carry + block if carry else block
+        carry = ""
+        pos, n = 0, len(text)
+        while pos < n:
+            if not python:
+                games, pos, line, status = scan(text, pos, line_no + 1, final)
+                for g in games:
+                    yield LaneChunk(text[g[0]:g[1]], g[2], g[3], True, [], g[6], g[4] - g[0],
+                                    g[5], g[7], g[8])
+                line_no = line - 1
+                if status == _SCAN_END:  # blank lines only
+                    line_no += text.count("\n", pos)
+                    pos = n
+                    break
+                if status == _SCAN_MORE:
+                    carry = text[pos:]
+                    break
+                python = fresh = True
+            end = text.find("\n", pos) + 1 or n
+            line = text[pos:end]
+            if not fresh and line[:1] == "[" and sp.new_game_at(line, line_no + 1):
+                sp.end_game(line_no + 1)
+                yield from sp.out
+                sp.out.clear()
+                python = False
+                continue
+            fresh = False
+            line_no += 1
+            sp.feed(line, line_no)
+            if sp.out:
+                yield from sp.out
+                sp.out.clear()
+            pos = end
+    if carry:  # never: at the end of the input the lane decides every game
+        for line in _block_lines([carry]):
+            line_no += 1
+            sp.feed(line, line_no)
+    sp.flush(line_no)
+    sp.release()
+    yield from sp.out
 
 
 def split_text(text: str) -> Iterator[Chunk]:

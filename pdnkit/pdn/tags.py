@@ -532,7 +532,7 @@ def check_tags(record: GameRecord) -> list[Finding]:
                 game_index=index))
     plycount = values.get("plycount")
     if plycount is not None and plycount.strip().isdigit() and record.parsed:
-        n_moves = len(record.moves)
+        n_moves = record.move_count
         if int(plycount) != n_moves:
             out.append(make_finding(
                 "plycount-mismatch",

@@ -27,16 +27,27 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
+
+from pdnkit.rules.material import (
+    ANY,
+    MATERIAL_CONDITIONS,
+    CountPattern,
+    MaterialCondition,
+    main_road_squares,
+    material_holds,
+)
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import DrawRule, Rules
 
 __all__ = [
+    "ANY",
     "MATERIAL_CONDITIONS",
+    "CountPattern",
     "MOVE_EVENTS",
     "DrawTracker",
     "RuleEvent",
@@ -52,7 +63,6 @@ MOVE_EVENTS: frozenset[str] = frozenset({"capture", "man_move", "promotion", "ki
 #: entered, which always (re)starts a count).
 RESET_EVENTS: frozenset[str] = frozenset({"capture", "man_move", "promotion", "material_change"})
 
-Counts = Mapping[str, int]
 
 
 # --------------------------------------------------------------------------------------------
@@ -91,217 +101,6 @@ _MAN_CAPTURE_PROMOTION = frozenset({"capture", "man_move", "promotion"})
 _MAN_PROMOTION = frozenset({"man_move", "promotion"})
 _MAN_CAPTURE = frozenset({"capture", "man_move"})
 _MAN_MOVE = frozenset({"man_move"})
-
-
-# --------------------------------------------------------------------------------------------
-# Material conditions
-# --------------------------------------------------------------------------------------------
-
-
-def main_road_squares(rules: Rules) -> frozenset[int]:
-    """The squares of the board's long diagonal made of playing squares (the "main road",
-    a1-h8 on a Russian board), as PDN square numbers.
-
-    Derived from the geometry: of the two corner-to-corner diagonals of a square board, the
-    one whose corners are playing squares. Empty for boards without one.
-
-    >>> from pdnkit.rules import get_rules
-    >>> sorted(main_road_squares(get_rules("russian")))  # h8 g7 f6 e5 d4 c3 b2 a1
-    [4, 8, 11, 15, 18, 22, 25, 29]
-    """
-    cached = _MAIN_ROAD_CACHE.get(id(rules))
-    if cached is not None and cached[0] is rules:
-        return cached[1]
-    geo = rules.geometry
-    width, height = int(rules.width), int(rules.height)
-    squares: frozenset[int] = frozenset()
-    if width == height:
-        for diagonal in (
-            [(i, i) for i in range(width)],
-            [(width - 1 - i, i) for i in range(width)],
-        ):
-            numbers = [geo.coords_to_square(f, r) for f, r in diagonal]
-            if all(n is not None for n in numbers):
-                squares = frozenset(int(n) for n in numbers if n is not None)
-                break
-    _MAIN_ROAD_CACHE[id(rules)] = (rules, squares)
-    return squares
-
-
-_MAIN_ROAD_CACHE: dict[int, tuple[Any, frozenset[int]]] = {}
-
-
-def _split(c: Counts) -> tuple[tuple[int, int], tuple[int, int]]:
-    """((white men, white kings), (black men, black kings))."""
-    return (c["white_men"], c["white_kings"]), (c["black_men"], c["black_kings"])
-
-
-def _lone_king_against(c: Counts, strong_ok: Callable[[int, int], bool]) -> bool:
-    """One side has exactly one piece, a king; the other side's (men, kings) pass
-    ``strong_ok``."""
-    w, b = _split(c)
-    return (w == (0, 1) and strong_ok(*b)) or (b == (0, 1) and strong_ok(*w))
-
-
-def _any(c: Counts, p: Position | None) -> bool:
-    return True
-
-
-def _both_have_kings(c: Counts, p: Position | None) -> bool:
-    return c["white_kings"] >= 1 and c["black_kings"] >= 1
-
-
-def _total(c: Counts) -> int:
-    return c["white_men"] + c["white_kings"] + c["black_men"] + c["black_kings"]
-
-
-def _lone_vs_3_with_king(c: Counts, p: Position | None) -> bool:
-    return _lone_king_against(c, lambda men, kings: kings >= 1 and men + kings == 3)
-
-
-def _lone_vs_2_with_king(c: Counts, p: Position | None) -> bool:
-    return _lone_king_against(c, lambda men, kings: kings >= 1 and men + kings <= 2)
-
-
-def _lone_vs_3plus_kings(c: Counts, p: Position | None) -> bool:
-    return _lone_king_against(c, lambda men, kings: men == 0 and kings >= 3)
-
-
-def _lone_on_main_road_vs_3(c: Counts, p: Position | None) -> bool:
-    if not _lone_vs_3_with_king(c, p):
-        return False
-    if p is None:
-        raise TypeError("lone-king-on-main-road-vs-3 needs a Position, not piece counts")
-    road = main_road_squares(p.rules)
-    # The lone king is the side whose only piece is a king; with 1 v 3 the sides differ.
-    lone, others = (
-        (p.white_kings, p.black_men | p.black_kings)
-        if c["white_men"] + c["white_kings"] == 1
-        else (p.black_kings, p.white_men | p.white_kings)
-    )
-    # lidraughts reading of Russian 7.2.7: the lone king holds the main road alone.
-    return bool(lone & road) and not (others & road)
-
-
-def _both_kings_pieces(low: int, high: int) -> Callable[[Counts, Position | None], bool]:
-    def test(c: Counts, p: Position | None) -> bool:
-        return _both_have_kings(c, p) and low <= _total(c) <= high
-
-    return test
-
-
-def _kings_only(strong: int, weak: int) -> Callable[[Counts, Position | None], bool]:
-    def test(c: Counts, p: Position | None) -> bool:
-        w, b = _split(c)
-        return (w == (0, strong) and b == (0, weak)) or (w == (0, weak) and b == (0, strong))
-
-    return test
-
-
-class MaterialCondition:
-    """A named material condition, callable with a ``Position`` or with a counts mapping
-    (``white_men``, ``white_kings``, ``black_men``, ``black_kings``).
-
-    >>> MATERIAL_CONDITIONS["both-have-kings"](
-    ...     {"white_men": 4, "white_kings": 1, "black_men": 0, "black_kings": 1})
-    True
-    """
-
-    __slots__ = ("name", "description", "needs_position", "needs_kings", "always", "_test")
-
-    def __init__(
-        self,
-        name: str,
-        test: Callable[[Counts, Position | None], bool],
-        description: str,
-        needs_position: bool = False,
-        needs_kings: bool = True,
-        always: bool = False,
-    ) -> None:
-        self.name = name
-        self.description = description
-        self.needs_position = needs_position
-        #: the condition can only hold with at least one king on the board (lets the tracker
-        #: skip counting pieces while there is none)
-        self.needs_kings = needs_kings
-        #: the condition holds for every position
-        self.always = always
-        self._test = test
-
-    def test(self, counts: Counts, position: Position | None = None) -> bool:
-        """Evaluate on already computed counts (and the position when one is needed)."""
-        return self._test(counts, position)
-
-    def __call__(self, position_or_counts: Position | Counts) -> bool:
-        if isinstance(position_or_counts, Mapping):
-            return self._test(position_or_counts, None)
-        return self._test(position_or_counts.counts(), position_or_counts)
-
-    def __repr__(self) -> str:
-        return f"MaterialCondition({self.name!r})"
-
-
-def _mc(
-    name: str,
-    test: Callable[[Counts, Position | None], bool],
-    description: str,
-    needs_position: bool = False,
-) -> MaterialCondition:
-    # every condition but "any" involves a king of some side
-    always = test is _any
-    return MaterialCondition(name, test, description, needs_position, needs_kings=not always,
-                             always=always)
-
-
-#: Material conditions by name (docs/architecture.md section 6). Each is true after a move
-#: when the rule using it should be counting. "Lone king" = a side whose only piece is a king;
-#: either colour may be the lone side.
-MATERIAL_CONDITIONS: dict[str, MaterialCondition] = {
-    m.name: m
-    for m in [
-        _mc("any", _any, "always"),
-        _mc("both-have-kings", _both_have_kings, "each side has at least one king"),
-        _mc("lone-king-vs-3-with-king", _lone_vs_3_with_king,
-            "a lone king against exactly 3 pieces including at least one king (FMJD 6.3)"),
-        _mc("lone-king-vs-2-with-king", _lone_vs_2_with_king,
-            "a lone king against 1 or 2 pieces including at least one king "
-            "(FMJD 6.4, Russian 7.2.8)"),
-        _mc("lone-king-vs-3plus-kings", _lone_vs_3plus_kings,
-            "a lone king against 3 or more kings and no men (Russian 7.2.4)"),
-        _mc("lone-king-on-main-road-vs-3", _lone_on_main_road_vs_3,
-            "a lone king standing on the main road, with no other piece on it, against exactly "
-            "3 pieces including at least one king (Russian 7.2.7, lidraughts reading)",
-            needs_position=True),
-        _mc("both-kings-4-5-pieces", _both_kings_pieces(4, 5),
-            "each side has a king and there are 4 or 5 pieces on the board (Russian 7.2.6)"),
-        _mc("both-kings-6-7-pieces", _both_kings_pieces(6, 7),
-            "each side has a king and there are 6 or 7 pieces on the board (Russian 7.2.6)"),
-        _mc("kings-only-2-vs-1", _kings_only(2, 1),
-            "two kings against one king, no men (Frisian art. 18)"),
-        _mc("kings-only-1-vs-1", _kings_only(1, 1),
-            "one king against one king, no men (Frisian art. 21.1)"),
-        _mc("kings-only-3-vs-1", _kings_only(3, 1),
-            "three kings against one king, no men (Canadian, American pool)"),
-    ]
-}
-
-
-def material_holds(name: str, position: Position | Counts) -> bool:
-    """Whether the named material condition holds for a position (or piece counts).
-
-    Raises ``ValueError`` for an unknown condition name.
-
-    >>> material_holds("kings-only-1-vs-1",
-    ...                {"white_men": 0, "white_kings": 1, "black_men": 0, "black_kings": 1})
-    True
-    """
-    try:
-        cond = MATERIAL_CONDITIONS[name]
-    except KeyError:
-        raise ValueError(
-            f"unknown material condition {name!r}; known: {', '.join(sorted(MATERIAL_CONDITIONS))}"
-        ) from None
-    return cond(position)
 
 
 # --------------------------------------------------------------------------------------------
@@ -391,7 +190,8 @@ class DrawTracker:
     set-up position is unknown and taken as empty (the start position is its first occurrence).
     ``start_ply`` is the ply after which ``start_position`` stands (0 for the game's start; the
     ply before a ``/FEN "..."/`` setup inside the movetext): the first ``push`` is then
-    ``start_ply + 1``.
+    ``start_ply + 1``. ``int_keys=True`` takes ``Position.key()`` as the repetition key (the
+    key the compiled core gives for each ply, :func:`pdnkit.core.feed.push_replay`).
 
     A counter activation is recorded in ``events`` once it has counted at least one ply (a
     rule restarted by every man move does not leave a row per man move); a repetition
@@ -423,12 +223,16 @@ class DrawTracker:
         halfmove: int | None = None,
         *,
         start_ply: int = 0,
+        int_keys: bool = False,
     ) -> None:
         if halfmove is not None and halfmove < 0:
             raise ValueError(f"halfmove must be >= 0, got {halfmove}")
         if start_ply < 0:
             raise ValueError(f"start_ply must be >= 0, got {start_ply}")
         self.rules = rules
+        #: repetition keys are ``Position.key()`` values (as the compiled core gives them
+        #: for its plies), so positions of the core and of the rules engine compare alike
+        self.int_keys = int_keys
         self._counters: list[_Counter] = []
         self._repetitions: list[_Repetition] = []
         self._events: list[RuleEvent] = []
@@ -441,6 +245,9 @@ class DrawTracker:
             shared = _PLANS[id(rules)] = (rules, ({}, {}))
         self._plans: tuple[dict[frozenset[str], Any], dict[frozenset[str], Any]] = shared[1]
         self._fresh: tuple[int, Any] | None = None  # (ply, key) of the last full reset
+        #: the state as the compiled core's draw run left it (import_state), read into the
+        #: counters and tables when Python needs them again (_unpack)
+        self._packed: bytes | None = None
         for rule in getattr(rules, "draw_rules", ()) or ():
             _check_rule(rule)
             if rule.kind == "repetition":
@@ -448,7 +255,7 @@ class DrawTracker:
             else:
                 self._counters.append(_Counter(rule, MATERIAL_CONDITIONS[rule.material]))
         # The start position: first occurrence for repetition; running counters are seeded.
-        key = _rep_key(start_position)
+        key = start_position.key() if int_keys else _rep_key(start_position)
         for rep in self._repetitions:
             rep.table[key] = [1, start_ply]
         counts = start_position.counts()
@@ -482,6 +289,8 @@ class DrawTracker:
         if ply <= self._last_ply:
             raise ValueError(f"plies must increase: got {ply} after {self._last_ply}")
         self._last_ply = ply
+        if self._packed is not None:
+            self._unpack()
         unknown = move is None
         if unknown:
             happened = _UNKNOWN_MOVE
@@ -508,13 +317,16 @@ class DrawTracker:
             if plan is None:
                 plan = plans[happened] = self._plan(happened, kingless, False)
             resets, full = plan
-        key = None
+        key: Any = None
         if self._repetitions:
-            try:
-                key = (position_after._w, position_after._b,
-                       position_after._k, position_after.side)
-            except AttributeError:
-                key = _rep_key(position_after)
+            if self.int_keys:
+                key = position_after.key()
+            else:
+                try:
+                    key = (position_after._w, position_after._b,
+                           position_after._k, position_after.side)
+                except AttributeError:
+                    key = _rep_key(position_after)
         if self._fresh is not None:
             if full:  # from one full reset to the next: nothing else changes
                 self._fresh = (ply, key)
@@ -642,12 +454,111 @@ class DrawTracker:
         and, for repetition rules, the highest occurrence count in the current table."""
         if self._fresh is not None:
             self._materialize()
+        if self._packed is not None:
+            self._unpack()
         out: dict[str, int | None] = {}
         for rep in self._repetitions:
             out[rep.rule.name] = max((v[0] for v in rep.table.values()), default=0)
         for c in self._counters:
             out[c.rule.name] = c.count if c.running else None
         return out
+
+    # -- the compiled core's turn ----------------------------------------------------------
+
+    @property
+    def slots(self) -> list[DrawRule]:
+        """The rules in the order of the state blobs: repetition rules, then counters."""
+        return [r.rule for r in self._repetitions] + [c.rule for c in self._counters]
+
+    @property
+    def last_ply(self) -> int:
+        """The last ply pushed (the start ply before any)."""
+        return self._last_ply
+
+    def export_state(self) -> bytes:
+        """The tracker's state as the compiled core's draw run reads it (int64s, machine
+        order): per slot (:attr:`slots`) the open activation (open, start, deadline,
+        reached; -1 for none), then a counter's running, count and start ply, or a
+        repetition rule's table (its size, then key, occurrences and first ply of each
+        entry). Only for a tracker made with ``int_keys=True``.
+
+        Example:
+            >>> from pdnkit.rules import Position, get_rules
+            >>> r = get_rules("frisian")
+            >>> t = DrawTracker(r, Position.initial(r), int_keys=True)
+            >>> [r.kind for r in t.slots], len(t.export_state()) // 8  # two counters: 4 + 3 each
+            (['counter', 'counter'], 14)
+        """
+        if not self.int_keys:
+            raise ValueError("export_state needs a tracker made with int_keys=True")
+        if self._fresh is not None:
+            self._materialize()
+        if self._packed is not None:
+            return self._packed
+        from array import array
+
+        out = array("q")
+        for rep in self._repetitions:
+            _put_event(out, rep.event)
+            out.append(len(rep.table))
+            for key, (n, first) in rep.table.items():
+                out.extend((key, n, first))  # type: ignore[arg-type]
+        for c in self._counters:
+            _put_event(out, c.event)
+            out.extend((int(c.running), c.count, c.start_ply))
+        return out.tobytes()
+
+    def import_state(self, state: bytes, entry: bytes, events: bytes, last_ply: int) -> None:
+        """Take the state the compiled core's draw run left (:meth:`export_state`'s form,
+        each open activation named 0 none, 1 the one open before the run, 2 + j the j-th of
+        ``events``), the final deadline, reached and end ply of the activations open before
+        the run (``entry``, per slot) and the activations the run made (``events``: slot,
+        start, deadline, reached, end each); ``last_ply``: the run's last ply."""
+        e = memoryview(entry).cast("q")
+        made = memoryview(events).cast("q")
+        slots: list[_Repetition | _Counter] = [*self._repetitions, *self._counters]
+        for i, obj in enumerate(slots):
+            ev = obj.event
+            if ev is not None:
+                ev.deadline_ply, ev.reached_ply, ev.end_ply = (
+                    _opt(e[3 * i]), _opt(e[3 * i + 1]), _opt(e[3 * i + 2]))
+        created = []
+        for j in range(0, len(made), 5):
+            obj = slots[made[j]]
+            rule = obj.rule
+            created.append(RuleEvent(
+                rule.name, rule.article, bool(rule.automatic), start_ply=made[j + 1],
+                limit_plies=obj.limit if isinstance(obj, _Counter) else None,
+                deadline_ply=_opt(made[j + 2]), reached_ply=_opt(made[j + 3]),
+                end_ply=_opt(made[j + 4]), source=rule.source))
+        self._events.extend(created)
+        st = memoryview(state).cast("q")
+        at = 0
+        for obj in slots:
+            which = st[at]
+            obj.event = None if which == 0 else obj.event if which == 1 else created[which - 2]
+            at += 4
+            if isinstance(obj, _Counter):
+                obj.running, obj.count, obj.start_ply = bool(st[at]), st[at + 1], st[at + 2]
+                at += 3
+            else:
+                at += 1 + 3 * st[at]
+        self._packed = state
+        self._last_ply = max(self._last_ply, last_ply)
+
+    def _unpack(self) -> None:
+        """Read the repetition tables of the packed state into the Python tracker."""
+        st = memoryview(self._packed or b"").cast("q")
+        self._packed = None
+        at = 0
+        for rep in self._repetitions:
+            at += 4
+            n = st[at]
+            at += 1
+            rep.table = {st[at + 3 * j]: [st[at + 3 * j + 1], st[at + 3 * j + 2]]
+                         for j in range(n)}
+            at += 3 * n
+        # the counters were read at import
 
     # -- internals --------------------------------------------------------------------------
 
@@ -670,6 +581,18 @@ class DrawTracker:
 
 
 _PLANS: dict[int, tuple[Any, tuple[dict[frozenset[str], Any], dict[frozenset[str], Any]]]] = {}
+
+
+def _put_event(out: Any, ev: RuleEvent | None) -> None:
+    if ev is None:
+        out.extend((0, -1, -1, -1))
+    else:
+        out.extend((1, ev.start_ply, -1 if ev.deadline_ply is None else ev.deadline_ply,
+                    -1 if ev.reached_ply is None else ev.reached_ply))
+
+
+def _opt(v: int) -> int | None:
+    return None if v < 0 else v
 
 
 def _rep_key(position: Position) -> Any:

@@ -195,6 +195,29 @@ def canonical_notations(plies: list[Any]) -> list[str | None]:
     return out
 
 
+def _engine_bits(bits: bytes, n: int, engine_bits: tuple[int, ...]
+                 ) -> tuple[list[int], list[int], list[int]]:
+    """The engine bitboards (``Position._w``, ``_b``, ``_k``) after each of the first ``n``
+    plies of a compiled replay, from its square bitboards (``Replay.bits``: white men, white
+    kings, black men, black kings a ply, bit ``s - 1`` for square ``s``), for a board whose
+    engine bits fit 64 (``engine_bits[s - 1]``: the engine bit of square ``s``).
+
+    Example:
+        >>> import struct
+        >>> _engine_bits(struct.pack("<4Q", 0b01, 0, 0b10, 0), 1, (0, 2))
+        ([1], [4], [0])
+    """
+    import numpy as np
+
+    q = np.frombuffer(bits, "<u8", count=4 * n).reshape(n, 4)
+    planes = np.stack([q[:, 0] | q[:, 1], q[:, 2] | q[:, 3], q[:, 1] | q[:, 3]])  # w, b, k
+    square = np.unpackbits(planes.reshape(3, n, 1).view(np.uint8), axis=2, bitorder="little")
+    engine = np.zeros((3, n, 64), np.uint8)
+    engine[:, :, list(engine_bits)] = square[:, :, :len(engine_bits)]
+    out = np.packbits(engine, axis=2, bitorder="little").view("<u8").reshape(3, n)
+    return out[0].tolist(), out[1].tolist(), out[2].tolist()
+
+
 _NODE_FIELDS = attrgetter("text", "nags", "comments_after", "line")
 _RUN_MOVE_FIELDS = attrgetter("origin", "destination", "path", "captured", "promotes",
                               "is_king")
@@ -472,7 +495,12 @@ class ReportBatch:
         r["first"].append(run.start_side)
         r["layout"].append(-1 if wide else self._layout_code(layout))
         mv = self.run_moves
-        text, nags, comments, line = zip(*map(_NODE_FIELDS, run.nodes[:n]), strict=True)
+        fields = getattr(run, "fields", None)  # a run of the compiled core: its columns
+        if fields is not None:
+            text, nags, joined, line = fields.columns(n)
+        else:
+            text, nags, comments, line = zip(*map(_NODE_FIELDS, run.nodes[:n]), strict=True)
+            joined = [" ".join(c) if c else None for c in comments] if any(comments) else None
         mv["notation"].extend(text)
         mv["canonical"].extend(canonical)
         origin, dest, path, captured, promotes, king = zip(*map(_RUN_MOVE_FIELDS, run.moves),
@@ -486,15 +514,21 @@ class ReportBatch:
         mv["king"].extend(king)
         none = [None] * n  # most runs have no NAG and no comment
         mv["nags"].extend([x or None for x in nags] if any(nags) else none)
-        mv["comment"].extend([" ".join(c) if c else None for c in comments]
-                             if any(comments) else none)
+        mv["comment"].extend(joined if joined is not None and any(joined) else none)
         mv["line"].extend(line)
+        rep = getattr(run, "rep", None)
+        pb = self.run_bits
+        if rep is not None and not wide:  # the compiled core's bitboards, cut with numpy
+            ws, bs, ks = _engine_bits(rep.bits, n, layout.engine_bits)
+            pb["w"].extend(ws)
+            pb["b"].extend(bs)
+            pb["k"].extend(ks)
+            return
         afters = run.afters
         if wide:  # 12x12 boards: square bitboards in Python
             for k, a in enumerate(afters, 1):
                 self._add_position(gid, k, layout, bool(a.side), square_bits(a))
             return
-        pb = self.run_bits
         pb["w"].extend([a._w for a in afters])
         pb["b"].extend([a._b for a in afters])
         pb["k"].extend([a._k for a in afters])

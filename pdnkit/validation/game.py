@@ -27,6 +27,7 @@ from pdnkit.pdn.record import MoveNode
 from pdnkit.rules.draw import DrawTracker
 from pdnkit.rules.fen import write_fen
 from pdnkit.rules.notation import resolve_short_move
+from pdnkit.validation import coreline
 from pdnkit.validation.judge import judge_draws, judge_result, result_without_position
 from pdnkit.validation.match import (
     CAPTURE_SEPS,
@@ -130,9 +131,10 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     for f in pre:
         report.findings.append(f.located(file=found.file, game_index=found.index,
                                          line=getattr(record, "line", None)))
-    nodes: list[MoveNode] = list(getattr(record, "moves", ()) or ())
     if getattr(record, "parsed", True) is False or rules is None:
-        return _give_up(report, record, rules, convention, found, nodes)
+        return _give_up(report, record, rules, convention, found,
+                        list(getattr(record, "moves", ()) or ()))
+    nodes = coreline.main_line(record, rules)
     _name_rules(report, rules, options.edition)
     start = game_start(record, nodes, rules, found)
     if start is None:
@@ -168,7 +170,7 @@ class MainLine:
     __slots__ = ("report", "found", "rules", "nodes", "light", "pos", "tracker", "old_events",
                  "first_mover", "start_side", "offset", "base_num", "fullmove", "halfmove",
                  "side_known", "fen_tag", "numbers_warned", "skip_to", "stopped_at",
-                 "sq_cache", "irregular", "pending", "compact")
+                 "sq_cache", "irregular", "pending", "compact", "on_core")
 
     def __init__(self, report: GameReport, found: Findings, rules: Rules,
                  nodes: Sequence[MoveNode], start: Start, options: RunOptions = DEFAULTS
@@ -192,7 +194,9 @@ class MainLine:
         self.halfmove = info.halfmove if info is not None else None
         self.side_known = info is not None and info.side_known
         self.fen_tag = start.fen_tag
-        self.tracker = DrawTracker(rules, pos, self.halfmove)
+        #: the compiled core replays the plies it resolves (:mod:`.coreline`)
+        self.on_core = coreline.usable(rules)
+        self.tracker = self.new_tracker(pos, self.halfmove)
         self.old_events: list[RuleEvent] = []
         self.first_mover = int(rules.first_mover)
         self.start_side = int(pos.side)
@@ -203,10 +207,20 @@ class MainLine:
         self.stopped_at: int | None = None
         self.sq_cache = squares_cache(rules)
 
+    def new_tracker(self, pos: Position, halfmove: int | None) -> DrawTracker:
+        """A draw tracker from ``pos`` (keyed as the core keys its plies when it runs)."""
+        return DrawTracker(self.rules, pos, halfmove, int_keys=self.on_core)
+
     def run(self) -> None:
-        """Replay the plies: the leading plain ones (:func:`_plain_plies`), then every other
-        one (:meth:`_ply`) until the end or the first ply that cannot be replayed. A compact
-        replay keeps the plain ones as a :class:`PlainRun` (``report.plain``)."""
+        """Replay the plies: on the compiled core where it runs (:func:`.coreline.run`: the
+        plies it resolves, :meth:`replay_ply` for the others), else the leading plain ones
+        (:func:`_plain_plies`), then every other one (:meth:`_ply`) until the end or the
+        first ply that cannot be replayed. A compact replay keeps the plain ones as a
+        :class:`PlainRun` (``report.plain``; on the core a
+        :class:`~pdnkit.validation.coreplies.CoreRun`)."""
+        if self.on_core:
+            coreline.run(self)
+            return
         run = None
         if self.compact:
             run = PlainRun(self.rules, self.pos, self.nodes, self.base_num, self.offset)
@@ -234,6 +248,11 @@ class MainLine:
         report.final_fen = write_fen(self.pos)
         report.final_position = self.pos
         report.rule_events = self.old_events + self.tracker.finish(report.replayed_plies)
+
+    def replay_ply(self, k: int) -> bool:
+        """Replay ply ``k`` (0-based) in Python, with every diagnosis; False when the replay
+        stops there."""
+        return self._ply(k)
 
     def _ply(self, k: int) -> bool:
         """Replay ply ``k`` (0-based); False when the replay stops there."""
@@ -371,8 +390,7 @@ class MainLine:
             return False
         self.old_events.extend(self.tracker.finish(k))
         self.pos = new_pos
-        self.tracker = DrawTracker(self.rules, new_pos,
-                                   new_info.halfmove if new_info else None)
+        self.tracker = self.new_tracker(new_pos, new_info.halfmove if new_info else None)
         prec.side = COLOR_LETTER[int(new_pos.side)]
         return True
 
@@ -495,7 +513,7 @@ class MainLine:
         prec.side = COLOR_LETTER[self.start_side]
         self.report.start_fen = write_fen(other)
         self.report.start_key = int(other.key())
-        self.tracker = DrawTracker(rules, other, self.halfmove)
+        self.tracker = self.new_tracker(other, self.halfmove)
         return r2.move, r2
 
 

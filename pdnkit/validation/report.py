@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pdnkit.findings import Finding, Severity, make_finding, worst
 from pdnkit.rules.notation import canonical_notation
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
-__all__ = ["Findings", "GameReport", "PlainRun", "PlyRecord", "internal_error"]
+__all__ = ["Findings", "GameReport", "LeadingRun", "PlainRun", "PlyRecord", "internal_error"]
 
 #: the side letter of a colour index (0 White, 1 Black)
 COLOR_LETTER = ("W", "B")
@@ -163,6 +163,19 @@ class PlyRecord:
             object.__setattr__(self, k, v)
         self.move = self._before = self._after = self._legal = None
 
+    @classmethod
+    def from_state(cls, state: tuple[object, ...]) -> PlyRecord:
+        """A record from what :meth:`__getstate__` gives (how a ply record of another
+        kind pickles as a plain one).
+
+        Example:
+            >>> PlyRecord.from_state(PlyRecord(1, 1, "W", "32-28").__getstate__()).written
+            '32-28'
+        """
+        p = cls.__new__(cls)
+        p.__setstate__(state)
+        return p
+
     def to_dict(self) -> dict[str, Any]:
         """Plain dict of every field (the ``moves`` row shape plus the position after)."""
         return {
@@ -276,6 +289,34 @@ class PlainRun:
         return out
 
 
+class LeadingRun(Protocol):
+    """What a compact report keeps of its leading plies (:class:`PlainRun`, or on the
+    compiled core :class:`pdnkit.validation.coreplies.CoreRun`)."""
+
+    rules: Rules
+    start: Position
+    base_num: int
+    offset: int
+
+    def __len__(self) -> int: ...
+
+    @property
+    def nodes(self) -> Sequence[MoveNode]: ...
+
+    @property
+    def start_side(self) -> int: ...
+
+    @property
+    def moves(self) -> list[Move]: ...
+
+    @property
+    def afters(self) -> list[Position]: ...
+
+    def notations(self) -> list[str]: ...
+
+    def records(self) -> list[PlyRecord]: ...
+
+
 @dataclass
 class GameReport:
     """The validation of one game (see ``docs/architecture.md`` section 4).
@@ -317,9 +358,10 @@ class GameReport:
     start_key: int | None = None
     start_counts: dict[str, int] | None = None
     final_position: Position | None = None
-    #: a compact replay's leading plain plies (:class:`PlainRun`); ``plies`` then holds only
-    #: the plies after them
-    plain: PlainRun | None = None
+    #: a compact replay's leading plain plies (:class:`PlainRun`, or on the compiled core a
+    #: :class:`~pdnkit.validation.coreplies.CoreRun`); ``plies`` then holds only the plies
+    #: after them
+    plain: LeadingRun | None = None
 
     def finding_codes(self) -> list[str]:
         """The codes of the findings, in order.
@@ -431,7 +473,15 @@ def base_report(record: GameRecord) -> GameReport:
     white, black = players(record) if hasattr(record, "tags") else (None, None)
     return GameReport(file=getattr(record, "file", None), index=getattr(record, "index", 0),
                       line=getattr(record, "line", None), record=record, white=white,
-                      black=black, ply_count=len(getattr(record, "moves", ()) or ()))
+                      black=black, ply_count=_move_count(record))
+
+
+def _move_count(record: GameRecord) -> int:
+    """The main line's moves (without reading a lane record's moves)."""
+    count = getattr(record, "move_count", None)
+    if type(count) is int:
+        return count
+    return len(getattr(record, "moves", ()) or ())
 
 
 def move_numbers(start_side: int, first_mover: int, fullmove: int | None, k: int

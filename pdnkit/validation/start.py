@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pdnkit.pdn.fast import LaneNodes
 from pdnkit.rules.fen import FenError, FenInfo, parse_fen_info, write_fen
 from pdnkit.rules.position import Position
 from pdnkit.validation.match import flip_side, match_move, parse_squares
@@ -59,7 +60,9 @@ def game_start(record: GameRecord, nodes: Sequence[MoveNode], rules: Rules,
     """The start of ``record``'s main line, or ``None`` after a ``bad-fen`` finding."""
     fen_tag = record_tag(record, "FEN")
     fen_tag = fen_tag if fen_tag is not None and fen_tag.strip() else None
-    setup = fen_tag or (nodes[0].setup_before if nodes else None)
+    # (a game the compiled lane read has no setup in its movetext: its moves stay unread)
+    setup = fen_tag or (nodes[0].setup_before if nodes and not isinstance(nodes, LaneNodes)
+                        else None)
     pos, info = start_position(found, rules, setup)
     if pos is None:
         return None

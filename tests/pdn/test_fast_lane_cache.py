@@ -79,9 +79,20 @@ def test_a_fast_lane_run_never_imports_lark(tmp_path: Path) -> None:
     code = ("import sys\nfrom pdnkit.validation import validate\n"
             f"reps = list(validate([{str(pdn)!r}]))\n"
             "print(reps[0].status, reps[0].replayed_plies, 'lark' in sys.modules)\n")
-    env = {**os.environ, "PDNKIT_CACHE_DIR": str(tmp_path / "cache")}
+    # the Python reader (PDNKIT_PURE=1: no compiled lane): the first run derives the fast
+    # lane's expression, the next one reads it from the cache
+    env = {**os.environ, "PDNKIT_CACHE_DIR": str(tmp_path / "cache"), "PDNKIT_PURE": "1"}
     outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env=env, timeout=120) for _ in range(2)]
     assert all(o.returncode == 0 for o in outs), outs[0].stderr
     assert outs[0].stdout.split() == ["ok", "4", "True"]  # the first run derives it
     assert outs[1].stdout.split() == ["ok", "4", "False"]
+    # the compiled lane reads the game without the expression, even with no cache yet
+    import pdnkit.core
+
+    if pdnkit.core.core_in_use() == "compiled":
+        env = {**os.environ, "PDNKIT_CACHE_DIR": str(tmp_path / "cache2")}
+        env.pop("PDNKIT_PURE", None)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=env, timeout=120)
+        assert out.stdout.split() == ["ok", "4", "False"], out.stderr

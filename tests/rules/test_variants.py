@@ -73,12 +73,13 @@ def test_fmjd_draw_rules_in_plies() -> None:
 
 
 def test_material_names_exist_in_draw_module() -> None:
-    from pdnkit.rules import draw
+    from pdnkit.rules import draw, material  # the conditions live in material.py
 
     names = {r.material for v in list_variants() for r in v.draw_rules}
-    text = Path(draw.__file__).read_text(encoding="utf-8")
+    text = Path(material.__file__).read_text(encoding="utf-8")
     for n in names:
         assert f'"{n}"' in text, n
+        assert n in draw.MATERIAL_CONDITIONS, n
 
 
 def test_describe_rows() -> None:

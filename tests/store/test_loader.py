@@ -268,6 +268,17 @@ def test_a_fault_in_one_game_does_not_stop_the_import(tmp_path: Path,
         return rows_run(self, gid, run, canonical)
 
     monkeypatch.setattr(replay_mod, "_plain_plies", replay_fault)
+    # on the compiled core the main line is replayed by coreline.run: it faults alike
+    import pdnkit.validation.coreline as coreline
+
+    core_run = coreline.run
+
+    def core_fault(line):  # type: ignore[no-untyped-def]
+        calls["replay"] += 1
+        if calls["replay"] == 2:
+            raise KeyError("ghost square")
+        return core_run(line)
+    monkeypatch.setattr(coreline, "run", core_fault)
     monkeypatch.setattr(ReportBatch, "_add_run", rows_fault)
     db = tmp_path / "f.duckdb"
     s = import_files([f], db=db)

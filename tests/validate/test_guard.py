@@ -56,6 +56,13 @@ def test_fault_in_the_reader_loses_only_that_file(tmp_path: Path,
             raise RuntimeError("reader fault")
         return real(text, *args, **kwargs)
     monkeypatch.setattr(reader, "parse_game", fake)
+    lane = fast.lane_record  # the compiled lane's records of clean games fail alike
+
+    def fake_lane(chunk: Any, *args: Any) -> Any:
+        if "BOOM" in chunk.text:
+            raise RuntimeError("reader fault")
+        return lane(chunk, *args)
+    monkeypatch.setattr(fast, "lane_record", fake_lane)
     a, b = tmp_path / "a.pdn", tmp_path / "b.pdn"
     a.write_text(GAMES, encoding="utf-8")
     b.write_text('[GameType "20"]\n1. 32-28 *\n', encoding="utf-8")
@@ -80,6 +87,13 @@ def test_fault_in_the_fast_lane(monkeypatch: pytest.MonkeyPatch) -> None:
             raise RuntimeError("fast lane fault")
         return real(text, *args)
     monkeypatch.setattr(fast, "fast_record", fake)
+    lane = fast.lane_record  # the compiled lane (clean games) fails alike
+
+    def fake_lane(chunk: Any, *args: Any) -> Any:
+        if "19-23" in chunk.text:
+            raise RuntimeError("fast lane fault")
+        return lane(chunk, *args)
+    monkeypatch.setattr(fast, "lane_record", fake_lane)
     reps = list(validate(GAMES))
     assert [("internal-error" in r.finding_codes()) for r in reps] == [True, True, False]
     assert reps[2].status == "ok"

@@ -7,6 +7,12 @@
  *   has_capture(table, state) -> bool
  *   key(table, state) -> int                      Position.key() of the state
  *   bind(Replay, State)                           results as these named-tuple classes
+ *   draw_run(spec, state, flags, counts, keys, bits, bits_high, i0, i1, ply0)
+ *       -> (state, entry, events)                 the draw rules over a replay's plies
+ *   misnumbered(flags, numbers, n, k, base, offset) -> int   the first ply whose written
+ *       move number does not fit it (-1: none)
+ *   scan_games(text, pos, line, final) -> (games, pos, line, status)
+ *                                                 the clean games of a text (scan.c)
  *
  * A state is (black, wm, wk, bm, bk, king_moves): the side to move (0 White, 1 Black), the PDN
  * square bitboards (bit n-1 = square n) and the king-move counters ((square, n), (square, n))
@@ -16,7 +22,9 @@
 #include <Python.h>
 
 #include "core.h"
+#include "draw.h"
 #include "replay.h"
+#include "scan.h"
 
 #define CAPSULE "pdnkit.core._core.Table"
 
@@ -526,7 +534,248 @@ static PyObject *py_key(PyObject *self, PyObject *args) {
                                             to_engine(t, p.k), p.side));
 }
 
+/* ------------------------------------------------------------------ draw rules */
+
+typedef struct {
+    Py_buffer b[7];
+    int n;
+} Views;
+
+static void release(Views *v) {
+    for (int i = 0; i < v->n; i++)
+        PyBuffer_Release(&v->b[i]);
+    v->n = 0;
+}
+
+static int view(Views *v, PyObject *obj) {
+    if (PyObject_GetBuffer(obj, &v->b[v->n], PyBUF_SIMPLE) < 0)
+        return -1;
+    v->n++;
+    return 0;
+}
+
+static PyObject *int64_bytes(const int64_t *p, size_t n) {
+    return PyBytes_FromStringAndSize((const char *)p, (Py_ssize_t)(n * sizeof(int64_t)));
+}
+
+/* the state after the run (DrawTracker.import_state reads it), with each open event named:
+ * 0 none, 1 the one open when the run began, 2 + j the j-th event made by the run */
+static PyObject *draw_result(const DrawRun *r) {
+    const DrawSpec *s = r->spec;
+    size_t n = 0;
+    for (int i = 0; i < s->n; i++)
+        n += 4 + (s->rules[i].kind == DR_COUNTER ? 3 : 1 + 3 * (size_t)r->slots[i].n);
+    long made = r->nevents - s->n;
+    int64_t *st = PyMem_RawMalloc((n ? n : 1) * sizeof *st);
+    int64_t *entry = PyMem_RawMalloc((size_t)(s->n ? 3 * s->n : 1) * sizeof *entry);
+    int64_t *ev = PyMem_RawMalloc((size_t)(made ? 5 * made : 1) * sizeof *ev);
+    PyObject *out = NULL;
+    if (!st || !entry || !ev) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    size_t at = 0;
+    for (int i = 0; i < s->n; i++) {
+        const DrawSlot *d = &r->slots[i];
+        const DrawEvent *e = &r->events[i];
+        st[at++] = d->open < 0 ? 0 : d->open < s->n ? 1 : 2 + (d->open - s->n);
+        const DrawEvent *o = d->open >= 0 ? &r->events[d->open] : NULL;
+        st[at++] = o ? o->start : -1;
+        st[at++] = o ? o->deadline : -1;
+        st[at++] = o ? o->reached : -1;
+        if (s->rules[i].kind == DR_COUNTER) {
+            st[at++] = d->running;
+            st[at++] = d->count;
+            st[at++] = d->start;
+        } else {
+            st[at++] = d->n;
+            for (long j = 0; j < d->n; j++) {
+                st[at++] = d->table[j].key;
+                st[at++] = d->table[j].count;
+                st[at++] = d->table[j].first;
+            }
+        }
+        entry[3 * i] = e->deadline;
+        entry[3 * i + 1] = e->reached;
+        entry[3 * i + 2] = e->end;
+    }
+    for (long j = 0; j < made; j++) {
+        const DrawEvent *e = &r->events[s->n + j];
+        ev[5 * j] = e->slot;
+        ev[5 * j + 1] = e->start;
+        ev[5 * j + 2] = e->deadline;
+        ev[5 * j + 3] = e->reached;
+        ev[5 * j + 4] = e->end;
+    }
+    out = Py_BuildValue("(NNN)", int64_bytes(st, n), int64_bytes(entry, 3 * (size_t)s->n),
+                        int64_bytes(ev, 5 * (size_t)made));
+done:
+    PyMem_RawFree(st);
+    PyMem_RawFree(entry);
+    PyMem_RawFree(ev);
+    return out;
+}
+
+static PyObject *py_draw_run(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *spec_o, *state_o, *flags_o, *counts_o, *keys_o, *bits_o, *high_o;
+    Py_ssize_t i0, i1, ply0;
+    if (!PyArg_ParseTuple(args, "OOOOOOOnnn", &spec_o, &state_o, &flags_o, &counts_o, &keys_o,
+                          &bits_o, &high_o, &i0, &i1, &ply0))
+        return NULL;
+    Views v = {.n = 0};
+    PyObject *objs[7] = {spec_o, state_o, flags_o, counts_o, keys_o, bits_o, high_o};
+    for (int i = 0; i < 7; i++)
+        if (view(&v, objs[i]) < 0) {
+            release(&v);
+            return NULL;
+        }
+    Py_buffer *spec = &v.b[0], *state = &v.b[1], *flags = &v.b[2], *counts = &v.b[3],
+              *keys = &v.b[4], *bits = &v.b[5], *high = &v.b[6];
+    const char *why = NULL;
+    if (spec->len % 8 || state->len % 8)
+        why = "a draw spec or state is a whole number of 64-bit integers";
+    else if (i0 < 0 || i1 < i0 || ply0 < 0 || flags->len < i1 || counts->len < 4 * i1 ||
+             keys->len < 8 * i1 || bits->len < 32 * i1 || (high->len && high->len < 32 * i1))
+        why = "the plies are not in the arrays";
+    DrawSpec sp;
+    DrawRun run;
+    memset(&run, 0, sizeof run);
+    if (!why && draw_spec_from_blob(&sp, spec->buf, (size_t)spec->len / 8, &why) == 0 &&
+        draw_load(&run, &sp, state->buf, (size_t)state->len / 8, &why) == 0) {
+        DrawArrays a = {flags->buf, counts->buf, keys->buf, bits->buf,
+                        high->len ? high->buf : NULL};
+        draw_plies(&run, &a, (long)i0, (long)i1, (long)ply0);
+        why = run.err ? "out of memory" : NULL;
+    }
+    PyObject *out = why ? NULL : draw_result(&run);
+    draw_free(&run);
+    release(&v);
+    if (why) {
+        if (!strcmp(why, "out of memory"))
+            return PyErr_NoMemory();
+        PyErr_SetString(PyExc_ValueError, why);
+    }
+    return out;
+}
+
+/* ------------------------------------------------------------------ the reader's lane */
+
+static PyObject *sub(PyObject *text, long a, long b) {
+    return PyUnicode_Substring(text, (Py_ssize_t)a, (Py_ssize_t)b);
+}
+
+/* (start, end, line, end_line, body, result, tags, lines, nmoves) of a clean game */
+static PyObject *game_obj(PyObject *text, const ScanGame *g) {
+    PyObject *tags = PyList_New(g->ntags);
+    if (!tags)
+        return NULL;
+    for (int i = 0; i < g->ntags; i++) {
+        const long *t = g->tag[i];
+        PyObject *pair = Py_BuildValue("(NN)", sub(text, t[0], t[1]), sub(text, t[2], t[3]));
+        if (!pair) {
+            Py_DECREF(tags);
+            return NULL;
+        }
+        PyList_SET_ITEM(tags, i, pair);
+    }
+    PyObject *lines = PyBytes_FromStringAndSize((const char *)g->lines,
+                                                (Py_ssize_t)(g->nmoves * (long)sizeof(int32_t)));
+    return Py_BuildValue("(lllllNNNl)", g->start, g->end, g->line, g->end_line, g->body,
+                         sub(text, g->result, g->result + g->result_len), tags, lines,
+                         g->nmoves);
+}
+
+static PyObject *py_scan_games(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *text;
+    Py_ssize_t pos, line;
+    int final;
+    if (!PyArg_ParseTuple(args, "Unnp", &text, &pos, &line, &final))
+        return NULL;
+    Text s;
+    if (text_of(text, &s) < 0)
+        return NULL;
+    if (pos < 0 || pos > s.len || line < 1) {
+        PyErr_SetString(PyExc_ValueError, "scan_games: pos is not in the text");
+        return NULL;
+    }
+    PyObject *games = PyList_New(0);
+    if (!games)
+        return NULL;
+    ScanGame g;
+    memset(&g, 0, sizeof g);
+    long at = (long)pos, ln = (long)line;
+    int status;
+    for (;;) {
+        long next = at, next_line = ln;
+        status = scan_game(&s, at, ln, final, &g, &next, &next_line);
+        if (g.err) {
+            scan_free(&g);
+            Py_DECREF(games);
+            return PyErr_NoMemory();
+        }
+        if (status != SCAN_OK)
+            break;
+        PyObject *obj = game_obj(text, &g);
+        if (!obj || PyList_Append(games, obj) < 0) {
+            Py_XDECREF(obj);
+            scan_free(&g);
+            Py_DECREF(games);
+            return NULL;
+        }
+        Py_DECREF(obj);
+        at = next;
+        ln = next_line;
+        if (at >= s.len) {
+            status = SCAN_END;
+            break;
+        }
+    }
+    scan_free(&g);
+    return Py_BuildValue("(Nlli)", games, at, ln, status);
+}
+
+/* The first of plies 0 .. n-1 (main-line plies k on) whose written move number is not
+ * base + (k + i + offset) / 2, or is written N... on the first mover's ply
+ * (pdnkit.validation.game.MainLine._ply's check); -1 when every one fits. */
+static PyObject *py_misnumbered(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer fl, nb;
+    Py_ssize_t n, k, base, offset;
+    if (!PyArg_ParseTuple(args, "y*y*nnnn", &fl, &nb, &n, &k, &base, &offset))
+        return NULL;
+    long out = -1;
+    if (n < 0 || fl.len < n || nb.len < 4 * n || k < 0 || offset < 0) {
+        PyBuffer_Release(&fl);
+        PyBuffer_Release(&nb);
+        PyErr_SetString(PyExc_ValueError, "misnumbered: the plies are not in the arrays");
+        return NULL;
+    }
+    const uint8_t *f = fl.buf;
+    const int32_t *num = nb.buf;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!(f[i] & F_NUMBERED))
+            continue;
+        Py_ssize_t j = k + i + offset;
+        if (num[i] != base + j / 2 || ((f[i] & F_BLACK_DOTS) && !(j % 2))) {
+            out = (long)i;
+            break;
+        }
+    }
+    PyBuffer_Release(&fl);
+    PyBuffer_Release(&nb);
+    return PyLong_FromLong(out);
+}
+
 static PyMethodDef METHODS[] = {
+    {"misnumbered", py_misnumbered, METH_VARARGS,
+     "misnumbered(flags, numbers, n, k, base, offset) -> the first misnumbered ply or -1"},
+    {"scan_games", py_scan_games, METH_VARARGS,
+     "scan_games(text, pos, line, final) -> (games, pos, line, status)"},
+    {"draw_run", py_draw_run, METH_VARARGS,
+     "draw_run(spec, state, flags, counts, keys, bits, bits_high, i0, i1, ply0) -> "
+     "(state, entry, events)"},
     {"table", py_table, METH_O, "table(blob) -> a variant's core table"},
     {"replay", py_replay, METH_VARARGS, "replay(table, state, moves, offset=0) -> tuple"},
     {"perft", py_perft, METH_VARARGS, "perft(table, state, depth, duplicates=0) -> int"},

@@ -1,0 +1,52 @@
+"""The validator on the compiled core against the Python replay alone: the whole report of
+every game (the jsonl object, findings, statuses, rule events, start and final positions,
+ply records with moves and positions, a compact report's run) is the same, on every real
+file, every sample of ``data/`` and the shared intl_2000 file (slow), in the modes a user
+reaches (full reports, light ones, compact ones for the loader, ``irregular="stop"``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.core.support import corpus_files
+from tests.shared import SHARED_DATA
+from tests.validate.coreparity import COMPILED, dumps, first_difference, pure_core
+
+pytestmark = pytest.mark.skipif(not COMPILED, reason="the compiled core is not built")
+
+FILES = corpus_files()
+INTL = SHARED_DATA / "bench" / "intl_2000.pdn"
+
+
+def _same(source: object, deep: bool = True, **options: object) -> None:
+    got = dumps(source, deep, **options)
+    with pure_core():
+        want = dumps(source, deep, **options)
+    assert got, "no report"
+    diff = first_difference(got, want)
+    assert diff is None, diff
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_file_full_reports(path: Path) -> None:
+    _same(path)
+
+
+def test_light_compact_and_stop_modes() -> None:
+    if not FILES:
+        pytest.skip("no corpus")
+    paths = [str(p) for p in FILES]
+    _same(paths, deep=False, light=True)
+    _same(paths, compact=True)
+    _same(paths, deep=False, irregular="stop")
+
+
+@pytest.mark.slow
+def test_intl_2000() -> None:
+    if not INTL.exists():
+        pytest.skip("shared bench file not available")
+    _same(INTL)
+    _same(INTL, deep=False, light=True)
