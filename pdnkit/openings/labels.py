@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pdnkit.openings.book import Classification, OpeningBook, load_tables
 from pdnkit.openings.record import colours_swapped, game_positions
@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from pdnkit.openings.table import Entry
     from pdnkit.validation.report import GameReport
 
-__all__ = ["FINDING_CODE", "GameOpening", "coded_family", "entries_label", "label_report",
+__all__ = ["FINDING_CODE", "OPENING_COLUMNS", "GameOpening", "add_opening", "coded_family",
+           "entries_label", "label_report",
            "tag_finding", "tag_line"]
 
 #: the code of the finding for an opening tag the moves disagree with
@@ -132,6 +133,10 @@ def tag_finding(tags: Iterable[tuple[str, str]], c: Classification, book: Openin
                                             "code": c.code, "name": c.name})
 
 
+#: the opening columns a row batch's ``games`` table gets from :func:`add_opening`
+OPENING_COLUMNS = ("opening_code", "opening_name", "opening_ply", "opening_family",
+                   "opening_mirrored")
+
 #: the shipped book of each variant name the import met (``None``: a variant pdnkit does not
 #: know), and its starting position: looked up once per game
 _BOOKS: dict[str, OpeningBook | None] = {}
@@ -189,6 +194,29 @@ def label_report(report: GameReport, tags: Iterable[tuple[str, str]]) -> GameOpe
     if finding is not None and report.record is not None:
         finding.line = tag_line(report.record.raw, report.line, finding.details["tag"])
     return GameOpening.of(c, finding)
+
+
+def add_opening(games: dict[str, list[Any]], report: GameReport,
+                tags: Iterable[tuple[str, str]]) -> list[Finding]:
+    """Append a game's opening columns (``opening_code``, ``opening_name``, ``opening_ply``,
+    ``opening_family``, ``opening_mirrored``) to the ``games`` columns of a row batch
+    (:class:`pdnkit.tables.rows.ReportBatch`), by :func:`label_report`; returns the
+    ``opening-tag-mismatch`` finding of a tag its moves disagree with (as a list).
+
+    Example:
+        >>> from pdnkit.validation import validate
+        >>> cols: dict[str, list[Any]] = {c: [] for c in OPENING_COLUMNS}
+        >>> rep = next(validate('[GameType "25"] 1. cd4 ba5 2. dc5 d:b4 3. a:c5 fg5 *'))
+        >>> add_opening(cols, rep, [])
+        []
+        >>> cols["opening_name"]
+        ['Кол']
+    """
+    label = label_report(report, tags)
+    for col, value in zip(OPENING_COLUMNS, (label.code, label.name, label.ply, label.family,
+                                            label.mirrored), strict=True):
+        games[col].append(value)
+    return [] if label.finding is None else [label.finding]
 
 
 def tag_line(raw: str | None, first: int | None, tag: str) -> int | None:

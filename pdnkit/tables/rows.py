@@ -21,7 +21,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.openings.labels import label_report
+from pdnkit.openings.labels import add_opening
 from pdnkit.pdn.tags import game_tags, unique_tags
 from pdnkit.tables.bitboards import (
     Bits,
@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
     import pyarrow as pa
 
-    from pdnkit.findings import Finding
     from pdnkit.validation.report import PlainRun
 
 
@@ -388,7 +387,7 @@ class ReportBatch:
         g["white"].append(info_tags.white)
         g["black"].append(info_tags.black)
         g["opening"].append(info_tags.opening)
-        noted = self._add_opening(report, tag_list)
+        noted = add_opening(self.games, report, tag_list)  # (pdnkit.openings.labels)
         g["date"].append(info_tags.date)
         g["date_raw"].append(info_tags.date_raw)
         g["year"].append(info_tags.year)
@@ -454,19 +453,6 @@ class ReportBatch:
             ev["reached_ply"].append(getattr(e, "reached_ply", None))
             ev["end_ply"].append(getattr(e, "end_ply", None))
         return gid
-
-    def _add_opening(self, report: Any, tags: list[tuple[str, str]]) -> list[Finding]:
-        """The game's opening columns, by the positions it reached and the opening tables
-        shipped with pdnkit (:func:`pdnkit.openings.labels.label_report`), and the
-        ``opening-tag-mismatch`` finding of a tag its moves disagree with (as a list)."""
-        label = label_report(report, tags)
-        g = self.games
-        g["opening_code"].append(label.code)
-        g["opening_name"].append(label.name)
-        g["opening_ply"].append(label.ply)
-        g["opening_family"].append(label.family)
-        g["opening_mirrored"].append(label.mirrored)
-        return [] if label.finding is None else [label.finding]
 
     def _add_position(self, gid: int, ply: int, layout: BoardLayout, black: bool,
                       bits: Bits) -> None:
