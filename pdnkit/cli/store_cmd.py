@@ -50,8 +50,10 @@ def import_command(
     variant: Variant = None,
     edition: Edition = None,
     jobs: int = typer.Option(1, "--jobs", "-j", min=1,
-                             help="Worker processes that read, replay and build the rows; "
-                                  "this process only loads them (faster with 2 or more)."),
+                             help="Worker processes that read, replay and build the rows while "
+                                  "this process loads them: used only where they pay (a "
+                                  "free core, a large input, the pure-Python core; with the "
+                                  "compiled core one process is faster)."),
     replace: bool = typer.Option(False, "--replace",
                                  help="Reload files that are already in the database."),
     fmt: JsonFormat = None,

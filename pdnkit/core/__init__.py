@@ -42,6 +42,7 @@ from pdnkit.core.api import (
     position_of,
     state_of,
 )
+from pdnkit.errors import ArgumentError
 
 if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
@@ -158,7 +159,7 @@ def perft(position: Position, depth: int, divide: bool = False,
     """
     if divide:
         if not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"depth must be a non-negative integer, not {depth!r}")
+            raise ArgumentError(f"depth must be a non-negative integer, not {depth!r}")
         if depth == 0:
             return {}
         return {m: _count(position.play(m), depth - 1, keep_duplicates)

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.core.api import CoreError, Replay, State, state_of
+from pdnkit.errors import ArgumentError
 
 if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
@@ -124,9 +125,9 @@ def perft(position: Position, depth: int, keep_duplicates: bool | str = False) -
 
         return pure.perft(position, depth, keep_duplicates)
     if not isinstance(depth, int) or isinstance(depth, bool) or not 0 <= depth <= 64:
-        raise ValueError(f"depth must be an integer from 0 to 64, not {depth!r}")
+        raise ArgumentError(f"depth must be an integer from 0 to 64, not {depth!r}")
     if keep_duplicates not in _DUPLICATES:
-        raise ValueError(f"keep_duplicates is False, True or 'order', not {keep_duplicates!r}")
+        raise ArgumentError(f"keep_duplicates is False, True or 'order', not {keep_duplicates!r}")
     try:
         return int(_core.perft(table, _state(position), depth, _DUPLICATES[keep_duplicates]))
     except ValueError as exc:

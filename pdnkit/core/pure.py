@@ -39,6 +39,7 @@ from pdnkit.core.api import (
     position_of,
     state_of,
 )
+from pdnkit.errors import ArgumentError
 from pdnkit.rules.notation import canonical_path, parse_square
 
 if TYPE_CHECKING:
@@ -462,10 +463,10 @@ def perft(position: Position, depth: int, keep_duplicates: bool | str = False) -
     count once per origin, destination and pieces taken in order)."""
     if keep_duplicates == "order":
         if not isinstance(depth, int) or depth < 0:
-            raise ValueError(f"depth must be a non-negative integer, not {depth!r}")
+            raise ArgumentError(f"depth must be a non-negative integer, not {depth!r}")
         return _perft_order(position, depth)
     if keep_duplicates not in (False, True):
-        raise ValueError(f"keep_duplicates is False, True or 'order', not {keep_duplicates!r}")
+        raise ArgumentError(f"keep_duplicates is False, True or 'order', not {keep_duplicates!r}")
     n = _rules_perft()(position, depth, keep_duplicates=bool(keep_duplicates))
     assert isinstance(n, int)
     return n

@@ -22,7 +22,7 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, Protocol, overload
 
 from pdnkit.pdn import lalr
 from pdnkit.pdn.lalr import (
@@ -287,6 +287,19 @@ def fast_record(text: str, parser: Any, line0: int, rec: GameRecord) -> bool:
     return True
 
 
+class FullParser(Protocol):
+    """The reader's whole parser (:func:`pdnkit.pdn.reader.parse_game`), for a lane game the
+    fast lane cannot take after all; the reader sets it (it imports this module, so this
+    module cannot import it)."""
+
+    def __call__(self, text: str, *, file: str | None, index: int, line: int) -> GameRecord:
+        ...
+
+
+#: set by :mod:`pdnkit.pdn.reader` when it is imported (a lane record exists only after)
+FULL_PARSER: list[FullParser] = []
+
+
 class LaneRecord(GameRecord):
     """A game the compiled lane read (:class:`pdnkit.pdn.split.LaneChunk`): its tags, result
     and place as the reader gives them, and the movetext's elements read on first use
@@ -312,9 +325,7 @@ class LaneRecord(GameRecord):
     def _read(self) -> None:
         rec = GameRecord()
         if not fast_record(self.raw, None, self.line, rec):  # never: the lane's own subset
-            from pdnkit.pdn.reader import parse_game
-
-            rec = parse_game(self.raw, file=self.file, index=self.index, line=self.line)
+            rec = FULL_PARSER[0](self.raw, file=self.file, index=self.index, line=self.line)
         self.__dict__["_body"] = rec.body
         self.__dict__["_moves"] = rec.moves
 

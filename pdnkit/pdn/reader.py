@@ -123,6 +123,9 @@ def parse_game(text: str, *, strict: bool = False, file: str | None = None, inde
     return rec
 
 
+fast.FULL_PARSER[:] = [parse_game]  # the lane falls back on the whole parser
+
+
 def _parse_into(rec: GameRecord, text: str, ctx: Ctx, parser_obj: Any) -> None:
     """Read ``text`` into ``rec``: the fast lane when the game is plain, else the layout
     model (:func:`pdnkit.pdn.layout.read_header`: the tags, and the junk lifted out) and

@@ -37,7 +37,7 @@ from itertools import chain
 from pathlib import Path
 from typing import IO, cast
 
-from pdnkit.errors import PdnkitError
+from pdnkit.errors import ArgumentError, MissingFileError, PdnkitError
 from pdnkit.findings import Finding, make_finding
 from pdnkit.pdn.decode import WINDOW, decide, detect_wide, is_legacy
 from pdnkit.pdn.record import GameRecord
@@ -195,7 +195,7 @@ def open_source(source: Source, encoding: str | None = None) -> Opened:
     if isinstance(source, str):
         if (source.strip().lower().endswith((".pdn", ".txt")) and "\n" not in source
                 and not source.lstrip().startswith("[")):
-            raise FileNotFoundError(f"no such PDN file: {source}")
+            raise MissingFileError(f"no such PDN file: {source}")
         return Opened(line_blocks([source]), None, None, encoding, None, named=False)
     if isinstance(source, (bytes, bytearray, memoryview)):
         return _binary(io.BytesIO(bytes(source)), encoding, None, None, named=False)
@@ -490,7 +490,7 @@ def check_encoding(encoding: str | None) -> str | None:
     try:
         codecs.lookup(encoding)
     except LookupError:
-        raise ValueError(f"unknown encoding {encoding!r} (use a Python codec name such as "
+        raise ArgumentError(f"unknown encoding {encoding!r} (use a Python codec name such as "
                          "utf-8, cp1251, cp866, cp1252, latin-1, utf-16)") from None
     return encoding
 

@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.errors import ArgumentError
 from pdnkit.rules.material import (
     ANY,
     MATERIAL_CONDITIONS,
@@ -226,9 +227,9 @@ class DrawTracker:
         int_keys: bool = False,
     ) -> None:
         if halfmove is not None and halfmove < 0:
-            raise ValueError(f"halfmove must be >= 0, got {halfmove}")
+            raise ArgumentError(f"halfmove must be >= 0, got {halfmove}")
         if start_ply < 0:
-            raise ValueError(f"start_ply must be >= 0, got {start_ply}")
+            raise ArgumentError(f"start_ply must be >= 0, got {start_ply}")
         self.rules = rules
         #: repetition keys are ``Position.key()`` values (as the compiled core gives them
         #: for its plies), so positions of the core and of the rules engine compare alike
@@ -285,9 +286,9 @@ class DrawTracker:
         draw is ever reported early because of a move pdnkit could not classify).
         """
         if self._finished:
-            raise ValueError("DrawTracker.push() after finish()")
+            raise ArgumentError("DrawTracker.push() after finish()")
         if ply <= self._last_ply:
-            raise ValueError(f"plies must increase: got {ply} after {self._last_ply}")
+            raise ArgumentError(f"plies must increase: got {ply} after {self._last_ply}")
         self._last_ply = ply
         if self._packed is not None:
             self._unpack()
@@ -490,7 +491,7 @@ class DrawTracker:
             (['counter', 'counter'], 14)
         """
         if not self.int_keys:
-            raise ValueError("export_state needs a tracker made with int_keys=True")
+            raise ArgumentError("export_state needs a tracker made with int_keys=True")
         if self._fresh is not None:
             self._materialize()
         if self._packed is not None:
@@ -615,14 +616,14 @@ def _has_kings(position: Position) -> bool:
 def _check_rule(rule: DrawRule) -> None:
     """API-misuse check of a DrawRule record (a bad record is a programming error)."""
     if rule.kind not in ("repetition", "counter"):
-        raise ValueError(f"draw rule {rule.name!r}: unknown kind {rule.kind!r}")
+        raise ArgumentError(f"draw rule {rule.name!r}: unknown kind {rule.kind!r}")
     if int(rule.limit) < 1:
-        raise ValueError(f"draw rule {rule.name!r}: limit must be >= 1, got {rule.limit!r}")
+        raise ArgumentError(f"draw rule {rule.name!r}: limit must be >= 1, got {rule.limit!r}")
     unknown = set(rule.resets) - RESET_EVENTS
     if unknown:
-        raise ValueError(f"draw rule {rule.name!r}: unknown reset events {sorted(unknown)}")
+        raise ArgumentError(f"draw rule {rule.name!r}: unknown reset events {sorted(unknown)}")
     if rule.kind == "counter" and rule.material not in MATERIAL_CONDITIONS:
-        raise ValueError(
+        raise ArgumentError(
             f"draw rule {rule.name!r}: unknown material condition {rule.material!r}"
         )
 

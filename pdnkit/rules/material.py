@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.errors import ArgumentError
+
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from pdnkit.rules.position import Position
     from pdnkit.rules.variants import Rules
@@ -291,7 +293,7 @@ def material_holds(name: str, position: Position | Counts) -> bool:
     try:
         cond = MATERIAL_CONDITIONS[name]
     except KeyError:
-        raise ValueError(
+        raise ArgumentError(
             f"unknown material condition {name!r}; known: {', '.join(sorted(MATERIAL_CONDITIONS))}"
         ) from None
     return cond(position)

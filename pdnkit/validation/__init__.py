@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from pdnkit.errors import ArgumentError
 from pdnkit.validation.collect import Reports, Rows
 from pdnkit.validation.flow import run
 from pdnkit.validation.game import IRREGULAR
@@ -85,7 +86,7 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     """
     check_arguments(variant, edition, result_convention)
     if irregular not in IRREGULAR:
-        raise ValueError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
+        raise ArgumentError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
     codes = check_codes(select, ignore)
     options = RunOptions(variant=variant, edition=edition, result_convention=result_convention,
                          irregular=irregular, light=light, compact=compact,

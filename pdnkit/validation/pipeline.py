@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pdnkit.errors import ArgumentError
 from pdnkit.findings import Severity, make_finding, worst
 from pdnkit.validation.game import IRREGULAR, replay_game
 from pdnkit.validation.judge import CONVENTIONS
@@ -41,15 +42,15 @@ def check_arguments(variant: str | None, edition: str | None, result_convention:
     """Raise ``ValueError`` for an unknown variant, rules edition or result convention (API
     misuse, said before any game is read)."""
     if result_convention not in CONVENTIONS:
-        raise ValueError(f"result_convention must be one of {CONVENTIONS}")
+        raise ArgumentError(f"result_convention must be one of {CONVENTIONS}")
     if variant is not None and lookup_rules(variant, edition) is None:
-        raise ValueError(f"unknown variant {variant!r}")
+        raise ArgumentError(f"unknown variant {variant!r}")
     if edition is not None:
         from pdnkit.rules.variants import list_variants
 
         known = {r.edition for r in list_variants()}
         if edition.strip().lower() not in known:
-            raise ValueError(f"unknown rules edition {edition!r} (known: "
+            raise ArgumentError(f"unknown rules edition {edition!r} (known: "
                              f"{', '.join(sorted(known))})")
 
 
@@ -76,7 +77,7 @@ def check_codes(select: Iterable[str] | None, ignore: Iterable[str] | None
         codes = {c.strip().lower() for v in values for c in v.split(",") if c.strip()}
         unknown = sorted(codes - set(CODES))
         if unknown:
-            raise ValueError(f"unknown finding code(s): {', '.join(unknown)}; known codes: "
+            raise ArgumentError(f"unknown finding code(s): {', '.join(unknown)}; known codes: "
                              f"{', '.join(sorted(CODES))}")
         return frozenset(codes)
 
@@ -136,12 +137,12 @@ def replay(record: GameRecord, rules: Rules | None = None, *, variant: str | Non
         (2, 'error', 'illegal-move')
     """
     if result_convention not in CONVENTIONS:
-        raise ValueError(f"result_convention must be one of {CONVENTIONS}, "
+        raise ArgumentError(f"result_convention must be one of {CONVENTIONS}, "
                          f"got {result_convention!r}")
     if irregular not in IRREGULAR:
-        raise ValueError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
+        raise ArgumentError(f"irregular must be one of {IRREGULAR}, got {irregular!r}")
     if variant is not None and lookup_rules(variant, edition) is None:
-        raise ValueError(f"unknown variant {variant!r}")
+        raise ArgumentError(f"unknown variant {variant!r}")
     options = RunOptions(variant=variant, edition=edition, result_convention=result_convention,
                          light=light, irregular=irregular, compact=compact)
     return replay_with(record, options, rules, file_guess)

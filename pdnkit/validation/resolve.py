@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from pdnkit.errors import ArgumentError
 from pdnkit.findings import Finding, make_finding
 from pdnkit.pdn.tags import ITALIAN_NAMES, TAG_NAMES, field_of
 from pdnkit.rules.variants import Rules, get_rules
@@ -392,7 +393,7 @@ def resolve_rules(record: GameRecord, variant: str | None = None, edition: str |
     findings: list[Finding] = []
     arg_rules = lookup_rules(variant, edition) if variant else None
     if variant and arg_rules is None:
-        raise ValueError(f"unknown variant {variant!r}")
+        raise ArgumentError(f"unknown variant {variant!r}")
 
     tag_rules: Rules | None = None
     source = "none"

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Union, cast
 
+from pdnkit.errors import MissingFileError
 from pdnkit.pdn.record import GameRecord
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
         >>> collect_paths(["no-such.pdn"])
         Traceback (most recent call last):
         ...
-        FileNotFoundError: no such file or folder: no-such.pdn
+        pdnkit.errors.MissingFileError: no such file or folder: no-such.pdn
     """
     from pdnkit.pdn.source import STDIN, is_regular_file, no_input, pdn_files
 
@@ -105,7 +106,7 @@ def collect_paths(paths: Iterable[str | Path]) -> list[Path]:
         elif path.exists():
             found = [path]
         else:
-            raise FileNotFoundError(f"no such file or folder: {path}")
+            raise MissingFileError(f"no such file or folder: {path}")
         for q in found:
             q = q.resolve()
             if q not in seen:

@@ -129,6 +129,7 @@ def test_jobs_give_the_same_variants(tmp_path: Path, monkeypatch: pytest.MonkeyP
     serial = [(r.file, r.index, r.variant, r.status, r.finding_codes())
               for r in validate(paths)]
     monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
     monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: True)
     parallel = [(r.file, r.index, r.variant, r.status, r.finding_codes())
                 for r in validate(paths, jobs=2, chunk_size=1)]
@@ -142,6 +143,7 @@ def test_import_jobs_give_the_same_variants(tmp_path: Path,
     paths = [_write(tmp_path, "czech.pdn", CZECH),
              _write(tmp_path, "problems.pdn", INTERNATIONAL_PROBLEMS)]
     monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
     monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: True)
     got = []
     for jobs in (1, 2):

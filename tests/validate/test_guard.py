@@ -112,6 +112,7 @@ def test_five_thousand_digits(tmp_path: Path, where: str,
     assert len(serial) == 4 and serial[-1][0].endswith("next.pdn")
     assert serial[0][2] == "ok" and serial[2][2] == "ok"
     monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
     monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: True)
     assert [(r.file, r.index, r.status) for r in validate([p, q], jobs=2)] == serial
 

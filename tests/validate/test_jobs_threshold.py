@@ -13,8 +13,9 @@ from pdnkit.validation import jobs as jobs_mod
 from pdnkit.validation import validate
 
 
-def test_workers_are_never_started_for_a_few_games() -> None:
+def test_workers_are_never_started_for_a_few_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """The prior on sizes alone: below a few hundred games' bytes, no worker is started."""
+    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)  # as on the pure core
     assert not jobs_mod.worth_workers([9_000] * 23, 2)  # about 230 games in all
     assert jobs_mod.worth_workers([20_000] * 23, 2)  # about 500: the measured rate decides
     assert jobs_mod.worth_workers([jobs_mod.PARALLEL_MIN_BYTES], 2)
@@ -22,6 +23,16 @@ def test_workers_are_never_started_for_a_few_games() -> None:
     assert not jobs_mod.worth_workers([10 ** 9], 1)
     assert jobs_mod.worth_workers([100, None], 2)  # standard input: size unknown
     assert jobs_mod.worth_workers([100], 2, min_bytes=50)
+
+
+def test_no_worker_on_the_compiled_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers read through the Python reader and lose to one process on the compiled lane:
+    with the compiled core in use, --jobs 2 runs in this process on any input."""
+    monkeypatch.setattr("pdnkit.core.core_in_use", lambda: "compiled")
+    assert not jobs_mod.workers_can_pay()
+    assert not jobs_mod.worth_workers([10 ** 9], 2) and not jobs_mod.worth_workers([None], 2)
+    monkeypatch.setattr("pdnkit.core.core_in_use", lambda: "pure")
+    assert jobs_mod.workers_can_pay() and jobs_mod.worth_workers([10 ** 9], 2)
 
 
 def test_workers_pay_by_the_measured_rate_and_the_free_cores() -> None:
@@ -82,6 +93,7 @@ def test_a_probe_that_says_no_starts_no_worker(tmp_path: Path,
 
     monkeypatch.setattr(children, "process_pool", counted)
     monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
     files = sample_files()
     serial = [r.to_dict() for r in validate(files)]
     monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: False)
@@ -110,6 +122,7 @@ def test_small_input_stays_in_process(tmp_path: Path, monkeypatch: pytest.Monkey
     assert [r.status for r in validate(p, "international", jobs=2)] == ["ok"]
     assert called == []
     monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
     assert list(validate(p, "international", jobs=2)) == []
     assert called == [1]
 
