@@ -170,3 +170,27 @@ def test_no_public_name_is_shadowed_by_a_submodule(tmp_path: Path) -> None:
     (tmp_path / "__init__.py").write_text('_API: dict[str, str] = {"show": "x.show"}\n')
     (tmp_path / "show.py").write_text("")
     assert shadowed_names(tmp_path) == {"show"}  # the check sees an offence
+
+
+BARE_ERRORS = {"ValueError", "FileNotFoundError"}
+
+
+def bare_raises(tree: ast.AST) -> list[int]:
+    """Lines that raise a built-in ``ValueError`` or ``FileNotFoundError`` itself (a caller
+    could not catch pdnkit's errors with :class:`pdnkit.errors.PdnkitError` alone)."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Raise) and node.exc is not None:
+            exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+            if isinstance(exc, ast.Name) and exc.id in BARE_ERRORS:
+                lines.append(node.lineno)
+    return lines
+
+
+def test_the_library_raises_its_own_errors() -> None:
+    """Every bad argument or missing file is an ``ArgumentError`` or ``MissingFileError``
+    (each still the built-in class it was), never the bare built-in."""
+    found = [f"{module}:{line}" for module, path in MODULES.items()
+             for line in bare_raises(ast.parse(path.read_text(encoding="utf-8")))]
+    assert found == []
+    assert bare_raises(ast.parse("def f():\n    raise ValueError('x')\n")) == [2]

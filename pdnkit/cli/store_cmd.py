@@ -110,7 +110,7 @@ def import_command(
     with usage_errors():  # an unknown code, no such file, an unknown variant
         codes = check_codes(select, ignore)
         if openings and (variant is None or lake is not None):
-            raise ValueError("--openings needs --variant (the variant whose games the table "
+            raise ArgumentError("--openings needs --variant (the variant whose games the table "
                              "names) and a DuckDB database (not --lake)")
         if lake is not None:
             from pdnkit.lake import import_lake

@@ -42,6 +42,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TypeVar
 
+from pdnkit.errors import ArgumentError
 from pdnkit.openings.table import (
     KINDS,
     BitsKey,
@@ -153,7 +154,7 @@ class OpeningBook:
         by_start: dict[Position, list[Entry]] = {}
         for e in self.entries:
             if e.variant != self.variant:
-                raise ValueError(f"entry {e.full_code} of {e.file} is for {e.variant}, "
+                raise ArgumentError(f"entry {e.full_code} of {e.file} is for {e.variant}, "
                                  f"not {self.variant}")
             if e.fen is None:
                 by_pos.setdefault(e.position, []).append(e)
@@ -204,7 +205,7 @@ class OpeningBook:
         entries = list(self.entries)
         for o in others:
             if o.variant != self.variant:
-                raise ValueError(f"cannot combine a {o.variant} book with a {self.variant} "
+                raise ArgumentError(f"cannot combine a {o.variant} book with a {self.variant} "
                                  "book")
             entries.extend(o.entries)
         return OpeningBook(self.variant, entries)

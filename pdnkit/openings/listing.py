@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pdnkit.errors import ArgumentError
 from pdnkit.openings.book import OpeningBook, load_tables, load_user_table, table_index
 from pdnkit.openings.labels import coded_family
 from pdnkit.openings.record import classify_record
@@ -153,7 +154,7 @@ def classify(paths: Iterable[str | Path] | str | Path | None = None, *,
     import pandas as pd
 
     if (paths is None) == (db is None):
-        raise ValueError("give PDN files or a database, not both and not neither")
+        raise ArgumentError("give PDN files or a database, not both and not neither")
     extra: dict[str, list[OpeningBook]] = {}
 
     def book_of(v: str, con: duckdb.DuckDBPyConnection | None = None) -> OpeningBook:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from pdnkit.errors import PdnkitError
+from pdnkit.errors import ArgumentError, PdnkitError
 from pdnkit.rules import Position, get_rules, match_move, parse_fen
 from pdnkit.rules.notation import canonical_notation
 from pdnkit.rules.variants import Rules
@@ -155,7 +155,7 @@ def _mirror_map(rules: Rules) -> dict[int, int]:
         f, r = geo.square_to_coords(n)
         m = geo.coords_to_square(rules.width - 1 - f, rules.height - 1 - r)
         if m is None:
-            raise ValueError(f"the {rules.name} board is not symmetric under a half turn")
+            raise ArgumentError(f"the {rules.name} board is not symmetric under a half turn")
         out[n] = m
     return out
 
@@ -279,7 +279,7 @@ def read_table(source: str | Path | IO[str], variant: str, *, family: str | None
         (('c3-d4', 'b6-a5', 'd4-c5', 'd6:b4', 'a3:c5'), 5)
     """
     if kind not in KINDS:
-        raise ValueError(f"kind must be one of {KINDS}, got {kind!r}")
+        raise ArgumentError(f"kind must be one of {KINDS}, got {kind!r}")
     rules = get_rules(variant)
     if isinstance(source, (str, Path)):
         path = Path(source)

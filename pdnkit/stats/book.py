@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
+from pdnkit.errors import ArgumentError
 from pdnkit.stats.common import OUTCOME_SQL, first_mover_first, frame, result_columns
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.stats.positions import Bits5, bits_match, positions_at
@@ -68,9 +69,9 @@ def openings(
                               date_from=date_from, date_to=date_to, min_games=min_games,
                               filter=filter)
     if plies < 1:
-        raise ValueError("plies must be at least 1")
+        raise ArgumentError("plies must be at least 1")
     if by not in ("moves", "position"):
-        raise ValueError("by must be 'code', 'name', 'moves' or 'position'")
+        raise ArgumentError("by must be 'code', 'name', 'moves' or 'position'")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
     where, params = gf.sql()

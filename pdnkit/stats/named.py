@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pdnkit.errors import ArgumentError
 from pdnkit.stats.common import OUTCOME_SQL, first_mover_first, frame, result_columns
 from pdnkit.stats.filters import DateBound, GameFilter
 from pdnkit.store.session import DbLike, reading
@@ -94,7 +95,7 @@ def named_openings(
     ['games', 'black_wins', 'draws']
     """
     if by not in ("code", "name"):
-        raise ValueError("by must be 'code' or 'name'")
+        raise ArgumentError("by must be 'code' or 'name'")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
     where, params = gf.sql()
