@@ -48,7 +48,8 @@ def test_kill_9_of_an_import_takes_its_workers_with_it(tmp_path: Path) -> None:
     src = tmp_path / "big.pdn"
     # above PARALLEL_MIN_BYTES (2 MB), so that the import starts workers
     src.write_text((GAME_A + GAME_B) * 20000, encoding="utf-8")
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    # workers are used with the pure core only (on the compiled one, one process is faster)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PDNKIT_PURE="1")
     proc = subprocess.Popen(
         [sys.executable, "-m", "pdnkit", "import", str(src), "--db", str(tmp_path / "g.duckdb"),
          "--jobs", "2", "--quiet"], env=env, stdout=subprocess.DEVNULL,
