@@ -66,7 +66,7 @@ def game_positions(report: GameReport) -> Iterator[Position]:
     yield start
     plain = getattr(report, "plain", None)
     if plain is not None:
-        yield from plain.afters
+        yield from plain.iter_afters()  # made only as far as the classifier reads
     rules = start.rules
     for ply in report.plies:
         if not ply.replayed:

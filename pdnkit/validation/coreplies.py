@@ -19,7 +19,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pdnkit.core import (
@@ -342,8 +342,14 @@ class CoreRun:
     @property
     def afters(self) -> list[Position]:
         """The positions after each ply of the run (made from the arrays)."""
-        return [position_of(self.rules, self.rep.position(i, self.black))
-                for i in range(self.plies)]
+        return list(self.iter_afters())
+
+    def iter_afters(self) -> Iterator[Position]:
+        """:attr:`afters` one at a time, made only as far as they are read (the opening
+        classifier reads a game's first plies, not all of them)."""
+        rules, rep, black = self.rules, self.rep, self.black
+        for i in range(self.plies):
+            yield position_of(rules, rep.position(i, black))
 
     def notations(self) -> list[str]:
         """The canonical notation of every ply of the run."""

@@ -12,7 +12,7 @@ Example:
 from __future__ import annotations
 
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -244,6 +244,10 @@ class PlainRun:
         self.offset = offset
         self.moves: list[Move] = []
         self.afters: list[Position] = []
+
+    def iter_afters(self) -> Iterator[Position]:
+        """The positions after each ply, one at a time (as the compiled run gives them)."""
+        return iter(self.afters)
 
     def __len__(self) -> int:
         return len(self.moves)
