@@ -158,9 +158,11 @@ def validate_cmd(
         FailOn.error, "--fail-on",
         help="Exit with status 1 when a finding of this severity or worse exists."),
     jobs: int = typer.Option(
-        1, "--jobs", "-j", min=1, help="Worker processes (chunks of games each; order kept), used only where they "
-                     "pay: a free core, a large input, the pure-Python core (with the "
-                     "compiled core one process is faster)."),
+        1, "--jobs", "-j", min=1,
+        help="Worker processes, used only where they pay (a free core, a large input, "
+             "measured on the first games): each reads and replays parts of a file (a plain "
+             "UTF-8 file on the compiled core; any input on the pure-Python core); the output "
+             "is the same, in file order."),
     result_convention: Convention = typer.Option(
         Convention.auto, "--result-convention",
         help="Whom the first number of a result belongs to where Black moves first (English, "

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, overload
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from pdnkit.pdn import lalr
 from pdnkit.pdn.lalr import (
@@ -35,6 +36,9 @@ from pdnkit.pdn.lalr import (
 )
 from pdnkit.pdn.layout import IDENTIFIER, decode_entities
 from pdnkit.pdn.record import BodyElement, GameRecord, MoveNode
+
+if TYPE_CHECKING:
+    from pdnkit.pdn.split import Chunk
 
 # The terminals of the usual game, taken from the grammar (the same patterns, in the order
 # Lark's lexer tries them). A game whose text is a sequence of these that fits
@@ -427,5 +431,95 @@ def lane_record(chunk: Any, file: str | None, index: int, encoding: str | None) 
     return rec
 
 
-__all__ = ["LaneNodes", "LaneRecord", "cache_file", "fast_children", "fast_pattern", "fast_record",
-           "fast_regex", "lane_record"]
+# -- parts of a file for worker processes ---------------------------------------------------
+
+#: a place where a file is cut into parts: after a line that ends with a game's result (and
+#: any blank lines), before a line that opens a tag pair. The splitter and the compiled lane
+#: both end a game at its result and start the next one at such a tag line, so each part
+#: reads as the same games as the whole file.
+_CUT = re.compile(rb'(?<![\w/-])(?:1-0|0-1|2-0|0-2|1-1|0-0|1/2-1/2|\*)[ \t]*\r?\n'
+                  rb'(?:[ \t]*\r?\n)*(?=[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+")')
+
+
+@dataclass(frozen=True)
+class FileSpan:
+    """A part of a file cut at a game boundary (:func:`file_spans`): the bytes
+    ``[start, end)`` of ``path``, the number of its first ``line``, and whether it is the
+    file's ``last`` part (else games follow it)."""
+
+    path: str
+    start: int
+    end: int
+    line: int
+    last: bool
+
+
+def file_spans(path: str | os.PathLike[str], sizes: Sequence[int], size: int,
+               encoding: str | None = None) -> list[FileSpan] | None:
+    """``path`` cut into parts at game boundaries (see :data:`_CUT`): the first of about
+    ``sizes[0]`` bytes, the next ``sizes[1]`` ..., then ``size`` each; each part read by
+    :func:`span_chunks` gives the chunks the whole file gives for its lines. ``None`` where
+    the parts would not read as the whole file does: a file that is not plain UTF-8 (a byte
+    order mark, NUL bytes, a legacy or requested other encoding, whose decoding the reader
+    decides over the whole file) or that cannot be opened.
+
+    Example:
+        >>> import tempfile
+        >>> with tempfile.NamedTemporaryFile("wb", suffix=".pdn", delete=False) as f:
+        ...     _ = f.write(b'[A "1"]\\n1. 32-28 *\\n\\n[A "2"]\\n1. 31-27 *\\n')
+        >>> [(s.start, s.end, s.line, s.last) for s in file_spans(f.name, [4], 4)]
+        [(0, 20, 1, False), (20, 39, 4, True)]
+        >>> os.unlink(f.name)
+    """
+    import codecs
+    import mmap
+
+    if encoding is not None and codecs.lookup(encoding).name != "utf-8":
+        return None
+    try:
+        with open(path, "rb") as f:
+            total = os.fstat(f.fileno()).st_size
+            if total == 0:
+                return None
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+                if mm[:3] == codecs.BOM_UTF8 or mm.find(b"\0") >= 0:
+                    return None
+                return _cut(mm, os.fspath(path), total, sizes, size)
+    except (OSError, ValueError):
+        return None
+
+
+def _cut(mm: Any, path: str, total: int, sizes: Sequence[int], size: int
+         ) -> list[FileSpan] | None:
+    """The spans of :func:`file_spans` over the mapped file ``mm`` (``None``: not UTF-8)."""
+    spans: list[FileSpan] = []
+    start, line = 0, 1
+    while start < total:
+        want = sizes[len(spans)] if len(spans) < len(sizes) else size
+        m = _CUT.search(mm, max(start, start + want - 8)) if start + want < total \
+            else None
+        end = m.end() if m is not None else total
+        part = mm[start:end]
+        if not part.isascii():
+            try:
+                part.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+        spans.append(FileSpan(path, start, end, line, end >= total))
+        line += part.count(b"\n") + part.count(b"\r") - part.count(b"\r\n")
+        start = end
+    return spans
+
+
+def span_chunks(span: FileSpan) -> Iterator[Chunk]:
+    """The game chunks of ``span`` (read from its file), numbered by the file's lines."""
+    from pdnkit.pdn.split import line_blocks, split_blocks
+
+    with open(span.path, "rb") as f:
+        f.seek(span.start)
+        data = f.read(span.end - span.start)
+    return split_blocks(line_blocks([data.decode("utf-8")]), first_line=span.line)
+
+
+__all__ = ["FileSpan", "LaneNodes", "LaneRecord", "cache_file", "fast_children", "fast_pattern",
+           "fast_record", "fast_regex", "file_spans", "lane_record", "span_chunks"]

@@ -19,7 +19,7 @@ Example:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from pdnkit.findings import Finding, Severity, make_finding
@@ -426,50 +426,70 @@ def read_games(source: Source, *, strict: bool = False, file: str | None = None,
     opened = open_source(source, encoding)
     fname = file if file is not None else opened.name
     try:
-        parser = None  # the Lark parser, built by the first game outside the fast lane
-        index = 0
-        pending: list[Finding] = []
-        for chunk, followed in with_followed(opened.chunks):
-            enc = opened.encoding
-            rec: GameRecord | None = None
-            if type(chunk) is LaneChunk and not strict:  # read by the compiled lane
-                try:
-                    rec = fast.lane_record(chunk, fname, index, enc)
-                except Exception:  # noqa: BLE001 - a fault of the lane: the reader reads it
-                    rec = None
-            if rec is None:
-                rec = bare_record(chunk, file=fname, index=index, encoding=enc) or parse_game(
-                    chunk.text, strict=strict, file=fname, index=index, line=chunk.line,
-                    encoding=enc, _parser_obj=parser, followed=followed)
-            if chunk.text and is_stray_text(rec):
-                pending.extend(chunk.findings)
-                pending.append(make_finding(
-                    "ignored-text", "text between games that is neither tags nor moves was "
-                    f"skipped: {excerpt(rec.raw)}",
-                    file=fname, line=rec.line))
-                continue
-            notes = pending + (chunk.findings if chunk.text else [])
-            if notes:
-                rec.findings[:0] = [f.located(file=fname, game_index=index) for f in notes]
-                pending = []
-            yield rec
-            index += 1
-        if pending:
-            rec = GameRecord(file=fname, index=index, line=pending[0].line or 1, raw="",
-                             encoding=opened.encoding,
-                             findings=[f.located(game_index=index) for f in pending])
-            rec.findings.append(make_finding("empty-game", "text after the last game holds "
-                                             "no game", file=fname, game_index=index))
-            yield rec
+        yield from read_chunks(opened.chunks, fname, lambda: opened.encoding, strict)
     finally:
         opened.close()
+
+
+def read_chunks(chunks: Iterable[Chunk], fname: str | None,
+                encoding: Callable[[], str | None], strict: bool = False,
+                left: list[Finding] | None = None) -> Iterator[GameRecord]:
+    """The records of the game ``chunks`` of one source as :func:`read_games` gives them,
+    numbered from 0 (``encoding()``: the source's encoding as decided so far). ``left``: the
+    chunks are one part of a file that more games follow, so the last chunk is read as
+    followed by another, and the findings of stray text after the last game are put into
+    ``left`` (for the next part's first game) rather than made a game of their own.
+
+    Example:
+        >>> from pdnkit.pdn.split import split_text
+        >>> [r.index for r in read_chunks(split_text("1. 32-28 *\\n1. 33-29 *"), None,
+        ...                                lambda: None, left=[])]
+        [0, 1]
+    """
+    parser = None  # the Lark parser, built by the first game outside the fast lane
+    index = 0
+    pending: list[Finding] = []
+    for chunk, followed in with_followed(chunks, more=left is not None):
+        enc = encoding()
+        rec: GameRecord | None = None
+        if type(chunk) is LaneChunk and not strict:  # read by the compiled lane
+            try:
+                rec = fast.lane_record(chunk, fname, index, enc)
+            except Exception:  # noqa: BLE001 - a fault of the lane: the reader reads it
+                rec = None
+        if rec is None:
+            rec = bare_record(chunk, file=fname, index=index, encoding=enc) or parse_game(
+                chunk.text, strict=strict, file=fname, index=index, line=chunk.line,
+                encoding=enc, _parser_obj=parser, followed=followed)
+        if chunk.text and is_stray_text(rec):
+            pending.extend(chunk.findings)
+            pending.append(make_finding(
+                "ignored-text", "text between games that is neither tags nor moves was "
+                f"skipped: {excerpt(rec.raw)}",
+                file=fname, line=rec.line))
+            continue
+        notes = pending + (chunk.findings if chunk.text else [])
+        if notes:
+            rec.findings[:0] = [f.located(file=fname, game_index=index) for f in notes]
+            pending = []
+        yield rec
+        index += 1
+    if pending and left is not None:
+        left.extend(pending)
+    elif pending:
+        rec = GameRecord(file=fname, index=index, line=pending[0].line or 1, raw="",
+                         encoding=encoding(), findings=[f.located(game_index=index)
+                                                        for f in pending])
+        rec.findings.append(make_finding("empty-game", "text after the last game holds "
+                                         "no game", file=fname, game_index=index))
+        yield rec
 
 
 #: a game text whose last token is a result (no look-ahead needed for it)
 _ENDS_WITH_RESULT = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)\s*\Z")
 
 
-def with_followed(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bool]]:
+def with_followed(chunks: Iterable[Chunk], more: bool = False) -> Iterator[tuple[Chunk, bool]]:
     """The chunks with content, each with True when another one follows it (one chunk of
     look-ahead: a game whose movetext stops without a result was cut by the next game's
     tags)."""
@@ -487,7 +507,7 @@ def with_followed(chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, bool]]:
         else:
             held = chunk
     if held is not None:
-        yield held, False
+        yield held, more
 
 
 def is_stray_text(rec: GameRecord) -> bool:

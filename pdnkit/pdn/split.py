@@ -468,16 +468,17 @@ class _Splitter:
                 self.parts.append(rest)
 
 
-def split_lines(lines: Iterable[str]) -> Iterator[Chunk]:
-    """Cut lines (each ending in ``\\n`` except maybe the last) into game chunks, lazily.
+def split_lines(lines: Iterable[str], first_line: int = 1) -> Iterator[Chunk]:
+    """Cut lines (each ending in ``\\n`` except maybe the last) into game chunks, lazily
+    (``first_line``: the number of the first line).
 
     Example:
         >>> [c.text for c in split_lines(['[FEN "W:W1:B2"] * [FEN "B:W1:B2"] *'])]
         ['[FEN "W:W1:B2"] *', ' [FEN "B:W1:B2"] *']
     """
     sp = _Splitter()
-    line_no = 0
-    for line_no, line in enumerate(lines, 1):
+    line_no = first_line - 1
+    for line_no, line in enumerate(lines, first_line):
         sp.feed(line, line_no)
         if sp.out:
             yield from sp.out
@@ -570,14 +571,15 @@ class LaneChunk(Chunk):
 _SCAN_UNUSUAL, _SCAN_MORE, _SCAN_END = 1, 2, 3
 
 
-def split_blocks(blocks: Iterable[str], scan: Any = None) -> Iterator[Chunk]:
+def split_blocks(blocks: Iterable[str], scan: Any = None, first_line: int = 1) -> Iterator[Chunk]:
     """Cut blocks of whole lines (:func:`line_blocks`) into game chunks: what
     :func:`split_lines` gives for their lines. Where the compiled lane runs (``scan``,
     default :func:`pdnkit.core.compiled.scanner`), the clean games (``src/scan.c``: whole
     tag lines, plain movetext, a standard result) come from it as :class:`LaneChunk`
     with their tags read; every other game goes through the splitter line by line, which
     hands back to the lane where a new game starts with a whole tag line and nothing held
-    over (:meth:`_Splitter.new_game_at`).
+    over (:meth:`_Splitter.new_game_at`). ``first_line``: the number of the blocks' first
+    line (a part of a file cut at a game boundary).
 
     Example:
         >>> [c.text for c in split_blocks(['[Event "a"]\\n1. 32-28 *\\n\\n1. 33-29 (33-28) *\\n'])]
@@ -588,10 +590,10 @@ def split_blocks(blocks: Iterable[str], scan: Any = None) -> Iterator[Chunk]:
 
         scan = scanner()
     if scan is None:
-        yield from split_lines(_block_lines(blocks))
+        yield from split_lines(_block_lines(blocks), first_line)
         return
     sp = _Splitter()
-    line_no = 0  # the lines read so far (by the lane or the splitter)
+    line_no = first_line - 1  # the lines read so far (by the lane or the splitter)
     python = False  # the splitter reads: a game the lane left to it is not over yet
     fresh = False  # the line at pos is the one the lane just left to the splitter
     carry = ""

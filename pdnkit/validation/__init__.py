@@ -30,7 +30,9 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
+from pdnkit._lazy import lazy_exports
 from pdnkit.errors import ArgumentError
 from pdnkit.validation.collect import Reports, Rows
 from pdnkit.validation.flow import run
@@ -45,8 +47,14 @@ from pdnkit.validation.pipeline import (
     restatus,
 )
 from pdnkit.validation.report import GameReport, PlyRecord, internal_error
-from pdnkit.validation.rewrite import ConvertSummary, convert
 from pdnkit.validation.sources import Source, collect_paths, iter_sources
+
+if TYPE_CHECKING:
+    from pdnkit.validation.rewrite import ConvertSummary, convert
+
+#: names imported on first use (``convert`` writes PDN: validating a file never needs it)
+_LAZY: dict[str, str] = {"ConvertSummary": "pdnkit.validation.rewrite",
+                         "convert": "pdnkit.validation.rewrite"}
 
 __all__ = ["ConvertSummary", "GameReport", "PlyRecord", "Reports", "Rows", "RunOptions",
            "check_codes", "collect_paths", "convert", "internal_error", "iter_sources", "keep_findings", "replay",
@@ -94,3 +102,6 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     for rows in run(source, options, Reports, jobs=jobs or 1, chunk_size=chunk_size):
         for report in rows:
             yield report if codes is None else keep_findings(report, codes)
+
+
+__getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())

@@ -62,13 +62,13 @@ def run(source: Source, options: RunOptions, rows: Callable[[], RowsT], *, jobs:
         >>> [(b.games_count, b.plies_count) for b in run(text, RunOptions(), ReportBatch)]
         [(1, 2)]
     """
+    if workers is None and (jobs <= 1 or not _pays(source, jobs)):
+        yield from _serial(source, options, rows, guess)  # the jobs stage is not imported
+        return
     from pdnkit.validation.jobs import Workers, parallel_rows, total_size
 
     if workers is not None:
         yield from parallel_rows(source, options, rows, workers, chunk_size, guess)
-        return
-    if jobs <= 1 or not _pays(source, jobs):
-        yield from _serial(source, options, rows, guess)
         return
     with Workers(jobs, total_size(source)) as own:  # started only if they pay
         yield from parallel_rows(source, options, rows, own, chunk_size, guess)

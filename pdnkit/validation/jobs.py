@@ -1,15 +1,20 @@
 """The jobs stage of the pipeline: games read and replayed in worker processes, order kept.
 
-The parent process only reads lines and cuts them into game chunks (the reader's cheap
-splitter); batches of ``chunk_size`` chunks (or :data:`BATCH_CHARS` characters) go to the
-workers, which parse and replay them (:func:`_work`) and fill the caller's rows with all but
-the batch's first game (:class:`~pdnkit.validation.collect.Rows`: the reports themselves, or
-database rows). At most ``2 * jobs + 1`` batches are in flight, so memory stays flat however
-large the collection. Game numbering follows :func:`pdnkit.pdn.read_games`: text between
-games that is neither tags nor moves is not a game, and its finding moves to the next game;
-a worker attaches it within its batch, the parent (:class:`_Order`) across batches, which is
-why each batch's first game comes back as a report: the parent numbers it, adds what the
-batch before left over, and moves the rows after it to their place in the file.
+On the compiled core a file goes to the workers in parts of its bytes, cut at game
+boundaries (:func:`file_parts`): each worker reads its part, scans it with the compiled lane
+and replays its games (:func:`_span_work`), as one process reads the whole file. On the pure
+core (and on it only: a worker reading game texts through the Python reader lost to one
+process on the compiled lane) the parent reads lines and cuts them into game chunks (the
+reader's cheap splitter); batches of ``chunk_size`` chunks (or :data:`BATCH_CHARS`
+characters) go to the workers, which parse and replay them (:func:`_work`). Either way a
+worker fills the caller's rows with all but the batch's first game
+(:class:`~pdnkit.validation.collect.Rows`: the reports themselves, or database rows). At
+most ``2 * jobs + 1`` batches are in flight, so memory stays flat however large the
+collection. Game numbering follows :func:`pdnkit.pdn.read_games`: text between games that
+is neither tags nor moves is not a game, and its finding moves to the next game; a worker
+attaches it within its batch, the parent (:class:`_Order`) across batches, which is why each
+batch's first game comes back as a report: the parent numbers it, adds what the batch before
+left over, and moves the rows after it to their place in the file.
 
 This module sits under :mod:`~pdnkit.validation.flow` (the one public way in) and on top of
 the core (:mod:`~pdnkit.validation.pipeline`), which never imports it.
@@ -28,19 +33,21 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import IO, TYPE_CHECKING, Generic, TypeVar
 
 from pdnkit.findings import Finding, make_finding
-from pdnkit.validation.collect import Reports, RowsT, renumber, travel_light
+from pdnkit.validation.collect import Reports, Rows, RowsT, renumber, travel_light
 from pdnkit.validation.options import RunOptions
 from pdnkit.validation.pipeline import failed_report, file_guess_of, replay_with, restatus
 from pdnkit.validation.report import GameReport
 from pdnkit.validation.sources import Source, is_record, iter_sources
 
 if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
+
+    from pdnkit.pdn.fast import FileSpan
     from pdnkit.pdn.record import GameRecord
     from pdnkit.pdn.split import Chunk
     from pdnkit.validation.resolve import FileGuess
@@ -109,9 +116,18 @@ def _read(line: int, text: str, followed: bool, notes: list[Finding],
 def _work(batch: Batch, ctx: WorkContext[RowsT], here: bool = False) -> Part[RowsT]:
     """Parse and replay one batch in a worker (see the module doc), or in this process
     (``here``: nothing crosses to another process, so nothing is computed for the crossing).
-    The first game is replayed in full and comes back as a report; the others fill one
-    ``ctx.rows``, compact where the options ask it and the rows are not reports themselves
-    (which travel in full)."""
+    """
+    return _fill((_read(line, text, followed, notes, ctx)
+                  for line, text, followed, notes in batch), ctx, here)
+
+
+def _fill(items: Iterable[GameRecord | GameReport | list[Finding]], ctx: WorkContext[RowsT],
+          here: bool = False) -> Part[RowsT]:
+    """The part of a batch's games ``items`` (records to replay, reports of games that could
+    not be read, findings of stray text): the first game is replayed in full and comes back
+    as a report (numbered -1: the parent numbers it); the others fill one ``ctx.rows``
+    (numbered from 0), compact where the options ask it and the rows are not reports
+    themselves (which travel in full)."""
     part: Part[RowsT] = Part()
     rows = ctx.rows()
     compact = ctx.options.compact and not isinstance(rows, Reports)
@@ -119,26 +135,59 @@ def _work(batch: Batch, ctx: WorkContext[RowsT], here: bool = False) -> Part[Row
     first = rest if here else ctx.options.but(compact=False)  # a report that travels: full
     head = True  # the batch's first game is still to come
     waiting: list[Finding] = []  # stray text's findings, for the next game of the batch
-    for line, text, followed, notes in batch:
-        got = _read(line, text, followed, notes, ctx)
+    for got in items:
         if isinstance(got, list):
             (part.lead if head else waiting).extend(got)
             continue
         rep = got if isinstance(got, GameReport) else replay_with(
             got, first if head else rest, file_guess=ctx.guess)
         if head:
+            renumber(rep, -1, old=rep.index)
             part.lead.append(rep if here else travel_light(rep))
             head = False
             continue
         if waiting:
-            rep.findings[:0] = [f.located(game_index=-1) for f in waiting]
+            rep.findings[:0] = [f.located(game_index=rep.index) for f in waiting]
             waiting = []
             restatus(rep)
-        renumber(rep, rows.games_count)
+        renumber(rep, rows.games_count, old=rep.index)
         rows.add(rep)
     part.rows = rows if rows.games_count else None
     part.trailing = waiting
     return part
+
+
+def _span_work(span: FileSpan, ctx: WorkContext[RowsT]) -> Part[RowsT]:
+    """Read and replay one part of a file in a worker: its bytes scanned by the compiled
+    lane (:func:`pdnkit.pdn.fast.span_chunks`), its games read as the whole file reads
+    them (:func:`pdnkit.pdn.reader.read_chunks`), the part built as :func:`_fill` builds it;
+    stray text after its last game goes to the next part's first game."""
+    part = _fill(_span_records(span, ctx, left := []), ctx)
+    part.trailing.extend(left)
+    return part
+
+
+def _span_records(span: FileSpan, ctx: WorkContext[RowsT], left: list[Finding]
+                  ) -> Iterator[GameRecord]:
+    """The records of ``span``'s games (``left``: filled with the findings of stray text
+    after its last game, unless it is the file's last part)."""
+    from pdnkit.pdn.fast import span_chunks
+    from pdnkit.pdn.reader import read_chunks
+
+    return read_chunks(span_chunks(span), ctx.file, lambda: ctx.encoding,
+                       ctx.options.strict, None if span.last else left)
+
+
+def _span_here(span: FileSpan, ctx: WorkContext[RowsT]) -> Iterator[Part[RowsT]]:
+    """``span``'s games read and replayed in this process, one part per game (a serial run
+    streams: a batch of reports held at once costs the garbage collector more)."""
+    left: list[Finding] = []
+    for rec in _span_records(span, ctx, left):
+        rep = replay_with(rec, ctx.options, file_guess=ctx.guess)
+        renumber(rep, -1, old=rep.index)
+        yield Part(lead=[rep])
+    if left:
+        yield Part(trailing=left)
 
 
 class _Order(Generic[RowsT]):
@@ -202,6 +251,14 @@ PROBE_WARMUP = 16
 #: games of the first file replayed and timed in this process: their rate, and the cores
 #: left idle meanwhile, decide whether workers pay (:func:`workers_pay`)
 PROBE_GAMES = 48
+#: seconds of games a probe over parts of a file (:meth:`Probe.run_span`) times at least:
+#: the machine's idle time is counted in clock ticks of 10 ms
+PROBE_SECONDS = 0.04
+#: the bytes of the first parts of a file cut for workers (the probe replays them here and
+#: decides after any of them), then :data:`SPAN_BYTES` each
+PROBE_SPANS = (32_768,) * 12
+#: the bytes of a part of a file a worker reads and replays (about 140 games)
+SPAN_BYTES = 131_072
 #: the share of the serial cost a game still costs this process when workers replay it
 #: (cutting the text, sending it, taking the results back in order)
 PARENT_SHARE = 0.15
@@ -212,11 +269,12 @@ MARGIN = 0.9
 
 
 def workers_can_pay() -> bool:
-    """Whether worker processes can beat this process at all: not while the compiled core
-    replays here. A worker reads its games through the Python reader, without the compiled
-    lane, and on this machine two of them lost to one process on any input (validate of
-    20,000 games: 4.3 s in one process, 5.9 s with two workers; import: 21.7 s and 26.3 s),
-    so ``--jobs`` is used with the pure core only, and never slows a run down.
+    """Whether workers that read game texts cut here (:func:`cut_batches`) can beat this
+    process at all: only on the pure core. Such a worker reads through the Python reader,
+    without the compiled lane, and on the compiled core two of them lost to one process on
+    every input measured (validate of 20,000 games: 4.3 s in one process, 5.9 s with two
+    workers); there a file goes to the workers in parts of its bytes instead, which they
+    scan with the lane themselves (:func:`file_parts`).
 
     Example:
         >>> from pdnkit.core import core_in_use
@@ -228,21 +286,39 @@ def workers_can_pay() -> bool:
     return core_in_use() != "compiled"
 
 
+def file_parts(src: object, options: RunOptions) -> list[FileSpan] | None:
+    """``src`` cut into parts of its bytes for workers on the compiled core
+    (:func:`pdnkit.pdn.fast.file_spans`), or ``None``: not a regular file, not plain UTF-8,
+    or the pure core (whose workers are handed game texts).
+
+    Example:
+        >>> file_parts("1. 32-28 *", RunOptions()) is None
+        True
+    """
+    from pdnkit.core import core_in_use
+    from pdnkit.pdn.source import is_regular_file
+
+    if not isinstance(src, Path) or core_in_use() != "compiled" or not is_regular_file(src):
+        return None
+    from pdnkit.pdn.fast import file_spans
+
+    return file_spans(src, PROBE_SPANS, SPAN_BYTES, options.encoding)
+
+
 def worth_workers(sizes: Iterable[int | None], jobs: int,
                   min_bytes: int | None = None) -> bool:
     """True when workers may pay on inputs of these ``sizes`` in bytes (``None``: unknown,
     a file object or standard input, counted as large): ``jobs`` > 1 and at least
-    :data:`PARALLEL_MIN_BYTES` in all, and workers can pay at all (:func:`workers_can_pay`).
-    Only a prior: whether they are used is decided on the measured rate (:func:`workers_pay`).
+    :data:`PARALLEL_MIN_BYTES` in all. Only a prior: whether they are used is decided on
+    each input (:func:`workers_can_pay`) and on the measured rate (:func:`workers_pay`).
 
     Example:
-        >>> pure = workers_can_pay()  # False on the compiled core: then always False
-        >>> worth_workers([20_000] * 23, 2) == pure, worth_workers([5_000_000], 2) == pure
+        >>> worth_workers([20_000] * 23, 2), worth_workers([5_000_000], 2)
         (True, True)
-        >>> worth_workers([None], 2) == pure, worth_workers([5_000_000], 1), worth_workers([9_000], 2)
+        >>> worth_workers([None], 2), worth_workers([5_000_000], 1), worth_workers([9_000], 2)
         (True, False, False)
     """
-    if jobs <= 1 or not workers_can_pay():
+    if jobs <= 1:
         return False
     if min_bytes is None:
         min_bytes = PARALLEL_MIN_BYTES
@@ -350,6 +426,32 @@ class Probe:
             if self.timed[1] >= PROBE_GAMES:
                 self.use_workers = self.decide(*self.timed, self.idle, cpu_idle())
         return part
+
+    def run_span(self, span: FileSpan, ctx: WorkContext[RowsT]) -> Iterator[Part[RowsT]]:
+        """Replay ``span`` in this process, one part per game, timing it once past the
+        warm-up (the machine's idle time from the first part on); decide when
+        :data:`PROBE_GAMES` games and :data:`PROBE_SECONDS` were timed."""
+        timing = self.games >= PROBE_WARMUP
+        if self.idle is None:
+            self.idle = cpu_idle()
+        spent, games = 0.0, 0
+        parts = _span_here(span, ctx)
+        while True:
+            before = time.perf_counter()
+            part = next(parts, None)
+            spent += time.perf_counter() - before
+            if part is None:
+                break
+            games += len(part.lead)
+            yield part
+        chars = span.end - span.start
+        self.games += games
+        self.chars += chars
+        if timing:
+            spent0, games0, read = self.timed
+            self.timed = (spent0 + spent, games0 + games, read + chars)
+            if self.timed[1] >= PROBE_GAMES and self.timed[0] >= PROBE_SECONDS:
+                self.use_workers = self.decide(*self.timed, self.idle, cpu_idle())
 
     def decide(self, seconds: float, games: int, chars: int,
                idle0: tuple[float, float, int] | None,
@@ -502,11 +604,11 @@ def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT]
     """The rows of every game of ``source`` in file order, with ``workers`` (see the module
     doc). Until their probe has decided, games are replayed here and timed; then the rest
     go to the workers where they pay, else they are replayed here as well. Records already
-    read are replayed here."""
-    from pdnkit.pdn.source import open_source, source_name
+    read are replayed here. On the pure core games go to the workers as texts cut here
+    (:func:`_batches`); on the compiled core a file goes to them in parts of its bytes
+    (:func:`_spans`), and any other input is read here (:func:`_streamed`)."""
+    from pdnkit.pdn.source import source_name
 
-    chunk_size = max(1, int(chunk_size))
-    probe = workers.probe
     for src in iter_sources(source):
         if is_record(src):  # a GameRecord: no parsing
             one = rows()
@@ -514,27 +616,96 @@ def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT]
             yield one
             continue
         file_guess = guess if guess is not None else file_guess_of(src, options)
-        opened = open_source(src, options.encoding)
-        fname = source_name(src) if isinstance(src, Path) else opened.name
-        ctx = WorkContext(fname, opened.encoding, options, file_guess, rows)
-        order = _Order(fname, rows)  # decoding findings travel with their chunks
-        try:
-            batches = cut_batches(opened.chunks, lambda: probe.next_size(chunk_size))
-            for batch in batches:
-                if probe.use_workers is None:
-                    yield from order.take(probe.run(batch, ctx))
-                elif not probe.use_workers:
-                    yield from order.take(_work(batch, ctx, here=True))
-                else:
-                    for part in submit_batches(workers.executor(),
-                                               itertools.chain([batch], batches),
-                                               2 * workers.jobs, _work, ctx):
-                        yield from order.take(part)
-                    break
-        finally:
-            opened.close()
-        if order.stray:
-            yield order.trailing(options, file_guess)
+        if workers_can_pay():
+            yield from _batches(src, options, rows, workers, max(1, int(chunk_size)),
+                                file_guess)
+            continue
+        spans = None
+        if workers.probe.use_workers is not False and _travel_light(rows):
+            spans = file_parts(src, options)
+        if spans is None:
+            yield from _streamed(src, options, rows, file_guess)
+            continue
+        ctx = WorkContext(source_name(src), "utf-8", options, file_guess, rows)
+        yield from _spans(spans, ctx, workers)
+
+
+def _travel_light(rows: Callable[[], Rows]) -> bool:
+    """Whether ``rows`` are reports (:class:`~pdnkit.validation.collect.Reports`), which
+    cost this process little to take back from a worker. Database rows, built per ply, cost
+    it more to take back than to build: an import of 20,000 games took 50 s in one process
+    and 128 s with two workers handed parts of the file, so on the compiled core they are
+    built here."""
+    return isinstance(rows, type) and issubclass(rows, Reports)
+
+
+def _streamed(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
+              rows: Callable[[], RowsT], guess: FileGuess | None) -> Iterator[RowsT]:
+    """The rows of ``src``'s games read and replayed here, as a serial run streams them."""
+    from pdnkit.validation.pipeline import serial_reports
+
+    batch = rows()
+    for report in serial_reports(src, options, guess):
+        batch.add(report)
+        if batch.full():
+            yield batch
+            batch = rows()
+    if batch.games_count:
+        yield batch
+
+
+def _spans(spans: list[FileSpan], ctx: WorkContext[RowsT], workers: Workers
+           ) -> Iterator[RowsT]:
+    """The rows of a file's parts ``spans`` in file order: replayed here while the probe
+    decides (or when workers do not pay), else each read and replayed by a worker."""
+    probe = workers.probe
+    order = _Order(ctx.file, ctx.rows)
+    it = iter(spans)
+    for span in it:
+        if probe.use_workers is None:
+            for part in probe.run_span(span, ctx):
+                yield from order.take(part)
+        elif not probe.use_workers:
+            for part in _span_here(span, ctx):
+                yield from order.take(part)
+        else:
+            for part in submit_batches(workers.executor(), itertools.chain([span], it),
+                                       2 * workers.jobs, _span_work, ctx):
+                yield from order.take(part)
+            break
+    if order.stray:  # never: the file's last part keeps its stray text
+        yield order.trailing(ctx.options, ctx.guess)
+
+
+def _batches(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
+             rows: Callable[[], RowsT], workers: Workers, chunk_size: int,
+             file_guess: FileGuess | None) -> Iterator[RowsT]:
+    """The rows of ``src``'s games in file order, cut here into batches of game texts that
+    the workers read and replay (the pure core)."""
+    from pdnkit.pdn.source import open_source, source_name
+
+    probe = workers.probe
+    opened = open_source(src, options.encoding)
+    fname = source_name(src) if isinstance(src, Path) else opened.name
+    ctx = WorkContext(fname, opened.encoding, options, file_guess, rows)
+    order = _Order(fname, rows)  # decoding findings travel with their chunks
+    try:
+        batches = cut_batches(opened.chunks, lambda: probe.next_size(chunk_size))
+        for batch in batches:
+            if probe.use_workers is None:
+                yield from order.take(probe.run(batch, ctx))
+            elif not probe.use_workers:
+                yield from order.take(_work(batch, ctx, here=True))
+            else:
+                for part in submit_batches(workers.executor(),
+                                           itertools.chain([batch], batches),
+                                           2 * workers.jobs, _work, ctx):
+                    yield from order.take(part)
+                break
+    finally:
+        opened.close()
+    if order.stray:
+        yield order.trailing(options, file_guess)
 
 
 def default_jobs() -> int:

@@ -25,14 +25,23 @@ def test_workers_are_never_started_for_a_few_games(monkeypatch: pytest.MonkeyPat
     assert jobs_mod.worth_workers([100], 2, min_bytes=50)
 
 
-def test_no_worker_on_the_compiled_core(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Workers read through the Python reader and lose to one process on the compiled lane:
-    with the compiled core in use, --jobs 2 runs in this process on any input."""
+def test_on_the_compiled_core_workers_get_parts_of_files(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    """Workers that read game texts cut here lose to one process on the compiled lane, so
+    on the compiled core they are handed parts of a file's bytes instead (and any other
+    input stays in this process); the pure core hands them game texts."""
+    from pdnkit.validation.options import RunOptions
+
+    src = tmp_path / "a.pdn"
+    src.write_text('[GameType "20"]\n1. 32-28 *\n\n' * 3, encoding="utf-8")
     monkeypatch.setattr("pdnkit.core.core_in_use", lambda: "compiled")
     assert not jobs_mod.workers_can_pay()
-    assert not jobs_mod.worth_workers([10 ** 9], 2) and not jobs_mod.worth_workers([None], 2)
+    assert jobs_mod.worth_workers([10 ** 9], 2) and jobs_mod.worth_workers([None], 2)
+    parts = jobs_mod.file_parts(src, RunOptions())
+    assert parts is not None and parts[-1].last and parts[-1].end == src.stat().st_size
+    assert jobs_mod.file_parts(str(src.read_text()), RunOptions()) is None  # text: here
     monkeypatch.setattr("pdnkit.core.core_in_use", lambda: "pure")
-    assert jobs_mod.workers_can_pay() and jobs_mod.worth_workers([10 ** 9], 2)
+    assert jobs_mod.workers_can_pay() and jobs_mod.file_parts(src, RunOptions()) is None
 
 
 def test_workers_pay_by_the_measured_rate_and_the_free_cores() -> None:

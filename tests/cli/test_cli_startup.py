@@ -1,0 +1,56 @@
+"""What ``pdnkit validate``, ``pdnkit perft`` and ``pdnkit --version`` import before they end
+(issue 25: a command's start is part of its time). On a clean file ``validate`` needs neither
+the database (DuckDB, pandas, pyarrow, numpy), nor the grammar (Lark: the compiled lane and
+the fast lane read clean games), nor plots, nor worker processes with one job."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+#: never imported on these commands' clean paths
+HEAVY = ("pandas", "pyarrow", "duckdb", "numpy", "lark", "matplotlib", "fsspec")
+#: the jobs stage and what only it needs, the PDN writer (convert), Lark's parser module
+NOT_WITH_ONE_JOB = ("pdnkit.validation.jobs", "concurrent.futures", "pdnkit.validation.rewrite",
+                    "pdnkit.pdn.writer", "pdnkit.cli.store_cmd", "pdnkit.cli.analysis_cmd")
+
+
+def _modules_after(args: list[str], names: tuple[str, ...]) -> list[str]:
+    """Which of ``names`` are imported by the time ``pdnkit ARGS`` ends (run as the console
+    script runs it)."""
+    code = ("import sys; sys.argv = ['/x/pdnkit/__main__.py', *sys.argv[1:]]\n"
+            "import pdnkit.cli\n"
+            "try:\n    pdnkit.cli.main()\n"
+            "except SystemExit:\n    pass\n"
+            f"print(sorted(m for m in {names!r} if m in sys.modules))\n")
+    res = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                         timeout=120)
+    assert res.stdout.strip(), res.stderr
+    return eval(res.stdout.splitlines()[-1])  # type: ignore[no-any-return]
+
+
+@pytest.fixture
+def clean_file(tmp_path: Path) -> Path:
+    game = tmp_path / "g.pdn"
+    game.write_text('[Event "a"]\n[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
+                    '[Event "b"]\n[GameType "20"]\n1. 33-29 18-23 0-2\n', encoding="utf-8")
+    return game
+
+
+def test_validate_of_a_clean_file_imports_nothing_heavy(clean_file: Path, tmp_path: Path
+                                                        ) -> None:
+    for args in (["validate", str(clean_file), "-q"],
+                 ["validate", str(clean_file), "--format", "jsonl"],
+                 ["validate", str(clean_file), "-o", str(tmp_path / "r.csv")],
+                 ["validate", str(clean_file), "--jobs", "2", "-q"]):
+        assert _modules_after(args, HEAVY) == [], args
+    assert _modules_after(["validate", str(clean_file), "-q"], NOT_WITH_ONE_JOB) == []
+
+
+def test_perft_and_version_import_nothing_heavy() -> None:
+    assert _modules_after(["perft", "international", "3"], HEAVY) == []
+    assert _modules_after(["--version"], HEAVY) == []
+    assert _modules_after(["perft", "international", "3"], NOT_WITH_ONE_JOB) == []
