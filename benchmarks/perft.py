@@ -8,7 +8,9 @@ Usage::
 pdnkit is measured twice: the replay core (``pdnkit.core.perft``: the C extension when it is
 built; the rows say which core ran) and the pure-Python rules engine (``pdnkit.rules.perft``,
 the reference and the fallback). Then whole processes: ``pdnkit perft international DEPTH``
-as the CLI runs it today and the same count through ``pdnkit.core`` in a fresh interpreter.
+as the CLI runs it and the same count through ``pdnkit.core`` in a fresh interpreter, with
+bytecode caches as an installed package has them (each after an untimed warm-up run), and
+``pdnkit --version``: the program's start alone, the floor of any command.
 
 The first run creates ``benchmarks/.venv-peer`` (a separate virtual environment with
 ``py-draughts``, whose import name ``draughts`` clashes with pydraughts, so it never goes into
@@ -119,6 +121,19 @@ def run_ours(variant: str, depth: int, repeat: int, engine: str) -> tuple[int, f
     return best
 
 
+def bench_env() -> dict[str, str]:
+    """The environment of the timed processes: bytecode caches on, as installed packages
+    have them (``PYTHONDONTWRITEBYTECODE`` dropped, the caches kept in a temporary folder
+    rather than the source tree), so an editable install is not recompiled on every run."""
+    import os
+    import tempfile
+
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "pdnkit-bench-pycache")
+    return env
+
+
 def whole_process(depth: int, repeat: int) -> list[tuple[str, float, str]]:
     """Seconds of a whole process counting international perft ``depth``: the CLI as it is,
     and the count through pdnkit.core (what ``pdnkit perft`` runs once it calls the core)."""
@@ -138,15 +153,19 @@ def whole_process(depth: int, repeat: int) -> list[tuple[str, float, str]]:
     runs = [("peer board API", [str(PEER_PY), "-c", peer_code]),
             ("pdnkit perft (CLI)", [str(cli), "perft", "international", str(depth)]),
             ("python -c core.perft", [sys.executable, "-c", core_code])]
+    if cli.exists():  # the floor: the program's start alone (Typer, its parser, pdnkit.cli)
+        runs.append(("pdnkit --version", [str(cli), "--version"]))
     out = []
+    env = bench_env()
     for label, cmd in runs:
         if label.startswith("pdnkit") and not cli.exists():
             continue
         best = None
         last = ""
+        subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)  # warm-up
         for _ in range(repeat):
             t = time.perf_counter()
-            res = subprocess.run(cmd, capture_output=True, text=True, check=True)
+            res = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
             dt = time.perf_counter() - t
             last = res.stdout.strip().splitlines()[-1]
             best = dt if best is None else min(best, dt)

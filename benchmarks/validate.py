@@ -5,6 +5,13 @@ Usage::
     .venv/bin/python benchmarks/validate.py                 # intl_2000.pdn, best of 3
     .venv/bin/python benchmarks/validate.py --repeat 5 --jobs 1 2 4
     .venv/bin/python benchmarks/validate.py --file other.pdn
+    .venv/bin/python benchmarks/validate.py --replicate 50 --jobs 1 2 0 --no-peer --hog
+
+``--replicate N`` times a file of the games repeated N times (written to a temporary folder:
+intl_2000 50 times is 100,000 games); ``--jobs 0`` is one worker per core; ``--hog`` keeps
+one core busy (a process spinning on the last CPU) while pdnkit runs, as on a machine whose
+second core is taken; ``--no-peer`` leaves py-draughts out (the ratios are then to
+``--jobs 1``).
 
 Both tools read the same file (default ``../shared/data/bench/intl_2000.pdn``: 2,000 random
 legal international games, 184,008 plies) and are timed whole process against whole process
@@ -108,6 +115,37 @@ def timed(cmd: list[str], repeat: int) -> tuple[float, float, str]:
     return best, cpu, out
 
 
+def replicated(path: Path, times: int) -> Path:
+    """A file of ``path``'s games ``times`` over (a blank line between copies)."""
+    out = Path(tempfile.gettempdir()) / f"pdnkit-bench-{path.stem}-x{times}.pdn"
+    data = path.read_bytes().rstrip(b"\r\n") + b"\n\n"
+    if not out.exists() or out.stat().st_size != len(data) * times:
+        with open(out, "wb") as f:
+            for _ in range(times):
+                f.write(data)
+    return out
+
+
+HOG = "import os, sys\nos.sched_setaffinity(0, {int(sys.argv[1])})\nwhile True:\n    pass\n"
+
+
+def start_hog() -> subprocess.Popen[bytes]:
+    """A process spinning on the last CPU until it is stopped."""
+    last = max(os.sched_getaffinity(0))
+    return subprocess.Popen([sys.executable, "-c", HOG, str(last)])
+
+
+def in_process_rate(path: Path, jobs: int) -> float:
+    """Games a second of ``pdnkit.validation.validate`` (light reports, as the command asks)
+    in this process, imports excluded."""
+    sys.path.insert(0, str(ROOT))
+    from pdnkit.validation import validate
+
+    t = time.perf_counter()
+    n = sum(1 for _ in validate(path, light=True, jobs=jobs))
+    return n / (time.perf_counter() - t)
+
+
 def split_in_process(path: Path) -> dict[str, float]:
     """pdnkit's time per game in this process: reading alone (streamed, as ``validate``
     reads: keeping every record alive costs garbage-collector time that the pipeline never
@@ -137,44 +175,57 @@ def main() -> None:
     ap.add_argument("--file", type=Path, default=DEFAULT_FILE)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--replicate", type=int, default=1)
+    ap.add_argument("--no-peer", action="store_true")
+    ap.add_argument("--hog", action="store_true")
     args = ap.parse_args()
     path = args.file.resolve()
     if not path.exists():
         raise SystemExit(f"no such file: {path}")
-    ensure_peer()
+    if args.replicate > 1:
+        path = replicated(path, args.replicate)
 
-    split = split_in_process(path)
-    games, plies = split["games"], split["plies"]
-
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as fh:
-        fh.write(PEER_SCRIPT)
-        peer_script = fh.name
-    t_peer, cpu_peer, out = timed([str(PEER_PY), peer_script, str(path)], args.repeat)
-    peer_games, peer_ok = (int(x) for x in out.split())
-    rows = [("py-draughts Board.from_pdn", t_peer, cpu_peer)]
-    for jobs in args.jobs:
-        cmd = [str(PDNKIT), "validate", str(path), "--jobs", str(jobs), "--format", "jsonl",
-               "--fail-on", "never", "-o", str(Path(tempfile.gettempdir()) / "pdnkit-bench.jsonl")]
-        t, cpu, _ = timed(cmd, args.repeat)
-        rows.append((f"pdnkit validate --jobs {jobs}", t, cpu))
-
-    print(f"file: {path.name}: {games} games, {plies} plies "
-          f"(py-draughts read {peer_ok}/{peer_games} games)")
-    print(f"{'tool':32s} {'seconds':>8s} {'games/s':>9s} {'plies/s':>10s} {'ratio':>6s} "
-          f"{'CPU s':>6s}")
+    split = split_in_process(path) if args.replicate == 1 else None
+    rows = []
+    if not args.no_peer:
+        ensure_peer()
+        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as fh:
+            fh.write(PEER_SCRIPT)
+            peer_script = fh.name
+        t_peer, cpu_peer, out = timed([str(PEER_PY), peer_script, str(path)], args.repeat)
+        peer_games, peer_ok = (int(x) for x in out.split())
+        rows.append(("py-draughts Board.from_pdn", t_peer, cpu_peer))
+    hog = start_hog() if args.hog else None
+    try:
+        for jobs in args.jobs:
+            cmd = [str(PDNKIT), "validate", str(path), "--jobs", str(jobs), "--format", "jsonl",
+                   "--fail-on", "never", "-o",
+                   str(Path(tempfile.gettempdir()) / "pdnkit-bench.jsonl")]
+            t, cpu, _ = timed(cmd, args.repeat)
+            rows.append((f"pdnkit validate --jobs {jobs}", t, cpu))
+        rate = in_process_rate(path, 1)
+    finally:
+        if hog is not None:
+            hog.kill()
+    games = split["games"] if split else path.read_bytes().count(b"\n[Event ") + 1
+    plies = split["plies"] if split else 0
+    base = rows[0][1]
+    print(f"file: {path.name}: {games} games, {plies or '?'} plies"
+          + ("" if args.no_peer else f" (py-draughts read {peer_ok}/{peer_games} games)")
+          + (" -- one core kept busy by another process" if args.hog else ""))
+    print(f"{'tool':32s} {'seconds':>8s} {'games/s':>9s} {'ratio':>6s} {'CPU s':>6s}")
     for name, t, cpu in rows:
-        ratio = t_peer / t
-        print(f"{name:32s} {t:8.2f} {games / t:9.0f} {plies / t:10.0f} {ratio:6.2f} "
-              f"{cpu:6.2f}")
-    print("(CPU s: user + system time of the process tree, workers included: what the run "
-          "costs whatever cores other programs leave free)")
-    print()
-    print("pdnkit in this process (per game): "
-          f"read {split['read_ms']:.2f} ms, replay {split['replay_ms']:.2f} ms, "
-          f"replay {1000 * split['replay_ms'] / max(1, plies / games):.1f} us/ply")
-    print(json.dumps({"games": games, "plies": plies, "peer_s": t_peer, "peer_cpu_s": cpu_peer,
-                      **{name: t for name, t, _ in rows[1:]},
-                      **{f"{name} cpu": c for name, _, c in rows[1:]}}))
+        print(f"{name:32s} {t:8.2f} {games / t:9.0f} {base / t:6.2f} {cpu:6.2f}")
+    print(f"(ratio: to {rows[0][0]}; CPU s: user + system time of the process tree, workers "
+          "included: what the run costs whatever cores other programs leave free)")
+    print(f"pdnkit in this process: validate (light reports, one process) {rate:,.0f} games/s")
+    if split:
+        print("pdnkit in this process (per game): "
+              f"read {split['read_ms']:.2f} ms, replay {split['replay_ms']:.2f} ms, "
+              f"replay {1000 * split['replay_ms'] / max(1, plies / games):.1f} us/ply")
+    print(json.dumps({"games": games, "plies": plies, "in_process_games_s": rate,
+                      **{name: t for name, t, _ in rows},
+                      **{f"{name} cpu": c for name, _, c in rows}}))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
+import os
 import sys
 import time
 from enum import Enum
@@ -158,11 +159,11 @@ def validate_cmd(
         FailOn.error, "--fail-on",
         help="Exit with status 1 when a finding of this severity or worse exists."),
     jobs: int = typer.Option(
-        1, "--jobs", "-j", min=1,
-        help="Worker processes, used only where they pay (a free core, a large input, "
-             "measured on the first games): each reads and replays parts of a file (a plain "
-             "UTF-8 file on the compiled core; any input on the pure-Python core); the output "
-             "is the same, in file order."),
+        1, "--jobs", "-j", min=0,
+        help="Worker processes (0: one per core), used only where they pay (a free core, a "
+             "large input, measured on the first games): each reads and replays parts of a "
+             "file (a plain UTF-8 file on the compiled core; any input on the pure-Python "
+             "core); the output is the same, in file order."),
     result_convention: Convention = typer.Option(
         Convention.auto, "--result-convention",
         help="Whom the first number of a result belongs to where Black moves first (English, "
@@ -207,10 +208,19 @@ def validate_cmd(
         out_stream = (stack.enter_context(atomic_output(sink.path, inputs=sink.inputs,
                                                         newline=""))
                       if sink.path is not None else sys.stdout)
-        summary = _run(paths, variant, edition, sink.format, jobs, result_convention, strict,
+        summary = _run(paths, variant, edition, sink.format, jobs or _cores(),
+                       result_convention, strict,
                        quiet, show_info, out_stream, sink.path is not None, encoding,
                        (select, ignore), irregular.value)
     raise typer.Exit(summary.exit_code(fail_on.value))
+
+
+def _cores() -> int:
+    """The CPUs this process may run on (``--jobs 0``)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: str,

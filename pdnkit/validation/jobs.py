@@ -259,6 +259,8 @@ PROBE_SECONDS = 0.04
 PROBE_SPANS = (32_768,) * 12
 #: the bytes of a part of a file a worker reads and replays (about 140 games)
 SPAN_BYTES = 131_072
+#: seconds the workers run before their rate is held to this process's (:func:`_on_workers`)
+CHECK_AFTER = 0.5
 #: the share of the serial cost a game still costs this process when workers replay it
 #: (cutting the text, sending it, taking the results back in order)
 PARENT_SHARE = 0.15
@@ -402,6 +404,15 @@ class Probe:
         self.timed = (0.0, 0, 0)  # seconds, games, characters of the timed games
         self.idle: tuple[float, float, int] | None = None  # the machine's, at the timing's start
         self.use_workers: bool | None = None  # None: not decided yet
+        #: seconds and games of the timed parts of files, what the caller did with each
+        #: game included (:meth:`run_span`)
+        self.wall = (0.0, 0)
+
+    def rate(self) -> float | None:
+        """Games a second this process went through in the timed parts of files, what the
+        caller did with them included (``None``: none timed)."""
+        seconds, games = self.wall
+        return games / seconds if seconds > 0 and games else None
 
     def next_size(self, chunk_size: int) -> int:
         """The size of the next batch to cut: one game in this process, ``chunk_size``
@@ -435,6 +446,7 @@ class Probe:
         if self.idle is None:
             self.idle = cpu_idle()
         spent, games = 0.0, 0
+        began = time.perf_counter()
         parts = _span_here(span, ctx)
         while True:
             before = time.perf_counter()
@@ -450,6 +462,7 @@ class Probe:
         if timing:
             spent0, games0, read = self.timed
             self.timed = (spent0 + spent, games0 + games, read + chars)
+            self.wall = (self.wall[0] + time.perf_counter() - began, self.wall[1] + games)
             if self.timed[1] >= PROBE_GAMES and self.timed[0] >= PROBE_SECONDS:
                 self.use_workers = self.decide(*self.timed, self.idle, cpu_idle())
 
@@ -669,12 +682,54 @@ def _spans(spans: list[FileSpan], ctx: WorkContext[RowsT], workers: Workers
             for part in _span_here(span, ctx):
                 yield from order.take(part)
         else:
-            for part in submit_batches(workers.executor(), itertools.chain([span], it),
-                                       2 * workers.jobs, _span_work, ctx):
+            for part in _on_workers(itertools.chain([span], it), ctx, workers):
                 yield from order.take(part)
             break
     if order.stray:  # never: the file's last part keeps its stray text
         yield order.trailing(ctx.options, ctx.guess)
+
+
+def _on_workers(spans: Iterator[FileSpan], ctx: WorkContext[RowsT], workers: Workers
+                ) -> Iterator[Part[RowsT]]:
+    """The parts of ``spans`` read by the workers, in file order, at most ``2 * jobs + 1``
+    in flight. Once the workers have run :data:`CHECK_AFTER` seconds, their rate is held
+    to this process's own in the probe: where they are slower (the other cores got busy),
+    the parts not yet started are replayed here instead (a part a worker is reading is
+    awaited), so workers never slow a run down for long."""
+    pool = workers.executor()
+    limit = 2 * workers.jobs
+    here = workers.probe.rate()
+    pending: deque[tuple[FileSpan, Future[Part[RowsT]]]] = deque()
+    start = time.perf_counter()
+    games = 0
+    back = False  # the rest is replayed here
+
+    def fill() -> None:
+        while not back and len(pending) <= limit:
+            span = next(spans, None)
+            if span is None:
+                return
+            pending.append((span, pool.submit(_span_work, span, ctx)))
+
+    try:
+        fill()
+        while pending:
+            span, fut = pending.popleft()
+            if back and fut.cancel():
+                yield from _span_here(span, ctx)
+                continue
+            part = fut.result()
+            games += len(part.lead) + (part.rows.games_count if part.rows is not None else 0)
+            yield part
+            spent = time.perf_counter() - start
+            if here and not back and spent > CHECK_AFTER and games / spent < here:
+                back = True
+            fill()
+    finally:
+        for _, fut in pending:
+            fut.cancel()
+    for span in spans:  # after a move back here
+        yield from _span_here(span, ctx)
 
 
 def _batches(src: Path | str | IO[str] | IO[bytes], options: RunOptions,

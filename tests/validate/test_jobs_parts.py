@@ -135,3 +135,27 @@ def test_validate_output_is_byte_identical_with_workers(tmp_path: Path,
             text, expected = (_untimed(t) for t in (text, expected))
         assert text == expected, fmt
     assert started == [2, 2, 2]
+
+
+@compiled
+def test_workers_slower_than_this_process_hand_the_rest_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the workers turn out slower than this process was in the probe (the other core
+    got busy), the parts not yet started are replayed here: the same reports, in order."""
+    path = shared_path("bench", "intl_2000.pdn")
+    serial = [r.to_dict() for r in validate(path, light=True)]
+    started = _small_parts(monkeypatch, 20_000)
+    here: list[int] = []
+    real_here = jobs_mod._span_here
+
+    def counted(span, ctx):  # type: ignore[no-untyped-def]
+        here.append(span.start)
+        return real_here(span, ctx)
+
+    monkeypatch.setattr(jobs_mod, "_span_here", counted)
+    monkeypatch.setattr(jobs_mod, "CHECK_AFTER", 0.0)
+    monkeypatch.setattr(jobs_mod.Probe, "rate", lambda self: 1e12)  # no worker is as fast
+    assert [r.to_dict() for r in validate(path, light=True, jobs=2)] == serial
+    assert started == [2]
+    spans = file_spans(path, [20_000], 20_000)
+    assert spans is not None and len(here) > len(spans) // 2  # most parts came back here
