@@ -162,7 +162,8 @@ def _span_work(span: FileSpan, ctx: WorkContext[RowsT]) -> Part[RowsT]:
     lane (:func:`pdnkit.pdn.fast.span_chunks`), its games read as the whole file reads
     them (:func:`pdnkit.pdn.reader.read_chunks`), the part built as :func:`_fill` builds it;
     stray text after its last game goes to the next part's first game."""
-    part = _fill(_span_records(span, ctx, left := []), ctx)
+    left: list[Finding] = []
+    part = _fill(_span_records(span, ctx, left), ctx)
     part.trailing.extend(left)
     return part
 
@@ -639,7 +640,7 @@ def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT]
         if spans is None:
             yield from _streamed(src, options, rows, file_guess)
             continue
-        ctx = WorkContext(source_name(src), "utf-8", options, file_guess, rows)
+        ctx = WorkContext(source_name(spans[0].path), "utf-8", options, file_guess, rows)
         yield from _spans(spans, ctx, workers)
 
 
