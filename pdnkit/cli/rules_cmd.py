@@ -33,11 +33,13 @@ def _rows(records: list[dict[str, Any]]) -> Rows:
 
 
 def _position(variant: str, fen: str | None) -> Any:
-    from pdnkit.rules import FenError, Position, get_rules, parse_fen
+    from pdnkit.rules import Position, get_rules
 
     rules = get_rules(variant)  # known: checked while the command line was read
     if fen is None:
         return Position.initial(rules)
+    from pdnkit.rules import FenError, parse_fen
+
     try:
         return parse_fen(fen, rules)
     except FenError as exc:
@@ -133,11 +135,12 @@ def perft_command(
     count is always the LAST line of standard output; the speed goes to standard error.
     """
     from pdnkit.core import perft  # the compiled core where it is built
-    from pdnkit.rules.notation import canonical_notation
 
     position = _position(variant, fen)
     start = time.perf_counter()
     if divide:
+        from pdnkit.rules.notation import canonical_notation
+
         legal = position.legal_moves()
         result = perft(position, depth, divide=True) if depth > 0 else {}
         assert isinstance(result, dict)  # divide=True: a count per root move
