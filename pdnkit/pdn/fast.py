@@ -472,43 +472,62 @@ def file_spans(path: str | os.PathLike[str], sizes: Sequence[int], size: int,
         >>> os.unlink(f.name)
     """
     import codecs
-    import mmap
 
     if encoding is not None and codecs.lookup(encoding).name != "utf-8":
         return None
     try:
         with open(path, "rb") as f:
             total = os.fstat(f.fileno()).st_size
-            if total == 0:
+            if total == 0 or f.read(3) == codecs.BOM_UTF8:
                 return None
-            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-                if mm[:3] == codecs.BOM_UTF8 or mm.find(b"\0") >= 0:
-                    return None
-                return _cut(mm, os.fspath(path), total, sizes, size)
+            return _cut(f, os.fspath(path), total, sizes, size)
     except (OSError, ValueError):
         return None
 
 
-def _cut(mm: Any, path: str, total: int, sizes: Sequence[int], size: int
+def _cut(f: Any, path: str, total: int, sizes: Sequence[int], size: int
          ) -> list[FileSpan] | None:
-    """The spans of :func:`file_spans` over the mapped file ``mm`` (``None``: not UTF-8)."""
+    """The spans of :func:`file_spans` over the open file ``f`` (``None``: not plain
+    UTF-8). The file is read once, front to back, a part at a time."""
     spans: list[FileSpan] = []
     start, line = 0, 1
     while start < total:
-        want = sizes[len(spans)] if len(spans) < len(sizes) else size
-        m = _CUT.search(mm, max(start, start + want - 8)) if start + want < total \
-            else None
-        end = m.end() if m is not None else total
-        part = mm[start:end]
+        want = max(1, sizes[len(spans)] if len(spans) < len(sizes) else size)
+        end = _next_cut(f, max(start, start + want - 8), total) if start + want < total \
+            else total
+        f.seek(start)
+        part = f.read(end - start)
+        if b"\0" in part:
+            return None
         if not part.isascii():
             try:
                 part.decode("utf-8")
             except UnicodeDecodeError:
                 return None
         spans.append(FileSpan(path, start, end, line, end >= total))
-        line += part.count(b"\n") + part.count(b"\r") - part.count(b"\r\n")
+        line += part.count(b"\n")
+        if b"\r" in part:  # lines that end in CR alone
+            line += part.count(b"\r") - part.count(b"\r\n")
         start = end
     return spans
+
+
+def _next_cut(f: Any, pos: int, total: int, block: int = 4096) -> int:
+    """The first cut point (:data:`_CUT`) at or after ``pos`` in the open file ``f``, or
+    ``total`` when there is none. The byte before ``pos`` is read too (the pattern looks
+    behind a result); the first match is final, as nothing after it can move it."""
+    base = max(0, pos - 1)
+    f.seek(base)
+    data = b""
+    while True:
+        new = f.read(block)
+        data += new
+        m = _CUT.search(data, pos - base)
+        if m is not None:
+            return base + m.end()
+        if not new:
+            return total
+        block = min(block * 2, 1 << 22)
 
 
 def span_chunks(span: FileSpan) -> Iterator[Chunk]:

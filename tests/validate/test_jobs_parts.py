@@ -4,6 +4,7 @@ and the command's output are those of one process, byte for byte."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,9 @@ def test_validate_output_is_byte_identical_with_workers(tmp_path: Path,
             text, expected = (_untimed(t) for t in (text, expected))
         assert text == expected, fmt
     assert started == [2, 2, 2]
+    assert run(0, "jsonl") == one["jsonl"]  # --jobs 0: one worker per core
+    cores = len(os.sched_getaffinity(0))
+    assert started[3:] == ([cores] if cores > 1 else [])
 
 
 @compiled
