@@ -467,6 +467,18 @@ class Probe:
             if self.timed[1] >= PROBE_GAMES and self.timed[0] >= PROBE_SECONDS:
                 self.use_workers = self.decide(*self.timed, self.idle, cpu_idle())
 
+    def busy(self, idle0: tuple[float, float, int] | None,
+             idle1: tuple[float, float, int] | None) -> None:
+        """Decide at once against workers when too few cores were idle between ``idle0``
+        and ``idle1`` (a file's pre-scan: a few clock ticks, before any part is cut or
+        timed) for workers to pay whatever the rate (:func:`workers_pay`), so a run on a
+        busy machine is the one process's run."""
+        if idle0 is None or idle1 is None or idle1[1] - idle0[1] < 2:
+            return
+        share = (idle1[0] - idle0[0]) / (idle1[1] - idle0[1])
+        if not workers_pay(1.0, None, self.jobs, share * idle1[2]):
+            self.use_workers = False
+
     def decide(self, seconds: float, games: int, chars: int,
                idle0: tuple[float, float, int] | None,
                idle1: tuple[float, float, int] | None) -> bool:
@@ -629,7 +641,10 @@ def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT]
             one.add(replay_with(src, options))
             yield one
             continue
+        before = cpu_idle() if workers.probe.use_workers is None else None
         file_guess = guess if guess is not None else file_guess_of(src, options)
+        if before is not None:
+            workers.probe.busy(before, cpu_idle())
         if workers_can_pay():
             yield from _batches(src, options, rows, workers, max(1, int(chunk_size)),
                                 file_guess)

@@ -148,3 +148,16 @@ def test_batches_end_at_a_byte_bound(monkeypatch: pytest.MonkeyPatch) -> None:
         got = list(jobs_mod.run_batches(pool, split_text(text), 200, 4, chars))
     assert sum(n for n, _ in got) == 10 and len(got) >= 3  # not one batch of 10
     assert all(c < 40 + longest for _, c in got)
+
+
+def test_a_busy_machine_decides_against_workers_before_the_probe() -> None:
+    """The cores idle during a file's pre-scan: none free (a hog on the other core), and
+    the run is the one process's at once; one free, or too few ticks to tell, and the probe
+    decides on the measured rate."""
+    busy = ((100.0, 1_000.0, 2), (100.5, 1_010.0, 2))  # 0.5 of 10 ticks idle: 0.1 core
+    free = ((100.0, 1_000.0, 2), (105.0, 1_010.0, 2))  # 5 of 10 ticks idle: 1 core
+    short = ((100.0, 1_000.0, 2), (100.0, 1_001.0, 2))  # one tick: nothing to tell
+    for ticks, expected in ((busy, False), (free, None), (short, None), ((None, None), None)):
+        probe = jobs_mod.Probe(2, total=9_000_000, started=False)
+        probe.busy(*ticks)
+        assert probe.use_workers is expected, ticks
