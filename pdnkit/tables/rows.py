@@ -29,6 +29,7 @@ from pdnkit.tables.bitboards import (
     board_layout,
     square_bits,
 )
+from pdnkit.tables.runs import PendingHash, RunChunk, hash_runs, run_chunk, run_columns
 
 if TYPE_CHECKING:
 
@@ -194,32 +195,6 @@ def canonical_notations(plies: list[Any]) -> list[str | None]:
     return out
 
 
-def _engine_bits(bits: bytes, n: int, engine_bits: tuple[int, ...]
-                 ) -> tuple[list[int], list[int], list[int]]:
-    """The engine bitboards (``Position._w``, ``_b``, ``_k``) after each of the first ``n``
-    plies of a compiled replay, from its square bitboards (``Replay.bits``: white men, white
-    kings, black men, black kings a ply, bit ``s - 1`` for square ``s``), for a board whose
-    engine bits fit 64 (``engine_bits[s - 1]``: the engine bit of square ``s``).
-
-    Example:
-        >>> import struct
-        >>> _engine_bits(struct.pack("<4Q", 0b01, 0, 0b10, 0), 1, (0, 2))
-        ([1], [4], [0])
-    """
-    import numpy as np
-
-    q = np.frombuffer(bits, "<u8", count=4 * n).reshape(n, 4)
-    planes = np.stack([q[:, 0] | q[:, 1], q[:, 2] | q[:, 3], q[:, 1] | q[:, 3]])  # w, b, k
-    square = np.unpackbits(planes.reshape(3, n, 1).view(np.uint8), axis=2, bitorder="little")
-    engine = np.zeros((3, n, 64), np.uint8)
-    engine[:, :, list(engine_bits)] = square[:, :, :len(engine_bits)]
-    out = np.packbits(engine, axis=2, bitorder="little").view("<u8").reshape(3, n)
-    return out[0].tolist(), out[1].tolist(), out[2].tolist()
-
-
-_NODE_FIELDS = attrgetter("text", "nags", "comments_after", "line")
-_RUN_MOVE_FIELDS = attrgetter("origin", "destination", "path", "captured", "promotes",
-                              "is_king")
 _MOVE_FIELDS = attrgetter("ply", "move_number", "side", "written", "origin", "destination",
                           "path", "captured", "promotes", "piece", "nags", "comment",
                           "replayed", "line")
@@ -239,9 +214,9 @@ class ReportBatch:
     """Columns for the ``games``, ``moves``, ``positions``, ``findings`` and ``rule_events``
     tables, filled one ``GameReport`` at a time. ``game_id`` holds local numbers (0-based in
     the batch); ``file_id`` is filled by the writer. The plies of a compact report's plain
-    run go to :attr:`runs` (a row per run), :attr:`run_moves` and :attr:`run_bits` (a row
-    per ply, only what changes from ply to ply); the other plies to ``moves`` and
-    ``position_bits``.
+    run go to :attr:`runs` (a row per run) and :attr:`run_moves` (a
+    :class:`pdnkit.tables.runs.RunChunk` per run: its moves and positions as arrays); the
+    other plies to ``moves`` and ``position_bits``.
 
     Example:
         >>> b = ReportBatch()
@@ -270,13 +245,12 @@ class ReportBatch:
     #: numbering offset, first side (1: Black) and the layout code of its positions (``-1``
     #: for a board of more than 64 bits, whose positions go to :attr:`positions`)
     RUN_COLS = ("game_id", "plies", "base", "offset", "first", "layout")
-    #: the moves of the runs, one row per ply: only what differs from ply to ply (game,
-    #: ply, move number and side are expanded from :attr:`runs` when the batch becomes
-    #: Arrow; ``path`` is ``None`` where it is just origin and destination)
+    #: the columns of the runs' moves, one row per ply: only what differs from ply to ply
+    #: (game, ply, move number and side are expanded from :attr:`runs` when the batch
+    #: becomes Arrow; ``path`` is ``None`` where it is just origin and destination), cut
+    #: from the runs' chunks by :func:`pdnkit.tables.runs.run_columns`
     RUN_MOVE_COLS = ("notation", "canonical", "origin", "destination", "path", "captured",
                      "promotes", "king", "nags", "comment", "line")
-    #: the engine bitboards after each ply of the runs of a board of at most 64 bits
-    RUN_BITS_COLS = ("w", "b", "k")
 
     def __init__(self) -> None:
         self.games: dict[str, list[Any]] = {c: [] for c in self.GAME_COLS}
@@ -285,8 +259,9 @@ class ReportBatch:
         self.findings: dict[str, list[Any]] = {c: [] for c in self.FINDING_COLS}
         self.rule_events: dict[str, list[Any]] = {c: [] for c in self.EVENT_COLS}
         self.runs: dict[str, list[Any]] = {c: [] for c in self.RUN_COLS}
-        self.run_moves: dict[str, list[Any]] = {c: [] for c in self.RUN_MOVE_COLS}
-        self.run_bits: dict[str, list[Any]] = {c: [] for c in self.RUN_BITS_COLS}
+        #: one :class:`pdnkit.tables.runs.RunChunk` a run (the moves and the positions
+        #: after them, as arrays)
+        self.run_moves: dict[str, list[RunChunk]] = {"chunk": []}
         #: positions given as the engine's bitboards (a board of at most 64 bits): the
         #: loader turns them into square bitboards and computes their key in SQL
         self.position_bits: dict[str, list[Any]] = {c: [] for c in self.BITS_COLS}
@@ -306,7 +281,7 @@ class ReportBatch:
     @property
     def plies_count(self) -> int:
         """Move rows in the batch."""
-        return len(self.moves["game_id"]) + len(self.run_moves["line"])
+        return len(self.moves["game_id"]) + sum(self.runs["plies"])
 
     @property
     def findings_count(self) -> int:
@@ -331,7 +306,7 @@ class ReportBatch:
         with an ``internal-error`` finding (its raw text is kept): one game never stops
         an import."""
         tables = (self.games, self.moves, self.positions, self.position_bits, self.findings,
-                  self.rule_events, self.runs, self.run_moves, self.run_bits)
+                  self.rule_events, self.runs, self.run_moves)
         marks = [len(next(iter(t.values()))) for t in tables]
         counters = (dict(self.status_counts), dict(self.code_counts), self.replayed_count)
         try:
@@ -369,7 +344,7 @@ class ReportBatch:
         plies = list(report.plies or [])
         canonical = canonical_notations(plies)
         run = getattr(report, "plain", None)  # a compact replay's leading plain plies
-        run_canonical = run.notations() if run else []
+        chunk = run_chunk(run, board_layout(run.rules)) if run else None
 
         g = self.games
         g["game_id"].append(gid)
@@ -397,15 +372,16 @@ class ReportBatch:
         g["white_rating"].append(info_tags.white_rating)
         g["black_rating"].append(info_tags.black_rating)
         g["tags"].append([(str(k), str(v)) for k, v in tag_list])
-        g["plies"].append(len(run_canonical) + len(plies))
+        g["plies"].append((chunk.n if chunk else 0) + len(plies))
         g["replayed_plies"].append(report.replayed_plies)
         g["status"].append(status)
         g["outcome"].append(_opt_str(getattr(report, "outcome", None)))
         g["draw_basis"].append(_opt_str(getattr(report, "draw_basis", None)))
+        rest = [c or p.written or "" for c, p in zip(canonical, plies, strict=True)]
         g["moves_hash"].append(
             None if status == "unparsed" else
-            moves_hash(variant, start_fen, run_canonical
-                       + [c or p.written or "" for c, p in zip(canonical, plies, strict=True)]))
+            PendingHash(variant, start_fen, chunk, rest) if chunk else
+            moves_hash(variant, start_fen, rest))
         g["final_fen"].append(getattr(report, "final_fen", None))
         g["raw_pdn"].append(getattr(record, "raw", None))
         self.status_counts[status] = self.status_counts.get(status, 0) + 1
@@ -417,8 +393,8 @@ class ReportBatch:
             bits, layout = info
             self._add_position(gid, 0, layout, start_fen[:1].upper() == "B", bits)
 
-        if run:
-            self._add_run(gid, run, run_canonical)
+        if run and chunk:
+            self._add_run(gid, run, chunk)
         if plies:
             self._add_plies(gid, plies, canonical, variant, edition)
 
@@ -465,59 +441,25 @@ class ReportBatch:
         for col, v in zip(("wm", "wk", "bm", "bk"), bits, strict=True):
             pos[col].append(v)
 
-    def _add_run(self, gid: int, run: PlainRun, canonical: list[str]) -> None:
-        """The rows of a compact replay's plain run: one :attr:`runs` row, and per ply only
-        what differs from ply to ply (:attr:`run_moves`, :attr:`run_bits`), cut straight out
-        of its nodes, moves and positions; game, ply, move number and side are expanded
-        from the run's row in :meth:`to_arrow` (:func:`_run_tables`)."""
-        n = len(run)
+    def _add_run(self, gid: int, run: PlainRun, chunk: RunChunk) -> None:
+        """The rows of a compact replay's plain run: one :attr:`runs` row and its
+        :class:`~pdnkit.tables.runs.RunChunk` (the moves and the positions after them as
+        arrays, made into columns a batch at a time in :meth:`to_arrow`:
+        :func:`_run_tables`); positions on a board of more than 64 engine bits are written
+        here, as square bitboards."""
         layout = board_layout(run.rules)
-        wide = max(layout.engine_bits) >= 64
+        wide = chunk.bits is None
         r = self.runs
         r["game_id"].append(gid)
-        r["plies"].append(n)
+        r["plies"].append(chunk.n)
         r["base"].append(run.base_num)
         r["offset"].append(run.offset)
         r["first"].append(run.start_side)
         r["layout"].append(-1 if wide else self._layout_code(layout))
-        mv = self.run_moves
-        fields = getattr(run, "fields", None)  # a run of the compiled core: its columns
-        if fields is not None:
-            text, nags, joined, line = fields.columns(n)
-        else:
-            text, nags, comments, line = zip(*map(_NODE_FIELDS, run.nodes[:n]), strict=True)
-            joined = [" ".join(c) if c else None for c in comments] if any(comments) else None
-        mv["notation"].extend(text)
-        mv["canonical"].extend(canonical)
-        origin, dest, path, captured, promotes, king = zip(*map(_RUN_MOVE_FIELDS, run.moves),
-                                                           strict=True)
-        mv["origin"].extend(origin)
-        mv["destination"].extend(dest)
-        # a path of two squares is origin and destination: stored as NULL anyway
-        mv["path"].extend([p if len(p) > 2 else None for p in path])
-        mv["captured"].extend(captured)
-        mv["promotes"].extend(promotes)
-        mv["king"].extend(king)
-        none = [None] * n  # most runs have no NAG and no comment
-        mv["nags"].extend([x or None for x in nags] if any(nags) else none)
-        mv["comment"].extend(joined if joined is not None and any(joined) else none)
-        mv["line"].extend(line)
-        rep = getattr(run, "rep", None)
-        pb = self.run_bits
-        if rep is not None and not wide:  # the compiled core's bitboards, cut with numpy
-            ws, bs, ks = _engine_bits(rep.bits, n, layout.engine_bits)
-            pb["w"].extend(ws)
-            pb["b"].extend(bs)
-            pb["k"].extend(ks)
-            return
-        afters = run.afters
+        self.run_moves["chunk"].append(chunk)
         if wide:  # 12x12 boards: square bitboards in Python
-            for k, a in enumerate(afters, 1):
+            for k, a in enumerate(run.iter_afters(), 1):
                 self._add_position(gid, k, layout, bool(a.side), square_bits(a))
-            return
-        pb["w"].extend([a._w for a in afters])
-        pb["b"].extend([a._b for a in afters])
-        pb["k"].extend([a._k for a in afters])
 
     def _add_plies(self, gid: int, plies: list[Any], canonical: list[str | None],
                    variant: str | None = None, edition: str | None = None) -> None:
@@ -665,8 +607,7 @@ class ReportBatch:
                              (self.position_bits, other.position_bits),
                              (self.findings, other.findings),
                              (self.rule_events, other.rule_events), (self.runs, other.runs),
-                             (self.run_moves, other.run_moves),
-                             (self.run_bits, other.run_bits)):
+                             (self.run_moves, other.run_moves)):
             for name, col in theirs.items():
                 if name == "game_id" and base:
                     col = [g + base for g in col]
@@ -726,6 +667,10 @@ def _run_tables(batch: ReportBatch) -> tuple[pa.Table, pa.Table]:
     import pyarrow as pa
 
     runs, schemas = batch.runs, _schemas()
+    chunks = batch.run_moves["chunk"]
+    cols = run_columns(chunks)
+    w, b, k = cols.pop("w"), cols.pop("b"), cols.pop("k")
+    hash_runs(batch.games["moves_hash"], chunks, cols["canonical"])
     lens = np.asarray(runs["plies"], dtype=np.int64)
     total = int(lens.sum())
     gid = np.repeat(np.asarray(runs["game_id"], dtype=np.int64), lens)
@@ -734,12 +679,12 @@ def _run_tables(batch: ReportBatch) -> tuple[pa.Table, pa.Table]:
               + (ply - 1 + np.repeat(np.asarray(runs["offset"], dtype=np.int64), lens)) // 2)
     black = (np.repeat(np.asarray(runs["first"], dtype=np.int64), lens) + ply - 1) % 2 == 1
     moves = {"game_id": gid, "ply": ply.astype(np.int32), "move_number": number.astype(np.int32),
-             "black": black, **batch.run_moves}
+             "black": black, **cols}
     layout = np.repeat(np.asarray(runs["layout"], dtype=np.int16), lens)
     narrow = layout >= 0  # positions of boards of more than 64 bits were written in Python
     bits = {"game_id": gid[narrow], "ply": ply[narrow].astype(np.int32),
             "layout": layout[narrow], "black": (~black[narrow]).astype(np.int8),
-            **batch.run_bits}
+            "w": w, "b": b, "k": k}
     return (pa.table(moves, schema=schemas["run_moves"]),
             pa.table(bits, schema=schemas["position_bits"]))
 
