@@ -8,8 +8,9 @@ Example:
     >>> b = ReportBatch()
     >>> b.games_count
     0
-    >>> sorted(b.to_arrow())
-    ['findings', 'games', 'moves', 'position_bits', 'positions', 'rule_events', 'run_moves']
+    >>> sorted(b.to_arrow())  # doctest: +NORMALIZE_WHITESPACE
+    ['findings', 'games', 'moves', 'position_bits', 'positions', 'rule_events', 'run_moves',
+     'run_squares']
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from pdnkit.tables.bitboards import (
     board_layout,
     square_bits,
 )
-from pdnkit.tables.runs import PendingHash, RunChunk, hash_runs, run_chunk, run_columns
+from pdnkit.tables.runs import PendingHash, RunChunk, run_chunk, run_tables
 
 if TYPE_CHECKING:
 
@@ -638,55 +639,28 @@ class ReportBatch:
 
     def to_arrow(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per database table (local ``game_id``s), plus
-        ``position_bits`` (positions as bitboards: see :func:`pdnkit.tables.load.position_bits_query`, the
-        plain runs' positions included) and ``run_moves`` (the plain runs' moves: see
-        :func:`_run_tables` and :data:`pdnkit.tables.load.RUN_MOVES_AS_MOVES`)."""
+        ``position_bits`` (positions as engine bitboards: see
+        :func:`pdnkit.tables.load.position_bits_query`), ``run_squares`` (the compiled
+        core's plain runs' positions as square bitboards), and ``run_moves`` (the plain
+        runs' moves as ``move_rows`` stores them: :func:`pdnkit.tables.runs.run_tables`)."""
         import pyarrow as pa
 
-        bits = pa.table(self.position_bits, schema=_schemas()["position_bits"])
-        run_moves, run_bits = _run_tables(self)
+        schemas = _schemas()
+        bits = pa.table(self.position_bits, schema=schemas["position_bits"])
+        run_moves, run_bits, squares = run_tables(self.runs, self.run_moves["chunk"],
+                                                  self.games["moves_hash"], schemas)
         if run_bits.num_rows:
             bits = pa.concat_tables([bits, run_bits]) if bits.num_rows else run_bits
         return {
-            "games": pa.table(self.games, schema=_schemas()["games"]),
-            "moves": pa.table(self.moves, schema=_schemas()["moves"]),
+            "games": pa.table(self.games, schema=schemas["games"]),
+            "moves": pa.table(self.moves, schema=schemas["moves"]),
             "run_moves": run_moves,
-            "positions": pa.table(self.positions, schema=_schemas()["positions"]),
+            "positions": pa.table(self.positions, schema=schemas["positions"]),
             "position_bits": bits,
-            "findings": pa.table(self.findings, schema=_schemas()["findings"]),
-            "rule_events": pa.table(self.rule_events, schema=_schemas()["rule_events"]),
+            "run_squares": squares,
+            "findings": pa.table(self.findings, schema=schemas["findings"]),
+            "rule_events": pa.table(self.rule_events, schema=schemas["rule_events"]),
         }
-
-
-def _run_tables(batch: ReportBatch) -> tuple[pa.Table, pa.Table]:
-    """The batch's plain runs as Arrow: their moves (``run_moves``: game, ply, move number
-    and ``black`` (Black moved) expanded from each run's row with numpy, the columns of
-    :attr:`ReportBatch.RUN_MOVE_COLS` as given) and the positions after them in the shape
-    of ``position_bits`` (runs on boards of at most 64 bits)."""
-    import numpy as np
-    import pyarrow as pa
-
-    runs, schemas = batch.runs, _schemas()
-    chunks = batch.run_moves["chunk"]
-    cols = run_columns(chunks)
-    w, b, k = cols.pop("w"), cols.pop("b"), cols.pop("k")
-    hash_runs(batch.games["moves_hash"], chunks, cols["canonical"])
-    lens = np.asarray(runs["plies"], dtype=np.int64)
-    total = int(lens.sum())
-    gid = np.repeat(np.asarray(runs["game_id"], dtype=np.int64), lens)
-    ply = np.arange(1, total + 1, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
-    number = (np.repeat(np.asarray(runs["base"], dtype=np.int64), lens)
-              + (ply - 1 + np.repeat(np.asarray(runs["offset"], dtype=np.int64), lens)) // 2)
-    black = (np.repeat(np.asarray(runs["first"], dtype=np.int64), lens) + ply - 1) % 2 == 1
-    moves = {"game_id": gid, "ply": ply.astype(np.int32), "move_number": number.astype(np.int32),
-             "black": black, **cols}
-    layout = np.repeat(np.asarray(runs["layout"], dtype=np.int16), lens)
-    narrow = layout >= 0  # positions of boards of more than 64 bits were written in Python
-    bits = {"game_id": gid[narrow], "ply": ply[narrow].astype(np.int32),
-            "layout": layout[narrow], "black": (~black[narrow]).astype(np.int8),
-            "w": w, "b": b, "k": k}
-    return (pa.table(moves, schema=schemas["run_moves"]),
-            pa.table(bits, schema=schemas["position_bits"]))
 
 
 _SCHEMAS: dict[str, pa.Schema] | None = None
@@ -717,10 +691,14 @@ def _schemas() -> dict[str, pa.Schema]:
                 ("path", li), ("captured", li), ("promotes", b), ("piece", s), ("nags", li), ("comment", s),
                 ("replayed", b), ("line", i32)]),
             "run_moves": pa.schema([
-                ("game_id", i64), ("ply", i32), ("move_number", i32), ("black", b),
+                ("game_id", i64), ("ply", i32), ("number_offset", i32), ("black", b),
                 ("notation", s), ("canonical", s), ("origin", i32), ("destination", i32),
                 ("path", li), ("captured", li), ("promotes", b), ("king", b), ("nags", li),
                 ("comment", s), ("line", i32)]),
+            "run_squares": pa.schema([
+                ("game_id", i64), ("ply", i32), ("layout", pa.int16()), ("black", b),
+                ("wm", pa.uint64()), ("wk", pa.uint64()), ("bm", pa.uint64()),
+                ("bk", pa.uint64())]),
             "positions": pa.schema([
                 ("game_id", i64), ("ply", i32), ("layout", pa.int16()), ("black", b),
                 ("wm", pa.decimal128(38, 0)), ("wk", pa.decimal128(38, 0)),

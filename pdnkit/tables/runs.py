@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from pdnkit.tables.bitboards import BoardLayout
 
 __all__ = ["PendingHash", "RunChunk", "engine_planes", "hash_runs", "run_chunk", "run_columns",
-           "short_forms"]
+           "run_tables", "short_forms"]
 
 #: flags byte -> 1 where the core flagged the ply's notation as its full path
 _FULL = bytes(1 if b & FLAG_FULL_PATH else 0 for b in range(256))
@@ -247,9 +247,9 @@ def _lookup(engine: tuple[int, ...]) -> np.ndarray:
 
 def run_columns(chunks: list[RunChunk]) -> dict[str, Any]:
     """The ``run_moves`` columns (:attr:`pdnkit.tables.rows.ReportBatch.RUN_MOVE_COLS`) of
-    the runs ``chunks`` hold, in order, as Arrow arrays, and ``w``, ``b``, ``k``: the
-    engine bitboards after each ply of the runs on boards of at most 64 bits (numpy
-    uint64 arrays)."""
+    the runs ``chunks`` hold, in order, as Arrow arrays; ``numeric``, each move in numeric
+    notation; ``squares`` and ``bits``, the bitboards after each ply of the runs on
+    boards of at most 64 bits (numpy uint64 arrays: see :func:`_bits`)."""
     import numpy as np
     import pyarrow as pa
 
@@ -279,9 +279,74 @@ def run_columns(chunks: list[RunChunk]) -> dict[str, Any]:
         out["line"] = np.frombuffer(b"".join(lines), np.int32)  # type: ignore[arg-type]
     else:
         out["line"] = pa.array([v for x in lines for v in _ints(x)], i32)
-    out["w"], out["b"], out["k"] = _bits(chunks)
+    out["numeric"] = _numeric(out["origin"], out["destination"], flags)
+    out["squares"], out["bits"] = _bits(chunks)
     assert len(out["origin"]) == total
     return out
+
+
+def run_tables(runs: dict[str, list[Any]], chunks: list[RunChunk], hashes: list[Any],
+               schemas: dict[str, pa.Schema]) -> tuple[pa.Table, pa.Table, pa.Table]:
+    """A batch's plain runs as Arrow (``runs``: a row per run, as
+    :attr:`pdnkit.tables.rows.ReportBatch.runs` holds them; ``chunks`` their moves;
+    ``hashes``: the batch's ``moves_hash`` column, whose :class:`PendingHash` entries are
+    computed here): the moves as ``move_rows`` stores them (``run_moves``: game, ply,
+    ``number_offset`` and ``black`` expanded from each run's row with numpy; a written move
+    its numeric form spells, a canonical form equal to the written one, a two-square path
+    given as NULL), the positions after them as engine bitboards (``position_bits``) or,
+    where the compiled core replayed every run, as square bitboards (``run_squares``)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    cols = run_columns(chunks)
+    squares, planes = cols.pop("squares"), cols.pop("bits")
+    numeric = cols.pop("numeric")
+    hash_runs(hashes, chunks, cols["canonical"])
+    lens = np.asarray(runs["plies"], dtype=np.int64)
+    total = int(lens.sum())
+    gid = np.repeat(np.asarray(runs["game_id"], dtype=np.int64), lens)
+    ply = np.arange(1, total + 1, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
+    number = (np.repeat(np.asarray(runs["base"], dtype=np.int64), lens)
+              + (ply - 1 + np.repeat(np.asarray(runs["offset"], dtype=np.int64), lens)) // 2)
+    black = (np.repeat(np.asarray(runs["first"], dtype=np.int64), lens) + ply - 1) % 2 == 1
+    # implied_move_number(ply, side) of schema.sql
+    implied = (ply + 1) // 2 + ((~black) & (ply % 2 == 0))
+    written, canonical = cols["notation"], cols["canonical"]
+    cols["notation"] = pc.if_else(pc.fill_null(pc.equal(written, numeric), False),
+                                  pa.scalar(None, pa.string()), written)
+    cols["canonical"] = pc.if_else(pc.fill_null(pc.equal(canonical, written), False),
+                                   pa.scalar(None, pa.string()), canonical)
+    moves = {"game_id": gid, "ply": ply.astype(np.int32),
+             "number_offset": (number - implied).astype(np.int32), "black": black, **cols}
+    layout = np.repeat(np.asarray(runs["layout"], dtype=np.int16), lens)
+    narrow = layout >= 0  # positions of boards of more than 64 bits were written in Python
+    where = {"game_id": gid[narrow], "ply": ply[narrow].astype(np.int32),
+             "layout": layout[narrow]}
+    after = ~black[narrow]  # Black to move after the ply
+    if squares:
+        sq = pa.table({**where, "black": after, "wm": planes[0], "wk": planes[1],
+                       "bm": planes[2], "bk": planes[3]}, schema=schemas["run_squares"])
+        bits = schemas["position_bits"].empty_table()
+    else:
+        sq = schemas["run_squares"].empty_table()
+        bits = pa.table({**where, "black": after.astype(np.int8), "w": planes[0],
+                         "b": planes[1], "k": planes[2]}, schema=schemas["position_bits"])
+    return pa.table(moves, schema=schemas["run_moves"]), bits, sq
+
+
+def _numeric(origin: np.ndarray, destination: np.ndarray, flags: np.ndarray) -> pa.Array:
+    """Each move in numeric notation (``numeric_move`` of ``schema.sql``: ``32-28``,
+    ``28x19``), from the short forms of numbered squares."""
+    import numpy as np
+    import pyarrow as pa
+
+    if not len(origin):
+        return pa.array([], pa.string())
+    size = int(max(origin.max(), destination.max())) + 1
+    forms = short_forms(tuple(str(n) for n in range(size)), "x")
+    cap = ((flags & FLAG_CAPTURE) != 0).astype(np.int64)
+    return forms.take(pa.array((cap * size + origin) * size + destination))
 
 
 def _ints(x: bytes | list[int | None]) -> list[int | None]:
@@ -403,19 +468,18 @@ def _optional(parts: list[list[Any] | None], ns: np.ndarray, kind: pa.DataType) 
     return pa.array(values, kind)
 
 
-def _bits(chunks: list[RunChunk]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The engine bitboards after each ply of the runs on boards of at most 64 bits."""
+def _bits(chunks: list[RunChunk]) -> tuple[bool, list[np.ndarray]]:
+    """The positions after each ply of the runs on boards of at most 64 bits: ``(True,
+    [wm, wk, bm, bk])``, the square bitboards, when the compiled core replayed every one
+    of them, else ``(False, [w, b, k])``, the engine bitboards (those of the core cut by
+    :func:`engine_planes`)."""
     import numpy as np
 
     narrow = [c for c in chunks if c.bits is not None]
-    if not narrow:
-        empty = np.zeros(0, np.uint64)
-        return empty, empty, empty
-    if all(type(c.bits) is bytes and c.engine == narrow[0].engine for c in narrow):
+    if all(type(c.bits) is bytes for c in narrow):
         q = np.frombuffer(b"".join([c.bits for c in narrow]),  # type: ignore[misc]
                           "<u8").reshape(-1, 4)
-        w, b, k = engine_planes(q, narrow[0].engine)
-        return w, b, k
+        return True, [q[:, 0], q[:, 1], q[:, 2], q[:, 3]]
     planes: list[list[np.ndarray]] = [[], [], []]
     for c in narrow:
         if type(c.bits) is bytes:
@@ -424,8 +488,7 @@ def _bits(chunks: list[RunChunk]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             got = tuple(np.asarray(x, np.uint64) for x in c.bits)  # type: ignore[union-attr]
         for j in range(3):
             planes[j].append(got[j])
-    w, b, k = (np.concatenate(p) for p in planes)
-    return w, b, k
+    return False, [np.concatenate(p) for p in planes]
 
 
 class PendingHash:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pdnkit.tables.bitboards import board_layout
+from pdnkit.tables.bitboards import board_layout, square_bits
 from pdnkit.tables.rows import moves_hash
 from pdnkit.tables.runs import PendingHash, hash_runs, run_chunk, run_columns
 from pdnkit.validation import validate
@@ -27,7 +27,7 @@ def _expected(run: Any) -> dict[str, list[Any]]:
     recs = run.records()
     want: dict[str, list[Any]] = {k: [] for k in (
         "notation", "canonical", "origin", "destination", "path", "captured", "promotes",
-        "king", "nags", "comment", "line", "w", "b", "k")}
+        "king", "nags", "comment", "line", "numeric", "engine", "squares")}
     for r in recs:
         want["notation"].append(r.written)
         want["canonical"].append(r.notation)
@@ -40,10 +40,10 @@ def _expected(run: Any) -> dict[str, list[Any]]:
         want["nags"].append(list(r.nags) or None)
         want["comment"].append(r.comment)
         want["line"].append(r.line)
+        want["numeric"].append(f"{r.origin}{'x' if r.captured else '-'}{r.destination}")
         after = r.position_after
-        want["w"].append(after._w)
-        want["b"].append(after._b)
-        want["k"].append(after._k)
+        want["engine"].append((after._w, after._b, after._k))
+        want["squares"].append(square_bits(after))
     return want
 
 
@@ -60,14 +60,18 @@ def _check(source: Path) -> int:
             for k, v in _expected(r).items():
                 want.setdefault(k, []).extend(v)
         narrow = [max(board_layout(r.rules).engine_bits) < 64 for r in runs]
+        bits = want.pop("squares") if got["squares"] else want.pop("engine")
+        want.pop("engine", None)
+        want.pop("squares", None)
         for name, values in want.items():
             col = got[name]
-            have = [int(x) for x in col] if name in ("w", "b", "k") else (
-                col.to_pylist() if hasattr(col, "to_pylist") else col.tolist())
-            if name in ("w", "b", "k"):
-                values = [v for r, ok in zip(runs, narrow, strict=True) if ok
-                          for v in _expected(r)[name]]
+            have = col.to_pylist() if hasattr(col, "to_pylist") else col.tolist()
             assert have == values, (source.name, name)
+        plies = [len(r) for r, ok in zip(runs, narrow, strict=True) if ok]
+        keep = [b for r, ok in zip(runs, narrow, strict=True) if ok
+                for b in bits[sum(map(len, runs[:runs.index(r)])):][:len(r)]]
+        assert len(keep) == sum(plies)
+        assert list(zip(*(map(int, p) for p in got["bits"]), strict=True)) == keep
         hashes: list[Any] = [PendingHash("v", None, c, ["x"]) for c in chunks]
         hash_runs(hashes, chunks, got["canonical"])
         for h, r in zip(hashes, runs, strict=True):
