@@ -366,21 +366,26 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database",
         raise UpgradeNeededError(name, schema_version(con))
     if state == "new":
         con.execute(schema_sql())
-    record_schema(con)
+    record_schema(con, fresh=state == "new")
     if con.execute("SELECT count(*) FROM variants").fetchall()[0][0] == 0:
         ensure_variants(con)
     remove_incomplete(con)
 
 
-def record_schema(con: duckdb.DuckDBPyConnection) -> None:
+def record_schema(con: duckdb.DuckDBPyConnection, fresh: bool = False) -> None:
     """Write the ``pdnkit_meta`` record of the tables and columns ``con`` has, under the
-    current :data:`SCHEMA_VERSION` (only when it differs from what is stored)."""
+    current :data:`SCHEMA_VERSION` (only when it differs from what is stored); ``fresh``:
+    ``con`` was just given ``schema.sql`` and holds nothing else (its tables are the
+    schema's, no reference is derived to filter them)."""
     stored = dict(con.execute("SELECT key, value FROM pdnkit_meta").fetchall())
     digest = schema_digest()
     if stored.get("schema_version") == str(SCHEMA_VERSION) and \
             stored.get(SCHEMA_DIGEST) == digest and "columns" in stored:
         return  # recorded with this schema (check_schema found its columns there)
-    record = json.dumps(schema_record(table_columns(con)), sort_keys=True)
+    have = table_columns(con)
+    columns = ({t: [c for c, _ in have[t]] for t in sorted(have)} if fresh
+               else schema_record(have))
+    record = json.dumps(columns, sort_keys=True)
     if (stored.get("schema_version"), stored.get("columns"), stored.get(SCHEMA_DIGEST)) != (
             str(SCHEMA_VERSION), record, digest):
         con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES ('schema_version', ?), "
