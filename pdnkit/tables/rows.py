@@ -257,6 +257,8 @@ class ReportBatch:
         self.games: dict[str, list[Any]] = {c: [] for c in self.GAME_COLS}
         self.moves: dict[str, list[Any]] = {c: [] for c in self.MOVE_COLS}
         self.positions: dict[str, list[Any]] = {c: [] for c in self.POS_COLS}
+        #: the same for boards of at most 64 squares (whole bitboards fit UBIGINT)
+        self.squares: dict[str, list[Any]] = {c: [] for c in self.POS_COLS}
         self.findings: dict[str, list[Any]] = {c: [] for c in self.FINDING_COLS}
         self.rule_events: dict[str, list[Any]] = {c: [] for c in self.EVENT_COLS}
         self.runs: dict[str, list[Any]] = {c: [] for c in self.RUN_COLS}
@@ -306,8 +308,8 @@ class ReportBatch:
         appended for it is taken back and the game goes in without moves and positions,
         with an ``internal-error`` finding (its raw text is kept): one game never stops
         an import."""
-        tables = (self.games, self.moves, self.positions, self.position_bits, self.findings,
-                  self.rule_events, self.runs, self.run_moves)
+        tables = (self.games, self.moves, self.positions, self.squares, self.position_bits,
+                  self.findings, self.rule_events, self.runs, self.run_moves)
         marks = [len(next(iter(t.values()))) for t in tables]
         counters = (dict(self.status_counts), dict(self.code_counts), self.replayed_count)
         try:
@@ -434,7 +436,7 @@ class ReportBatch:
     def _add_position(self, gid: int, ply: int, layout: BoardLayout, black: bool,
                       bits: Bits) -> None:
         """One ``position_bits`` row written in Python (square bitboards given)."""
-        pos = self.positions
+        pos = self.squares if layout.squares <= 64 else self.positions
         pos["game_id"].append(gid)
         pos["ply"].append(ply)
         pos["layout"].append(self._layout_code(layout))
@@ -605,6 +607,7 @@ class ReportBatch:
         codes = [self._layout_code(lay) for lay in other.layouts]
         for mine, theirs in ((self.games, other.games), (self.moves, other.moves),
                              (self.positions, other.positions),
+                             (self.squares, other.squares),
                              (self.position_bits, other.position_bits),
                              (self.findings, other.findings),
                              (self.rule_events, other.rule_events), (self.runs, other.runs),
@@ -651,6 +654,9 @@ class ReportBatch:
                                                   self.games["moves_hash"], schemas)
         if run_bits.num_rows:
             bits = pa.concat_tables([bits, run_bits]) if bits.num_rows else run_bits
+        if self.squares["game_id"]:
+            starts = pa.table(self.squares, schema=schemas["run_squares"])
+            squares = pa.concat_tables([starts, squares]) if squares.num_rows else starts
         return {
             "games": pa.table(self.games, schema=schemas["games"]),
             "moves": pa.table(self.moves, schema=schemas["moves"]),
