@@ -264,7 +264,7 @@ class ReportBatch:
         self.runs: dict[str, list[Any]] = {c: [] for c in self.RUN_COLS}
         #: one :class:`pdnkit.tables.runs.RunChunk` a run (the moves and the positions
         #: after them, as arrays)
-        self.run_moves: dict[str, list[RunChunk]] = {"chunk": []}
+        self.run_moves: dict[str, list[Any]] = {"chunk": []}
         #: positions given as the engine's bitboards (a board of at most 64 bits): the
         #: loader turns them into square bitboards and computes their key in SQL
         self.position_bits: dict[str, list[Any]] = {c: [] for c in self.BITS_COLS}
@@ -284,7 +284,8 @@ class ReportBatch:
     @property
     def plies_count(self) -> int:
         """Move rows in the batch."""
-        return len(self.moves["game_id"]) + sum(self.runs["plies"])
+        plies: list[int] = self.runs["plies"]
+        return len(self.moves["game_id"]) + sum(plies)
 
     @property
     def findings_count(self) -> int:
@@ -612,7 +613,7 @@ class ReportBatch:
                              (self.findings, other.findings),
                              (self.rule_events, other.rule_events), (self.runs, other.runs),
                              (self.run_moves, other.run_moves)):
-            for name, col in theirs.items():
+            for name, col in theirs.items():  # (a run's chunk is one item of its column)
                 if name == "game_id" and base:
                     col = [g + base for g in col]
                 elif name == "layout" and codes != list(range(len(codes))):

@@ -419,15 +419,15 @@ def _canonical(chunks: list[RunChunk], ns: np.ndarray) -> pa.Array:
     dictionary: list[pa.Array] = []
     size = 0
     extra: list[str] = []
-    pieces = []
+    pieces: list[tuple[int, int, int, dict[int, str]]] = []
     for c in chunks:
         canon = c.canonical
-        if type(canon) is list:
+        if isinstance(canon, list):
             start = len(extra)
             extra.extend(canon)
-            pieces.append((-1, 0, start, None))
+            pieces.append((-1, 0, start, {}))
             continue
-        names, sep, full = canon  # type: ignore[misc]
+        names, sep, full = canon
         key = (names, sep)
         base = tables.get(key)
         if base is None:
@@ -448,7 +448,7 @@ def _canonical(chunks: list[RunChunk], ns: np.ndarray) -> pa.Array:
             idx[at:stop] = np.arange(extra_base + start, extra_base + start + c.n)
         else:
             idx[at:stop] = base + (cap[at:stop] * s + o[at:stop]) * s + d[at:stop]
-            for i, text in (full or {}).items():
+            for i, text in full.items():
                 idx[at + i] = extra_base + len(extra)
                 extra.append(text)
         at = stop
