@@ -201,10 +201,12 @@ _MOVE_FIELDS = attrgetter("ply", "move_number", "side", "written", "origin", "de
                           "replayed", "line")
 _SIDES = frozenset(("W", "B"))
 #: games per batch handed on to be loaded (bounds memory; every batch of a file shares its
-#: transaction): :meth:`ReportBatch.full`
-BATCH_GAMES = 250
+#: transaction): :meth:`ReportBatch.full`. Each table of a batch is one ``INSERT``, and an
+#: Arrow scan costs DuckDB a few milliseconds however few its rows: 1,000 games took 15-20%
+#: less CPU time than 250 on an import of 20,000 games (peak RSS 332 MB against 306 MB)
+BATCH_GAMES = 1000
 #: move rows per batch handed on to be loaded
-BATCH_PLIES = 25_000
+BATCH_PLIES = 100_000
 
 
 def _opp(side: str | None) -> str | None:
