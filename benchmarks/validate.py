@@ -126,7 +126,9 @@ def replicated(path: Path, times: int) -> Path:
     return out
 
 
-HOG = "import os, sys\nos.sched_setaffinity(0, {int(sys.argv[1])})\nwhile True:\n    pass\n"
+#: spins on one CPU while its parent lives (a benchmark killed from outside leaves no hog)
+HOG = ("import os, sys\nos.sched_setaffinity(0, {int(sys.argv[1])})\nparent = os.getppid()\n"
+       "while os.getppid() == parent:\n    pass\n")
 
 
 def start_hog() -> subprocess.Popen[bytes]:
