@@ -18,6 +18,17 @@ def shared_data() -> Path:
     return SHARED_DATA
 
 
+@pytest.fixture(scope="session")
+def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder ``pdnkit.demo.demo`` writes (the demo database and viewer page), made once
+    per test worker and shared by the modules that read it: read it only (copy it to write)."""
+    from pdnkit.demo import demo
+
+    where = tmp_path_factory.mktemp("demo") / "pdnkit-demo"
+    demo(where)
+    return where
+
+
 #: the modules that take the longest (measured with ``--durations``), started first so that no
 #: test worker is left alone with one of them at the end of the run (``--dist loadscope`` gives
 #: a module's tests to one worker, and ``--no-loadscope-reorder`` in pyproject's addopts keeps
