@@ -10,13 +10,12 @@ smaller real file of each variant's folder) by default, and on every file in the
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
 import pytest
 
 from tests.core.support import corpus_files
-from tests.shared import SHARED_DATA
+from tests.shared import SHARED_DATA, sample_games
 from tests.validate.coreparity import COMPILED, dumps, first_difference, pure_core
 
 pytestmark = pytest.mark.skipif(not COMPILED, reason="the compiled core is not built")
@@ -66,16 +65,6 @@ def test_light_compact_and_stop_modes(files: str) -> None:
     _same(paths, deep=False, irregular="stop")
 
 
-def _sample_games(path: Path, out: Path, count: int, seed: int = 2000) -> Path:
-    """A seeded sample of ``count`` games of ``path``, in file order, written to ``out``."""
-    text = path.read_text(encoding="utf-8")
-    starts = [m.start() for m in re.finditer(r"^\[Event ", text, re.MULTILINE)]
-    games = [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
-    picked = sorted(random.Random(seed).sample(range(len(games)), count))
-    out.write_text("".join(games[i] for i in picked), encoding="utf-8")
-    return out
-
-
 @pytest.mark.slow
 def test_intl_2000(tmp_path: Path) -> None:
     """Every game in full reports; light ones (on every real file in the slow
@@ -83,4 +72,4 @@ def test_intl_2000(tmp_path: Path) -> None:
     if not INTL.exists():
         pytest.skip("shared bench file not available")
     _same(INTL)
-    _same(_sample_games(INTL, tmp_path / "intl_400.pdn", 400), deep=False, light=True)
+    _same(sample_games(INTL, tmp_path / "intl_400.pdn", 400), deep=False, light=True)
