@@ -48,6 +48,7 @@ from pdnkit.openings.table import (
     BitsKey,
     Entry,
     OpeningTableError,
+    mirror_bits,
     mirror_position,
     read_table,
     square_bits,
@@ -254,9 +255,12 @@ class OpeningBook:
                                     _entry_position, _position_pieces, self.min_pieces)
         return _classification(found, mirrored, ply, stopped)
 
-    def classify_bits(self, rows: Iterable[BitsKey]) -> Classification:
+    def classify_bits(self, rows: Iterable[BitsKey], *,
+                      mirrored: bool = False) -> Classification:
         """:meth:`classify` for positions given as the database keeps them (``(black, wm,
-        wk, bm, bk)`` per ply, from ply 0), e.g. the ``position_bits`` rows of a game.
+        wk, bm, bk)`` per ply, from ply 0), e.g. the ``position_bits`` rows of a game or
+        the compiled core's arrays. ``mirrored``: read each position with the board turned
+        round and the colours swapped (:func:`~pdnkit.openings.table.mirror_bits`).
 
         Example:
             >>> book = load_tables("english")
@@ -264,9 +268,12 @@ class OpeningBook:
             ...                     (False, 0xFFF00000, 0, 0x1EFF, 0)]).name
             'Edinburgh'
         """
+        if mirrored:
+            variant = self.variant
+            rows = (mirror_bits(b, variant) for b in rows)
         found, ply, stopped = _scan(rows, self._by_bits, self._by_start_bits, _entry_bits,
                                     _bits_pieces, self.min_pieces)
-        return _classification(found, False, ply, stopped)
+        return _classification(found, mirrored, ply, stopped)
 
     def find(self, text: str) -> list[Entry]:
         """The entries a text names: a code (with or without its table prefix), a name, a

@@ -282,17 +282,16 @@ def _write_findings(con: duckdb.DuckDBPyConnection, book: OpeningBook,
 
 def fill_upgrade(con: duckdb.DuckDBPyConnection) -> None:
     """The upgrade's fill step (registered by :mod:`pdnkit.store.upgrades`): the opening
-    columns and novelties of every game of the upgraded copy (:func:`fill_database`), no
-    findings: an upgrade keeps every table's rows as they were (its check counts them), so
-    the ``opening-tag-mismatch`` findings of the games stored before come with
-    ``fill_database(con)`` or a re-import (``pdnkit openings classify --db`` lists the tags
-    that disagree meanwhile).
+    columns and novelties of every game of the upgraded copy, and the
+    ``opening-tag-mismatch`` findings of the games whose opening tag disagrees with their
+    moves, as an import writes them (:func:`fill_database`; the upgrade's check counts
+    every old row after the copy, and the findings at least as many after this step).
 
     Example:
         >>> from pdnkit.store import connect
         >>> fill_upgrade(connect(":memory:"))
     """
-    fill_database(con, findings=False)
+    fill_database(con)
 
 
 @dataclass(frozen=True)

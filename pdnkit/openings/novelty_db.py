@@ -58,6 +58,12 @@ _KEY = ("vid", "black", "wm", "wk", "bm", "bk")
 _BITS = ("black", "wm", "wk", "bm", "bk")
 
 
+#: the earliest game of a position (``o.ord``: each game's place, unique) and the ply at which
+#: it first reached it (its lowest, should it come back): ordered by place, then ply
+_FIRST = ("arg_min(p.game_id, o.ord) AS first, "
+          "arg_min(p.ply, o.ord::HUGEINT * 4294967296 + p.ply) AS fply")
+
+
 def _on(a: str, b: str) -> str:
     """The join condition of two position rows ``a`` and ``b`` (the same variant, every
     bitboard equal)."""
@@ -102,20 +108,21 @@ def _order_table(con: duckdb.DuckDBPyConnection, t: _Temp) -> None:
 
 def _firsts(con: duckdb.DuckDBPyConnection, t: _Temp, name: str, games: str | None) -> None:
     """The temporary table ``name``: the earliest game (``first``) of every position that a
-    game ``games`` selects reached (``None``: every position), among all the games. One scan
-    of the positions; the table holds one row per distinct position."""
+    game ``games`` selects reached (``None``: every position), among all the games, and the
+    ply at which that game first reached it (``fply``). One scan of the positions; the table
+    holds one row per distinct position."""
     bits = bits_source(con)
     if games is None:
         con.execute(f"""
             CREATE TEMP TABLE {t.names[name]} AS
-            SELECT {_key()}, arg_min(p.game_id, o.ord) AS first
+            SELECT {_key()}, {_FIRST}
             FROM {bits} p JOIN {t['ord']} o USING (game_id) GROUP BY ALL""")
         return
     con.execute(f"""
         CREATE TEMP TABLE {t.names[name]} AS
         WITH k AS (SELECT DISTINCT {_key()} FROM {bits} p JOIN {t['ord']} o USING (game_id)
                    WHERE p.game_id IN ({games}))
-        SELECT {_key()}, arg_min(p.game_id, o.ord) AS first
+        SELECT {_key()}, {_FIRST}
         FROM {bits} p JOIN {t['ord']} o USING (game_id)
         JOIN k ON {_on('k', 'p').replace('p.vid', 'o.vid')}
         GROUP BY ALL""")
@@ -127,8 +134,10 @@ def compute_novelties(con: duckdb.DuckDBPyConnection, into: str,
     ``None``: every game) against every game of the database, as the temporary table
     ``into`` (``game_id``, ``novelty_ply``, ``novelty_from``; a row for each game with stored
     positions); returns its number of rows. The database is only read (a lake's views will
-    do). Three passes over the positions, none holding more than one row per distinct
-    position, so it keeps to the import's small memory.
+    do). One pass over the positions groups them (the earliest game of each distinct
+    position and its ply), one finds each game's last ply, and one joins one position row
+    a game: none holds more than one row per distinct position, so it keeps to the
+    import's small memory.
 
     Example:
         >>> from pdnkit.store import connect
@@ -137,23 +146,32 @@ def compute_novelties(con: duckdb.DuckDBPyConnection, into: str,
     """
     bits = bits_source(con)
     only = "" if games is None else f"AND p.game_id IN ({games})"
-    on = _on("f", "p").replace("p.vid", "o.vid")
     with _Temp(con, "ord", "first", "nov") as t:
         _order_table(con, t)
         _firsts(con, t, "first", games)
+        # a game's novelty: the lowest ply among the positions it reached first (a game
+        # that reached none first has none); ``last``: its last stored ply
         con.execute(f"""
             CREATE TEMP TABLE {t.names['nov']} AS
-            SELECT p.game_id, min(p.ply) FILTER (WHERE f.first = p.game_id) AS nply,
-                   max(p.ply) AS last
-            FROM {bits} p JOIN {t['ord']} o USING (game_id) JOIN {t['first']} f ON {on}
-            WHERE TRUE {only} GROUP BY p.game_id""")
+            WITH firsts AS (SELECT first AS game_id, min(fply) AS nply FROM {t['first']}
+                            GROUP BY first)
+            SELECT l.game_id, f.nply, l.last
+            FROM (SELECT p.game_id, max(p.ply) AS last FROM {bits} p
+                  WHERE p.game_id IN (SELECT game_id FROM {t['ord']}) {only}
+                  GROUP BY p.game_id) l
+            LEFT JOIN firsts f ON f.game_id = l.game_id""")
+        # the game deviated from: the first game of its position one ply before the
+        # novelty (of its last position, without one): one position row per game is joined
         con.execute(f"""
             CREATE OR REPLACE TEMP TABLE {into.removeprefix('temp.')} AS
+            WITH want AS (SELECT game_id, coalesce(nply - 1, last) AS ply FROM {t['nov']}),
+                 before AS (SELECT p.*, o.vid FROM {bits} p JOIN want w
+                            ON w.game_id = p.game_id AND w.ply = p.ply
+                            JOIN {t['ord']} o ON o.game_id = p.game_id)
             SELECT n.game_id, n.nply::INTEGER AS novelty_ply,
                    CASE WHEN n.nply = 0 THEN NULL ELSE f.first END::BIGINT AS novelty_from
-            FROM {t['nov']} n
-            LEFT JOIN ({bits} p JOIN {t['ord']} o USING (game_id) JOIN {t['first']} f ON {on})
-                 ON p.game_id = n.game_id AND p.ply = coalesce(n.nply - 1, n.last)""")
+            FROM {t['nov']} n LEFT JOIN before p ON p.game_id = n.game_id
+            LEFT JOIN {t['first']} f ON {_on("f", "p")}""")
     return int(con.execute(f"SELECT count(*) FROM temp.{into.removeprefix('temp.')}")
                .fetchall()[0][0])
 

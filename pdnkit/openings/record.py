@@ -16,19 +16,28 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from pdnkit.openings.book import Classification, OpeningBook, load_tables
-from pdnkit.openings.table import mirror_position
-from pdnkit.rules import Position, get_rules, parse_fen
+from pdnkit.openings.table import BitsKey, mirror_position, square_bits
+from pdnkit.rules import Position, Rules, get_rules, parse_fen
 
 if TYPE_CHECKING:
     from pdnkit.pdn.record import GameRecord
     from pdnkit.validation.report import GameReport
 
-__all__ = ["classify_record", "colours_swapped", "game_positions"]
+__all__ = ["classify_record", "colours_swapped", "game_bits", "game_positions",
+           "start_position"]
 
 
-def _start(report: GameReport) -> Position | None:
+def start_position(report: GameReport) -> Position | None:
     """The position the report's main line starts from (read through ``getattr``: a
-    stand-in record may lack what it does not use)."""
+    stand-in record may lack what it does not use); None for a game without a variant or a
+    start the rules cannot read.
+
+    Example:
+        >>> from pdnkit.validation import validate
+        >>> rep = next(validate('[GameType "20"] 1. 32-28 19-23 *'))
+        >>> start_position(rep) == Position.initial(get_rules("international"))
+        True
+    """
     plain = getattr(report, "plain", None)
     if plain is not None:
         return plain.start
@@ -60,14 +69,19 @@ def game_positions(report: GameReport) -> Iterator[Position]:
         >>> len(list(game_positions(rep)))
         4
     """
-    start = _start(report)
+    start = start_position(report)
     if start is None:
         return
     yield start
     plain = getattr(report, "plain", None)
     if plain is not None:
         yield from plain.iter_afters()  # made only as far as the classifier reads
-    rules = start.rules
+    yield from _replayed_after(report, start.rules)
+
+
+def _replayed_after(report: GameReport, rules: Rules) -> Iterator[Position]:
+    """The positions after each replayed ply of ``report.plies`` (the plies after a compact
+    report's leading run), ending at the first that was not replayed or cannot be read."""
     for ply in report.plies:
         if not ply.replayed:
             return
@@ -81,6 +95,47 @@ def game_positions(report: GameReport) -> Iterator[Position]:
             except ValueError:  # a FEN the rules cannot read: the positions end here
                 return
         yield after
+
+
+#: the bitboards of the starts seen (most games start from the variant's initial position)
+_START_BITS: dict[tuple[str, Position], BitsKey] = {}
+
+
+def _start_bits(start: Position) -> BitsKey:
+    """:func:`~pdnkit.openings.table.square_bits` of a game's start, remembered."""
+    key = (start.rules.name, start)
+    bits = _START_BITS.get(key)
+    if bits is None:
+        if len(_START_BITS) > 256:  # set-up positions (11-man ballots...): keep it small
+            _START_BITS.clear()
+        bits = _START_BITS[key] = square_bits(start)
+    return bits
+
+
+def game_bits(report: GameReport) -> Iterator[BitsKey]:
+    """:func:`game_positions` as the database keeps them (``(black, wm, wk, bm, bk)``
+    square bitboards, :func:`~pdnkit.openings.table.square_bits`): the plies the compiled
+    core replayed are read from its arrays, without a position object per ply (what the
+    import's opening classification reads).
+
+    Example:
+        >>> from pdnkit.validation import validate
+        >>> rep = next(validate('[GameType "20"] 1. 32-28 19-23 2. 28x19 *'))
+        >>> [square_bits(p) for p in game_positions(rep)] == list(game_bits(rep))
+        True
+    """
+    plain = getattr(report, "plain", None)
+    rep = getattr(plain, "rep", None)
+    if plain is None or rep is None:  # the pure core, a worker's report, a full replay
+        yield from map(square_bits, game_positions(report))
+        return
+    yield _start_bits(plain.start)
+    black = plain.black
+    for i in range(len(plain)):
+        state = rep.position(i, black)  # (black, wm, wk, bm, bk, king_moves)
+        yield (state[0], state[1], state[2], state[3], state[4])
+    # the rest of the main line (from a stop ply on, read in Python)
+    yield from map(square_bits, _replayed_after(report, plain.start.rules))
 
 
 def colours_swapped(start: Position) -> bool:

@@ -156,12 +156,16 @@ class VersionStep:
 
 @dataclass(frozen=True)
 class FillStep:
-    """Computes ``columns`` of ``table`` on the new file, when the old one lacked any."""
+    """Computes ``columns`` of ``table`` on the new file, when the old one lacked any;
+    ``adds``: the rows it may write into other tables (findings the new columns bring), as
+    ``(table, SQL condition on the table's rows)``: the upgrade's check then counts the rows
+    outside the condition exactly, as every other table's."""
 
     table: str
     columns: tuple[str, ...]
     fill: Callable[[duckdb.DuckDBPyConnection], object] | str
     what: str
+    adds: tuple[tuple[str, str], ...] = ()
 
     def function(self) -> Callable[[duckdb.DuckDBPyConnection], object]:
         """The fill function (a ``"module:function"`` imported now)."""
@@ -197,18 +201,22 @@ def version_step(version: int, what: str
 
 def register_fill(table: str, columns: list[str] | tuple[str, ...],
                   fill: Callable[[duckdb.DuckDBPyConnection], object] | str, *,
-                  what: str | None = None) -> FillStep:
+                  what: str | None = None, adds: tuple[tuple[str, str], ...] = ()
+                  ) -> FillStep:
     """Register a fill step: ``fill(con)`` computes ``columns`` of ``table`` for every row of
     an upgraded database (``con`` is the new file's connection) when the old database
     lacked any of them. ``fill`` may be ``"module:function"`` (imported when it runs).
-    Registering the same table and columns again replaces the step. Returns the step.
+    ``adds``: ``(table, condition)`` pairs, the rows the fill may write (and replace) in
+    other tables; every other row is counted after the copy and again after the fills. Registering the same table and columns again
+    replaces the step. Returns the step.
 
     Example:
         >>> step = register_fill("games", ["result_source"], fill_result_source)
         >>> step.columns, FILL_STEPS.count(step)
         (('result_source',), 1)
     """
-    step = FillStep(table, tuple(columns), fill, what or f"{table}.{', '.join(columns)}")
+    step = FillStep(table, tuple(columns), fill, what or f"{table}.{', '.join(columns)}",
+                    tuple(adds))
     for i, old in enumerate(FILL_STEPS):
         if (old.table, old.columns) == (step.table, step.columns):
             FILL_STEPS[i] = step
@@ -309,7 +317,8 @@ register_fill("games", ["result_source"], fill_result_source,
 # the openings' columns, classified from the stored positions (a fill whose columns
 # schema.sql does not have never runs: this waits for the columns and the function)
 register_fill("games", ["opening_code", "opening_name", "opening_ply"],
-              "pdnkit.openings.database:fill_upgrade", what="games.opening_* from the positions")
+              "pdnkit.openings.database:fill_upgrade", what="games.opening_* from the positions",
+              adds=(("findings", "code = 'opening-tag-mismatch'"),))
 
 
 # --------------------------------------------------------------------------------------------
@@ -519,14 +528,16 @@ def _build(path: Path, new: Path, version: int, result: UpgradeResult) -> None:
                   for t, cols in ref.items()}
         expected = _copy(con, src, result)
         _copy_objects(con, result)
-        for step in FILL_STEPS:
-            if set(step.columns) & absent.get(step.table, set()):
-                steps.reached(f"upgrade.fill.{step.table}.{step.columns[0]}")
-                step.function()(con)
-                result.fills.append(step.what)
+        _check_rows(con, expected, path)  # every old row copied
+        fills = [s for s in FILL_STEPS if set(s.columns) & absent.get(s.table, set())]
+        owned = _owned_rows(con, expected, fills)
+        for step in fills:
+            steps.reached(f"upgrade.fill.{step.table}.{step.columns[0]}")
+            step.function()(con)
+            result.fills.append(step.what)
         record_schema(con)
         ensure_variants(con)
-        _check(con, expected, path)
+        _check(con, owned, path)
         result.rows = {t: n for t, n in expected.items() if t in ref}
         steps.reached("upgrade.checked")
         con.execute(f"DETACH {ATTACHED}")
@@ -597,13 +608,42 @@ def _copy_objects(con: duckdb.DuckDBPyConnection, result: UpgradeResult) -> None
             result.not_kept.append(f"{what} ({str(exc).splitlines()[0]})")
 
 
-def _check(con: duckdb.DuckDBPyConnection, expected: dict[str, int], path: Path) -> None:
-    """The new file holds every row and the current schema, or the upgrade stops."""
+#: a table's rows to count: ``(table, SQL condition)`` (``TRUE``: all of them)
+Counted = dict[tuple[str, str], int]
+
+
+def _owned_rows(con: duckdb.DuckDBPyConnection, expected: dict[str, int],
+                fills: list[FillStep]) -> Counted:
+    """What the check after the fills counts: each table's rows, but in a table a fill
+    writes into only the rows outside what it writes (counted now, before it runs)."""
+    out: Counted = {}
     for table, n in expected.items():
-        got = int(con.execute(f'SELECT count(*) FROM main."{table}"').fetchall()[0][0])
+        conds = [c for step in fills for t, c in step.adds if t == table]
+        if not conds:
+            out[(table, "TRUE")] = n
+            continue
+        cond = "NOT (" + " OR ".join(f"({c})" for c in conds) + ")"
+        out[(table, cond)] = int(con.execute(
+            f'SELECT count(*) FROM main."{table}" WHERE {cond}').fetchall()[0][0])
+    return out
+
+
+def _check_rows(con: duckdb.DuckDBPyConnection, expected: dict[str, int] | Counted,
+                path: Path) -> None:
+    """The new file holds every row of the old one (of a table a fill writes into, every
+    row outside what it writes), or the upgrade stops."""
+    for key, n in expected.items():
+        table, cond = key if isinstance(key, tuple) else (key, "TRUE")
+        got = int(con.execute(f'SELECT count(*) FROM main."{table}" WHERE {cond}')
+                  .fetchall()[0][0])
         if got != n:
             raise DatabaseError(f"the upgrade of {path} stopped: its copy of {table} holds "
                                 f"{got} rows, the database {n}; the database is as it was")
+
+
+def _check(con: duckdb.DuckDBPyConnection, expected: Counted, path: Path) -> None:
+    """The new file holds every row and the current schema, or the upgrade stops."""
+    _check_rows(con, expected, path)
     state = check_schema(con, "the upgraded copy")
     if state != "current":
         raise DatabaseError(f"the upgrade of {path} stopped: the copy is not of the current "

@@ -6,12 +6,14 @@ version-4 database of the store's upgrade tests comes out classified like a fres
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from pdnkit.openings.database import fill_database
-from pdnkit.store import connect, import_files
+from pdnkit.store import DatabaseError, connect, import_files, upgrades
 from pdnkit.store.upgrades import FILL_STEPS, needs_upgrade, upgrade
 from tests.openings.test_database import game, write
 from tests.store.legacy import record_as, version_4_database
@@ -67,6 +69,9 @@ def test_an_upgrade_fills_the_opening_columns_as_an_import_does(tmp_path: Path) 
     db = tmp_path / "g.duckdb"
     import_files(_games(tmp_path), db=db)
     fresh = _labels(db)
+    mismatch = "SELECT game_id, severity, line FROM findings WHERE code = 'opening-tag-mismatch'"
+    found = duckdb.connect(str(db), read_only=True).execute(mismatch).fetchall()
+    assert [r[:2] for r in found] == [(2, "info")]  # the Dyke tag on an Old Fourteenth
     assert [r[1:4] for r in fresh[:2]] == [("ACF 126", "Laird and Lady", 5),
                                            ("ACF 126", "Old Fourteenth", 5)]
     assert [r[6:] for r in fresh[:2]] == [(5, 2), (0, None)]
@@ -76,15 +81,52 @@ def test_an_upgrade_fills_the_opening_columns_as_an_import_does(tmp_path: Path) 
     assert result.upgraded and FILL in result.fills
     assert _labels(db) == fresh
     assert not upgrade(db, notice=None).upgraded  # once
-    # an upgrade keeps every table's rows: the tag findings come with fill_database
+    # the upgrade keeps every old row and adds the tag findings an import writes
     con = connect(db)
-    mismatch = "SELECT game_id FROM findings WHERE code = 'opening-tag-mismatch'"
-    assert con.execute(mismatch).fetchall() == []
+    assert con.execute(mismatch).fetchall() == found
     assert con.execute("SELECT count(*) FROM opening_pending").fetchall() == [(0,)]
-    assert fill_database(con).findings == 1
-    assert con.execute(mismatch).fetchall() == [(2,)]  # the Dyke tag on an Old Fourteenth
+    assert fill_database(con).findings == 1  # again: replaced, not doubled
+    assert con.execute(mismatch).fetchall() == found
     con.close()
     assert _labels(db) == fresh
+
+
+def test_an_upgraded_database_has_the_findings_of_a_fresh_import(tmp_path: Path) -> None:
+    db, fresh = tmp_path / "g.duckdb", tmp_path / "fresh.duckdb"
+    import_files(_games(tmp_path), db=db)
+    import_files(_games(tmp_path), db=fresh)
+    _without_openings(db)
+    assert upgrade(db, notice=None).upgraded
+    rows = "SELECT game_id, code, severity, line, ply, message FROM findings ORDER BY ALL"
+    got = [duckdb.connect(str(p), read_only=True).execute(rows).fetchall() for p in (db, fresh)]
+    assert got[0] == got[1] and any(r[1] == "opening-tag-mismatch" for r in got[0])
+
+
+def test_an_upgrade_stops_when_a_fill_loses_a_row(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fill may add findings, never remove one: the check after the fills counts them."""
+    db = tmp_path / "g.duckdb"
+    bad = write(tmp_path / "bad.pdn", game("1. 11-15 23-19 2. 8-11 22-17 3. 1-5"))
+    import_files([*_games(tmp_path), bad], db=db)  # an illegal move: a finding kept
+    _without_openings(db)
+    before = duckdb.connect(str(db), read_only=True)
+    kept = before.execute("SELECT count(*) FROM findings").fetchall()
+    before.close()
+    assert kept[0][0] > 0
+    step = next(s for s in FILL_STEPS if s.what == FILL)
+
+    def losing(con: duckdb.DuckDBPyConnection) -> None:
+        step.function()(con)
+        con.execute("DELETE FROM findings WHERE code <> 'opening-tag-mismatch'")
+
+    monkeypatch.setattr(upgrades, "FILL_STEPS",
+                        [dataclasses.replace(s, fill=losing) if s is step else s
+                         for s in FILL_STEPS])
+    with pytest.raises(DatabaseError, match="findings"):
+        upgrade(db, notice=None)
+    after = duckdb.connect(str(db), read_only=True)
+    assert after.execute("SELECT count(*) FROM findings").fetchall() == kept  # as it was
+    after.close()
 
 
 def test_an_import_into_an_older_database_upgrades_it_first(tmp_path: Path) -> None:
