@@ -20,6 +20,15 @@ from the kernel's own count for the main process, ``ru_maxrss``, workers not inc
 
     python benchmarks/import.py                 # 100,000 games (long: tens of minutes)
     python benchmarks/import.py --games 10000   # a quicker run
+
+``--side-by-side`` measures instead what a user runs, whole processes of the command line
+alternating on the same file: ``pdnkit validate FILE`` and ``pdnkit import FILE --db NEW``
+(one process each, ``--rounds`` pairs), and prints the median wall and CPU times and the
+import/validate ratio (target >= 0.8); ``--hog`` keeps the other core busy meanwhile (a
+``python -c "while 1: pass"`` started and stopped by the script):
+
+    python benchmarks/import.py --side-by-side --games 2000 --rounds 5
+    python benchmarks/import.py --side-by-side --games 20000 --rounds 3 --hog
 """
 
 from __future__ import annotations
@@ -131,6 +140,58 @@ def run(mode: str, path: Path, db: Path, jobs: int, every: float = 1.0) -> dict[
     return result
 
 
+def _timed(cmd: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one whole process (``cmd``, output discarded)."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          cwd=ROOT)
+    wall = time.perf_counter() - t
+    if proc.returncode not in (0, 1):  # (validate exits 1 when a game has an error)
+        raise SystemExit(f"{cmd[1]} failed with status {proc.returncode}: {proc.stderr}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def side_by_side(pdn: Path, tmpdir: Path, games: int, rounds: int, hog: bool) -> None:
+    """``pdnkit validate`` against ``pdnkit import`` as whole processes, alternating."""
+    import statistics
+
+    exe = str(Path(sys.executable).with_name("pdnkit"))
+    hogger = subprocess.Popen([sys.executable, "-c", "while 1: pass"]) if hog else None
+    try:
+        got: dict[str, list[tuple[float, float]]] = {"validate": [], "import": []}
+        for rnd in range(1, rounds + 1):
+            order = ("validate", "import") if rnd % 2 else ("import", "validate")
+            for mode in order:
+                db = tmpdir / f"side-{rnd}.duckdb"
+                cmd = ([exe, "validate", str(pdn)] if mode == "validate"
+                       else [exe, "import", str(pdn), "--db", str(db)])
+                wall, cpu = _timed(cmd)
+                size = db.stat().st_size if db.exists() else 0
+                db.unlink(missing_ok=True)
+                got[mode].append((wall, cpu))
+                print(f"round {rnd} {mode:8}: {wall:6.2f} s wall, {cpu:6.2f} s CPU, "
+                      f"{games / wall:7.0f} games/s"
+                      + (f", db {size / games / 1024:.2f} KB/game" if size else ""),
+                      flush=True)
+    finally:
+        if hogger is not None:
+            hogger.kill()
+            hogger.wait()
+    med = {m: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+           for m, v in got.items()}
+    ratios = [v[0] / i[0] for v, i in zip(got["validate"], got["import"], strict=True)]
+    print(f"\nmedian validate {med['validate'][0]:.2f} s wall ({med['validate'][1]:.2f} s "
+          f"CPU), import {med['import'][0]:.2f} s wall ({med['import'][1]:.2f} s CPU)"
+          + (" with the other core busy" if hog else ""))
+    print(f"import / validate (speed, wall): {med['validate'][0] / med['import'][0]:.2f}x "
+          f"(median of the pairs {statistics.median(ratios):.2f}x; CPU "
+          f"{med['validate'][1] / med['import'][1]:.2f}x; target >= 0.80)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=100_000)
@@ -141,6 +202,11 @@ def main() -> None:
                     help="seconds between memory samples (0: no sampling)")
     ap.add_argument("--skip-validate-jobs", action="store_true",
                     help="do not measure validate --jobs (saves time)")
+    ap.add_argument("--side-by-side", action="store_true",
+                    help="pdnkit validate against pdnkit import, whole processes")
+    ap.add_argument("--rounds", type=int, default=5, help="pairs for --side-by-side")
+    ap.add_argument("--hog", action="store_true",
+                    help="keep the other core busy during --side-by-side")
     args = ap.parse_args()
     if not SOURCE.exists():
         raise SystemExit(f"benchmark input missing: {SOURCE}")
@@ -149,6 +215,9 @@ def main() -> None:
         pdn = tmpdir / f"intl_{args.games}.pdn"
         n = replicate(SOURCE, args.games, pdn)
         print(f"input: {n} games, {pdn.stat().st_size / 2**20:.1f} MB (from {SOURCE.name})")
+        if args.side_by_side:
+            side_by_side(pdn, tmpdir, n, args.rounds, args.hog)
+            return
         rows = []
         runs = [("validate", 1), ("import", 1), ("import", args.jobs)]
         if not args.skip_validate_jobs:

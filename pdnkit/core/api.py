@@ -143,6 +143,34 @@ def state_of(position: Position) -> State:
                  _mask(position.black_kings), position.king_moves)
 
 
+#: id(rules) -> (rules, the engine bits of each byte value of each byte of a square bitboard)
+_LUTS: dict[int, tuple[Rules, tuple[tuple[int, ...], ...]]] = {}
+
+
+def _engine_lut(rules: Rules) -> tuple[tuple[int, ...], ...]:
+    hit = _LUTS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    geo = rules.geometry
+    bit_of = geo.bit_of
+    n = int(geo.num_squares)
+    lut = tuple(tuple(sum(1 << bit_of[8 * j + b + 1] for b in range(8)
+                          if v >> b & 1 and 8 * j + b < n) for v in range(256))
+                for j in range((n + 7) // 8))
+    _LUTS[id(rules)] = (rules, lut)
+    return lut
+
+
+def _engine(lut: tuple[tuple[int, ...], ...], mask: int) -> int:
+    out = 0
+    j = 0
+    while mask:
+        out |= lut[j][mask & 255]
+        mask >>= 8
+        j += 1
+    return out
+
+
 def position_of(rules: Rules, state: State) -> Position:
     """The rules-engine position of a :class:`State` (raises :class:`CoreError` for a
     malformed one).
@@ -159,6 +187,13 @@ def position_of(rules: Rules, state: State) -> Position:
     boards = state[1:5]
     if not all(type(b) is int and 0 <= b < 1 << n for b in boards):
         raise CoreError("malformed state: a bitboard is not an int of the board's squares")
+    wm, wk, bm, bk = boards
+    if state.king_moves is None and not rules.king_move_limit and not (
+            wm & wk | bm & bk | (wm | wk) & (bm | bk)):
+        lut = _engine_lut(rules)  # whole bitboards turned into the engine's, a byte at a time
+        return Position.from_engine_bits(rules, "B" if state.black else "W",
+                                         _engine(lut, wm | wk), _engine(lut, bm | bk),
+                                         _engine(lut, wk | bk))
     if state.king_moves is not None and not all(
             type(x) is int and x >= 0 for pair in state.king_moves for x in pair):
         raise CoreError("malformed state: king_moves is ((square, n), (square, n))")

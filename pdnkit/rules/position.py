@@ -230,6 +230,21 @@ class Position:
             ctr,
         )
 
+    @classmethod
+    def from_engine_bits(cls, rules: Rules, side: Color | int | str, white: int, black: int,
+                         kings: int) -> Position:
+        """A position from the engine's own bitboards (``_w``, ``_b``, ``_k``: bit
+        ``rules.geometry.bit_of[n]`` for square ``n``), for a variant without king-move
+        counters; the caller vouches for them (on the board, white and black apart, kings a
+        subset). Made for code that converts whole bitboards (the compiled core).
+
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.initial(get_rules("russian"))
+        >>> Position.from_engine_bits(p.rules, p.side, p._w, p._b, p._k) == p
+        True
+        """
+        return cls._make(rules, white, black, kings, _color(side), None)
+
     def with_side(self, side: Color | int | str) -> Position:
         """The same placement with another side to move.
 

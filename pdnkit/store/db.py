@@ -131,13 +131,14 @@ def _writable(path: str) -> duckdb.DuckDBPyConnection:
     for attempt in range(2):
         con = _open(path, read_only=False)
         try:
-            if check_schema(con, path) == "older" and attempt == 0 and path != ":memory:":
+            state = check_schema(con, path)
+            if state == "older" and attempt == 0 and path != ":memory:":
                 con.close()
                 from pdnkit.store.upgrades import upgrade
 
                 upgrade(path)  # on a copy, with a notice; then open the new file
                 continue
-            ensure_schema(con, path)
+            ensure_schema(con, path, state)
         except duckdb.Error as exc:
             con.close()
             raise database_error(exc, path, "update") from None

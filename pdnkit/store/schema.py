@@ -50,7 +50,30 @@ def schema_sql() -> str:
         >>> "CREATE TABLE IF NOT EXISTS games" in schema_sql()
         True
     """
-    return resources.files("pdnkit.store").joinpath("schema.sql").read_text(encoding="utf-8")
+    global _SCHEMA_TEXT
+    if _SCHEMA_TEXT is None:
+        _SCHEMA_TEXT = resources.files("pdnkit.store").joinpath("schema.sql").read_text(
+            encoding="utf-8")
+    return _SCHEMA_TEXT
+
+
+_SCHEMA_TEXT: str | None = None
+#: the ``pdnkit_meta`` key of the digest of the ``schema.sql`` a database was recorded with
+#: (:func:`record_schema`): equal to this pdnkit's, the recorded columns are the schema's,
+#: and opening the database checks them without deriving the schema again
+SCHEMA_DIGEST = "schema_digest"
+
+
+def schema_digest() -> str:
+    """The sha256 of ``schema.sql`` (what :data:`SCHEMA_DIGEST` records).
+
+    Example:
+        >>> len(schema_digest())
+        64
+    """
+    import hashlib
+
+    return hashlib.sha256(schema_sql().encode("utf-8")).hexdigest()
 
 
 
@@ -158,10 +181,11 @@ def table_columns(con: duckdb.DuckDBPyConnection) -> dict[str, list[tuple[str, s
 def _objects(con: duckdb.DuckDBPyConnection) -> set[tuple[str, str]]:
     """The views and macros of a database: ``("view", name)``, ``("macro", name)``."""
     rows = con.execute(
-        "SELECT 'view', table_name FROM information_schema.tables WHERE table_type = 'VIEW' "
-        "AND table_schema = 'main' AND table_catalog = current_database() UNION "
+        "SELECT 'view', view_name FROM duckdb_views() WHERE NOT internal "
+        "AND schema_name = 'main' AND database_name = current_database() UNION "
         "SELECT 'macro', function_name FROM duckdb_functions() WHERE function_type = 'macro' "
-        "AND schema_name = 'main' AND database_name = current_database()").fetchall()
+        "AND NOT internal AND schema_name = 'main' "
+        "AND database_name = current_database()").fetchall()
     return {(str(k), str(n)) for k, n in rows}
 
 
@@ -176,12 +200,9 @@ def _reference() -> tuple[dict[str, list[tuple[str, str]]], set[tuple[str, str]]
     if _REFERENCE is None:
         import duckdb
 
-        text = schema_sql()
         mem = duckdb.connect(":memory:")
-        mem.execute(text)
-        objects = {(kind.lower(), name) for kind, name in re.findall(
-            r"CREATE\s+(VIEW|MACRO)\s+IF\s+NOT\s+EXISTS\s+(\w+)", text, re.IGNORECASE)}
-        _REFERENCE = (table_columns(mem), objects)
+        mem.execute(schema_sql())
+        _REFERENCE = (table_columns(mem), reference_objects())
         mem.close()
     return _REFERENCE
 
@@ -192,8 +213,16 @@ def reference_columns() -> dict[str, list[tuple[str, str]]]:
 
 
 def reference_objects() -> set[tuple[str, str]]:
-    """The views and macros of a fresh schema."""
-    return _reference()[1]
+    """The views and macros of a fresh schema (read off its text)."""
+    global _OBJECTS
+    if _OBJECTS is None:
+        _OBJECTS = {(kind.lower(), name) for kind, name in re.findall(
+            r"CREATE\s+(VIEW|MACRO)\s+IF\s+NOT\s+EXISTS\s+(\w+)", schema_sql(),
+            re.IGNORECASE)}
+    return _OBJECTS
+
+
+_OBJECTS: set[tuple[str, str]] | None = None
 
 
 
@@ -246,10 +275,15 @@ def check_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> 
         the database does not match the pdnkit schema: column game
     """
     have = table_columns(con)
-    ref = reference_columns()
     if not have:
         return "new"
     meta = schema_meta(con, have)
+    if meta is not None and meta.get("schema_version") == str(SCHEMA_VERSION) \
+            and meta.get(SCHEMA_DIGEST) == schema_digest():
+        # recorded with this very schema: its columns are the schema's (nothing to derive)
+        _check_lost(meta, have, name)
+        return "current" if reference_objects() <= _objects(con) else "older"
+    ref = reference_columns()
     fix = (" pdnkit does not repair a database silently: restore it from a backup, or "
            "import the files again into a new --db")
     if meta is None:
@@ -266,6 +300,17 @@ def check_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> 
     if version > SCHEMA_VERSION:
         raise SchemaError(f"{name} was made by a newer pdnkit (schema version {version}, this "
                           f"pdnkit knows {SCHEMA_VERSION}): upgrade pdnkit")
+    _check_lost(meta, have, name)
+    if version < SCHEMA_VERSION:
+        return "older"
+    return "current" if _has_everything(con, have) else "older"
+
+
+def _check_lost(meta: dict[str, str], have: dict[str, list[tuple[str, str]]],
+                name: str) -> None:
+    """Raise :class:`SchemaError` when a table or column the database recorded is gone."""
+    fix = (" pdnkit does not repair a database silently: restore it from a backup, or "
+           "import the files again into a new --db")
     try:
         recorded: dict[str, list[str]] = json.loads(meta["columns"])
     except ValueError:
@@ -277,9 +322,6 @@ def check_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> 
     if lost:
         raise SchemaError(f"{name} does not match the pdnkit schema: {', '.join(lost)} "
                           "dropped." + fix)
-    if version < SCHEMA_VERSION:
-        return "older"
-    return "current" if _has_everything(con, have) else "older"
 
 
 def _has_everything(con: duckdb.DuckDBPyConnection, have: dict[str, list[tuple[str, str]]]
@@ -301,12 +343,14 @@ def schema_record(have: dict[str, list[tuple[str, str]]]) -> dict[str, list[str]
 
 
 
-def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") -> None:
+def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database",
+                  state: str | None = None) -> None:
     """Give a new database (no tables yet) every table, view and macro of the schema and its
     ``pdnkit_meta`` record; fill the ``variants`` table if it is empty. A current database
     only gets that check. A database of an older schema raises :class:`UpgradeNeededError`
     (it is never changed in place: :func:`pdnkit.store.upgrades.upgrade` works on a copy), a
-    damaged one :class:`SchemaError` (:func:`check_schema`).
+    damaged one :class:`SchemaError` (:func:`check_schema`; ``state``: what it just said
+    of ``con``, not asked again).
 
     Example:
         >>> import duckdb
@@ -317,25 +361,36 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database") ->
         >>> con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'").fetchall()
         [('6',)]
     """
-    state = check_schema(con, name)
+    state = check_schema(con, name) if state is None else state
     if state == "older":
         raise UpgradeNeededError(name, schema_version(con))
     if state == "new":
         con.execute(schema_sql())
-    record_schema(con)
+    record_schema(con, fresh=state == "new")
     if con.execute("SELECT count(*) FROM variants").fetchall()[0][0] == 0:
-        refresh_variants(con)
+        ensure_variants(con)
     remove_incomplete(con)
 
 
-def record_schema(con: duckdb.DuckDBPyConnection) -> None:
+def record_schema(con: duckdb.DuckDBPyConnection, fresh: bool = False) -> None:
     """Write the ``pdnkit_meta`` record of the tables and columns ``con`` has, under the
-    current :data:`SCHEMA_VERSION` (only when it differs from what is stored)."""
-    record = json.dumps(schema_record(table_columns(con)), sort_keys=True)
+    current :data:`SCHEMA_VERSION` (only when it differs from what is stored); ``fresh``:
+    ``con`` was just given ``schema.sql`` and holds nothing else (its tables are the
+    schema's, no reference is derived to filter them)."""
     stored = dict(con.execute("SELECT key, value FROM pdnkit_meta").fetchall())
-    if (stored.get("schema_version"), stored.get("columns")) != (str(SCHEMA_VERSION), record):
+    digest = schema_digest()
+    if stored.get("schema_version") == str(SCHEMA_VERSION) and \
+            stored.get(SCHEMA_DIGEST) == digest and "columns" in stored:
+        return  # recorded with this schema (check_schema found its columns there)
+    have = table_columns(con)
+    columns = ({t: [c for c, _ in have[t]] for t in sorted(have)} if fresh
+               else schema_record(have))
+    record = json.dumps(columns, sort_keys=True)
+    if (stored.get("schema_version"), stored.get("columns"), stored.get(SCHEMA_DIGEST)) != (
+            str(SCHEMA_VERSION), record, digest):
         con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES ('schema_version', ?), "
-                    "('columns', ?)", [str(SCHEMA_VERSION), record])
+                    "('columns', ?), (?, ?)", [str(SCHEMA_VERSION), record, SCHEMA_DIGEST,
+                                               digest])
 
 
 def schema_version(con: duckdb.DuckDBPyConnection) -> int:
@@ -464,12 +519,11 @@ def ensure_variants(con: duckdb.DuckDBPyConnection) -> bool:
     Example:
         >>> import duckdb
         >>> con = duckdb.connect()
-        >>> ensure_schema(con)
+        >>> con.execute(schema_sql()) and None
         >>> ensure_variants(con), ensure_variants(con)
         (True, False)
     """
-    rows = variant_rows()
-    digest = variants_digest(rows)
+    rows, digest = _variants_now()
     stored = con.execute("SELECT value FROM pdnkit_meta WHERE key = ?",
                          [VARIANTS_DIGEST]).fetchall()
     if stored and stored[0][0] == digest and con.execute(
@@ -478,6 +532,25 @@ def ensure_variants(con: duckdb.DuckDBPyConnection) -> bool:
     refresh_variants(con, rows)
     con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES (?, ?)", [VARIANTS_DIGEST, digest])
     return True
+
+
+_VARIANTS: tuple[tuple[object, ...], list[dict[str, Any]], str] | None = None
+
+
+def _variants_now() -> tuple[list[dict[str, Any]], str]:
+    """:func:`variant_rows` and their digest, derived again only when the registry holds
+    other records than last time."""
+    global _VARIANTS
+    try:
+        from pdnkit.rules import list_variants
+
+        ids: tuple[object, ...] = (variant_rows, *map(id, list_variants()))
+    except (ImportError, AttributeError):
+        ids = (variant_rows,)
+    if _VARIANTS is None or _VARIANTS[0] != ids:
+        rows = variant_rows()
+        _VARIANTS = (ids, rows, variants_digest(rows))
+    return _VARIANTS[1], _VARIANTS[2]
 
 
 def refresh_variants(con: duckdb.DuckDBPyConnection,

@@ -34,16 +34,14 @@ if TYPE_CHECKING:
     import duckdb
     import pyarrow as pa
 
-#: the ``moves`` columns of a ``run_moves`` batch table (``ReportBatch.to_arrow``): what a plain
-#: run's ply always is (replayed) or what its flags say (side, piece); a path given only
-#: where it has more than two squares
-RUN_MOVES_AS_MOVES = (
-    "game_id, ply, move_number, CASE WHEN black THEN 'B' ELSE 'W' END AS side, notation, "
-    "canonical, origin, destination, coalesce(path, [origin, destination]) AS path, "
-    "captured, promotes, "
+#: the ``move_rows`` columns of a ``run_moves`` batch table (``ReportBatch.to_arrow``, whose
+#: columns :func:`pdnkit.tables.runs.run_tables` gives as ``move_rows`` stores them): what a
+#: plain run's ply always is (replayed) or what its flags say (side, piece)
+RUN_MOVE_ROWS = (
+    "game_id, ply, number_offset, CASE WHEN black THEN 'B' ELSE 'W' END AS side, notation, "
+    "canonical, origin, destination, path, captured, promotes, "
     "CASE WHEN king THEN 'king' ELSE 'man' END AS piece, nags, comment, true AS replayed, "
     "line")
-
 
 
 def layout_sql(ids: list[int]) -> str:
@@ -125,12 +123,12 @@ def _select(name: str, game_offset: int, file_id: int) -> str:
     """The query over the batch table ``name`` (named ``_pdnkit_load``) that loads it: local
     game numbers shifted by ``game_offset``, ``file_id`` added, moves stored compactly
     (:data:`pdnkit.tables.compact.MOVE_ROWS_SELECT`; a plain run's moves first get the
-    ``moves`` columns, :data:`RUN_MOVES_AS_MOVES`)."""
+    ``move_rows`` columns, :data:`RUN_MOVE_ROWS`)."""
     shift = f"* REPLACE (game_id + {int(game_offset)} AS game_id)"
-    if name in ("moves", "run_moves"):
-        rows = ("_pdnkit_load" if name == "moves"
-                else f"(SELECT {RUN_MOVES_AS_MOVES} FROM _pdnkit_load)")
-        return f"SELECT {shift} FROM (SELECT {MOVE_ROWS_SELECT} FROM {rows})"
+    if name == "moves":
+        return f"SELECT {shift} FROM (SELECT {MOVE_ROWS_SELECT} FROM _pdnkit_load)"
+    if name == "run_moves":
+        return f"SELECT {shift} FROM (SELECT {RUN_MOVE_ROWS} FROM _pdnkit_load)"
     if name in ("games", "findings"):
         shift += f", {int(file_id)}::BIGINT AS file_id"
     return f"SELECT {shift} FROM _pdnkit_load"
@@ -157,13 +155,19 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file
     database numbers here (:func:`pdnkit.tables.bitboards.layout_ids`)."""
     bits = tables.get("position_bits")
     py_pos = tables.get("positions")
-    if (bits is not None and bits.num_rows) or (py_pos is not None and py_pos.num_rows):
+    if any(t is not None and t.num_rows for t in (bits, py_pos, tables.get("run_squares"))):
         lays = list(layouts or ())
         ids = layout_ids(con, lays)
         if bits is not None and bits.num_rows:
             con.from_arrow(bits).query(
                 "_pdnkit_load", "INSERT INTO position_bits BY NAME "
                 + position_bits_query(lays, game_offset, ids))
+        squares = tables.get("run_squares")
+        if squares is not None and squares.num_rows:  # square bitboards as they are
+            con.from_arrow(squares).query(
+                "_pdnkit_load", "INSERT INTO position_bits BY NAME SELECT game_id + "
+                f"{int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, black, "
+                "wm, wk, bm, bk FROM _pdnkit_load")
         if py_pos is not None and py_pos.num_rows:
             con.from_arrow(py_pos).query(
                 "_pdnkit_load", "INSERT INTO position_bits BY NAME "

@@ -8,8 +8,9 @@ Example:
     >>> b = ReportBatch()
     >>> b.games_count
     0
-    >>> sorted(b.to_arrow())
-    ['findings', 'games', 'moves', 'position_bits', 'positions', 'rule_events', 'run_moves']
+    >>> sorted(b.to_arrow())  # doctest: +NORMALIZE_WHITESPACE
+    ['findings', 'games', 'moves', 'position_bits', 'positions', 'rule_events', 'run_moves',
+     'run_squares']
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pdnkit.tables.bitboards import (
     board_layout,
     square_bits,
 )
+from pdnkit.tables.runs import PendingHash, RunChunk, run_chunk, run_tables
 
 if TYPE_CHECKING:
 
@@ -194,41 +196,17 @@ def canonical_notations(plies: list[Any]) -> list[str | None]:
     return out
 
 
-def _engine_bits(bits: bytes, n: int, engine_bits: tuple[int, ...]
-                 ) -> tuple[list[int], list[int], list[int]]:
-    """The engine bitboards (``Position._w``, ``_b``, ``_k``) after each of the first ``n``
-    plies of a compiled replay, from its square bitboards (``Replay.bits``: white men, white
-    kings, black men, black kings a ply, bit ``s - 1`` for square ``s``), for a board whose
-    engine bits fit 64 (``engine_bits[s - 1]``: the engine bit of square ``s``).
-
-    Example:
-        >>> import struct
-        >>> _engine_bits(struct.pack("<4Q", 0b01, 0, 0b10, 0), 1, (0, 2))
-        ([1], [4], [0])
-    """
-    import numpy as np
-
-    q = np.frombuffer(bits, "<u8", count=4 * n).reshape(n, 4)
-    planes = np.stack([q[:, 0] | q[:, 1], q[:, 2] | q[:, 3], q[:, 1] | q[:, 3]])  # w, b, k
-    square = np.unpackbits(planes.reshape(3, n, 1).view(np.uint8), axis=2, bitorder="little")
-    engine = np.zeros((3, n, 64), np.uint8)
-    engine[:, :, list(engine_bits)] = square[:, :, :len(engine_bits)]
-    out = np.packbits(engine, axis=2, bitorder="little").view("<u8").reshape(3, n)
-    return out[0].tolist(), out[1].tolist(), out[2].tolist()
-
-
-_NODE_FIELDS = attrgetter("text", "nags", "comments_after", "line")
-_RUN_MOVE_FIELDS = attrgetter("origin", "destination", "path", "captured", "promotes",
-                              "is_king")
 _MOVE_FIELDS = attrgetter("ply", "move_number", "side", "written", "origin", "destination",
                           "path", "captured", "promotes", "piece", "nags", "comment",
                           "replayed", "line")
 _SIDES = frozenset(("W", "B"))
 #: games per batch handed on to be loaded (bounds memory; every batch of a file shares its
-#: transaction): :meth:`ReportBatch.full`
-BATCH_GAMES = 250
+#: transaction): :meth:`ReportBatch.full`. Each table of a batch is one ``INSERT``, and an
+#: Arrow scan costs DuckDB a few milliseconds however few its rows: 1,000 games took 15-20%
+#: less CPU time than 250 on an import of 20,000 games (peak RSS 332 MB against 306 MB)
+BATCH_GAMES = 1000
 #: move rows per batch handed on to be loaded
-BATCH_PLIES = 25_000
+BATCH_PLIES = 100_000
 
 
 def _opp(side: str | None) -> str | None:
@@ -239,9 +217,9 @@ class ReportBatch:
     """Columns for the ``games``, ``moves``, ``positions``, ``findings`` and ``rule_events``
     tables, filled one ``GameReport`` at a time. ``game_id`` holds local numbers (0-based in
     the batch); ``file_id`` is filled by the writer. The plies of a compact report's plain
-    run go to :attr:`runs` (a row per run), :attr:`run_moves` and :attr:`run_bits` (a row
-    per ply, only what changes from ply to ply); the other plies to ``moves`` and
-    ``position_bits``.
+    run go to :attr:`runs` (a row per run) and :attr:`run_moves` (a
+    :class:`pdnkit.tables.runs.RunChunk` per run: its moves and positions as arrays); the
+    other plies to ``moves`` and ``position_bits``.
 
     Example:
         >>> b = ReportBatch()
@@ -270,23 +248,25 @@ class ReportBatch:
     #: numbering offset, first side (1: Black) and the layout code of its positions (``-1``
     #: for a board of more than 64 bits, whose positions go to :attr:`positions`)
     RUN_COLS = ("game_id", "plies", "base", "offset", "first", "layout")
-    #: the moves of the runs, one row per ply: only what differs from ply to ply (game,
-    #: ply, move number and side are expanded from :attr:`runs` when the batch becomes
-    #: Arrow; ``path`` is ``None`` where it is just origin and destination)
+    #: the columns of the runs' moves, one row per ply: only what differs from ply to ply
+    #: (game, ply, move number and side are expanded from :attr:`runs` when the batch
+    #: becomes Arrow; ``path`` is ``None`` where it is just origin and destination), cut
+    #: from the runs' chunks by :func:`pdnkit.tables.runs.run_columns`
     RUN_MOVE_COLS = ("notation", "canonical", "origin", "destination", "path", "captured",
                      "promotes", "king", "nags", "comment", "line")
-    #: the engine bitboards after each ply of the runs of a board of at most 64 bits
-    RUN_BITS_COLS = ("w", "b", "k")
 
     def __init__(self) -> None:
         self.games: dict[str, list[Any]] = {c: [] for c in self.GAME_COLS}
         self.moves: dict[str, list[Any]] = {c: [] for c in self.MOVE_COLS}
         self.positions: dict[str, list[Any]] = {c: [] for c in self.POS_COLS}
+        #: the same for boards of at most 64 squares (whole bitboards fit UBIGINT)
+        self.squares: dict[str, list[Any]] = {c: [] for c in self.POS_COLS}
         self.findings: dict[str, list[Any]] = {c: [] for c in self.FINDING_COLS}
         self.rule_events: dict[str, list[Any]] = {c: [] for c in self.EVENT_COLS}
         self.runs: dict[str, list[Any]] = {c: [] for c in self.RUN_COLS}
-        self.run_moves: dict[str, list[Any]] = {c: [] for c in self.RUN_MOVE_COLS}
-        self.run_bits: dict[str, list[Any]] = {c: [] for c in self.RUN_BITS_COLS}
+        #: one :class:`pdnkit.tables.runs.RunChunk` a run (the moves and the positions
+        #: after them, as arrays)
+        self.run_moves: dict[str, list[Any]] = {"chunk": []}
         #: positions given as the engine's bitboards (a board of at most 64 bits): the
         #: loader turns them into square bitboards and computes their key in SQL
         self.position_bits: dict[str, list[Any]] = {c: [] for c in self.BITS_COLS}
@@ -306,7 +286,8 @@ class ReportBatch:
     @property
     def plies_count(self) -> int:
         """Move rows in the batch."""
-        return len(self.moves["game_id"]) + len(self.run_moves["line"])
+        plies: list[int] = self.runs["plies"]
+        return len(self.moves["game_id"]) + sum(plies)
 
     @property
     def findings_count(self) -> int:
@@ -330,8 +311,8 @@ class ReportBatch:
         appended for it is taken back and the game goes in without moves and positions,
         with an ``internal-error`` finding (its raw text is kept): one game never stops
         an import."""
-        tables = (self.games, self.moves, self.positions, self.position_bits, self.findings,
-                  self.rule_events, self.runs, self.run_moves, self.run_bits)
+        tables = (self.games, self.moves, self.positions, self.squares, self.position_bits,
+                  self.findings, self.rule_events, self.runs, self.run_moves)
         marks = [len(next(iter(t.values()))) for t in tables]
         counters = (dict(self.status_counts), dict(self.code_counts), self.replayed_count)
         try:
@@ -369,7 +350,7 @@ class ReportBatch:
         plies = list(report.plies or [])
         canonical = canonical_notations(plies)
         run = getattr(report, "plain", None)  # a compact replay's leading plain plies
-        run_canonical = run.notations() if run else []
+        chunk = run_chunk(run, board_layout(run.rules)) if run else None
 
         g = self.games
         g["game_id"].append(gid)
@@ -397,15 +378,16 @@ class ReportBatch:
         g["white_rating"].append(info_tags.white_rating)
         g["black_rating"].append(info_tags.black_rating)
         g["tags"].append([(str(k), str(v)) for k, v in tag_list])
-        g["plies"].append(len(run_canonical) + len(plies))
+        g["plies"].append((chunk.n if chunk else 0) + len(plies))
         g["replayed_plies"].append(report.replayed_plies)
         g["status"].append(status)
         g["outcome"].append(_opt_str(getattr(report, "outcome", None)))
         g["draw_basis"].append(_opt_str(getattr(report, "draw_basis", None)))
+        rest = [c or p.written or "" for c, p in zip(canonical, plies, strict=True)]
         g["moves_hash"].append(
             None if status == "unparsed" else
-            moves_hash(variant, start_fen, run_canonical
-                       + [c or p.written or "" for c, p in zip(canonical, plies, strict=True)]))
+            PendingHash(variant, start_fen, chunk, rest) if chunk else
+            moves_hash(variant, start_fen, rest))
         g["final_fen"].append(getattr(report, "final_fen", None))
         g["raw_pdn"].append(getattr(record, "raw", None))
         self.status_counts[status] = self.status_counts.get(status, 0) + 1
@@ -417,8 +399,8 @@ class ReportBatch:
             bits, layout = info
             self._add_position(gid, 0, layout, start_fen[:1].upper() == "B", bits)
 
-        if run:
-            self._add_run(gid, run, run_canonical)
+        if run and chunk:
+            self._add_run(gid, run, chunk)
         if plies:
             self._add_plies(gid, plies, canonical, variant, edition)
 
@@ -457,7 +439,7 @@ class ReportBatch:
     def _add_position(self, gid: int, ply: int, layout: BoardLayout, black: bool,
                       bits: Bits) -> None:
         """One ``position_bits`` row written in Python (square bitboards given)."""
-        pos = self.positions
+        pos = self.squares if layout.squares <= 64 else self.positions
         pos["game_id"].append(gid)
         pos["ply"].append(ply)
         pos["layout"].append(self._layout_code(layout))
@@ -465,59 +447,25 @@ class ReportBatch:
         for col, v in zip(("wm", "wk", "bm", "bk"), bits, strict=True):
             pos[col].append(v)
 
-    def _add_run(self, gid: int, run: PlainRun, canonical: list[str]) -> None:
-        """The rows of a compact replay's plain run: one :attr:`runs` row, and per ply only
-        what differs from ply to ply (:attr:`run_moves`, :attr:`run_bits`), cut straight out
-        of its nodes, moves and positions; game, ply, move number and side are expanded
-        from the run's row in :meth:`to_arrow` (:func:`_run_tables`)."""
-        n = len(run)
+    def _add_run(self, gid: int, run: PlainRun, chunk: RunChunk) -> None:
+        """The rows of a compact replay's plain run: one :attr:`runs` row and its
+        :class:`~pdnkit.tables.runs.RunChunk` (the moves and the positions after them as
+        arrays, made into columns a batch at a time in :meth:`to_arrow`:
+        :func:`_run_tables`); positions on a board of more than 64 engine bits are written
+        here, as square bitboards."""
         layout = board_layout(run.rules)
-        wide = max(layout.engine_bits) >= 64
+        wide = chunk.bits is None
         r = self.runs
         r["game_id"].append(gid)
-        r["plies"].append(n)
+        r["plies"].append(chunk.n)
         r["base"].append(run.base_num)
         r["offset"].append(run.offset)
         r["first"].append(run.start_side)
         r["layout"].append(-1 if wide else self._layout_code(layout))
-        mv = self.run_moves
-        fields = getattr(run, "fields", None)  # a run of the compiled core: its columns
-        if fields is not None:
-            text, nags, joined, line = fields.columns(n)
-        else:
-            text, nags, comments, line = zip(*map(_NODE_FIELDS, run.nodes[:n]), strict=True)
-            joined = [" ".join(c) if c else None for c in comments] if any(comments) else None
-        mv["notation"].extend(text)
-        mv["canonical"].extend(canonical)
-        origin, dest, path, captured, promotes, king = zip(*map(_RUN_MOVE_FIELDS, run.moves),
-                                                           strict=True)
-        mv["origin"].extend(origin)
-        mv["destination"].extend(dest)
-        # a path of two squares is origin and destination: stored as NULL anyway
-        mv["path"].extend([p if len(p) > 2 else None for p in path])
-        mv["captured"].extend(captured)
-        mv["promotes"].extend(promotes)
-        mv["king"].extend(king)
-        none = [None] * n  # most runs have no NAG and no comment
-        mv["nags"].extend([x or None for x in nags] if any(nags) else none)
-        mv["comment"].extend(joined if joined is not None and any(joined) else none)
-        mv["line"].extend(line)
-        rep = getattr(run, "rep", None)
-        pb = self.run_bits
-        if rep is not None and not wide:  # the compiled core's bitboards, cut with numpy
-            ws, bs, ks = _engine_bits(rep.bits, n, layout.engine_bits)
-            pb["w"].extend(ws)
-            pb["b"].extend(bs)
-            pb["k"].extend(ks)
-            return
-        afters = run.afters
+        self.run_moves["chunk"].append(chunk)
         if wide:  # 12x12 boards: square bitboards in Python
-            for k, a in enumerate(afters, 1):
+            for k, a in enumerate(run.iter_afters(), 1):
                 self._add_position(gid, k, layout, bool(a.side), square_bits(a))
-            return
-        pb["w"].extend([a._w for a in afters])
-        pb["b"].extend([a._b for a in afters])
-        pb["k"].extend([a._k for a in afters])
 
     def _add_plies(self, gid: int, plies: list[Any], canonical: list[str | None],
                    variant: str | None = None, edition: str | None = None) -> None:
@@ -662,12 +610,12 @@ class ReportBatch:
         codes = [self._layout_code(lay) for lay in other.layouts]
         for mine, theirs in ((self.games, other.games), (self.moves, other.moves),
                              (self.positions, other.positions),
+                             (self.squares, other.squares),
                              (self.position_bits, other.position_bits),
                              (self.findings, other.findings),
                              (self.rule_events, other.rule_events), (self.runs, other.runs),
-                             (self.run_moves, other.run_moves),
-                             (self.run_bits, other.run_bits)):
-            for name, col in theirs.items():
+                             (self.run_moves, other.run_moves)):
+            for name, col in theirs.items():  # (a run's chunk is one item of its column)
                 if name == "game_id" and base:
                     col = [g + base for g in col]
                 elif name == "layout" and codes != list(range(len(codes))):
@@ -697,51 +645,31 @@ class ReportBatch:
 
     def to_arrow(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per database table (local ``game_id``s), plus
-        ``position_bits`` (positions as bitboards: see :func:`pdnkit.tables.load.position_bits_query`, the
-        plain runs' positions included) and ``run_moves`` (the plain runs' moves: see
-        :func:`_run_tables` and :data:`pdnkit.tables.load.RUN_MOVES_AS_MOVES`)."""
+        ``position_bits`` (positions as engine bitboards: see
+        :func:`pdnkit.tables.load.position_bits_query`), ``run_squares`` (the compiled
+        core's plain runs' positions as square bitboards), and ``run_moves`` (the plain
+        runs' moves as ``move_rows`` stores them: :func:`pdnkit.tables.runs.run_tables`)."""
         import pyarrow as pa
 
-        bits = pa.table(self.position_bits, schema=_schemas()["position_bits"])
-        run_moves, run_bits = _run_tables(self)
+        schemas = _schemas()
+        bits = pa.table(self.position_bits, schema=schemas["position_bits"])
+        run_moves, run_bits, squares = run_tables(self.runs, self.run_moves["chunk"],
+                                                  self.games["moves_hash"], schemas)
         if run_bits.num_rows:
             bits = pa.concat_tables([bits, run_bits]) if bits.num_rows else run_bits
+        if self.squares["game_id"]:
+            starts = pa.table(self.squares, schema=schemas["run_squares"])
+            squares = pa.concat_tables([starts, squares]) if squares.num_rows else starts
         return {
-            "games": pa.table(self.games, schema=_schemas()["games"]),
-            "moves": pa.table(self.moves, schema=_schemas()["moves"]),
+            "games": pa.table(self.games, schema=schemas["games"]),
+            "moves": pa.table(self.moves, schema=schemas["moves"]),
             "run_moves": run_moves,
-            "positions": pa.table(self.positions, schema=_schemas()["positions"]),
+            "positions": pa.table(self.positions, schema=schemas["positions"]),
             "position_bits": bits,
-            "findings": pa.table(self.findings, schema=_schemas()["findings"]),
-            "rule_events": pa.table(self.rule_events, schema=_schemas()["rule_events"]),
+            "run_squares": squares,
+            "findings": pa.table(self.findings, schema=schemas["findings"]),
+            "rule_events": pa.table(self.rule_events, schema=schemas["rule_events"]),
         }
-
-
-def _run_tables(batch: ReportBatch) -> tuple[pa.Table, pa.Table]:
-    """The batch's plain runs as Arrow: their moves (``run_moves``: game, ply, move number
-    and ``black`` (Black moved) expanded from each run's row with numpy, the columns of
-    :attr:`ReportBatch.RUN_MOVE_COLS` as given) and the positions after them in the shape
-    of ``position_bits`` (runs on boards of at most 64 bits)."""
-    import numpy as np
-    import pyarrow as pa
-
-    runs, schemas = batch.runs, _schemas()
-    lens = np.asarray(runs["plies"], dtype=np.int64)
-    total = int(lens.sum())
-    gid = np.repeat(np.asarray(runs["game_id"], dtype=np.int64), lens)
-    ply = np.arange(1, total + 1, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
-    number = (np.repeat(np.asarray(runs["base"], dtype=np.int64), lens)
-              + (ply - 1 + np.repeat(np.asarray(runs["offset"], dtype=np.int64), lens)) // 2)
-    black = (np.repeat(np.asarray(runs["first"], dtype=np.int64), lens) + ply - 1) % 2 == 1
-    moves = {"game_id": gid, "ply": ply.astype(np.int32), "move_number": number.astype(np.int32),
-             "black": black, **batch.run_moves}
-    layout = np.repeat(np.asarray(runs["layout"], dtype=np.int16), lens)
-    narrow = layout >= 0  # positions of boards of more than 64 bits were written in Python
-    bits = {"game_id": gid[narrow], "ply": ply[narrow].astype(np.int32),
-            "layout": layout[narrow], "black": (~black[narrow]).astype(np.int8),
-            **batch.run_bits}
-    return (pa.table(moves, schema=schemas["run_moves"]),
-            pa.table(bits, schema=schemas["position_bits"]))
 
 
 _SCHEMAS: dict[str, pa.Schema] | None = None
@@ -772,10 +700,14 @@ def _schemas() -> dict[str, pa.Schema]:
                 ("path", li), ("captured", li), ("promotes", b), ("piece", s), ("nags", li), ("comment", s),
                 ("replayed", b), ("line", i32)]),
             "run_moves": pa.schema([
-                ("game_id", i64), ("ply", i32), ("move_number", i32), ("black", b),
+                ("game_id", i64), ("ply", i32), ("number_offset", i32), ("black", b),
                 ("notation", s), ("canonical", s), ("origin", i32), ("destination", i32),
                 ("path", li), ("captured", li), ("promotes", b), ("king", b), ("nags", li),
                 ("comment", s), ("line", i32)]),
+            "run_squares": pa.schema([
+                ("game_id", i64), ("ply", i32), ("layout", pa.int16()), ("black", b),
+                ("wm", pa.uint64()), ("wk", pa.uint64()), ("bm", pa.uint64()),
+                ("bk", pa.uint64())]),
             "positions": pa.schema([
                 ("game_id", i64), ("ply", i32), ("layout", pa.int16()), ("black", b),
                 ("wm", pa.decimal128(38, 0)), ("wk", pa.decimal128(38, 0)),

@@ -151,6 +151,34 @@ class LaneFields:
             comments[i] = comment
         return written, nags, comments, lines
 
+    def text_columns(self, n: int) -> tuple[tuple[bytes, bytes, bytes],
+                                            list[list[int] | None] | None,
+                                            list[str | None] | None, bytes] | None:
+        """:meth:`columns` without a str per ply, for a game whose text is ASCII (``None``
+        for another): the written moves as ``(text, int32 starts, int32 ends)`` (spans of
+        the game's text, encoded), the NAGs and comments (``None`` when no ply has one),
+        the lines as int32 bytes."""
+        raw = self._record.raw
+        if not raw.isascii():
+            return None
+        rep = self._rep
+        spans = memoryview(rep.spans).cast("i")[:2 * n]
+        nags: list[list[int] | None] | None = None
+        comments: list[str | None] | None = None
+        marked = _annotated(rep.flags, n)
+        if marked:
+            nags, comments = [None] * n, [None] * n
+            for i in marked:
+                got, comment = self._annotations(i)
+                nags[i] = got or None
+                comments[i] = comment
+            if not any(nags):
+                nags = None
+            if not any(comments):
+                comments = None
+        return ((raw.encode("ascii"), spans[::2].tobytes(), spans[1::2].tobytes()), nags,
+                comments, bytes(memoryview(self._record.move_lines)[:4 * n]))
+
     def nodes(self) -> Sequence[MoveNode]:
         return self._record.moves
 
