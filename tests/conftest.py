@@ -16,3 +16,40 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"shared test data not available: {SHARED_DATA}")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder ``pdnkit.demo.demo`` writes (the demo database and viewer page), made once
+    per test worker and shared by the modules that read it: read it only (copy it to write)."""
+    from pdnkit.demo import demo
+
+    where = tmp_path_factory.mktemp("demo") / "pdnkit-demo"
+    demo(where)
+    return where
+
+
+#: the modules that take the longest (measured with ``--durations``), started first so that no
+#: test worker is left alone with one of them at the end of the run (``--dist loadscope`` gives
+#: a module's tests to one worker, and ``--no-loadscope-reorder`` in pyproject's addopts keeps
+#: this order instead of one by test count); the other modules follow in collection order
+LONG_FIRST = (
+    "tests/store/test_upgrade_kill.py",
+    "tests/pdn/test_dialects.py",
+    "tests/test_fuzz_pipeline.py",
+    "tests/validate/test_core_differential.py",
+    "tests/core/test_differential.py",
+    "tests/store/test_lake.py",
+    "tests/test_docs.py",
+    "tests/store/test_lake_safety.py",
+    "tests/store/test_safety_database.py",
+    "tests/core/test_moves.py",
+    "tests/view/test_browser.py",
+    "tests/cli/test_cli_output.py",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules of :data:`LONG_FIRST` first, in its order; every module stays whole."""
+    rank = {module: i for i, module in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))

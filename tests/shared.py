@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import random
+import re
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,17 @@ def shared_path(*parts: str) -> Path:
     if not p.exists():
         pytest.skip(f"shared test data not available: {p}")
     return p
+
+
+def sample_games(path: Path, out: Path, count: int, seed: int = 2000) -> Path:
+    """A seeded sample of ``count`` games of the clean file ``path`` (games that each begin
+    with an ``[Event`` line), in file order, written to ``out``."""
+    text = path.read_text(encoding="utf-8")
+    starts = [m.start() for m in re.finditer(r"^\[Event ", text, re.MULTILINE)]
+    games = [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+    picked = sorted(random.Random(seed).sample(range(len(games)), count))
+    out.write_text("".join(games[i] for i in picked), encoding="utf-8")
+    return out
 
 
 #: what a user saw: an Italian file written only with Italian tag names

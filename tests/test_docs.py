@@ -155,16 +155,6 @@ def test_every_page_is_reached_from_the_readme() -> None:
 # the Python examples
 
 
-@pytest.fixture(scope="module")
-def demo_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The folder ``pdnkit demo`` writes (the database the examples read), made once."""
-    from pdnkit.demo import demo
-
-    where = tmp_path_factory.mktemp("demo")
-    demo(where / "pdnkit-demo")
-    return where / "pdnkit-demo"
-
-
 def _python_blocks(page: Path) -> list[tuple[str, int]]:
     return [(text, line) for info, text, line in fences(page) if info in ("python", "pycon")]
 

@@ -11,15 +11,22 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory) -> Path:
-    from pdnkit.demo import demo
+def demo_db(demo_folder_or_skip: Path) -> Path:
+    from pdnkit.demo import DEMO_DB
+
+    return demo_folder_or_skip / DEMO_DB
+
+
+@pytest.fixture(scope="module")
+def demo_folder_or_skip(request: pytest.FixtureRequest) -> Path:
+    """The shared demo folder (tests/conftest.py); skipped without the bundled samples."""
     from pdnkit.samples import sample_dir
 
     try:
         sample_dir()
     except FileNotFoundError:
         pytest.skip("the bundled demo collections are not available")
-    return demo(tmp_path_factory.mktemp("demo")).db
+    return request.getfixturevalue("demo_folder")  # type: ignore[no-any-return]
 
 
 def test_the_two_notebooks_exist():

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
+from pdnkit.demo import DEMO_DB
 from tests.cli.helpers import cli
 
 WIDTH = 100
@@ -18,12 +19,10 @@ CONTROLS = ("\x1b", "\x07", "\r", "\x08", "\x9b", "\u202e", "\u2066")
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo database: 27 players, events of 23 players, long FENs."""
-    folder = tmp_path_factory.mktemp("demo")
-    code, _, err = cli("demo", "--out", folder)
-    assert code == 0, err
-    return folder / "pdnkit-demo.duckdb"
+def demo(demo_folder: Path) -> Path:
+    """The demo database (shared, read only: tests/conftest.py): 27 players, events of 23
+    players, long FENs."""
+    return demo_folder / DEMO_DB
 
 
 @pytest.fixture

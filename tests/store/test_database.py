@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pdnkit.demo import demo
+from pdnkit.demo import DEMO_DB
 from pdnkit.samples import sample_dir
 from pdnkit.samples.flawed import FLAW_CODES
 from pdnkit.store import duplicates, export, import_files, query
@@ -25,8 +25,9 @@ def _games_in(path: Path) -> int:
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return demo(tmp_path_factory.mktemp("demo")).db
+def demo_db(demo_folder: Path) -> Path:
+    """The shared demo database (tests/conftest.py), read only."""
+    return demo_folder / DEMO_DB
 
 
 def test_demo_loads_every_sample_game(demo_db: Path) -> None:
