@@ -54,7 +54,18 @@ def test_program_name() -> None:
     assert program_name("/a/pdnkit/__main__.py", None) == "python -m pdnkit"
 
 
-def test_the_readme_says_how_long_the_suite_takes() -> None:
-    said = re.search(r"run the whole test suite \(about (\d+) minutes on (\d+) cores",
-                     _quick_start())
-    assert said and 1 <= int(said.group(1)) <= 10, _quick_start()
+def test_the_readme_says_how_long_the_suite_takes_and_what_it_leaves_out() -> None:
+    text = " ".join(_quick_start().split())
+    said = re.search(r"run the test suite \(about (\d+) minutes on (\d+) cores", text)
+    assert said and 1 <= int(said.group(1)) <= 10, text
+    # the default run leaves the slow tests out (pyproject's addopts): the README says how
+    # to run them
+    assert "-m slow" in text and "slow" in _addopts(), text
+
+
+def _addopts() -> str:
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    conf = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    return str(conf["tool"]["pytest"]["ini_options"]["addopts"])
