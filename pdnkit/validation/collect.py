@@ -19,6 +19,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from pdnkit.validation.report import GameReport
@@ -80,6 +81,25 @@ def travel_light(report: GameReport) -> GameReport:
     return report
 
 
+def batched(reports: Iterable[GameReport], rows: Callable[[], RowsT]) -> Iterator[RowsT]:
+    """``reports`` put into rows objects made by ``rows``, each handed on as soon as it is
+    ``full()``, the last one when it holds a game.
+
+    Example:
+        >>> from pdnkit.validation import validate
+        >>> [len(r) for r in batched(validate('[GameType "20"] 1. 32-28 *'), Reports)]
+        [1]
+    """
+    batch = rows()
+    for report in reports:
+        batch.add(report)
+        if batch.full():
+            yield batch
+            batch = rows()
+    if batch.games_count:
+        yield batch
+
+
 class Reports(list[GameReport]):
     """The reports themselves, as :func:`pdnkit.validation.validate` yields them: handed on
     one at a time by a serial run (a stream), a batch at a time from a worker, whose
@@ -108,4 +128,4 @@ class Reports(list[GameReport]):
         return (Reports, ([travel_light(r) for r in self],))
 
 
-__all__ = ["Reports", "Rows", "RowsT", "renumber", "travel_light"]
+__all__ = ["Reports", "Rows", "RowsT", "batched", "renumber", "travel_light"]

@@ -23,7 +23,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from pdnkit.validation.collect import RowsT
+from pdnkit.validation.collect import RowsT, batched
 from pdnkit.validation.options import RunOptions
 from pdnkit.validation.pipeline import serial_reports
 from pdnkit.validation.sources import Source
@@ -85,14 +85,7 @@ def _pays(source: Source, jobs: int) -> bool:
 
 def _serial(source: Source, options: RunOptions, rows: Callable[[], RowsT],
             guess: FileGuess | None) -> Iterator[RowsT]:
-    batch = rows()
-    for report in serial_reports(source, options, guess):
-        batch.add(report)
-        if batch.full():
-            yield batch
-            batch = rows()
-    if batch.games_count:
-        yield batch
+    return batched(serial_reports(source, options, guess), rows)
 
 
 __all__ = ["CHUNK_GAMES", "run"]

@@ -38,7 +38,14 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Generic, TypeVar
 
 from pdnkit.findings import Finding, make_finding
-from pdnkit.validation.collect import Reports, Rows, RowsT, renumber, travel_light
+from pdnkit.validation.collect import (
+    Reports,
+    Rows,
+    RowsT,
+    batched,
+    renumber,
+    travel_light,
+)
 from pdnkit.validation.options import RunOptions
 from pdnkit.validation.pipeline import failed_report, file_guess_of, replay_with, restatus
 from pdnkit.validation.report import GameReport
@@ -673,14 +680,7 @@ def _streamed(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
     """The rows of ``src``'s games read and replayed here, as a serial run streams them."""
     from pdnkit.validation.pipeline import serial_reports
 
-    batch = rows()
-    for report in serial_reports(src, options, guess):
-        batch.add(report)
-        if batch.full():
-            yield batch
-            batch = rows()
-    if batch.games_count:
-        yield batch
+    return batched(serial_reports(src, options, guess), rows)
 
 
 def _spans(spans: list[FileSpan], ctx: WorkContext[RowsT], workers: Workers

@@ -5,31 +5,17 @@ the fast lane read clean games), nor plots, nor worker processes with one job.""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.imported import modules_after
 
 #: never imported on these commands' clean paths
 HEAVY = ("pandas", "pyarrow", "duckdb", "numpy", "lark", "matplotlib", "fsspec")
 #: the jobs stage and what only it needs, the PDN writer (convert), Lark's parser module
 NOT_WITH_ONE_JOB = ("pdnkit.validation.jobs", "concurrent.futures", "pdnkit.validation.rewrite",
                     "pdnkit.pdn.writer", "pdnkit.cli.store_cmd", "pdnkit.cli.analysis_cmd")
-
-
-def _modules_after(args: list[str], names: tuple[str, ...]) -> list[str]:
-    """Which of ``names`` are imported by the time ``pdnkit ARGS`` ends (run as the console
-    script runs it)."""
-    code = ("import sys; sys.argv = ['/x/pdnkit/__main__.py', *sys.argv[1:]]\n"
-            "import pdnkit.cli\n"
-            "try:\n    pdnkit.cli.main()\n"
-            "except SystemExit:\n    pass\n"
-            f"print(sorted(m for m in {names!r} if m in sys.modules))\n")
-    res = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                         timeout=120)
-    assert res.stdout.strip(), res.stderr
-    return eval(res.stdout.splitlines()[-1])  # type: ignore[no-any-return]
 
 
 @pytest.fixture
@@ -46,11 +32,11 @@ def test_validate_of_a_clean_file_imports_nothing_heavy(clean_file: Path, tmp_pa
                  ["validate", str(clean_file), "--format", "jsonl"],
                  ["validate", str(clean_file), "-o", str(tmp_path / "r.csv")],
                  ["validate", str(clean_file), "--jobs", "2", "-q"]):
-        assert _modules_after(args, HEAVY) == [], args
-    assert _modules_after(["validate", str(clean_file), "-q"], NOT_WITH_ONE_JOB) == []
+        assert modules_after(args, HEAVY) == [], args
+    assert modules_after(["validate", str(clean_file), "-q"], NOT_WITH_ONE_JOB) == []
 
 
 def test_perft_and_version_import_nothing_heavy() -> None:
-    assert _modules_after(["perft", "international", "3"], HEAVY) == []
-    assert _modules_after(["--version"], HEAVY) == []
-    assert _modules_after(["perft", "international", "3"], NOT_WITH_ONE_JOB) == []
+    assert modules_after(["perft", "international", "3"], HEAVY) == []
+    assert modules_after(["--version"], HEAVY) == []
+    assert modules_after(["perft", "international", "3"], NOT_WITH_ONE_JOB) == []

@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from pdnkit.cli import _MODULES, _modules_needed, app
+from tests.imported import modules_after
 
 
 def test_only_the_named_command_module_is_imported() -> None:
@@ -55,19 +56,6 @@ def test_top_level_help_lists_every_panel() -> None:
 _HEAVY = ("pandas", "pyarrow")
 
 
-def _heavy_after(args: list[str]) -> list[str]:
-    """The heavy libraries imported by the time ``pdnkit ARGS`` ends (run as the console
-    script would run it)."""
-    code = ("import sys; sys.argv = ['/x/pdnkit/__main__.py', *sys.argv[1:]]\n"
-            "import pdnkit.cli\n"
-            "try:\n    pdnkit.cli.main()\n"
-            "except SystemExit:\n    pass\n"
-            f"print(sorted(m for m in {_HEAVY!r} if m in sys.modules))\n")
-    res = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                         timeout=120)
-    return res.stdout.splitlines()[-1:]
-
-
 def test_help_validate_and_lint_import_neither_pandas_nor_pyarrow(tmp_path) -> None:
     """Issue 25: the output layer imports pandas and pyarrow only for a DataFrame or a
     Parquet file."""
@@ -77,7 +65,7 @@ def test_help_validate_and_lint_import_neither_pandas_nor_pyarrow(tmp_path) -> N
                  ["validate", str(game), "--output", str(tmp_path / "r.csv")],
                  ["lint", str(game)], ["variants", "-f", "csv"], ["moves", "russian", "-f",
                                                                    "json"]):
-        assert _heavy_after(args) == ["[]"], args
+        assert modules_after(args, _HEAVY) == [], args
     assert (tmp_path / "r.csv").read_text(encoding="utf-8").startswith("file,index,")
 
 
