@@ -39,8 +39,8 @@ from pdnkit.rules import Position, get_rules, match_move, parse_fen
 from pdnkit.rules.notation import canonical_notation
 from pdnkit.rules.variants import Rules
 
-__all__ = ["COLUMNS", "KINDS", "Entry", "OpeningTableError", "mirror_bits", "mirror_position",
-           "read_table", "square_bits"]
+__all__ = ["COLUMNS", "KINDS", "Entry", "OpeningTableError", "mirror_bits", "mirror_bytes",
+           "mirror_position", "read_table", "square_bits", "turn_bits"]
 
 #: the columns of a table, in the order the project writes them
 COLUMNS = ("code", "name", "translit", "fen", "moves", "flags", "source")
@@ -186,9 +186,45 @@ def mirror_position(position: Position) -> Position:
                                  black_kings=[m[n] for n in position.white_kings])
 
 
+def mirror_bytes(variant: str) -> tuple[tuple[int, ...], ...]:
+    """The half turn of ``variant``'s board as byte tables: entry ``k`` maps the value of
+    byte ``k`` of a square bitboard (squares ``8k+1`` to ``8k+8``) to the bits of the squares
+    those land on, so a bitboard turns round in one lookup a byte (OR of the lookups).
+
+    Example:
+        >>> t = mirror_bytes("english")
+        >>> len(t), t[0][1] == 1 << 31  # square 1 lands on square 32
+        (4, True)
+    """
+    rules = get_rules(variant)
+    got = _MIRROR_BYTES.get(rules.name)
+    if got is None:
+        m = _MIRRORS.get(rules.name)
+        if m is None:
+            m = _MIRRORS[rules.name] = _mirror_map(rules)
+        squares = len(m)
+        got = _MIRROR_BYTES[rules.name] = tuple(
+            tuple(_turned_byte(m, k, v, squares) for v in range(256))
+            for k in range((squares + 7) // 8))
+    return got
+
+
+def _turned_byte(m: dict[int, int], k: int, value: int, squares: int) -> int:
+    out = 0
+    for bit in range(8):
+        n = 8 * k + bit + 1
+        if value >> bit & 1 and n <= squares:
+            out |= 1 << (m[n] - 1)
+    return out
+
+
+_MIRROR_BYTES: dict[str, tuple[tuple[int, ...], ...]] = {}
+
+
 def mirror_bits(bits: BitsKey, variant: str) -> BitsKey:
     """:func:`mirror_position` for a position given as the database keeps it (``(black,
-    wm, wk, bm, bk)`` square bitboards, :func:`square_bits`) on the board of ``variant``.
+    wm, wk, bm, bk)`` square bitboards, :func:`square_bits`) on the board of ``variant``
+    (a lookup a byte: :func:`mirror_bytes`).
 
     Example:
         >>> from pdnkit.rules import get_rules
@@ -196,17 +232,23 @@ def mirror_bits(bits: BitsKey, variant: str) -> BitsKey:
         >>> mirror_bits(square_bits(p), "english") == square_bits(mirror_position(p))
         True
     """
-    rules = get_rules(variant)
-    m = _MIRRORS.get(rules.name)
-    if m is None:
-        m = _MIRRORS[rules.name] = _mirror_map(rules)
+    return turn_bits(bits, mirror_bytes(variant))
 
+
+def turn_bits(bits: BitsKey, tables: tuple[tuple[int, ...], ...]) -> BitsKey:
+    """:func:`mirror_bits` by the byte tables of the board (:func:`mirror_bytes`), looked
+    up once for a whole game.
+
+    Example:
+        >>> turn_bits((False, 1, 0, 0, 0), mirror_bytes("english"))
+        (True, 0, 0, 2147483648, 0)
+    """
     def turned(x: int) -> int:
         out = 0
-        while x:
-            low = x & -x
-            out |= 1 << (m[low.bit_length()] - 1)
-            x ^= low
+        for table in tables:
+            if x & 255:
+                out |= table[x & 255]
+            x >>= 8
         return out
 
     black, wm, wk, bm, bk = bits
