@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -38,6 +38,7 @@ from pdnkit.errors import ArgumentError, PdnkitError
 from pdnkit.rules import Position, get_rules, match_move, parse_fen
 from pdnkit.rules.notation import canonical_notation
 from pdnkit.rules.variants import Rules
+from pdnkit.tables.bitboards import square_bits as board_bits
 
 __all__ = ["COLUMNS", "KINDS", "Entry", "OpeningTableError", "mirror_bits", "mirror_bytes",
            "mirror_position", "read_table", "square_bits", "turn_bits"]
@@ -137,14 +138,8 @@ def square_bits(position: Position) -> BitsKey:
         >>> square_bits(parse_fen("W:W28,K33:B19", get_rules("international")))
         (False, 134217728, 4294967296, 262144, 0)
     """
-    def mask(squares: Iterable[int]) -> int:
-        out = 0
-        for n in squares:
-            out |= 1 << (n - 1)
-        return out
-
-    return (int(position.side) == 1, mask(position.white_men), mask(position.white_kings),
-            mask(position.black_men), mask(position.black_kings))
+    wm, wk, bm, bk = board_bits(position)  # from the engine's bitboards, a byte at a time
+    return (int(position.side) == 1, wm, wk, bm, bk)
 
 
 def _mirror_map(rules: Rules) -> dict[int, int]:
