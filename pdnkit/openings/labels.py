@@ -332,8 +332,8 @@ def _waiting(report: GameReport) -> tuple[OpeningBook, BitsKey, bytes, bool, int
     it is labelled at once."""
     plain = getattr(report, "plain", None)
     rep = getattr(plain, "rep", None)
-    if plain is None or rep is None or report.variant is None or getattr(rep, "bits_high", b""):
-        return None
+    if plain is None or rep is None or report.variant is None or rep.bits_high:
+        return None  # (bits_high: squares past 64, a 12x12 board's, labelled per game)
     plies = report.plies
     if plies and plies[0].replayed:  # the main line goes on past the core's run
         return None
