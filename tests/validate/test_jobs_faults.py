@@ -26,11 +26,12 @@ compiled = pytest.mark.skipif(core_in_use() != "compiled", reason="the compiled 
 HOSTILE = "HOSTILE bytes"
 
 
-def _games(tmp_path: Path, size: int = 40_000) -> Path:
-    """About ``size`` bytes of real games, one of them (past the middle) marked hostile."""
+def _games(tmp_path: Path, size: int = 40_000, at: float = 2 / 3) -> Path:
+    """About ``size`` bytes of real games, one of them (``at`` that share of the file, past
+    its first game) marked hostile."""
     data = shared_path("bench", "intl_2000.pdn").read_bytes()[:size]
     games = data[:data.rindex(b"\n\n[") + 2].split(b"\n\n[")
-    middle = len(games) * 2 // 3
+    middle = max(1, int(len(games) * at))
     games[middle] = f'Event "{HOSTILE}"]\n'.encode() + games[middle].split(b"]\n", 1)[1]
     src = tmp_path / "games.pdn"
     src.write_bytes(b"\n\n[".join(games))
@@ -105,12 +106,14 @@ def test_a_failing_worker_gives_what_one_process_gives(
 
 
 @compiled
+@pytest.mark.parametrize("at", [0.0, 2 / 3], ids=["probed here", "in a worker"])
 def test_a_part_no_process_can_read_ends_the_file_as_one_process_does(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        at: float, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The reader fails on the hostile game wherever it reads it: one process ends the file
     there with its report of a file it cannot read (the games after it lost); with workers,
-    the part comes back here, fails again, and the run ends the file just the same."""
-    src = _games(tmp_path)
+    the part comes back here (or was read here by the probe), fails, and the run ends the
+    file just the same."""
+    src = _games(tmp_path, at=at)
     seen = tmp_path / "seen"
     seen.mkdir()
     _faulty_reader(monkeypatch, seen, _raise, workers_only=False)
@@ -120,7 +123,8 @@ def test_a_part_no_process_can_read_ends_the_file_as_one_process_does(
     assert b"reading this file" in last and b"hostile bytes" in last
     _workers_always(monkeypatch)
     assert _validate(src, 2, tmp_path / "two.jsonl") == one
-    assert len(list(seen.iterdir())) == 2  # this process, then a worker, stumbled
+    stumbled = len(list(seen.iterdir()))
+    assert stumbled == (1 if at == 0.0 else 2)  # this process; then a worker, past the probe
 
 
 def test_a_killed_worker_on_the_pure_path_gives_what_one_process_gives(
