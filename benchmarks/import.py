@@ -29,6 +29,16 @@ import/validate ratio (target >= 0.8); ``--hog`` keeps the other core busy meanw
 
     python benchmarks/import.py --side-by-side --games 2000 --rounds 5
     python benchmarks/import.py --side-by-side --games 20000 --rounds 3 --hog
+
+``--parts`` splits an import's work in this process, one stage after the other on one
+thread (CPU seconds, the collector off as during an import): the replay as ``validate`` runs
+it, the compact replay the import runs, the rows (``ReportBatch.add``), their Arrow tables
+(``to_arrow``), DuckDB's insert and commit of them into a new database file with the
+import's settings, and the openings' novelties at the end; each as microseconds a game and
+as a share of the validation. What DuckDB alone takes is a floor no import that stores
+these tables goes under, whatever builds their rows:
+
+    python benchmarks/import.py --parts --games 20000
 """
 
 from __future__ import annotations
@@ -43,6 +53,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = Path(os.environ.get("PDNKIT_SHARED_DATA", ROOT.parent / "shared" / "data")) / "bench" / "intl_2000.pdn"
@@ -195,6 +206,82 @@ def side_by_side(pdn: Path, tmpdir: Path, games: int, rounds: int, hog: bool) ->
           f"{med['validate'][1] / med['import'][1]:.2f}x; target >= 0.80)")
 
 
+def parts(pdn: Path, tmpdir: Path, games: int) -> None:
+    """The import's stages one after the other in this process (see the module doc)."""
+    import gc
+
+    sys.path.insert(0, str(ROOT))
+    import duckdb
+
+    from pdnkit.openings.database import mark_loaded, settle_import
+    from pdnkit.store.db import ensure_schema
+    from pdnkit.store.ingest import IMPORT_SETTINGS
+    from pdnkit.tables.load import load_batch
+    from pdnkit.tables.rows import BATCH_GAMES, ReportBatch
+    from pdnkit.validation import validate
+
+    def cpu(fn: Any) -> tuple[float, Any]:
+        t = time.process_time()
+        out = fn()
+        return time.process_time() - t, out
+
+    warm = ReportBatch()  # warm: tables, books, numpy, pyarrow (and pandas) imported
+    for rep in validate(str(SOURCE), compact=True):
+        warm.add(rep)
+    memory = duckdb.connect()
+    ensure_schema(memory)
+    load_batch(memory, warm.to_arrow(), 1, 1, warm.layouts)
+    memory.close()
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    times: dict[str, float] = {}
+    times["validate (light)"], _ = cpu(lambda: sum(1 for _ in validate(str(pdn), light=True)))
+    times["compact replay"], reports = cpu(lambda: list(validate(str(pdn), compact=True)))
+
+    def rows() -> list[ReportBatch]:
+        out = []
+        for i in range(0, len(reports), BATCH_GAMES):
+            batch = ReportBatch()
+            for rep in reports[i:i + BATCH_GAMES]:
+                batch.add(rep)
+            out.append(batch)
+        return out
+
+    times["rows (add)"], batches = cpu(rows)
+    times["Arrow (to_arrow)"], arrow = cpu(lambda: [b.to_arrow() for b in batches])
+    db = tmpdir / "parts.duckdb"
+    con = duckdb.connect(str(db))
+    ensure_schema(con)
+    for name, value in IMPORT_SETTINGS.items():
+        con.execute(f"SET {name} = '{value}'")
+
+    def load() -> None:
+        con.execute("BEGIN TRANSACTION")
+        offset = 1
+        for b, tables in zip(batches, arrow, strict=True):
+            load_batch(con, tables, 1, offset, b.layouts)
+            offset += b.games_count
+        con.execute("INSERT INTO files (file_id, path, sha256, size, games, imported_at) "
+                    "VALUES (1, 'x', 'x', 0, ?, now())", [offset - 1])
+        mark_loaded(con, 1, offset)
+        con.execute("COMMIT")
+
+    times["DuckDB insert + commit"], _ = cpu(load)
+    times["novelties (settle)"], _ = cpu(lambda: settle_import(con))
+    con.close()
+    gc.enable()
+    gc.unfreeze()
+    base = times["validate (light)"]
+    print(f"\n{games} games, one thread, CPU seconds (us a game; share of validate):")
+    for label, sec in times.items():
+        print(f"  {label:<24}{sec:7.2f} s  {sec / games * 1e6:7.1f} us  {sec / base:5.2f}")
+    extra = sum(v for k, v in times.items() if k not in ("validate (light)", "compact replay"))
+    total = times["compact replay"] + extra
+    print(f"  import on one core: about {total:.2f} s = {base / total:.2f}x validate; DuckDB "
+          f"alone is {times['DuckDB insert + commit'] / base:.2f} of validate's time")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=100_000)
@@ -210,6 +297,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="pairs for --side-by-side")
     ap.add_argument("--hog", action="store_true",
                     help="keep the other core busy during --side-by-side")
+    ap.add_argument("--parts", action="store_true",
+                    help="the import's stages one after the other in this process")
     args = ap.parse_args()
     if not SOURCE.exists():
         raise SystemExit(f"benchmark input missing: {SOURCE}")
@@ -220,6 +309,9 @@ def main() -> None:
         print(f"input: {n} games, {pdn.stat().st_size / 2**20:.1f} MB (from {SOURCE.name})")
         if args.side_by_side:
             side_by_side(pdn, tmpdir, n, args.rounds, args.hog)
+            return
+        if args.parts:
+            parts(pdn, tmpdir, n)
             return
         rows = []
         runs = [("validate", 1), ("import", 1), ("import", args.jobs)]
