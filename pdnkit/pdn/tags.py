@@ -243,9 +243,33 @@ def _rating(text: str | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
+#: ``(a copy of the last list of tags scanned, its scan)``: the reader, the validator's
+#: judge, header checks and report each read one game's tags in turn, so they share one pass
+#: (one slot, replaced whole: a thread reading it sees a key with its own scan)
+_LAST_SCAN: list[tuple[list[tuple[str, str]], tuple[dict[str, str], dict[str, str]]]] = []
+
+
 def _scan(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
     """One pass over a game's tags: ``{lower name: first value}`` and ``{field: value}`` (the
-    best-ranked name with a non-empty value for each field of :data:`TAG_NAMES`)."""
+    best-ranked name with a non-empty value for each field of :data:`TAG_NAMES`). The caller
+    owns the dicts it gets (a scan of tags equal to the last ones copies that scan)."""
+    if type(tags) is not list:
+        return _scan_once(tags)
+    last = _LAST_SCAN[0] if _LAST_SCAN else None
+    if last is not None and tags == last[0]:  # equal pairs, by value: the same scan
+        values, got = last[1]
+    else:
+        values, got = _scan_once(tags)
+        entry = (list(tags), (values, got))
+        if _LAST_SCAN:
+            _LAST_SCAN[0] = entry
+        else:
+            _LAST_SCAN.append(entry)
+    return dict(values), dict(got)
+
+
+def _scan_once(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
+    """:func:`_scan` itself."""
     values: dict[str, str] = {}
     best: dict[str, tuple[int, str]] = {}
     field_of = _FIELD_OF
