@@ -251,8 +251,8 @@ _LAST_SCAN: list[tuple[list[tuple[str, str]], tuple[dict[str, str], dict[str, st
 
 def _scan(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
     """One pass over a game's tags: ``{lower name: first value}`` and ``{field: value}`` (the
-    best-ranked name with a non-empty value for each field of :data:`TAG_NAMES`). The caller
-    owns the dicts it gets (a scan of tags equal to the last ones copies that scan)."""
+    best-ranked name with a non-empty value for each field of :data:`TAG_NAMES`). The dicts
+    are shared with the next scan of equal tags: read them, never change them."""
     if type(tags) is not list:
         return _scan_once(tags)
     last = _LAST_SCAN[0] if _LAST_SCAN else None
@@ -265,7 +265,7 @@ def _scan(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, st
             _LAST_SCAN[0] = entry
         else:
             _LAST_SCAN.append(entry)
-    return dict(values), dict(got)
+    return values, got
 
 
 def _scan_once(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
@@ -289,14 +289,16 @@ def _scan_once(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[st
     return values, {f: v for f, (_, v) in best.items()}
 
 
-def _with_players(values: dict[str, str], got: dict[str, str], variant: str | None) -> None:
-    """Fill ``white``/``black`` (and ratings) from PlayStrategy's ``P1``/``P2`` when the game
-    has no player under another name."""
+def _with_players(values: dict[str, str], got: dict[str, str], variant: str | None
+                  ) -> dict[str, str]:
+    """``got`` with ``white``/``black`` (and ratings) from PlayStrategy's ``P1``/``P2`` when
+    the game has no player under another name (a new dict then: ``got`` is a shared scan)."""
     if got.get("white") or got.get("black"):
-        return
+        return got
     p1, p2 = (values.get("p1") or "").strip(), (values.get("p2") or "").strip()
     if not (p1 or p2):
-        return
+        return got
+    got = dict(got)
     r1, r2 = values.get("p1elo"), values.get("p2elo")
     first, second = ("black", "white") if first_mover_black(values, variant) else (
         "white", "black")
@@ -304,6 +306,7 @@ def _with_players(values: dict[str, str], got: dict[str, str], variant: str | No
                      (f"{second}_rating", r2)):
         if val and not got.get(fld):
             got[fld] = val
+    return got
 
 
 def game_tags(record: GameRecord | Iterable[tuple[str, str]], variant: str | None = None
@@ -320,7 +323,7 @@ def game_tags(record: GameRecord | Iterable[tuple[str, str]], variant: str | Non
         'a'
     """
     values, got = _scan(record.tags if isinstance(record, GameRecord) else record)
-    _with_players(values, got, variant)
+    got = _with_players(values, got, variant)
     event = got.get("event")
     round_ = got.get("round")
     if round_ is None and event:
@@ -575,7 +578,7 @@ def players(record: GameRecord, variant: str | None = None) -> tuple[str | None,
         ('Rossi', 'Verdi')
     """
     values, got = _scan(record.tags)
-    _with_players(values, got, variant)
+    got = _with_players(values, got, variant)
     return got.get("white"), got.get("black")
 
 

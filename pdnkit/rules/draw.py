@@ -255,6 +255,8 @@ class DrawTracker:
             self._repetitions.append(_Repetition(rule, resets))
         for rule, cond, resets in ctrs:
             self._counters.append(_Counter(rule, cond, resets))
+        #: the slots of the state blobs in order (repetition rules, then counters)
+        self._slot_objs: list[_Repetition | _Counter] = [*self._repetitions, *self._counters]
         # The start position: first occurrence for repetition; running counters are seeded.
         key, holds, ck = _start_of(rules, start_position, int_keys, self._counters)
         for rep in self._repetitions:
@@ -478,7 +480,7 @@ class DrawTracker:
     @property
     def slots(self) -> list[DrawRule]:
         """The rules in the order of the state blobs: repetition rules, then counters."""
-        return [r.rule for r in self._repetitions] + [c.rule for c in self._counters]
+        return [obj.rule for obj in self._slot_objs]
 
     @property
     def last_ply(self) -> int:
@@ -531,35 +533,36 @@ class DrawTracker:
         the run (``entry``, per slot) and the activations the run made (``events``: slot,
         start, deadline, reached, end each); ``last_ply``: the run's last ply."""
         self._start_state = None
+        slots = self._slot_objs
         e = memoryview(entry).cast("q")
-        made = memoryview(events).cast("q")
-        slots: list[_Repetition | _Counter] = [*self._repetitions, *self._counters]
         for i, obj in enumerate(slots):
             ev = obj.event
             if ev is not None:
                 ev.deadline_ply, ev.reached_ply, ev.end_ply = (
                     _opt(e[3 * i]), _opt(e[3 * i + 1]), _opt(e[3 * i + 2]))
         created = []
-        for j in range(0, len(made), 5):
-            obj = slots[made[j]]
-            rule = obj.rule
-            created.append(RuleEvent(
-                rule.name, rule.article, bool(rule.automatic), start_ply=made[j + 1],
-                limit_plies=obj.limit if isinstance(obj, _Counter) else None,
-                deadline_ply=_opt(made[j + 2]), reached_ply=_opt(made[j + 3]),
-                end_ply=_opt(made[j + 4]), source=rule.source))
-        self._events.extend(created)
+        if events:
+            made = memoryview(events).cast("q")
+            for j in range(0, len(made), 5):
+                obj = slots[made[j]]
+                rule = obj.rule
+                created.append(RuleEvent(
+                    rule.name, rule.article, bool(rule.automatic), made[j + 1],
+                    obj.limit if isinstance(obj, _Counter) else None, _opt(made[j + 2]),
+                    _opt(made[j + 3]), _opt(made[j + 4]), rule.source))
+            self._events.extend(created)
         st = memoryview(state).cast("q")
         at = 0
-        for obj in slots:
+        n_rep = len(self._repetitions)
+        for i, obj in enumerate(slots):
             which = st[at]
             obj.event = None if which == 0 else obj.event if which == 1 else created[which - 2]
-            at += 4
-            if isinstance(obj, _Counter):
-                obj.running, obj.count, obj.start_ply = bool(st[at]), st[at + 1], st[at + 2]
-                at += 3
-            else:
-                at += 1 + 3 * st[at]
+            if i >= n_rep:  # a counter: running, count, start ply
+                obj.running, obj.count, obj.start_ply = (  # type: ignore[union-attr]
+                    bool(st[at + 4]), st[at + 5], st[at + 6])
+                at += 7
+            else:  # a repetition rule: its table, read when Python needs it (_unpack)
+                at += 5 + 3 * st[at + 4]
         self._packed = state
         self._last_ply = max(self._last_ply, last_ply)
 

@@ -97,6 +97,7 @@ def _tag(tags: Sequence[tuple[str, str]], name: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=256)  # the variants are fixed data: a tag value always reads the same
 def rules_from_gametype(value: str, edition: str | None = None
                         ) -> tuple[Rules | None, str | None]:
     """Rules for a ``GameType`` tag value (bare number or full form) and, when the full form
