@@ -45,6 +45,7 @@ import datetime as _dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pdnkit.findings import Finding, make_finding
@@ -437,6 +438,7 @@ def _one_date(text: str) -> tuple[_dt.date | None, int | None, bool]:
     return None, None, False
 
 
+@lru_cache(maxsize=4096)  # a collection writes few distinct dates, each game reads its own
 def parse_date(text: str | None) -> tuple[_dt.date | None, int | None, bool]:
     """``(date, year, ok)`` from a date tag. ``date`` is set for a calendar date
     (``YYYY.MM.DD``, ``D.M.YYYY``, ``DD-MM-YYYY``, ``17 april 2009``) and for a range (its
@@ -492,10 +494,7 @@ class _TagLines:
         self.raw = record.raw or ""
         self.hits: dict[str, list[int]] = {}
         self.starts: list[int] | None = None
-        # the raw text starts at the game's chunk (junk or a comment may come before the
-        # first tag, ``record.line``): its first line, from the last one
-        end = record.end_line if record.end_line is not None else record.line
-        self.line0 = end - self.raw.count("\n", 0, len(self.raw.rstrip("\n")))
+        self.line0 = 0  # read with the line starts, when a finding first needs a line
 
     def line(self, name: str, nth: int = 0) -> int | None:
         """The file line of the ``nth`` occurrence of tag ``name`` (else the game's line)."""
@@ -508,6 +507,11 @@ class _TagLines:
             return self.record.line
         if self.starts is None:
             self.starts = [m.end() for m in re.finditer("\n", self.raw)]
+            # the raw text starts at the game's chunk (junk or a comment may come before
+            # the first tag, ``record.line``): its first line, from the last one
+            record = self.record
+            end = record.end_line if record.end_line is not None else record.line
+            self.line0 = end - self.raw.count("\n", 0, len(self.raw.rstrip("\n")))
         return self.line0 + bisect.bisect_right(self.starts, hits[nth])
 
 
