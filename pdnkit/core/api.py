@@ -144,13 +144,14 @@ def state_of(position: Position) -> State:
 
 
 #: id(rules) -> (rules, the engine bits of each byte value of each byte of a square bitboard)
-_LUTS: dict[int, tuple[Rules, tuple[tuple[int, ...], ...]]] = {}
+_LUTS: dict[int, tuple[Rules, tuple[tuple[int, ...], ...], int]] = {}
 
 
-def _engine_lut(rules: Rules) -> tuple[tuple[int, ...], ...]:
+def _lut_entry(rules: Rules) -> tuple[Rules, tuple[tuple[int, ...], ...], int]:
+    """``(rules, its engine bit table, its number of squares)``, built once per record."""
     hit = _LUTS.get(id(rules))
     if hit is not None and hit[0] is rules:
-        return hit[1]
+        return hit
     geo = rules.geometry
     bit_of = geo.bit_of
     n = int(geo.num_squares)
@@ -163,9 +164,8 @@ def _engine_lut(rules: Rules) -> tuple[tuple[int, ...], ...]:
             low = v & -v
             row[v] = row[v ^ low] | one[low.bit_length() - 1]
         tables.append(tuple(row))
-    lut = tuple(tables)
-    _LUTS[id(rules)] = (rules, lut)
-    return lut
+    entry = _LUTS[id(rules)] = (rules, tuple(tables), n)
+    return entry
 
 
 def _engine(lut: tuple[tuple[int, ...], ...], mask: int) -> int:
@@ -190,7 +190,8 @@ def position_of(rules: Rules, state: State) -> Position:
     """
     from pdnkit.rules.position import Position
 
-    n = int(rules.geometry.num_squares)
+    hit = _LUTS.get(id(rules))
+    _, lut, n = hit if hit is not None and hit[0] is rules else _lut_entry(rules)
     wm, wk, bm, bk = state[1:5]
     # ints of the board's squares (a negative one has its high bits set)
     if not (type(wm) is int and type(wk) is int and type(bm) is int and type(bk) is int
@@ -198,7 +199,7 @@ def position_of(rules: Rules, state: State) -> Position:
         raise CoreError("malformed state: a bitboard is not an int of the board's squares")
     if state.king_moves is None and not rules.king_move_limit and not (
             wm & wk | bm & bk | (wm | wk) & (bm | bk)):
-        lut = _engine_lut(rules)  # whole bitboards turned into the engine's, a byte at a time
+        # whole bitboards turned into the engine's, a byte at a time
         return Position.from_engine_bits(rules, "B" if state.black else "W",
                                          _engine(lut, wm | wk), _engine(lut, bm | bk),
                                          _engine(lut, wk | bk))
