@@ -29,9 +29,6 @@ Rules applied here, once:
 
 Example:
     >>> from pdnkit.pdn.record import GameRecord
-
-if TYPE_CHECKING:
-    from pdnkit.rules.variants import Rules
     >>> t = game_tags(GameRecord(tags=[("Bianco", "Rossi"), ("Nero", "Verdi"),
     ...     ("Dati", "69° ASSOLUTO 1° TURNO"), ("Anno", "1990"), ("Risultato", "1-0")]))
     >>> t.white, t.black, t.event, t.round, t.year, t.result

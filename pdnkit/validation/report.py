@@ -494,7 +494,7 @@ def _report_defaults() -> dict[str, object]:
     # index, line and the lists: base_report sets them)
     out: dict[str, object] = {f.name: None if f.default is MISSING else f.default
                               for f in fields(GameReport)}
-    lists = {f.name for f in fields(GameReport) if f.default_factory is not MISSING}  # type: ignore[misc]
+    lists = {f.name for f in fields(GameReport) if f.default_factory is not MISSING}
     if lists != {"plies", "findings", "rule_events"}:  # base_report makes these three
         raise TypeError(f"base_report does not make GameReport's lists {sorted(lists)}")
     return out
