@@ -163,9 +163,29 @@ def _default(param: Any, ctx: Any) -> str | None:
     return str(value)
 
 
+#: the names Typer's help gives the click types (what ``display_type`` says where Typer has it)
+_TYPE_NAMES = {"text": "str", "integer": "int", "integer range": "int", "int range": "int",
+               "float": "float", "float range": "float", "path": "path", "boolean": "bool"}
+
+
+def _kind(param: Any, ctx: Any) -> str:
+    """A parameter's type as the help names it: ``str``, ``int``, ``path``, ``list[Path]``,
+    the choices joined by ``|``."""
+    if hasattr(param, "display_type"):
+        return str(param.display_type(ctx)).strip("<>")
+    t = param.type
+    choices = getattr(t, "choices", None)
+    if choices is not None:
+        return "|".join(str(getattr(c, "value", c)) for c in choices)
+    name = _TYPE_NAMES.get(t.name, t.name)
+    if getattr(param, "multiple", False) or param.nargs == -1:
+        return f"list[{'Path' if name == 'path' else name}]"
+    return name
+
+
 def _param_line(param: Any, ctx: Any) -> str:
     """One argument or option as a list item: names, type, default, help."""
-    kind = param.display_type(ctx).strip("<>")
+    kind = _kind(param, ctx)
     if param.param_type_name == "argument":
         name = param.name.upper() + ("..." if param.nargs == -1 else "")
         head = code(name if param.required else f"[{name}]")
@@ -175,7 +195,8 @@ def _param_line(param: Any, ctx: Any) -> str:
         if getattr(param, "is_flag", False):
             kind = "flag"
     facts = [code(kind)]
-    lo, hi = getattr(param, "min", None), getattr(param, "max", None)
+    bounds = param if hasattr(param, "min") else param.type  # (Typer's, else click's range)
+    lo, hi = getattr(bounds, "min", None), getattr(bounds, "max", None)
     if lo is not None or hi is not None:
         facts[0] = code(kind.replace(" range", ""))
         facts.append(f"at least {lo}" if hi is None else

@@ -48,15 +48,16 @@ from pdnkit.openings.table import (
     BitsKey,
     Entry,
     OpeningTableError,
-    mirror_bits,
+    mirror_bytes,
     mirror_position,
     read_table,
     square_bits,
+    turn_bits,
 )
 from pdnkit.rules import Position, get_rules
 
-__all__ = ["Classification", "Match", "OpeningBook", "load_tables", "load_user_table",
-           "table_index"]
+__all__ = ["Classification", "Match", "OpeningBook", "classification", "load_tables",
+           "load_user_table", "table_index"]
 
 #: the tables shipped with pdnkit, as ``tables/index.csv`` lists them
 INDEX = "index.csv"
@@ -253,7 +254,7 @@ class OpeningBook:
             positions = map(mirror_position, positions)
         found, ply, stopped = _scan(positions, self._by_position, self._by_start,
                                     _entry_position, _position_pieces, self.min_pieces)
-        return _classification(found, mirrored, ply, stopped)
+        return classification(found, mirrored, ply, stopped)
 
     def classify_bits(self, rows: Iterable[BitsKey], *,
                       mirrored: bool = False) -> Classification:
@@ -269,11 +270,32 @@ class OpeningBook:
             'Edinburgh'
         """
         if mirrored:
-            variant = self.variant
-            rows = (mirror_bits(b, variant) for b in rows)
+            tables = mirror_bytes(self.variant)
+            rows = (turn_bits(b, tables) for b in rows)
         found, ply, stopped = _scan(rows, self._by_bits, self._by_start_bits, _entry_bits,
                                     _bits_pieces, self.min_pieces)
-        return _classification(found, mirrored, ply, stopped)
+        return classification(found, mirrored, ply, stopped)
+
+    def position_table(self) -> Mapping[BitsKey, tuple[Entry, ...]]:
+        """The entries reached from the variant's starting position, by their defining
+        position as the database keeps it (``(black, wm, wk, bm, bk)``): what a game
+        reaches at any ply (set-up starts are apart: :meth:`begins`).
+
+        Example:
+            >>> len(load_tables("international").position_table()) > 0
+            True
+        """
+        return self._by_bits
+
+    def begins(self, bits: BitsKey) -> tuple[Entry, ...]:
+        """The set-up entries (a ``fen``: the 11-man ballots) a game starting from ``bits``
+        begins: their start, or their position as the game's start (see the module doc).
+
+        Example:
+            >>> load_tables("international").begins((False, 0, 0, 0, 0))
+            ()
+        """
+        return self._by_start_bits.get(bits, ())
 
     def find(self, text: str) -> list[Entry]:
         """The entries a text names: a code (with or without its table prefix), a name, a
@@ -352,9 +374,16 @@ def _scan(items: Iterable[Key], table: Mapping[Key, tuple[Entry, ...]],
     return found, ply, stopped
 
 
-def _classification(found: list[Match], mirrored: bool, plies: int,
-                    stopped: bool) -> Classification:
-    """The classification of a game's matches (see the module docstring)."""
+def classification(found: list[Match], mirrored: bool, plies: int,
+                   stopped: bool) -> Classification:
+    """The classification of a game's matches (``found``, in ply order; see the module
+    docstring): ``plies`` the last ply looked at, ``stopped`` whether the look stopped at
+    the piece floor.
+
+    Example:
+        >>> classification([], False, 0, False).classified
+        False
+    """
     if not found:
         return Classification(None, None, None, None, mirrored=mirrored, plies=plies,
                               stopped=stopped)

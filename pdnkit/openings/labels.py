@@ -21,19 +21,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pdnkit.openings.book import Classification, OpeningBook, load_tables
-from pdnkit.openings.record import colours_swapped, game_bits, start_position
+from pdnkit.openings.book import (
+    Classification,
+    Match,
+    OpeningBook,
+    classification,
+    load_tables,
+)
+from pdnkit.openings.record import colours_swapped, game_bits, start_bits, start_position
+from pdnkit.openings.table import mirror_bytes, turn_bits
 from pdnkit.openings.tags import OPENING_TAGS, tag_disagreement
 from pdnkit.rules import Position, UnknownVariantError
 
 if TYPE_CHECKING:
     from pdnkit.findings import Finding
-    from pdnkit.openings.table import Entry
+    from pdnkit.openings.table import BitsKey, Entry
     from pdnkit.validation.report import GameReport
 
-__all__ = ["FINDING_CODE", "OPENING_COLUMNS", "GameOpening", "add_opening", "coded_family",
+__all__ = ["FINDING_CODE", "OPENING_COLUMNS", "BatchOpenings", "GameOpening", "add_opening",
+           "coded_family",
            "entries_label", "label_report",
            "tag_finding", "tag_line"]
 
@@ -233,3 +241,193 @@ def tag_line(raw: str | None, first: int | None, tag: str) -> int | None:
 
     hit = re.search(r"\[\s*" + re.escape(tag.strip()) + r"\s", raw, re.IGNORECASE)
     return first if hit is None else first + raw.count("\n", 0, hit.start())
+
+
+class _Queued(NamedTuple):
+    """A game whose opening waits for its batch: its row in the ``games`` columns, its
+    book, its start (square bitboards), the core's square bitboards after each ply
+    (``wm, wk, bm, bk`` uint64s a ply), Black to move at the start, and its plies."""
+
+    row: int
+    book: OpeningBook
+    start: BitsKey
+    bits: bytes
+    black: bool
+    plies: int
+    mirrored: bool
+
+
+class BatchOpenings:
+    """The opening columns of a row batch's games, the most of them a batch at a time.
+
+    A game the compiled core replayed whole, from a start no set-up entry begins, without
+    an opening tag to check (what nearly every game of an import is) waits for the batch
+    (one recorded with the colours swapped is turned round there, a byte table at a time): :meth:`settle` hashes the core's square bitboards of
+    every such game's plies with numpy, keeps the plies whose hash a table position has,
+    and looks only those up, so the Python work is a few lookups a game instead of one a
+    ply. Every other game is labelled at once by :func:`add_opening`. Both give the same
+    columns as :func:`label_report` (the classification of :meth:`OpeningBook.classify_bits`:
+    the same matches, the same last ply looked at and stop at the piece floor).
+
+    Example:
+        >>> from pdnkit.validation import validate
+        >>> cols: dict[str, list[Any]] = {c: [] for c in OPENING_COLUMNS}
+        >>> labels = BatchOpenings()
+        >>> rep = next(validate('[GameType "21"] 1. 11-15 23-19 8-11 22-17 4-8 *',
+        ...                     compact=True))
+        >>> labels.add(cols, rep, [])
+        []
+        >>> labels.settle(cols)
+        >>> cols["opening_code"], cols["opening_name"], cols["opening_ply"]
+        (['ACF 126'], ['Old Fourteenth'], [5])
+    """
+
+    def __init__(self) -> None:
+        self._queue: list[_Queued] = []
+
+    def __len__(self) -> int:
+        """Games waiting for :meth:`settle`."""
+        return len(self._queue)
+
+    def add(self, games: dict[str, list[Any]], report: GameReport,
+            tags: Iterable[tuple[str, str]]) -> list[Finding]:
+        """:func:`add_opening`, or the game's place kept (its columns ``None`` until
+        :meth:`settle`) when it can wait for its batch; returns the finding of its opening
+        tag (a game with a tag is labelled at once)."""
+        tags = list(tags)
+        queued = None if tags and _has_tag(tags) else _waiting(report)
+        if queued is None:
+            return add_opening(games, report, tags)
+        row = len(games[OPENING_COLUMNS[0]])
+        for col in OPENING_COLUMNS:
+            games[col].append(None)
+        self._queue.append(_Queued(row, *queued))
+        return []
+
+    def forget(self, row: int) -> None:
+        """Drop the waiting games from ``row`` on (their rows were taken back)."""
+        self._queue = [q for q in self._queue if q.row < row]
+
+    def extend(self, other: BatchOpenings, base: int) -> None:
+        """Take over the waiting games of ``other``, whose rows now start at ``base``."""
+        self._queue.extend(q._replace(row=q.row + base) for q in other._queue)
+        other._queue = []
+
+    def settle(self, games: dict[str, list[Any]]) -> None:
+        """Fill the columns of every waiting game (a batch per book)."""
+        by_book: dict[tuple[int, bool], list[_Queued]] = {}
+        for q in self._queue:
+            by_book.setdefault((id(q.book), q.mirrored), []).append(q)
+        self._queue = []
+        for items in by_book.values():
+            for q, label in zip(items, _label_runs(items), strict=True):
+                for col, value in zip(OPENING_COLUMNS, (label.code, label.name, label.ply,
+                                                        label.family, label.mirrored),
+                                      strict=True):
+                    games[col][q.row] = value
+
+
+def _waiting(report: GameReport) -> tuple[OpeningBook, BitsKey, bytes, bool, int, bool] | None:
+    """What a game needs to wait for its batch (see :class:`BatchOpenings`), ``None`` when
+    it is labelled at once."""
+    plain = getattr(report, "plain", None)
+    rep = getattr(plain, "rep", None)
+    if plain is None or rep is None or report.variant is None or rep.bits_high:
+        return None  # (bits_high: squares past 64, a 12x12 board's, labelled per game)
+    plies = report.plies
+    if plies and plies[0].replayed:  # the main line goes on past the core's run
+        return None
+    variant = str(report.variant)
+    book = _book(variant)
+    if book is None or not len(book):
+        return None
+    start = start_bits(plain.start)
+    mirrored = _swapped(plain.start, variant)
+    if mirrored:
+        start = turn_bits(start, mirror_bytes(book.variant))
+    if book.begins(start):
+        return None
+    n = len(plain)
+    return book, start, bytes(rep.bits[:32 * n]), bool(plain.black), n, mirrored
+
+
+#: what the hash of a square bitboard is multiplied by (one odd constant a bitboard)
+_MIX = (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93)
+#: the hashes of each book's table positions, sorted (a book from load_tables lives on)
+_HASHES: dict[int, tuple[OpeningBook, Any]] = {}
+
+
+def _hashes(bits: Any, black: Any) -> Any:
+    """One uint64 a position (``bits``: rows of ``wm, wk, bm, bk``; ``black``: booleans)."""
+    import numpy as np
+
+    mixed = bits * np.array(_MIX, dtype=np.uint64)  # wraps, as a hash may
+    return (mixed[:, 0] ^ mixed[:, 1] ^ mixed[:, 2] ^ mixed[:, 3]
+            ^ black.astype(np.uint64))
+
+
+def _book_hashes(book: OpeningBook) -> Any:
+    import numpy as np
+
+    got = _HASHES.get(id(book))
+    if got is None or got[0] is not book:
+        keys = list(book.position_table())
+        bits = np.array([k[1:] for k in keys], dtype=np.uint64).reshape(-1, 4)
+        black = np.array([k[0] for k in keys], dtype=bool)
+        got = _HASHES[id(book)] = (book, np.unique(_hashes(bits, black)))
+    return got[1]
+
+
+def _turned(bits: Any, tables: tuple[tuple[int, ...], ...]) -> Any:
+    """Rows of ``wm, wk, bm, bk`` square bitboards turned round with the colours swapped
+    (:func:`~pdnkit.openings.table.mirror_bytes`'s tables, a byte at a time)."""
+    import numpy as np
+
+    lut = np.array(tables, dtype=np.uint64)
+    octets = np.ascontiguousarray(bits, dtype="<u8").view(np.uint8).reshape(len(bits), 4, 8)
+    out = np.zeros((len(bits), 4), dtype=np.uint64)
+    for k in range(len(tables)):
+        out |= lut[k][octets[:, :, k]]
+    return out[:, [2, 3, 0, 1]]  # white's pieces are black's turned round, and back
+
+
+def _label_runs(items: list[_Queued]) -> list[GameOpening]:
+    """The labels of waiting games of one book (see :class:`BatchOpenings`)."""
+    import numpy as np
+
+    book, mirrored = items[0].book, items[0].mirrored
+    table = book.position_table()
+    ns = np.array([q.plies for q in items], dtype=np.int64)
+    firsts = np.zeros(len(items) + 1, dtype=np.int64)
+    np.cumsum(ns, out=firsts[1:])
+    bits = np.frombuffer(b"".join(q.bits for q in items), dtype="<u8").reshape(-1, 4)
+    ply = np.arange(1, len(bits) + 1, dtype=np.int64) - np.repeat(firsts[:-1], ns)
+    start_black = np.repeat(np.array([q.black for q in items], dtype=bool), ns)
+    black = start_black == (ply % 2 == 0)  # Black moves after ply p when p's parity says
+    if mirrored:  # the board turned round, the colours swapped (as mirror_bits does)
+        bits, black = _turned(bits, mirror_bytes(book.variant)), ~black
+    hits = np.flatnonzero(np.isin(_hashes(bits, black), _book_hashes(book)))
+    pieces = np.bitwise_count(bits[:, 0] | bits[:, 1] | bits[:, 2] | bits[:, 3])
+    stops = np.flatnonzero((ply % 8 == 0) & (pieces < book.min_pieces))
+    hit_at = np.searchsorted(hits, firsts)
+    stop_at = np.searchsorted(stops, firsts[:-1])
+    out: list[GameOpening] = []
+    for g, q in enumerate(items):
+        found: list[Match] = []
+        start_hit = table.get(q.start, ())
+        found.extend(Match(0, e) for e in start_hit)
+        if not start_hit and (q.start[1] | q.start[2] | q.start[3] | q.start[4]).bit_count() \
+                < book.min_pieces:
+            out.append(GameOpening.of(classification(found, mirrored, 0, True)))
+            continue
+        for r in hits[hit_at[g]:hit_at[g + 1]].tolist():
+            w = bits[r]
+            entries = table.get((bool(black[r]), int(w[0]), int(w[1]), int(w[2]), int(w[3])),
+                                ())
+            found.extend(Match(int(ply[r]), e) for e in entries)
+        s = int(stops[stop_at[g]]) if stop_at[g] < len(stops) else -1
+        if 0 <= s < firsts[g + 1]:  # the look stops there: fewer pieces than any entry
+            out.append(GameOpening.of(classification(found, mirrored, int(ply[s]), True)))
+        else:
+            out.append(GameOpening.of(classification(found, mirrored, q.plies, False)))
+    return out

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from pdnkit.pdn.record import GameRecord
     from pdnkit.validation.report import GameReport
 
-__all__ = ["classify_record", "colours_swapped", "game_bits", "game_positions",
+__all__ = ["classify_record", "colours_swapped", "game_bits", "game_positions", "start_bits",
            "start_position"]
 
 
@@ -101,8 +101,15 @@ def _replayed_after(report: GameReport, rules: Rules) -> Iterator[Position]:
 _START_BITS: dict[tuple[str, Position], BitsKey] = {}
 
 
-def _start_bits(start: Position) -> BitsKey:
-    """:func:`~pdnkit.openings.table.square_bits` of a game's start, remembered."""
+def start_bits(start: Position) -> BitsKey:
+    """:func:`~pdnkit.openings.table.square_bits` of a game's start, remembered (most games
+    start from the variant's initial position).
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> start_bits(Position.initial(get_rules("english")))[0]
+        True
+    """
     key = (start.rules.name, start)
     bits = _START_BITS.get(key)
     if bits is None:
@@ -129,7 +136,7 @@ def game_bits(report: GameReport) -> Iterator[BitsKey]:
     if plain is None or rep is None:  # the pure core, a worker's report, a full replay
         yield from map(square_bits, game_positions(report))
         return
-    yield _start_bits(plain.start)
+    yield start_bits(plain.start)
     black = plain.black
     for i in range(len(plain)):
         state = rep.position(i, black)  # (black, wm, wk, bm, bk, king_moves)

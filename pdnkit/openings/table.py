@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import csv
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -38,9 +38,10 @@ from pdnkit.errors import ArgumentError, PdnkitError
 from pdnkit.rules import Position, get_rules, match_move, parse_fen
 from pdnkit.rules.notation import canonical_notation
 from pdnkit.rules.variants import Rules
+from pdnkit.tables.bitboards import square_bits as board_bits
 
-__all__ = ["COLUMNS", "KINDS", "Entry", "OpeningTableError", "mirror_bits", "mirror_position",
-           "read_table", "square_bits"]
+__all__ = ["COLUMNS", "KINDS", "Entry", "OpeningTableError", "mirror_bits", "mirror_bytes",
+           "mirror_position", "read_table", "square_bits", "turn_bits"]
 
 #: the columns of a table, in the order the project writes them
 COLUMNS = ("code", "name", "translit", "fen", "moves", "flags", "source")
@@ -137,14 +138,8 @@ def square_bits(position: Position) -> BitsKey:
         >>> square_bits(parse_fen("W:W28,K33:B19", get_rules("international")))
         (False, 134217728, 4294967296, 262144, 0)
     """
-    def mask(squares: Iterable[int]) -> int:
-        out = 0
-        for n in squares:
-            out |= 1 << (n - 1)
-        return out
-
-    return (int(position.side) == 1, mask(position.white_men), mask(position.white_kings),
-            mask(position.black_men), mask(position.black_kings))
+    wm, wk, bm, bk = board_bits(position)  # from the engine's bitboards, a byte at a time
+    return (int(position.side) == 1, wm, wk, bm, bk)
 
 
 def _mirror_map(rules: Rules) -> dict[int, int]:
@@ -186,9 +181,45 @@ def mirror_position(position: Position) -> Position:
                                  black_kings=[m[n] for n in position.white_kings])
 
 
+def mirror_bytes(variant: str) -> tuple[tuple[int, ...], ...]:
+    """The half turn of ``variant``'s board as byte tables: entry ``k`` maps the value of
+    byte ``k`` of a square bitboard (squares ``8k+1`` to ``8k+8``) to the bits of the squares
+    those land on, so a bitboard turns round in one lookup a byte (OR of the lookups).
+
+    Example:
+        >>> t = mirror_bytes("english")
+        >>> len(t), t[0][1] == 1 << 31  # square 1 lands on square 32
+        (4, True)
+    """
+    rules = get_rules(variant)
+    got = _MIRROR_BYTES.get(rules.name)
+    if got is None:
+        m = _MIRRORS.get(rules.name)
+        if m is None:
+            m = _MIRRORS[rules.name] = _mirror_map(rules)
+        squares = len(m)
+        got = _MIRROR_BYTES[rules.name] = tuple(
+            tuple(_turned_byte(m, k, v, squares) for v in range(256))
+            for k in range((squares + 7) // 8))
+    return got
+
+
+def _turned_byte(m: dict[int, int], k: int, value: int, squares: int) -> int:
+    out = 0
+    for bit in range(8):
+        n = 8 * k + bit + 1
+        if value >> bit & 1 and n <= squares:
+            out |= 1 << (m[n] - 1)
+    return out
+
+
+_MIRROR_BYTES: dict[str, tuple[tuple[int, ...], ...]] = {}
+
+
 def mirror_bits(bits: BitsKey, variant: str) -> BitsKey:
     """:func:`mirror_position` for a position given as the database keeps it (``(black,
-    wm, wk, bm, bk)`` square bitboards, :func:`square_bits`) on the board of ``variant``.
+    wm, wk, bm, bk)`` square bitboards, :func:`square_bits`) on the board of ``variant``
+    (a lookup a byte: :func:`mirror_bytes`).
 
     Example:
         >>> from pdnkit.rules import get_rules
@@ -196,17 +227,23 @@ def mirror_bits(bits: BitsKey, variant: str) -> BitsKey:
         >>> mirror_bits(square_bits(p), "english") == square_bits(mirror_position(p))
         True
     """
-    rules = get_rules(variant)
-    m = _MIRRORS.get(rules.name)
-    if m is None:
-        m = _MIRRORS[rules.name] = _mirror_map(rules)
+    return turn_bits(bits, mirror_bytes(variant))
 
+
+def turn_bits(bits: BitsKey, tables: tuple[tuple[int, ...], ...]) -> BitsKey:
+    """:func:`mirror_bits` by the byte tables of the board (:func:`mirror_bytes`), looked
+    up once for a whole game.
+
+    Example:
+        >>> turn_bits((False, 1, 0, 0, 0), mirror_bytes("english"))
+        (True, 0, 0, 2147483648, 0)
+    """
     def turned(x: int) -> int:
         out = 0
-        while x:
-            low = x & -x
-            out |= 1 << (m[low.bit_length()] - 1)
-            x ^= low
+        for table in tables:
+            if x & 255:
+                out |= table[x & 255]
+            x >>= 8
         return out
 
     black, wm, wk, bm, bk = bits

@@ -25,7 +25,7 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import ArgumentError
@@ -55,6 +55,18 @@ class BoardLayout:
     names: tuple[str, ...]
     fen_order: tuple[int, ...]
     engine_bits: tuple[int, ...]
+    #: :meth:`runs`, worked out once (a position's square bitboards read them four times)
+    _runs: tuple[tuple[int, int, int], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        out: list[tuple[int, int, int]] = []
+        for i, e in enumerate(self.engine_bits):
+            if out and out[-1][0] + out[-1][2] == e and out[-1][1] + out[-1][2] == i:
+                eb, sb, n = out[-1]
+                out[-1] = (eb, sb, n + 1)
+            else:
+                out.append((e, i, 1))
+        object.__setattr__(self, "_runs", tuple(out))
 
     @property
     def squares(self) -> int:
@@ -70,14 +82,7 @@ class BoardLayout:
             >>> board_layout(get_rules("international")).runs()[:2]
             [(0, 0, 10), (11, 10, 10)]
         """
-        out: list[tuple[int, int, int]] = []
-        for i, e in enumerate(self.engine_bits):
-            if out and out[-1][0] + out[-1][2] == e and out[-1][1] + out[-1][2] == i:
-                eb, sb, n = out[-1]
-                out[-1] = (eb, sb, n + 1)
-            else:
-                out.append((e, i, 1))
-        return out
+        return list(self._runs)
 
     def from_engine(self, bits: int) -> int:
         """An engine bitboard as a square bitboard.
@@ -88,7 +93,7 @@ class BoardLayout:
             1024
         """
         out = 0
-        for eb, sb, n in self.runs():
+        for eb, sb, n in self._runs:
             out |= ((bits >> eb) & ((1 << n) - 1)) << sb
         return out
 

@@ -22,7 +22,7 @@ from itertools import compress
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.openings.labels import add_opening
+from pdnkit.openings.labels import BatchOpenings
 from pdnkit.pdn.tags import game_tags, unique_tags
 from pdnkit.tables.bitboards import (
     Bits,
@@ -273,6 +273,8 @@ class ReportBatch:
         #: the board layouts that the ``layout`` columns number
         self.layouts: list[BoardLayout] = []
         self._layout_codes: dict[BoardLayout, int] = {}
+        #: the games whose opening columns wait for the batch (filled by :meth:`to_arrow`)
+        self.openings = BatchOpenings()
         self.encoding: str | None = None
         self.status_counts: dict[str, int] = {}
         self.code_counts: dict[str, int] = {}
@@ -325,6 +327,7 @@ class ReportBatch:
             for t, n in zip(tables, marks, strict=True):
                 for col in t.values():
                     del col[n:]
+            self.openings.forget(marks[0])
             self.status_counts, self.code_counts, self.replayed_count = counters
             where = {"file": getattr(report, "file", None),
                      "game_index": getattr(report, "index", None),
@@ -368,7 +371,7 @@ class ReportBatch:
         g["white"].append(info_tags.white)
         g["black"].append(info_tags.black)
         g["opening"].append(info_tags.opening)
-        noted = add_opening(self.games, report, tag_list)  # (pdnkit.openings.labels)
+        noted = self.openings.add(self.games, report, tag_list)  # (pdnkit.openings.labels)
         g["date"].append(info_tags.date)
         g["date_raw"].append(info_tags.date_raw)
         g["year"].append(info_tags.year)
@@ -621,6 +624,7 @@ class ReportBatch:
                 elif name == "layout" and codes != list(range(len(codes))):
                     col = [codes[c] if c >= 0 else c for c in col]
                 mine[name].extend(col)
+        self.openings.extend(other.openings, base)
         if self.encoding is None:
             self.encoding = other.encoding
         for k, v in other.status_counts.items():
@@ -651,6 +655,7 @@ class ReportBatch:
         runs' moves as ``move_rows`` stores them: :func:`pdnkit.tables.runs.run_tables`)."""
         import pyarrow as pa
 
+        self.openings.settle(self.games)
         schemas = _schemas()
         bits = pa.table(self.position_bits, schema=schemas["position_bits"])
         run_moves, run_bits, squares = run_tables(self.runs, self.run_moves["chunk"],

@@ -1,20 +1,23 @@
-"""The jobs stage of the pipeline: games read and replayed in worker processes, order kept.
+"""The jobs stage of the pipeline: whether worker processes pay, their pool, and what
+they are given, order kept.
 
 On the compiled core a file goes to the workers in parts of its bytes, cut at game
-boundaries (:func:`file_parts`): each worker reads its part, scans it with the compiled lane
-and replays its games (:func:`_span_work`), as one process reads the whole file. On the pure
-core (and on it only: a worker reading game texts through the Python reader lost to one
-process on the compiled lane) the parent reads lines and cuts them into game chunks (the
-reader's cheap splitter); batches of ``chunk_size`` chunks (or :data:`BATCH_CHARS`
+boundaries (:func:`file_parts`); reading a part in a worker, taking the parts back in file
+order and handing parts back to this process are :mod:`~pdnkit.validation.parts`' job. On
+the pure core (and on it only: a worker reading game texts through the Python reader lost
+to one process on the compiled lane) the parent reads lines and cuts them into game chunks
+(the reader's cheap splitter); batches of ``chunk_size`` chunks (or :data:`BATCH_CHARS`
 characters) go to the workers, which parse and replay them (:func:`_work`). Either way a
 worker fills the caller's rows with all but the batch's first game
 (:class:`~pdnkit.validation.collect.Rows`: the reports themselves, or database rows). At
 most ``2 * jobs + 1`` batches are in flight, so memory stays flat however large the
 collection. Game numbering follows :func:`pdnkit.pdn.read_games`: text between games that
 is neither tags nor moves is not a game, and its finding moves to the next game; a worker
-attaches it within its batch, the parent (:class:`_Order`) across batches, which is why each
-batch's first game comes back as a report: the parent numbers it, adds what the batch before
-left over, and moves the rows after it to their place in the file.
+attaches it within its batch, the parent (:class:`~pdnkit.validation.parts.FileOrder`)
+across batches, which is why each batch's first game comes back as a report: the parent
+numbers it, adds what the batch before left over, and moves the rows after it to their
+place in the file. A worker that fails (an exception raised in it, or killed) never stops
+the run: what it was given is read in this process, as one process reads it.
 
 This module sits under :mod:`~pdnkit.validation.flow` (the one public way in) and on top of
 the core (:mod:`~pdnkit.validation.pipeline`), which never imports it.
@@ -33,21 +36,15 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Generic, TypeVar
+from typing import IO, TYPE_CHECKING, TypeVar
 
 from pdnkit.findings import Finding, make_finding
-from pdnkit.validation.collect import (
-    Reports,
-    Rows,
-    RowsT,
-    batched,
-    renumber,
-    travel_light,
-)
+from pdnkit.validation.collect import Reports, Rows, RowsT, batched, renumber
 from pdnkit.validation.options import RunOptions
-from pdnkit.validation.pipeline import failed_report, file_guess_of, replay_with, restatus
+from pdnkit.validation.parts import FileOrder, Part, WorkContext, deliver, fill, span_records
+from pdnkit.validation.pipeline import failed_report, file_guess_of, replay_with
 from pdnkit.validation.report import GameReport
 from pdnkit.validation.sources import Source, is_record, iter_sources
 
@@ -62,30 +59,6 @@ if TYPE_CHECKING:
 #: (first line, chunk text, another chunk follows, decoding findings of its lines)
 Batch = list[tuple[int, str, bool, list[Finding]]]
 R = TypeVar("R")
-
-
-@dataclass(frozen=True)
-class WorkContext(Generic[RowsT]):
-    """What a worker needs besides its batch: the file's name and encoding, the run's
-    options, the file's variant (its pre-scan) and the class of rows to fill."""
-
-    file: str | None
-    encoding: str | None
-    options: RunOptions
-    guess: FileGuess | None
-    rows: Callable[[], RowsT]
-
-
-@dataclass
-class Part(Generic[RowsT]):
-    """What a worker sends back for one batch: ``lead``, the stray text's findings before
-    the batch's first game and that game's report (the parent numbers it); ``rows``, the
-    other games (numbered from 0); ``trailing``, the findings of stray text after the last
-    game (for the next batch's first game)."""
-
-    lead: list[Finding | GameReport] = field(default_factory=list)
-    rows: RowsT | None = None
-    trailing: list[Finding] = field(default_factory=list)
 
 
 def _read(line: int, text: str, followed: bool, notes: list[Finding],
@@ -124,127 +97,20 @@ def _work(batch: Batch, ctx: WorkContext[RowsT], here: bool = False) -> Part[Row
     """Parse and replay one batch in a worker (see the module doc), or in this process
     (``here``: nothing crosses to another process, so nothing is computed for the crossing).
     """
-    return _fill((_read(line, text, followed, notes, ctx)
-                  for line, text, followed, notes in batch), ctx, here)
-
-
-def _fill(items: Iterable[GameRecord | GameReport | list[Finding]], ctx: WorkContext[RowsT],
-          here: bool = False) -> Part[RowsT]:
-    """The part of a batch's games ``items`` (records to replay, reports of games that could
-    not be read, findings of stray text): the first game is replayed in full and comes back
-    as a report (numbered -1: the parent numbers it); the others fill one ``ctx.rows``
-    (numbered from 0), compact where the options ask it and the rows are not reports
-    themselves (which travel in full)."""
-    part: Part[RowsT] = Part()
-    rows = ctx.rows()
-    compact = ctx.options.compact and not isinstance(rows, Reports)
-    rest = ctx.options.but(compact=compact)
-    first = rest if here else ctx.options.but(compact=False)  # a report that travels: full
-    head = True  # the batch's first game is still to come
-    waiting: list[Finding] = []  # stray text's findings, for the next game of the batch
-    for got in items:
-        if isinstance(got, list):
-            (part.lead if head else waiting).extend(got)
-            continue
-        rep = got if isinstance(got, GameReport) else replay_with(
-            got, first if head else rest, file_guess=ctx.guess)
-        if head:
-            renumber(rep, -1, old=rep.index)
-            part.lead.append(rep if here else travel_light(rep))
-            head = False
-            continue
-        if waiting:
-            rep.findings[:0] = [f.located(game_index=rep.index) for f in waiting]
-            waiting = []
-            restatus(rep)
-        renumber(rep, rows.games_count, old=rep.index)
-        rows.add(rep)
-    part.rows = rows if rows.games_count else None
-    part.trailing = waiting
-    return part
-
-
-def _span_work(span: FileSpan, ctx: WorkContext[RowsT]) -> Part[RowsT]:
-    """Read and replay one part of a file in a worker: its bytes scanned by the compiled
-    lane (:func:`pdnkit.pdn.fast.span_chunks`), its games read as the whole file reads
-    them (:func:`pdnkit.pdn.reader.read_chunks`), the part built as :func:`_fill` builds it;
-    stray text after its last game goes to the next part's first game."""
-    left: list[Finding] = []
-    part = _fill(_span_records(span, ctx, left), ctx)
-    part.trailing.extend(left)
-    return part
-
-
-def _span_records(span: FileSpan, ctx: WorkContext[RowsT], left: list[Finding]
-                  ) -> Iterator[GameRecord]:
-    """The records of ``span``'s games (``left``: filled with the findings of stray text
-    after its last game, unless it is the file's last part)."""
-    from pdnkit.pdn.fast import span_chunks
-    from pdnkit.pdn.reader import read_chunks
-
-    return read_chunks(span_chunks(span), ctx.file, lambda: ctx.encoding,
-                       ctx.options.strict, None if span.last else left)
+    return fill((_read(line, text, followed, notes, ctx)
+                 for line, text, followed, notes in batch), ctx, here)
 
 
 def _span_here(span: FileSpan, ctx: WorkContext[RowsT]) -> Iterator[Part[RowsT]]:
     """``span``'s games read and replayed in this process, one part per game (a serial run
     streams: a batch of reports held at once costs the garbage collector more)."""
     left: list[Finding] = []
-    for rec in _span_records(span, ctx, left):
+    for rec in span_records(span, ctx, left):
         rep = replay_with(rec, ctx.options, file_guess=ctx.guess)
         renumber(rep, -1, old=rep.index)
         yield Part(lead=[rep])
     if left:
         yield Part(trailing=left)
-
-
-class _Order(Generic[RowsT]):
-    """Numbers the parts of one file's batches in file order (see the module doc)."""
-
-    def __init__(self, fname: str | None, rows: Callable[[], RowsT]) -> None:
-        self.fname = fname
-        self.rows = rows
-        self.index = 0
-        self.stray: list[Finding] = []
-
-    def take(self, part: Part[RowsT]) -> Iterator[RowsT]:
-        """The rows of ``part``, numbered from the games before it."""
-        for item in part.lead:
-            if isinstance(item, Finding):
-                self.stray.append(item)
-                continue
-            index = self.index
-            renumber(item, index)
-            if self.stray:
-                item.findings[:0] = [f.located(game_index=index) for f in self.stray]
-                self.stray = []
-                restatus(item)
-            self.index += 1
-            yield self._of(item)
-        if part.rows is not None:
-            part.rows.shift_game_index(self.index)
-            self.index += part.rows.games_count
-            yield part.rows
-        self.stray.extend(part.trailing)
-
-    def _of(self, report: GameReport) -> RowsT:
-        rows = self.rows()
-        rows.add(report)
-        return rows
-
-    def trailing(self, options: RunOptions, guess: FileGuess | None) -> RowsT:
-        """The rows of the text after the last game, as :func:`read_games` yields it and
-        the serial run replays it (under the file's variant ``guess``)."""
-        from pdnkit.pdn.record import GameRecord
-
-        index = self.index
-        rec = GameRecord(file=self.fname, index=index, line=self.stray[0].line or 1, raw="",
-                         findings=[f.located(game_index=index) for f in self.stray])
-        rec.findings.append(make_finding("empty-game", "text after the last game holds no "
-                                         "game", file=self.fname, game_index=index))
-        self.stray = []
-        return self._of(replay_with(rec, options.but(compact=False), file_guess=guess))
-
 
 
 #: a batch for a worker also ends when its game texts reach this many characters, so a
@@ -267,7 +133,7 @@ PROBE_SECONDS = 0.04
 PROBE_SPANS = (32_768,) * 12
 #: the bytes of a part of a file a worker reads and replays (about 140 games)
 SPAN_BYTES = 131_072
-#: seconds the workers run before their rate is held to this process's (:func:`_on_workers`)
+#: seconds the workers run before their rate is held to this process's (:meth:`Probe.slower`)
 CHECK_AFTER = 0.5
 #: the share of the serial cost a game still costs this process when workers replay it
 #: (cutting the text, sending it, taking the results back in order)
@@ -421,6 +287,15 @@ class Probe:
         caller did with them included (``None``: none timed)."""
         seconds, games = self.wall
         return games / seconds if seconds > 0 and games else None
+
+    def slower(self, games: int, seconds: float) -> bool:
+        """Whether workers that went through ``games`` games in ``seconds`` are slower than
+        this process was in the timed parts (:meth:`rate`), once they have run
+        :data:`CHECK_AFTER` seconds: then the parts not started are read here
+        (:func:`~pdnkit.validation.parts.deliver`), so workers never slow a run down for
+        long (the other cores got busy)."""
+        here = self.rate()
+        return bool(here) and seconds > CHECK_AFTER and games / seconds < (here or 0.0)
 
     def next_size(self, chunk_size: int) -> int:
         """The size of the next batch to cut: one game in this process, ``chunk_size``
@@ -597,21 +472,44 @@ def cut_batches(chunks: Iterable[Chunk], size: Callable[[], int]) -> Iterator[Ba
 
 
 def submit_batches(pool: Executor, batches: Iterable[Batch], limit: int,
-                   fn: Callable[..., R], *args: object) -> Iterator[R]:
+                   fn: Callable[..., R], *args: object,
+                   here: Callable[..., R] | None = None) -> Iterator[R]:
     """Run ``fn(batch, *args)`` on each batch in ``pool`` and yield the results in order; at
     most ``limit`` batches wait beyond the one being submitted (bounded memory). Batches
-    not yet collected are cancelled when the caller stops early."""
-    pending: deque[Future[R]] = deque()
+    not yet collected are cancelled when the caller stops early. ``here``: where a batch's
+    worker fails (an exception raised in it, or the worker died: the pool is broken, and
+    every batch not collected fails), ``here(batch, *args)`` in this process gives its
+    result instead; without it the exception is raised."""
+    from concurrent.futures import BrokenExecutor
+
+    pending: deque[tuple[Batch, Future[R] | None]] = deque()
+
+    def result(batch: Batch, fut: Future[R] | None) -> R:
+        if fut is not None:
+            try:
+                return fut.result()
+            except Exception:
+                if here is None:
+                    raise
+        assert here is not None
+        return here(batch, *args)
+
     try:
         for batch in batches:
-            pending.append(pool.submit(fn, batch, *args))
+            try:
+                pending.append((batch, pool.submit(fn, batch, *args)))
+            except (BrokenExecutor, RuntimeError):  # broken, or shut down
+                if here is None:
+                    raise
+                pending.append((batch, None))
             while len(pending) > limit:
-                yield pending.popleft().result()
+                yield result(*pending.popleft())
         while pending:
-            yield pending.popleft().result()
+            yield result(*pending.popleft())
     finally:
-        for fut in pending:
-            fut.cancel()
+        for _, fut in pending:
+            if fut is not None:
+                fut.cancel()
 
 
 def run_batches(pool: Executor, chunks: Iterable[Chunk], size: int, limit: int,
@@ -685,67 +583,52 @@ def _streamed(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
 
 def _spans(spans: list[FileSpan], ctx: WorkContext[RowsT], workers: Workers
            ) -> Iterator[RowsT]:
-    """The rows of a file's parts ``spans`` in file order: replayed here while the probe
-    decides (or when workers do not pay), else each read and replayed by a worker."""
-    probe = workers.probe
-    order = _Order(ctx.file, ctx.rows)
-    it = iter(spans)
-    for span in it:
-        if probe.use_workers is None:
-            for part in probe.run_span(span, ctx):
-                yield from order.take(part)
-        elif not probe.use_workers:
-            for part in _span_here(span, ctx):
-                yield from order.take(part)
-        else:
-            for part in _on_workers(itertools.chain([span], it), ctx, workers):
-                yield from order.take(part)
-            break
+    """The rows of a file's parts ``spans`` in file order (:func:`_span_parts`). A fault of
+    this process's own reading of a part (after its worker's failed too, say) ends the
+    parts: the rest of the file is the serial path's (:func:`_serial_rest`), so the user
+    gets what one process gives, its report of a file it cannot read included."""
+    order = FileOrder(ctx.file, ctx.rows)
+    try:
+        for part in _span_parts(spans, ctx, workers):
+            yield from order.take(part)
+    except Exception:  # noqa: BLE001 - one bad part never stops a file
+        yield from _serial_rest(spans[0].path, ctx, order.index)
+        return
     if order.stray:  # never: the file's last part keeps its stray text
         yield order.trailing(ctx.options, ctx.guess)
 
 
-def _on_workers(spans: Iterator[FileSpan], ctx: WorkContext[RowsT], workers: Workers
+def _span_parts(spans: list[FileSpan], ctx: WorkContext[RowsT], workers: Workers
                 ) -> Iterator[Part[RowsT]]:
-    """The parts of ``spans`` read by the workers, in file order, at most ``2 * jobs + 1``
-    in flight. Once the workers have run :data:`CHECK_AFTER` seconds, their rate is held
-    to this process's own in the probe: where they are slower (the other cores got busy),
-    the parts not yet started are replayed here instead (a part a worker is reading is
-    awaited), so workers never slow a run down for long."""
-    pool = workers.executor()
-    limit = 2 * workers.jobs
-    here = workers.probe.rate()
-    pending: deque[tuple[FileSpan, Future[Part[RowsT]]]] = deque()
-    start = time.perf_counter()
-    games = 0
-    back = False  # the rest is replayed here
+    """The parts of ``spans``: replayed here while the probe decides (or when workers do
+    not pay), else each read and replayed by a worker, and read here where the workers
+    hand it back (:func:`~pdnkit.validation.parts.deliver`: slower than this process, or
+    its worker failed)."""
+    probe = workers.probe
+    it = iter(spans)
+    for span in it:
+        if probe.use_workers is None:
+            yield from probe.run_span(span, ctx)
+        elif not probe.use_workers:
+            yield from _span_here(span, ctx)
+        else:
+            for got in deliver(itertools.chain([span], it), ctx, workers.executor(),
+                               2 * workers.jobs, probe.slower):
+                if isinstance(got, Part):
+                    yield got
+                else:
+                    yield from _span_here(got, ctx)
+            return
 
-    def fill() -> None:
-        while not back and len(pending) <= limit:
-            span = next(spans, None)
-            if span is None:
-                return
-            pending.append((span, pool.submit(_span_work, span, ctx)))
 
-    try:
-        fill()
-        while pending:
-            span, fut = pending.popleft()
-            if back and fut.cancel():
-                yield from _span_here(span, ctx)
-                continue
-            part = fut.result()
-            games += len(part.lead) + (part.rows.games_count if part.rows is not None else 0)
-            yield part
-            spent = time.perf_counter() - start
-            if here and not back and spent > CHECK_AFTER and games / spent < here:
-                back = True
-            fill()
-    finally:
-        for _, fut in pending:
-            fut.cancel()
-    for span in spans:  # after a move back here
-        yield from _span_here(span, ctx)
+def _serial_rest(path: str, ctx: WorkContext[RowsT], done: int) -> Iterator[RowsT]:
+    """The rows of the games of the file ``path`` after its first ``done`` (those handed
+    on), read and replayed by the serial path (which replays the first ``done`` again,
+    unseen: a fault's cost, not a run's)."""
+    from pdnkit.validation.pipeline import serial_reports
+
+    reports = serial_reports(Path(path), ctx.options, ctx.guess)
+    return batched(itertools.islice(reports, done, None), ctx.rows)
 
 
 def _batches(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
@@ -759,7 +642,7 @@ def _batches(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
     opened = open_source(src, options.encoding)
     fname = source_name(src) if isinstance(src, Path) else opened.name
     ctx = WorkContext(fname, opened.encoding, options, file_guess, rows)
-    order = _Order(fname, rows)  # decoding findings travel with their chunks
+    order = FileOrder(fname, rows)  # decoding findings travel with their chunks
     try:
         batches = cut_batches(opened.chunks, lambda: probe.next_size(chunk_size))
         for batch in batches:
@@ -770,7 +653,8 @@ def _batches(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
             else:
                 for part in submit_batches(workers.executor(),
                                            itertools.chain([batch], batches),
-                                           2 * workers.jobs, _work, ctx):
+                                           2 * workers.jobs, _work, ctx,
+                                           here=partial(_work, here=True)):
                     yield from order.take(part)
                 break
     finally:

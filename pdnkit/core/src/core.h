@@ -23,6 +23,7 @@ __extension__ typedef unsigned __int128 bb_t;
 #define MAXRAY 32   /* squares along one ray */
 #define MAXSIDE 16  /* files or ranks of a board (coordinates) */
 #define MAXWRITTEN 64 /* squares written in one move */
+#define MAXGROUP 16   /* shift groups of the men's steps or jumps (one side) */
 
 #define BIT(i) (((bb_t)1) << (i))
 #define HAS(b, i) ((int)(((b) >> (i)) & 1))
@@ -72,6 +73,17 @@ typedef struct {
     uint8_t man_dirs[2][MAXDIR];
     int king_dirs_n;
     uint8_t king_dirs[MAXDIR];
+    /* the men's steps and jumps grouped by their shifts (worked out from ms and mj when the
+     * table is read): a group moves every man of its origin mask by the same number of
+     * squares, so a count or a test takes one shift a group instead of a loop over the
+     * men. groups_ok[side] 0: more groups than MAXGROUP, the loops are used. */
+    int groups_ok[2];
+    int qg_n[2];
+    int qg_shift[2][MAXGROUP];
+    bb_t qg_mask[2][MAXGROUP];
+    int jg_n[2];
+    int jg_over[2][MAXGROUP], jg_land[2][MAXGROUP];
+    bb_t jg_mask[2][MAXGROUP];
 } Table;
 
 /* A position: white, black and king bitboards, the side to move (0 White, 1 Black) and the

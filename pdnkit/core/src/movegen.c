@@ -78,6 +78,29 @@ static inline void sides(const Pos *p, bb_t *own, bb_t *opp) {
     *opp = p->side ? p->w : p->b;
 }
 
+/* x moved by `by` squares (toward higher squares when positive). */
+static inline bb_t shifted(bb_t x, int by) {
+    return by >= 0 ? x << by : x >> -by;
+}
+
+/* The men of `men` that have a first jump (a piece of `target` next to them, an empty square
+ * behind it): the only ones a capture search can start from. */
+static bb_t jumping_men(const Table *t, const Pos *p, bb_t men, bb_t target, bb_t empty) {
+    const int side = p->side;
+    bb_t out = 0;
+    int s;
+    if (t->groups_ok[side]) {
+        for (int g = 0; g < t->jg_n[side]; g++)
+            out |= men & t->jg_mask[side][g] & shifted(target, -t->jg_over[side][g]) &
+                   shifted(empty, -t->jg_land[side][g]);
+        return out;
+    }
+    FOR_BITS(s, men)
+        if (target & t->mj_near[side][s])
+            out |= BIT(s);
+    return out;
+}
+
 int has_capture(const Table *t, const Pos *p) {
     bb_t own, opp;
     int s;
@@ -86,7 +109,16 @@ int has_capture(const Table *t, const Pos *p) {
     sides(p, &own, &opp);
     bb_t empty = t->board & ~(own | opp);
     bb_t target = t->men_take_kings ? opp : opp & ~p->k;
-    FOR_BITS(s, own & ~p->k) {
+    if (t->groups_ok[p->side]) { /* each group: the men that jump the same way, at once */
+        const int side = p->side;
+        bb_t men = own & ~p->k;
+        for (int g = 0; g < t->jg_n[side] && men; g++) {
+            bb_t from = men & t->jg_mask[side][g];
+            if (from && (shifted(shifted(from, t->jg_over[side][g]) & target,
+                                 t->jg_land[side][g] - t->jg_over[side][g]) & empty))
+                return 1;
+        }
+    } else FOR_BITS(s, own & ~p->k) {
         if (!(target & t->mj_near[p->side][s]))
             continue; /* no piece to take next to this man */
         for (int j = 0; j < t->mj_n[p->side][s]; j++)
@@ -156,7 +188,12 @@ int count_quiet(const Table *t, const Pos *p) {
         return 0;
     sides(p, &own, &opp);
     bb_t empty = t->board & ~(own | opp);
-    FOR_BITS(s, own & ~p->k) {
+    if (t->groups_ok[p->side]) { /* each group: the men that step the same way, at once */
+        const int side = p->side;
+        bb_t men = own & ~p->k;
+        for (int g = 0; g < t->qg_n[side]; g++)
+            n += popcount(shifted(men & t->qg_mask[side][g], t->qg_shift[side][g]) & empty);
+    } else FOR_BITS(s, own & ~p->k) {
         for (int j = 0; j < t->ms_n[p->side][s]; j++)
             n += HAS(empty, t->ms[p->side][s][j]);
     }
@@ -553,7 +590,7 @@ int gen_captures(Gen *g, const Pos *p, int nprec, int dup) {
             g->norder = 0;
             king_dfs(g, s, 0, empty0 | BIT(s));
         }
-        FOR_BITS(s, own & ~p->k) {
+        FOR_BITS(s, jumping_men(t, p, own & ~p->k, g->men_target, empty0)) {
             g->orig = (uint8_t)s;
             g->path[0] = (uint8_t)s;
             g->npath = 1;

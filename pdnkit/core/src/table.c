@@ -133,6 +133,47 @@ static void make_near(Table *t) {
                 t->mj_near[side][s] |= BIT(t->mj[side][s][j][0]);
 }
 
+/* The group of the shifts (a, b) in the lists of one side (add it when new); -1: full. */
+static int group_of(int *n, int *sa, int *sb, int a, int b) {
+    for (int g = 0; g < *n; g++)
+        if (sa[g] == a && (sb == NULL || sb[g] == b))
+            return g;
+    if (*n == MAXGROUP)
+        return -1;
+    sa[*n] = a;
+    if (sb != NULL)
+        sb[*n] = b;
+    return (*n)++;
+}
+
+/* Group the men's quiet steps by their shift (destination - origin) and their jumps by the
+ * shifts to the captured and the landing square, side by side (Table.qg_*, Table.jg_*). */
+static void make_groups(Table *t) {
+    for (int side = 0; side < 2; side++) {
+        int ok = 1;
+        t->qg_n[side] = t->jg_n[side] = 0;
+        for (int s = 0; s < t->nsq && ok; s++) {
+            for (int j = 0; j < t->ms_n[side][s] && ok; j++) {
+                int g = group_of(&t->qg_n[side], t->qg_shift[side], NULL,
+                                 t->ms[side][s][j] - s, 0);
+                if (g < 0)
+                    ok = 0;
+                else
+                    t->qg_mask[side][g] |= BIT(s);
+            }
+            for (int j = 0; j < t->mj_n[side][s] && ok; j++) {
+                int g = group_of(&t->jg_n[side], t->jg_over[side], t->jg_land[side],
+                                 t->mj[side][s][j][0] - s, t->mj[side][s][j][1] - s);
+                if (g < 0)
+                    ok = 0;
+                else
+                    t->jg_mask[side][g] |= BIT(s);
+            }
+        }
+        t->groups_ok[side] = ok;
+    }
+}
+
 static void make_runs(Table *t) {
     t->nruns = 0;
     for (int s = 0; s < t->nsq; s++) {
@@ -183,5 +224,6 @@ int table_from_blob(Table *t, const int32_t *v, size_t n, const char **why) {
     }
     make_runs(t);
     make_near(t);
+    make_groups(t);
     return 0;
 }

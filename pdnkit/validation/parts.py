@@ -1,0 +1,264 @@
+"""A file read in parts by worker processes: what a worker is given and sends back, the
+worker's part function, the parts delivered in file order and the parts handed back.
+
+On the compiled core :mod:`~pdnkit.validation.jobs` cuts a file into parts of its bytes at
+game boundaries (:func:`pdnkit.pdn.fast.file_spans`) and decides whether workers pay; here
+a worker reads one part (:func:`span_work`: its bytes scanned by the compiled lane, its
+games read with the file's own line numbers and replayed), :func:`deliver` hands the parts
+to the workers and takes them back in file order, and :class:`FileOrder` numbers the games
+of every part from the games before it. A part comes back to this process, to be read here
+as one process reads it, where the workers turn out slower than this process, or where its
+worker failed: an exception raised while it read or replayed the part, or the worker died
+(then the pool is broken, and every part not delivered comes back). The user sees what one
+process gives either way.
+
+The batches of game texts cut on the pure core (:func:`pdnkit.validation.jobs.cut_batches`)
+come back as the same :class:`Part` objects, built by the same :func:`fill`, numbered by the
+same :class:`FileOrder`.
+
+Example:
+    >>> from pdnkit.validation.collect import Reports
+    >>> from pdnkit.pdn import parse_game
+    >>> from pdnkit.validation.options import RunOptions
+    >>> ctx = WorkContext(None, None, RunOptions(variant="international"), None, Reports)
+    >>> part = fill([parse_game("1. 32-28 *"), parse_game("1. 33-29 *")], ctx, here=True)
+    >>> order = FileOrder(None, Reports)
+    >>> [[r.index for r in rows] for rows in order.take(part)]
+    [[0], [1]]
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic
+
+from pdnkit.findings import Finding, make_finding
+from pdnkit.validation.collect import Reports, RowsT, renumber, travel_light
+from pdnkit.validation.options import RunOptions
+from pdnkit.validation.pipeline import replay_with, restatus
+from pdnkit.validation.report import GameReport
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
+
+    from pdnkit.pdn.fast import FileSpan
+    from pdnkit.pdn.record import GameRecord
+    from pdnkit.validation.resolve import FileGuess
+
+
+@dataclass(frozen=True)
+class WorkContext(Generic[RowsT]):
+    """What a worker needs besides its batch: the file's name and encoding, the run's
+    options, the file's variant (its pre-scan) and the class of rows to fill."""
+
+    file: str | None
+    encoding: str | None
+    options: RunOptions
+    guess: FileGuess | None
+    rows: Callable[[], RowsT]
+
+
+@dataclass
+class Part(Generic[RowsT]):
+    """What a worker sends back for one batch: ``lead``, the stray text's findings before
+    the batch's first game and that game's report (the parent numbers it); ``rows``, the
+    other games (numbered from 0); ``trailing``, the findings of stray text after the last
+    game (for the next batch's first game)."""
+
+    lead: list[Finding | GameReport] = field(default_factory=list)
+    rows: RowsT | None = None
+    trailing: list[Finding] = field(default_factory=list)
+
+    def games(self) -> int:
+        """The games of this part."""
+        return sum(isinstance(x, GameReport) for x in self.lead) + (
+            self.rows.games_count if self.rows is not None else 0)
+
+
+def fill(items: Iterable[GameRecord | GameReport | list[Finding]], ctx: WorkContext[RowsT],
+         here: bool = False) -> Part[RowsT]:
+    """The part of a batch's games ``items`` (records to replay, reports of games that could
+    not be read, findings of stray text): the first game is replayed in full and comes back
+    as a report (numbered -1: the parent numbers it); the others fill one ``ctx.rows``
+    (numbered from 0), compact where the options ask it and the rows are not reports
+    themselves (which travel in full). ``here``: the part stays in this process, so nothing
+    is computed for a crossing."""
+    part: Part[RowsT] = Part()
+    rows = ctx.rows()
+    compact = ctx.options.compact and not isinstance(rows, Reports)
+    rest = ctx.options.but(compact=compact)
+    first = rest if here else ctx.options.but(compact=False)  # a report that travels: full
+    head = True  # the batch's first game is still to come
+    waiting: list[Finding] = []  # stray text's findings, for the next game of the batch
+    for got in items:
+        if isinstance(got, list):
+            (part.lead if head else waiting).extend(got)
+            continue
+        rep = got if isinstance(got, GameReport) else replay_with(
+            got, first if head else rest, file_guess=ctx.guess)
+        if head:
+            renumber(rep, -1, old=rep.index)
+            part.lead.append(rep if here else travel_light(rep))
+            head = False
+            continue
+        if waiting:
+            rep.findings[:0] = [f.located(game_index=rep.index) for f in waiting]
+            waiting = []
+            restatus(rep)
+        renumber(rep, rows.games_count, old=rep.index)
+        rows.add(rep)
+    part.rows = rows if rows.games_count else None
+    part.trailing = waiting
+    return part
+
+
+def span_work(span: FileSpan, ctx: WorkContext[RowsT]) -> Part[RowsT]:
+    """Read and replay one part of a file in a worker: its bytes scanned by the compiled
+    lane (:func:`pdnkit.pdn.fast.span_chunks`), its games read as the whole file reads
+    them (:func:`pdnkit.pdn.reader.read_chunks`), the part built as :func:`fill` builds it;
+    stray text after its last game goes to the next part's first game."""
+    left: list[Finding] = []
+    part = fill(span_records(span, ctx, left), ctx)
+    part.trailing.extend(left)
+    return part
+
+
+def span_records(span: FileSpan, ctx: WorkContext[RowsT], left: list[Finding]
+                 ) -> Iterator[GameRecord]:
+    """The records of ``span``'s games (``left``: filled with the findings of stray text
+    after its last game, unless it is the file's last part)."""
+    from pdnkit.pdn.fast import span_chunks
+    from pdnkit.pdn.reader import read_chunks
+
+    return read_chunks(span_chunks(span), ctx.file, lambda: ctx.encoding,
+                       ctx.options.strict, None if span.last else left)
+
+
+def deliver(spans: Iterator[FileSpan], ctx: WorkContext[RowsT], pool: Executor, limit: int,
+            slower: Callable[[int, float], bool]) -> Iterator[Part[RowsT] | FileSpan]:
+    """The parts of ``spans`` read by the workers of ``pool`` (:func:`span_work`), in file
+    order, at most ``limit + 1`` in flight; in a part's place its span where this process
+    is to read it:
+
+    * handed back: once ``slower(games, seconds)`` says the workers, ``seconds`` after the
+      first part was sent, went slower than this process would (the other cores got busy),
+      every span not yet started (a part a worker is reading is awaited);
+    * its worker failed: an exception raised while it read, replayed or sent back the part
+      (a fault of pdnkit's own code on hostile bytes, say), or the worker died (killed: the
+      pool is broken, and every span not delivered comes back).
+
+    Example:
+        >>> from concurrent.futures import ThreadPoolExecutor
+        >>> from pdnkit.pdn.fast import FileSpan
+        >>> from pdnkit.validation.collect import Reports
+        >>> ctx = WorkContext(None, None, RunOptions(), None, Reports)
+        >>> missing = FileSpan("no-such.pdn", 0, 10, 1, True)  # the worker fails on it
+        >>> with ThreadPoolExecutor(1) as pool:
+        ...     list(deliver(iter([missing]), ctx, pool, 2, lambda games, s: False))
+        [FileSpan(path='no-such.pdn', start=0, end=10, line=1, last=True)]
+    """
+    from concurrent.futures import BrokenExecutor
+
+    pending: deque[tuple[FileSpan, Future[Part[RowsT]] | None]] = deque()
+    start = time.perf_counter()
+    games = 0
+    back = False  # every span not yet started is read here
+
+    def top_up() -> None:
+        nonlocal back
+        while not back and len(pending) <= limit:
+            span = next(spans, None)
+            if span is None:
+                return
+            try:
+                pending.append((span, pool.submit(span_work, span, ctx)))
+            except (BrokenExecutor, RuntimeError):  # broken, or shut down
+                back = True
+                pending.append((span, None))
+
+    try:
+        top_up()
+        while pending:
+            span, fut = pending.popleft()
+            if fut is None or (back and fut.cancel()):
+                yield span
+                continue
+            try:
+                part = fut.result()
+            except BrokenExecutor:  # the worker died: no part comes back from this pool
+                back = True
+                yield span
+                continue
+            except Exception:  # noqa: BLE001 - one part never stops a file: read here
+                yield span
+                top_up()
+                continue
+            games += part.games()
+            yield part
+            if not back and slower(games, time.perf_counter() - start):
+                back = True
+            top_up()
+    finally:
+        for _, fut in pending:
+            if fut is not None:
+                fut.cancel()
+    yield from spans  # after a move back here
+
+
+class FileOrder(Generic[RowsT]):
+    """Numbers the parts of one file's batches in file order: each batch's first game
+    comes back as a report, numbered here from the games before it, with what the batch
+    before left over (stray text's findings) added; the rows after it are moved to their
+    place in the file (see :mod:`~pdnkit.validation.jobs`)."""
+
+    def __init__(self, fname: str | None, rows: Callable[[], RowsT]) -> None:
+        self.fname = fname
+        self.rows = rows
+        #: the games handed on so far
+        self.index = 0
+        self.stray: list[Finding] = []
+
+    def take(self, part: Part[RowsT]) -> Iterator[RowsT]:
+        """The rows of ``part``, numbered from the games before it."""
+        for item in part.lead:
+            if isinstance(item, Finding):
+                self.stray.append(item)
+                continue
+            index = self.index
+            renumber(item, index)
+            if self.stray:
+                item.findings[:0] = [f.located(game_index=index) for f in self.stray]
+                self.stray = []
+                restatus(item)
+            rows = self._of(item)
+            self.index += 1
+            yield rows
+        if part.rows is not None:
+            part.rows.shift_game_index(self.index)
+            self.index += part.rows.games_count
+            yield part.rows
+        self.stray.extend(part.trailing)
+
+    def _of(self, report: GameReport) -> RowsT:
+        rows = self.rows()
+        rows.add(report)
+        return rows
+
+    def trailing(self, options: RunOptions, guess: FileGuess | None) -> RowsT:
+        """The rows of the text after the last game, as :func:`read_games` yields it and
+        the serial run replays it (under the file's variant ``guess``)."""
+        from pdnkit.pdn.record import GameRecord
+
+        index = self.index
+        rec = GameRecord(file=self.fname, index=index, line=self.stray[0].line or 1, raw="",
+                         findings=[f.located(game_index=index) for f in self.stray])
+        rec.findings.append(make_finding("empty-game", "text after the last game holds no "
+                                         "game", file=self.fname, game_index=index))
+        self.stray = []
+        return self._of(replay_with(rec, options.but(compact=False), file_guess=guess))
+
+
+__all__ = ["FileOrder", "Part", "WorkContext", "deliver", "fill", "span_records", "span_work"]
