@@ -144,21 +144,28 @@ def state_of(position: Position) -> State:
 
 
 #: id(rules) -> (rules, the engine bits of each byte value of each byte of a square bitboard)
-_LUTS: dict[int, tuple[Rules, tuple[tuple[int, ...], ...]]] = {}
+_LUTS: dict[int, tuple[Rules, tuple[tuple[int, ...], ...], int]] = {}
 
 
-def _engine_lut(rules: Rules) -> tuple[tuple[int, ...], ...]:
+def _lut_entry(rules: Rules) -> tuple[Rules, tuple[tuple[int, ...], ...], int]:
+    """``(rules, its engine bit table, its number of squares)``, built once per record."""
     hit = _LUTS.get(id(rules))
     if hit is not None and hit[0] is rules:
-        return hit[1]
+        return hit
     geo = rules.geometry
     bit_of = geo.bit_of
     n = int(geo.num_squares)
-    lut = tuple(tuple(sum(1 << bit_of[8 * j + b + 1] for b in range(8)
-                          if v >> b & 1 and 8 * j + b < n) for v in range(256))
-                for j in range((n + 7) // 8))
-    _LUTS[id(rules)] = (rules, lut)
-    return lut
+    tables = []
+    for j in range((n + 7) // 8):
+        # each value from the one without its lowest bit: one OR per entry
+        one = [1 << bit_of[8 * j + b + 1] if 8 * j + b < n else 0 for b in range(8)]
+        row = [0] * 256
+        for v in range(1, 256):
+            low = v & -v
+            row[v] = row[v ^ low] | one[low.bit_length() - 1]
+        tables.append(tuple(row))
+    entry = _LUTS[id(rules)] = (rules, tuple(tables), n)
+    return entry
 
 
 def _engine(lut: tuple[tuple[int, ...], ...], mask: int) -> int:
@@ -183,14 +190,16 @@ def position_of(rules: Rules, state: State) -> Position:
     """
     from pdnkit.rules.position import Position
 
-    n = int(rules.geometry.num_squares)
-    boards = state[1:5]
-    if not all(type(b) is int and 0 <= b < 1 << n for b in boards):
+    hit = _LUTS.get(id(rules))
+    _, lut, n = hit if hit is not None and hit[0] is rules else _lut_entry(rules)
+    wm, wk, bm, bk = state[1:5]
+    # ints of the board's squares (a negative one has its high bits set)
+    if not (type(wm) is int and type(wk) is int and type(bm) is int and type(bk) is int
+            and not (wm | wk | bm | bk) >> n):
         raise CoreError("malformed state: a bitboard is not an int of the board's squares")
-    wm, wk, bm, bk = boards
     if state.king_moves is None and not rules.king_move_limit and not (
             wm & wk | bm & bk | (wm | wk) & (bm | bk)):
-        lut = _engine_lut(rules)  # whole bitboards turned into the engine's, a byte at a time
+        # whole bitboards turned into the engine's, a byte at a time
         return Position.from_engine_bits(rules, "B" if state.black else "W",
                                          _engine(lut, wm | wk), _engine(lut, bm | bk),
                                          _engine(lut, wk | bk))

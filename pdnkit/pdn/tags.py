@@ -29,9 +29,6 @@ Rules applied here, once:
 
 Example:
     >>> from pdnkit.pdn.record import GameRecord
-
-if TYPE_CHECKING:
-    from pdnkit.rules.variants import Rules
     >>> t = game_tags(GameRecord(tags=[("Bianco", "Rossi"), ("Nero", "Verdi"),
     ...     ("Dati", "69° ASSOLUTO 1° TURNO"), ("Anno", "1990"), ("Risultato", "1-0")]))
     >>> t.white, t.black, t.event, t.round, t.year, t.result
@@ -45,6 +42,7 @@ import datetime as _dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pdnkit.findings import Finding, make_finding
@@ -243,9 +241,33 @@ def _rating(text: str | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
+#: ``(a copy of the last list of tags scanned, its scan)``: the reader, the validator's
+#: judge, header checks and report each read one game's tags in turn, so they share one pass
+#: (one slot, replaced whole: a thread reading it sees a key with its own scan)
+_LAST_SCAN: list[tuple[list[tuple[str, str]], tuple[dict[str, str], dict[str, str]]]] = []
+
+
 def _scan(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
     """One pass over a game's tags: ``{lower name: first value}`` and ``{field: value}`` (the
-    best-ranked name with a non-empty value for each field of :data:`TAG_NAMES`)."""
+    best-ranked name with a non-empty value for each field of :data:`TAG_NAMES`). The dicts
+    are shared with the next scan of equal tags: read them, never change them."""
+    if type(tags) is not list:
+        return _scan_once(tags)
+    last = _LAST_SCAN[0] if _LAST_SCAN else None
+    if last is not None and tags == last[0]:  # equal pairs, by value: the same scan
+        values, got = last[1]
+    else:
+        values, got = _scan_once(tags)
+        entry = (list(tags), (values, got))
+        if _LAST_SCAN:
+            _LAST_SCAN[0] = entry
+        else:
+            _LAST_SCAN.append(entry)
+    return values, got
+
+
+def _scan_once(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
+    """:func:`_scan` itself."""
     values: dict[str, str] = {}
     best: dict[str, tuple[int, str]] = {}
     field_of = _FIELD_OF
@@ -265,14 +287,16 @@ def _scan(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, st
     return values, {f: v for f, (_, v) in best.items()}
 
 
-def _with_players(values: dict[str, str], got: dict[str, str], variant: str | None) -> None:
-    """Fill ``white``/``black`` (and ratings) from PlayStrategy's ``P1``/``P2`` when the game
-    has no player under another name."""
+def _with_players(values: dict[str, str], got: dict[str, str], variant: str | None
+                  ) -> dict[str, str]:
+    """``got`` with ``white``/``black`` (and ratings) from PlayStrategy's ``P1``/``P2`` when
+    the game has no player under another name (a new dict then: ``got`` is a shared scan)."""
     if got.get("white") or got.get("black"):
-        return
+        return got
     p1, p2 = (values.get("p1") or "").strip(), (values.get("p2") or "").strip()
     if not (p1 or p2):
-        return
+        return got
+    got = dict(got)
     r1, r2 = values.get("p1elo"), values.get("p2elo")
     first, second = ("black", "white") if first_mover_black(values, variant) else (
         "white", "black")
@@ -280,6 +304,7 @@ def _with_players(values: dict[str, str], got: dict[str, str], variant: str | No
                      (f"{second}_rating", r2)):
         if val and not got.get(fld):
             got[fld] = val
+    return got
 
 
 def game_tags(record: GameRecord | Iterable[tuple[str, str]], variant: str | None = None
@@ -296,7 +321,7 @@ def game_tags(record: GameRecord | Iterable[tuple[str, str]], variant: str | Non
         'a'
     """
     values, got = _scan(record.tags if isinstance(record, GameRecord) else record)
-    _with_players(values, got, variant)
+    got = _with_players(values, got, variant)
     event = got.get("event")
     round_ = got.get("round")
     if round_ is None and event:
@@ -410,6 +435,7 @@ def _one_date(text: str) -> tuple[_dt.date | None, int | None, bool]:
     return None, None, False
 
 
+@lru_cache(maxsize=4096)  # a collection writes few distinct dates, each game reads its own
 def parse_date(text: str | None) -> tuple[_dt.date | None, int | None, bool]:
     """``(date, year, ok)`` from a date tag. ``date`` is set for a calendar date
     (``YYYY.MM.DD``, ``D.M.YYYY``, ``DD-MM-YYYY``, ``17 april 2009``) and for a range (its
@@ -465,10 +491,7 @@ class _TagLines:
         self.raw = record.raw or ""
         self.hits: dict[str, list[int]] = {}
         self.starts: list[int] | None = None
-        # the raw text starts at the game's chunk (junk or a comment may come before the
-        # first tag, ``record.line``): its first line, from the last one
-        end = record.end_line if record.end_line is not None else record.line
-        self.line0 = end - self.raw.count("\n", 0, len(self.raw.rstrip("\n")))
+        self.line0 = 0  # read with the line starts, when a finding first needs a line
 
     def line(self, name: str, nth: int = 0) -> int | None:
         """The file line of the ``nth`` occurrence of tag ``name`` (else the game's line)."""
@@ -481,6 +504,11 @@ class _TagLines:
             return self.record.line
         if self.starts is None:
             self.starts = [m.end() for m in re.finditer("\n", self.raw)]
+            # the raw text starts at the game's chunk (junk or a comment may come before
+            # the first tag, ``record.line``): its first line, from the last one
+            record = self.record
+            end = record.end_line if record.end_line is not None else record.line
+            self.line0 = end - self.raw.count("\n", 0, len(self.raw.rstrip("\n")))
         return self.line0 + bisect.bisect_right(self.starts, hits[nth])
 
 
@@ -551,7 +579,7 @@ def players(record: GameRecord, variant: str | None = None) -> tuple[str | None,
         ('Rossi', 'Verdi')
     """
     values, got = _scan(record.tags)
-    _with_players(values, got, variant)
+    got = _with_players(values, got, variant)
     return got.get("white"), got.get("black")
 
 

@@ -155,12 +155,13 @@ class _Counter:
     __slots__ = ("rule", "cond", "resets", "limit", "running", "count", "start_ply", "event",
                  "needs_kings", "always")
 
-    def __init__(self, rule: DrawRule, cond: MaterialCondition) -> None:
+    def __init__(self, rule: DrawRule, cond: MaterialCondition,
+                 resets: frozenset[str] | None = None) -> None:
         self.rule = rule
         self.cond = cond
         self.needs_kings = cond.needs_kings
         self.always = cond.always
-        self.resets = frozenset(rule.resets)
+        self.resets = frozenset(rule.resets) if resets is None else resets
         self.limit = int(rule.limit)
         self.running = False  # the material condition held after the previous move
         self.count = 0
@@ -173,9 +174,9 @@ class _Repetition:
 
     __slots__ = ("rule", "resets", "limit", "table", "event")
 
-    def __init__(self, rule: DrawRule) -> None:
+    def __init__(self, rule: DrawRule, resets: frozenset[str] | None = None) -> None:
         self.rule = rule
-        self.resets = frozenset(rule.resets)
+        self.resets = frozenset(rule.resets) if resets is None else resets
         self.limit = int(rule.limit)
         self.table: dict[object, list[int]] = {}
         self.event: RuleEvent | None = None  # open activation (some key occurred twice)
@@ -249,19 +250,19 @@ class DrawTracker:
         #: the state as the compiled core's draw run left it (import_state), read into the
         #: counters and tables when Python needs them again (_unpack)
         self._packed: bytes | None = None
-        for rule in getattr(rules, "draw_rules", ()) or ():
-            _check_rule(rule)
-            if rule.kind == "repetition":
-                self._repetitions.append(_Repetition(rule))
-            else:
-                self._counters.append(_Counter(rule, MATERIAL_CONDITIONS[rule.material]))
+        reps, ctrs = _slots_of(rules)
+        for rule, resets in reps:
+            self._repetitions.append(_Repetition(rule, resets))
+        for rule, cond, resets in ctrs:
+            self._counters.append(_Counter(rule, cond, resets))
+        #: the slots of the state blobs in order (repetition rules, then counters)
+        self._slot_objs: list[_Repetition | _Counter] = [*self._repetitions, *self._counters]
         # The start position: first occurrence for repetition; running counters are seeded.
-        key = start_position.key() if int_keys else _rep_key(start_position)
+        key, holds, ck = _start_of(rules, start_position, int_keys, self._counters)
         for rep in self._repetitions:
             rep.table[key] = [1, start_ply]
-        counts = start_position.counts()
-        for c in self._counters:
-            if c.cond.test(counts, start_position):
+        for c, held in zip(self._counters, holds):  # noqa: B905
+            if held:
                 c.running = True
                 c.start_ply = start_ply
                 c.count = int(halfmove or 0)
@@ -269,6 +270,15 @@ class DrawTracker:
                     self._publish(c, start_ply)
                     if c.count >= c.limit and c.event is not None:
                         c.event.reached_ply = start_ply
+        #: the key of this start state's export (export_state) while nothing changed it
+        self._start_state: tuple[Any, ...] | None = None
+        if int_keys and ck is not None and not self._events:
+            sk = (*ck, start_ply)
+            hit = _START_STATES.get(sk)
+            if hit is not None and hit[0] is rules:
+                self._packed = hit[1]
+            else:
+                self._start_state = sk
 
     # -- public API -------------------------------------------------------------------------
 
@@ -290,6 +300,7 @@ class DrawTracker:
         if ply <= self._last_ply:
             raise ArgumentError(f"plies must increase: got {ply} after {self._last_ply}")
         self._last_ply = ply
+        self._start_state = None
         if self._packed is not None:
             self._unpack()
         unknown = move is None
@@ -469,7 +480,7 @@ class DrawTracker:
     @property
     def slots(self) -> list[DrawRule]:
         """The rules in the order of the state blobs: repetition rules, then counters."""
-        return [r.rule for r in self._repetitions] + [c.rule for c in self._counters]
+        return [obj.rule for obj in self._slot_objs]
 
     @property
     def last_ply(self) -> int:
@@ -507,7 +518,13 @@ class DrawTracker:
         for c in self._counters:
             _put_event(out, c.event)
             out.extend((int(c.running), c.count, c.start_ply))
-        return out.tobytes()
+        blob = out.tobytes()
+        if self._start_state is not None:  # still the state it was made with
+            if len(_START_STATES) >= 4096:
+                _START_STATES.clear()
+            _START_STATES[self._start_state] = (self.rules, blob)
+            self._start_state = None
+        return blob
 
     def import_state(self, state: bytes, entry: bytes, events: bytes, last_ply: int) -> None:
         """Take the state the compiled core's draw run left (:meth:`export_state`'s form,
@@ -515,35 +532,37 @@ class DrawTracker:
         ``events``), the final deadline, reached and end ply of the activations open before
         the run (``entry``, per slot) and the activations the run made (``events``: slot,
         start, deadline, reached, end each); ``last_ply``: the run's last ply."""
+        self._start_state = None
+        slots = self._slot_objs
         e = memoryview(entry).cast("q")
-        made = memoryview(events).cast("q")
-        slots: list[_Repetition | _Counter] = [*self._repetitions, *self._counters]
         for i, obj in enumerate(slots):
             ev = obj.event
             if ev is not None:
                 ev.deadline_ply, ev.reached_ply, ev.end_ply = (
                     _opt(e[3 * i]), _opt(e[3 * i + 1]), _opt(e[3 * i + 2]))
         created = []
-        for j in range(0, len(made), 5):
-            obj = slots[made[j]]
-            rule = obj.rule
-            created.append(RuleEvent(
-                rule.name, rule.article, bool(rule.automatic), start_ply=made[j + 1],
-                limit_plies=obj.limit if isinstance(obj, _Counter) else None,
-                deadline_ply=_opt(made[j + 2]), reached_ply=_opt(made[j + 3]),
-                end_ply=_opt(made[j + 4]), source=rule.source))
-        self._events.extend(created)
+        if events:
+            made = memoryview(events).cast("q")
+            for j in range(0, len(made), 5):
+                obj = slots[made[j]]
+                rule = obj.rule
+                created.append(RuleEvent(
+                    rule.name, rule.article, bool(rule.automatic), made[j + 1],
+                    obj.limit if isinstance(obj, _Counter) else None, _opt(made[j + 2]),
+                    _opt(made[j + 3]), _opt(made[j + 4]), rule.source))
+            self._events.extend(created)
         st = memoryview(state).cast("q")
         at = 0
-        for obj in slots:
+        n_rep = len(self._repetitions)
+        for i, obj in enumerate(slots):
             which = st[at]
             obj.event = None if which == 0 else obj.event if which == 1 else created[which - 2]
-            at += 4
-            if isinstance(obj, _Counter):
-                obj.running, obj.count, obj.start_ply = bool(st[at]), st[at + 1], st[at + 2]
-                at += 3
-            else:
-                at += 1 + 3 * st[at]
+            if i >= n_rep:  # a counter: running, count, start ply
+                obj.running, obj.count, obj.start_ply = (  # type: ignore[union-attr]
+                    bool(st[at + 4]), st[at + 5], st[at + 6])
+                at += 7
+            else:  # a repetition rule: its table, read when Python needs it (_unpack)
+                at += 5 + 3 * st[at + 4]
         self._packed = state
         self._last_ply = max(self._last_ply, last_ply)
 
@@ -582,6 +601,59 @@ class DrawTracker:
 
 
 _PLANS: dict[int, tuple[Any, tuple[dict[frozenset[str], Any], dict[frozenset[str], Any]]]] = {}
+
+_RepSlot = tuple["DrawRule", frozenset[str]]
+_CtrSlot = tuple["DrawRule", MaterialCondition, frozenset[str]]
+#: id(rules) -> (rules, its repetition rules, its counter rules), each checked once
+_SLOTS: dict[int, tuple[Any, tuple[_RepSlot, ...], tuple[_CtrSlot, ...]]] = {}
+#: (id(rules), placement, side, int keys) -> (rules, repetition key, which counters hold)
+#: for the positions games start from (the variant's own start, mostly)
+_STARTS: dict[tuple[Any, ...], tuple[Any, Any, tuple[bool, ...]]] = {}
+#: (the key of :data:`_STARTS`, start ply) -> (rules, export_state of a tracker just made
+#: there with no activation open): what the compiled core's first draw run of a game reads
+_START_STATES: dict[tuple[Any, ...], tuple[Any, bytes]] = {}
+
+
+def _slots_of(rules: Rules) -> tuple[tuple[_RepSlot, ...], tuple[_CtrSlot, ...]]:
+    """The draw rules of ``rules`` as tracker slots (checked by :func:`_check_rule` the first
+    time a tracker is made for the record)."""
+    hit = _SLOTS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1], hit[2]
+    reps: list[_RepSlot] = []
+    ctrs: list[_CtrSlot] = []
+    for rule in getattr(rules, "draw_rules", ()) or ():
+        _check_rule(rule)
+        if rule.kind == "repetition":
+            reps.append((rule, frozenset(rule.resets)))
+        else:
+            ctrs.append((rule, MATERIAL_CONDITIONS[rule.material], frozenset(rule.resets)))
+    _SLOTS[id(rules)] = (rules, tuple(reps), tuple(ctrs))
+    return tuple(reps), tuple(ctrs)
+
+
+def _start_of(rules: Rules, position: Position, int_keys: bool, counters: list[_Counter]
+              ) -> tuple[Any, tuple[bool, ...], tuple[Any, ...] | None]:
+    """The repetition key of a start position and whether each counter's material condition
+    holds in it (remembered for the rules engine's positions: both follow from the
+    placement and the side to move)."""
+    try:
+        ck: tuple[Any, ...] | None = (id(rules), position._w, position._b, position._k,
+                                      position.side, int_keys)
+    except AttributeError:
+        ck = None
+    if ck is not None:
+        hit = _STARTS.get(ck)
+        if hit is not None and hit[0] is rules:
+            return hit[1], hit[2], ck
+    key = position.key() if int_keys else _rep_key(position)
+    counts = position.counts()
+    holds = tuple(bool(c.cond.test(counts, position)) for c in counters)
+    if ck is not None:
+        if len(_STARTS) >= 4096:
+            _STARTS.clear()
+        _STARTS[ck] = (rules, key, holds)
+    return key, holds, ck
 
 
 def _put_event(out: Any, ev: RuleEvent | None) -> None:

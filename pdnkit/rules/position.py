@@ -114,6 +114,10 @@ def position_key(white: int, black: int, kings: int, black_to_move: bool) -> int
     return x - (1 << 64) if x >> 63 else x
 
 
+#: id(rules) -> (rules, white bitboard, black bitboard) of the variant's starting position
+_INITIAL: dict[int, tuple[Rules, int, int]] = {}
+
+
 class Position:
     """An immutable position: placement, side to move (and Frisian king-move counters).
 
@@ -170,17 +174,20 @@ class Position:
         >>> str(p.side), min(p.black_men), max(p.black_men), min(p.white_men)
         ('B', 1, 12, 21)
         """
-        g = rules.geometry
-        rows = rules.initial_rows
-        gap = rules.initial_offset  # empty back rows (Turkish)
-        w = b = 0
-        for bit, ir in g.row_of_bit.items():
-            if gap <= ir < gap + rows:
-                b |= 1 << bit
-            elif g.height - gap - rows <= ir < g.height - gap:
-                w |= 1 << bit
+        hit = _INITIAL.get(id(rules))
+        if hit is None or hit[0] is not rules:
+            g = rules.geometry
+            rows = rules.initial_rows
+            gap = rules.initial_offset  # empty back rows (Turkish)
+            w = b = 0
+            for bit, ir in g.row_of_bit.items():
+                if gap <= ir < gap + rows:
+                    b |= 1 << bit
+                elif g.height - gap - rows <= ir < g.height - gap:
+                    w |= 1 << bit
+            hit = _INITIAL[id(rules)] = (rules, w, b)
         ctr = NO_COUNTERS if rules.king_move_limit else None
-        return cls._make(rules, w, b, 0, rules.first_mover, ctr)
+        return cls._make(rules, hit[1], hit[2], 0, rules.first_mover, ctr)
 
     @classmethod
     def from_squares(

@@ -90,8 +90,10 @@ def engine_tables(rules: Rules) -> EngineTables:
         return tuple(tuple(tuple(sob[j] for _m, j in ray) for ray in table[b]) for b in bits)
 
     def steps(white: bool) -> PerSquare:
-        pairs = eng.man_step_pairs[white]
-        return tuple(tuple(sorted(sob[j] for i, j in pairs if i == b)) for b in bits)
+        by_origin: dict[int, list[int]] = {}
+        for i, j in eng.man_step_pairs[white]:  # one pass over the pairs, not one a square
+            by_origin.setdefault(i, []).append(sob[j])
+        return tuple(tuple(sorted(by_origin.get(b, ()))) for b in bits)
 
     lines = eng.lines
     dir_rays: Rays = ()

@@ -187,8 +187,8 @@ class MainLine:
         self.light = light
         pos = self.pos = start.pos
         info = start.info
-        report.start_key = int(pos.key())
-        report.start_fen = start_fen(rules, pos, start.setup)
+        key = report.start_key = int(pos.key())
+        report.start_fen = start_fen(rules, pos, start.setup, key)
         report.start_counts = dict(pos.counts())
         self.fullmove = info.fullmove if info is not None else None
         self.halfmove = info.halfmove if info is not None else None

@@ -46,6 +46,24 @@ def normalise_token(raw: str | None) -> str | None:
     """
     if raw is None:
         return "unknown"
+    hit = _MEANINGS.get(raw, _MISSING)
+    if hit is not _MISSING:
+        return hit  # type: ignore[return-value]
+    meaning = _meaning(raw)
+    if len(_MEANINGS) >= 4096:  # a file of odd scores does not grow it without bound
+        _MEANINGS.clear()
+    _MEANINGS[raw] = meaning
+    return meaning
+
+
+#: result token as written -> its meaning (:func:`normalise_token`: a game reads its tag and
+#: terminator several times, and a collection writes few distinct tokens)
+_MEANINGS: dict[str, str | None] = {}
+_MISSING = object()
+
+
+def _meaning(raw: str) -> str | None:
+    """:func:`normalise_token` of a token not seen before."""
     t = raw.strip().lower().replace("½", "1/2").replace("0.5", "1/2")
     t = t.replace("\u2013", "-").replace("\u2012", "-").replace("\u2011", "-")
     t = re.sub(r"\s*-\s*", "-", t)

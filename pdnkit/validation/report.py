@@ -475,9 +475,32 @@ def base_report(record: GameRecord) -> GameReport:
     from pdnkit.pdn.tags import players
 
     white, black = players(record) if hasattr(record, "tags") else (None, None)
-    return GameReport(file=getattr(record, "file", None), index=getattr(record, "index", 0),
-                      line=getattr(record, "line", None), record=record, white=white,
-                      black=black, ply_count=_move_count(record))
+    # GameReport(...) with these fields, the others at their defaults (one dict update
+    # instead of the generated constructor's two dozen assignments)
+    report: GameReport = object.__new__(GameReport)
+    report.__dict__.update(_REPORT_DEFAULTS)
+    report.plies, report.findings, report.rule_events = [], [], []
+    report.file, report.index = getattr(record, "file", None), getattr(record, "index", 0)
+    report.line, report.record = getattr(record, "line", None), record
+    report.white, report.black, report.ply_count = white, black, _move_count(record)
+    return report
+
+
+def _report_defaults() -> dict[str, object]:
+    """The defaults of :class:`GameReport`'s fields (the lists are made per report)."""
+    from dataclasses import MISSING, fields
+
+    # in field order, as the constructor fills an instance's dict (placeholders for file,
+    # index, line and the lists: base_report sets them)
+    out: dict[str, object] = {f.name: None if f.default is MISSING else f.default
+                              for f in fields(GameReport)}
+    lists = {f.name for f in fields(GameReport) if f.default_factory is not MISSING}
+    if lists != {"plies", "findings", "rule_events"}:  # base_report makes these three
+        raise TypeError(f"base_report does not make GameReport's lists {sorted(lists)}")
+    return out
+
+
+_REPORT_DEFAULTS = _report_defaults()
 
 
 def _move_count(record: GameRecord) -> int:

@@ -97,6 +97,24 @@ def _tag(tags: Sequence[tuple[str, str]], name: str) -> str | None:
     return None
 
 
+def _type_tags(tags: Sequence[tuple[str, str]]) -> tuple[str | None, str | None]:
+    """``(_tag(tags, "GameType"), _tag(tags, "Variant"))`` in one pass over the tags."""
+    gt_names, vt_names = _spellings("GameType"), _spellings("Variant")
+    gt = vt = None
+    for k, v in tags:
+        low = k.lower()
+        if gt is None and low in gt_names:
+            gt = v
+            if vt is not None:
+                break
+        elif vt is None and low in vt_names:
+            vt = v
+            if gt is not None:
+                break
+    return gt, vt
+
+
+@lru_cache(maxsize=256)  # the variants are fixed data: a tag value always reads the same
 def rules_from_gametype(value: str, edition: str | None = None
                         ) -> tuple[Rules | None, str | None]:
     """Rules for a ``GameType`` tag value (bare number or full form) and, when the full form
@@ -390,6 +408,31 @@ def resolve_rules(record: GameRecord, variant: str | None = None, edition: str |
         ('russian', 'giveaway')
     """
     tags = list(getattr(record, "tags", ()) or ())
+    gt, vt = _type_tags(tags)
+    memo = (gt, vt, variant, edition)
+    last = _LAST[0] if _LAST else None
+    if last is not None and last[0] == memo:  # the tags decide, as for the last game
+        res = last[1]
+        return Resolution(res.rules, res.source, [f.located() for f in res.findings])
+    res = _resolve(record, tags, gt, vt, variant, edition, file_guess)
+    if res.source in ("gametype", "variant-tag", "argument"):  # from these four alone
+        if _LAST:
+            _LAST[0] = (memo, res)
+        else:
+            _LAST.append((memo, res))
+        return Resolution(res.rules, res.source, [f.located() for f in res.findings])
+    return res
+
+
+#: ``((GameType tag, Variant tag, variant, edition), resolution)`` of the last game whose
+#: rules these decided (a file's games mostly name the same variant)
+_LAST: list[tuple[tuple[str | None, ...], Resolution]] = []
+
+
+def _resolve(record: GameRecord, tags: list[tuple[str, str]], gt: str | None, vt: str | None,
+             variant: str | None, edition: str | None, file_guess: FileGuess | None
+             ) -> Resolution:
+    """:func:`resolve_rules` once the game's ``GameType`` and ``Variant`` tags are read."""
     findings: list[Finding] = []
     arg_rules = lookup_rules(variant, edition) if variant else None
     if variant and arg_rules is None:
@@ -397,8 +440,6 @@ def resolve_rules(record: GameRecord, variant: str | None = None, edition: str |
 
     tag_rules: Rules | None = None
     source = "none"
-    gt = _tag(tags, "GameType")
-    vt = _tag(tags, "Variant")
     vt_rules = rules_from_variant_tag(vt, edition) if vt else None
     if gt is not None and gt.strip():
         tag_rules, note = rules_from_gametype(gt, edition)

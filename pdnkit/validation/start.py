@@ -82,12 +82,12 @@ def game_start(record: GameRecord, nodes: Sequence[MoveNode], rules: Rules,
 _START_FEN: dict[tuple[int, int], tuple[Rules, str]] = {}
 
 
-def start_fen(rules: Rules, pos: Position, setup: str | None) -> str:
+def start_fen(rules: Rules, pos: Position, setup: str | None, key: int | None = None) -> str:
     """The FEN of the start position ``pos`` (the variant's own start is written once per
-    variant: its FEN is the same for every game)."""
+    variant: its FEN is the same for every game); ``key``: ``pos.key()`` when known."""
     if setup is not None:
         return write_fen(pos)
-    ck = (id(rules), int(pos.key()))
+    ck = (id(rules), int(pos.key()) if key is None else key)
     cached = _START_FEN.get(ck)
     if cached is None or cached[0] is not rules:
         cached = (rules, write_fen(pos))
