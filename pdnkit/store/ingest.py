@@ -53,7 +53,6 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
     import duckdb
-    import pyarrow as pa
 
     from pdnkit.validation.jobs import Workers
 
