@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from concurrent.futures import Executor
 
     import duckdb
+    import pyarrow as pa
 
     from pdnkit.validation.jobs import Workers
 
@@ -239,7 +240,7 @@ class _Writer:
 
         self.con = con
         self.file_id = file_id
-        self.queue: queue.Queue[tuple[ReportBatch, list[Any], int] | None] = (
+        self.queue: queue.Queue[tuple[dict[str, pa.Table], list[Any], int] | None] = (
             queue.Queue(WRITE_QUEUE))
         self.error: BaseException | None = None
         self.stopping = False
@@ -254,9 +255,9 @@ class _Writer:
                 return
             if self.error is not None:
                 continue  # failed: let the caller's puts through until it notices
-            batch, layouts, offset = item
+            tables, layouts, offset = item
             try:
-                load_batch(self.con, batch.to_arrow(), self.file_id, offset, layouts)
+                load_batch(self.con, tables, self.file_id, offset, layouts)
             except BaseException as exc:  # handed to the caller
                 self.error = exc
 
@@ -266,11 +267,9 @@ class _Writer:
 
     def put(self, batch: ReportBatch, game_offset: int) -> None:
         """Queue ``batch`` (its games numbered from ``game_offset``); blocks while
-        :data:`WRITE_QUEUE` batches are waiting. The writer makes its Arrow tables
-        (:meth:`ReportBatch.to_arrow`: numpy and pyarrow work, much of it without the GIL)
-        while this thread replays the next batch."""
+        :data:`WRITE_QUEUE` batches are waiting."""
         self._check()
-        self.queue.put((batch, batch.layouts, game_offset))
+        self.queue.put((batch.to_arrow(), batch.layouts, game_offset))
 
     def close(self) -> None:
         """Wait until every queued batch is loaded; raises the first load error."""
