@@ -262,10 +262,10 @@ class BatchOpenings:
 
     A game the compiled core replayed whole, from a start no set-up entry begins, without
     an opening tag to check (what nearly every game of an import is) waits for the batch
-    (one recorded with the colours swapped is turned round there, a byte table at a time): :meth:`settle` hashes the core's square bitboards of
-    every such game's plies with numpy, keeps the plies whose hash a table position has,
-    and looks only those up, so the Python work is a few lookups a game instead of one a
-    ply. Every other game is labelled at once by :func:`add_opening`. Both give the same
+    (one recorded with the colours swapped is turned round there, a byte table at a time):
+    :meth:`settle` hashes the core's square bitboards of every such game's plies with
+    numpy, keeps the plies whose hash a table position has, and looks only those up, so the
+    Python work is a few lookups a game instead of one a ply. Every other game is labelled at once by :func:`add_opening`. Both give the same
     columns as :func:`label_report` (the classification of :meth:`OpeningBook.classify_bits`:
     the same matches, the same last ply looked at and stop at the piece floor).
 
