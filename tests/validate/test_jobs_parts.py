@@ -15,6 +15,7 @@ from pdnkit.pdn.fast import file_spans, span_chunks
 from pdnkit.pdn.reader import read_games
 from pdnkit.validation import jobs as jobs_mod
 from pdnkit.validation import validate
+from tests.pools import started_pools
 from tests.shared import SHARED_DATA, shared_path
 
 compiled = pytest.mark.skipif(core_in_use() != "compiled", reason="the compiled core is not built")
@@ -28,16 +29,7 @@ def _real_files() -> list[Path]:
 def _small_parts(monkeypatch: pytest.MonkeyPatch, size: int = 1_500) -> list[int]:
     """Parts of about ``size`` bytes, and workers whatever the probe measures; the list
     returned gets the number of workers of each pool started."""
-    import pdnkit._children as children
-
-    started: list[int] = []
-    real_pool = children.process_pool
-
-    def counted(jobs: int, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
-        started.append(jobs)
-        return real_pool(jobs, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(children, "process_pool", counted)
+    started = started_pools(monkeypatch)
     monkeypatch.setattr(jobs_mod, "PROBE_SPANS", (size,))
     monkeypatch.setattr(jobs_mod, "SPAN_BYTES", size)
     monkeypatch.setattr(jobs_mod, "PROBE_SECONDS", 0.0)

@@ -11,6 +11,7 @@ import pytest
 from pdnkit.pdn.split import split_text
 from pdnkit.validation import jobs as jobs_mod
 from pdnkit.validation import validate
+from tests.pools import started_pools
 
 
 def test_workers_are_never_started_for_a_few_games(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -90,17 +91,9 @@ def test_a_probe_that_says_no_starts_no_worker(tmp_path: Path,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Workers are started only when the measured rate says they pay; either way the
     reports are the serial ones, in file order."""
-    import pdnkit._children as children
     from pdnkit.samples import sample_files
 
-    started: list[int] = []
-    real = children.process_pool
-
-    def counted(jobs: int, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
-        started.append(jobs)
-        return real(jobs, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(children, "process_pool", counted)
+    started = started_pools(monkeypatch)
     monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
     files = sample_files()
