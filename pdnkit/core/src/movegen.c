@@ -95,9 +95,15 @@ static bb_t jumping_men(const Table *t, const Pos *p, bb_t men, bb_t target, bb_
                    shifted(empty, -t->jg_land[side][g]);
         return out;
     }
-    FOR_BITS(s, men)
-        if (target & t->mj_near[side][s])
-            out |= BIT(s);
+    FOR_BITS(s, men) {
+        if (!(target & t->mj_near[side][s]))
+            continue; /* no piece to take next to this man */
+        for (int j = 0; j < t->mj_n[side][s]; j++)
+            if (HAS(target, t->mj[side][s][j][0]) && HAS(empty, t->mj[side][s][j][1])) {
+                out |= BIT(s);
+                break;
+            }
+    }
     return out;
 }
 
@@ -109,22 +115,8 @@ int has_capture(const Table *t, const Pos *p) {
     sides(p, &own, &opp);
     bb_t empty = t->board & ~(own | opp);
     bb_t target = t->men_take_kings ? opp : opp & ~p->k;
-    if (t->groups_ok[p->side]) { /* each group: the men that jump the same way, at once */
-        const int side = p->side;
-        bb_t men = own & ~p->k;
-        for (int g = 0; g < t->jg_n[side] && men; g++) {
-            bb_t from = men & t->jg_mask[side][g];
-            if (from && (shifted(shifted(from, t->jg_over[side][g]) & target,
-                                 t->jg_land[side][g] - t->jg_over[side][g]) & empty))
-                return 1;
-        }
-    } else FOR_BITS(s, own & ~p->k) {
-        if (!(target & t->mj_near[p->side][s]))
-            continue; /* no piece to take next to this man */
-        for (int j = 0; j < t->mj_n[p->side][s]; j++)
-            if (HAS(target, t->mj[p->side][s][j][0]) && HAS(empty, t->mj[p->side][s][j][1]))
-                return 1;
-    }
+    if (jumping_men(t, p, own & ~p->k, target, empty))
+        return 1;
     FOR_BITS(s, own & p->k) {
         if (t->flying) {
             for (int r = 0; r < t->kr_n[s]; r++) {
