@@ -266,8 +266,9 @@ class BatchOpenings:
     :meth:`settle` hashes the core's square bitboards of every such game's plies with
     numpy, keeps the plies whose hash a table position has, and looks only those up, so the
     Python work is a few lookups a game instead of one a ply. Every other game is labelled at once by :func:`add_opening`. Both give the same
-    columns as :func:`label_report` (the classification of :meth:`OpeningBook.classify_bits`:
-    the same matches, the same last ply looked at and stop at the piece floor).
+    columns as :func:`label_report`: the batch finds the same matches as
+    :meth:`OpeningBook.classify_bits`, which stops at the piece floor only because no entry
+    can follow it (pieces never come back); the batch looks at every ply instead.
 
     Example:
         >>> from pdnkit.validation import validate
@@ -407,27 +408,14 @@ def _label_runs(items: list[_Queued]) -> list[GameOpening]:
     if mirrored:  # the board turned round, the colours swapped (as mirror_bits does)
         bits, black = _turned(bits, mirror_bytes(book.variant)), ~black
     hits = np.flatnonzero(np.isin(_hashes(bits, black), _book_hashes(book)))
-    pieces = np.bitwise_count(bits[:, 0] | bits[:, 1] | bits[:, 2] | bits[:, 3])
-    stops = np.flatnonzero((ply % 8 == 0) & (pieces < book.min_pieces))
     hit_at = np.searchsorted(hits, firsts)
-    stop_at = np.searchsorted(stops, firsts[:-1])
     out: list[GameOpening] = []
-    for g, q in enumerate(items):
-        found: list[Match] = []
-        start_hit = table.get(q.start, ())
-        found.extend(Match(0, e) for e in start_hit)
-        if not start_hit and (q.start[1] | q.start[2] | q.start[3] | q.start[4]).bit_count() \
-                < book.min_pieces:
-            out.append(GameOpening.of(classification(found, mirrored, 0, True)))
-            continue
+    for g, q in enumerate(items):  # every ply looked at: no piece floor to stop at
+        found = [Match(0, e) for e in table.get(q.start, ())]
         for r in hits[hit_at[g]:hit_at[g + 1]].tolist():
             w = bits[r]
             entries = table.get((bool(black[r]), int(w[0]), int(w[1]), int(w[2]), int(w[3])),
                                 ())
             found.extend(Match(int(ply[r]), e) for e in entries)
-        s = int(stops[stop_at[g]]) if stop_at[g] < len(stops) else -1
-        if 0 <= s < firsts[g + 1]:  # the look stops there: fewer pieces than any entry
-            out.append(GameOpening.of(classification(found, mirrored, int(ply[s]), True)))
-        else:
-            out.append(GameOpening.of(classification(found, mirrored, q.plies, False)))
+        out.append(GameOpening.of(classification(found, mirrored, q.plies, False)))
     return out
