@@ -84,18 +84,22 @@ static inline bb_t shifted(bb_t x, int by) {
 }
 
 /* The men of `men` that have a first jump (a piece of `target` next to them, an empty square
- * behind it): the only ones a capture search can start from. */
-static bb_t jumping_men(const Table *t, const Pos *p, bb_t men, bb_t target, bb_t empty) {
+ * behind it): the only ones a capture search can start from. `any`: stop at the first group
+ * that has one (all has_capture needs). */
+static bb_t jumping_men(const Table *t, const Pos *p, bb_t men, bb_t target, bb_t empty,
+                        int any) {
     const int side = p->side;
     bb_t out = 0;
     int s;
     if (t->groups_ok[side]) {
-        for (int g = 0; g < t->jg_n[side]; g++)
+        for (int g = 0; g < t->jg_n[side] && !(any && out); g++)
             out |= men & t->jg_mask[side][g] & shifted(target, -t->jg_over[side][g]) &
                    shifted(empty, -t->jg_land[side][g]);
         return out;
     }
     FOR_BITS(s, men) {
+        if (any && out)
+            break;
         if (!(target & t->mj_near[side][s]))
             continue; /* no piece to take next to this man */
         for (int j = 0; j < t->mj_n[side][s]; j++)
@@ -115,7 +119,7 @@ int has_capture(const Table *t, const Pos *p) {
     sides(p, &own, &opp);
     bb_t empty = t->board & ~(own | opp);
     bb_t target = t->men_take_kings ? opp : opp & ~p->k;
-    if (jumping_men(t, p, own & ~p->k, target, empty))
+    if (jumping_men(t, p, own & ~p->k, target, empty, 1))
         return 1;
     FOR_BITS(s, own & p->k) {
         if (t->flying) {
@@ -582,7 +586,7 @@ int gen_captures(Gen *g, const Pos *p, int nprec, int dup) {
             g->norder = 0;
             king_dfs(g, s, 0, empty0 | BIT(s));
         }
-        FOR_BITS(s, jumping_men(t, p, own & ~p->k, g->men_target, empty0)) {
+        FOR_BITS(s, jumping_men(t, p, own & ~p->k, g->men_target, empty0, 0)) {
             g->orig = (uint8_t)s;
             g->path[0] = (uint8_t)s;
             g->npath = 1;
