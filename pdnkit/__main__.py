@@ -1,3 +1,3 @@
-from pdnkit.cli import main
+from pdnkit.launch import main
 
 main()

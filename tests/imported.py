@@ -10,8 +10,8 @@ import sys
 def modules_after(args: list[str], names: tuple[str, ...]) -> list[str]:
     """Which of ``names`` are imported by the time ``pdnkit ARGS`` ends."""
     code = ("import sys; sys.argv = ['/x/pdnkit/__main__.py', *sys.argv[1:]]\n"
-            "import pdnkit.cli\n"
-            "try:\n    pdnkit.cli.main()\n"
+            "import pdnkit.launch\n"
+            "try:\n    pdnkit.launch.main()\n"
             "except SystemExit:\n    pass\n"
             f"print(sorted(m for m in {names!r} if m in sys.modules))\n")
     res = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,

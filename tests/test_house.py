@@ -32,7 +32,7 @@ FLOORS: dict[str, int] = {
     "pdnkit.viewer": 8, "pdnkit.plots": 8,
     "pdnkit.reports": 9, "pdnkit.demo": 9,
     "pdnkit.cli": 10,
-    "pdnkit": 11, "pdnkit.__main__": 11,
+    "pdnkit": 11, "pdnkit.__main__": 11, "pdnkit.launch": 11,
 }
 
 MAX_MODULE_LINES = 800

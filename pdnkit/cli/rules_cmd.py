@@ -16,6 +16,7 @@ import typer
 from pdnkit.cli.app import app, fail
 from pdnkit.cli.options import Format, Out, VariantArg
 from pdnkit.cli.output import Rows, emit, output, print_safe
+from pdnkit.rules.counting import perft_line
 
 _FEN_HELP = (
     "Start from this FEN instead of the initial position, e.g. [cyan]\"W:W31-50:B1-20\"[/cyan] "
@@ -158,8 +159,7 @@ def perft_command(
         assert isinstance(leaves, int)
         total = leaves
     elapsed = time.perf_counter() - start
-    rate = total / elapsed if elapsed > 0 else float("inf")
-    typer.echo(f"perft({depth}) in {elapsed:.3f} s, {rate:,.0f} nodes/s", err=True)
+    typer.echo(perft_line(depth, total, elapsed), err=True)
     typer.echo(str(total))
 
 

@@ -19,7 +19,7 @@ from pdnkit.errors import ArgumentError
 from pdnkit.rules._movegen import Counters, Engine
 from pdnkit.rules.position import Move, Position, next_counters
 
-__all__ = ["perft"]
+__all__ = ["perft", "perft_line"]
 
 
 def perft(position: Position, depth: int, divide: bool = False,
@@ -106,3 +106,14 @@ def _perft_keep(eng: Engine, own: int, opp: int, kings: int, white: bool,
         nctr = None if ctr is None else next_counters(ctr, white, o, d, c, bool(kings & o))
         total += _perft_keep(eng, opp & ~c, (own ^ o) | d, nk, not white, nctr, depth - 1)
     return total
+
+
+def perft_line(depth: int, total: int, elapsed: float) -> str:
+    """The speed line of a count, as ``pdnkit perft`` prints it on standard error.
+
+    Example:
+        >>> perft_line(3, 8000, 0.004)
+        'perft(3) in 0.004 s, 2,000,000 nodes/s'
+    """
+    rate = total / elapsed if elapsed > 0 else float("inf")
+    return f"perft({depth}) in {elapsed:.3f} s, {rate:,.0f} nodes/s"

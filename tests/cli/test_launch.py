@@ -1,0 +1,97 @@
+"""The program's quick forms (:mod:`pdnkit.launch`): a command line in one prints exactly what
+the Typer command prints for it, without importing Typer; every other line reaches Typer.
+
+The command lines are generated from the rules records (every variant by name, alias and
+GameType number, every small depth), so a variant added later is covered by the same rule."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from pdnkit.cli import app
+from pdnkit.launch import quick_form
+from pdnkit.rules import list_variants
+from tests.imported import modules_after
+from tests.shared import shared_path
+
+_SPEED = re.compile(r"^perft\((\d+)\) in \d+\.\d{3} s, (?:[\d,]+|inf) nodes/s$")
+
+
+def _spellings() -> list[str]:
+    """Every way to name a variant on the command line: name, each alias, GameType number."""
+    out: list[str] = []
+    for rules in list_variants(editions=False):
+        out += [rules.name, *rules.aliases]
+        if rules.gametype is not None and str(rules.gametype) not in out:
+            out.append(str(rules.gametype))
+    return out
+
+
+def _quick(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    runner = quick_form(args)
+    assert runner is not None, args
+    status = runner()
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def _typer(args: list[str]) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, args)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("spelling", _spellings())
+def test_quick_perft_prints_what_the_command_prints(spelling: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    for depth in ("0", "1", "2", "03"):
+        args = ["perft", spelling, depth]
+        q_status, q_out, q_err = _quick(args, capsys)
+        t_status, t_out, t_err = _typer(args)
+        assert (q_status, q_out) == (t_status, t_out), args
+        assert _SPEED.match(q_err.strip()) and _SPEED.match(t_err.strip()), (q_err, t_err)
+        assert _SPEED.match(q_err.strip())[1] == str(int(depth))  # type: ignore[index]
+
+
+def test_quick_version_prints_what_the_option_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _quick(["--version"], capsys) == _typer(["--version"])
+
+
+@pytest.mark.parametrize("args", [
+    [], ["perft"], ["perft", "russian"], ["perft", "russian", "3", "--divide"],
+    ["perft", "russian", "--divide", "3"], ["perft", "--fen", "W:W31:B1", "russian", "2"],
+    ["perft", "russian", "-1"], ["perft", "russian", "3.0"], ["perft", "russian", "+3"],
+    ["perft", "russian", "٣"], ["perft", "internationl", "3"], ["perft", "russian", "3", "x"],
+    ["perft", "--help"], ["--version", "perft"], ["--help"], ["moves", "russian"],
+    ["validate", "x.pdn"],
+])
+def test_other_command_lines_go_to_typer(args: list[str]) -> None:
+    assert quick_form(args) is None
+
+
+def test_quick_forms_import_no_argument_parser() -> None:
+    parser = ("typer", "click", "rich", "pdnkit.cli")
+    assert modules_after(["perft", "international", "3"], parser) == []
+    assert modules_after(["--version"], parser) == []
+    assert modules_after(["perft", "international", "3", "--divide"], parser) != []
+
+
+def test_the_program_falls_back_to_typer_with_its_messages() -> None:
+    """Through the real entry point: an unknown variant is refused by Typer's check (the
+    list of known variants, exit status 2), a plain line counts."""
+    code = "import sys; sys.argv[0] = 'pdnkit'; from pdnkit.launch import main; main()"
+    bad = subprocess.run([sys.executable, "-c", code, "perft", "internationl", "2"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "known:" in bad.stderr and "russian" in bad.stderr
+    good = subprocess.run([sys.executable, "-c", code, "perft", "russian", "5"],
+                          capture_output=True, text=True, timeout=120)
+    assert good.returncode == 0 and _SPEED.match(good.stderr.strip()), good
+    with open(shared_path("perft.json"), encoding="utf-8") as fh:
+        published = {(e["variant"], e["duplicates"]): e["counts_by_depth"]
+                     for e in json.load(fh)["initial_positions"]}
+    assert good.stdout.splitlines()[-1] == str(published["russian", "drop_duplicates"]["5"])
