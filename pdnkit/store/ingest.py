@@ -635,9 +635,9 @@ def _import_tuning() -> Iterator[_GcPacer]:
     sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
     manage = gc.isenabled() and not gc.get_freeze_count()
     if manage:
-        import pyarrow  # noqa: F401  (loaded by the first batch anyway: freeze it too)
-        with contextlib.suppress(ImportError):
-            import pandas  # noqa: F401  (DuckDB imports it on its first Arrow scan)
+        from pdnkit._arrow import pyarrow_module
+
+        pyarrow_module()  # loaded by the first batch anyway: freeze it too (without pandas)
         gc.freeze()
         gc.disable()
     try:

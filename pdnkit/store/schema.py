@@ -568,8 +568,9 @@ def refresh_variants(con: duckdb.DuckDBPyConnection,
     rows = variant_rows() if rows is None else rows
     if not rows:
         return 0
-    import pyarrow as pa
+    from pdnkit._arrow import pyarrow_module
 
+    pa = pyarrow_module()
     s = pa.string()
     table = pa.Table.from_pylist(rows, schema=pa.schema([
         ("name", s), ("edition", s), ("title", s), ("gametype", pa.int32()),

@@ -653,8 +653,9 @@ class ReportBatch:
         :func:`pdnkit.tables.load.position_bits_query`), ``run_squares`` (the compiled
         core's plain runs' positions as square bitboards), and ``run_moves`` (the plain
         runs' moves as ``move_rows`` stores them: :func:`pdnkit.tables.runs.run_tables`)."""
-        import pyarrow as pa
+        from pdnkit._arrow import pyarrow_module
 
+        pa = pyarrow_module()
         self.openings.settle(self.games)
         schemas = _schemas()
         bits = pa.table(self.position_bits, schema=schemas["position_bits"])
