@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 #: seconds between two checks of the parent process by the watcher thread
@@ -78,6 +78,30 @@ def die_with_parent(parent: int | None = None, every: float = WATCH_EVERY) -> No
                      daemon=True).start()
 
 
+def stop_workers(pool: Executor) -> None:
+    """Kill the worker processes of the process pool ``pool`` (nothing for another
+    executor): a worker that hangs would otherwise hold the pool's shutdown forever. The
+    pool is broken afterwards: every future not done fails with ``BrokenProcessPool``.
+
+    Example:
+        >>> import concurrent.futures, time
+        >>> pool = process_pool(1)
+        >>> fut = pool.submit(time.sleep, 600)
+        >>> stop_workers(pool)
+        >>> isinstance(fut.exception(timeout=60), concurrent.futures.BrokenExecutor)
+        True
+        >>> pool.shutdown()
+    """
+    kill = getattr(pool, "kill_workers", None)  # Python 3.14 and later
+    if callable(kill):
+        kill()
+        return
+    processes = getattr(pool, "_processes", None) or {}  # (earlier: the pool's own map)
+    for proc in list(processes.values()):
+        with contextlib.suppress(Exception):
+            proc.kill()
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -116,4 +140,4 @@ def _init(parent: int, initializer: Callable[..., Any] | None,
             initializer(*initargs)
 
 
-__all__ = ["WATCH_EVERY", "die_with_parent", "process_pool"]
+__all__ = ["WATCH_EVERY", "die_with_parent", "process_pool", "stop_workers"]

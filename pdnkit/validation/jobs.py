@@ -479,15 +479,25 @@ def submit_batches(pool: Executor, batches: Iterable[Batch], limit: int,
     not yet collected are cancelled when the caller stops early. ``here``: where a batch's
     worker fails (an exception raised in it, or the worker died: the pool is broken, and
     every batch not collected fails), ``here(batch, *args)`` in this process gives its
-    result instead; without it the exception is raised."""
+    result instead; without it the exception is raised. A batch not back
+    :data:`~pdnkit.validation.parts.STALL_SECONDS` after this process began waiting for it
+    counts as a failure too: its worker hangs, and the workers are stopped."""
     from concurrent.futures import BrokenExecutor
+    from concurrent.futures import TimeoutError as PartTimeout
+
+    from pdnkit._children import stop_workers
+    from pdnkit.validation.parts import STALL_SECONDS
 
     pending: deque[tuple[Batch, Future[R] | None]] = deque()
 
     def result(batch: Batch, fut: Future[R] | None) -> R:
         if fut is not None:
             try:
-                return fut.result()
+                return fut.result(timeout=STALL_SECONDS)
+            except PartTimeout:  # the worker hangs: stopped (the pool is broken)
+                stop_workers(pool)
+                if here is None:
+                    raise
             except Exception:
                 if here is None:
                     raise

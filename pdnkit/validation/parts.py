@@ -137,6 +137,13 @@ def span_records(span: FileSpan, ctx: WorkContext[RowsT], left: list[Finding]
                        ctx.options.strict, None if span.last else left)
 
 
+#: seconds this process waits for a part before its worker counts as hung. A part is about
+#: :data:`pdnkit.validation.jobs.SPAN_BYTES` of games: a fraction of a second on the
+#: compiled core, a few seconds on the slowest machine; waiting longer never changes the
+#: output (a part read here gives what the worker would have given), only the time
+STALL_SECONDS = 60.0
+
+
 def deliver(spans: Iterator[FileSpan], ctx: WorkContext[RowsT], pool: Executor, limit: int,
             slower: Callable[[int, float], bool]) -> Iterator[Part[RowsT] | FileSpan]:
     """The parts of ``spans`` read by the workers of ``pool`` (:func:`span_work`), in file
@@ -148,7 +155,10 @@ def deliver(spans: Iterator[FileSpan], ctx: WorkContext[RowsT], pool: Executor, 
       every span not yet started (a part a worker is reading is awaited);
     * its worker failed: an exception raised while it read, replayed or sent back the part
       (a fault of pdnkit's own code on hostile bytes, say), or the worker died (killed: the
-      pool is broken, and every span not delivered comes back).
+      pool is broken, and every span not delivered comes back);
+    * its worker hangs: the part is not back :data:`STALL_SECONDS` after this process began
+      waiting for it (a part takes well under a second). The workers are stopped
+      (:func:`pdnkit._children.stop_workers`), and every span not delivered comes back.
 
     Example:
         >>> from concurrent.futures import ThreadPoolExecutor
@@ -161,6 +171,9 @@ def deliver(spans: Iterator[FileSpan], ctx: WorkContext[RowsT], pool: Executor, 
         [FileSpan(path='no-such.pdn', start=0, end=10, line=1, last=True)]
     """
     from concurrent.futures import BrokenExecutor
+    from concurrent.futures import TimeoutError as PartTimeout
+
+    from pdnkit._children import stop_workers
 
     pending: deque[tuple[FileSpan, Future[Part[RowsT]] | None]] = deque()
     start = time.perf_counter()
@@ -187,7 +200,12 @@ def deliver(spans: Iterator[FileSpan], ctx: WorkContext[RowsT], pool: Executor, 
                 yield span
                 continue
             try:
-                part = fut.result()
+                part = fut.result(timeout=STALL_SECONDS)
+            except PartTimeout:  # the worker hangs: stopped, and the rest is read here
+                stop_workers(pool)
+                back = True
+                yield span
+                continue
             except BrokenExecutor:  # the worker died: no part comes back from this pool
                 back = True
                 yield span

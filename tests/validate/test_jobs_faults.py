@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from pdnkit.core import core_in_use
 from pdnkit.pdn import reader
 from pdnkit.pdn.record import GameRecord
 from pdnkit.validation import jobs as jobs_mod
+from pdnkit.validation import parts as parts_mod
 from tests.shared import shared_path
 
 compiled = pytest.mark.skipif(core_in_use() != "compiled", reason="the compiled core is not built")
@@ -69,6 +71,19 @@ def _raise() -> None:
 
 def _killed() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _hangs() -> None:
+    time.sleep(600)
+
+
+def _gone(pid: int) -> bool:
+    """The process ``pid`` has ended (and was reaped by its pool)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
 
 
 def _validate(src: Path, jobs: int, out: Path, *extra: str) -> tuple[int, bytes]:
@@ -152,3 +167,51 @@ def test_a_killed_worker_on_the_pure_path_gives_what_one_process_gives(
     monkeypatch.setattr(reader, "parse_game", stumbling)
     assert [r.to_dict() for r in validate(src, light=True, jobs=2, chunk_size=4)] == clean
     assert len(list(seen.iterdir())) == 1  # a worker was killed
+
+
+@compiled
+def test_a_hanging_worker_is_stopped_and_its_part_read_here(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that never ends its part: after the stall time its workers are stopped,
+    that part and every part not delivered are read here, and the run gives what one
+    process gives; no worker is left behind."""
+    src = _games(tmp_path)
+    one = _validate(src, 1, tmp_path / "one.jsonl")
+    _workers_always(monkeypatch)
+    monkeypatch.setattr(parts_mod, "STALL_SECONDS", 3.0)
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    _faulty_reader(monkeypatch, seen, _hangs, workers_only=True)
+    started = time.monotonic()
+    assert _validate(src, 2, tmp_path / "two.jsonl") == one
+    assert time.monotonic() - started < 120  # not the 600 s the worker sleeps
+    hung = [int(p.name) for p in seen.iterdir()]
+    assert len(hung) == 1 and hung[0] != os.getpid() and _gone(hung[0])
+
+
+def test_a_hanging_worker_on_the_pure_path_is_stopped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batches of game texts: a worker that hangs on one batch is stopped after the stall
+    time, and that batch and the ones not collected are read here."""
+    from pdnkit.validation import validate
+
+    src = _games(tmp_path, 20_000)
+    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
+    _workers_always(monkeypatch)
+    monkeypatch.setattr(parts_mod, "STALL_SECONDS", 3.0)
+    clean = [r.to_dict() for r in validate(src, light=True)]
+    real = reader.parse_game
+    parent = os.getpid()
+    seen = tmp_path / "seen"
+    seen.mkdir()
+
+    def stumbling(text: str, *args: object, **kwargs: object) -> GameRecord:
+        if HOSTILE in text and os.getpid() != parent:
+            (seen / str(os.getpid())).touch()
+            _hangs()
+        return real(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader, "parse_game", stumbling)
+    assert [r.to_dict() for r in validate(src, light=True, jobs=2, chunk_size=4)] == clean
+    hung = [int(p.name) for p in seen.iterdir()]
+    assert len(hung) == 1 and _gone(hung[0])
