@@ -72,6 +72,29 @@ def _perft_form(args: Sequence[str]) -> Runner | None:
     return run
 
 
+def _output_failed(exc: OSError) -> int:
+    """The exit status, and message, of a quick form whose output could not be written, as
+    the Typer command line ends then: a reader that went away (a closed pipe) ends it quietly
+    with status 1, as click does; a full disk or another error
+    :func:`pdnkit.cli.app.error_message` knows is one ``pdnkit: error:`` line and status 2;
+    anything else is a bug and raised."""
+    import errno
+    import os
+
+    if exc.errno == errno.EPIPE:
+        devnull = os.open(os.devnull, os.O_WRONLY)  # (the exit's own flush finds no pipe)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    from pdnkit.cli.app import error_message
+    from pdnkit.cli.output import terminal_safe
+
+    message = error_message(exc)
+    if message is None:
+        raise exc
+    sys.stderr.write(f"pdnkit: error: {terminal_safe(message)}\n")
+    return 2
+
+
 def quick_form(args: Sequence[str]) -> Runner | None:
     """The runner of the command line ``args`` (the program's arguments, without its name)
     when it is a quick form, else ``None``.
@@ -92,8 +115,11 @@ def main() -> None:
     command line in :mod:`pdnkit.cli`."""
     runner = quick_form(sys.argv[1:])
     if runner is not None:
-        status = runner()
-        sys.stdout.flush()
+        try:
+            status = runner()
+            sys.stdout.flush()
+        except OSError as exc:
+            status = _output_failed(exc)
         sys.exit(status)
     from pdnkit.cli import main as cli_main
 

@@ -134,8 +134,15 @@ def _version_callback(value: bool) -> None:
         from pdnkit._version import __version__
         from pdnkit.core import core_note
 
-        typer.echo(f"pdnkit {__version__}")
-        typer.echo(core_note())  # which replay core this install runs
+        try:
+            typer.echo(f"pdnkit {__version__}")
+            typer.echo(core_note())  # which replay core this install runs
+        except OSError as exc:  # (an eager option runs before the group's error handling)
+            message = error_message(exc)
+            if message is None or exc.errno == errno.EPIPE:
+                raise
+            typer.echo(f"pdnkit: error: {message}", err=True)
+            raise typer.Exit(code=2) from None
         raise typer.Exit()
 
 

@@ -95,3 +95,40 @@ def test_the_program_falls_back_to_typer_with_its_messages() -> None:
         published = {(e["variant"], e["duplicates"]): e["counts_by_depth"]
                      for e in json.load(fh)["initial_positions"]}
     assert good.stdout.splitlines()[-1] == str(published["russian", "drop_duplicates"]["5"])
+
+
+def _ended(entry: str, args: list[str], sink: str) -> tuple[int, str]:
+    """Exit status and standard error of ``pdnkit ARGS`` started through ``entry``
+    (``pdnkit.launch``: the program; ``pdnkit.cli``: Typer for every line) with standard
+    output a full disk (``/dev/full``) or a pipe whose reader is gone; the speed line's
+    figures blanked."""
+    import os
+
+    code = f"import sys; sys.argv[0] = 'pdnkit'; from {entry} import main; main()"
+    if sink == "full":
+        with open("/dev/full", "w") as out:
+            res = subprocess.run([sys.executable, "-c", code, *args], stdout=out,
+                                 stderr=subprocess.PIPE, text=True, timeout=120)
+    else:
+        r, w = os.pipe()
+        os.close(r)
+        try:
+            res = subprocess.run([sys.executable, "-c", code, *args], stdout=w,
+                                 stderr=subprocess.PIPE, text=True, timeout=120)
+        finally:
+            os.close(w)
+    return res.returncode, re.sub(r"in \d+\.\d+ s, [\d,]+ nodes", "in T s, N nodes", res.stderr)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/full is Linux's")
+@pytest.mark.parametrize("sink", ["full", "closed pipe"])
+@pytest.mark.parametrize("args", [["perft", "russian", "3"], ["--version"]])
+def test_an_output_that_cannot_be_written_ends_as_typer_ends(args: list[str], sink: str) -> None:
+    """A full disk: one ``pdnkit: error:`` line, status 2; a reader gone: status 1, quiet
+    (click's way); the same through the quick form as through Typer."""
+    quick = _ended("pdnkit.launch", args, sink)
+    typer_way = _ended("pdnkit.cli", args, sink)
+    assert quick == typer_way
+    assert "Traceback" not in quick[1]
+    assert quick[0] == (2 if sink == "full" else 1)
+    assert ("disk is full" in quick[1]) == (sink == "full")
