@@ -260,22 +260,32 @@ def _tokens(moves: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _replay(rules: Rules, start: Position, line: tuple[str, ...],
-            where: str) -> tuple[Position, tuple[str, ...]]:
-    """The position after ``line`` from ``start`` and its canonical notation."""
+#: a move played from a position: the position after it and the move's canonical notation
+_Steps = dict[tuple[Position, str], tuple[Position, str]]
+
+
+def _replay(rules: Rules, start: Position, line: tuple[str, ...], where: str,
+            steps: _Steps | None = None) -> tuple[Position, tuple[str, ...]]:
+    """The position after ``line`` from ``start`` and its canonical notation. ``steps``
+    keeps every move played, by position and text: a table's lines share their first moves
+    (2,500 eleven-man ballots start from 64 positions), and each is then matched once."""
+    steps = {} if steps is None else steps
     pos = start
     notation = []
     for k, text in enumerate(line, 1):
-        try:
-            found = match_move(pos, text)
-        except ValueError as exc:
-            raise OpeningTableError(f"{where}: move {k} {text!r}: {exc}") from None
-        if len(found) != 1:
-            why = "is not legal" if not found else f"is ambiguous ({len(found)} moves)"
-            raise OpeningTableError(f"{where}: move {k} {text!r} {why} in the position "
-                                    f"after {' '.join(line[:k - 1]) or 'the start'}")
-        notation.append(canonical_notation(found[0], pos))
-        pos = pos.play(found[0])
+        done = steps.get((pos, text))
+        if done is None:
+            try:
+                found = match_move(pos, text)
+            except ValueError as exc:
+                raise OpeningTableError(f"{where}: move {k} {text!r}: {exc}") from None
+            if len(found) != 1:
+                why = "is not legal" if not found else f"is ambiguous ({len(found)} moves)"
+                raise OpeningTableError(f"{where}: move {k} {text!r} {why} in the position "
+                                        f"after {' '.join(line[:k - 1]) or 'the start'}")
+            done = steps[(pos, text)] = (pos.play(found[0]), canonical_notation(found[0], pos))
+        pos = done[0]
+        notation.append(done[1])
     return pos, tuple(notation)
 
 
@@ -337,6 +347,7 @@ def _entries(stream: IO[str], rules: Rules, name: str, family: str, kind: str,
     """The rows of ``stream`` as entries (see :func:`read_table`)."""
     initial = Position.initial(rules)
     starts: dict[str, Position] = {}
+    steps: _Steps = {}
     out: list[Entry] = []
     seen: dict[str, int] = {}
     for k, row in _read_rows(stream, name):
@@ -360,7 +371,7 @@ def _entries(stream: IO[str], rules: Rules, name: str, family: str, kind: str,
         if fen is not None:
             start = starts.get(fen) or _start(rules, fen, where)
             starts[fen] = start
-        pos, notation = _replay(rules, start, line, f"{where} ({code})")
+        pos, notation = _replay(rules, start, line, f"{where} ({code})", steps)
         out.append(Entry(
             family=family, kind=kind, code=code, prefix=prefix, name=row["name"] or None,
             translit=row["translit"] or None, fen=fen, line=line, notation=notation,
