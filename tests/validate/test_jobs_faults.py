@@ -65,6 +65,22 @@ def _faulty_reader(monkeypatch: pytest.MonkeyPatch, seen: Path,
     monkeypatch.setattr(reader, "is_stray_text", stumbling)
 
 
+def _faulty_parser(monkeypatch: pytest.MonkeyPatch, seen: Path,
+                   fault: Callable[[], None]) -> None:
+    """The game parser (the pure core's batches) calls ``fault()`` on the hostile game in a
+    worker, after leaving a file named by its process id in ``seen``."""
+    real = reader.parse_game
+    parent = os.getpid()
+
+    def stumbling(text: str, *args: object, **kwargs: object) -> GameRecord:
+        if HOSTILE in text and os.getpid() != parent:
+            (seen / str(os.getpid())).touch()
+            fault()
+        return real(text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader, "parse_game", stumbling)
+
+
 def _raise() -> None:
     raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "hostile bytes")
 
@@ -153,18 +169,9 @@ def test_a_killed_worker_on_the_pure_path_gives_what_one_process_gives(
     _workers_always(monkeypatch)
     clean = [r.to_dict() for r in validate(src, light=True, jobs=2, chunk_size=4)]
     assert clean == [r.to_dict() for r in validate(src, light=True)]
-    real = reader.parse_game
-    parent = os.getpid()
     seen = tmp_path / "seen"
     seen.mkdir()
-
-    def stumbling(text: str, *args: object, **kwargs: object) -> GameRecord:
-        if HOSTILE in text and os.getpid() != parent:
-            (seen / str(os.getpid())).touch()
-            _killed()
-        return real(text, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(reader, "parse_game", stumbling)
+    _faulty_parser(monkeypatch, seen, _killed)
     assert [r.to_dict() for r in validate(src, light=True, jobs=2, chunk_size=4)] == clean
     assert len(list(seen.iterdir())) == 1  # a worker was killed
 
@@ -200,18 +207,9 @@ def test_a_hanging_worker_on_the_pure_path_is_stopped(
     _workers_always(monkeypatch)
     monkeypatch.setattr(parts_mod, "STALL_SECONDS", 3.0)
     clean = [r.to_dict() for r in validate(src, light=True)]
-    real = reader.parse_game
-    parent = os.getpid()
     seen = tmp_path / "seen"
     seen.mkdir()
-
-    def stumbling(text: str, *args: object, **kwargs: object) -> GameRecord:
-        if HOSTILE in text and os.getpid() != parent:
-            (seen / str(os.getpid())).touch()
-            _hangs()
-        return real(text, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(reader, "parse_game", stumbling)
+    _faulty_parser(monkeypatch, seen, _hangs)
     assert [r.to_dict() for r in validate(src, light=True, jobs=2, chunk_size=4)] == clean
     hung = [int(p.name) for p in seen.iterdir()]
     assert len(hung) == 1 and _gone(hung[0])
