@@ -216,10 +216,10 @@ def parts(pdn: Path, tmpdir: Path, games: int) -> None:
     import duckdb
 
     from pdnkit.openings.database import mark_loaded, settle_import
+    from pdnkit.rows.batch import BATCH_GAMES, ReportBatch
+    from pdnkit.rows.load import load_batch
     from pdnkit.store.db import ensure_schema
     from pdnkit.store.ingest import IMPORT_SETTINGS
-    from pdnkit.tables.load import load_batch
-    from pdnkit.tables.rows import BATCH_GAMES, ReportBatch
     from pdnkit.validation import validate
 
     def cpu(fn: Any) -> tuple[float, Any]:

@@ -604,7 +604,7 @@ def _collection_tables(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter
     """The collection report's tables (and, in HTML, plots): results by variant, findings
     by code, the dirtiest files, games and events, game lengths."""
     from pdnkit import plots
-    from pdnkit.stats.tables import findings, lengths, results
+    from pdnkit.stats.summaries import findings, lengths, results
 
     doc.h("Games by variant")
     doc.table(results(con, by="variant", filter=gf))

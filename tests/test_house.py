@@ -23,7 +23,7 @@ FLOORS: dict[str, int] = {
     "pdnkit.core": 2, "pdnkit.board": 2,
     "pdnkit.pdn": 3,
     "pdnkit.validation": 4,
-    "pdnkit.tables": 5, "pdnkit.samples": 5, "pdnkit.openings": 5,
+    "pdnkit.rows": 5, "pdnkit.samples": 5, "pdnkit.openings": 5,
     "pdnkit.store": 6,
     # the openings' database side (labels stored games, opens a database): beside the store,
     # which calls it at import; the rest of pdnkit.openings stays on floor 5
@@ -114,7 +114,7 @@ def test_the_checks_see_an_offence() -> None:
     """The import walk resolves relative imports and ``from package import module``, and the
     floors order what the layout says (a test that could not fail is no test)."""
     assert floor("pdnkit.rules.position") < floor("pdnkit.validation.game")
-    assert floor("pdnkit.stats.book") > floor("pdnkit.store.db")
+    assert floor("pdnkit.stats.explorer") > floor("pdnkit.store.db")
     tree = _imports("pdnkit.store.db", MODULES["pdnkit.store.db"])
     assert any(t.startswith("pdnkit.") for t, _ in tree)
 

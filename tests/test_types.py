@@ -35,7 +35,7 @@ def test_the_validator_names_real_types() -> None:
 
 #: the read side: its rooms, the reports and plots over it, and its connection context
 READ_SIDE = ["pdnkit.stats", "pdnkit.reports", "pdnkit.plots", "pdnkit.store.session",
-             "pdnkit.viewer.source"]
+             "pdnkit.viewer.fetch"]
 
 
 def _read_side_functions() -> list[tuple[str, object]]:

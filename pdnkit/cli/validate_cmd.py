@@ -248,7 +248,7 @@ def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: str,
     progress = None
     if err.is_terminal and not quiet:  # on standard error, never in the output
         from pdnkit.store.progress import LineProgress, count_lines
-        from pdnkit.validation.sources import collect_paths
+        from pdnkit.validation.inputs import collect_paths
 
         with contextlib.suppress(OSError, ValueError):
             files = [str(p) for p in collect_paths(paths)]

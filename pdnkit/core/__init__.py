@@ -4,7 +4,7 @@
 arrays (:class:`~pdnkit.core.api.Replay`): per ply the resolved move, the PDN square
 bitboards after it, its position key, piece counts and flags, and where and why the replay
 stopped. :func:`perft` and :func:`legal_moves` run the same generator. The variant reaches
-the core as data (the ``Rules`` record and the rules engine's tables, :mod:`pdnkit.core.tables`).
+the core as data (the ``Rules`` record and the rules engine's tables, :mod:`pdnkit.core.pack`).
 
 Which core runs: the C extension ``pdnkit.core._core`` when it was built at install time and
 ``PDNKIT_PURE`` is not set to ``1``; else :mod:`pdnkit.core.pure`, the same procedure over the

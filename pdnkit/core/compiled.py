@@ -50,7 +50,7 @@ def _table(rules: Rules) -> Any:
         return hit[1]
     if _core is None:
         raise CoreError(ERROR or "no compiled core")
-    from pdnkit.core.tables import table_for
+    from pdnkit.core.pack import table_for
 
     table = table_for(rules, _core.table)
     _FAST[id(rules)] = (rules, table)

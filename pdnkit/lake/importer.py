@@ -51,8 +51,8 @@ from pdnkit.store.lock import StoreLock
 from pdnkit.store.progress import ImportProgress
 from pdnkit.validation import RunOptions
 from pdnkit.validation.game import IRREGULAR
+from pdnkit.validation.inputs import collect_paths
 from pdnkit.validation.pipeline import check_arguments, file_guess_of
-from pdnkit.validation.sources import collect_paths
 
 if TYPE_CHECKING:
     from pdnkit.validation.resolve import FileGuess

@@ -4,7 +4,7 @@
 :func:`run_chunk` (in a worker, locally or on a Dask cluster) moves both ends of its range to
 the next cut point (:func:`~pdnkit.lake.cut.find_cut`), reads only that range, replays its
 games with the validator's own pipeline and builds rows with the loader's own SQL
-(:func:`pdnkit.tables.load.load_batch`) in an in-memory DuckDB, streaming them into one
+(:func:`pdnkit.rows.load.load_batch`) in an in-memory DuckDB, streaming them into one
 Parquet part per table, each under a temporary name renamed when complete. Its game numbers,
 game indexes and line numbers are local to the chunk (column ``chunk``); the manifest entry
 adds the bases (:mod:`pdnkit.lake.manifest`).
@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from pdnkit.findings import make_finding
 from pdnkit.lake.cut import BYTE_CUTTABLE, find_cut, read_range
+from pdnkit.rows.batch import ReportBatch
+from pdnkit.rows.bitboards import WHOLE_BITS
+from pdnkit.rows.load import load_batch
 from pdnkit.store.db import ensure_schema
 from pdnkit.store.lakeview import LAKE_TABLES, filesystem
-from pdnkit.tables.bitboards import WHOLE_BITS
-from pdnkit.tables.load import load_batch
-from pdnkit.tables.rows import ReportBatch
 from pdnkit.validation import RunOptions, restatus, run
 
 if TYPE_CHECKING:
@@ -181,7 +181,7 @@ class _Note:
 
 
 class NotedBatch(ReportBatch):
-    """A :class:`~pdnkit.tables.rows.ReportBatch` that places the chunk's
+    """A :class:`~pdnkit.rows.batch.ReportBatch` that places the chunk's
     ``encoding-fallback`` note (:class:`_Note`) on the game it belongs to."""
 
     def __init__(self, note: _Note) -> None:
@@ -198,7 +198,7 @@ class NotedBatch(ReportBatch):
 #: each bitboard whole (a decimal), as parts always did, whatever the board's size
 _PART_COLUMNS = {"position_bits": f"game_id, ply, layout, black, {WHOLE_BITS}"}
 #: tables that get a part only in a chunk with rows of them (the long texts of
-#: :mod:`pdnkit.tables.pieces`, in few chunks if any)
+#: :mod:`pdnkit.rows.pieces`, in few chunks if any)
 _ONLY_WITH_ROWS = frozenset({"raw_pieces"})
 
 

@@ -46,9 +46,9 @@ from pdnkit.openings.table import (
     read_table,
     square_bits,
 )
-from pdnkit.openings.tags import OPENING_TAGS
+from pdnkit.openings.tagcheck import OPENING_TAGS
+from pdnkit.rows.bitboards import bits_source
 from pdnkit.rules import Position, get_rules
-from pdnkit.tables.bitboards import bits_source
 
 if TYPE_CHECKING:
     import duckdb
@@ -169,7 +169,7 @@ def _classify_rows(book: OpeningBook, positions: list[BitsKey], more: bool,
 
 def _swapped_start(variant: str) -> BitsKey | None:
     """What a colour-swapped record stores at ply 0 (the starting placement with the other
-    side to move, :func:`~pdnkit.openings.record.colours_swapped`), ``None`` for a variant
+    side to move, :func:`~pdnkit.openings.one_game.colours_swapped`), ``None`` for a variant
     whose starting placement is not the same seen from the other side."""
     start = Position.initial(get_rules(variant))
     other = start.with_side("W" if int(start.side) == 1 else "B")

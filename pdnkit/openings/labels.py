@@ -2,7 +2,7 @@
 a replayed game by the tables shipped with pdnkit and checks its opening tag.
 
 The import calls it once per game while it builds the game's rows
-(:class:`pdnkit.tables.rows.ReportBatch`), from the positions the replay has already made, so
+(:class:`pdnkit.rows.batch.ReportBatch`), from the positions the replay has already made, so
 it costs one dictionary lookup per opening ply. What it gives becomes ``games.opening_code``,
 ``opening_name``, ``opening_ply``, ``opening_family`` and ``opening_mirrored``; a tag the
 moves disagree with becomes an ``opening-tag-mismatch`` finding (``info``). Tables a user
@@ -30,9 +30,9 @@ from pdnkit.openings.book import (
     classification,
     load_tables,
 )
-from pdnkit.openings.record import colours_swapped, game_bits, start_bits, start_position
+from pdnkit.openings.one_game import colours_swapped, game_bits, start_bits, start_position
 from pdnkit.openings.table import mirror_bytes, turn_bits
-from pdnkit.openings.tags import OPENING_TAGS, tag_disagreement
+from pdnkit.openings.tagcheck import OPENING_TAGS, tag_disagreement
 from pdnkit.rules import Position, UnknownVariantError
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def tag_finding(tags: Iterable[tuple[str, str]], c: Classification, book: Openin
                 file: str | None = None, game_index: int | None = None,
                 line: int | None = None) -> Finding | None:
     """The ``opening-tag-mismatch`` finding of a game whose opening tag names an entry its
-    moves do not reach (:func:`~pdnkit.openings.tags.tag_disagreement`), else ``None``.
+    moves do not reach (:func:`~pdnkit.openings.tagcheck.tag_disagreement`), else ``None``.
 
     Example:
         >>> from pdnkit.openings import classify_record
@@ -161,7 +161,7 @@ def _book(variant: str) -> OpeningBook | None:
 
 
 def _swapped(first: Position, variant: str) -> bool:
-    """:func:`~pdnkit.openings.record.colours_swapped` with the start looked up once."""
+    """:func:`~pdnkit.openings.one_game.colours_swapped` with the start looked up once."""
     initial = _INITIAL.get(variant)
     if initial is None or initial.rules is not first.rules:
         initial = _INITIAL[variant] = Position.initial(first.rules)
@@ -177,7 +177,7 @@ def label_report(report: GameReport, tags: Iterable[tuple[str, str]]) -> GameOpe
     """The opening columns of a replayed game (a :class:`~pdnkit.validation.report.GameReport`,
     its positions read as the replay left them) by the shipped tables of its variant, with
     the finding of its opening tag (``tags``: the game's ``(name, value)`` pairs). A game
-    recorded with the colours swapped (:func:`~pdnkit.openings.record.colours_swapped`) is
+    recorded with the colours swapped (:func:`~pdnkit.openings.one_game.colours_swapped`) is
     read mirrored. A game without a variant or positions gets no opening.
 
     Example:
@@ -208,7 +208,7 @@ def add_opening(games: dict[str, list[Any]], report: GameReport,
                 tags: Iterable[tuple[str, str]]) -> list[Finding]:
     """Append a game's opening columns (``opening_code``, ``opening_name``, ``opening_ply``,
     ``opening_family``, ``opening_mirrored``) to the ``games`` columns of a row batch
-    (:class:`pdnkit.tables.rows.ReportBatch`), by :func:`label_report`; returns the
+    (:class:`pdnkit.rows.batch.ReportBatch`), by :func:`label_report`; returns the
     ``opening-tag-mismatch`` finding of a tag its moves disagree with (as a list).
 
     Example:

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from pdnkit.errors import ArgumentError
 from pdnkit.openings.book import OpeningBook, load_tables, load_user_table, table_index
 from pdnkit.openings.labels import coded_family
-from pdnkit.openings.record import classify_record
-from pdnkit.openings.tags import check_opening_tag
+from pdnkit.openings.one_game import classify_record
+from pdnkit.openings.tagcheck import check_opening_tag
 from pdnkit.rules import get_rules, list_variants
 
 if TYPE_CHECKING:

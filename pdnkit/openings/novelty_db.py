@@ -34,7 +34,7 @@ from __future__ import annotations
 import uuid
 from typing import TYPE_CHECKING
 
-from pdnkit.tables.bitboards import bits_source
+from pdnkit.rows.bitboards import bits_source
 
 if TYPE_CHECKING:
     import duckdb

@@ -359,7 +359,7 @@ def _fen_groups(rules: Rules) -> tuple[_FenGroup, ...]:
 
 class FenLayout:
     """How :func:`write_fen` lays out a board of at most 64 engine bits, as data the
-    database loader turns into SQL (``pdnkit.tables.rows``): ``order`` lists the engine bit of
+    database loader turns into SQL (``pdnkit.rows.batch``): ``order`` lists the engine bit of
     every square in FEN order, ``names`` the square name of every bit (``None`` for bits
     that are no square). Equal layouts compare equal (every variant on the same board with
     the same notation shares one).

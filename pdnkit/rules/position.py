@@ -86,7 +86,7 @@ def position_key(white: int, black: int, kings: int, black_to_move: bool) -> int
     (the 128-bit product folded to 64 bits: high half XOR low half, so every input bit
     reaches every output bit), the mixed words are XORed together with the side's seed when
     Black is to move, and the result is mixed once more. Plain integer arithmetic, so the
-    database loader computes the same key in SQL (``pdnkit.tables.rows``) from the bitboards
+    database loader computes the same key in SQL (``pdnkit.rows.batch``) from the bitboards
     it is given.
 
     >>> position_key(0b11, 0b1100, 0, False) == position_key(0b11, 0b1100, 0, False)

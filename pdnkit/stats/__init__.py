@@ -13,11 +13,11 @@ the first mover's columns lead (``black_wins`` before ``white_wins``).
 
 The rooms (names are imported lazily from them):
 
-* :mod:`~pdnkit.stats.book` -- :func:`openings` and the opening explorer :func:`tree`;
+* :mod:`~pdnkit.stats.explorer` -- :func:`openings` and the opening explorer :func:`tree`;
 * :mod:`~pdnkit.stats.named` -- openings as the tables name them: :func:`named_openings`,
   :func:`ballots` (the ballot report), :func:`novelties`;
 * :mod:`~pdnkit.stats.positions` -- :func:`positions_at` (where a FEN or move sequence is);
-* :mod:`~pdnkit.stats.tables` -- :func:`players`, :func:`results`, :func:`lengths`,
+* :mod:`~pdnkit.stats.summaries` -- :func:`players`, :func:`results`, :func:`lengths`,
   :func:`findings`, :func:`square_counts`, and :func:`stats` (``pdnkit stats KIND``);
 * :mod:`~pdnkit.stats.endgame` -- :func:`endgame_rules`, :func:`endgame_summary`,
   :func:`verdict`;
@@ -40,22 +40,22 @@ from pdnkit._lazy import lazy_exports
 
 _API: dict[str, str] = {
     # the opening book
-    "openings": "pdnkit.stats.book",
-    "tree": "pdnkit.stats.book",
-    "TREE_COLUMNS": "pdnkit.stats.book",
+    "openings": "pdnkit.stats.explorer",
+    "tree": "pdnkit.stats.explorer",
+    "TREE_COLUMNS": "pdnkit.stats.explorer",
     "named_openings": "pdnkit.stats.named",
     "ballots": "pdnkit.stats.named",
     "novelties": "pdnkit.stats.named",
     "positions_at": "pdnkit.stats.positions",
     "StoredPosition": "pdnkit.stats.positions",
     # tables
-    "STAT_KINDS": "pdnkit.stats.tables",
-    "stats": "pdnkit.stats.tables",
-    "players": "pdnkit.stats.tables",
-    "results": "pdnkit.stats.tables",
-    "lengths": "pdnkit.stats.tables",
-    "findings": "pdnkit.stats.tables",
-    "square_counts": "pdnkit.stats.tables",
+    "STAT_KINDS": "pdnkit.stats.summaries",
+    "stats": "pdnkit.stats.summaries",
+    "players": "pdnkit.stats.summaries",
+    "results": "pdnkit.stats.summaries",
+    "lengths": "pdnkit.stats.summaries",
+    "findings": "pdnkit.stats.summaries",
+    "square_counts": "pdnkit.stats.summaries",
     # draw and endgame rules
     "VERDICTS": "pdnkit.stats.endgame",
     "verdict": "pdnkit.stats.endgame",

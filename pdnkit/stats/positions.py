@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
 from pdnkit.errors import ArgumentError
+from pdnkit.rows.bitboards import bits_literal, bits_source
 from pdnkit.stats.filters import GameFilter, SqlParam
 from pdnkit.store.session import DbLike, reading
-from pdnkit.tables.bitboards import bits_literal, bits_source
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -58,8 +58,8 @@ def _engine_positions(variants: list[str], fen: str | None, tokens: list[str]
     >>> _engine_positions(["international"], None, ["32-28", "99-23"])[1]
     [(1, 'international', "move 2 '99-23' is not legal after 32-28")]
     """
+    from pdnkit.rows.bitboards import square_bits
     from pdnkit.rules import Position, format_move, get_rules, match_move, parse_fen
-    from pdnkit.tables.bitboards import square_bits
 
     out: list[StoredPosition] = []
     failed: list[tuple[int, str, str]] = []
@@ -117,7 +117,7 @@ def positions_at(
     """
     import pandas as pd
 
-    from pdnkit.tables.bitboards import bits_key
+    from pdnkit.rows.bitboards import bits_key
 
     if fen and moves:
         raise ArgumentError("give a FEN or a move sequence, not both")
@@ -136,8 +136,8 @@ def _found(con: duckdb.DuckDBPyConnection, fen: str | None, tokens: list[str],
     rules engine (raising ``ValueError`` where no variant takes the start)."""
     found: set[StoredPosition] = set()
     if fen:  # the FEN's square bitboards, read on the board of every variant stored
+        from pdnkit.rows.bitboards import fen_bits
         from pdnkit.rules import get_rules
-        from pdnkit.tables.bitboards import fen_bits
 
         for v in _stored_variants(con, variant):
             try:
@@ -203,8 +203,8 @@ def _initial_positions(con: duckdb.DuckDBPyConnection,
                        variant: str | None) -> list[StoredPosition]:
     """The initial position of each variant and edition of the games that start from it
     (the rules engine's; the stored starts of a variant it does not know)."""
+    from pdnkit.rows.bitboards import square_bits
     from pdnkit.rules import Position, get_rules
-    from pdnkit.tables.bitboards import square_bits
 
     vwhere, vparams = GameFilter(variant=variant).sql()
     start = "coalesce(g.start_is_initial, g.fen IS NULL)"

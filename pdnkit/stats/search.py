@@ -32,10 +32,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from pdnkit.errors import ArgumentError, PdnkitError
+from pdnkit.rows.bitboards import bits_literal, bits_source
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.stats.positions import Bits5, bits_match
 from pdnkit.store.session import DbLike, reading
-from pdnkit.tables.bitboards import bits_literal, bits_source
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -523,8 +523,8 @@ def _fen_positions(con: duckdb.DuckDBPyConnection, fen: str, variant: str | None
     """The stored form (``(black, wm, wk, bm, bk)``) of ``fen`` (its own side to move, or as
     ``side`` says; with ``mirror`` also the mirrored position, other side to move) in every
     variant of the database that reads it (or ``variant``)."""
+    from pdnkit.rows.bitboards import square_bits
     from pdnkit.rules import Position, get_rules, parse_fen
-    from pdnkit.tables.bitboards import square_bits
 
     variants = [variant] if variant else [r[0] for r in con.execute(
         "SELECT DISTINCT variant FROM games WHERE variant IS NOT NULL").fetchall()]

@@ -39,15 +39,15 @@ from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import ArgumentError
 from pdnkit.openings.database import mark_loaded, mark_removed, settle_import
+from pdnkit.rows.batch import ReportBatch
+from pdnkit.rows.load import load_batch
 from pdnkit.store import steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
 from pdnkit.store.progress import ImportProgress
-from pdnkit.tables.load import load_batch
-from pdnkit.tables.rows import ReportBatch
 from pdnkit.validation.flow import run
-from pdnkit.validation.options import RunOptions
+from pdnkit.validation.inputs import collect_paths
 from pdnkit.validation.pipeline import check_arguments
-from pdnkit.validation.sources import collect_paths
+from pdnkit.validation.runoptions import RunOptions
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor

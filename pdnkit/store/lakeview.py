@@ -20,6 +20,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pdnkit.rows.bitboards import split_columns
+from pdnkit.rows.compact import MOVE_ROWS_SELECT
 from pdnkit.store.lakeparts import (
     LAKE_TABLES,
     MANIFEST,
@@ -33,8 +35,6 @@ from pdnkit.store.lakeparts import (
     upgrade_lake,
     url_of,
 )
-from pdnkit.tables.bitboards import split_columns
-from pdnkit.tables.compact import MOVE_ROWS_SELECT
 
 if TYPE_CHECKING:
     import duckdb

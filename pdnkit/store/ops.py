@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 from pdnkit.errors import ArgumentError
+from pdnkit.rows.pieces import join_pieces
 from pdnkit.store.db import DbLike, db_path, opened
 from pdnkit.store.lakeparts import is_lake
 from pdnkit.store.session import LakeIsReadOnlyError
 from pdnkit.store.session import is_lake as is_lake_connection
-from pdnkit.tables.pieces import join_pieces
 
 if TYPE_CHECKING:
     import pandas as pd

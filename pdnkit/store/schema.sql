@@ -177,7 +177,7 @@ CREATE MACRO IF NOT EXISTS fen_field(fen_order, names, men, kings) AS
         lambda s: CASE WHEN (kings >> (s - 1)) & 1 = 1 THEN 'K' ELSE '' END || names[s]), ',');
 
 -- The position key of square bitboards: equal for equal placement and side to move, a 64-bit
--- mix of the white, black and king squares (pdnkit.tables.bitboards.bits_key computes the
+-- mix of the white, black and king squares (pdnkit.rows.bitboards.bits_key computes the
 -- same in Python). Derived, not stored: a search for a position compares the bitboards.
 CREATE MACRO IF NOT EXISTS key_word(v, seed, mul) AS
     xor((xor(v, seed) * mul) >> 64, (xor(v, seed) * mul) & 18446744073709551615::UHUGEINT);

@@ -48,6 +48,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pdnkit.errors import ArgumentError, MissingFileError
+from pdnkit.rows.bitboards import HIGH_COLUMNS, split_sql
+from pdnkit.rows.compact import MOVE_ROWS_SELECT
 from pdnkit.store import steps
 from pdnkit.store.lock import StoreLock
 from pdnkit.store.schema import (
@@ -65,8 +67,6 @@ from pdnkit.store.schema import (
     schema_version,
     table_columns,
 )
-from pdnkit.tables.bitboards import HIGH_COLUMNS, split_sql
-from pdnkit.tables.compact import MOVE_ROWS_SELECT
 
 if TYPE_CHECKING:
     import duckdb

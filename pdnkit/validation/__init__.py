@@ -14,7 +14,7 @@ The stages, one module each (``docs/architecture.md`` section 4): :mod:`.resolve
 rules), :mod:`.start` (the start position), :mod:`.match` (a written move to one legal move),
 :mod:`.game` (the replay of the main line and its variations), :mod:`.judge` (result and draw
 verdicts), :mod:`.report` (the report and its findings), :mod:`.pipeline` (one game through
-the stages), :mod:`.sources` (the inputs), :mod:`.options` (the run's options as one frozen
+the stages), :mod:`.inputs` (the inputs), :mod:`.runoptions` (the run's options as one frozen
 record), :mod:`.collect` (what a run fills: reports or rows), :mod:`.jobs` (worker processes)
 :mod:`.rewrite` (:func:`convert`: a collection as canonical PDN, GameTypes guessed)
 and :mod:`.flow` (:func:`run`: a source's games to results in file order, serially or on
@@ -37,7 +37,7 @@ from pdnkit.errors import ArgumentError
 from pdnkit.validation.collect import Reports, Rows
 from pdnkit.validation.flow import run
 from pdnkit.validation.game import IRREGULAR
-from pdnkit.validation.options import RunOptions
+from pdnkit.validation.inputs import Source, collect_paths, iter_sources
 from pdnkit.validation.pipeline import (
     check_arguments,
     check_codes,
@@ -47,7 +47,7 @@ from pdnkit.validation.pipeline import (
     restatus,
 )
 from pdnkit.validation.report import GameReport, PlyRecord, internal_error
-from pdnkit.validation.sources import Source, collect_paths, iter_sources
+from pdnkit.validation.runoptions import RunOptions
 
 if TYPE_CHECKING:
     from pdnkit.validation.rewrite import ConvertSummary, convert

@@ -3,7 +3,7 @@
 
 :func:`pdnkit.validation.flow.run` maps a source's games to reports and hands them, in file
 order, to objects the caller chooses: :class:`Reports` (the reports themselves, for
-``validate``) or :class:`pdnkit.tables.rows.ReportBatch` (the database rows, for the store
+``validate``) or :class:`pdnkit.rows.batch.ReportBatch` (the database rows, for the store
 and the lake). Either is filled one report at a time with :meth:`Rows.add`; in a worker
 process one object takes a whole batch of games, numbered from 0, and the parent moves it to
 its place in the file with :meth:`Rows.shift_game_index`. The class itself is what the

@@ -330,7 +330,7 @@ class CoreRun:
     ``0`` to ``len(self) - 1``) and the nodes they were read from. :meth:`records` gives the
     records a full replay makes of them, :meth:`notations` their canonical forms; the
     database loader cuts its columns from the arrays
-    (:meth:`pdnkit.tables.rows.ReportBatch.add`)."""
+    (:meth:`pdnkit.rows.batch.ReportBatch.add`)."""
 
     __slots__ = ("rules", "start", "fields", "rep", "plies", "base_num", "offset", "black")
 

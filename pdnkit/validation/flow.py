@@ -2,7 +2,7 @@
 
 Every caller that reads games drives the pipeline through here: ``validate`` asks for the
 reports themselves (:class:`~pdnkit.validation.collect.Reports`), the database loader for its
-row batches (:class:`pdnkit.tables.rows.ReportBatch`), a lake task for the same rows of one
+row batches (:class:`pdnkit.rows.batch.ReportBatch`), a lake task for the same rows of one
 byte range. The rows class says what is built from each report and when a batch is full; a
 run reads and replays in this process (:func:`~pdnkit.validation.pipeline.serial_reports`),
 or in worker processes (:func:`~pdnkit.validation.jobs.parallel_rows`), which build the rows
@@ -10,7 +10,7 @@ themselves and send them back numbered in file order. Either way the results are
 
 Example:
     >>> from pdnkit.validation.collect import Reports
-    >>> from pdnkit.validation.options import RunOptions
+    >>> from pdnkit.validation.runoptions import RunOptions
     >>> text = "1. 32-28 *\\n\\n1. 33-29 *"
     >>> [[r.index for r in rows] for rows in run(text, RunOptions(variant="international"),
     ...                                          Reports)]
@@ -24,9 +24,9 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from pdnkit.validation.collect import RowsT, batched
-from pdnkit.validation.options import RunOptions
+from pdnkit.validation.inputs import Source
 from pdnkit.validation.pipeline import serial_reports
-from pdnkit.validation.sources import Source
+from pdnkit.validation.runoptions import RunOptions
 
 if TYPE_CHECKING:
     from pdnkit.validation.jobs import Workers
@@ -54,10 +54,10 @@ def run(source: Source, options: RunOptions, rows: Callable[[], RowsT], *, jobs:
     caller that reads one file in parts), else each file is pre-scanned. ``rows`` makes an
     empty rows object (a class, or a ``functools.partial`` of one: it pickles for the
     workers): :class:`~pdnkit.validation.collect.Reports` or
-    :class:`pdnkit.tables.rows.ReportBatch`.
+    :class:`pdnkit.rows.batch.ReportBatch`.
 
     Example:
-        >>> from pdnkit.tables.rows import ReportBatch
+        >>> from pdnkit.rows.batch import ReportBatch
         >>> text = '[GameType "20"] 1. 32-28 19-23 *'
         >>> [(b.games_count, b.plies_count) for b in run(text, RunOptions(), ReportBatch)]
         [(1, 2)]

@@ -45,7 +45,6 @@ from pdnkit.validation.match import (
     settle_ambiguity,
     squares_cache,
 )
-from pdnkit.validation.options import RunOptions
 from pdnkit.validation.report import (
     COLOR_LETTER,
     NO_PLY,
@@ -58,6 +57,7 @@ from pdnkit.validation.report import (
     internal_error,
     unreplayed_plies,
 )
+from pdnkit.validation.runoptions import RunOptions
 from pdnkit.validation.start import Start, game_start, start_fen, start_position
 
 if TYPE_CHECKING:

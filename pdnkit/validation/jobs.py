@@ -42,11 +42,11 @@ from typing import IO, TYPE_CHECKING, TypeVar
 
 from pdnkit.findings import Finding, make_finding
 from pdnkit.validation.collect import Reports, Rows, RowsT, batched, renumber
-from pdnkit.validation.options import RunOptions
+from pdnkit.validation.inputs import Source, is_record, iter_sources
 from pdnkit.validation.parts import FileOrder, Part, WorkContext, deliver, fill, span_records
 from pdnkit.validation.pipeline import failed_report, file_guess_of, replay_with
 from pdnkit.validation.report import GameReport
-from pdnkit.validation.sources import Source, is_record, iter_sources
+from pdnkit.validation.runoptions import RunOptions
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future

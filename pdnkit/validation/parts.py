@@ -19,7 +19,7 @@ same :class:`FileOrder`.
 Example:
     >>> from pdnkit.validation.collect import Reports
     >>> from pdnkit.pdn import parse_game
-    >>> from pdnkit.validation.options import RunOptions
+    >>> from pdnkit.validation.runoptions import RunOptions
     >>> ctx = WorkContext(None, None, RunOptions(variant="international"), None, Reports)
     >>> part = fill([parse_game("1. 32-28 *"), parse_game("1. 33-29 *")], ctx, here=True)
     >>> order = FileOrder(None, Reports)
@@ -37,9 +37,9 @@ from typing import TYPE_CHECKING, Generic
 
 from pdnkit.findings import Finding, make_finding
 from pdnkit.validation.collect import Reports, RowsT, renumber, travel_light
-from pdnkit.validation.options import RunOptions
 from pdnkit.validation.pipeline import replay_with, restatus
 from pdnkit.validation.report import GameReport
+from pdnkit.validation.runoptions import RunOptions
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 from pdnkit.errors import ArgumentError
 from pdnkit.findings import Severity, make_finding, worst
 from pdnkit.validation.game import IRREGULAR, replay_game
+from pdnkit.validation.inputs import FileInput, Source, is_record, iter_sources
 from pdnkit.validation.judge import CONVENTIONS
-from pdnkit.validation.options import RunOptions
 from pdnkit.validation.report import GameReport, finish_status, internal_error
 from pdnkit.validation.resolve import (
     FileGuess,
@@ -31,7 +31,7 @@ from pdnkit.validation.resolve import (
     resolve_rules,
     scan_file,
 )
-from pdnkit.validation.sources import FileInput, Source, is_record, iter_sources
+from pdnkit.validation.runoptions import RunOptions
 
 if TYPE_CHECKING:
     from pdnkit.pdn.record import GameRecord

@@ -223,7 +223,7 @@ class PlainRun:
         >>> from pdnkit.pdn import parse_game
         >>> from pdnkit.rules import get_rules
         >>> from pdnkit.validation.game import replay_game
-        >>> from pdnkit.validation.options import RunOptions
+        >>> from pdnkit.validation.runoptions import RunOptions
         >>> rec = parse_game("1. 32-28 19-23 2. 28x19 14x23 *")
         >>> run = replay_game(rec, get_rules("international"), (), RunOptions(compact=True)).plain
         >>> len(run), run.records()[2].notation

@@ -102,8 +102,8 @@ def convert(paths: Iterable[PathLike], out: PathLike, *,
 def _file_guess(path: Path, encoding: str | None) -> object:
     """The variant ``validate`` guesses for the file's games that name none (its pre-scan:
     :func:`pdnkit.validation.pipeline.file_guess_of`)."""
-    from pdnkit.validation.options import RunOptions
     from pdnkit.validation.pipeline import file_guess_of
+    from pdnkit.validation.runoptions import RunOptions
 
     return file_guess_of(path, RunOptions(encoding=encoding))
 
@@ -113,9 +113,9 @@ def _guessed_gametype(record: object, guess: object) -> int | None:
     tag as (the file's variant; where several fit, the one its moves replay under), which
     ``convert`` writes so the converted file says what was guessed (only Italian files got
     one before)."""
-    from pdnkit.validation.options import RunOptions
     from pdnkit.validation.pipeline import replay_with
     from pdnkit.validation.resolve import resolve_rules
+    from pdnkit.validation.runoptions import RunOptions
 
     try:
         res = resolve_rules(record, file_guess=guess)  # type: ignore[arg-type]

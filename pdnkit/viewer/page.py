@@ -52,7 +52,7 @@ class ViewSummary:
 
 def game_model_of(text: str) -> GameModel:
     """The model of the first game of a PDN text (for examples and tests)."""
-    from pdnkit.viewer.source import file_game
+    from pdnkit.viewer.fetch import file_game
 
     return game_model(file_game(text, 1))
 
@@ -156,12 +156,12 @@ def _build(models: Iterable[GameModel], title: str) -> tuple[str, list[dict[str,
 def _models(source: Any, db: Any, where: str | None, variant: str | None,
             limit: int | None) -> Iterable[GameModel]:
     if db is not None:
-        from pdnkit.viewer.source import db_games
+        from pdnkit.viewer.fetch import db_games
 
         for _, label, report in db_games(db, where=where, limit=limit):
             yield game_model(report, source=label)
         return
-    from pdnkit.viewer.source import file_games
+    from pdnkit.viewer.fetch import file_games
 
     for n, report in enumerate(file_games(source, variant=variant)):
         if limit is not None and n >= limit:

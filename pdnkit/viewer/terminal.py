@@ -259,7 +259,7 @@ def show(source: Any = None, *, game: int = 1, db: Any = None, game_id: int | No
     if db is not None:
         if game_id is None:
             raise ArgumentError("give game_id with db")
-        from pdnkit.viewer.source import db_games
+        from pdnkit.viewer.fetch import db_games
 
         found = next(iter(db_games(db, game_id=game_id)), None)
         if found is None:
@@ -272,7 +272,7 @@ def show(source: Any = None, *, game: int = 1, db: Any = None, game_id: int | No
         if isinstance(source, str) and not Path(source).suffix and "\n" not in source \
                 and Path(source).exists():
             source = Path(source)
-        from pdnkit.viewer.source import file_game
+        from pdnkit.viewer.fetch import file_game
 
         report = file_game(source, game, variant=variant)
         model = game_model(report)

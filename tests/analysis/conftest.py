@@ -10,8 +10,8 @@ from typing import Any
 import duckdb
 import pytest
 
+from pdnkit.rows.compact import MOVE_ROWS_SELECT
 from pdnkit.store.db import schema_sql
-from pdnkit.tables.compact import MOVE_ROWS_SELECT
 
 
 def fake_key(variant: str, moves: Iterable[str]) -> int:
@@ -33,8 +33,8 @@ def game_positions(variant: str, fen: str | None, moves: list[str]
     """The positions (Black to move, square bitboards) of a game: the start as the rules
     engine sets it up (the variant's initial position, or the FEN), then stand-ins, a
     :func:`fake_key` as white men, so move orders that play the same moves transpose."""
+    from pdnkit.rows.bitboards import square_bits
     from pdnkit.rules import Position, get_rules, parse_fen
-    from pdnkit.tables.bitboards import square_bits
 
     prefix = (f"fen:{fen}|" if fen else "") + str(variant)
     try:
@@ -134,8 +134,8 @@ class Builder:
     def _position(self, gid: int, ply: int, variant: str, black: bool,
                   bits: tuple[int, int, int, int]) -> None:
         """The position at ``ply`` as an import stores it."""
+        from pdnkit.rows.bitboards import board_layout, layout_ids
         from pdnkit.rules import get_rules
-        from pdnkit.tables.bitboards import board_layout, layout_ids
 
         try:
             rules = get_rules(variant)

@@ -13,7 +13,7 @@ import pytest
 from pdnkit import plots, reports, stats
 from pdnkit.stats import search as search_room
 from pdnkit.store.session import LakeIsReadOnlyError, reading, writing
-from pdnkit.viewer.source import db_games
+from pdnkit.viewer.fetch import db_games
 
 PDN = """[Event "Cup"]
 [White "Ann Long"]

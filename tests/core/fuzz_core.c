@@ -2,7 +2,7 @@
  *
  * Build and run (clang with libFuzzer), from the project root:
  *
- *   .venv/bin/python -c "from pdnkit.core.tables import pack_table; from pdnkit.rules import \
+ *   .venv/bin/python -c "from pdnkit.core.pack import pack_table; from pdnkit.rules import \
  *       list_variants, Position; import pathlib; d = pathlib.Path('/tmp/pdnkit-fuzz'); \
  *       d.mkdir(exist_ok=True); [(d / f'{i}.bin').write_bytes(pack_table(r).tobytes()) \
  *       for i, r in enumerate(list_variants())]"

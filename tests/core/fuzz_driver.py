@@ -157,7 +157,7 @@ def states(rng: random.Random, rounds: int) -> int:
 
 def tables(rng: random.Random, rounds: int) -> int:
     from pdnkit.core import compiled, state_of
-    from pdnkit.core.tables import pack_table
+    from pdnkit.core.pack import pack_table
     from pdnkit.rules import Position, list_variants
 
     ext = compiled._core

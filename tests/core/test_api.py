@@ -25,7 +25,7 @@ from pdnkit.core import (
     pure,
     state_of,
 )
-from pdnkit.core.tables import pack_table
+from pdnkit.core.pack import pack_table
 from pdnkit.rules import Position, get_rules, parse_fen
 from tests.core.support import BACKENDS, COMPILED
 from tests.shared import ROOT

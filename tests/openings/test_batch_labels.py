@@ -17,7 +17,7 @@ import pytest
 from pdnkit.openings import load_tables
 from pdnkit.openings.labels import OPENING_COLUMNS, BatchOpenings, label_report
 from pdnkit.pdn.tags import unique_tags
-from pdnkit.tables.rows import ReportBatch
+from pdnkit.rows.batch import ReportBatch
 from pdnkit.validation import GameReport, validate
 from tests.shared import SHARED_DATA
 
@@ -102,7 +102,7 @@ def test_a_game_taken_back_leaves_no_waiting_row(monkeypatch: pytest.MonkeyPatch
     text = "\n".join(f'[GameType "21"][Round "{i}"] 1. 11-15 23-19 8-11 22-17 4-8 *'
                      for i in range(3)).replace('[Round "1"] 1. 11-15', '[Round "1"] 1. 9-13')
     reports = list(validate(text, compact=True))
-    from pdnkit.tables import rows
+    from pdnkit.rows import batch as rows
 
     real = rows.start_position_info
     calls = {"n": 0}

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from pdnkit.rows.batch import ReportBatch
+from pdnkit.rows.load import load_batch
 from pdnkit.samples import sample_dir
 from pdnkit.store.db import connect
-from pdnkit.tables.load import load_batch
-from pdnkit.tables.rows import ReportBatch
 from pdnkit.validation import validate
 from tests.shared import shared_path
 
@@ -82,7 +82,7 @@ def test_every_encoding_is_exact() -> None:
                NULL::INTEGER[] AS path, []::INTEGER[] AS captured, true AS replayed)""")
     assert con.execute("SELECT notation, canonical, path, move_number FROM moves"
                        ).fetchall() == [("32-28", "32-28", [32, 28], 1)]
-    from pdnkit.tables.compact import MOVE_ROWS_SELECT
+    from pdnkit.rows.compact import MOVE_ROWS_SELECT
 
     cases = [  # ply, move_number, side, notation, canonical, origin, destination, path, captured
         (1, 1, "W", "32-28", "32-28", 32, 28, [32, 28], []),

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from pdnkit.rows.batch import ReportBatch
+from pdnkit.rows.load import load_batch
 from pdnkit.samples import sample_dir
 from pdnkit.store.db import connect
-from pdnkit.tables.load import load_batch
-from pdnkit.tables.rows import ReportBatch
 from pdnkit.validation import validate
 from tests.shared import shared_path
 

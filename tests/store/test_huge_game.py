@@ -9,8 +9,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from pdnkit.rows.pieces import PIECE_CHARS, RAW_ROW_CHARS
 from pdnkit.store import export, import_files
-from pdnkit.tables.pieces import PIECE_CHARS, RAW_ROW_CHARS
 
 SMALL = '[Event "small {n}"]\n[GameType "20"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
 

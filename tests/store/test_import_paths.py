@@ -87,7 +87,7 @@ def test_worker_processes_load_the_same_tables(tmp_path: Path, pay: bool,
     monkeypatch.setattr("pdnkit.validation.jobs.PARALLEL_MIN_BYTES", 0)  # workers, however
     monkeypatch.setattr("pdnkit.validation.jobs.workers_can_pay", lambda: True)
     monkeypatch.setattr("pdnkit.validation.jobs.workers_pay", lambda *a, **k: pay)  # small
-    monkeypatch.setattr("pdnkit.tables.rows.BATCH_GAMES", 4)
+    monkeypatch.setattr("pdnkit.rows.batch.BATCH_GAMES", 4)
     s = import_files([f], db=two, jobs=2)
     assert s.games > 50 and s.findings > 10
     a, b = duckdb.connect(str(one), read_only=True), duckdb.connect(str(two), read_only=True)

@@ -12,9 +12,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from pdnkit.rows import batch as rows
+from pdnkit.rows.bitboards import bits_key
 from pdnkit.store import connect, duplicates, import_files, ingest, query
-from pdnkit.tables import rows
-from pdnkit.tables.bitboards import bits_key
 from pdnkit.validation import flow
 from tests.store.fakes import fake_file_reports, write_fake
 
@@ -217,7 +217,7 @@ _KILLER = """
 import os, signal, sys
 from pathlib import Path
 from pdnkit.store import import_files
-from pdnkit.tables import rows
+from pdnkit.rows import batch as rows
 from pdnkit.validation import flow
 from tests.store.fakes import fake_file_reports
 

@@ -14,15 +14,15 @@ import duckdb
 import pyarrow as pa
 import pytest
 
+from pdnkit.rows.batch import ReportBatch, _schemas
+from pdnkit.rows.bitboards import board_layout, layout_ids, square_bits
+from pdnkit.rows.load import position_bits_query
 from pdnkit.rules import Position, get_rules, list_variants, write_fen
 from pdnkit.rules.fen import fen_layout
 from pdnkit.rules.position import position_key
 from pdnkit.samples import sample_dir
 from pdnkit.store import import_files, ingest
 from pdnkit.store.db import connect
-from pdnkit.tables.bitboards import board_layout, layout_ids, square_bits
-from pdnkit.tables.load import position_bits_query
-from pdnkit.tables.rows import ReportBatch, _schemas
 from tests.placements import random_positions, stored_key
 
 VARIANTS = [r for r in list_variants() if fen_layout(r) is not None]
@@ -138,7 +138,7 @@ def test_a_failed_load_rolls_the_file_back(tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """A load error in the writer thread reaches the caller, and nothing of the file stays;
     the next import works on the same database."""
-    monkeypatch.setattr("pdnkit.tables.rows.BATCH_GAMES", 1)
+    monkeypatch.setattr("pdnkit.rows.batch.BATCH_GAMES", 1)
     games = (sample_dir() / "russian.pdn").read_text(encoding="utf-8").split("\n\n[")
     good, bad = tmp_path / "a.pdn", tmp_path / "b.pdn"
     good.write_text(games[0] + "\n", encoding="utf-8")

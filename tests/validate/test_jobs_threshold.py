@@ -31,7 +31,7 @@ def test_on_the_compiled_core_workers_get_parts_of_files(monkeypatch: pytest.Mon
     """Workers that read game texts cut here lose to one process on the compiled lane, so
     on the compiled core they are handed parts of a file's bytes instead (and any other
     input stays in this process); the pure core hands them game texts."""
-    from pdnkit.validation.options import RunOptions
+    from pdnkit.validation.runoptions import RunOptions
 
     src = tmp_path / "a.pdn"
     src.write_text('[GameType "20"]\n1. 32-28 *\n\n' * 3, encoding="utf-8")

@@ -1,8 +1,8 @@
 /* The compiled replay core of pdnkit: shared types.
  *
  * A variant reaches the core as data only: the table (struct Table) is filled from the blob
- * that pdnkit/core/tables.py packs from a Rules record and the rules engine's own search
- * tables (pdnkit.rules.tables). Squares are indexed 0..nsq-1 (PDN square n is index n-1), and
+ * that pdnkit/core/pack.py packs from a Rules record and the rules engine's own search
+ * tables (pdnkit.rules.lookups). Squares are indexed 0..nsq-1 (PDN square n is index n-1), and
  * a bitboard holds bit n-1 for square n: the position_bits layout the database stores. No
  * code here knows a variant's name.
  */

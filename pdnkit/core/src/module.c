@@ -110,7 +110,7 @@ static PyObject *py_table(PyObject *self, PyObject *arg) {
 
 static const Table *get_table(PyObject *obj) {
     if (!PyCapsule_IsValid(obj, CAPSULE)) {
-        PyErr_SetString(PyExc_TypeError, "expected a core table (pdnkit.core.tables)");
+        PyErr_SetString(PyExc_TypeError, "expected a core table (pdnkit.core.pack)");
         return NULL;
     }
     return PyCapsule_GetPointer(obj, CAPSULE);

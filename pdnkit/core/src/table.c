@@ -1,4 +1,4 @@
-/* Reading a variant's table from the blob packed by pdnkit/core/tables.py.
+/* Reading a variant's table from the blob packed by pdnkit/core/pack.py.
  *
  * The blob is a flat sequence of 32-bit integers (the order is documented in tables.py:
  * header, rule fields, precedence keys, promotion squares, engine bits, coordinates, the

@@ -1,4 +1,4 @@
-"""A plain run's columns cut from arrays (``pdnkit.tables.runs``) against the ply records a
+"""A plain run's columns cut from arrays (``pdnkit.rows.runs``) against the ply records a
 full replay makes of the same run: the canonical notation (the short-form table and the core's
 full-path plies against ``core_notation`` and the pure engine's record), the written move,
 squares, path, captured pieces, flags, NAGs, comments, lines and the engine bitboards after
@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from pdnkit.tables.bitboards import board_layout, square_bits
-from pdnkit.tables.rows import moves_hash
-from pdnkit.tables.runs import PendingHash, hash_runs, run_chunk, run_columns
+from pdnkit.rows.batch import moves_hash
+from pdnkit.rows.bitboards import board_layout, square_bits
+from pdnkit.rows.runs import PendingHash, hash_runs, run_chunk, run_columns
 from pdnkit.validation import validate
 from tests.core.support import corpus_files
 from tests.shared import SHARED_DATA

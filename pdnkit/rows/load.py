@@ -1,16 +1,16 @@
 """The SQL that puts a row batch into the tables: the same for a database file and for a lake's
 parts (which load into an in-memory DuckDB with the schema and read the tables back).
 
-A batch (:meth:`pdnkit.tables.rows.ReportBatch.to_arrow`) numbers its games from 0;
+A batch (:meth:`pdnkit.rows.batch.ReportBatch.to_arrow`) numbers its games from 0;
 :func:`load_batch` shifts them by ``game_offset``, adds ``file_id`` and computes the derived
-columns in the ``INSERT`` itself: moves stored compactly (:mod:`pdnkit.tables.compact`),
+columns in the ``INSERT`` itself: moves stored compactly (:mod:`pdnkit.rows.compact`),
 positions given as engine bitboards turned into square bitboards in SQL.
 
 Example:
     >>> import duckdb
     >>> from pdnkit.store.db import ensure_schema
     >>> from pdnkit.validation import validate
-    >>> from pdnkit.tables.rows import ReportBatch
+    >>> from pdnkit.rows.batch import ReportBatch
     >>> con = duckdb.connect()
     >>> ensure_schema(con)
     >>> batch = ReportBatch()
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pdnkit.tables.bitboards import BoardLayout, compact_sql, layout_ids, split_columns
-from pdnkit.tables.compact import MOVE_ROWS_SELECT
-from pdnkit.tables.pieces import split_long_texts
+from pdnkit.rows.bitboards import BoardLayout, compact_sql, layout_ids, split_columns
+from pdnkit.rows.compact import MOVE_ROWS_SELECT
+from pdnkit.rows.pieces import split_long_texts
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 #: the ``move_rows`` columns of a ``run_moves`` batch table (``ReportBatch.to_arrow``, whose
-#: columns :func:`pdnkit.tables.runs.run_tables` gives as ``move_rows`` stores them): what a
+#: columns :func:`pdnkit.rows.runs.run_tables` gives as ``move_rows`` stores them): what a
 #: plain run's ply always is (replayed) or what its flags say (side, piece)
 RUN_MOVE_ROWS = (
     "game_id, ply, number_offset, CASE WHEN black THEN 'B' ELSE 'W' END AS side, notation, "
@@ -81,16 +81,16 @@ def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,
     """The SQL query that turns a ``position_bits`` batch of engine bitboards (named
     ``_pdnkit_load``; columns ``game_id``, ``ply``, ``layout``, ``black`` (1 when Black is to
     move), the engine's bitboards ``w``, ``b``, ``k``) into ``position_bits`` rows: the square
-    bitboards ``wm``, ``wk``, ``bm``, ``bk`` (:func:`pdnkit.tables.bitboards.compact_sql`) and
+    bitboards ``wm``, ``wk``, ``bm``, ``bk`` (:func:`pdnkit.rows.bitboards.compact_sql`) and
     ``black``, with ``game_offset`` added to the game numbers. ``layout`` numbers ``layouts``
-    (each a :class:`pdnkit.tables.bitboards.BoardLayout`), whose database numbers are ``ids``
+    (each a :class:`pdnkit.rows.bitboards.BoardLayout`), whose database numbers are ``ids``
     (default: their positions in ``layouts``). DuckDB computes them in bulk, off the Python
     thread, while the next batch is replayed.
 
     Example:
         >>> import duckdb
         >>> from pdnkit.rules import Position, get_rules
-        >>> from pdnkit.tables.bitboards import board_layout, square_bits
+        >>> from pdnkit.rows.bitboards import board_layout, square_bits
         >>> p = Position.initial(get_rules("russian"))
         >>> con = duckdb.connect()
         >>> _ = con.execute("CREATE TABLE _pdnkit_load AS SELECT 0 AS game_id, 0 AS ply, "
@@ -122,7 +122,7 @@ _TARGETS = {"moves": "move_rows", "run_moves": "move_rows"}
 def _select(name: str, game_offset: int, file_id: int) -> str:
     """The query over the batch table ``name`` (named ``_pdnkit_load``) that loads it: local
     game numbers shifted by ``game_offset``, ``file_id`` added, moves stored compactly
-    (:data:`pdnkit.tables.compact.MOVE_ROWS_SELECT`; a plain run's moves first get the
+    (:data:`pdnkit.rows.compact.MOVE_ROWS_SELECT`; a plain run's moves first get the
     ``move_rows`` columns, :data:`RUN_MOVE_ROWS`)."""
     shift = f"* REPLACE (game_id + {int(game_offset)} AS game_id)"
     if name == "moves":
@@ -152,7 +152,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file
     engine bitboards (``position_bits``) become square bitboards in SQL
     (:func:`position_bits_query`), those written in Python
     (``positions``) are inserted as they are; both number ``layouts``, which get their
-    database numbers here (:func:`pdnkit.tables.bitboards.layout_ids`)."""
+    database numbers here (:func:`pdnkit.rows.bitboards.layout_ids`)."""
     bits = tables.get("position_bits")
     py_pos = tables.get("positions")
     if any(t is not None and t.num_rows for t in (bits, py_pos, tables.get("run_squares"))):
@@ -175,7 +175,7 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file
                                    [i for i, lay in enumerate(lays) if lay.squares > 64]))
     tables = dict(tables)
     tables["games"], pieces = split_long_texts(tables["games"])
-    if pieces is not None:  # texts too long for one row (pdnkit.tables.pieces)
+    if pieces is not None:  # texts too long for one row (pdnkit.rows.pieces)
         append_rows(con, "raw_pieces", pieces, _select("raw_pieces", game_offset, file_id))
     for name in _LOAD_ORDER:
         t = tables[name]

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from pdnkit.pdn.source import Source as PdnSource
     from pdnkit.validation import GameReport
-    from pdnkit.validation.sources import Source
+    from pdnkit.validation.inputs import Source
 
 __all__ = ["db_games", "file_game", "file_games"]
 

@@ -18,7 +18,7 @@ table a byte at a time (:func:`engine_planes`). A run of the Python replay
 Example:
     >>> from pdnkit.validation import validate
     >>> rep = next(validate('[GameType "20"] 1. 32-28 19-23 2. 28x19 14x23 *', compact=True))
-    >>> from pdnkit.tables.bitboards import board_layout
+    >>> from pdnkit.rows.bitboards import board_layout
     >>> chunk = run_chunk(rep.plain, board_layout(rep.plain.rules))
     >>> cols = run_columns([chunk])
     >>> cols["canonical"].to_pylist(), cols["captured"].to_pylist()[2]
@@ -36,8 +36,8 @@ if TYPE_CHECKING:
     import numpy as np
     import pyarrow as pa
 
+    from pdnkit.rows.bitboards import BoardLayout
     from pdnkit.rules.variants import Rules
-    from pdnkit.tables.bitboards import BoardLayout
 
 __all__ = ["PendingHash", "RunChunk", "engine_planes", "hash_runs", "run_chunk", "run_columns",
            "run_tables", "short_forms"]
@@ -246,7 +246,7 @@ def _lookup(engine: tuple[int, ...]) -> np.ndarray:
 
 
 def run_columns(chunks: list[RunChunk]) -> dict[str, Any]:
-    """The ``run_moves`` columns (:attr:`pdnkit.tables.rows.ReportBatch.RUN_MOVE_COLS`) of
+    """The ``run_moves`` columns (:attr:`pdnkit.rows.batch.ReportBatch.RUN_MOVE_COLS`) of
     the runs ``chunks`` hold, in order, as Arrow arrays; ``numeric``, each move in numeric
     notation; ``squares`` and ``bits``, the bitboards after each ply of the runs on
     boards of at most 64 bits (numpy uint64 arrays: see :func:`_bits`)."""
@@ -288,7 +288,7 @@ def run_columns(chunks: list[RunChunk]) -> dict[str, Any]:
 def run_tables(runs: dict[str, list[Any]], chunks: list[RunChunk], hashes: list[Any],
                schemas: dict[str, pa.Schema]) -> tuple[pa.Table, pa.Table, pa.Table]:
     """A batch's plain runs as Arrow (``runs``: a row per run, as
-    :attr:`pdnkit.tables.rows.ReportBatch.runs` holds them; ``chunks`` their moves;
+    :attr:`pdnkit.rows.batch.ReportBatch.runs` holds them; ``chunks`` their moves;
     ``hashes``: the batch's ``moves_hash`` column, whose :class:`PendingHash` entries are
     computed here): the moves as ``move_rows`` stores them (``run_moves``: game, ply,
     ``number_offset`` and ``black`` expanded from each run's row with numpy; a written move
@@ -492,7 +492,7 @@ def _bits(chunks: list[RunChunk]) -> tuple[bool, list[np.ndarray]]:
 
 
 class PendingHash:
-    """A game's ``moves_hash`` (:func:`pdnkit.tables.rows.moves_hash`) whose leading plies
+    """A game's ``moves_hash`` (:func:`pdnkit.rows.batch.moves_hash`) whose leading plies
     are a run: computed by :func:`hash_runs` once the batch's canonical notations are an
     Arrow array, from their bytes (``rest``: the notations of the plies after the run)."""
 
@@ -514,13 +514,13 @@ class PendingHash:
 
 def hash_runs(hashes: list[Any], chunks: list[RunChunk], canonical: pa.Array) -> None:
     """Replace every :class:`PendingHash` of ``hashes`` (a batch's ``moves_hash`` column) by
-    its hash: the same as :func:`pdnkit.tables.rows.moves_hash` of the run's canonical
+    its hash: the same as :func:`pdnkit.rows.batch.moves_hash` of the run's canonical
     notations (``canonical``, the runs of ``chunks`` in order) and the plies after it.
 
     Example:
-        >>> from pdnkit.tables.rows import moves_hash
+        >>> from pdnkit.rows.batch import moves_hash
         >>> from pdnkit.validation import validate
-        >>> from pdnkit.tables.bitboards import board_layout
+        >>> from pdnkit.rows.bitboards import board_layout
         >>> rep = next(validate('[GameType "20"] 1. 32-28 19-23 *', compact=True))
         >>> chunk = run_chunk(rep.plain, board_layout(rep.plain.rules))
         >>> hashes = [PendingHash("international", None, chunk, ["28x19"])]

@@ -36,7 +36,7 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.rules.tables import EngineTables, engine_tables
+from pdnkit.rules.lookups import EngineTables, engine_tables
 
 if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules

@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 from pdnkit.openings.labels import BatchOpenings
 from pdnkit.pdn.tags import game_tags, unique_tags
-from pdnkit.tables.bitboards import (
+from pdnkit.rows.bitboards import (
     Bits,
     BoardLayout,
     board_layout,
     square_bits,
 )
-from pdnkit.tables.runs import PendingHash, RunChunk, run_chunk, run_tables
+from pdnkit.rows.runs import PendingHash, RunChunk, run_chunk, run_tables
 
 if TYPE_CHECKING:
 
@@ -218,7 +218,7 @@ class ReportBatch:
     tables, filled one ``GameReport`` at a time. ``game_id`` holds local numbers (0-based in
     the batch); ``file_id`` is filled by the writer. The plies of a compact report's plain
     run go to :attr:`runs` (a row per run) and :attr:`run_moves` (a
-    :class:`pdnkit.tables.runs.RunChunk` per run: its moves and positions as arrays); the
+    :class:`pdnkit.rows.runs.RunChunk` per run: its moves and positions as arrays); the
     other plies to ``moves`` and ``position_bits``.
 
     Example:
@@ -251,7 +251,7 @@ class ReportBatch:
     #: the columns of the runs' moves, one row per ply: only what differs from ply to ply
     #: (game, ply, move number and side are expanded from :attr:`runs` when the batch
     #: becomes Arrow; ``path`` is ``None`` where it is just origin and destination), cut
-    #: from the runs' chunks by :func:`pdnkit.tables.runs.run_columns`
+    #: from the runs' chunks by :func:`pdnkit.rows.runs.run_columns`
     RUN_MOVE_COLS = ("notation", "canonical", "origin", "destination", "path", "captured",
                      "promotes", "king", "nags", "comment", "line")
 
@@ -264,7 +264,7 @@ class ReportBatch:
         self.findings: dict[str, list[Any]] = {c: [] for c in self.FINDING_COLS}
         self.rule_events: dict[str, list[Any]] = {c: [] for c in self.EVENT_COLS}
         self.runs: dict[str, list[Any]] = {c: [] for c in self.RUN_COLS}
-        #: one :class:`pdnkit.tables.runs.RunChunk` a run (the moves and the positions
+        #: one :class:`pdnkit.rows.runs.RunChunk` a run (the moves and the positions
         #: after them, as arrays)
         self.run_moves: dict[str, list[Any]] = {"chunk": []}
         #: positions given as the engine's bitboards (a board of at most 64 bits): the
@@ -452,7 +452,7 @@ class ReportBatch:
 
     def _add_run(self, gid: int, run: PlainRun, chunk: RunChunk) -> None:
         """The rows of a compact replay's plain run: one :attr:`runs` row and its
-        :class:`~pdnkit.tables.runs.RunChunk` (the moves and the positions after them as
+        :class:`~pdnkit.rows.runs.RunChunk` (the moves and the positions after them as
         arrays, made into columns a batch at a time in :meth:`to_arrow`:
         :func:`_run_tables`); positions on a board of more than 64 engine bits are written
         here, as square bitboards."""
@@ -650,9 +650,9 @@ class ReportBatch:
     def to_arrow(self) -> dict[str, pa.Table]:
         """The batch as one Arrow table per database table (local ``game_id``s), plus
         ``position_bits`` (positions as engine bitboards: see
-        :func:`pdnkit.tables.load.position_bits_query`), ``run_squares`` (the compiled
+        :func:`pdnkit.rows.load.position_bits_query`), ``run_squares`` (the compiled
         core's plain runs' positions as square bitboards), and ``run_moves`` (the plain
-        runs' moves as ``move_rows`` stores them: :func:`pdnkit.tables.runs.run_tables`)."""
+        runs' moves as ``move_rows`` stores them: :func:`pdnkit.rows.runs.run_tables`)."""
         from pdnkit._arrow import pyarrow_module
 
         pa = pyarrow_module()

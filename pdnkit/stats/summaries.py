@@ -423,7 +423,7 @@ def stats(
     >>> stats("results", connect(":memory:"), by="variant", plies=4).empty
     True
     """
-    from pdnkit.stats.book import openings
+    from pdnkit.stats.explorer import openings
 
     if kind not in STAT_KINDS:
         raise ArgumentError(f"unknown statistic {kind!r}; choose from {', '.join(STAT_KINDS)}")

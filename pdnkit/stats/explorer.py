@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
 from pdnkit.errors import ArgumentError
+from pdnkit.rows.bitboards import bits_source
 from pdnkit.stats.common import OUTCOME_SQL, first_mover_first, frame, result_columns
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.stats.positions import Bits5, bits_match, positions_at
 from pdnkit.store.session import DbLike, reading
-from pdnkit.tables.bitboards import bits_source
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -251,9 +251,9 @@ def _tree_targets(start: pd.DataFrame) -> dict[str, _Targets]:
     """Per variant: the positions of ``start`` (:func:`positions_at`), every position one
     legal move away from them (the rules engine's; none where it cannot set a position up)
     and the move that leads to each, in canonical notation (as the import stores it)."""
+    from pdnkit.rows.bitboards import square_bits
     from pdnkit.rules import Position, get_rules
     from pdnkit.rules.notation import canonical_notation
-    from pdnkit.tables.bitboards import square_bits
 
     out: dict[str, _Targets] = {}
     for v, black, wm, wk, bm, bk in start[["variant", "black", "wm", "wk", "bm",
