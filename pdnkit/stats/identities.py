@@ -18,13 +18,12 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, TypeAlias
 
 from pdnkit.errors import ArgumentError
+from pdnkit.pdn.names import PersonName, parse_name, same_player
 from pdnkit.store.session import PLACEHOLDERS, DbLike, ensure_names, reading, writing
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -129,87 +128,6 @@ def aliases(db: DbLike = None) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------
 # likely aliases
 
-@dataclass(frozen=True)
-class _Name:
-    text: str
-    surname: str
-    initials: tuple[str, ...]
-    given: tuple[str, ...]  # given names written in full (lower case)
-
-
-_SPLIT = re.compile(r"[\s.]+")
-
-#: surname particles (lower case): "van den" Akker, "de" Jong, "ter" Horst ...
-PARTICLES = frozenset({"van", "von", "vom", "der", "den", "de", "del", "della", "degli", "di",
-                       "da", "das", "dos", "do", "du", "des", "la", "le", "ter", "ten", "te",
-                       "'t", "t'", "op", "het", "zu", "zum", "zur", "af", "av"})
-
-
-def _is_particle(token: str) -> bool:
-    """A surname particle (``van``, ``den`` ...), never an initial such as ``D``."""
-    return len(token) > 1 and token.lower() in PARTICLES
-
-
-def _parse_name(text: str) -> _Name | None:
-    """Surname (with its particles), initials and full given names of a name
-    (``"Tinsley, M.F."``, ``"M F Tinsley"``, ``"Marion Tinsley"``, ``"Akker,van den,J."``,
-    ``"Akker, J. van den"``, ``"Jeroen van den Akker"``).
-
-    Example:
-        >>> _parse_name("Tinsley, M.F.").initials, _parse_name("MF Tinsley").initials
-        (('m', 'f'), ('m', 'f'))
-        >>> _parse_name("Marion Tinsley").given
-        ('marion',)
-        >>> {_parse_name(t).surname for t in ("Akker,van den,J.", "Akker, J. van den",
-        ...                                   "Jeroen van den Akker", "van den Akker, J.")}
-        {'van den akker'}
-    """
-    t = text.strip()
-    if "," in t:  # Surname, [particles,] given names [particles]
-        head, _, rest = t.partition(",")
-        words = head.split()
-        lead = []
-        while len(words) > 1 and _is_particle(words[0]):  # "van den Akker, J."
-            lead.append(words.pop(0))
-        tokens = [x for x in _SPLIT.split(rest.replace(",", " ")) if x]
-        particles = lead + [x for x in tokens if _is_particle(x)]
-        given_tokens = [x for x in tokens if not _is_particle(x)]
-        core = " ".join(words)
-    else:  # given names, [particles,] surname
-        tokens = [x for x in re.split(r"\s+", t) if x]
-        if len(tokens) < 2:
-            return None
-        start = len(tokens) - 1
-        while start > 1 and _is_particle(tokens[start - 1]):
-            start -= 1
-        particles, core = tokens[start:-1], tokens[-1]
-        given_tokens = [x for x in _SPLIT.split(" ".join(tokens[:start])) if x]
-    core = core.strip().strip(".").lower()
-    sur = " ".join([*(p.lower() for p in particles), core]) if core else ""
-    if not sur or not given_tokens:
-        return None
-    initials: list[str] = []
-    full: list[str] = []
-    for tok in given_tokens:
-        if tok.isupper() and tok.isalpha() and len(tok) <= 3:
-            initials.extend(ch.lower() for ch in tok)
-        elif tok.isalpha() or "-" in tok:
-            initials.append(tok[0].lower())
-            full.append(tok.lower())
-    if not initials:
-        return None
-    return _Name(t, sur, tuple(initials), tuple(full))
-
-
-def _compatible(a: _Name, b: _Name) -> bool:
-    if a.surname != b.surname or a.text == b.text:
-        return False
-    short, long = sorted((a.initials, b.initials), key=len)
-    if long[:len(short)] != short:
-        return False
-    return not (a.given and b.given and a.given[0] != b.given[0])
-
-
 def suggest(db: DbLike = None, *, max_gap: int = 2) -> pd.DataFrame:
     """Pairs of names that likely stand for one player: the same surname, compatible
     initials (``M`` / ``MF`` / ``Marion``), years of play that overlap (or are at most
@@ -235,16 +153,16 @@ def suggest(db: DbLike = None, *, max_gap: int = 2) -> pd.DataFrame:
             GROUP BY s.name ORDER BY s.name""").fetchall()
     parsed: list[_Seen] = []
     for name, player, games, y0, y1 in rows:
-        n = _parse_name(name)
+        n = parse_name(name)
         if n is not None:
             parsed.append((n, player, int(games), y0, y1))
     by_surname: dict[str, list[_Seen]] = {}
     for item in parsed:
-        by_surname.setdefault(item[0].surname, []).append(item)
+        by_surname.setdefault(item[0].surname_key, []).append(item)
     out = []
     for group in by_surname.values():
         for (a, pa, ga, a0, a1), (b, pb, gb, b0, b1) in combinations(group, 2):
-            if pa == pb or not _compatible(a, b):
+            if pa == pb or a.text == b.text or not same_player(a.text, b.text):
                 continue
             if (a0 is not None and a1 is not None and b0 is not None and b1 is not None
                     and (a0 > b1 + max_gap or b0 > a1 + max_gap)):
@@ -255,7 +173,7 @@ def suggest(db: DbLike = None, *, max_gap: int = 2) -> pd.DataFrame:
 
 
 #: a name seen in the games: parsed, the player it stands for, games, first and last year
-_Seen: TypeAlias = "tuple[_Name, str, int, int | None, int | None]"
+_Seen: TypeAlias = "tuple[PersonName, str, int, int | None, int | None]"
 
 
 def _years(y0: int | None, y1: int | None) -> str:
