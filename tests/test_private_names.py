@@ -1,7 +1,10 @@
 """No module of pdnkit uses another module's private (``_name``) names.
 
 An AST walk over ``pdnkit/`` finds ``from X import _y``, ``X._y`` and ``getattr(X, "_y")``
-where ``X`` is another pdnkit module. A private *module* (``pdnkit.rules._movegen``,
+where ``X`` is another pdnkit module, and private attributes of objects reached outside the
+modules that define them (``pos._w``, ``rec._set(...)``: an attribute is defined by a module
+that assigns ``self._x``, lists ``"_x"`` in a class's ``__slots__``, annotates ``_x`` in a
+class body or defines a method ``_x``). A private *module* (``pdnkit.rules._movegen``,
 ``pdnkit._lazy``) is its package's business: modules inside that package may import it (and
 its public names). Every other use is an offence, unless it is listed in
 :data:`ALLOWED_UNTIL_MERGED` (areas being reworked elsewhere; the list only shrinks).
@@ -116,3 +119,59 @@ def test_no_module_uses_another_modules_private_names() -> None:
     assert seen - ALLOWED_UNTIL_MERGED == set(), sorted(seen - ALLOWED_UNTIL_MERGED)
     # an entry whose area no longer uses the name goes from the list
     assert ALLOWED_UNTIL_MERGED - seen == set(), sorted(ALLOWED_UNTIL_MERGED - seen)
+
+
+def private_attributes_defined(tree: ast.AST) -> set[str]:
+    """The private attribute names a module defines (see the module's text)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _private(node.name):
+            names.add(node.name)
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+              and isinstance(node.value, ast.Name) and node.value.id == "self"
+              and _private(node.attr)):
+            names.add(node.attr)
+        elif isinstance(node, ast.ClassDef):
+            for b in node.body:
+                if isinstance(b, ast.AnnAssign) and isinstance(b.target, ast.Name) \
+                        and _private(b.target.id):
+                    names.add(b.target.id)
+                if isinstance(b, ast.Assign) and isinstance(b.value, (ast.Tuple, ast.List)) \
+                        and any(isinstance(x, ast.Name) and x.id == "__slots__"
+                                for x in b.targets):
+                    names |= {e.value for e in b.value.elts if isinstance(e, ast.Constant)
+                              and isinstance(e.value, str) and _private(e.value)}
+    return names
+
+
+def reached_attributes(trees: dict[str, ast.AST]) -> list[str]:
+    """``module:line: .name`` for each private attribute an object is asked for (not
+    ``self``/``cls``) in a module that does not define that name while another does."""
+    owners: dict[str, set[str]] = {}
+    for module, tree in trees.items():
+        for name in private_attributes_defined(tree):
+            owners.setdefault(name, set()).add(module)
+    found = []
+    for module, tree in trees.items():
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+                continue
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                continue
+            where = owners.get(node.attr)
+            if where and module not in where:
+                found.append(f"{module}:{node.lineno}: .{node.attr}")
+    return found
+
+
+def test_the_attribute_walk_finds_a_reach_into_another_module() -> None:
+    owner = ast.parse("class P:\n    __slots__ = ('_w',)\n    def _set(self): self._k = 1\n")
+    user = ast.parse("def f(p):\n    return p._w, p._k, p._set(), p._nowhere\n")
+    assert reached_attributes({"pdnkit.a": owner, "pdnkit.b": user}) == [
+        "pdnkit.b:2: ._w", "pdnkit.b:2: ._k", "pdnkit.b:2: ._set"]
+    assert reached_attributes({"pdnkit.a": owner}) == []
+
+
+def test_no_module_reaches_into_another_modules_private_attributes() -> None:
+    trees = {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in MODULES.items()}
+    assert reached_attributes(trees) == []

@@ -39,6 +39,8 @@ from pdnkit.core.api import (
     PlyMove,
     Replay,
     State,
+    move_number,
+    number_fits,
     position_of,
     state_of,
 )
@@ -51,7 +53,8 @@ if TYPE_CHECKING:
 __all__ = ["CODES", "FLAG_ANNOTATED", "FLAG_BLACK_DOTS", "FLAG_CAPTURE", "FLAG_FULL_PATH",
            "FLAG_KING", "FLAG_MISMATCH", "FLAG_NUMBERED", "FLAG_PROMOTES", "CoreError",
            "PlyMove", "Replay", "State", "core_in_use", "core_note", "legal_moves",
-           "misnumbered", "perft", "position_of", "replay", "state_of", "supports"]
+           "misnumbered", "move_number", "number_fits", "perft", "position_of", "replay",
+           "state_of", "supports"]
 
 #: ``PDNKIT_PURE=1`` in the environment when pdnkit.core was first imported
 PURE_REQUESTED = os.environ.get("PDNKIT_PURE", "").strip() == "1"
@@ -96,10 +99,9 @@ def misnumbered(rep: Replay, n: int, k: int, base: int, offset: int) -> int:
     nums = memoryview(rep.numbers).cast("i")
     for i in range(n):
         fl = rep.flags[i]
-        if fl & FLAG_NUMBERED:
-            j = k + i + offset
-            if nums[i] != base + j // 2 or (fl & FLAG_BLACK_DOTS and not j % 2):
-                return i
+        if fl & FLAG_NUMBERED and not number_fits(nums[i], bool(fl & FLAG_BLACK_DOTS), k + i,
+                                                   base, offset):
+            return i
     return -1
 
 

@@ -55,7 +55,38 @@ if TYPE_CHECKING:
 
 __all__ = ["CODES", "FLAG_ANNOTATED", "FLAG_BLACK_DOTS", "FLAG_CAPTURE", "FLAG_FULL_PATH",
            "FLAG_KING", "FLAG_MISMATCH", "FLAG_NUMBERED", "FLAG_PROMOTES", "CoreError",
-           "KingMoves", "PlyMove", "Replay", "State", "position_of", "state_of"]
+           "KingMoves", "PlyMove", "Replay", "State", "move_number", "number_fits",
+           "position_of", "state_of"]
+
+
+# --------------------------------------------------------------------------------------
+# The move-number rule: the Python statement of what src/module.c's number_fits says in C
+
+
+def move_number(k: Any, base: Any, offset: Any) -> Any:
+    """The move number of main-line ply ``k`` (0-based): ``base`` is the number of the first
+    move (1, or a FEN's full-move field), ``offset`` 1 when the side that does not move first
+    in the variant starts the line (its first ply is the second half of move ``base``), else
+    0. Works on ints and on numpy arrays alike.
+
+    Example:
+        >>> [move_number(k, 1, 0) for k in range(4)], move_number(0, 12, 1)
+        ([1, 1, 2, 2], 12)
+    """
+    return base + (k + offset) // 2
+
+
+def number_fits(number: int, black_dots: bool, k: int, base: int, offset: int) -> bool:
+    """Whether a move number written before main-line ply ``k`` fits it: it is
+    :func:`move_number` of ``k``, and ``N...`` (``black_dots``) is written only on the second
+    half of a move.
+
+    Example:
+        >>> number_fits(2, False, 2, 1, 0), number_fits(1, True, 0, 1, 0)
+        (True, False)
+    """
+    j = k + offset
+    return number == base + j // 2 and not (black_dots and not j % 2)
 
 #: the codes of a ply that does not resolve (finding codes of :mod:`pdnkit.findings`, and
 #: ``handover``: the Python replay reads it)

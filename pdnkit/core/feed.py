@@ -96,10 +96,10 @@ class ArrayMove:
 
 class ArrayPosition:
     """The position after a ply of a replay, as the draw tracker reads one: piece counts,
-    the position key, whether a king stands on the board (``_k``, read as a truth value) and
-    the squares of each kind (for the conditions that look at squares)."""
+    the position key (also its repetition key), whether a king stands on the board and the
+    squares of each kind (for the conditions that look at squares)."""
 
-    __slots__ = ("rules", "_k", "_key", "_counts", "_bits")
+    __slots__ = ("rules", "has_kings", "_key", "_counts", "_bits")
 
     def __init__(self, rules: Rules, counts: bytes, key: int,
                  bits: tuple[int, int, int, int]) -> None:
@@ -107,13 +107,17 @@ class ArrayPosition:
         self._counts = counts
         self._key = key
         self._bits = bits
-        self._k = bits[1] | bits[3]
+        self.has_kings = bool(bits[1] | bits[3])
 
     def counts(self) -> dict[str, int]:
         c = self._counts
         return {"white_men": c[0], "white_kings": c[1], "black_men": c[2], "black_kings": c[3]}
 
     def key(self) -> int:
+        return self._key
+
+    @property
+    def repetition_key(self) -> int:
         return self._key
 
     @staticmethod
@@ -176,4 +180,4 @@ def push_replay_python(tracker: DrawTracker, rep: Replay, i0: int, i1: int, ply0
         state = rep.position(i, start_black)
         after = ArrayPosition(rules, counts[4 * i:4 * i + 4], rep.key(i),
                               (state.wm, state.wk, state.bm, state.bk))
-        tracker.push(ply0 + i - i0 + 1, ArrayMove(flags[i]), after)  # type: ignore[arg-type]
+        tracker.push(ply0 + i - i0 + 1, ArrayMove(flags[i]), after)

@@ -491,9 +491,8 @@ class ReportBatch:
             afters = [p.position_after for p in compress(plies, replayed)]
             ws = bs = ks = None
             if not any(a is None for a in afters):
-                ws = [a._w for a in afters]
-                bs = [a._b for a in afters]
-                ks = [a._k for a in afters]
+                ws, bs, ks = (list(x) for x in zip(*(a.engine_bits for a in afters),
+                                                       strict=True)) if afters else ([], [], [])
                 layout = board_layout(afters[0].rules) if afters else None
                 if layout is not None and max(layout.engine_bits) >= 64:
                     layout = None

@@ -95,7 +95,7 @@ def position_bits_query(layouts: list[BoardLayout], game_offset: int = 0,
         >>> con = duckdb.connect()
         >>> _ = con.execute("CREATE TABLE _pdnkit_load AS SELECT 0 AS game_id, 0 AS ply, "
         ...     "0 AS layout, 0 AS black, ?::UBIGINT AS w, ?::UBIGINT AS b, "
-        ...     "?::UBIGINT AS k", [p._w, p._b, p._k])
+        ...     "?::UBIGINT AS k", list(p.engine_bits))
         >>> row = con.execute("SELECT wm, wk, bm, bk FROM ("
         ...     + position_bits_query([board_layout(p.rules)]) + ")").fetchone()
         >>> row == square_bits(p)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.core import FLAG_CAPTURE, FLAG_FULL_PATH, FLAG_KING, FLAG_PROMOTES
+from pdnkit.core import FLAG_CAPTURE, FLAG_FULL_PATH, FLAG_KING, FLAG_PROMOTES, move_number
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,8 +96,8 @@ def run_chunk(run: Any, layout: BoardLayout) -> RunChunk:
         _python_moves(chunk, run, n)
         if narrow:
             afters = run.afters
-            chunk.bits = ([a._w for a in afters], [a._b for a in afters],
-                          [a._k for a in afters])
+            w, b, k = zip(*(a.engine_bits for a in afters), strict=True) if afters else ((), (), ())
+            chunk.bits = (list(w), list(b), list(k))
     return chunk
 
 
@@ -307,8 +307,8 @@ def run_tables(runs: dict[str, list[Any]], chunks: list[RunChunk], hashes: list[
     total = int(lens.sum())
     gid = np.repeat(np.asarray(runs["game_id"], dtype=np.int64), lens)
     ply = np.arange(1, total + 1, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
-    number = (np.repeat(np.asarray(runs["base"], dtype=np.int64), lens)
-              + (ply - 1 + np.repeat(np.asarray(runs["offset"], dtype=np.int64), lens)) // 2)
+    number = move_number(ply - 1, np.repeat(np.asarray(runs["base"], dtype=np.int64), lens),
+                         np.repeat(np.asarray(runs["offset"], dtype=np.int64), lens))
     black = (np.repeat(np.asarray(runs["first"], dtype=np.int64), lens) + ply - 1) % 2 == 1
     # implied_move_number(ply, side) of schema.sql
     implied = (ply + 1) // 2 + ((~black) & (ply % 2 == 0))

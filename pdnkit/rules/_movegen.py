@@ -272,7 +272,7 @@ class Engine:
         ``all_routes``: then every route is kept, detailed)."""
         if not kings and self.promotion != "king":
             # no king on the board: only men capture, and none becomes a flying piece
-            raw: list[tuple[Any, ...]] = self._men_captures(own, opp, white)
+            raw: list[tuple[Any, ...]] = self.men_captures(own, opp, white)
             return self._finish(raw, kings, detail, all_routes)
         raw = []
         empty0 = self.board & ~(own | opp)
@@ -327,7 +327,7 @@ class Engine:
             return [raw[0][:4]]
         return list(dict.fromkeys(r[:4] for r in raw))
 
-    def _men_captures(self, own: int, opp: int, white: bool) -> list[tuple[Any, ...]]:
+    def men_captures(self, own: int, opp: int, white: bool) -> list[tuple[Any, ...]]:
         """Every capture route (detailed raw tuples, in the general search's order) when no
         king is on the board and a man that reaches the last row mid-capture either stops
         or goes on as a man. No precedence filter (the general search's pruning on the first

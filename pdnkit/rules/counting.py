@@ -42,12 +42,12 @@ def perft(position: Position, depth: int, divide: bool = False,
         return {m: perft(position.play(m), depth - 1) for m in position.legal_moves()}  # type: ignore[misc]
     if depth == 0:
         return 1
-    own, opp, kings, white = position._state()
-    eng = position._eng
+    own, opp, kings, white = position.mover_bits
+    eng, ctr = position.engine, position.counters
     if keep_duplicates:
-        return _perft_keep(eng, own, opp, kings, white, position._ctr, depth)
-    if position._ctr is not None:
-        return _perft_ctr(eng, own, opp, kings, white, position._ctr, depth)
+        return _perft_keep(eng, own, opp, kings, white, ctr, depth)
+    if ctr is not None:
+        return _perft_ctr(eng, own, opp, kings, white, ctr, depth)
     return _perft(eng, own, opp, kings, white, depth)
 
 

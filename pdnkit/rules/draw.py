@@ -27,9 +27,9 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pdnkit.errors import ArgumentError
 from pdnkit.rules.material import (
@@ -37,13 +37,39 @@ from pdnkit.rules.material import (
     MATERIAL_CONDITIONS,
     CountPattern,
     MaterialCondition,
+    Placement,
     main_road_squares,
     material_holds,
 )
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from pdnkit.rules.position import Move, Position
+    from pdnkit.rules.position import Move
     from pdnkit.rules.variants import DrawRule, Rules
+
+class TrackedMove(Protocol):
+    """What the tracker reads of a move: its class (a :class:`~pdnkit.rules.Move`, or the
+    compiled replay's flags of a ply)."""
+
+    @property
+    def captured(self) -> object: ...  # true when the move captures
+    @property
+    def is_king(self) -> bool: ...
+    @property
+    def promotes(self) -> bool: ...
+
+
+class TrackedPosition(Placement, Protocol):
+    """What the tracker reads of a position after a ply: its squares and counts
+    (:class:`~pdnkit.rules.material.Placement`), its signed key, its repetition key
+    (placement and side to move; ``key()`` where keys are ints) and whether a king stands on
+    the board (a :class:`~pdnkit.rules.Position`, or the compiled replay's light position)."""
+
+    def key(self) -> int: ...
+    @property
+    def repetition_key(self) -> Hashable: ...
+    @property
+    def has_kings(self) -> bool: ...
+
 
 __all__ = [
     "ANY",
@@ -52,6 +78,8 @@ __all__ = [
     "MOVE_EVENTS",
     "DrawTracker",
     "RuleEvent",
+    "TrackedMove",
+    "TrackedPosition",
     "main_road_squares",
     "material_holds",
     "move_events",
@@ -221,7 +249,7 @@ class DrawTracker:
     def __init__(
         self,
         rules: Rules,
-        start_position: Position,
+        start_position: TrackedPosition,
         halfmove: int | None = None,
         *,
         start_ply: int = 0,
@@ -272,7 +300,7 @@ class DrawTracker:
                         c.event.reached_ply = start_ply
         #: the key of this start state's export (export_state) while nothing changed it
         self._start_state: tuple[Any, ...] | None = None
-        if int_keys and ck is not None and not self._events:
+        if int_keys and not self._events:
             sk = (*ck, start_ply)
             hit = _START_STATES.get(sk)
             if hit is not None and hit[0] is rules:
@@ -287,7 +315,8 @@ class DrawTracker:
         """Every recorded activation so far, in the order they were recorded."""
         return list(self._events)
 
-    def push(self, ply: int, move: Move | None, position_after: Position) -> list[RuleEvent]:
+    def push(self, ply: int, move: TrackedMove | None, position_after: TrackedPosition
+             ) -> list[RuleEvent]:
         """Account for the move played at ``ply`` (1-based) that led to ``position_after``.
 
         Returns the events whose limit was reached at exactly this ply (usually none).
@@ -304,23 +333,17 @@ class DrawTracker:
         if self._packed is not None:
             self._unpack()
         unknown = move is None
-        if unknown:
+        if move is None:
             happened = _UNKNOWN_MOVE
         else:  # move_events(move), inlined
-            try:
-                capture = bool(move.captured)  # type: ignore[union-attr]
-            except AttributeError:
-                capture = bool(move.is_capture)  # type: ignore[union-attr]
-            if move.is_king:  # type: ignore[union-attr]
+            capture = bool(move.captured)
+            if move.is_king:
                 happened = _KING_CAPTURE if capture else _KING_QUIET
-            elif move.promotes:  # type: ignore[union-attr]
+            elif move.promotes:
                 happened = _MAN_CAPTURE_PROMOTION if capture else _MAN_PROMOTION
             else:
                 happened = _MAN_CAPTURE if capture else _MAN_MOVE
-        try:
-            kingless = not position_after._k
-        except AttributeError:
-            kingless = not _has_kings(position_after)
+        kingless = not position_after.has_kings
         if unknown:
             resets, full = self._plan(happened, kingless, True)
         else:
@@ -331,14 +354,7 @@ class DrawTracker:
             resets, full = plan
         key: Any = None
         if self._repetitions:
-            if self.int_keys:
-                key = position_after.key()
-            else:
-                try:
-                    key = (position_after._w, position_after._b,
-                           position_after._k, position_after.side)
-                except AttributeError:
-                    key = _rep_key(position_after)
+            key = position_after.key() if self.int_keys else position_after.repetition_key
         if self._fresh is not None:
             if full:  # from one full reset to the next: nothing else changes
                 self._fresh = (ply, key)
@@ -632,27 +648,21 @@ def _slots_of(rules: Rules) -> tuple[tuple[_RepSlot, ...], tuple[_CtrSlot, ...]]
     return tuple(reps), tuple(ctrs)
 
 
-def _start_of(rules: Rules, position: Position, int_keys: bool, counters: list[_Counter]
-              ) -> tuple[Any, tuple[bool, ...], tuple[Any, ...] | None]:
+def _start_of(rules: Rules, position: TrackedPosition, int_keys: bool,
+              counters: list[_Counter]) -> tuple[Any, tuple[bool, ...], tuple[Any, ...]]:
     """The repetition key of a start position and whether each counter's material condition
     holds in it (remembered for the rules engine's positions: both follow from the
     placement and the side to move)."""
-    try:
-        ck: tuple[Any, ...] | None = (id(rules), position._w, position._b, position._k,
-                                      position.side, int_keys)
-    except AttributeError:
-        ck = None
-    if ck is not None:
-        hit = _STARTS.get(ck)
-        if hit is not None and hit[0] is rules:
-            return hit[1], hit[2], ck
-    key = position.key() if int_keys else _rep_key(position)
+    ck = (id(rules), position.repetition_key, int_keys)
+    hit = _STARTS.get(ck)
+    if hit is not None and hit[0] is rules:
+        return hit[1], hit[2], ck
+    key = position.key() if int_keys else position.repetition_key
     counts = position.counts()
     holds = tuple(bool(c.cond.test(counts, position)) for c in counters)
-    if ck is not None:
-        if len(_STARTS) >= 4096:
-            _STARTS.clear()
-        _STARTS[ck] = (rules, key, holds)
+    if len(_STARTS) >= 4096:
+        _STARTS.clear()
+    _STARTS[ck] = (rules, key, holds)
     return key, holds, ck
 
 
@@ -666,23 +676,6 @@ def _put_event(out: Any, ev: RuleEvent | None) -> None:
 
 def _opt(v: int) -> int | None:
     return None if v < 0 else v
-
-
-def _rep_key(position: Position) -> Any:
-    """The repetition key of a position: placement and side to move (cheaper than
-    ``Position.key()``; any object with ``key()`` works too)."""
-    try:
-        return (position._w, position._b, position._k, position.side)
-    except AttributeError:
-        return position.key()
-
-
-def _has_kings(position: Position) -> bool:
-    try:
-        return bool(position._k)
-    except AttributeError:
-        c = position.counts()
-        return bool(c["white_kings"] or c["black_kings"])
 
 
 def _check_rule(rule: DrawRule) -> None:

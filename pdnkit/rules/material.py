@@ -11,18 +11,35 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pdnkit.errors import ArgumentError
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from pdnkit.rules.position import Position
     from pdnkit.rules.variants import Rules
 
 __all__ = ["ANY", "LONE_KING", "MATERIAL_CONDITIONS", "WITH_KING", "Counts", "CountPattern",
-           "MaterialCondition", "main_road_squares", "material_holds"]
+           "MaterialCondition", "Placement", "main_road_squares", "material_holds"]
 
 Counts = Mapping[str, int]
+
+
+class Placement(Protocol):
+    """What a material condition may read of a position besides its counts: the rules
+    record, the squares of each kind and the piece counts (a :class:`~pdnkit.rules.Position`,
+    or the compiled replay's light position of a ply)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def white_men(self) -> frozenset[int]: ...
+    @property
+    def white_kings(self) -> frozenset[int]: ...
+    @property
+    def black_men(self) -> frozenset[int]: ...
+    @property
+    def black_kings(self) -> frozenset[int]: ...
+    def counts(self) -> dict[str, int]: ...
 
 # --------------------------------------------------------------------------------------------
 # Material conditions
@@ -74,11 +91,11 @@ def _lone_king_against(c: Counts, strong_ok: Callable[[int, int], bool]) -> bool
     return (w == (0, 1) and strong_ok(*b)) or (b == (0, 1) and strong_ok(*w))
 
 
-def _any(c: Counts, p: Position | None) -> bool:
+def _any(c: Counts, p: Placement | None) -> bool:
     return True
 
 
-def _both_have_kings(c: Counts, p: Position | None) -> bool:
+def _both_have_kings(c: Counts, p: Placement | None) -> bool:
     return c["white_kings"] >= 1 and c["black_kings"] >= 1
 
 
@@ -86,19 +103,19 @@ def _total(c: Counts) -> int:
     return c["white_men"] + c["white_kings"] + c["black_men"] + c["black_kings"]
 
 
-def _lone_vs_3_with_king(c: Counts, p: Position | None) -> bool:
+def _lone_vs_3_with_king(c: Counts, p: Placement | None) -> bool:
     return _lone_king_against(c, lambda men, kings: kings >= 1 and men + kings == 3)
 
 
-def _lone_vs_2_with_king(c: Counts, p: Position | None) -> bool:
+def _lone_vs_2_with_king(c: Counts, p: Placement | None) -> bool:
     return _lone_king_against(c, lambda men, kings: kings >= 1 and men + kings <= 2)
 
 
-def _lone_vs_3plus_kings(c: Counts, p: Position | None) -> bool:
+def _lone_vs_3plus_kings(c: Counts, p: Placement | None) -> bool:
     return _lone_king_against(c, lambda men, kings: men == 0 and kings >= 3)
 
 
-def _lone_on_main_road_vs_3(c: Counts, p: Position | None) -> bool:
+def _lone_on_main_road_vs_3(c: Counts, p: Placement | None) -> bool:
     if not _lone_vs_3_with_king(c, p):
         return False
     if p is None:
@@ -114,15 +131,15 @@ def _lone_on_main_road_vs_3(c: Counts, p: Position | None) -> bool:
     return bool(lone & road) and not (others & road)
 
 
-def _both_kings_pieces(low: int, high: int) -> Callable[[Counts, Position | None], bool]:
-    def test(c: Counts, p: Position | None) -> bool:
+def _both_kings_pieces(low: int, high: int) -> Callable[[Counts, Placement | None], bool]:
+    def test(c: Counts, p: Placement | None) -> bool:
         return _both_have_kings(c, p) and low <= _total(c) <= high
 
     return test
 
 
-def _kings_only(strong: int, weak: int) -> Callable[[Counts, Position | None], bool]:
-    def test(c: Counts, p: Position | None) -> bool:
+def _kings_only(strong: int, weak: int) -> Callable[[Counts, Placement | None], bool]:
+    def test(c: Counts, p: Placement | None) -> bool:
         w, b = _split(c)
         return (w == (0, strong) and b == (0, weak)) or (w == (0, weak) and b == (0, strong))
 
@@ -195,7 +212,7 @@ class MaterialCondition:
     def __init__(
         self,
         name: str,
-        test: Callable[[Counts, Position | None], bool],
+        test: Callable[[Counts, Placement | None], bool],
         description: str,
         needs_position: bool = False,
         needs_kings: bool = True,
@@ -213,11 +230,11 @@ class MaterialCondition:
         self._test = test
         self.pattern = pattern
 
-    def test(self, counts: Counts, position: Position | None = None) -> bool:
+    def test(self, counts: Counts, position: Placement | None = None) -> bool:
         """Evaluate on already computed counts (and the position when one is needed)."""
         return self._test(counts, position)
 
-    def __call__(self, position_or_counts: Position | Counts) -> bool:
+    def __call__(self, position_or_counts: Placement | Counts) -> bool:
         if isinstance(position_or_counts, Mapping):
             return self._test(position_or_counts, None)
         return self._test(position_or_counts.counts(), position_or_counts)
@@ -228,7 +245,7 @@ class MaterialCondition:
 
 def _mc(
     name: str,
-    test: Callable[[Counts, Position | None], bool],
+    test: Callable[[Counts, Placement | None], bool],
     description: str,
     pattern: CountPattern | None,
     needs_position: bool = False,
@@ -281,7 +298,7 @@ MATERIAL_CONDITIONS: dict[str, MaterialCondition] = {
 }
 
 
-def material_holds(name: str, position: Position | Counts) -> bool:
+def material_holds(name: str, position: Placement | Counts) -> bool:
     """Whether the named material condition holds for a position (or piece counts).
 
     Raises ``ValueError`` for an unknown condition name.

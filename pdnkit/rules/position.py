@@ -240,14 +240,14 @@ class Position:
     @classmethod
     def from_engine_bits(cls, rules: Rules, side: Color | int | str, white: int, black: int,
                          kings: int) -> Position:
-        """A position from the engine's own bitboards (``_w``, ``_b``, ``_k``: bit
+        """A position from the engine's own bitboards (:attr:`engine_bits`: bit
         ``rules.geometry.bit_of[n]`` for square ``n``), for a variant without king-move
         counters; the caller vouches for them (on the board, white and black apart, kings a
         subset). Made for code that converts whole bitboards (the compiled core).
 
         >>> from pdnkit.rules import get_rules
         >>> p = Position.initial(get_rules("russian"))
-        >>> Position.from_engine_bits(p.rules, p.side, p._w, p._b, p._k) == p
+        >>> Position.from_engine_bits(p.rules, p.side, *p.engine_bits) == p
         True
         """
         return cls._make(rules, white, black, kings, _color(side), None)
@@ -297,6 +297,55 @@ class Position:
             (sob.get(self._ctr[0][0], 0), self._ctr[0][1]),
             (sob.get(self._ctr[1][0], 0), self._ctr[1][1]),
         )
+
+    @property
+    def engine_bits(self) -> tuple[int, int, int]:
+        """The engine's own bitboards ``(white, black, kings)``: bit
+        ``rules.geometry.bit_of[n]`` for square ``n`` (the view the tracker, the rows and the
+        core's feed read; :meth:`from_engine_bits` makes a position from them).
+
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.from_squares(get_rules("russian"), "W", white_kings=[1])
+        >>> p.engine_bits == (1 << p.rules.geometry.bit_of[1], 0, 1 << p.rules.geometry.bit_of[1])
+        True
+        """
+        return self._w, self._b, self._k
+
+    @property
+    def mover_bits(self) -> tuple[int, int, int, bool]:
+        """The engine's bitboards as the side to move sees them: ``(own, opponent, kings,
+        white_to_move)`` (what the generator and perft take).
+
+        >>> from pdnkit.rules import get_rules
+        >>> p = Position.initial(get_rules("russian"))
+        >>> p.mover_bits[0] == p.engine_bits[0], p.with_side("B").mover_bits[3]
+        (True, False)
+        """
+        return self._state()
+
+    @property
+    def has_kings(self) -> bool:
+        """Whether a king of either side stands on the board."""
+        return bool(self._k)
+
+    @property
+    def repetition_key(self) -> tuple[int, int, int, Color]:
+        """Placement and side to move as one hashable value (cheaper than :meth:`key`; equal
+        exactly when the positions are equal, counters aside)."""
+        return self._w, self._b, self._k, self.side
+
+    @property
+    def counters(self) -> Counters | None:
+        """The king-move counters in engine bits (``((bit, n), (bit, n))``, bit -1: none),
+        ``None`` for a variant without a king-move limit; :attr:`king_moves` gives them in
+        square numbers."""
+        return self._ctr
+
+    @property
+    def engine(self) -> Engine:
+        """The move generator of this position's rules record (shared by every position of
+        the record)."""
+        return self._eng
 
     def piece_at(self, n: int) -> tuple[Color, bool] | None:
         """``(colour, is_king)`` of the piece on square ``n``, or ``None`` if it is empty."""
@@ -538,7 +587,7 @@ class Position:
             p._b = nown
         return move, p
 
-    def _play_written(self, origin: int, destination: int) -> tuple[Move, Position] | None:
+    def play_written(self, origin: int, destination: int) -> tuple[Move, Position] | None:
         """A move written as two squares, replayed: the capture that joins them when the side
         to move must capture (:meth:`_play_capture`), else the quiet move
         (:meth:`_play_quiet`); ``None`` when that does not settle it."""
@@ -573,7 +622,7 @@ class Position:
         found = None
         if not k and eng.men_only_precedence:
             # no king on the board: the men's routes, and only the count can rank them
-            raw = eng._men_captures(own, opp, white)
+            raw = eng.men_captures(own, opp, white)
             if eng.men_only_precedence == 2 and len(raw) > 1:
                 most = max(r[2].bit_count() for r in raw)
             else:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pdnkit import core
-from pdnkit.core import FLAG_MISMATCH, Replay, State
+from pdnkit.core import FLAG_MISMATCH, Replay, State, number_fits
 from pdnkit.core.feed import push_replay
 from pdnkit.pdn.fast import LaneNodes, LaneRecord
 from pdnkit.validation.coreplies import CorePly, CoreRun, LaneFields, NodeFields, PlyFields
@@ -54,7 +54,7 @@ def usable(rules: Rules) -> bool:
 def state_of(pos: Position) -> State:
     """The core's :class:`~pdnkit.core.State` of a rules-engine position (the usual start
     positions cached)."""
-    key = (id(pos.rules), pos._w, pos._b, pos._k, int(pos.side), pos.king_moves)
+    key = (id(pos.rules), pos.repetition_key, pos.king_moves)
     hit = _STATES.get(key)
     if hit is not None and hit[0] is pos.rules:
         return hit[1]
@@ -141,10 +141,9 @@ def _usable_plies(line: MainLine, rep: Replay, nodes: Sequence[MoveNode], k: int
         if node.variations or (node.setup_before and (k + i > 0 or fen_tag is not None)):
             return i
         number = node.number
-        if check and number is not None:
-            j = k + i + offset
-            if number != base + j // 2 or (node.black_dots and not j % 2):
-                return i
+        if check and number is not None and not number_fits(number, node.black_dots, k + i,
+                                                            base, offset):
+            return i
     return good
 
 

@@ -29,6 +29,7 @@ from pdnkit.core import (
     FLAG_KING,
     FLAG_PROMOTES,
     Replay,
+    move_number,
     position_of,
 )
 from pdnkit.rules.position import Move
@@ -239,12 +240,12 @@ class CorePly(PlyRecord):
            offset: int, start_black: bool, first: Position) -> CorePly:
         """The record of ply ``i`` of ``rep``, the main line's ply ``k`` (0-based), written
         as ``fields`` say; ``first``: the position before ply 0 of ``rep``."""
-        p = cls.__new__(cls)
+        p = cls.blank()
         fl = rep.flags[i]
         m = rep.move(i)
         p.written, p.nags, p.comment, p.line = fields.fields(i, k)
         p.ply = k + 1
-        p.move_number = base_num + (k + offset) // 2
+        p.move_number = move_number(k, base_num, offset)
         p.side = COLOR_LETTER[start_black != (i % 2 == 1)]
         p.origin = m.origin
         p.destination = m.destination
@@ -259,11 +260,6 @@ class CorePly(PlyRecord):
         p._black = start_black
         p._first = first
         p._dropped = False
-        p._legal = None
-        p._notation = None
-        p._fen = None
-        p._key = None
-        p._counts = None
         return p
 
     # the move and the positions, made from the arrays on first use ------------------------
@@ -279,25 +275,20 @@ class CorePly(PlyRecord):
         self._dropped = True
 
     @property
-    def _after(self) -> Position | None:
+    def position_after(self) -> Position | None:
         if self._dropped:
             return None
         return position_of(self._rules, self._rep.position(self._i, self._black))
 
-    @_after.setter
-    def _after(self, value: Position | None) -> None:
-        self._dropped = True
-
     @property
-    def _before(self) -> Position | None:
+    def position_before(self) -> Position | None:
         if self._dropped:
             return None
         if self._i == 0:
             return self._first
         return position_of(self._rules, self._rep.position(self._i - 1, self._black))
 
-    @_before.setter
-    def _before(self, value: Position | None) -> None:
+    def drop_positions(self) -> None:
         self._dropped = True
 
     @property

@@ -23,6 +23,7 @@ import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pdnkit.core import move_number, number_fits
 from pdnkit.pdn.record import MoveNode
 from pdnkit.rules.draw import DrawTracker
 from pdnkit.rules.fen import write_fen
@@ -262,8 +263,7 @@ class MainLine:
         if k < self.skip_to:
             self._continuation(node, ply)
             return True
-        exp_num = self.base_num + (k + self.offset) // 2
-        second = (k + self.offset) % 2 == 1
+        exp_num = move_number(k, self.base_num, self.offset)
         prec = self._ply_record(node, ply, exp_num, int(pos.side))
         if node.setup_before and (k > 0 or self.fen_tag is not None):
             if not self._setup(node, k, prec):
@@ -272,9 +272,9 @@ class MainLine:
         toks = node.squares
         if node.placeholder or not toks:
             return self._placeholder(node, k, int(pos.side))
-        if node.number is not None and not self.numbers_warned and (
-                node.number != exp_num or (node.black_dots and not second)):
-            self._number_mismatch(node, ply, exp_num, second)
+        if node.number is not None and not self.numbers_warned and not number_fits(
+                node.number, node.black_dots, k, self.base_num, self.offset):
+            self._number_mismatch(node, ply, exp_num, (k + self.offset) % 2 == 1)
         sq = self.sq_cache.get(toks)
         if sq is None:
             sq = parse_squares(self.rules, toks)
@@ -340,7 +340,7 @@ class MainLine:
         irregular move replayed as played)."""
         before = self.pos
         pos = self.pos = before.play(move)
-        prec._set(move, before, pos, legal)
+        prec.set_replayed(move, before, pos, legal)
         # an irregular move is of unknown class for the draw rules: every count restarts
         self.tracker.push(ply, None if irregular else move, pos)
         if self.pending is not None and ply == self.pending[0] + 1:
@@ -377,8 +377,7 @@ class MainLine:
         cont = PlyRecord(ply, None, plies[-1].side, node.text, nags=node.nags,
                          comment=" ".join(node.comments_after) if node.comments_after
                          else None, line=node.line)
-        cont.replayed = True
-        cont._before = cont._after = self.pos
+        cont.set_unmoved(self.pos)
         plies.append(cont)
 
     def _setup(self, node: MoveNode, k: int, prec: PlyRecord) -> bool:
@@ -547,10 +546,9 @@ def _plain_plies(pos: Position, nodes: Sequence[MoveNode], rules: Rules,
         if isinstance(sq, str) or len(sq) != 2:
             break
         number = node.number
-        if number is not None and (number != base_num + (k + offset) // 2
-                                   or (node.black_dots and not (k + offset) % 2)):
+        if number is not None and not number_fits(number, node.black_dots, k, base_num, offset):
             break
-        got = pos._play_written(sq[0], sq[1])
+        got = pos.play_written(sq[0], sq[1])
         if got is None:
             break
         move, after = got
@@ -563,13 +561,12 @@ def _plain_plies(pos: Position, nodes: Sequence[MoveNode], rules: Rules,
                 break
         k += 1
         if plies is not None:
-            exp_num = base_num + (k - 1 + offset) // 2
             comments = node.comments_after
-            prec = PlyRecord(k, exp_num, color[int(pos.side)], node.text, nags=node.nags,
+            prec = PlyRecord(k, move_number(k - 1, base_num, offset), color[int(pos.side)], node.text, nags=node.nags,
                              comment=" ".join(comments) if comments else None,
                              line=node.line)
             plies.append(prec)
-            prec._set(move, pos, after, (move,) if move.captured else None)
+            prec.set_replayed(move, pos, after, (move,) if move.captured else None)
         elif run is not None:
             run_move(move)
             run_after(after)

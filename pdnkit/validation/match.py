@@ -402,7 +402,7 @@ def partial_capture(pos: Position, sq: Sequence[int]) -> Move | None:
     piece = pos.piece_at(o)
     if piece is None or int(piece[0]) != int(pos.side):
         return None
-    promo = pos._eng.geometry.promotion_squares(int(pos.side))
+    promo = pos.rules.geometry.promotion_squares(int(pos.side))
     crown_mid = getattr(pos.rules, "promotion_during_capture", "pass") == "king"
     for m in free.legal_moves(all_routes=True):
         if m.origin != o or not m.captured:

@@ -15,8 +15,9 @@ import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
+from pdnkit.core import move_number
 from pdnkit.findings import Finding, Severity, make_finding, worst
 from pdnkit.rules.notation import canonical_notation
 
@@ -30,6 +31,9 @@ __all__ = ["Findings", "GameReport", "LeadingRun", "PlainRun", "PlyRecord", "int
 
 #: the side letter of a colour index (0 White, 1 Black)
 COLOR_LETTER = ("W", "B")
+
+
+_Ply = TypeVar("_Ply", bound="PlyRecord")
 
 
 class PlyRecord:
@@ -80,8 +84,10 @@ class PlyRecord:
         self._key: int | None = None
         self._counts: dict[str, int] | None = None
 
-    def _set(self, move: Move, before: Position, after: Position,
-             legal: Sequence[Move] | None = None) -> None:
+    def set_replayed(self, move: Move, before: Position, after: Position,
+                     legal: Sequence[Move] | None = None) -> None:
+        """Record that this ply was replayed as ``move`` from ``before`` to ``after``
+        (``legal``: the legal moves at ``before``, where the replay listed them)."""
         self.replayed = True
         self.move = move
         self.origin = move.origin
@@ -93,6 +99,25 @@ class PlyRecord:
         self._before = before
         self._after = after
         self._legal = legal
+
+    def set_unmoved(self, position: Position) -> None:
+        """Record that this ply was read as played without a move of the board (a
+        continuation the replay accepts as it stands): ``position`` before and after it."""
+        self.replayed = True
+        self._before = self._after = position
+
+    @classmethod
+    def blank(cls: type[_Ply]) -> _Ply:
+        """A record of this class with no field set but the lazily computed ones (empty):
+        how a subclass that fills its fields itself starts one."""
+        p = cls.__new__(cls)
+        p._legal = p._notation = p._fen = p._key = p._counts = None
+        return p
+
+    def drop_positions(self) -> None:
+        """Forget the engine's move, the positions and the legal moves (what pickling and
+        :meth:`materialize` drop once the lazy fields are computed)."""
+        self.move = self._before = self._after = self._legal = None
 
     @property
     def is_capture(self) -> bool:
@@ -112,41 +137,50 @@ class PlyRecord:
     @property
     def notation(self) -> str | None:
         """Canonical PDN 3.0 notation of the move (short form unless ambiguous)."""
-        if self._notation is None and self.replayed and self.move is not None \
-                and self._before is not None:
-            legal = self._legal if self.captured else None
-            self._notation = canonical_notation(self.move, self._before, legal)
+        if self._notation is None and self.replayed and self.move is not None:
+            before = self.position_before
+            if before is not None:
+                legal = self._legal if self.captured else None
+                self._notation = canonical_notation(self.move, before, legal)
         return self._notation
 
     @property
     def fen_after(self) -> str | None:
         """FEN of the position after this ply."""
-        if self._fen is None and self.replayed and self._after is not None:
-            from pdnkit.rules.fen import write_fen
+        if self._fen is None and self.replayed:
+            after = self.position_after
+            if after is not None:
+                from pdnkit.rules.fen import write_fen
 
-            self._fen = write_fen(self._after)
+                self._fen = write_fen(after)
         return self._fen
 
     @property
     def key_after(self) -> int | None:
         """Position key (signed 64-bit) after this ply."""
-        if self._key is None and self.replayed and self._after is not None:
-            self._key = int(self._after.key())
+        if self._key is None and self.replayed:
+            after = self.position_after
+            if after is not None:
+                self._key = int(after.key())
         return self._key
 
     @property
     def counts_after(self) -> dict[str, int] | None:
         """Piece counts after this ply (``white_men``, ``white_kings``, ``black_men``,
         ``black_kings``)."""
-        if self._counts is None and self.replayed and self._after is not None:
-            self._counts = dict(self._after.counts())
+        if self._counts is None and self.replayed:
+            after = self.position_after
+            if after is not None:
+                self._counts = dict(after.counts())
         return self._counts
 
     def materialize(self) -> PlyRecord:
         """Compute every lazy field and drop the position objects (for pickling/storage)."""
         if self.replayed:
             _ = self.notation, self.fen_after, self.key_after, self.counts_after
-        self._before = self._after = self._legal = None
+        move = self.move
+        self.drop_positions()
+        self.move = move
         return self
 
     _STATE = ("ply", "move_number", "side", "written", "origin", "destination", "path",
@@ -161,7 +195,7 @@ class PlyRecord:
     def __setstate__(self, state: tuple[object, ...]) -> None:
         for k, v in zip(self._STATE, state, strict=True):
             object.__setattr__(self, k, v)
-        self.move = self._before = self._after = self._legal = None
+        PlyRecord.drop_positions(self)
 
     @classmethod
     def from_state(cls, state: tuple[object, ...]) -> PlyRecord:
@@ -202,8 +236,8 @@ class NoPly(PlyRecord):
     def __init__(self) -> None:
         super().__init__(0, None, None, "")
 
-    def _set(self, move: Move, before: Position, after: Position,
-             legal: Sequence[Move] | None = None) -> None:
+    def set_replayed(self, move: Move, before: Position, after: Position,
+                     legal: Sequence[Move] | None = None) -> None:
         pass
 
 
@@ -283,11 +317,11 @@ class PlainRun:
         for k, (node, move, after) in enumerate(zip(nodes, self.moves, self.afters,
                                                     strict=True)):
             comments = node.comments_after
-            prec = PlyRecord(k + 1, self.base_num + (k + self.offset) // 2,
+            prec = PlyRecord(k + 1, move_number(k, self.base_num, self.offset),
                              COLOR_LETTER[int(before.side)], node.text, nags=node.nags,
                              comment=" ".join(comments) if comments else None,
                              line=node.line)
-            prec._set(move, before, after, (move,) if move.captured else None)
+            prec.set_replayed(move, before, after, (move,) if move.captured else None)
             out.append(prec)
             before = after
         return out

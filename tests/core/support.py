@@ -118,6 +118,14 @@ class CorePosition:
     def key(self) -> int:
         return self._key
 
+    @property
+    def repetition_key(self) -> int:
+        return self._key
+
+    @property
+    def has_kings(self) -> bool:
+        return bool(self.state.wk | self.state.bk)
+
     @staticmethod
     def _sq(mask: int) -> frozenset[int]:
         return frozenset(i + 1 for i in range(mask.bit_length()) if mask >> i & 1)
@@ -143,10 +151,10 @@ def core_events(rep: Replay, rules: Rules, start: Position, halfmove: int | None
                 ) -> list[RuleEvent]:
     """The draw-rule events of the plies a core replay resolved, fed from its arrays only."""
     first = CorePosition(rules, state_of(start), start.key())
-    tracker = DrawTracker(rules, first, halfmove)  # type: ignore[arg-type]
+    tracker = DrawTracker(rules, first, halfmove)
     black = int(start.side) == 1
     for i in range(rep.plies):
-        tracker.push(i + 1, rep.move(i), CorePosition(rules, rep.position(i, black), rep.key(i)))  # type: ignore[arg-type]
+        tracker.push(i + 1, rep.move(i), CorePosition(rules, rep.position(i, black), rep.key(i)))
     return tracker.finish(rep.plies)
 
 

@@ -42,7 +42,7 @@ def _expected(run: Any) -> dict[str, list[Any]]:
         want["line"].append(r.line)
         want["numeric"].append(f"{r.origin}{'x' if r.captured else '-'}{r.destination}")
         after = r.position_after
-        want["engine"].append((after._w, after._b, after._k))
+        want["engine"].append(after.engine_bits)
         want["squares"].append(square_bits(after))
     return want
 

@@ -42,7 +42,7 @@ def test_sql_rows_equal_the_engine(rules: object) -> None:
     # two layouts in one batch: rows pick theirs by number
     cols = {"game_id": [], "ply": [], "layout": [], "black": [], "w": [], "b": [], "k": []}
     for i, p in enumerate(positions):
-        for col, v in zip(cols, (7, i, 1, int(p.side), p._w, p._b, p._k), strict=True):
+        for col, v in zip(cols, (7, i, 1, int(p.side), *p.engine_bits), strict=True):
             cols[col].append(v)
     batch = pa.table(cols, schema=_schemas()["position_bits"])
     con = connect(":memory:")
@@ -80,12 +80,12 @@ def test_keys_tell_positions_apart() -> None:
         rules = get_rules(name)
         for p in random_positions(rules, 20_000, seed=3):
             for q in (p, p.with_side("B" if str(p.side) == "W" else "W")):
-                state = (q._w, q._b, q._k, int(q.side))
+                state = (*q.engine_bits, int(q.side))
                 assert seen.setdefault(q.key(), state) == state
         start = Position.initial(rules)
         for m in start.legal_moves():
             q = start.play(m)
-            state = (q._w, q._b, q._k, int(q.side))
+            state = (*q.engine_bits, int(q.side))
             assert seen.setdefault(q.key(), state) == state
     assert len(seen) > 100_000
     # the database's key: the same mix over square bitboards tells them apart as well
