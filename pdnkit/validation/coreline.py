@@ -1,11 +1,11 @@
 """The main line on the compiled core: one :func:`pdnkit.core.replay` call for the plies it
-resolves, the Python replay (:meth:`MainLine.replay_ply`) for the one it stops at.
+resolves, the Python replay (``MainLine._ply``) for the one it stops at.
 
-:func:`run` hands the core the whole main line (the move texts, or the movetext as written for
-a record the reader read in its compiled lane) and takes the leading plies it resolved as they
-are: the draw tracker is fed from the arrays (:func:`pdnkit.core.feed.push_replay`), the ply
-records are cut from them (:class:`CorePly`, or one :class:`CoreRun` for the database loader,
-none for a light report). The first ply the core does not take as it is -- a stop code, a
+:meth:`CoreLine.take` hands the core the rest of the main line (the move texts, or the
+movetext as written for a record the reader read in its compiled lane) and takes the leading
+plies it resolved as they are: the draw tracker is fed from the arrays
+(:func:`pdnkit.core.feed.push_replay`), the ply records are cut from them (:class:`CorePly`,
+or one :class:`CoreRun` for the database loader, none for a light report). The first ply the core does not take as it is -- a stop code, a
 handover, a move written with the wrong separator, an unexpected move number, a variation or a
 setup -- goes to the Python replay with its full diagnostics, which then goes on from the
 position it reached; the core takes over again after it (the move texts from that item on).
@@ -33,11 +33,12 @@ from pdnkit.validation.coreplies import CorePly, CoreRun, LaneFields, NodeFields
 
 if TYPE_CHECKING:
     from pdnkit.pdn.record import GameRecord, MoveNode
+    from pdnkit.rules.draw import DrawTracker
     from pdnkit.rules.position import Position
     from pdnkit.rules.variants import Rules
-    from pdnkit.validation.game import MainLine
+    from pdnkit.validation.report import GameReport, Numbering
 
-__all__ = ["main_line", "run", "state_of", "usable"]
+__all__ = ["CoreLine", "main_line", "state_of", "usable"]
 
 #: flags byte -> 1 where the ply was written with the wrong separator
 _MISMATCH = bytes(1 if b & FLAG_MISMATCH else 0 for b in range(256))
@@ -74,90 +75,97 @@ def main_line(record: GameRecord, rules: Rules) -> Sequence[MoveNode]:
     return list(getattr(record, "moves", ()) or ())
 
 
-def run(line: MainLine) -> None:
-    """Replay ``line``'s plies (see the module doc); ``line.pos`` is the position reached,
-    ``line.stopped_at`` the ply the replay stopped at (``None``: none)."""
-    rules = line.rules
-    nodes = line.nodes
-    n = len(nodes)
-    k = 0
-    record = line.report.record
-    lane = record if isinstance(nodes, LaneNodes) and type(record) is LaneRecord else None
-    texts: list[str] | None = None
-    state = state_of(line.pos)
-    while k < n:
-        if line.pending is None:
-            if lane is not None:
-                rep = core.replay(rules, state, lane.raw, lane.lane_body)
-                fields: PlyFields = LaneFields(lane, rep)
-            else:
-                if texts is None:
-                    texts = [nd.text for nd in nodes]
-                rep = core.replay(rules, state, texts, k)
-                fields = NodeFields(nodes, k)
-            good = _usable_plies(line, rep, nodes, k, lane is not None)
-            if good:
-                _take(line, rep, good, k, state.black, fields)
-                k += good
-                after = rep.final if good == rep.plies else rep.position(good - 1, state.black)
-                line.pos = core.position_of(rules, after)
-                if k >= n:
-                    return
-        lane = None  # the Python replay reads the nodes: the core reads their texts on
-        if not line.replay_ply(k):
-            line.stopped_at = k
-            return
-        k += 1
-        while k < line.skip_to and k < n:  # the later jumps of a capture written as plies
-            line.replay_ply(k)
-            k += 1
-        state = state_of(line.pos)
+class CoreLine:
+    """The plies of one main line the compiled core resolves (see the module's text): the
+    strategy of :class:`~pdnkit.validation.game.MainLine` where the core runs. ``record``:
+    the game (a record the lane read gives the core its movetext as written, for the first
+    call); ``report`` receives the plies as
+    :class:`~pdnkit.validation.coreplies.CorePly` records, one
+    :class:`~pdnkit.validation.coreplies.CoreRun` (``compact``: the leading plies) or not at
+    all (``light``)."""
 
+    __slots__ = ("rules", "nodes", "report", "fen_tag", "light", "compact", "lane", "texts")
 
-def _usable_plies(line: MainLine, rep: Replay, nodes: Sequence[MoveNode], k: int,
-                  text: bool) -> int:
-    """How many of the leading plies of ``rep`` (the main line's plies ``k`` on) are taken
-    as the core resolved them: up to the first written with the wrong separator, with a
-    move number that does not fit its ply (until the game's one such finding is given),
-    with variations, or with a setup before it (``text``: the core read the movetext of a
-    game the lane read, which has none)."""
-    good = rep.plies
-    if not good:
-        return 0
-    bad = rep.flags.translate(_MISMATCH).find(1, 0, good)
-    if bad >= 0:
-        good = bad
-    check = not line.numbers_warned
-    base, offset = line.base_num, line.offset
-    if text:
-        if check:
-            bad = core.misnumbered(rep, good, k, base, offset)
-            if bad >= 0:
-                good = bad
+    def __init__(self, rules: Rules, nodes: Sequence[MoveNode], record: GameRecord | None,
+                 report: GameReport, *, fen_tag: str | None, light: bool = False,
+                 compact: bool = False) -> None:
+        self.rules = rules
+        self.nodes = nodes
+        self.report = report
+        self.fen_tag = fen_tag
+        self.light = light
+        self.compact = compact and not light
+        #: the lane's record while its movetext is read as written (the first call only)
+        self.lane = (record if isinstance(nodes, LaneNodes) and type(record) is LaneRecord
+                     else None)
+        self.texts: list[str] | None = None
+
+    def take(self, k: int, pos: Position, tracker: DrawTracker, numbering: Numbering
+             ) -> tuple[int, Position]:
+        """Replay main-line plies from ``k`` (0-based) on, from ``pos``, in one core call;
+        take the leading plies the core resolved as they are (into ``tracker`` and the
+        report, numbered as ``numbering`` says: a ply whose written move number does not fit
+        it is not taken while ``numbering.checked``); returns how many and the position
+        reached."""
+        rules = self.rules
+        state = state_of(pos)
+        lane, self.lane = self.lane, None  # the Python replay reads the nodes from now on
+        if lane is not None:
+            rep = core.replay(rules, state, lane.raw, lane.lane_body)
+            fields: PlyFields = LaneFields(lane, rep)
+        else:
+            if self.texts is None:
+                self.texts = [nd.text for nd in self.nodes]
+            rep = core.replay(rules, state, self.texts, k)
+            fields = NodeFields(self.nodes, k)
+        good = self._usable_plies(rep, k, lane is not None, numbering)
+        if not good:
+            return 0, pos
+        self._take(tracker, rep, good, k, state.black, fields, pos, numbering)
+        after = rep.final if good == rep.plies else rep.position(good - 1, state.black)
+        return good, core.position_of(rules, after)
+
+    def _usable_plies(self, rep: Replay, k: int, text: bool, numbering: Numbering) -> int:
+        """How many of the leading plies of ``rep`` (the main line's plies ``k`` on) are taken
+        as the core resolved them: up to the first written with the wrong separator, with a
+        move number that does not fit its ply (while ``numbering.checked``), with variations, or with a setup
+        before it (``text``: the core read the movetext of a game the lane read, which has
+        none)."""
+        good = rep.plies
+        if not good:
+            return 0
+        bad = rep.flags.translate(_MISMATCH).find(1, 0, good)
+        if bad >= 0:
+            good = bad
+        base, offset, check = numbering
+        if text:
+            if check:
+                bad = core.misnumbered(rep, good, k, base, offset)
+                if bad >= 0:
+                    good = bad
+            return good
+        nodes, fen_tag = self.nodes, self.fen_tag
+        for i in range(good):
+            node = nodes[k + i]
+            if node.variations or (node.setup_before and (k + i > 0 or fen_tag is not None)):
+                return i
+            number = node.number
+            if check and number is not None and not number_fits(number, node.black_dots, k + i,
+                                                                base, offset):
+                return i
         return good
-    fen_tag = line.fen_tag
-    for i in range(good):
-        node = nodes[k + i]
-        if node.variations or (node.setup_before and (k + i > 0 or fen_tag is not None)):
-            return i
-        number = node.number
-        if check and number is not None and not number_fits(number, node.black_dots, k + i,
-                                                            base, offset):
-            return i
-    return good
 
-
-def _take(line: MainLine, rep: Replay, good: int, k: int, start_black: bool,
-          fields: PlyFields) -> None:
-    """Account for the plies ``0`` to ``good - 1`` of ``rep`` (main-line plies ``k`` on): the
-    draw tracker, and the ply records or the run a compact report keeps."""
-    push_replay(line.tracker, rep, 0, good, k, start_black)
-    if line.light:
-        return
-    report = line.report
-    if line.compact and k == 0:
-        report.plain = CoreRun(line.rules, line.pos, fields, rep, good, line.base_num,
-                               line.offset, start_black)
-        return
-    report.plies.extend(CorePly.of(line.rules, rep, i, fields, k + i, line.base_num,
-                                   line.offset, start_black, line.pos) for i in range(good))
+    def _take(self, tracker: DrawTracker, rep: Replay, good: int, k: int, start_black: bool,
+              fields: PlyFields, pos: Position, numbering: Numbering) -> None:
+        """Account for the plies ``0`` to ``good - 1`` of ``rep`` (main-line plies ``k`` on):
+        the draw tracker, and the ply records or the run a compact report keeps."""
+        push_replay(tracker, rep, 0, good, k, start_black)
+        if self.light:
+            return
+        report = self.report
+        base, offset = numbering.base, numbering.offset
+        if self.compact and k == 0:
+            report.plain = CoreRun(self.rules, pos, fields, rep, good, base, offset, start_black)
+            return
+        report.plies.extend(CorePly.of(self.rules, rep, i, fields, k + i, base, offset,
+                                       start_black, pos) for i in range(good))

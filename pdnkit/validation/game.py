@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from pdnkit.core import move_number, number_fits
 from pdnkit.pdn.record import MoveNode
@@ -33,7 +33,6 @@ from pdnkit.validation.judge import judge_draws, judge_result, result_without_po
 from pdnkit.validation.match import (
     CAPTURE_SEPS,
     MatchResult,
-    SquaresCache,
     describe_failure,
     flip_side,
     fmt_list,
@@ -46,12 +45,13 @@ from pdnkit.validation.match import (
     settle_ambiguity,
     squares_cache,
 )
+from pdnkit.validation.plainline import PlainLine
 from pdnkit.validation.report import (
     COLOR_LETTER,
     NO_PLY,
     Findings,
     GameReport,
-    PlainRun,
+    Numbering,
     PlyRecord,
     base_report,
     finish_status,
@@ -163,6 +163,19 @@ def _give_up(report: GameReport, record: GameRecord, rules: Rules | None, conven
     return report
 
 
+class FastPlies(Protocol):
+    """A strategy of the main line: the plies it replays without a diagnosis, from a given
+    one on, pushed into the draw tracker and recorded in the report
+    (:class:`~pdnkit.validation.coreline.CoreLine` on the compiled core,
+    :class:`~pdnkit.validation.plainline.PlainLine` in Python)."""
+
+    def take(self, k: int, pos: Position, tracker: DrawTracker, numbering: Numbering
+             ) -> tuple[int, Position]:
+        """Replay from main-line ply ``k`` (0-based) at ``pos``: how many plies, and the
+        position reached."""
+        ...
+
+
 class MainLine:
     """The replay of one main line: the position reached, the draw tracker, the ply records
     and where the replay stopped (``stopped_at``: the 0-based ply that could not be
@@ -171,14 +184,13 @@ class MainLine:
     __slots__ = ("report", "found", "rules", "nodes", "light", "pos", "tracker", "old_events",
                  "first_mover", "start_side", "offset", "base_num", "fullmove", "halfmove",
                  "side_known", "fen_tag", "numbers_warned", "skip_to", "stopped_at",
-                 "sq_cache", "irregular", "pending", "compact", "on_core")
+                 "sq_cache", "irregular", "pending", "on_core", "fast")
 
     def __init__(self, report: GameReport, found: Findings, rules: Rules,
                  nodes: Sequence[MoveNode], start: Start, options: RunOptions = DEFAULTS
                  ) -> None:
         light = options.light
         self.report = report
-        self.compact = options.compact and not light
         self.irregular = options.irregular
         #: (ply, code) of an irregular move replayed as played and not yet accepted
         self.pending: tuple[int, str] | None = None
@@ -207,34 +219,44 @@ class MainLine:
         self.skip_to = 0
         self.stopped_at: int | None = None
         self.sq_cache = squares_cache(rules)
+        #: the plies replayed without a diagnosis: on the compiled core where it runs, else
+        #: in a plain Python loop; every other ply is :meth:`_ply`'s
+        self.fast: FastPlies
+        if self.on_core:
+            self.fast = coreline.CoreLine(rules, nodes, report.record, report,
+                                          fen_tag=self.fen_tag, light=light,
+                                          compact=options.compact)
+        else:
+            self.fast = PlainLine(rules, nodes, report, fen_tag=self.fen_tag, light=light,
+                                  compact=options.compact)
 
     def new_tracker(self, pos: Position, halfmove: int | None) -> DrawTracker:
         """A draw tracker from ``pos`` (keyed as the core keys its plies when it runs)."""
         return DrawTracker(self.rules, pos, halfmove, int_keys=self.on_core)
 
     def run(self) -> None:
-        """Replay the plies: on the compiled core where it runs (:func:`.coreline.run`: the
-        plies it resolves, :meth:`replay_ply` for the others), else the leading plain ones
-        (:func:`_plain_plies`), then every other one (:meth:`_ply`) until the end or the
-        first ply that cannot be replayed. A compact replay keeps the plain ones as a
-        :class:`PlainRun` (``report.plain``; on the core a
-        :class:`~pdnkit.validation.coreplies.CoreRun`)."""
-        if self.on_core:
-            coreline.run(self)
-            return
-        run = None
-        if self.compact:
-            run = PlainRun(self.rules, self.pos, self.nodes, self.base_num, self.offset)
-        k0, self.pos = _plain_plies(self.pos, self.nodes, self.rules, self.sq_cache,
-                                    self.base_num, self.offset, self.tracker,
-                                    None if self.light or run is not None else self.report.plies,
-                                    self.fen_tag is None, run)
-        if run is not None and k0:
-            self.report.plain = run
-        for k in range(k0, len(self.nodes)):
+        """Replay the plies until the end or the first ply that cannot be replayed: the
+        plies the fast strategy resolves (:attr:`fast`), and each other one in
+        :meth:`_ply`, with every diagnosis, after which the fast strategy goes on (not while
+        an irregular move waits for the opponent's next move to be accepted). A compact
+        replay keeps the leading fast plies as one run (``report.plain``)."""
+        nodes, fast = self.nodes, self.fast
+        n = len(nodes)
+        k = 0
+        while k < n:
+            if self.pending is None:
+                numbering = Numbering(self.base_num, self.offset, not self.numbers_warned)
+                taken, self.pos = fast.take(k, self.pos, self.tracker, numbering)
+                k += taken
+                if k >= n:
+                    return
             if not self._ply(k):
                 self.stopped_at = k
-                break
+                return
+            k += 1
+            while k < self.skip_to and k < n:  # the later jumps of a capture written as plies
+                self._ply(k)
+                k += 1
 
     def finish(self) -> None:
         """Fill in what the replay reached: plies replayed, the plies after a stop, the final
@@ -249,11 +271,6 @@ class MainLine:
         report.final_fen = write_fen(self.pos)
         report.final_position = self.pos
         report.rule_events = self.old_events + self.tracker.finish(report.replayed_plies)
-
-    def replay_ply(self, k: int) -> bool:
-        """Replay ply ``k`` (0-based) in Python, with every diagnosis; False when the replay
-        stops there."""
-        return self._ply(k)
 
     def _ply(self, k: int) -> bool:
         """Replay ply ``k`` (0-based); False when the replay stops there."""
@@ -514,65 +531,6 @@ class MainLine:
         self.report.start_key = int(other.key())
         self.tracker = self.new_tracker(other, self.halfmove)
         return r2.move, r2
-
-
-def _plain_plies(pos: Position, nodes: Sequence[MoveNode], rules: Rules,
-                 sq_cache: SquaresCache, base_num: int, offset: int, tracker: DrawTracker,
-                 plies: list[PlyRecord] | None, first_setup_used: bool = False,
-                 run: PlainRun | None = None) -> tuple[int, Position]:
-    """Replay the leading run of plain plies of a main line: a move of two known squares,
-    no variation, no setup, the expected move number (or none), written with the right
-    separator, that the direct tests resolve (a quiet move, or a capture that only one legal
-    capture makes). Returns (index of the first ply not replayed, position reached); the
-    general loop (:meth:`MainLine._ply`) goes on from there, so every finding comes from it.
-    ``plies``: the list of ply records to fill (``None`` for a light report);
-    ``first_setup_used``: a setup before the first move is the starting position already;
-    ``run``: a compact replay's run, given each move and the position after it instead.
-    Everything is inlined in one loop for speed: most plies of most games end here."""
-    k = 0
-    color = COLOR_LETTER
-    capture_seps = CAPTURE_SEPS
-    dash_is_wrong = rules.capture_separator != "-"
-    push = tracker.push
-    if run is not None:
-        run_move, run_after = run.moves.append, run.afters.append
-    for node in nodes:
-        if node.variations or node.placeholder or (
-                node.setup_before and (k or not first_setup_used)):
-            break
-        sq = sq_cache.get(node.squares)
-        if sq is None:
-            sq = parse_squares(rules, node.squares)
-        if isinstance(sq, str) or len(sq) != 2:
-            break
-        number = node.number
-        if number is not None and not number_fits(number, node.black_dots, k, base_num, offset):
-            break
-        got = pos.play_written(sq[0], sq[1])
-        if got is None:
-            break
-        move, after = got
-        seps = node.separators
-        if seps:
-            if move.captured:
-                if len(seps) == 1 and seps[0] == "-" and dash_is_wrong:
-                    break
-            elif seps[0] in capture_seps:
-                break
-        k += 1
-        if plies is not None:
-            comments = node.comments_after
-            prec = PlyRecord(k, move_number(k - 1, base_num, offset), color[int(pos.side)], node.text, nags=node.nags,
-                             comment=" ".join(comments) if comments else None,
-                             line=node.line)
-            plies.append(prec)
-            prec.set_replayed(move, pos, after, (move,) if move.captured else None)
-        elif run is not None:
-            run_move(move)
-            run_after(after)
-        push(k, move, after)
-        pos = after
-    return k, pos
 
 
 def _replay_variation(found: Findings, elements: Sequence[BodyElement], pos: Position,

@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from pdnkit.core import move_number
 from pdnkit.findings import Finding, Severity, make_finding, worst
@@ -34,6 +34,22 @@ COLOR_LETTER = ("W", "B")
 
 
 _Ply = TypeVar("_Ply", bound="PlyRecord")
+
+
+class Numbering(NamedTuple):
+    """How a main line numbers its moves at a point of its replay: ``base``, the number of
+    the first move; ``offset``, 1 when the other side than the variant's first mover began
+    (:func:`pdnkit.core.move_number`); ``checked``: whether a written number that does not
+    fit its ply is left to the general loop (until the game's one move-number finding).
+
+    Example:
+        >>> Numbering(1, 0, True).offset
+        0
+    """
+
+    base: int
+    offset: int
+    checked: bool
 
 
 class PlyRecord:

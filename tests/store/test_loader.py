@@ -244,19 +244,21 @@ def test_a_fault_in_one_game_does_not_stop_the_import(tmp_path: Path,
     """A fault of pdnkit's own code while replaying one game, or while building its rows,
     costs that game its moves (kept as raw text, with an ``internal-error`` finding) and
     nothing else."""
-    import pdnkit.validation.game as replay_mod
+    from pdnkit.validation.coreline import CoreLine
+    from pdnkit.validation.plainline import PlainLine
 
     games = (sample_dir() / "russian.pdn").read_text(encoding="utf-8").split("\n\n[")
     f = tmp_path / "r.pdn"
     f.write_text("\n\n[".join(games[:5]) + "\n", encoding="utf-8")
-    plain = replay_mod._plain_plies
     calls = {"replay": 0, "rows": 0}
 
-    def replay_fault(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls["replay"] += 1
-        if calls["replay"] == 2:
-            raise KeyError("ghost square")
-        return plain(*args, **kwargs)
+    def replay_fault(take):  # type: ignore[no-untyped-def]
+        def faulty(self, k, *args):  # type: ignore[no-untyped-def]
+            calls["replay"] += 1
+            if self.report.index == 1:  # game 1: its main line's replay faults
+                raise KeyError("ghost square")
+            return take(self, k, *args)
+        return faulty
 
     rows_run = ReportBatch._add_run
 
@@ -267,18 +269,9 @@ def test_a_fault_in_one_game_does_not_stop_the_import(tmp_path: Path,
             raise ZeroDivisionError("division by zero")
         return rows_run(self, gid, run, canonical)
 
-    monkeypatch.setattr(replay_mod, "_plain_plies", replay_fault)
-    # on the compiled core the main line is replayed by coreline.run: it faults alike
-    import pdnkit.validation.coreline as coreline
-
-    core_run = coreline.run
-
-    def core_fault(line):  # type: ignore[no-untyped-def]
-        calls["replay"] += 1
-        if calls["replay"] == 2:
-            raise KeyError("ghost square")
-        return core_run(line)
-    monkeypatch.setattr(coreline, "run", core_fault)
+    # whichever strategy replays the main line (the compiled core's or Python's) faults
+    monkeypatch.setattr(PlainLine, "take", replay_fault(PlainLine.take))
+    monkeypatch.setattr(CoreLine, "take", replay_fault(CoreLine.take))
     monkeypatch.setattr(ReportBatch, "_add_run", rows_fault)
     db = tmp_path / "f.duckdb"
     s = import_files([f], db=db)

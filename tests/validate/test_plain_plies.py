@@ -1,26 +1,27 @@
-"""The replay's loop for plain plies (``_plain_plies``) changes nothing but speed: every
-report -- status, findings, plies with their notation and FEN, draw-rule events -- is the same
-as the general loop alone makes, on every shared game file and on hand-made edge cases."""
+"""The replay's Python strategy for plain plies (:class:`~pdnkit.validation.plainline.
+PlainLine`) changes nothing but speed: every report -- status, findings, plies with their
+notation and FEN, draw-rule events -- is the same as the general loop alone makes, on every
+shared game file and on hand-made edge cases. Both runs take the Python strategy, whatever
+core is in use (the compiled core's strategy has its own differential tests)."""
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pdnkit.pdn import read_games
-from pdnkit.validation import replay
+from pdnkit.validation import coreline, replay
+from pdnkit.validation.plainline import PlainLine
 from tests.shared import shared_path
-
-replay_mod = importlib.import_module("pdnkit.validation.game")  # where the replay loop lives
 
 
 def _report(rec: Any, general_only: bool, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     with monkeypatch.context() as m:
+        m.setattr(coreline, "usable", lambda rules: False)  # the Python strategy
         if general_only:
-            m.setattr(replay_mod, "_plain_plies", lambda pos, nodes, *a, **k: (0, pos))
+            m.setattr(PlainLine, "take", lambda self, k, pos, *a: (0, pos))
         rep = replay(rec)
     out = rep.to_dict()
     out["findings"] = [(f.code, f.severity.value, f.ply, f.line, f.message, f.details)
@@ -69,3 +70,22 @@ def test_shared_files(folder: str, monkeypatch: pytest.MonkeyPatch) -> None:
     files = sorted(p for p in base.rglob("*") if p.is_file() and p.suffix.lower() == ".pdn")
     total = sum(_compare(Path(p), monkeypatch, limit=40) for p in files)
     assert total > (50 if folder == "real" else 5)
+
+
+def test_the_plain_strategy_takes_the_plies_and_hands_back_after_a_diagnosis(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both runs above really differ in who replays: the plain loop takes the plain plies,
+    the general loop the one it stops at (a wrong move number), and the plain loop goes on."""
+    taken: list[tuple[int, int]] = []
+    real = PlainLine.take
+
+    def spy(self: PlainLine, k: int, pos: Any, *a: Any) -> Any:
+        n, after = real(self, k, pos, *a)
+        taken.append((k, n))
+        return n, after
+
+    monkeypatch.setattr(coreline, "usable", lambda rules: False)
+    monkeypatch.setattr(PlainLine, "take", spy)
+    rep = replay(next(read_games('[GameType "20"] 1. 32-28 19-23 3. 28x19 14x23 3. 37-32 *')))
+    assert rep.replayed_plies == 5 and "move-number-mismatch" in rep.finding_codes()
+    assert taken == [(0, 2), (3, 2)]  # ply 3 (k=2) is the general loop's
