@@ -170,6 +170,8 @@ def read_seed(path: str | os.PathLike[str]) -> dict[tuple[str | None, str], Seed
     try:
         with open(path, newline="", encoding="utf-8-sig") as fh:
             rows = list(csv.reader(fh))
+    except FileNotFoundError:
+        raise ArgumentError(f"no such seed file: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ArgumentError(f"cannot read the seed file {path}: {exc}") from None
     if not rows:
