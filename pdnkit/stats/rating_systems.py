@@ -105,7 +105,7 @@ def elo_expected(rating: float, opponent: float) -> float:
         >>> elo_expected(1500, 1500), round(elo_expected(1700, 1500), 3)
         (0.5, 0.76)
     """
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
 
 
 def elo_update(rating: float, games: Sequence[tuple[float, float]], *, k: float = DEFAULT_K
