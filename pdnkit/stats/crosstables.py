@@ -43,12 +43,12 @@ def crosstable(
     writes two-point results). Players are identities (aliases merged, placeholder names
     and games without a decided or drawn result left out).
 
-    ``performance`` is the player's performance rating in the event by the FIDE/FMJD table
-    method (:func:`pdnkit.stats.rating_systems.performance_of`): ``opp_rating``, the average
-    rating of the opponents as the games' rating tags give it (``WhiteElo``,
-    ``BlackRating`` ...), plus the rating difference of the score against them (a win 1, a
-    draw 1/2, whatever ``scoring``); games against an opponent without a rating tag do not
-    count in either; empty where no opponent was rated.
+    ``performance`` is the player's performance rating in the event by the table method
+    of the FIDE Rating Regulations (:func:`pdnkit.stats.rating_systems.performance_of`):
+    ``opp_rating``, the average rating of the opponents as the games' rating tags give it
+    (``WhiteElo``, ``BlackRating`` ...), plus the rating difference of the score against
+    them (a win 1, a draw 1/2, whatever ``scoring``); games against an opponent without a
+    rating tag do not count in either; empty where no opponent was rated.
 
     Example:
         >>> from pdnkit.store import connect

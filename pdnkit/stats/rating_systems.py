@@ -10,8 +10,7 @@ source writes it (no database here: :mod:`pdnkit.stats.rating_lists` feeds them 
   ``RD`` and volatility ``sigma`` updated once a rating period from the games of the period,
   the volatility found with the paper's Illinois algorithm (step 5.1 to 5.5).
 * **Performance rating** (the table method of the FIDE Rating Regulations, table 8.1(a):
-  the fractional score ``p`` read as the rating difference ``dp``; FMJD and FIDE rate events
-  this way): ``Rp = Ra + dp(p)``, ``Ra`` the average rating of the rated opponents.
+  the fractional score ``p`` read as the rating difference ``dp``): ``Rp = Ra + dp(p)``, ``Ra`` the average rating of the rated opponents.
 
 Example:
     >>> elo_update(1500, [(1500, 1.0)], k=32), elo_update(1500, [(1500, 0.0)], k=32)

@@ -58,7 +58,7 @@ def players(
     ``black_losses``, ``first_date``, ``last_date`` (full dates only), ``first_year``,
     ``last_year``, ``opp_rating`` and ``performance``: the average rating tag of the
     opponents (``WhiteElo``, ``BlackRating`` ...) and the performance rating against them by
-    the FIDE/FMJD table method (:func:`pdnkit.stats.rating_systems.performance_of`; games
+    the FIDE Rating Regulations' table method (:func:`pdnkit.stats.rating_systems.performance_of`; games
     against an opponent without a rating tag, or without a known result, do not count; with
     ``event`` it is the performance in that event).
 
