@@ -59,7 +59,7 @@ from pdnkit.stats.rating_systems import (
     elo_update,
     glicko2_idle,
     glicko2_update,
-    performance_rating,
+    performance_of,
 )
 from pdnkit.store.session import DbLike, reading
 
@@ -67,7 +67,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["RATING_PERIODS", "RATING_SYSTEMS", "GamePeriod", "RatingList", "Seed",
+__all__ = ["HISTORY_COLUMNS", "RATING_PERIODS", "RATING_SYSTEMS", "GamePeriod", "RatingList", "Seed",
            "game_period", "ratings", "read_seed"]
 
 #: the systems :func:`ratings` rates by
@@ -76,6 +76,10 @@ RATING_SYSTEMS = ("elo", "glicko2")
 RATING_PERIODS = ("month", "year", "event")
 #: why a game is not rated, in the order a game is counted under the first that applies
 LEFT_OUT = ("without a result", "without a date", "without two named players")
+
+#: the columns of a rating history (Elo's without ``rd`` and ``volatility``)
+HISTORY_COLUMNS = ("variant", "period", "period_start", "player", "rating", "rd",
+                   "volatility", "games", "points", "performance")
 
 _PARTIAL_MONTH = re.compile(r"^\s*(\d{4})[.\-/](\d{1,2})(?:\D|$)")
 
@@ -239,11 +243,14 @@ def _read_games(con: duckdb.DuckDBPyConnection, gf: GameFilter, period: str
         FROM games g WHERE {where} ORDER BY g.game_id""", params).fetchall()
     left = dict.fromkeys(LEFT_OUT, 0)
     games: list[_Game] = []
+    seen: dict[tuple[object, ...], GamePeriod | None] = {}  # the games of a day share it
     for gid, variant, w, b, oc, date, raw, year, event, wt, bt in rows:
         if oc not in _SCORES:
             left[LEFT_OUT[0]] += 1
             continue
-        when = game_period(period, date, raw, year, event)
+        key = (date, raw, year, event)
+        when = seen[key] if key in seen else seen.setdefault(
+            key, game_period(period, date, raw, year, event))
         if when is None:
             left[LEFT_OUT[1]] += 1
             continue
@@ -305,7 +312,7 @@ class _Rater:
     seeds: Mapping[tuple[str | None, str], Seed]
     tags: Mapping[tuple[str, str], int]
     players: dict[tuple[str, str], _Player] = field(default_factory=dict)
-    history: list[dict[str, object]] = field(default_factory=list)
+    history: list[tuple[object, ...]] = field(default_factory=list)  # HISTORY_COLUMNS
     seeds_used: set[tuple[str | None, str]] = field(default_factory=set)
 
     def start(self, variant: str, name: str, clock: int) -> _Player:
@@ -352,17 +359,22 @@ class _Rater:
                                              k=self.k), old.rd, old.volatility)
             else:
                 p.rating = glicko2_update(old, results, tau=self.tau)
-            score = sum(s for _, s in results)
+            score = opp_sum = 0.0
+            for o, s in results:
+                score += s
+                opp_sum += o.rating
+                if s == 1.0:
+                    p.wins += 1
+                elif s == 0.5:
+                    p.draws += 1
+                else:
+                    p.losses += 1
             p.games += len(results)
-            p.wins += sum(1 for _, s in results if s == 1.0)
-            p.draws += sum(1 for _, s in results if s == 0.5)
-            p.losses += sum(1 for _, s in results if s == 0.0)
             p.clock, p.last_period = clock, when.label
-            self.history.append({
-                "variant": variant, "period": when.label, "period_start": when.start,
-                "player": name, "rating": p.rating.rating, "rd": p.rating.rd,
-                "volatility": p.rating.volatility, "games": len(results), "points": score,
-                "performance": performance_rating([o.rating for o, _ in results], score)})
+            self.history.append((
+                variant, when.label, when.start, name, p.rating.rating, p.rating.rd,
+                p.rating.volatility, len(results), score,
+                performance_of(opp_sum / len(results), len(results), score)))
 
     def finish(self, last_clock: Mapping[str, int]) -> None:
         """Glicko-2: every player's RD grown to the last period of the variant's list."""
@@ -452,22 +464,19 @@ def _frames(rater: _Rater, system: str) -> tuple[pd.DataFrame, pd.DataFrame]:
             for (v, name), p in rater.players.items()]
     cols = ["variant", "rank", "player", "rating", "rd", "volatility", "games", "wins",
             "draws", "losses", "last_period", "start"]
-    hcols = ["variant", "period", "period_start", "player", "rating", "rd", "volatility",
-             "games", "points", "performance"]
     if system == "elo":
         cols = [c for c in cols if c not in ("rd", "volatility")]
-        hcols = [c for c in hcols if c not in ("rd", "volatility")]
     table = pd.DataFrame(rows, columns=[c for c in cols if c != "rank"])
     table = table.sort_values(["variant", "rating", "player"], ascending=[True, False, True],
                               kind="stable").reset_index(drop=True)
     table.insert(1, "rank", table.groupby("variant").cumcount() + 1)
-    history = pd.DataFrame(rater.history, columns=hcols)
-    for c in ("rating", "rd"):
-        if c in history:
-            history[c] = history[c].round(2)
-    if "volatility" in history:
-        history["volatility"] = history["volatility"].round(6)
+    history = pd.DataFrame(rater.history, columns=list(HISTORY_COLUMNS))
+    history["rating"] = history["rating"].round(2)
+    history["rd"] = history["rd"].round(2)
+    history["volatility"] = history["volatility"].round(6)
     history["performance"] = history["performance"].astype("Int64")
+    if system == "elo":
+        history = history.drop(columns=["rd", "volatility"])
     return table, history
 
 

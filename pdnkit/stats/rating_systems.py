@@ -29,7 +29,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
 
 from pdnkit.errors import ArgumentError
 
@@ -216,9 +215,14 @@ def performance_dp(p: float) -> int:
     """
     if not 0.0 <= p <= 1.0:
         raise ArgumentError(f"a fractional score lies between 0 and 1, got {p}")
-    hundredths = int(Decimal(repr(p)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-                     * 100)
+    hundredths = _half_up(p * 100)
     return DP_TABLE[hundredths - 50] if hundredths >= 50 else -DP_TABLE[50 - hundredths]
+
+
+def _half_up(x: float) -> int:
+    """``x`` to the nearest whole number, halves up (``0.285 * 100`` is 28.499...: the
+    tolerance reads it as the 28.5 it stands for)."""
+    return math.floor(x + 0.5 + 1e-9)
 
 
 def performance_rating(opponents: Sequence[float], score: float) -> int | None:
@@ -247,5 +251,4 @@ def performance_of(average: float, games: int, score: float) -> int | None:
         return None
     if not 0 <= score <= games:
         raise ArgumentError(f"{score} points cannot be scored in {games} games")
-    return int(Decimal(repr(average + performance_dp(score / games)))
-               .quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    return _half_up(average + performance_dp(score / games))
