@@ -97,7 +97,8 @@ def ratings_command(
     with usage_errors():  # a bad seed file, a bad date, K or tau
         result = ratings(db, system=system.value, period=period.value, variant=variant,
                          event=event, player=player, date_from=date_from, date_to=date_to,
-                         min_games=min_games, seed=seed, from_tags=from_tags, k=k, tau=tau)
+                         min_games=min_games, seed=seed, from_tags=from_tags, k=k, tau=tau,
+                         progress=True)
     table = result.history if history else result.table
     emit(table, sink, title=(f"{system.value} rating history ({len(table)} rows)" if history
                              else f"{system.value} ratings ({len(table)} players)"))

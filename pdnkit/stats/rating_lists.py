@@ -42,7 +42,8 @@ import math
 import os
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -394,6 +395,25 @@ def _idle(rating: Glicko, periods: int) -> Glicko:
     return grown if grown.rd <= cap else Glicko(rating.rating, cap, rating.volatility)
 
 
+@contextmanager
+def _bar(show: bool, total: int, system: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar of the games rated (on a terminal, when ``show``); yields the
+    function that moves it on."""
+    from pdnkit.store.progress import is_terminal
+
+    if not show or not is_terminal():
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(TextColumn(f"[bold]rating ({system})[/bold]"), BarColumn(),
+                  MofNCompleteColumn(), TextColumn("games"), console=Console(stderr=True),
+                  transient=True) as bar:
+        task = bar.add_task("rating", total=total)
+        yield lambda n: bar.advance(task, n)
+
+
 def _tag_seeds(games: Iterable[_Game]) -> dict[tuple[str, str], int]:
     """Each player's rating tag in the earliest rated game that carries one."""
     out: dict[tuple[str, str], int] = {}
@@ -496,6 +516,7 @@ def ratings(
     k: float = DEFAULT_K,
     tau: float = DEFAULT_TAU,
     filter: GameFilter | None = None,
+    progress: bool = False,
 ) -> RatingList:
     """Rate every player of the selected games (see the module's text) by ``system``
     (``elo``: K ``k``; ``glicko2``: system constant ``tau``) over rating periods ``period``.
@@ -503,7 +524,8 @@ def ratings(
     ``variant``, ``event``, ``date_from``, ``date_to`` (or ``filter``) choose the games;
     ``player`` (text the name contains) and ``min_games`` choose the rows of the final list
     and of the history, not the games. ``seed`` is a CSV file (:func:`read_seed`) or its
-    mapping; ``from_tags`` starts a player without a seed from his rating tag.
+    mapping; ``from_tags`` starts a player without a seed from his rating tag. ``progress``
+    shows a progress bar of the games rated on standard error (on a terminal only).
 
     The final list (``RatingList.table``): ``variant``, ``rank``, ``player``, ``rating``,
     ``rd`` and ``volatility`` (Glicko-2), ``games``, ``wins``, ``draws``, ``losses``,
@@ -533,9 +555,11 @@ def ratings(
         seeds = _seeds_by_identity(con, seeds)
     rater = _Rater(system, k, tau, seeds, _tag_seeds(games) if from_tags else {})
     last_clock: dict[str, int] = {}
-    for v, when, group in _periods(games):
-        rater.period(v, when, group)
-        last_clock[v] = int(when.clock or 0)
+    with _bar(progress, len(games), system) as advance:
+        for v, when, group in _periods(games):
+            rater.period(v, when, group)
+            last_clock[v] = int(when.clock or 0)
+            advance(len(group))
     rater.finish(last_clock)
     table, history = _frames(rater, system)
     keep = table["games"] >= min_games
