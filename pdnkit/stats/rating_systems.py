@@ -144,7 +144,7 @@ def _volatility(phi: float, sigma: float, delta: float, v: float, tau: float) ->
             n += 1
         big_b = a - n * tau
     f_a, f_b = f(big_a), f(big_b)
-    while abs(big_b - big_a) > _EPSILON:  # step 5.4
+    while abs(big_b - big_a) > _EPSILON and f_b != f_a:  # step 5.4
         big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
         f_c = f(big_c)
         if f_c * f_b <= 0:
@@ -179,6 +179,8 @@ def glicko2_update(player: Glicko, games: Sequence[tuple[Glicko, float]], *,
         e_j = 1.0 / (1.0 + math.exp(-g_j * (mu - mu_j)))
         inv_v += g_j * g_j * e_j * (1.0 - e_j)
         gain += g_j * (score - e_j)
+    if inv_v == 0.0:  # every opponent so far off that the games say nothing (E is 0 or 1)
+        return glicko2_idle(player)
     v = 1.0 / inv_v
     delta = v * gain
     sigma = _volatility(phi, player.volatility, delta, v, tau)  # step 5

@@ -166,6 +166,19 @@ def test_elo_with_one_k_keeps_the_sum_of_ratings() -> None:
     assert sum(ratings_now.values()) == pytest.approx(1500.0 * len(names))
 
 
+def test_glicko2_stays_finite_on_generated_periods() -> None:
+    """Seeded random players and periods, extreme ratings and deviations included."""
+    rnd = random.Random(11)
+    for _ in range(300):
+        me = Glicko(rnd.uniform(-2000, 6000), rnd.uniform(1, 600), rnd.uniform(0.001, 0.5))
+        games = [(Glicko(rnd.choice((rnd.uniform(0, 3000), me.rating + 10_000)),
+                         rnd.uniform(1, 600), 0.06), rnd.choice((0.0, 0.5, 1.0)))
+                 for _ in range(rnd.randint(1, 12))]
+        new = glicko2_update(me, games, tau=rnd.uniform(0.2, 1.5))
+        assert all(math.isfinite(x) for x in (new.rating, new.rd, new.volatility))
+        assert 0 < new.rd <= math.hypot(me.rd, 173.7178 * new.volatility) + 1e-9
+
+
 # --------------------------------------------------------------------------------------
 # periods and the games left out
 # --------------------------------------------------------------------------------------
