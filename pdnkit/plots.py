@@ -18,7 +18,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import ArgumentError
@@ -38,13 +38,15 @@ __all__ = [
     "findings_by_code",
     "length_histogram",
     "plot",
+    "rating_history",
     "results_by_opening",
     "results_over_time",
     "square_heatmap",
 ]
 
 #: the kinds ``pdnkit plot KIND`` draws
-PLOT_KINDS = ("openings", "lengths", "results", "findings", "board", "heatmap", "endgame")
+PLOT_KINDS = ("openings", "lengths", "results", "findings", "board", "heatmap", "endgame",
+              "ratings")
 
 #: colours of the outcomes (White wins light, Black wins dark, draws grey, unknown hatched)
 RESULT_COLOURS = {
@@ -245,6 +247,86 @@ def _results_panel(ax: Axes, d: pd.DataFrame, years: range, name: str | None, *,
         ax.legend(loc="upper left", fontsize=8)
     _integer_axis(ax.xaxis)
     _integer_axis(ax.yaxis)
+
+
+def rating_history(df: pd.DataFrame, *, players: Iterable[str] | None = None, top: int = 5,
+                   panels: int = 4, title: str | None = None) -> Figure:
+    """Ratings over time: one line per player, the rating after each period he played (a
+    step at the period's first game), with the band rating +- 2 RD (Glickman's 95% interval)
+    where ``df`` has an ``rd`` column; one panel per variant (each list is its own scale).
+    ``df`` is :func:`pdnkit.stats.ratings`' history.
+
+    ``players``: the names to draw (a name, or text a name contains when no name equals it);
+    by default the ``top`` players with the most rated games in each of the ``panels``
+    variants with the most rated games.
+
+    >>> import pandas as pd, datetime as dt
+    >>> df = pd.DataFrame({"variant": ["russian"] * 2, "player": ["Ann", "Ann"],
+    ...                    "period_start": [dt.date(2020, 1, 1), dt.date(2020, 2, 1)],
+    ...                    "rating": [1510.0, 1530.0], "games": [2, 1]})
+    >>> fig = rating_history(df)
+    >>> fig.axes[0].get_title(), fig.axes[0].get_legend_handles_labels()[1]
+    ('Ratings over time: russian', ['Ann'])
+    """
+    from matplotlib.figure import Figure
+
+    chosen = _rated_players(df, players, top, panels)
+    variants = list(dict.fromkeys(v for v, _ in chosen))
+    fig = Figure(figsize=(9.0, 5.0 if len(variants) < 2 else 3.4 * len(variants)),
+                 layout="constrained")
+    axes = fig.subplots(max(len(variants), 1), 1, squeeze=False)[:, 0]
+    head = title or "Ratings over time"
+    if not chosen:
+        axes[0].set_title(head)
+        _empty(axes[0], "no rated player to draw")
+        return fig
+    for ax, variant in zip(axes, variants, strict=True):
+        ax.set_title(f"{head}: {variant}")
+        ax.set_ylabel("rating")
+        for name in [p for v, p in chosen if v == variant]:
+            _rating_line(ax, df[(df["variant"] == variant) & (df["player"] == name)], name)
+        ax.legend(loc="best", fontsize=8)
+        ax.grid(True, color="#dddddd", linewidth=0.5)
+    axes[-1].set_xlabel("period")
+    return fig
+
+
+def _rating_line(ax: Axes, part: pd.DataFrame, name: str) -> None:
+    """One player's line of :func:`rating_history`, with its 2 RD band."""
+    part = part.sort_values("period_start")
+    xs = list(part["period_start"])
+    ys = [float(v) for v in part["rating"]]
+    line = ax.step(xs, ys, where="post", marker="o", markersize=3, linewidth=1.4,
+                   label=name)[0]
+    if "rd" in part and part["rd"].notna().all():
+        rd = [2.0 * float(v) for v in part["rd"]]
+        ax.fill_between(xs, [y - r for y, r in zip(ys, rd, strict=True)],
+                        [y + r for y, r in zip(ys, rd, strict=True)], step="post",
+                        alpha=0.1, color=line.get_color(), linewidth=0)
+
+
+def _rated_players(df: pd.DataFrame, players: Iterable[str] | None, top: int, panels: int
+                   ) -> list[tuple[str, str]]:
+    """The ``(variant, player)`` lines :func:`rating_history` draws, by variant."""
+    if df.empty:
+        return []
+    games = df.groupby(["variant", "player"])["games"].sum()
+    if players is None:
+        by_variant = games.groupby(level=0).sum().sort_values(ascending=False, kind="stable")
+        out: list[tuple[str, str]] = []
+        for v in list(by_variant.index)[:max(panels, 1)]:
+            ranked = sorted(games[v].items(), key=lambda kv: (-int(kv[1]), str(kv[0])))
+            out += [(str(v), str(p)) for p, _ in ranked[:max(top, 0)]]
+        return out
+    keys = [(str(v), str(p)) for v, p in games.index]
+    out = []
+    for want in players:
+        exact = [k for k in keys if k[1].lower() == want.strip().lower()]
+        hits = exact or [k for k in keys if want.strip().lower() in k[1].lower()]
+        if not hits:
+            raise ArgumentError(f"no rated player is called {want!r}")
+        out += [k for k in hits if k not in out]
+    return sorted(out, key=lambda k: [v for v, _ in out].index(k[0]))
 
 
 #: the severities the findings plot draws (``info`` findings are counted in its label)
@@ -552,13 +634,18 @@ def plot(
     bin_width: int | None = None,
     what: str | None = None,
     fen: str | None = None,
+    system: str | None = None,
+    period: str | None = None,
+    names: Sequence[str] | None = None,
     filter: GameFilter | None = None,
 ) -> Figure:
     """Draw the plot ``kind`` (one of :data:`PLOT_KINDS`) from a database.
 
     Options are the statistics' filters (``variant``, ``event``, ``player``,
     ``date_from``, ``date_to``, ``min_games``) plus ``plies`` and ``top`` (openings),
-    ``bin_width`` (lengths), ``what`` (heatmap), ``fen`` (board). ``board`` needs no
+    ``bin_width`` (lengths), ``what`` (heatmap), ``fen`` (board), ``system``, ``period``,
+    ``names`` and ``top`` (ratings: :func:`rating_history` of :func:`pdnkit.stats.ratings`;
+    ``player`` there chooses the players drawn, not the games rated). ``board`` needs no
     database. Options a plot does not use, and ``None`` values, are ignored.
 
     >>> plot("board", variant="russian", fen="W:Wc3:Bf6").axes[0].get_title()
@@ -573,6 +660,13 @@ def plot(
         return board(fen, variant or "international")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
+    if kind == "ratings":
+        rated = stats.ratings(con, system=system or "elo", period=period or "month",
+                              filter=gf.without_player())
+        label = {"elo": "Elo", "glicko2": "Glicko-2"}.get(rated.system, rated.system)
+        chosen = list(names or []) or ([gf.player] if gf.player else None)
+        return rating_history(rated.history, players=chosen, top=5 if top is None else top,
+                              title=f"Ratings over time ({label}, by {period or 'month'})")
     if kind == "openings":
         n = 4 if plies is None else plies
         df = stats.openings(con, plies=n, min_games=1 if min_games is None else min_games,

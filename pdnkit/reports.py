@@ -537,7 +537,7 @@ def collection_report(
     before the faulty move (an SVG board in HTML), the move as written and the legal moves
     there, and, when ``view_page`` (a path) is given, a link to that game and ply in a
     ``pdnkit view`` page of these games written there. Then games, clean share, findings by
-    code, the ``worst`` files and games, and (HTML) plots.
+    code, the ``worst`` files and games, the players' Elo ratings, and (HTML) plots.
 
     >>> from pdnkit.store import connect
     >>> "0 games" in collection_report(connect(":memory:"))
@@ -609,6 +609,7 @@ def _collection_tables(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter
     doc.h("Games by variant")
     doc.table(results(con, by="variant", filter=gf))
     _openings_section(doc, con, gf, worst)
+    _ratings_section(doc, con, gf, fmt)
     codes = findings(con, by="code", filter=gf)
     doc.h("Findings by code")
     doc.table(codes, "No findings.")
@@ -656,6 +657,25 @@ def _openings_section(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter,
     codes = named_openings(con, by="code", filter=gf)
     doc.table(codes[[c for c in codes.columns if c in _OPENING_COLUMNS]].head(top),
               "No game reached a table's opening.")
+
+
+def _ratings_section(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter,
+                     fmt: str) -> None:
+    """The collection report's ratings: the leaders of each variant's Elo list (``pdnkit
+    ratings``' defaults) and, in HTML, the ratings over time of the most active players."""
+    from pdnkit import plots
+    from pdnkit.stats.rating_lists import ratings
+
+    rated = ratings(con, filter=gf.without_player())
+    doc.h("Ratings")
+    doc.p(f"Elo ratings from these games (K 20, everyone from 1500, by month: `pdnkit "
+          f"ratings` computes Glicko-2 and other periods): {rated.note}.")
+    table = rated.table.drop(columns=["start"])
+    doc.table(table[table["rank"] <= 5], "No game could be rated.")  # each list's leaders
+    doc.folded(f"all {len(table)} rated players", table)
+    if fmt == "html" and len(table):
+        doc.figure(plots.rating_history(rated.history, top=3, title="Elo ratings of the "
+                                        "most active players"), "ratings over time")
 
 
 def openings_report(

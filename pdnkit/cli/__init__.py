@@ -25,7 +25,8 @@ _PANELS: list[tuple[str, list[str]]] = [
     ("PDN files", ["lint", "convert"]),
     ("Validation", ["validate", "explain", "show", "view"]),
     ("Database", ["import", "query", "export", "duplicates", "upgrade", "lake"]),
-    ("Analysis", ["search", "stats", "tree", "openings", "plot", "report", "players"]),
+    ("Analysis", ["search", "stats", "tree", "openings", "plot", "report", "players",
+                  "ratings"]),
 ]
 
 #: the module (under ``pdnkit.cli``) that registers each command, in registration order
@@ -37,6 +38,7 @@ _MODULES: dict[str, list[str]] = {
     "store_cmd": ["import", "query", "export", "duplicates", "upgrade", "demo"],
     "lake_cmd": ["lake"],
     "openings_cmd": ["openings"],
+    "ratings_cmd": ["ratings"],
     "validate_cmd": ["validate", "explain"],
     "view_cmd": ["show", "view"],
 }

@@ -57,6 +57,7 @@ class PlotKind(str, Enum):
     board = "board"
     heatmap = "heatmap"
     endgame = "endgame"
+    ratings = "ratings"
 
 
 class ReportKind(str, Enum):
@@ -310,11 +311,15 @@ def tree_command(
     "(game length histogram per variant), [cyan]results[/cyan] (results over the years), "
     "[cyan]findings[/cyan] (findings by code), [cyan]board[/cyan] (a position: --fen, "
     "--variant), [cyan]heatmap[/cyan] (squares: --what, --variant), [cyan]endgame[/cyan] "
-    "(endgame-rule verdicts).\n\n"
+    "(endgame-rule verdicts), [cyan]ratings[/cyan] (ratings over time: the players of --name, "
+    "or whose name contains --player, else the --top 5 with the most games; --system, "
+    "--period as [bold]pdnkit ratings[/bold]).\n\n"
     "Examples:\n\n  [bold]pdnkit plot openings --variant russian --plies 4 --out openings.png[/bold]"
     "\n\n  [bold]pdnkit plot heatmap --variant international --what captured --out caps.svg[/bold]"
     "\n\n  [bold]pdnkit plot board --variant international --fen \"W:W31-50:B1-20\" "
-    "--out start.png[/bold]"))
+    "--out start.png[/bold]"
+    "\n\n  [bold]pdnkit plot ratings --system glicko2 --name \"Marion Tinsley\" --name "
+    "\"Derek Oldbury\" --out tinsley.png[/bold]"))
 def plot_command(
     kind: PlotKind = typer.Argument(..., help="What to draw (see below)."),
     out: Path = typer.Option(..., "--out", "-o", help="Output file: .png or .svg."),
@@ -322,13 +327,21 @@ def plot_command(
     variant: VariantFilter = None, event: Event = None, player: Player = None,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
     plies: int = typer.Option(4, "--plies", "-n", help="openings: length in half-moves."),
-    top: int = typer.Option(15, "--top", help="openings: how many openings to show."),
+    top: int | None = typer.Option(None, "--top", help="openings: how many openings to show "
+                                   "(15); ratings: how many players (5).",
+                                   show_default=False),
     bin_width: int = typer.Option(10, "--bin", help="lengths: bin width in plies."),
     what: str = typer.Option("capture-landing", "--what",
                              help="heatmap: [cyan]capture-landing[/cyan], [cyan]captured[/cyan], "
                                   "[cyan]destination[/cyan], [cyan]origin[/cyan] or "
                                   "[cyan]promotion[/cyan]."),
     fen: str | None = typer.Option(None, "--fen", help="board: the position to draw."),
+    system: str = typer.Option("elo", "--system", help="ratings: [cyan]elo[/cyan] or "
+                               "[cyan]glicko2[/cyan] (with the 2 RD band)."),
+    period: str = typer.Option("month", "--period", help="ratings: [cyan]month[/cyan], "
+                               "[cyan]year[/cyan] or [cyan]event[/cyan]."),
+    names: list[str] | None = typer.Option(None, "--name", help="ratings: a player to draw "
+                                           "(again for more)."),
     dpi: int = typer.Option(120, "--dpi", help="Resolution of PNG files."),
 ) -> None:
     """Draw a plot from the database (or a board diagram) and write it as PNG or SVG."""
@@ -343,7 +356,8 @@ def plot_command(
     with usage_errors():
         fig = plot(kind.value, None if board else db, variant=variant, event=event,
                    player=player, date_from=date_from, date_to=date_to, min_games=min_games,
-                   plies=plies, top=top, bin_width=bin_width, what=what, fen=fen)
+                   plies=plies, top=top, bin_width=bin_width, what=what, fen=fen,
+                   system=system, period=period, names=names)
     with atomic_path(out, inputs=inputs) as tmp:  # whole or not at all, never over the db
         fig.savefig(tmp, format=suffix[1:], dpi=dpi, bbox_inches="tight")
     typer.echo(f"wrote {out}")

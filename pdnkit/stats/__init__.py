@@ -22,6 +22,8 @@ The rooms (names are imported lazily from them):
 * :mod:`~pdnkit.stats.endgame` -- :func:`endgame_rules`, :func:`endgame_summary`,
   :func:`verdict`;
 * :mod:`~pdnkit.stats.crosstables` -- :func:`crosstable`;
+* :mod:`~pdnkit.stats.rating_lists` -- :func:`ratings` (Elo and Glicko-2 lists over time),
+  on the formulas of :mod:`~pdnkit.stats.rating_systems` (with :func:`performance_rating`);
 * :mod:`~pdnkit.stats.identities` -- player aliases (:func:`alias`, :func:`suggest` ...);
 * :mod:`~pdnkit.stats.search` -- games by position, pattern, material, manoeuvre
   (``pdnkit.search``);
@@ -64,6 +66,16 @@ _API: dict[str, str] = {
     # crosstables
     "TWO_POINT_RESULTS": "pdnkit.stats.crosstables",
     "crosstable": "pdnkit.stats.crosstables",
+    # ratings
+    "RATING_SYSTEMS": "pdnkit.stats.rating_lists",
+    "RATING_PERIODS": "pdnkit.stats.rating_lists",
+    "ratings": "pdnkit.stats.rating_lists",
+    "RatingList": "pdnkit.stats.rating_lists",
+    "read_seed": "pdnkit.stats.rating_lists",
+    "Glicko": "pdnkit.stats.rating_systems",
+    "elo_update": "pdnkit.stats.rating_systems",
+    "glicko2_update": "pdnkit.stats.rating_systems",
+    "performance_rating": "pdnkit.stats.rating_systems",
     # player identities
     "PLACEHOLDERS": "pdnkit.stats.identities",
     "is_placeholder": "pdnkit.stats.identities",

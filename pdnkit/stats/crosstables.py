@@ -36,12 +36,19 @@ def crosstable(
 ) -> pd.DataFrame:
     """Players x players of an event (``event``: case-insensitive substring), ranked by
     points: ``rank``, ``player``, ``games``, ``wins``, ``draws``, ``losses``, ``points``,
-    then one column per opponent (by rank: ``1``, ``2`` ...) with the points scored in each
+    ``opp_rating`` and ``performance`` (below), then one column per opponent (by rank: ``1``, ``2`` ...) with the points scored in each
     game against them (``x`` on the diagonal). ``scoring`` is ``2`` (2 for a win, 1 for a
     draw: the international result type, used where the event's results are written
     ``2-0``/``1-1``/``0-2``), ``1`` (1 and 1/2) or ``auto`` (``2`` when the event's file
     writes two-point results). Players are identities (aliases merged, placeholder names
     and games without a decided or drawn result left out).
+
+    ``performance`` is the player's performance rating in the event by the table method
+    of the FIDE Rating Regulations (:func:`pdnkit.stats.rating_systems.performance_of`):
+    ``opp_rating``, the average rating of the opponents as the games' rating tags give it
+    (``WhiteElo``, ``BlackRating`` ...), plus the rating difference of the score against
+    them (a win 1, a draw 1/2, whatever ``scoring``); games against an opponent without a
+    rating tag do not count in either; empty where no opponent was rated.
 
     Example:
         >>> from pdnkit.store import connect
@@ -57,7 +64,7 @@ def crosstable(
     with reading(db) as con:
         rows: list[_Game] = con.execute(f"""
             SELECT player_name(g.white) AS w, player_name(g.black) AS b,
-                   {OUTCOME_SQL} AS oc, g.result_raw
+                   {OUTCOME_SQL} AS oc, g.result_raw, g.white_rating, g.black_rating
             FROM games g WHERE {where}
             ORDER BY g.date NULLS LAST, g.round, g.game_id""", params).fetchall()
     games = [r for r in rows if r[0] and r[1] and r[0] != r[1]
@@ -69,12 +76,16 @@ def crosstable(
     out = _rows(games, *((2.0, 1.0) if two else (1.0, 0.5)))
     if not out:
         return pd.DataFrame(columns=["rank", "player", "games", "wins", "draws", "losses",
-                                     "points"])
-    return pd.DataFrame(out)
+                                     "points", "opp_rating", "performance"])
+    df = pd.DataFrame(out)
+    df["opp_rating"] = df["opp_rating"].astype("Int64")
+    df["performance"] = df["performance"].astype("Int64")
+    return df
 
 
-#: a game of a crosstable: White's player, Black's, the outcome, the result as written
-_Game: TypeAlias = "tuple[str | None, str | None, str, str | None]"
+#: a game of a crosstable: White's player, Black's, the outcome, the result as written, the
+#: players' rating tags
+_Game: TypeAlias = "tuple[str | None, str | None, str, str | None, int | None, int | None]"
 
 
 def _points(x: float) -> str:
@@ -82,26 +93,35 @@ def _points(x: float) -> str:
     return str(int(x)) if x == int(x) else ("½" if x == 0.5 else f"{x:g}")
 
 
-def _rows(games: list[_Game], win: float, draw: float) -> list[dict[str, str | int | float]]:
+def _rows(games: list[_Game], win: float, draw: float
+          ) -> list[dict[str, str | int | float | None]]:
     """The crosstable's rows, ranked by points, then wins, then name."""
+    from pdnkit.stats.rating_systems import performance_rating
+
     tally: dict[str, list[float]] = {}
     cells: dict[tuple[str, str], list[float]] = {}
-    for w, b, oc, _ in games:
+    rated: dict[str, list[tuple[float, float]]] = {}  # (opponent's rating tag, score)
+    for w, b, oc, _, wr, br in games:
         pw = win if oc == "white" else draw if oc == "draw" else 0.0
         pb = win if oc == "black" else draw if oc == "draw" else 0.0
-        for me, other, pts in ((str(w), str(b), pw), (str(b), str(w), pb)):
+        for me, other, pts, opp in ((str(w), str(b), pw, br), (str(b), str(w), pb, wr)):
             t = tally.setdefault(me, [0, 0, 0, 0, 0.0])
             t[0] += 1
             t[1 if pts == win else 2 if pts == draw else 3] += 1
             t[4] += pts
             cells.setdefault((me, other), []).append(pts)
+            if opp is not None and opp > 0:
+                rated.setdefault(me, []).append((float(opp), pts / win))
     order = sorted(tally, key=lambda p: (-tally[p][4], -tally[p][1], p))
     out = []
     for i, p in enumerate(order, 1):
         n, won, drawn, lost, pts = tally[p]
-        row: dict[str, str | int | float] = {"rank": i, "player": p, "games": int(n),
-                                             "wins": int(won), "draws": int(drawn),
-                                             "losses": int(lost), "points": pts}
+        opps = rated.get(p, [])
+        row: dict[str, str | int | float | None] = {
+            "rank": i, "player": p, "games": int(n), "wins": int(won), "draws": int(drawn),
+            "losses": int(lost), "points": pts,
+            "opp_rating": round(sum(r for r, _ in opps) / len(opps)) if opps else None,
+            "performance": performance_rating([r for r, _ in opps], sum(s for _, s in opps))}
         for j, q in enumerate(order, 1):
             row[str(j)] = "x" if p == q else " ".join(_points(x) for x in cells.get((p, q), []))
         out.append(row)

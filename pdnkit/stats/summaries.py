@@ -56,7 +56,11 @@ def players(
     ``losses``, ``unknown``, ``score`` (%), ``white_games``, ``white_wins``,
     ``white_draws``, ``white_losses``, ``black_games``, ``black_wins``, ``black_draws``,
     ``black_losses``, ``first_date``, ``last_date`` (full dates only), ``first_year``,
-    ``last_year``.
+    ``last_year``, ``opp_rating`` and ``performance``: the average rating tag of the
+    opponents (``WhiteElo``, ``BlackRating`` ...) and the performance rating against them by
+    the FIDE Rating Regulations' table method (:func:`pdnkit.stats.rating_systems.performance_of`; games
+    against an opponent without a rating tag, or without a known result, do not count; with
+    ``event`` it is the performance in that event).
 
     >>> from pdnkit.store import connect
     >>> players(connect(":memory:")).empty
@@ -78,12 +82,12 @@ def players(
             SELECT player_name(white) AS player, 'W' AS colour,
                    CASE oc WHEN 'white' THEN 'win' WHEN 'black' THEN 'loss'
                            WHEN 'draw' THEN 'draw' ELSE 'unknown' END AS r,
-                   date, year FROM g
+                   date, year, black_rating AS opp FROM g
             UNION ALL
             SELECT player_name(black), 'B',
                    CASE oc WHEN 'black' THEN 'win' WHEN 'white' THEN 'loss'
                            WHEN 'draw' THEN 'draw' ELSE 'unknown' END,
-                   date, year FROM g
+                   date, year, white_rating FROM g
         )
         SELECT player, count(*)::BIGINT AS games,
                count(*) FILTER (WHERE r = 'win')::BIGINT AS wins,
@@ -102,7 +106,11 @@ def players(
                count(*) FILTER (WHERE colour = 'B' AND r = 'draw')::BIGINT AS black_draws,
                count(*) FILTER (WHERE colour = 'B' AND r = 'loss')::BIGINT AS black_losses,
                min(date) AS first_date, max(date) AS last_date,
-               min(year) AS first_year, max(year) AS last_year
+               min(year) AS first_year, max(year) AS last_year,
+               count(*) FILTER (WHERE opp > 0 AND r <> 'unknown')::BIGINT AS rated_games,
+               avg(opp) FILTER (WHERE opp > 0 AND r <> 'unknown') AS opp_rating,
+               sum(CASE r WHEN 'win' THEN 1.0 WHEN 'draw' THEN 0.5 ELSE 0.0 END)
+                   FILTER (WHERE opp > 0 AND r <> 'unknown') AS rated_points
         FROM s
         WHERE player IS NOT NULL AND {pwhere}
         GROUP BY player
@@ -110,9 +118,23 @@ def players(
         ORDER BY games DESC, score DESC NULLS LAST, player
     """
     with reading(con) as c:
-        df = frame(c, sql, params + [min_games])
+        df = _performances(frame(c, sql, params + [min_games]))
         return first_mover_first(df, [gf.variant] if gf.variant else
                                  variants_of(c, where, gparams))
+
+
+def _performances(df: pd.DataFrame) -> pd.DataFrame:
+    """:func:`players`' ``opp_rating`` rounded and its ``performance``, from the rated
+    games' count and points (which are dropped)."""
+    from pdnkit.stats.rating_systems import performance_of
+
+    perf = [None if n == 0 else performance_of(float(a), int(n), float(p))
+            for n, a, p in zip(df["rated_games"], df["opp_rating"], df["rated_points"],
+                               strict=True)]
+    df["opp_rating"] = df["opp_rating"].round().astype("Int64")
+    df["performance"] = perf
+    df["performance"] = df["performance"].astype("Int64")
+    return df.drop(columns=["rated_games", "rated_points"])
 
 
 _RESULT_GROUPS = {"variant": "g.variant", "event": "g.event", "year": "g.year"}

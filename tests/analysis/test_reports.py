@@ -169,7 +169,9 @@ def test_collection_report(small_db):
     assert "4 ok, 1 with warnings, 1 with errors, 0 unparsed" in md
     assert "| notation-mismatch | warning | 2 | 2 | 2 |" in md
     html = report("collection", small_db, fmt="html")
-    assert html.count("data:image/png;base64,") == 2
+    # findings by code, the ratings over time, game lengths
+    assert html.count("data:image/png;base64,") == 3
+    assert "## Ratings" in md and '<img alt="ratings over time"' in html
     with pytest.raises(ValueError):
         report("collection", small_db, fmt="pdf")
     with pytest.raises(ValueError):

@@ -31,6 +31,8 @@ TABLE_COMMANDS: dict[str, list[str]] = {
     "stats-lengths": ["stats", "lengths"],
     "stats-findings": ["stats", "findings"],
     "stats-crosstable": ["stats", "crosstable", "--event", "Cup"],
+    "ratings": ["ratings"],
+    "ratings-history": ["ratings", "--system", "glicko2", "--history"],
     "tree": ["tree", "--variant", "international"],
     "variants": ["variants"],
     "moves": ["moves", "international"],
