@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import dataclasses
 import json
 import os
 import sys
 import time
+from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -208,10 +210,12 @@ def validate_cmd(
         out_stream = (stack.enter_context(atomic_output(sink.path, inputs=sink.inputs,
                                                         newline=""))
                       if sink.path is not None else sys.stdout)
-        summary = _run(paths, variant, edition, sink.format, jobs or _cores(),
-                       result_convention, strict,
-                       quiet, show_info, out_stream, sink.path is not None, encoding,
-                       (select, ignore), irregular.value)
+        call = _Call(variant=variant, edition=edition, jobs=jobs or _cores(),
+                     result_convention=result_convention.value, strict=strict,
+                     encoding=encoding, select=select, ignore=ignore,
+                     irregular=irregular.value)
+        shown = _Display(sink.format, quiet, show_info, out_stream, sink.path is not None)
+        summary = _run(paths, call, shown)
     raise typer.Exit(summary.exit_code(fail_on.value))
 
 
@@ -223,17 +227,43 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
-def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: str,
-         jobs: int, result_convention: Convention, strict: bool, quiet: bool, show_info: bool,
-         out_stream: Any, to_file: bool, encoding: str | None = None,
-         codes: tuple[list[str] | None, list[str] | None] = (None, None),
-         irregular: str = "stand") -> Summary:
+@dataclass(frozen=True)
+class _Call:
+    """The keyword arguments of :func:`pdnkit.validation.validate` the command line gives
+    (reports are always light: the command prints findings and counts)."""
+
+    variant: str | None
+    edition: str | None
+    jobs: int
+    result_convention: str
+    strict: bool
+    encoding: str | None
+    select: list[str] | None
+    ignore: list[str] | None
+    irregular: str
+
+
+@dataclass(frozen=True)
+class _Display:
+    """How the reports are written: the format, text's quiet and info switches, the stream,
+    and whether it is a file (no terminal width)."""
+
+    fmt: str
+    quiet: bool
+    show_info: bool
+    stream: Any
+    to_file: bool
+
+
+def _run(paths: list[Path], call: _Call, shown: _Display) -> Summary:
     """Validate and print; returns the summary. A usage error (an unknown edition, no such
     file, no PDN file in a folder) is raised before the output is kept."""
     from rich.console import Console
 
     from pdnkit.validation import validate
 
+    fmt, quiet, show_info = shown.fmt, shown.quiet, shown.show_info
+    out_stream, to_file = shown.stream, shown.to_file
     err = Console(stderr=True)
     summary_console = Console(file=out_stream, width=120 if to_file else None) \
         if fmt == "text" else err
@@ -255,10 +285,7 @@ def _run(paths: list[Path], variant: str | None, edition: str | None, fmt: str,
             progress = LineProgress("validating", count_lines(files))
     try:
         with usage_errors():  # an unknown edition or convention, no such file
-            reports = validate(list(paths), variant, edition=edition, jobs=jobs,
-                               result_convention=result_convention.value, strict=strict,
-                               light=True, encoding=encoding, select=codes[0],
-                               ignore=codes[1], irregular=irregular)
+            reports = validate(list(paths), light=True, **dataclasses.asdict(call))
             for rep in reports:
                 summary.add(rep)
                 if fmt == "jsonl":
