@@ -93,21 +93,35 @@ def _assert_whole(db: Path, columns: dict, rows: dict, label: str) -> int:
     return version
 
 
-def test_an_upgrade_killed_at_any_moment_loses_nothing(v4, tmp_path: Path) -> None:
+#: the steps every default run kills at: the first and the moments around the swap (the
+#: others are sampled; the slow run kills at every step)
+KEY_STEPS = ("upgrade.locked", "upgrade.checked", "upgrade.flushed", "upgrade.backup",
+             "upgrade.swapped", "upgrade.done")
+#: steps sampled besides the key ones in the default run
+SAMPLED_STEPS = 3
+
+
+def _kill_and_check(v4: tuple[Path, dict, dict, str], tmp_path: Path, every_step: bool,
+                    timed: int) -> None:
     v4db, columns, rows, how = v4
     steps, seconds = _steps(v4db, tmp_path / "probe")
     assert len(steps) >= 16 and steps[0] == "upgrade.locked" and "upgrade.swapped" in steps
     rng = random.Random(26)
+    chosen = steps
+    if not every_step:
+        others = [s for s in steps if s not in KEY_STEPS]
+        sample = set(rng.sample(others, min(SAMPLED_STEPS, len(others))))
+        chosen = [s for s in steps if s in KEY_STEPS or s in sample]
+        assert set(KEY_STEPS) <= set(chosen), (KEY_STEPS, steps)
     runs: list[tuple[Path, dict[str, str], float | None]] = []
     labels = []
-    for n, step in enumerate(steps):
+    for n, step in enumerate(chosen):
         runs.append((_copy(v4db, tmp_path / f"k{n}"), {"PDNKIT_KILL_AT": step}, None))
         labels.append(f"killed at {step}")
-    for n in range(TIMED_KILLS):
+    for n in range(timed):
         delay = rng.uniform(0.3, 1.0) * seconds
         runs.append((_copy(v4db, tmp_path / f"t{n}"), {}, delay))
         labels.append(f"killed after {delay:.2f} s")
-    assert len(runs) >= 20
     codes = _run_all(runs)
     seen = set()
     for (db, env, _), code, label in zip(runs, codes, labels, strict=True):
@@ -124,6 +138,18 @@ def test_an_upgrade_killed_at_any_moment_loses_nothing(v4, tmp_path: Path) -> No
         assert table_rows(db.parent / "games.duckdb.schema4.bak", columns) == rows, label
     # the kills fell before and after the swap
     assert (4, True) in seen and (SCHEMA_VERSION, True) in seen, (how, seen)
+
+
+def test_an_upgrade_killed_at_its_key_moments_loses_nothing(v4, tmp_path: Path) -> None:
+    """The first step, the steps around the swap and a sample of the others, and two
+    random moments."""
+    _kill_and_check(v4, tmp_path, every_step=False, timed=2)
+
+
+@pytest.mark.slow
+def test_an_upgrade_killed_at_any_moment_loses_nothing(v4, tmp_path: Path) -> None:
+    """Every step the upgrade names, and a few random moments."""
+    _kill_and_check(v4, tmp_path, every_step=True, timed=TIMED_KILLS)
 
 
 def test_a_read_command_never_rewrites_an_older_database(v4, tmp_path: Path) -> None:
