@@ -357,3 +357,27 @@ def test_the_architecture_gives_the_floors_the_house_test_holds() -> None:
     written = {room.strip("` "): int(floor) for floor, rooms in table.items()
                for room in rooms.split(",")}
     assert written == FLOORS
+
+
+def test_the_architecture_states_the_schema_version_the_code_has() -> None:
+    from pdnkit.store.schema import SCHEMA_VERSION
+
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    stated = re.findall(r"SCHEMA_VERSION`, (\d+) today", text)
+    assert stated == [str(SCHEMA_VERSION)]
+
+
+def test_the_architecture_names_each_replay_strategy_the_code_has() -> None:
+    """The replay story lists the strategies: every class with a ``take`` of the
+    ``FastPlies`` shape in pdnkit.validation is named there."""
+    import inspect
+
+    import pdnkit.validation.coreline as coreline
+    import pdnkit.validation.plainline as plainline
+
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    story = text[text.index("### Who replays what"):text.index("### Glossary")]
+    found = {f"{m.__name__}.{name}" for m in (coreline, plainline)
+             for name, obj in vars(m).items()
+             if inspect.isclass(obj) and obj.__module__ == m.__name__ and hasattr(obj, "take")}
+    assert found and all(f"`{name}`" in story for name in found), found
