@@ -287,12 +287,6 @@ class Replay(NamedTuple):
     spans: bytes
     king_moves: bytes
 
-    @classmethod
-    def from_raw(cls, raw: tuple[Any, ...]) -> Replay:
-        """A replay from the extension's tuple (the fields in order; ``final`` is a
-        :class:`State` already)."""
-        return cls._make(raw)
-
     def move(self, i: int) -> PlyMove:
         """The move of ply ``i`` (0-based)."""
         po = _ints(self.path_offsets, "i")

@@ -272,15 +272,3 @@ def is_legacy(encoding: str | None) -> bool:
     except LookupError:
         return False
     return not name.startswith(("utf-8", "utf-16", "utf-32"))
-
-
-def decode_bytes(data: bytes, encoding: str | None = None) -> tuple[str, str]:
-    """Decode ``data``; returns ``(text, encoding used)``. Line ends are left as they are.
-
-    Example:
-        >>> decode_bytes("Жуков".encode("cp1251"))
-        ('Жуков', 'cp1251')
-    """
-    enc = encoding or detect_encoding(data)
-    return data.decode(enc, errors="replace"), enc
-

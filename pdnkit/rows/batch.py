@@ -209,10 +209,6 @@ BATCH_GAMES = 1000
 BATCH_PLIES = 100_000
 
 
-def _opp(side: str | None) -> str | None:
-    return {"W": "B", "B": "W"}.get(side or "")
-
-
 class ReportBatch:
     """Columns for the ``games``, ``moves``, ``positions``, ``findings`` and ``rule_events``
     tables, filled one ``GameReport`` at a time. ``game_id`` holds local numbers (0-based in

@@ -164,20 +164,6 @@ def alphanumeric_name(rules: Rules, n: int) -> str:
     return t.alpha[n]
 
 
-def square_coords(rules: Rules, n: int) -> tuple[int, int]:
-    """``(file, rank)`` of square ``n``, 0-based from White's left and White's side.
-
-    Example:
-        >>> from pdnkit.rules import get_rules
-        >>> square_coords(get_rules("international"), 46)
-        (0, 0)
-    """
-    t = square_tables(rules)
-    if not isinstance(n, int) or not 1 <= n <= t.num_squares:
-        raise NotationError(f"square {n} is off the {t.width}x{t.height} board")
-    return t.coords[n]
-
-
 _ALPHA_RE = re.compile(r"([a-zA-Z])([0-9]{1,2})")
 
 

@@ -240,21 +240,3 @@ def write_flawed(out: Path) -> list[Path]:
         "Flaw, White", "Müller, Frédéric") + "1. 32-28 19-23 2. 28x19 14x23 2-0\n"
     ).encode("cp1252"))
     return [main, legacy]
-
-
-def coverage(paths: list[Path]) -> dict[str, list[str]]:
-    """For each flawed game (by its ``Event`` tag), the finding codes the validator reports.
-
-    Example:
-        >>> coverage([])
-        {}
-    """
-    from pdnkit.validation import validate
-
-    out: dict[str, list[str]] = {}
-    for p in paths:
-        for r in validate(p):
-            event = (r.record.tag("Event") if r.record is not None else None) or \
-                f"{p.name}#{r.index + 1}"
-            out.setdefault(event, []).extend(f.code for f in r.findings)
-    return out

@@ -375,11 +375,6 @@ def describe_failure(res: MatchResult, rules: Rules, sq: Sequence[int], pos: Pos
 
 # --- irregular moves that may stand (RULES.md 2.0 "Irregularities") -------------------------
 
-#: the failure kinds whose move is physically interpretable (a quiet move while a capture was
-#: compulsory, a capture legal but for the choice rule); a capture stopped early is found
-#: by :func:`partial_capture`
-IRREGULAR_KINDS = frozenset(("missed-capture", "not-max-capture", "capture-priority"))
-
 
 def partial_capture(pos: Position, sq: Sequence[int]) -> Move | None:
     """The capture that the written squares ``sq`` describe when it stopped before its end:
