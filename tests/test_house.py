@@ -18,7 +18,7 @@ PACKAGE = ROOT / "pdnkit"
 #: room (module or package) -> floor; a module takes the floor of its longest listed prefix
 FLOORS: dict[str, int] = {
     "pdnkit.errors": 0, "pdnkit._version": 0, "pdnkit.findings": 0, "pdnkit._lazy": 0, "pdnkit._atomic": 0,
-    "pdnkit._children": 0, "pdnkit._arrow": 0,
+    "pdnkit._children": 0, "pdnkit._arrow": 0, "pdnkit._cells": 0,
     "pdnkit.rules": 1,
     "pdnkit.core": 2, "pdnkit.board": 2,
     "pdnkit.pdn": 3,
