@@ -1,0 +1,74 @@
+"""A node of the explorer: the position a move sequence (or a FEN) reaches, as the page
+draws it, with the legal moves from it and the opening the tables name it.
+
+The position is found as :func:`pdnkit.stats.tree` finds it (:func:`pdnkit.stats.positions_at`:
+the rules engine plays the moves, the stored games where it cannot), so the board the page
+shows is the node whose moves the tree lists. Every square and move is the rules engine's;
+the page only draws them.
+
+Example:
+    >>> from pdnkit.store import connect
+    >>> n = node(connect(":memory:"), moves="32-28 19-23", variant="international")
+    >>> n["side"], n["placement"][27], n["placement"][22], "28x19" in [m["move"] for m in n["legal"]]
+    ('W', 'w', 'b', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pdnkit.errors import ArgumentError
+from pdnkit.store.session import DbLike, reading
+
+__all__ = ["node"]
+
+
+def node(db: DbLike = None, *, variant: str, moves: str | Sequence[str] | None = None,
+         fen: str | None = None) -> dict[str, Any]:
+    """The node of ``variant`` after ``moves`` from the initial position (or at ``fen``;
+    neither: the initial position) as a dict: ``variant``, ``fen``, ``side`` (``W``/``B`` to
+    move), ``placement`` (one character a square, square 1 first: ``w W b B .``), ``opening``
+    (the ballots, codes and names of the opening tables whose position this is, as the
+    tree's ``opening`` column names them; ``None`` for none) and ``legal`` (each legal move:
+    ``move`` in canonical notation, its ``path`` and ``captured`` squares). A move that is
+    not legal, or a FEN that is no position of the variant, raises ``ValueError`` naming it.
+
+    >>> from pdnkit.store import connect
+    >>> node(connect(":memory:"), variant="english")["opening"] is None
+    True
+    """
+    if not variant:
+        raise ArgumentError("a node needs its variant")
+    from pdnkit.openings.database import opening_book
+    from pdnkit.openings.labels import entries_label
+    from pdnkit.rules import Position, get_rules, write_fen
+    from pdnkit.rules.notation import canonical_notation
+    from pdnkit.stats.positions import positions_at
+    from pdnkit.viewer.plies import placement_of
+
+    rules = get_rules(variant)
+    with reading(db) as con:
+        found = positions_at(con, fen=fen, moves=moves, variant=rules.name)
+        if found.empty and (fen or moves):
+            raise ArgumentError(f"no position of {rules.name} there")
+        if found.empty:  # no game of the variant stored: its initial position
+            pos = Position.initial(rules)
+        else:
+            row = found.iloc[0]
+            n = int(rules.geometry.num_squares)
+            squares = [[s for s in range(1, n + 1) if int(row[c]) >> (s - 1) & 1]
+                       for c in ("wm", "wk", "bm", "bk")]
+            pos = Position.from_squares(rules, "B" if bool(row["black"]) else "W", *squares)
+        book = opening_book(con, rules.name)
+    legal = pos.legal_moves()
+    side = str(pos.side)[:1].upper()
+    return {
+        "variant": rules.name,
+        "fen": write_fen(pos),
+        "side": "B" if side == "B" else "W",
+        "placement": placement_of(pos),
+        "opening": entries_label(book.lookup(pos)),
+        "legal": [{"move": canonical_notation(m, pos, legal), "path": list(m.path),
+                   "captured": list(m.captured)} for m in legal],
+    }
