@@ -65,6 +65,9 @@ ASSETS = {
 MAX_TARGET = 8192
 #: how many requests read the database at once (the others wait their turn)
 READERS = 4
+#: the answers kept, at most (a question asked again is answered from memory: nothing can
+#: change the database while the server holds it open, a writer is refused)
+CACHE_BYTES = 64 * 2 ** 20
 
 _COMMON = {
     "X-Content-Type-Options": "nosniff",
@@ -131,13 +134,48 @@ def _error(status: int, message: str, api: bool) -> Reply:
     return Reply(status, (message + "\n").encode("utf-8"), "text/plain; charset=utf-8")
 
 
+class _Answers:
+    """The JSON answers already given, by question, the least recently asked dropped first
+    past ``limit`` bytes (0: none kept)."""
+
+    def __init__(self, limit: int) -> None:
+        from collections import OrderedDict
+
+        self.limit = limit
+        self.size = 0
+        self.kept: OrderedDict[object, Reply] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: object) -> Reply | None:
+        with self.lock:
+            reply = self.kept.get(key)
+            if reply is not None:
+                self.kept.move_to_end(key)
+                return Reply(reply.status, reply.body, reply.content_type, dict(reply.headers))
+        return None
+
+    def keep(self, key: object, reply: Reply) -> Reply:
+        if len(reply.body) * 4 > self.limit:  # none kept, or too big to keep
+            return reply
+        with self.lock:
+            if key not in self.kept:
+                self.kept[key] = reply
+                self.size += len(reply.body)
+            while self.size > self.limit:
+                _, old = self.kept.popitem(last=False)
+                self.size -= len(old.body)
+        return Reply(reply.status, reply.body, reply.content_type, dict(reply.headers))
+
+
 class Explorer:
     """The explorer over one database, opened read-only (a DuckDB file or a lake folder;
     see :func:`pdnkit.store.connect`) until :meth:`close`. ``allowed_hosts``: the ``Host``
-    values accepted (``None``: any; the server sets it to its own loopback address)."""
+    values accepted (``None``: any; the server sets it to its own loopback address);
+    ``cache_bytes``: how much memory the answers already given may keep (a question asked
+    again, Back in the browser, is then answered at once; 0 keeps none)."""
 
     def __init__(self, db: DbLike, *, allowed_hosts: frozenset[str] | None = None,
-                 log: bool = True) -> None:
+                 log: bool = True, cache_bytes: int = CACHE_BYTES) -> None:
         from pdnkit.store import connect
 
         self.con: duckdb.DuckDBPyConnection = connect(db, read_only=True)
@@ -145,6 +183,7 @@ class Explorer:
         self.allowed_hosts = allowed_hosts
         self.log = log
         self._readers = threading.BoundedSemaphore(READERS)
+        self._cache = _Answers(cache_bytes)
 
     def close(self) -> None:
         """Close the database."""
@@ -237,6 +276,10 @@ class Explorer:
         if path != "/api/info" and path not in ENDPOINTS:
             known = ", ".join(["/api/info", *ENDPOINTS])
             return _error(404, f"no endpoint {path} (known: {known})", True)
+        key = (path, tuple(sorted((k, tuple(v)) for k, v in query.items())))
+        kept = self._cache.get(key)
+        if kept is not None:
+            return kept
         with self._readers:
             cur = self.con.cursor()
             try:
@@ -245,7 +288,7 @@ class Explorer:
                         return _error(400, "/api/info takes no parameter", True)
                     return _json(info(cur, self.name))
                 got = answer(path, query, cur)
-                return _json(got.body, headers=got.headers)
+                return self._cache.keep(key, _json(got.body, headers=got.headers))
             except (PdnkitError, ValueError) as exc:  # bad input: the CLI's one line
                 return _error(400, str(exc).splitlines()[0] if str(exc) else
                               type(exc).__name__, True)

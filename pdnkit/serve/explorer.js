@@ -10,7 +10,7 @@
   const state = {
     info: null, tab: "explorer", variant: "", moves: [], status: "", offset: 0,
     filters: { player: "", event: "", from: "", to: "" },
-    node: null, pick: null, lastPath: null, tool: "w", editor: {},
+    node: null, pick: null, tool: "w", editor: {},
     kind: "players", by: "", all: false,
   };
   const seq = { explorer: 0, search: 0, stats: 0, game: 0 };
@@ -200,7 +200,7 @@
   }
   function drawNode(hoverPath) {
     const n = state.node, lay = layout(), marks = {}, arrows = [];
-    if (state.lastPath && state.lastPath.moves === state.moves.join(" ")) arrows.push([state.lastPath.path, "#1f5fa8", "move"]);
+    if (n.last) arrows.push([n.last.path, "#1f5fa8", "move"]);
     if (hoverPath) arrows.push([hoverPath, "#2e7d32", "hover"]);
     if (state.pick) {
       marks[state.pick] = "#d2be48";
@@ -230,15 +230,8 @@
     box.appendChild(el("span", { "class": "dim" }, " \u00b7 " + sideName(state.node.side) + " to move"));
   }
   /* go to the node after the first k moves of the path */
-  function play(k) {
-    state.lastPath = null;
-    go({ moves: state.moves.slice(0, k), offset: 0 });
-  }
-  function playMove(move) {
-    const legal = state.node.legal.find((m) => m.move === move), next = state.moves.concat([move]);
-    state.lastPath = legal ? { moves: next.join(" "), path: legal.path } : null;
-    go({ moves: next, offset: 0 });
-  }
+  function play(k) { go({ moves: state.moves.slice(0, k), offset: 0 }); }
+  function playMove(move) { go({ moves: state.moves.concat([move]), offset: 0 }); }
   function boardClick(s) {
     const n = state.node;
     $("ex-choice").textContent = "";
@@ -549,7 +542,7 @@
   /* ---------------- wiring ---------------- */
   function wire() {
     document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => go({ tab: b.getAttribute("data-tab") })));
-    $("f-variant").addEventListener("change", () => { state.editor = {}; state.lastPath = null; go({ variant: $("f-variant").value, moves: [], offset: 0 }); });
+    $("f-variant").addEventListener("change", () => { state.editor = {}; go({ variant: $("f-variant").value, moves: [], offset: 0 }); });
     ["player", "event", "from", "to"].forEach((k) => $("f-" + k).addEventListener("change", () => {
       const c = { offset: 0 }; c[k] = $("f-" + k).value.trim(); go(c);
     }));

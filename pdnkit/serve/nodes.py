@@ -16,10 +16,13 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import ArgumentError
 from pdnkit.store.session import DbLike, reading
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pdnkit.rules import Rules
 
 __all__ = ["node"]
 
@@ -30,9 +33,11 @@ def node(db: DbLike = None, *, variant: str, moves: str | Sequence[str] | None =
     neither: the initial position) as a dict: ``variant``, ``fen``, ``side`` (``W``/``B`` to
     move), ``placement`` (one character a square, square 1 first: ``w W b B .``), ``opening``
     (the ballots, codes and names of the opening tables whose position this is, as the
-    tree's ``opening`` column names them; ``None`` for none) and ``legal`` (each legal move:
-    ``move`` in canonical notation, its ``path`` and ``captured`` squares). A move that is
-    not legal, or a FEN that is no position of the variant, raises ``ValueError`` naming it.
+    tree's ``opening`` column names them; ``None`` for none), ``legal`` (each legal move:
+    ``move`` in canonical notation, its ``path`` and ``captured`` squares) and ``last`` (the
+    last of ``moves`` the same way, to draw it; ``None`` without moves, or where the rules
+    engine did not play them: an irregular move the games hold). A move that is not legal,
+    or a FEN that is no position of the variant, raises ``ValueError`` naming it.
 
     >>> from pdnkit.store import connect
     >>> node(connect(":memory:"), variant="english")["opening"] is None
@@ -71,4 +76,42 @@ def node(db: DbLike = None, *, variant: str, moves: str | Sequence[str] | None =
         "opening": entries_label(book.lookup(pos)),
         "legal": [{"move": canonical_notation(m, pos, legal), "path": list(m.path),
                    "captured": list(m.captured)} for m in legal],
+        "last": _last_move(rules, fen, moves),
     }
+
+
+def _last_move(rules: Rules, fen: str | None,
+               moves: str | Sequence[str] | None) -> dict[str, Any] | None:
+    """The last of ``moves`` played by the rules engine from the start (or ``fen``): its
+    canonical text, path and captured squares; ``None`` where there is none or a move is
+    not one legal move there.
+
+    >>> from pdnkit.rules import get_rules
+    >>> _last_move(get_rules("international"), None, "1. 32-28 19-23 2. 28x19")
+    {'move': '28x19', 'path': [28, 19], 'captured': [23]}
+    """
+    import re
+
+    from pdnkit.rules import Position, match_move, parse_fen
+    from pdnkit.rules.notation import canonical_notation
+
+    tokens = [t for t in (re.sub(r"^\d+\.+", "", x) for x in (
+        moves.split() if isinstance(moves, str) else list(moves or []))) if t]
+    if not tokens:
+        return None
+    try:
+        pos = parse_fen(fen, rules) if fen else Position.initial(rules)
+        for i, tok in enumerate(tokens):
+            legal = pos.legal_moves()
+            found = [m for m in legal if canonical_notation(m, pos, legal).lower() == tok.lower()]
+            found = found or list(match_move(pos, tok, legal))
+            if len(found) != 1:
+                return None
+            if i == len(tokens) - 1:
+                m = found[0]
+                return {"move": canonical_notation(m, pos, legal), "path": list(m.path),
+                        "captured": list(m.captured)}
+            pos = pos.play(found[0])
+    except ValueError:  # text that is no move at all
+        return None
+    return None

@@ -33,7 +33,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import PdnkitError
-from pdnkit.serve.app import Explorer, Reply
+from pdnkit.serve.app import CACHE_BYTES, Explorer, Reply
 
 if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.store.session import DbLike
@@ -223,11 +223,13 @@ def _family(host: str) -> int:
 
 
 def make_server(db: DbLike, *, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-                log: bool = True) -> ExplorerServer:
+                log: bool = True, cache_bytes: int = CACHE_BYTES) -> ExplorerServer:
     """An :class:`ExplorerServer` for ``db`` (opened read-only now), bound to ``host`` and
-    ``port`` (0: any free port; :attr:`ExplorerServer.url` says which) and not yet serving.
-    A port in use or an address not of this machine raises :class:`ServeError`."""
-    return ExplorerServer(Explorer(db, log=log), host.strip("[]"), port)
+    ``port`` (0: any free port; :attr:`ExplorerServer.url` says which) and not yet serving
+    (``cache_bytes``: see :class:`~pdnkit.serve.app.Explorer`). A port in use or an address
+    not of this machine raises :class:`ServeError`."""
+    return ExplorerServer(Explorer(db, log=log, cache_bytes=cache_bytes), host.strip("[]"),
+                          port)
 
 
 def serve(db: DbLike, *, host: str = "127.0.0.1", port: int = DEFAULT_PORT,

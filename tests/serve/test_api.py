@@ -114,6 +114,7 @@ def test_a_node_is_the_rules_engines_position(served: Served) -> None:
         pos = pos.play(match_move(pos, text)[0])
     n = served.json("/api/node?variant=international&moves=32-28+19-23")
     assert n["placement"] == placement_of(pos) and n["side"] == "W"
+    assert n["last"] == {"move": "19-23", "path": [19, 23], "captured": []}
     legal = pos.legal_moves()
     assert [m["move"] for m in n["legal"]] == [canonical_notation(m, pos, legal) for m in legal]
     assert [m["move"] for m in n["legal"]] == ["28x19"]  # a capture is compulsory
@@ -127,6 +128,7 @@ def test_a_node_is_the_rules_engines_position(served: Served) -> None:
         == n["placement"]
     english = served.json("/api/node?variant=english")
     assert english["side"] == "B" and english["placement"][:12] == "b" * 12
+    assert english["last"] is None
 
 
 def test_a_game_is_the_view_pages_model(served: Served) -> None:
@@ -243,3 +245,36 @@ def test_a_lake_is_served_as_its_database_is(tmp_path: Path) -> None:
                      "/api/games?variant=english&moves=11-15",
                      "/api/search?pattern=W28:B19&variant=international"):
             assert lake.json(path) == db.json(path), path
+
+
+def test_a_question_asked_again_is_answered_from_memory(demo_db: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import pdnkit.serve.api as api
+    from pdnkit.serve import Explorer
+
+    asked: list[str] = []
+    real = api.answer
+
+    def counting(path: str, query: Any, con: Any) -> Any:
+        asked.append(path)
+        return real(path, query, con)
+
+    monkeypatch.setattr(api, "answer", counting)
+    for cache, computed in ((64 * 2 ** 20, 2), (0, 4)):
+        asked.clear()
+        app = Explorer(demo_db, log=False, cache_bytes=cache)
+        try:
+            answers = [app.respond("GET", target, {}).body for target in (
+                "/api/tree?variant=english&moves=11-15", "/api/tree?moves=11-15&variant=english",
+                "/api/tree?variant=english&moves=11-15", "/api/tree?variant=russian")]
+        finally:
+            app.close()
+        assert answers[0] == answers[1] == answers[2] != answers[3]
+        assert len(asked) == computed
+    # a refusal is never kept: asked again, asked again
+    app = Explorer(demo_db, log=False)
+    asked.clear()
+    for _ in range(2):
+        assert app.respond("GET", "/api/tree?variant=english&moves=11-19", {}).status == 400
+    app.close()
+    assert len(asked) == 2
