@@ -53,8 +53,9 @@
     if (!r.ok) throw new Error(body.error || ("HTTP " + r.status));
     return { body: body, total: +(r.headers.get("X-Total-Count") || 0) };
   }
+  const BY_RESULT = { "1-0": "white", "0-1": "black", "1/2-1/2": "draw" };
   function outcomeText(row) {
-    const o = row.outcome;
+    const o = row.outcome || BY_RESULT[row.result];  /* a normalised result is White's first */
     const who = o === "white" ? "White won" : o === "black" ? "Black won" : o === "draw" ? "draw" : "no result";
     return who;
   }
@@ -482,7 +483,7 @@
       cell(tr, r.black, "", r.black);
       cell(tr, r.event, "", r.event);
       cell(tr, r.date);
-      cell(tr, r.result);
+      cell(tr, outcomeText(r), "", (r.result || "*") + " (" + outcomeText(r) + ")");
       cell(tr, r.move);
       tr.addEventListener("click", () => openGame(r.game_id, r.ply, r.white, r.black));
       tb.appendChild(tr);

@@ -87,6 +87,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     server: ExplorerServer
     protocol_version = "HTTP/1.1"  # keep-alive: the page asks several questions a node
+    # headers and body go out as two writes: with Nagle's algorithm the body waited for the
+    # client's delayed ACK, 40 ms an answer on a kept-alive connection (benchmarks/serve.py)
+    disable_nagle_algorithm = True
     server_version = "pdnkit-explorer"
     sys_version = ""
     timeout = IDLE_SECONDS
