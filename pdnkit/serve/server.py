@@ -112,6 +112,15 @@ class _Handler(BaseHTTPRequestHandler):
             except (BrokenPipeError, ConnectionResetError):  # the page asked elsewhere
                 self.close_connection = True
 
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        """A request the standard library refuses before the explorer sees it (a garbled
+        request line, a header over its limits): plain text, with the explorer's headers."""
+        self.close_connection = True
+        text = f"{code} {message or self.responses.get(code, ('error',))[0]}"
+        self._send(Reply(code, (text + "\n").encode("utf-8", "replace"),
+                         "text/plain; charset=utf-8"), self.command != "HEAD")
+
     def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
         self._answer()
 

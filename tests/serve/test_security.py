@@ -155,3 +155,47 @@ def test_a_client_that_hangs_up_does_not_stop_the_server(served: Served) -> None
         s.sendall(b"GARBAGE \x00\x01\r\n\r\n")
         s.close()
     assert served.json("/api/info")["games"] == 200
+
+
+def _send_raw(port: int, data: bytes) -> bytes:
+    s = socket.create_connection(("127.0.0.1", port), timeout=30)
+    s.sendall(data)
+    answer = b""
+    while chunk := s.recv(65536):
+        answer += chunk
+    s.close()
+    return answer
+
+
+def test_a_garbled_request_gets_plain_text_with_the_same_headers(served: Served) -> None:
+    port = served.server.port
+    # a request the standard library refuses as HTTP/1.1 (too many headers): our headers
+    many = b"".join(b"X-%d: 1\r\n" % i for i in range(120))
+    head, _, body = _send_raw(port, b"GET /<script>alert(1)</script> HTTP/1.1\r\n" + many
+                              + b"\r\n").partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 431")
+    assert b"Content-Type: text/plain" in head and b"Content-Security-Policy:" in head
+    assert b"<script>" not in body and body.startswith(b"431 ")
+    # one it cannot even read as HTTP/1.x is answered as HTTP/0.9: text only, no markup
+    answer = _send_raw(port, b"GET /<script>alert(1)</script> HTTP/9.9\r\n\r\n")
+    assert answer == b"505 Invalid HTTP version (9.9)\n"
+
+
+def test_a_fault_of_the_server_is_one_line_and_the_log_has_the_rest(
+        demo_db: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    import pdnkit.serve.api as api
+    from pdnkit.serve import Explorer
+
+    def broken(*args: object) -> object:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(api, "answer", broken)
+    app = Explorer(demo_db)
+    reply = app.respond("GET", "/api/tree?variant=english", {})
+    app.close()
+    assert reply.status == 500
+    assert json.loads(reply.body) == {"error": "internal error (the server's log says more)"}
+    assert "RuntimeError: a bug" in capsys.readouterr().err
