@@ -142,10 +142,9 @@ def games_command(
     """List the games, or the games that reached a position, with their status and findings.
 
     One row a game, in import order: players, event, date, result and who won, status, the
-    number of findings, plies, the opening and the game's file and number there (as
-    [bold]pdnkit show --game[/bold] counts). With --moves or --fen, [cyan]ply[/cyan] is where
-    the game first reached the position (transpositions merge, as in [bold]pdnkit
-    tree[/bold]).
+    number of findings, plies, the opening and the game's file and its number there (as
+    show --game counts). With --moves or --fen, [cyan]ply[/cyan] is where the game first
+    reached the position: transpositions merge, as in the tree.
     """
     from pdnkit.stats import games
 

@@ -533,7 +533,12 @@
       const row = el("tr");
       cols.forEach((c, i) => {
         const v = r[c];
-        cell(row, v === null ? "" : typeof v === "object" ? JSON.stringify(v) : v, numeric[i] ? "num" : "", typeof v === "string" ? v : "");
+        const td = cell(row, v === null ? "" : typeof v === "object" ? JSON.stringify(v) : v, numeric[i] ? "num" : "", typeof v === "string" ? v : "");
+        if ((c === "player" || c === "event") && typeof v === "string" && v) {  /* its games */
+          td.classList.add("link");
+          td.title = plain("the explorer for " + v + "'s games");
+          td.addEventListener("click", () => { const f = { tab: "explorer", moves: [], offset: 0 }; f[c] = v; go(f); });
+        }
       });
       tb.appendChild(row);
     });

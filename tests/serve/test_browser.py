@@ -215,6 +215,15 @@ def test_the_statistics_are_the_apis(page: Any, served: Served, tmp_path: Path) 
     first = page.eval_on_selector_all("#st-table tbody tr:first-child td",
                                       "els => els.map(e => e.textContent)")
     assert first == ["" if v is None else _js(v) for v in api[0].values()]
+    # a player's name opens the explorer for the player's games
+    name = api[0]["player"]
+    page.click("#st-table tbody tr:first-child td.link")
+    _wait_node(page, 0)
+    assert page.input_value("#f-player") == name
+    total = served.get("/api/games?" + urlencode({"variant": "russian", "player": name}))[1]
+    assert page.inner_text("#gl-count") == f"({total['x-total-count']})"
+    page.goto(served.url + "#tab=stats&variant=russian&kind=players")
+    page.wait_for_selector("#st-table tbody tr")
     page.select_option("#st-kind", "results")
     page.wait_for_selector("#st-by:not([disabled])")
     page.select_option("#st-by", "year")
