@@ -153,3 +153,19 @@ def test_help_explains_with_examples() -> None:
     assert r.returncode == 0
     for text in ("--host", "--port", "--open", "read-only", "127.0.0.1", "/api/tree"):
         assert text in r.stdout, text
+
+
+def test_the_request_log_never_drives_the_terminal(db: Path) -> None:
+    """A request line with terminal escapes (ESC, BEL, a bidi override) is logged escaped."""
+    with running("--db", db) as (proc, url, _):
+        port = int(url.rsplit(":", 1)[1].strip("/"))
+        s = socket.create_connection(("127.0.0.1", port), timeout=30)
+        s.sendall(b"GET /\x1b]0;owned\x07\x1b[2J\xe2\x80\xae HTTP/1.1\r\nHost: 127.0.0.1:"
+                  + str(port).encode() + b"\r\n\r\n")
+        assert s.recv(65536).startswith(b"HTTP/1.1 404")
+        s.close()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+        err = proc.stderr.read()  # type: ignore[union-attr]
+    assert "\\x1b]0;owned\\x07\\x1b[2J" in err
+    assert "\x1b" not in err and "\x07" not in err
