@@ -39,8 +39,8 @@ def serve_command(
     answers only GET), with every script and style its own, until Ctrl-C. Every number on
     the page comes from the library functions the commands call: its JSON API answers with
     the rows of [bold]pdnkit tree[/bold], [bold]games[/bold], [bold]search[/bold] and
-    [bold]stats[/bold] [cyan]--format json[/cyan]. While it runs, the database cannot be
-    written (an import waits for it to stop).
+    [bold]stats[/bold] [cyan]--format json[/cyan]. While it runs, nothing can write the
+    database (an import or an alias ends with one error line): stop it first.
     """
     from pdnkit.serve import serve
     from pdnkit.serve.server import host_warning
