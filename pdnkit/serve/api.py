@@ -14,7 +14,7 @@ path                 parameters                                             give
 ``/api/stats``       kind (openings, novelties, players, results, lengths,  ``pdnkit stats KIND``
                      findings, crosstable), by, plies, bin, scoring,
                      min_games, variant, event, player, from, to
-``/api/node``        variant, moves, fen                                    the board of a node
+``/api/node``        variant, moves, fen (moves from fen too)               the board of a node
 ``/api/game``        id                                                     a game as the view page
                                                                             holds it, and its
                                                                             engine evaluations
@@ -199,10 +199,7 @@ def _node(con: duckdb.DuckDBPyConnection, p: Params) -> Answer:
     variant = p.text("variant")
     if not variant:
         raise ArgumentError("node needs a variant (variant=...)")
-    fen, moves = p.text("fen"), p.text("moves")
-    if fen and moves:
-        raise ArgumentError("give fen or moves, not both")
-    return Answer(node(con, variant=variant, moves=moves, fen=fen))
+    return Answer(node(con, variant=variant, moves=p.text("moves"), fen=p.text("fen")))
 
 
 def _game(con: duckdb.DuckDBPyConnection, p: Params) -> Answer:

@@ -8,7 +8,7 @@
   const PAGE = 50;
   const $ = (id) => document.getElementById(id);
   const state = {
-    info: null, tab: "explorer", variant: "", moves: [], status: "", offset: 0,
+    info: null, tab: "explorer", variant: "", fen: "", moves: [], status: "", offset: 0,
     filters: { player: "", event: "", from: "", to: "" },
     node: null, pick: null, tool: "w", editor: {},
     kind: "players", by: "", all: false,
@@ -79,6 +79,7 @@
     const v = h.get("variant");
     const known = state.info.variants.map((x) => x.variant);
     state.variant = known.indexOf(v) >= 0 ? v : (known[0] || "");
+    state.fen = h.get("fen") || "";  /* a set-up position to explore from ("": the start) */
     state.moves = (h.get("moves") || "").split(" ").filter((m) => m);
     ["player", "event", "from", "to"].forEach((k) => { state.filters[k] = h.get(k) || ""; });
     state.status = h.get("status") || "";
@@ -89,7 +90,7 @@
   }
   function go(change) {
     const next = Object.assign({
-      tab: state.tab, variant: state.variant, moves: state.moves.join(" "), status: state.status,
+      tab: state.tab, variant: state.variant, fen: state.fen, moves: state.moves.join(" "), status: state.status,
       offset: state.offset, kind: state.kind, by: state.by, all: state.all ? "1" : "",
     }, state.filters, change || {});
     if (Array.isArray(next.moves)) next.moves = next.moves.join(" ");
@@ -183,8 +184,14 @@
     if (moves) base.moves = moves;
     setStatus("reading ...");
     try {
+      const nodeAsk = api("/api/node", { variant: state.variant, fen: state.fen, moves: moves });
+      if (state.fen) {  /* from a set-up position: the tree and games of the node by its FEN */
+        const n = await nodeAsk;
+        delete base.moves;
+        base.fen = n.body.fen;
+      }
       const res = await Promise.all([
-        api("/api/node", { variant: state.variant, moves: moves }),
+        nodeAsk,
         api("/api/tree", base),
         api("/api/games", Object.assign({ status: state.status, limit: PAGE, offset: state.offset }, base)),
       ]);
@@ -211,7 +218,8 @@
     svg.id = "board";
     svg.setAttribute("data-fen", n.fen);
     $("ex-fen").textContent = n.fen;
-    $("ex-opening").textContent = n.opening ? plain(n.opening) : (state.moves.length ? "" : "initial position");
+    $("ex-opening").textContent = n.opening ? plain(n.opening) : (state.moves.length ? "" : state.fen ? "set-up position" : "initial position");
+    $("ex-initial").hidden = !state.fen;
     drawPath();
     $("ex-back").disabled = !state.moves.length;
     $("ex-start").disabled = !state.moves.length;
@@ -219,11 +227,11 @@
   function drawPath() {
     const box = $("ex-path");
     box.textContent = "";
-    const start = el("span", { "class": "step" + (state.moves.length ? "" : " cur"), "data-ply": 0 }, "start");
+    const start = el("span", { "class": "step" + (state.moves.length ? "" : " cur"), "data-ply": 0 }, state.fen ? "set-up position" : "start");
     start.addEventListener("click", () => play(0));
     box.appendChild(start);
     state.moves.forEach((m, i) => {
-      if (i % 2 === 0) box.appendChild(el("span", { "class": "num" }, (i / 2 + 1) + "."));
+      if (i % 2 === 0 && !state.fen) box.appendChild(el("span", { "class": "num" }, (i / 2 + 1) + "."));
       const s = el("span", { "class": "step" + (i === state.moves.length - 1 ? " cur" : ""), "data-ply": i + 1 }, m);
       s.addEventListener("click", () => play(i + 1));
       box.appendChild(s);
@@ -313,7 +321,7 @@
     $("gl-page").textContent = rows.length ? (state.offset + 1) + "-" + (state.offset + rows.length) + " of " + total : "";
     $("gl-prev").disabled = state.offset <= 0;
     $("gl-next").disabled = state.offset + rows.length >= total;
-    $("gl-title").textContent = state.moves.length ? "Games that reached this position" : "Games";
+    $("gl-title").textContent = state.moves.length || state.fen ? "Games that reached this position" : "Games";
   }
 
   /* ---------------- one game: the view page, and its evaluations ---------------- */
@@ -548,7 +556,13 @@
   /* ---------------- wiring ---------------- */
   function wire() {
     document.querySelectorAll(".tab").forEach((b) => b.addEventListener("click", () => go({ tab: b.getAttribute("data-tab") })));
-    $("f-variant").addEventListener("change", () => { state.editor = {}; go({ variant: $("f-variant").value, moves: [], offset: 0 }); });
+    $("f-variant").addEventListener("change", () => { state.editor = {}; go({ variant: $("f-variant").value, fen: "", moves: [], offset: 0 }); });
+    $("ex-initial").addEventListener("click", () => go({ fen: "", moves: [], offset: 0 }));
+    $("se-explore").addEventListener("click", () => {
+      const fen = $("se-fen").value.trim();
+      if (!fen) { setStatus("Set up a position first (or load the explorer's).", true); return; }
+      go({ tab: "explorer", fen: fen, moves: [], offset: 0 });
+    });
     ["player", "event", "from", "to"].forEach((k) => $("f-" + k).addEventListener("change", () => {
       const c = { offset: 0 }; c[k] = $("f-" + k).value.trim(); go(c);
     }));

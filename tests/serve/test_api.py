@@ -126,6 +126,14 @@ def test_a_node_is_the_rules_engines_position(served: Served) -> None:
     # by FEN, the same node
     assert served.json("/api/node?" + _q(variant="international", fen=n["fen"]))["placement"] \
         == n["placement"]
+    # moves from a set-up position: the rules engine plays them
+    start = served.json("/api/node?variant=international&moves=32-28")["fen"]
+    from_fen = served.json("/api/node?" + _q(variant="international", fen=start, moves="19-23"))
+    assert {k: from_fen[k] for k in ("placement", "fen", "side", "last", "legal", "opening")} \
+        == {k: n[k] for k in ("placement", "fen", "side", "last", "legal", "opening")}
+    status, _, body = served.get("/api/node?" + _q(variant="international", fen=start,
+                                                   moves="19-23 28-22"))
+    assert status == 400 and "move 2 '28-22' is not legal after 19-23" in json.loads(body)["error"]
     english = served.json("/api/node?variant=english")
     assert english["side"] == "B" and english["placement"][:12] == "b" * 12
     assert english["last"] is None

@@ -287,3 +287,35 @@ def test_evaluations_are_drawn_when_the_game_was_analysed(browser: Any, demo_db:
             inner.wait_for_selector("#board[data-ply='6']")
             pg.wait_for_selector("#gp-eval-now:text-is('ply 6: +1 (depth 12), best 32-28')")
             shot(pg, tmp_path, "explorer-evals.png")
+
+
+def test_a_set_up_position_is_explored_from_its_fen(page: Any, served: Served) -> None:
+    fen = _api(served, "/api/node", variant="international", moves="32-28 19-23")["fen"]
+    page.goto(served.url + "#" + urlencode({"variant": "international", "fen": fen}))
+    _wait_node(page, 0)
+    assert page.inner_text("#ex-path .step.cur") == "set-up position"
+    api = _api(served, "/api/tree", variant="international", fen=fen)
+    # the same position by its moves: transpositions merge, the same rows
+    assert api == _api(served, "/api/tree", variant="international", moves="32-28 19-23")
+    assert _table(page) == [_as_shown(r) for r in api]
+    page.click("#ex-tree tbody tr[data-move='28x19']")
+    _wait_node(page, 1)
+    after = "32-28 19-23 28x19"
+    assert _table(page) == [_as_shown(r) for r in _api(
+        served, "/api/tree", variant="international", moves=after)]
+    node = _api(served, "/api/node", variant="international", moves=after)
+    assert _pieces(page, "#board") == _placement_pieces(node["placement"])
+    page.click("#ex-initial")
+    _wait_node(page, 0)
+    assert page.inner_text("#ex-opening") == "initial position"
+
+
+def test_the_searchs_position_is_explored_from_the_search(page: Any, served: Served) -> None:
+    page.goto(served.url + "#variant=international&moves=32-28")
+    _wait_node(page, 1)
+    page.click("nav .tab[data-tab='search']")
+    page.click("#se-load")
+    page.click("#se-explore")
+    _wait_node(page, 0)
+    assert _table(page) == [_as_shown(r) for r in _api(
+        served, "/api/tree", variant="international", moves="32-28")]
