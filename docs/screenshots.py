@@ -1,4 +1,5 @@
-"""Regenerate the screenshots of docs/viewing.md: ``docs/show.png`` and ``docs/view.png``.
+"""Regenerate the screenshots of docs/viewing.md and docs/explorer.md: ``docs/show.png``,
+``docs/view.png`` and ``docs/explorer.png``.
 
 Run from the repository root (it shows games of ``data/``) with Playwright for Python and Debian's Chromium installed:
 ``python docs/screenshots.py`` (``--chromium PATH`` for another binary). ``show`` is drawn by
@@ -32,6 +33,30 @@ def _show_page(folder: Path) -> Path:
     return page
 
 
+def _explorer_shot(browser: object, folder: Path) -> None:
+    """The explorer (``pdnkit serve``) over the international samples, after 32-28,
+    the pointer on the most played move."""
+    import threading
+
+    from pdnkit.serve import make_server
+    from pdnkit.store import import_files
+
+    db = folder / "games.duckdb"
+    import_files([Path("data/international.pdn")], db=db)
+    server = make_server(db, port=0, log=False)
+    thread = threading.Thread(target=server.serve_forever)
+    thread.start()
+    try:
+        pg = browser.new_page(viewport={"width": 1400, "height": 820})  # type: ignore[attr-defined]
+        pg.goto(server.url + "#variant=international&moves=32-28")
+        pg.wait_for_selector("#ex-path .step.cur[data-ply='1']")
+        pg.hover("#ex-tree tbody tr[data-move] >> nth=0")
+        pg.screenshot(path=str(DOCS / "explorer.png"))
+    finally:
+        server.close()
+        thread.join()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--chromium", default="/usr/bin/chromium")
@@ -54,8 +79,9 @@ def main() -> None:
             pg.goto(view_page.as_uri() + "#g=9")  # game 9, as in show --game 9
             pg.click("#findings .fd.error")
             pg.screenshot(path=str(DOCS / "view.png"))
+            _explorer_shot(b, folder)
             b.close()
-    print(f"wrote {DOCS / 'show.png'} and {DOCS / 'view.png'}")
+    print(f"wrote {DOCS / 'show.png'}, {DOCS / 'view.png'} and {DOCS / 'explorer.png'}")
 
 
 if __name__ == "__main__":

@@ -45,6 +45,7 @@ LONG_FIRST = (
     "tests/store/test_safety_database.py",
     "tests/core/test_moves.py",
     "tests/view/test_browser.py",
+    "tests/serve/test_browser.py",
     "tests/cli/test_cli_output.py",
 )
 

@@ -18,7 +18,7 @@ PACKAGE = ROOT / "pdnkit"
 #: room (module or package) -> floor; a module takes the floor of its longest listed prefix
 FLOORS: dict[str, int] = {
     "pdnkit.errors": 0, "pdnkit._version": 0, "pdnkit.findings": 0, "pdnkit._lazy": 0, "pdnkit._atomic": 0,
-    "pdnkit._children": 0, "pdnkit._arrow": 0,
+    "pdnkit._children": 0, "pdnkit._arrow": 0, "pdnkit._cells": 0,
     "pdnkit.rules": 1,
     "pdnkit.core": 2, "pdnkit.board": 2,
     "pdnkit.pdn": 3,
@@ -30,7 +30,7 @@ FLOORS: dict[str, int] = {
     "pdnkit.openings.database": 6, "pdnkit.openings.listing": 6,
     "pdnkit.lake": 7, "pdnkit.stats": 7,
     "pdnkit.viewer": 8, "pdnkit.plots": 8,
-    "pdnkit.reports": 9, "pdnkit.demo": 9,
+    "pdnkit.reports": 9, "pdnkit.demo": 9, "pdnkit.serve": 9,
     "pdnkit.cli": 10,
     "pdnkit": 11, "pdnkit.__main__": 11, "pdnkit.launch": 11,
 }

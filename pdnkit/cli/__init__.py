@@ -25,8 +25,8 @@ _PANELS: list[tuple[str, list[str]]] = [
     ("PDN files", ["lint", "convert"]),
     ("Validation", ["validate", "explain", "show", "view"]),
     ("Database", ["import", "query", "export", "duplicates", "upgrade", "lake"]),
-    ("Analysis", ["search", "stats", "tree", "openings", "plot", "report", "players",
-                  "ratings"]),
+    ("Analysis", ["search", "games", "stats", "tree", "openings", "plot", "report", "players",
+                  "ratings", "serve"]),
 ]
 
 #: the module (under ``pdnkit.cli``) that registers each command, in registration order
@@ -34,7 +34,8 @@ _MODULES: dict[str, list[str]] = {
     "analysis_cmd": ["stats", "report", "tree", "plot"],
     "pdn_cmd": ["lint", "convert"],
     "rules_cmd": ["variants", "perft", "moves"],
-    "search_cmd": ["search", "players"],
+    "search_cmd": ["search", "games", "players"],
+    "serve_cmd": ["serve"],
     "store_cmd": ["import", "query", "export", "duplicates", "upgrade", "demo"],
     "lake_cmd": ["lake"],
     "openings_cmd": ["openings"],

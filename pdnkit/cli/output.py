@@ -33,16 +33,18 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
-import math
 import os
 import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
+from pdnkit._cells import column_values as _series_values
+from pdnkit._cells import is_numeric as _is_numeric
+from pdnkit._cells import json_default as _json_default
+from pdnkit._cells import plain as _plain
 from pdnkit.cli.options import FORMAT_ALIASES, TABLE_FORMATS, UsageError, format_name
 
 if TYPE_CHECKING:
@@ -217,70 +219,8 @@ def _columns(table: Table) -> _Columns:
     return _Columns(names, values, numeric)
 
 
-def _series_values(s: Any) -> list[object]:
-    """A pandas column as plain values: NULLs as ``None``, dates as dates."""
-    kind = getattr(s.dtype, "kind", "O")
-    if kind in "iubf" and not s.hasnans:  # numbers without a NULL: as they are
-        return list(s.tolist())
-    if kind == "M":  # datetimes: dates when every value is at midnight
-        stamps = [None if v is None or v != v else v for v in s.tolist()]
-        if all(v is None or (v.hour, v.minute, v.second, v.microsecond) == (0, 0, 0, 0)
-               for v in stamps):
-            return [None if v is None else v.date() for v in stamps]
-        return [None if v is None else v.to_pydatetime() if hasattr(v, "to_pydatetime")
-                else v for v in stamps]
-    return [_plain(v) for v in s.tolist()]
-
-
-def _plain(v: object) -> object:
-    """A cell as a plain Python value: ``None`` for every NULL (NaN, NaT, NA), numpy values
-    as Python ones, arrays as lists, maps as dicts with text keys.
-
-    Example:
-        >>> _plain(float("nan")), _plain((1, [2.0])), _plain({1: None})
-        (None, [1, [2.0]], {'1': None})
-    """
-    if v is None or isinstance(v, (str, bool, int)):
-        return v
-    if isinstance(v, float):
-        return None if math.isnan(v) else v
-    if isinstance(v, dict):
-        return {str(k): _plain(x) for k, x in v.items()}
-    if isinstance(v, (list, tuple)):
-        return [_plain(x) for x in v]
-    if type(v).__name__ in ("NAType", "NaTType"):
-        return None
-    if isinstance(v, (dt.date, dt.time)):
-        convert = getattr(v, "to_pydatetime", None)  # a pandas Timestamp
-        return convert() if convert is not None else v
-    if hasattr(v, "tolist"):  # a numpy scalar or array
-        return _plain(v.tolist())
-    return v
-
-
-def _is_numeric(values: list[object]) -> bool:
-    seen = False
-    for v in values:
-        if v is None:
-            continue
-        if isinstance(v, bool) or not isinstance(v, (int, float, Decimal)):
-            return False
-        seen = True
-    return seen
-
-
 def _iso(v: dt.date | dt.time) -> str:
     return v.isoformat()
-
-
-def _json_default(v: object) -> object:
-    if isinstance(v, (dt.date, dt.time)):
-        return _iso(v)
-    if isinstance(v, Decimal):
-        return int(v) if v == v.to_integral_value() else float(v)
-    if isinstance(v, (bytes, bytearray, memoryview)):
-        return bytes(v).hex()
-    return str(v)
 
 
 def _field(v: object) -> str:

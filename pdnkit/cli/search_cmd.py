@@ -1,8 +1,8 @@
-"""``pdnkit search`` (positions, patterns, material, manoeuvres) and ``pdnkit players``
-(aliases).
+"""``pdnkit search`` (positions, patterns, material, manoeuvres), ``pdnkit games`` (the game
+list, of a position too) and ``pdnkit players`` (aliases).
 
 Each command is a thin shell over one library function: :func:`pdnkit.stats.search.search`,
-:func:`pdnkit.stats.identities.alias`, :func:`~pdnkit.stats.identities.unalias`,
+:func:`pdnkit.stats.gamelist.games`, :func:`pdnkit.stats.identities.alias`, :func:`~pdnkit.stats.identities.unalias`,
 :func:`~pdnkit.stats.identities.aliases` and :func:`~pdnkit.stats.identities.suggest`.
 """
 
@@ -13,7 +13,18 @@ from pathlib import Path
 import typer
 
 from pdnkit.cli.app import app, usage_errors
-from pdnkit.cli.options import DateFrom, DateTo, Db, Event, Format, Out, Player, VariantFilter, Wide
+from pdnkit.cli.options import (
+    DateFrom,
+    DateTo,
+    Db,
+    Event,
+    Format,
+    Out,
+    Player,
+    UsageError,
+    VariantFilter,
+    Wide,
+)
 from pdnkit.cli.output import emit, output
 
 
@@ -95,6 +106,58 @@ def search_command(
     if sink.format == "text" and sink.to_screen:
         df = df.drop(columns=["fen"])
     emit(df, sink, limit=50)
+
+
+@app.command(
+    "games",
+    epilog=(
+        "Examples:\n\n"
+        "  [bold]pdnkit games --variant international --moves \"32-28 19-23\"[/bold]   "
+        "(the games of a node of [bold]pdnkit tree[/bold])\n\n"
+        "  [bold]pdnkit games --status error --player Sijbrands -f csv -o broken.csv[/bold]\n\n"
+        "  [bold]pdnkit games --fen \"W:W28,31-50:B1-19,21\" --limit 20 --offset 20[/bold]"
+    ),
+)
+def games_command(
+    db: Db = None,
+    fen: str | None = typer.Option(None, "--fen", help="Only the games that reached this "
+                                   "position (FEN)."),
+    moves: str | None = typer.Option(None, "--moves", help="Only the games that reached the "
+                                     "position after these moves from the initial position, "
+                                     "by any move order, e.g. [cyan]\"32-28 19-23\"[/cyan]."),
+    status: str | None = typer.Option(None, "--status", help="Only games of these statuses: "
+                                      "ok, warning, error, unparsed (comma separated)."),
+    limit: int | None = typer.Option(None, "--limit", help="At most this many games."),
+    offset: int = typer.Option(0, "--offset", help="Leave out this many games first (a "
+                               "page of the list, with --limit)."),
+    variant: VariantFilter = None,
+    event: Event = None,
+    player: Player = None,
+    date_from: DateFrom = None,
+    date_to: DateTo = None,
+    fmt: Format = None,
+    out: Out = None,
+    wide: Wide = False,
+) -> None:
+    """List the games, or the games that reached a position, with their status and findings.
+
+    One row a game, in import order: players, event, date, result and who won, status, the
+    number of findings, plies, the opening and the game's file and its number there (as
+    show --game counts). With --moves or --fen, [cyan]ply[/cyan] is where the game first
+    reached the position: transpositions merge, as in the tree.
+    """
+    from pdnkit.stats import games
+
+    if fen and moves:
+        raise UsageError("give --fen or --moves, not both")
+    sink = output(fmt, out, [db], wide=wide)
+    with usage_errors():  # a bad FEN, move, status or date, no database
+        df = games(db, fen=fen, moves=moves, status=status, limit=limit, offset=offset,
+                   variant=variant, event=event, player=player, date_from=date_from,
+                   date_to=date_to)
+    total = int(df.attrs.get("total", len(df)))
+    shown = f"{offset + 1}-{offset + len(df)} of {total}" if len(df) else f"0 of {total}"
+    emit(df, sink, title=f"games ({shown})", limit=50)
 
 
 players_app = typer.Typer(

@@ -17,6 +17,7 @@ The rooms (names are imported lazily from them):
 * :mod:`~pdnkit.stats.named` -- openings as the tables name them: :func:`named_openings`,
   :func:`ballots` (the ballot report), :func:`novelties`;
 * :mod:`~pdnkit.stats.positions` -- :func:`positions_at` (where a FEN or move sequence is);
+* :mod:`~pdnkit.stats.gamelist` -- :func:`games` (the games, or those that reached a position);
 * :mod:`~pdnkit.stats.summaries` -- :func:`players`, :func:`results`, :func:`lengths`,
   :func:`findings`, :func:`square_counts`, and :func:`stats` (``pdnkit stats KIND``);
 * :mod:`~pdnkit.stats.endgame` -- :func:`endgame_rules`, :func:`endgame_summary`,
@@ -49,6 +50,9 @@ _API: dict[str, str] = {
     "ballots": "pdnkit.stats.named",
     "novelties": "pdnkit.stats.named",
     "positions_at": "pdnkit.stats.positions",
+    # the game list (of a node of the explorer)
+    "games": "pdnkit.stats.gamelist",
+    "GAME_COLUMNS": "pdnkit.stats.gamelist",
     "StoredPosition": "pdnkit.stats.positions",
     # tables
     "STAT_KINDS": "pdnkit.stats.summaries",

@@ -22,6 +22,7 @@ from pdnkit.store.session import DbLike, reading
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
 
+    from pdnkit.findings import Finding
     from pdnkit.pdn.source import Source as PdnSource
     from pdnkit.validation import GameReport
     from pdnkit.validation.inputs import Source
@@ -85,15 +86,52 @@ def _games(con: duckdb.DuckDBPyConnection, where: str | None, game_id: int | Non
            f"FROM games g LEFT JOIN files f ON f.file_id = g.file_id WHERE {cond} "
            f"ORDER BY g.game_id" + (f" LIMIT {int(limit)}" if limit else ""))
     cur = con.execute(sql, params)
-    while True:
-        rows = cur.fetchmany(500)
-        if not rows:
-            break
-        for gid, index, variant, edition, raw, path in rows:
-            record = parse_game(raw or "")
-            report = replay(record, variant=variant, edition=edition)
-            report.file = path
-            report.index = int(index or 0)
-            label = f"{Path(path).name if path else 'database'}, game {int(index or 0) + 1} " \
-                    f"(game_id {gid})"
-            yield int(gid), label, report
+    side = con.cursor()  # the findings of each batch, read beside the games' result
+    try:
+        while True:
+            rows = cur.fetchmany(500)
+            if not rows:
+                break
+            stored = _stored_findings(side, [int(r[0]) for r in rows])
+            for gid, index, variant, edition, raw, path in rows:
+                record = parse_game(raw or "")
+                report = replay(record, variant=variant, edition=edition)
+                report.file = path
+                report.index = int(index or 0)
+                _add_stored(report, stored.get(int(gid), []))
+                label = f"{Path(path).name if path else 'database'}, game {int(index or 0) + 1} " \
+                        f"(game_id {gid})"
+                yield int(gid), label, report
+    finally:
+        side.close()
+
+
+def _stored_findings(con: duckdb.DuckDBPyConnection,
+                     game_ids: list[int]) -> dict[int, list[Finding]]:
+    """The findings the database holds for these games, by game."""
+    from pdnkit.findings import Finding, Severity
+
+    out: dict[int, list[Finding]] = {}
+    if not game_ids:
+        return out
+    for gid, code, sev, msg, line, col, ply, move, fen, in_var in con.execute(
+            "SELECT game_id, code, severity, message, line, col, ply, move, fen, in_variation "
+            f"FROM findings WHERE game_id IN ({', '.join(map(str, game_ids))}) "
+            "ORDER BY game_id, ply NULLS FIRST, line").fetchall():
+        out.setdefault(int(gid), []).append(Finding(
+            code, Severity(sev), msg or "", line=line, column=col, ply=ply, move=move, fen=fen,
+            in_variation=bool(in_var)))
+    return out
+
+
+def _add_stored(report: GameReport, stored: list[Finding]) -> None:
+    """Give a game replayed from its stored text the findings its import found that the
+    text alone cannot show again (the file's encoding, the opening tag against the tables),
+    and its status with them, so the views say what the database says."""
+    from pdnkit.validation.report import finish_status
+
+    have = {(f.code, f.ply, bool(f.in_variation)) for f in report.findings}
+    extra = [f for f in stored if (f.code, f.ply, bool(f.in_variation)) not in have]
+    if extra:
+        report.findings.extend(extra)
+        finish_status(report)

@@ -22,6 +22,7 @@ TABLE_COMMANDS: dict[str, list[str]] = {
     "duplicates": ["duplicates"],
     "duplicates-files": ["duplicates", "--files"],
     "search": ["search", "--pattern", "W28:B19"],
+    "games": ["games", "--moves", "32-28"],
     "players-aliases": ["players", "aliases"],
     "players-suggest": ["players", "suggest"],
     "stats-openings": ["stats", "openings", "--plies", "2"],

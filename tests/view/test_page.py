@@ -76,3 +76,26 @@ def test_cli_view_from_file_and_db(tmp_path: Path):
     assert res.exit_code == 2 and "--where" in res.output
     res = runner.invoke(app, ["view", "--out", str(broken)])
     assert res.exit_code == 2
+
+
+def test_a_game_from_the_database_keeps_the_findings_its_import_stored(tmp_path: Path):
+    """A legacy-encoded file's first non-ASCII game has the file's `encoding-fallback`
+    finding, which its decoded text alone cannot give again: the view from the database
+    shows it, with the status the games table holds, for every game of the file."""
+    import pdnkit
+
+    legacy = sample_dir() / "flawed-cp1252.pdn"
+    db = tmp_path / "legacy.duckdb"
+    pdnkit.import_files([legacy], db=db)
+    stored = pdnkit.query("SELECT g.game_id, g.status, list(f.code ORDER BY f.code) AS codes "
+                          "FROM games g LEFT JOIN findings f USING (game_id) GROUP BY ALL "
+                          "ORDER BY 1", db=db)
+    assert "encoding-fallback" in {c for codes in stored.codes for c in codes if c}
+    out = tmp_path / "legacy.html"
+    view(db=db, out=out)
+    blocks = _blocks(out.read_text(encoding="utf-8"))
+    index = blocks["pdnkit-index"]["games"]
+    assert [g["status"] for g in index] == list(stored.status)
+    for i, codes in enumerate(stored.codes, 1):
+        shown = sorted(f["code"] for f in blocks[f"pdnkit-g-{i}"]["findings"])
+        assert shown == sorted(c for c in codes if c), i
