@@ -7,6 +7,10 @@ Conventions (the same for every command):
 * **NULL** is an empty field in CSV and text, ``null`` in JSON and JSONL (NaN and NaT too);
 * **dates** are ISO (``2020-05-01``; a date-and-time column ``2020-05-01T10:30:00``);
 * **lists and maps** are JSON in CSV and text (``[279, 280]``), arrays and objects in JSON;
+* **CSV cells that a spreadsheet would run** (text beginning with ``=``, ``+``, ``-``,
+  ``@``, a tab or a carriage return, as OWASP lists them) are written after a ``'``
+  (:func:`spreadsheet_safe`); numbers stay numbers, and the ``csv-raw`` format writes every
+  cell as stored;
 * **text on the screen** never carries the file's control characters: ESC, BEL, CR, bidi
   overrides ... are shown escaped (``\\x1b``), never sent to the terminal (:func:`terminal_safe`).
 
@@ -326,8 +330,8 @@ def emit(table: Table, sink: Output, *, title: str | None = None, limit: int | N
         if sink.format == "text" and sink.to_screen:
             print_table(cols, title=title, limit=limit, empty=empty, wide=sink.wide)
             return
-        writer = {"csv": _write_csv, "json": _write_json, "jsonl": _write_jsonl,
-                  "text": _write_text}[sink.format]
+        writer = {"csv": _write_csv, "csv-raw": _write_csv_raw, "json": _write_json,
+                  "jsonl": _write_jsonl, "text": _write_text}[sink.format]
         if sink.path is None:
             writer(cols, sys.stdout)
             sys.stdout.flush()
@@ -340,11 +344,42 @@ def emit(table: Table, sink: Output, *, title: str | None = None, limit: int | N
         print(f"{len(table)} rows -> {sink.path}", file=sys.stderr)
 
 
-def _write_csv(cols: _Columns, fh: IO[str]) -> None:
+#: what a spreadsheet reads as the start of a formula (OWASP's CSV injection page)
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: a plain number written as text (``-5``, ``+1.5``, ``2e3``): a spreadsheet reads it as the
+#: number, never as a formula
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """``text`` as a CSV cell that no spreadsheet runs: after a ``'`` when it begins with
+    one of :data:`FORMULA_START` and is not a plain number (OWASP's advice against CSV
+    injection); unchanged otherwise.
+
+    Example:
+        >>> spreadsheet_safe("=cmd|' /C calc'!A0"), spreadsheet_safe("@SUM(A1)")
+        ("'=cmd|' /C calc'!A0", "'@SUM(A1)")
+        >>> spreadsheet_safe("-2+3"), spreadsheet_safe("-5"), spreadsheet_safe("Ann")
+        ("'-2+3", '-5', 'Ann')
+    """
+    if text and text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def _write_csv(cols: _Columns, fh: IO[str], raw: bool = False) -> None:
+    """CSV: every cell as :func:`_field` writes it; a text cell that would start a formula
+    made :func:`spreadsheet_safe` unless ``raw`` (numbers are never text cells here)."""
     w = csv.writer(fh, lineterminator="\n")
-    w.writerow(cols.names)
-    fields = [[_field(v) for v in col] for col in cols.values]
+    safe = (lambda text: text) if raw else spreadsheet_safe
+    w.writerow([safe(n) for n in cols.names])
+    fields = [[safe(_field(v)) if isinstance(v, str) else _field(v) for v in col]
+              for col in cols.values]
     w.writerows(zip(*fields, strict=True) if fields else [])
+
+
+def _write_csv_raw(cols: _Columns, fh: IO[str]) -> None:
+    _write_csv(cols, fh, raw=True)
 
 
 def _write_json(cols: _Columns, fh: IO[str]) -> None:
@@ -528,5 +563,6 @@ def print_table(table: Table | _Columns, *, title: str | None = None, limit: int
         console.print(note, style="dim", highlight=False, markup=False)
 
 
-__all__ = ["FORMAT_ALIASES", "Output", "Rows", "SUFFIXES", "Safe", "check", "emit",
-           "markup_safe", "output", "print_safe", "print_table", "resolve_format", "screen_width", "terminal_safe"]
+__all__ = ["FORMAT_ALIASES", "FORMULA_START", "Output", "Rows", "SUFFIXES", "Safe", "check",
+           "emit", "markup_safe", "output", "print_safe", "print_table", "resolve_format",
+           "screen_width", "spreadsheet_safe", "terminal_safe"]
