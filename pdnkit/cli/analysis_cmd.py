@@ -26,7 +26,7 @@ from pdnkit.cli.options import (
     VariantFilter,
     Wide,
 )
-from pdnkit.cli.output import check, emit, output
+from pdnkit.cli.output import check, emit, output, screen_text
 
 
 class OpeningsBy(str, Enum):
@@ -366,7 +366,7 @@ def _run_report(kind: str, db: Path | None, out: Path | None, **filters: Any) ->
     with usage_errors():
         text = report(kind, db, fmt=fmt, view_page=side, **filters)
     if out is None:
-        typer.echo(text)
+        typer.echo(screen_text(text))  # a terminal gets no control character of the games
         return
     from pdnkit._atomic import atomic_output
 

@@ -12,7 +12,9 @@ Conventions (the same for every command):
   (:func:`spreadsheet_safe`); numbers stay numbers, and the ``csv-raw`` format writes every
   cell as stored;
 * **text on the screen** never carries the file's control characters: ESC, BEL, CR, bidi
-  overrides ... are shown escaped (``\\x1b``), never sent to the terminal (:func:`terminal_safe`).
+  overrides ... are shown escaped (``\\x1b``), never sent to the terminal (:func:`terminal_safe`),
+  in every format: CSV, JSON and PDN written to standard output go through :func:`screen`
+  when it is a terminal, and a file or a pipe gets the bytes exactly.
 
 The format is ``--format`` if given, else ``--out``'s extension (``.txt .csv .json .jsonl
 .parquet``; another extension is refused with this list), else a text table. A text table on a
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import io
 import json
 import math
 import os
@@ -45,7 +48,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from pdnkit.cli.options import FORMAT_ALIASES, TABLE_FORMATS, UsageError, format_name
 
@@ -333,8 +336,9 @@ def emit(table: Table, sink: Output, *, title: str | None = None, limit: int | N
         writer = {"csv": _write_csv, "csv-raw": _write_csv_raw, "json": _write_json,
                   "jsonl": _write_jsonl, "text": _write_text}[sink.format]
         if sink.path is None:
-            writer(cols, sys.stdout)
-            sys.stdout.flush()
+            out = screen()  # a terminal gets no control character from the file's text
+            writer(cols, out)
+            out.flush()
         else:
             from pdnkit._atomic import atomic_output
 
@@ -480,6 +484,76 @@ def _escape_char(m: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+class ScreenStream(io.TextIOBase):
+    """A text stream that writes to the terminal ``stream`` with :func:`terminal_safe`
+    applied to every piece of text: what a command writes as CSV, JSON or PDN (text from
+    files inside) reaches a terminal without a control sequence. Made by :func:`screen`.
+
+    Example:
+        >>> buf = io.StringIO()
+        >>> ScreenStream(buf).write("Ann\\x1b]0;title\\x07,2-0\\n")
+        18
+        >>> buf.getvalue()
+        'Ann\\\\x1b]0;title\\\\x07,2-0\\n'
+    """
+
+    def __init__(self, stream: IO[str]) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(terminal_safe(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+
+def is_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal (an object without ``isatty``, or closed: no).
+
+    Example:
+        >>> is_terminal(io.StringIO())
+        False
+    """
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def screen(stream: TextIO | None = None) -> TextIO:
+    """Standard output (or ``stream``) for a command that writes file text to it: a
+    :class:`ScreenStream` when it is a terminal, so no control character from a file
+    reaches it; else the stream itself (a file or a pipe gets the bytes exactly).
+
+    Example:
+        >>> buf = io.StringIO()
+        >>> screen(buf) is buf
+        True
+    """
+    out = sys.stdout if stream is None else stream
+    return cast("TextIO", ScreenStream(out)) if is_terminal(out) else out
+
+
+def screen_text(text: str, stream: object = None) -> str:
+    """``text`` to print on standard output (or ``stream``): :func:`terminal_safe` when it
+    is a terminal, else exactly as it is.
+
+    Example:
+        >>> screen_text("a\\x07b", io.StringIO())
+        'a\\x07b'
+    """
+    return terminal_safe(text) if is_terminal(sys.stdout if stream is None else stream) \
+        else text
+
+
 class Safe:
     """A rich renderable shown with :func:`terminal_safe` applied to every piece of text it
     renders (``show``'s board and moves, ``validate``'s summary): whatever a file holds, the
@@ -564,5 +638,6 @@ def print_table(table: Table | _Columns, *, title: str | None = None, limit: int
 
 
 __all__ = ["FORMAT_ALIASES", "FORMULA_START", "Output", "Rows", "SUFFIXES", "Safe", "check",
-           "emit", "markup_safe", "output", "print_safe", "print_table", "resolve_format",
-           "screen_width", "spreadsheet_safe", "terminal_safe"]
+           "emit", "is_terminal", "markup_safe", "output", "print_safe", "print_table",
+           "resolve_format", "screen", "screen_text", "screen_width", "spreadsheet_safe",
+           "terminal_safe", "ScreenStream"]

@@ -14,7 +14,7 @@ import typer
 
 from pdnkit.cli.app import app, usage_errors
 from pdnkit.cli.options import DateFrom, DateTo, Db, Event, Format, Out, Player, VariantFilter, Wide
-from pdnkit.cli.output import emit, output
+from pdnkit.cli.output import emit, output, terminal_safe
 
 
 def _existing(db: Path | None) -> Path | None:
@@ -119,7 +119,7 @@ def players_alias(
         n = alias(_existing(db), names, as_)
     typer.echo(f"{n} name(s) -> {as_.strip()}")
     for warning in n.warnings:
-        typer.echo(f"pdnkit: warning: {warning}", err=True)
+        typer.echo(f"pdnkit: warning: {terminal_safe(str(warning))}", err=True)
 
 
 @players_app.command("unalias")

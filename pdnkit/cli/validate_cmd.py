@@ -30,7 +30,7 @@ from pdnkit.cli.options import (
     ValidateFormat,
     Variant,
 )
-from pdnkit.cli.output import Safe, markup_safe, output
+from pdnkit.cli.output import Safe, markup_safe, output, screen, spreadsheet_safe
 
 
 class FailOn(str, Enum):
@@ -149,8 +149,6 @@ def _csv_rows(report: Any, raw: bool = False) -> list[dict[str, Any]]:
                      "details": json.dumps(f.details, ensure_ascii=False) if f.details else ""})
     if raw:
         return rows
-    from pdnkit.cli.output import spreadsheet_safe
-
     return [{k: spreadsheet_safe(v) if isinstance(v, str) else v for k, v in row.items()}
             for row in rows]
 
@@ -213,9 +211,12 @@ def validate_cmd(
     with contextlib.ExitStack() as stack:
         from pdnkit._atomic import atomic_output  # whole or not at all, never over an input
 
+        # a terminal gets no control character of the files' text (rich's text view
+        # escapes them itself); a file or a pipe gets the bytes exactly
         out_stream = (stack.enter_context(atomic_output(sink.path, inputs=sink.inputs,
                                                         newline=""))
-                      if sink.path is not None else sys.stdout)
+                      if sink.path is not None else
+                      sys.stdout if sink.format == "text" else screen())
         summary = _run(paths, variant, edition, sink.format, jobs or _cores(),
                        result_convention, strict,
                        quiet, show_info, out_stream, sink.path is not None, encoding,
