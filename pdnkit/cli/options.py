@@ -118,7 +118,7 @@ def format_name(value: str | None, allowed: tuple[str, ...] = TABLE_FORMATS) -> 
         ...     format_name("xlsx")
         ... except UsageError as exc:
         ...     print(exc)
-        unknown format 'xlsx': choose text, csv, json, jsonl or parquet
+        unknown format 'xlsx': choose text, csv, csv-raw, json, jsonl or parquet
     """
     if value is None:
         return None

@@ -165,3 +165,50 @@ def test_check_companion_accepts_only_pdnkit_pages(tmp_path: Path) -> None:
     page.write_text("<!DOCTYPE html><p>pdnkit-index</p>", encoding="utf-8")
     with pytest.raises(CompanionError, match="not a page pdnkit wrote"):
         check_companion(page)
+
+
+def test_atomic_paths_replaces_all_or_nothing(tmp_path: Path) -> None:
+    from pdnkit._atomic import atomic_paths
+
+    one, two = tmp_path / "one.html", tmp_path / "two.html"
+    one.write_text("old one", encoding="utf-8")
+    two.write_text("old two", encoding="utf-8")
+    with pytest.raises(RuntimeError), atomic_paths([one, two]) as (a, b):
+        a.write_text("new one", encoding="utf-8")
+        b.write_text("new two", encoding="utf-8")
+        raise RuntimeError("failed after both were written")
+    assert (one.read_text("utf-8"), two.read_text("utf-8")) == ("old one", "old two")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.html", "two.html"]
+    with atomic_paths([one, tmp_path / "sub" / "three.html"]) as (a, c):
+        a.write_text("new one", encoding="utf-8")  # three is not written: nothing made
+    assert one.read_text("utf-8") == "new one" and not (tmp_path / "sub" / "three.html").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.html", "sub", "two.html"]
+
+
+def test_atomic_paths_refuses_a_folder_or_one_file_twice(tmp_path: Path) -> None:
+    from pdnkit._atomic import OutputIsInputError, atomic_paths
+    from pdnkit.errors import ArgumentError
+
+    (tmp_path / "dir.html").mkdir()
+    with pytest.raises(ArgumentError, match="not a file"), \
+            atomic_paths([tmp_path / "dir.html"]):
+        pass
+    (tmp_path / "link.html").symlink_to(tmp_path / "a.html")
+    with pytest.raises(ArgumentError, match="the same file"), \
+            atomic_paths([tmp_path / "a.html", tmp_path / "link.html"]):
+        pass
+    src = tmp_path / "in.pdn"
+    src.write_text(GAMES, encoding="utf-8")
+    with pytest.raises(OutputIsInputError), atomic_paths([tmp_path / "x.html", src], [src]):
+        pass
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dir.html", "in.pdn", "link.html"]
+
+
+def test_write_report_needs_a_report_extension(db: Path, tmp_path: Path) -> None:
+    from pdnkit.errors import ArgumentError
+
+    with pytest.raises(ArgumentError, match="must end in .md or .html"):
+        write_report("collection", tmp_path / "r.txt", db)
+    assert list(tmp_path.iterdir()) == []
+    files = write_report("collection", tmp_path / "R.HTM", db)
+    assert files.page == tmp_path / "R.games.html" and is_viewer_page(files.page)

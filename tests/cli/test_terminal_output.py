@@ -139,3 +139,29 @@ def _stdout_of_convert(files: dict[str, str]) -> str:
     r = subprocess.run([sys.executable, "-m", "pdnkit", "convert", files["src"], "--out", "-"],
                        env=_env(), capture_output=True, text=True, timeout=300)
     return r.stdout
+
+
+def test_screen_wraps_only_a_terminal() -> None:
+    """A stream that is no terminal (a file, a pipe, a closed stream) is written as it is;
+    a terminal gets every piece of text through ``terminal_safe``."""
+    import io
+
+    from pdnkit.cli.output import ScreenStream, is_terminal, screen, screen_text
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    plain = io.StringIO()
+    assert screen(plain) is plain and screen_text(TERMINAL, plain) == TERMINAL
+    closed = io.StringIO()
+    closed.close()
+    assert not is_terminal(closed) and not is_terminal(object())
+    tty = Tty()
+    out = screen(tty)
+    assert isinstance(out, ScreenStream)
+    out.write(f"{TERMINAL},{FORMULA}\n")
+    out.flush()
+    assert tty.getvalue() == ("Ann\\x1b]0;PWNED\\x07\\x1b[31mRED\\x9b31m\\u202eBIDI,"
+                              f"{FORMULA}\n")
+    assert screen_text(TERMINAL, tty) == tty.getvalue().split(",")[0]

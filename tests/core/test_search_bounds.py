@@ -68,3 +68,24 @@ def test_a_turkish_man_on_its_promotion_row_gets_the_pure_cores_answer() -> None
     assert move.origin == 61 and move.promotes and len(move.captured) == 23
     assert core.perft(_position(), 1) == pure.perft(_position(), 1) == 1
     assert core.replay(get_rules("turkish"), _position(), ["61x8"]).code in ("", "handover")
+
+
+@pytest.mark.parametrize(("k", "base", "offset"), [
+    (2**70, 1, 0), (0, 2**70, 0), (0, -(2**70), 0), (0, 1, 2**64), (2**63, 1, 0),
+])
+def test_misnumbered_beyond_64_bits_answers_as_the_definition(k: int, base: int,
+                                                              offset: int) -> None:
+    """Arguments beyond what the extension takes (it raises ``OverflowError`` reading
+    them): ``pdnkit.core.misnumbered`` answers by its definition, in Python's integers."""
+    rules = get_rules("international")
+    rep = core.replay(rules, Position.initial(rules), "1. 32-28 18-23 2. 33-29 *")
+    numbers = list(memoryview(rep.numbers).cast("i"))
+    flags = rep.flags
+    want = -1
+    for i in range(3):
+        j = k + i + offset
+        if flags[i] & 16 and (numbers[i] != base + j // 2 or (flags[i] & 32 and not j % 2)):
+            want = i
+            break
+    assert core.misnumbered(rep, 3, k, base, offset) == want
+    assert core.misnumbered(rep, 3, 0, 1, 0) == -1  # the written numbers fit

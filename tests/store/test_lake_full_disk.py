@@ -126,3 +126,46 @@ def test_the_error_is_a_pdnkit_error_and_an_os_error() -> None:
     exc = LakeFullError("cannot write the lake x: ...")
     assert isinstance(exc, PdnkitError) and isinstance(exc, OSError)
     assert str(exc) == "cannot write the lake x: ..."
+
+
+def test_a_full_disk_at_the_novelties_keeps_every_file(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills only as the lake's table of novelties is written: every file of the
+    import is kept, and the message says that only the table was not (readers compute it)."""
+    import errno
+
+    import pdnkit.store.lakeview as lakeview
+    from pdnkit.lake import import_lake
+
+    a, b, _, _ = _sources(tmp_path / "src", pairs=1)
+
+    def full(lake: object) -> bool:
+        raise OSError(errno.ENOSPC, "No space left on device", "novelties.parquet")
+
+    monkeypatch.setattr(lakeview, "keep_novelties", full)
+    lake = tmp_path / "lake"
+    with pytest.raises(LakeFullError) as got:
+        import_lake([a, b], lake, engine="local")
+    text = str(got.value)
+    assert re.search(r"The lake keeps the 2 file\(s\) this import added \(\S*a\.pdn, "
+                     r"\S*b\.pdn\); only its table of novelties could not be kept", text)
+    assert "was not added" not in text
+    assert sorted(Path(e.path).name for e in read_manifest(lake)) == ["a.pdn", "b.pdn"]
+
+
+def test_other_os_errors_are_not_called_a_full_disk(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    import pdnkit.lake.importer as importer
+    from pdnkit.lake import import_lake
+
+    a, _, _, _ = _sources(tmp_path / "src", pairs=1)
+
+    def denied(*args: object, **kwargs: object) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied", "x")
+
+    monkeypatch.setattr(importer, "write_entry", denied)
+    with pytest.raises(PermissionError) as got:
+        import_lake([a], tmp_path / "lake", engine="local")
+    assert not isinstance(got.value, LakeFullError)

@@ -180,3 +180,47 @@ def test_the_stall_limit_reads_the_environment(monkeypatch: pytest.MonkeyPatch) 
                            ("soon", 60.0), ("inf", 60.0), ("nan", 60.0), ("", 60.0)]:
         monkeypatch.setenv(parts.STALL_ENV, text)
         assert parts.stall_seconds() == expected, text
+
+
+def _never_ready(seconds: float) -> None:  # pragma: no cover - runs in a worker
+    time.sleep(seconds)
+
+
+def test_workers_that_never_start_leave_the_import_to_this_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers that do not answer within the stall limit as the pool starts (stopped or
+    hung at once): the import drops them and loads every game itself."""
+    import pdnkit._children as children
+    from pdnkit.store import import_files
+    from pdnkit.validation import jobs
+
+    real = children.process_pool
+    monkeypatch.setattr(children, "process_pool",
+                        lambda n, *a, **k: real(n, initializer=_never_ready, initargs=(600,)))
+    monkeypatch.setattr(parts, "STALL_SECONDS", 1.0)
+    monkeypatch.delenv(parts.STALL_ENV, raising=False)
+    monkeypatch.setattr(jobs, "workers_can_pay", lambda: True)
+    src = _collection(tmp_path)
+    started = time.monotonic()
+    summary = import_files([src], db=tmp_path / "a.duckdb", jobs=2)
+    assert summary.games == 6000 and summary.failed == 0
+    assert time.monotonic() - started < 120
+    assert _rows(tmp_path / "a.duckdb") == _rows_of_one(tmp_path, src)
+
+
+def _rows_of_one(tmp_path: Path, src: Path) -> list[tuple[object, ...]]:
+    from pdnkit.store import import_files
+
+    import_files([src], db=tmp_path / "one.duckdb")
+    return _rows(tmp_path / "one.duckdb")
+
+
+def test_close_pool_shuts_a_thread_pool_down_as_usual() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(2)
+    fut = pool.submit(sum, [1, 2])
+    close_pool(pool, grace=0.0)
+    assert fut.result() == 3
+    with pytest.raises(RuntimeError):
+        pool.submit(sum, [1])
