@@ -36,7 +36,7 @@ import contextlib
 import os
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -219,6 +219,76 @@ def atomic_path(out: PathLike, inputs: Iterable[PathLike] = ()) -> Iterator[Path
         raise
 
 
+def _fsync_dir(folder: Path) -> None:
+    with contextlib.suppress(OSError):  # make the renames themselves durable
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+
+
+@contextlib.contextmanager
+def atomic_paths(outs: Sequence[PathLike], inputs: Iterable[PathLike] = ()
+                 ) -> Iterator[list[Path]]:
+    """Paths to write several outputs that are replaced together (a report and the page it
+    links to): for each of ``outs`` a path of the same name in a temporary folder beside
+    it, so that what links to it by name is written as it will be read. When the block
+    ends without an exception every file written there is flushed to disk, then renamed
+    over its output, one rename right after the other; an output not written in the
+    block is left as it was. An error, a Ctrl-C or a kill at any moment before the renames
+    leaves every output as it was (and, after a kill, the temporary folder behind, named
+    ``.NAME.*.tmp``). Each output gets the one output check (:func:`check_output`) first;
+    symbolic links are resolved as :func:`atomic_path` resolves them.
+
+    Example:
+        >>> import os, tempfile
+        >>> d = tempfile.mkdtemp()
+        >>> with atomic_paths([os.path.join(d, "r.html"), os.path.join(d, "r.games.html")]
+        ...                   ) as (report, page):
+        ...     _ = page.write_text("games"); _ = report.write_text(f"see {page.name}")
+        >>> open(os.path.join(d, "r.html")).read(), sorted(os.listdir(d))
+        ('see r.games.html', ['r.games.html', 'r.html'])
+    """
+    inputs = list(inputs)
+    for out in outs:
+        check_output(out, inputs)
+    targets = [Path(os.path.realpath(out)) for out in outs]
+    folders: dict[Path, Path] = {}
+    try:
+        for target in targets:
+            if target.exists() and not target.is_file():
+                raise ArgumentError(f"{target} is not a file: refusing to replace it")
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders[target.parent] = Path(tempfile.mkdtemp(
+                    prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+        temps = [folders[t.parent] / t.name for t in targets]
+        if len(set(temps)) != len(temps):
+            raise ArgumentError("two outputs are the same file")
+        yield temps
+        written = [(tmp, t) for tmp, t in zip(temps, targets, strict=True) if tmp.exists()]
+        for tmp, target in written:
+            try:
+                mode = stat.S_IMODE(os.stat(target).st_mode)
+            except OSError:
+                mode = _new_file_mode()
+            os.chmod(tmp, mode)
+            with open(tmp, "rb+") as fh:
+                os.fsync(fh.fileno())
+        for tmp, target in written:  # every output whole on disk: now the renames
+            os.replace(tmp, target)
+        for folder in folders:
+            _fsync_dir(folder)
+    finally:
+        for tmp_folder in folders.values():
+            with contextlib.suppress(OSError):
+                for leftover in tmp_folder.iterdir():
+                    leftover.unlink()
+            with contextlib.suppress(OSError):
+                tmp_folder.rmdir()
+
+
 @contextlib.contextmanager
 def atomic_output(out: PathLike, mode: str = "w", inputs: Iterable[PathLike] = (),
                   encoding: str | None = "utf-8", newline: str | None = "\n") -> Iterator[IO[Any]]:
@@ -248,5 +318,5 @@ def atomic_output(out: PathLike, mode: str = "w", inputs: Iterable[PathLike] = (
             yield fh
 
 
-__all__ = ["OutputIsInputError", "atomic_output", "atomic_path", "check_not_input", "check_output",
-           "local_paths"]
+__all__ = ["OutputIsInputError", "atomic_output", "atomic_path", "atomic_paths",
+           "check_not_input", "check_output", "local_paths"]

@@ -12,7 +12,9 @@ worker's life to its parent's:
   the parent is still the same process (``os.getppid()`` changes when a process is orphaned)
   and ends the worker with ``os._exit`` otherwise.
 
-:func:`process_pool` makes a ``ProcessPoolExecutor`` with this initializer.
+:func:`process_pool` makes a ``ProcessPoolExecutor`` with this initializer;
+:func:`close_pool` shuts one down without waiting forever for a worker that never ends (one
+stopped with SIGSTOP, or hung), and :func:`stop_workers` kills its workers at once.
 
 Example:
     >>> pool = process_pool(1)
@@ -102,6 +104,38 @@ def stop_workers(pool: Executor) -> None:
             proc.kill()
 
 
+def close_pool(pool: Executor, grace: float) -> None:
+    """Shut down ``pool`` without waiting forever: the calls not started are cancelled, its
+    worker processes get ``grace`` seconds to end, and any still there then (a worker
+    stopped with SIGSTOP, or hung in a call) is killed (:func:`stop_workers`). A worker
+    that is stopped never reads the pool's request to end, and ``shutdown(wait=True)``
+    would wait for it for ever. Another executor is shut down as usual.
+
+    Example:
+        >>> import signal
+        >>> pool = process_pool(1)
+        >>> pid = pool.submit(os.getpid).result()
+        >>> os.kill(pid, signal.SIGSTOP)
+        >>> close_pool(pool, grace=0.5)  # returns: the stopped worker is killed
+        >>> _alive(pid)
+        False
+    """
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # (the pool's map)
+    if not processes:
+        pool.shutdown(wait=True, cancel_futures=True)
+        return
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + max(0.0, grace)
+    for proc in processes:
+        proc.join(max(0.0, deadline - time.monotonic()))
+    left = [proc for proc in processes if proc.is_alive()]
+    for proc in left:
+        with contextlib.suppress(Exception):
+            proc.kill()
+    for proc in left:
+        proc.join()
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -140,4 +174,4 @@ def _init(parent: int, initializer: Callable[..., Any] | None,
             initializer(*initargs)
 
 
-__all__ = ["WATCH_EVERY", "die_with_parent", "process_pool", "stop_workers"]
+__all__ = ["WATCH_EVERY", "close_pool", "die_with_parent", "process_pool", "stop_workers"]

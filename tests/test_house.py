@@ -30,7 +30,7 @@ FLOORS: dict[str, int] = {
     "pdnkit.openings.database": 6, "pdnkit.openings.listing": 6,
     "pdnkit.lake": 7, "pdnkit.stats": 7,
     "pdnkit.viewer": 8, "pdnkit.plots": 8,
-    "pdnkit.reports": 9, "pdnkit.demo": 9, "pdnkit.serve": 9,
+    "pdnkit.reports": 9, "pdnkit.report_files": 9, "pdnkit.demo": 9, "pdnkit.serve": 9,
     "pdnkit.cli": 10,
     "pdnkit": 11, "pdnkit.__main__": 11, "pdnkit.launch": 11,
 }

@@ -26,7 +26,7 @@ from pdnkit.cli.options import (
     VariantFilter,
     Wide,
 )
-from pdnkit.cli.output import check, emit, output
+from pdnkit.cli.output import check, emit, output, screen_text
 
 
 class OpeningsBy(str, Enum):
@@ -364,31 +364,22 @@ def plot_command(
 
 
 def _run_report(kind: str, db: Path | None, out: Path | None, **filters: Any) -> None:
-    from pdnkit.reports import report
-
-    fmt = "md"
-    side = None
-    inputs: tuple[Path, ...] = ()
-    if out is not None:
-        suffix = out.suffix.lower()
-        if suffix not in (".md", ".html", ".htm"):
-            raise fail("--out must end in .md or .html")
-        fmt = "html" if suffix in (".html", ".htm") else "md"
-        side = out.with_name(out.stem + ".games.html")
-        inputs = check(out, [db])
-        check(side, inputs)
-    with usage_errors():
-        text = report(kind, db, fmt=fmt, view_page=side, **filters)
     if out is None:
-        typer.echo(text)
-        return
-    from pdnkit._atomic import atomic_output
+        from pdnkit.reports import report
 
-    with atomic_output(out, inputs=inputs) as fh:  # whole or not at all
-        fh.write(text)
+        with usage_errors():
+            text = report(kind, db, fmt="md", **filters)
+        typer.echo(screen_text(text))  # a terminal gets no control character of the games
+        return
+    from pdnkit.report_files import REPORT_SUFFIXES, write_report
+
+    if out.suffix.lower() not in REPORT_SUFFIXES:
+        raise fail("--out must end in .md or .html")
+    with usage_errors():  # the report and its page of games: replaced together
+        files = write_report(kind, out, db, **filters)
     typer.echo(f"wrote {out}")
-    if side is not None and side.exists():
-        typer.echo(f"wrote {side} (the games to check, in the game viewer)")
+    if files.page is not None:
+        typer.echo(f"wrote {files.page} (the games to check, in the game viewer)")
 
 
 _OUT = typer.Option(None, "--out", "-o",

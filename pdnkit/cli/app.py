@@ -88,6 +88,8 @@ def _duckdb_message(exc: BaseException, label: str | None = None,
     if "file system operations are disabled" in text or "external access" in text.lower():
         hint = (" (SQL cannot read or write files here: save a result with --out FILE "
                 "--format csv|json|parquet)")
+    elif "configuration has been locked" in text:
+        hint = " (a read-only query cannot change DuckDB's settings)"
     elif write_hint and "read-only mode" in text:
         hint = " (add --write to change the database)"
     if label is None:

@@ -23,7 +23,7 @@ from pdnkit.cli.options import (
     Wide,
     known_variant,
 )
-from pdnkit.cli.output import emit, output
+from pdnkit.cli.output import emit, output, screen_text
 
 
 class TableKind(str, Enum):
@@ -81,8 +81,8 @@ def openings_load(
         done = load_opening_table(db, table, variant, kind=kind.value, family=family,
                                   prefix=prefix, replace=replace)
     t = done.table
-    typer.echo(f"{t.family} ({t.kind}, {t.entries} entries) loaded for {t.variant}; "
-               f"{done.games} game(s) classified again")
+    typer.echo(screen_text(f"{t.family} ({t.kind}, {t.entries} entries) loaded for "
+                           f"{t.variant}; {done.games} game(s) classified again"))
 
 
 @openings_app.command("list", epilog=(

@@ -27,10 +27,17 @@ import typer
 
 from pdnkit.errors import ArgumentError
 
-#: every format a table result can be written in (:mod:`pdnkit.cli.output` writes them)
-TABLE_FORMATS = ("text", "csv", "json", "jsonl", "parquet")
+#: every format a table result can be written in (:mod:`pdnkit.cli.output` writes them);
+#: ``csv-raw`` is CSV with no cell quoted for spreadsheets
+TABLE_FORMATS = ("text", "csv", "csv-raw", "json", "jsonl", "parquet")
 #: the formats of ``pdnkit validate`` (a stream of reports, not a table)
-VALIDATE_FORMATS = ("text", "jsonl", "csv")
+VALIDATE_FORMATS = ("text", "jsonl", "csv", "csv-raw")
+#: what the help says of CSV's cells that would start a formula in a spreadsheet
+CSV_FORMULA_HELP = (
+    "A CSV text cell beginning with [cyan]= + - @[/cyan], a tab or a carriage return is "
+    "written after a [cyan]'[/cyan], so that a spreadsheet shows it as text and never runs "
+    "it as a formula (numbers stay numbers); [cyan]csv-raw[/cyan] writes every cell as "
+    "stored, for programs.")
 #: old names of a format, still understood
 FORMAT_ALIASES = {"table": "text"}
 
@@ -111,7 +118,7 @@ def format_name(value: str | None, allowed: tuple[str, ...] = TABLE_FORMATS) -> 
         ...     format_name("xlsx")
         ... except UsageError as exc:
         ...     print(exc)
-        unknown format 'xlsx': choose text, csv, json, jsonl or parquet
+        unknown format 'xlsx': choose text, csv, csv-raw, json, jsonl or parquet
     """
     if value is None:
         return None
@@ -159,7 +166,7 @@ OUT_HELP = ("Write the table to this file instead of the screen; its extension c
 FORMAT_EXTRA = (
     "[cyan]json[/cyan] is a list of objects, [cyan]jsonl[/cyan] one object a line, "
     "[cyan]parquet[/cyan] needs --out. Default: from --out's extension, else a text table. "
-    "In CSV, NULL is an empty field and list or map fields are JSON.")
+    "In CSV, NULL is an empty field and list or map fields are JSON. " + CSV_FORMULA_HELP)
 
 Db = Annotated[Path | None, typer.Option("--db", help=DB_HELP, show_default=False)]
 SourceDb = Annotated[Path | None, typer.Option(
@@ -197,7 +204,8 @@ Format = Annotated[str | None, _format_option(TABLE_FORMATS, FORMAT_EXTRA)]
 ValidateFormat = Annotated[str | None, _format_option(VALIDATE_FORMATS, (
     "text: findings and a summary; jsonl: one JSON object per game (file, index, line, "
     "variant, white, black, result, plies, replayed_plies, status, findings), summary on "
-    "stderr; csv: one row per finding. Default: from --output's extension, else text."))]
+    "stderr; csv: one row per finding. Default: from --output's extension, else text. "
+    + CSV_FORMULA_HELP))]
 JsonFormat = Annotated[str | None, _format_option(("text", "json"), "Default: text.")]
 JsonlFormat = Annotated[str | None, _format_option(("text", "jsonl"), (
     "jsonl: one JSON object per finding (code, severity, message, file, game_index, line, "
@@ -219,7 +227,7 @@ DateTo = Annotated[str | None, typer.Option("--to", help="Up to this date (inclu
 MinGames = Annotated[int, typer.Option("--min-games", "-m", help="Drop rows with fewer games.")]
 
 __all__ = [
-    "DB_HELP", "ENCODING_HELP", "FORMAT_ALIASES", "IRREGULAR_HELP", "SourceDb", "TABLE_FORMATS",
+    "CSV_FORMULA_HELP", "DB_HELP", "ENCODING_HELP", "FORMAT_ALIASES", "IRREGULAR_HELP", "SourceDb", "TABLE_FORMATS",
     "VALIDATE_FORMATS", "DateFrom", "DateTo", "Db", "Edition", "Encoding", "Event", "Format",
     "Ignore", "Irregular", "IrregularOpt", "JsonFormat", "JsonlFormat", "MinGames", "Out",
     "Player", "Select", "UsageError", "ValidateFormat", "Variant", "VariantArg",

@@ -7,8 +7,14 @@ Conventions (the same for every command):
 * **NULL** is an empty field in CSV and text, ``null`` in JSON and JSONL (NaN and NaT too);
 * **dates** are ISO (``2020-05-01``; a date-and-time column ``2020-05-01T10:30:00``);
 * **lists and maps** are JSON in CSV and text (``[279, 280]``), arrays and objects in JSON;
+* **CSV cells that a spreadsheet would run** (text beginning with ``=``, ``+``, ``-``,
+  ``@``, a tab or a carriage return, as OWASP lists them) are written after a ``'``
+  (:func:`spreadsheet_safe`); numbers stay numbers, and the ``csv-raw`` format writes every
+  cell as stored;
 * **text on the screen** never carries the file's control characters: ESC, BEL, CR, bidi
-  overrides ... are shown escaped (``\\x1b``), never sent to the terminal (:func:`terminal_safe`).
+  overrides ... are shown escaped (``\\x1b``), never sent to the terminal (:func:`terminal_safe`),
+  in every format: CSV, JSON and PDN written to standard output go through :func:`screen`
+  when it is a terminal, and a file or a pipe gets the bytes exactly.
 
 The format is ``--format`` if given, else ``--out``'s extension (``.txt .csv .json .jsonl
 .parquet``; another extension is refused with this list), else a text table. A text table on a
@@ -32,6 +38,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import io
 import json
 import os
 import re
@@ -39,7 +46,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Protocol
+from typing import IO, TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from pdnkit._cells import column_values as _series_values
 from pdnkit._cells import is_numeric as _is_numeric
@@ -266,11 +273,12 @@ def emit(table: Table, sink: Output, *, title: str | None = None, limit: int | N
         if sink.format == "text" and sink.to_screen:
             print_table(cols, title=title, limit=limit, empty=empty, wide=sink.wide)
             return
-        writer = {"csv": _write_csv, "json": _write_json, "jsonl": _write_jsonl,
-                  "text": _write_text}[sink.format]
+        writer = {"csv": _write_csv, "csv-raw": _write_csv_raw, "json": _write_json,
+                  "jsonl": _write_jsonl, "text": _write_text}[sink.format]
         if sink.path is None:
-            writer(cols, sys.stdout)
-            sys.stdout.flush()
+            out = screen()  # a terminal gets no control character from the file's text
+            writer(cols, out)
+            out.flush()
         else:
             from pdnkit._atomic import atomic_output
 
@@ -280,11 +288,42 @@ def emit(table: Table, sink: Output, *, title: str | None = None, limit: int | N
         print(f"{len(table)} rows -> {sink.path}", file=sys.stderr)
 
 
-def _write_csv(cols: _Columns, fh: IO[str]) -> None:
+#: what a spreadsheet reads as the start of a formula (OWASP's CSV injection page)
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+#: a plain number written as text (``-5``, ``+1.5``, ``2e3``): a spreadsheet reads it as the
+#: number, never as a formula
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """``text`` as a CSV cell that no spreadsheet runs: after a ``'`` when it begins with
+    one of :data:`FORMULA_START` and is not a plain number (OWASP's advice against CSV
+    injection); unchanged otherwise.
+
+    Example:
+        >>> spreadsheet_safe("=cmd|' /C calc'!A0"), spreadsheet_safe("@SUM(A1)")
+        ("'=cmd|' /C calc'!A0", "'@SUM(A1)")
+        >>> spreadsheet_safe("-2+3"), spreadsheet_safe("-5"), spreadsheet_safe("Ann")
+        ("'-2+3", '-5', 'Ann')
+    """
+    if text and text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def _write_csv(cols: _Columns, fh: IO[str], raw: bool = False) -> None:
+    """CSV: every cell as :func:`_field` writes it; a text cell that would start a formula
+    made :func:`spreadsheet_safe` unless ``raw`` (numbers are never text cells here)."""
     w = csv.writer(fh, lineterminator="\n")
-    w.writerow(cols.names)
-    fields = [[_field(v) for v in col] for col in cols.values]
+    safe = (lambda text: text) if raw else spreadsheet_safe
+    w.writerow([safe(n) for n in cols.names])
+    fields = [[safe(_field(v)) if isinstance(v, str) else _field(v) for v in col]
+              for col in cols.values]
     w.writerows(zip(*fields, strict=True) if fields else [])
+
+
+def _write_csv_raw(cols: _Columns, fh: IO[str]) -> None:
+    _write_csv(cols, fh, raw=True)
 
 
 def _write_json(cols: _Columns, fh: IO[str]) -> None:
@@ -385,6 +424,76 @@ def _escape_char(m: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+class ScreenStream(io.TextIOBase):
+    """A text stream that writes to the terminal ``stream`` with :func:`terminal_safe`
+    applied to every piece of text: what a command writes as CSV, JSON or PDN (text from
+    files inside) reaches a terminal without a control sequence. Made by :func:`screen`.
+
+    Example:
+        >>> buf = io.StringIO()
+        >>> ScreenStream(buf).write("Ann\\x1b]0;title\\x07,2-0\\n")
+        18
+        >>> buf.getvalue()
+        'Ann\\\\x1b]0;title\\\\x07,2-0\\n'
+    """
+
+    def __init__(self, stream: IO[str]) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(terminal_safe(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+
+def is_terminal(stream: object) -> bool:
+    """Whether ``stream`` is a terminal (an object without ``isatty``, or closed: no).
+
+    Example:
+        >>> is_terminal(io.StringIO())
+        False
+    """
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def screen(stream: TextIO | None = None) -> TextIO:
+    """Standard output (or ``stream``) for a command that writes file text to it: a
+    :class:`ScreenStream` when it is a terminal, so no control character from a file
+    reaches it; else the stream itself (a file or a pipe gets the bytes exactly).
+
+    Example:
+        >>> buf = io.StringIO()
+        >>> screen(buf) is buf
+        True
+    """
+    out = sys.stdout if stream is None else stream
+    return cast("TextIO", ScreenStream(out)) if is_terminal(out) else out
+
+
+def screen_text(text: str, stream: object = None) -> str:
+    """``text`` to print on standard output (or ``stream``): :func:`terminal_safe` when it
+    is a terminal, else exactly as it is.
+
+    Example:
+        >>> screen_text("a\\x07b", io.StringIO())
+        'a\\x07b'
+    """
+    return terminal_safe(text) if is_terminal(sys.stdout if stream is None else stream) \
+        else text
+
+
 class Safe:
     """A rich renderable shown with :func:`terminal_safe` applied to every piece of text it
     renders (``show``'s board and moves, ``validate``'s summary): whatever a file holds, the
@@ -468,5 +577,7 @@ def print_table(table: Table | _Columns, *, title: str | None = None, limit: int
         console.print(note, style="dim", highlight=False, markup=False)
 
 
-__all__ = ["FORMAT_ALIASES", "Output", "Rows", "SUFFIXES", "Safe", "check", "emit",
-           "markup_safe", "output", "print_safe", "print_table", "resolve_format", "screen_width", "terminal_safe"]
+__all__ = ["FORMAT_ALIASES", "FORMULA_START", "Output", "Rows", "SUFFIXES", "Safe", "check",
+           "emit", "is_terminal", "markup_safe", "output", "print_safe", "print_table",
+           "resolve_format", "screen", "screen_text", "screen_width", "spreadsheet_safe",
+           "terminal_safe", "ScreenStream"]

@@ -12,7 +12,7 @@ import typer
 
 from pdnkit.cli.app import app, usage_errors
 from pdnkit.cli.options import Encoding, Ignore, JsonlFormat, Select
-from pdnkit.cli.output import check, markup_safe
+from pdnkit.cli.output import check, markup_safe, screen, screen_text
 
 
 @app.command("lint")
@@ -57,7 +57,7 @@ def lint_cmd(
                             and (chosen is None or f.code in chosen)]
     if fmt == "jsonl":
         for f in summary.findings:
-            typer.echo(json.dumps(f.to_dict(), ensure_ascii=False))
+            typer.echo(screen_text(json.dumps(f.to_dict(), ensure_ascii=False)))
     else:
         from rich.console import Console
 
@@ -78,8 +78,8 @@ def convert_cmd(
     inputs: list[Path] = typer.Argument(
         ..., help="PDN files, or directories (their *.pdn files, recursively).",
         show_default=False),
-    out: Path = typer.Option(..., "--out", "-o", help="The PDN file to write (UTF-8).",
-                             show_default=False),
+    out: Path = typer.Option(..., "--out", "-o", help="The PDN file to write (UTF-8; "
+                             "[cyan]-[/cyan]: standard output).", show_default=False),
     encoding: Encoding = None,
 ) -> None:
     """Rewrite game collections as one canonical UTF-8 PDN 3.0 file.
@@ -92,12 +92,16 @@ def convert_cmd(
     Example:
 
       pdnkit convert old/*.pdn --out clean.pdn
+
+      pdnkit convert old.pdn --out - | less
     """
     from pdnkit.validation.rewrite import convert
 
-    check(out, inputs)  # not an input, not inside an input folder
+    to_stdout = str(out) == "-"
+    check(out, inputs)  # not an input, not inside an input folder ('-' is standard output)
     with usage_errors():  # missing path, no PDN file
-        summary = convert(inputs, out, encoding=encoding)
+        # a terminal gets no control character of the games' text; a pipe gets the bytes
+        summary = convert(inputs, screen() if to_stdout else out, encoding=encoding)
     typer.echo(f"{summary.games} game(s) from {summary.files} file(s) -> {out}: "
                f"{summary.written} rewritten, {summary.copied} copied unchanged "
-               "(they do not parse)")
+               "(they do not parse)", err=to_stdout)

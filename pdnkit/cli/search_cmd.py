@@ -25,7 +25,7 @@ from pdnkit.cli.options import (
     VariantFilter,
     Wide,
 )
-from pdnkit.cli.output import emit, output
+from pdnkit.cli.output import emit, output, terminal_safe
 
 
 def _existing(db: Path | None) -> Path | None:
@@ -182,7 +182,7 @@ def players_alias(
         n = alias(_existing(db), names, as_)
     typer.echo(f"{n} name(s) -> {as_.strip()}")
     for warning in n.warnings:
-        typer.echo(f"pdnkit: warning: {warning}", err=True)
+        typer.echo(f"pdnkit: warning: {terminal_safe(str(warning))}", err=True)
 
 
 @players_app.command("unalias")

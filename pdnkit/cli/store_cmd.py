@@ -28,7 +28,7 @@ from pdnkit.cli.options import (
     Variant,
     Wide,
 )
-from pdnkit.cli.output import check, emit, output, print_table, terminal_safe
+from pdnkit.cli.output import check, emit, output, print_table, screen, terminal_safe
 from pdnkit.errors import ArgumentError
 
 
@@ -217,7 +217,7 @@ def export_command(
     if not to_stdout:
         check(out, [db])  # the one output check, before anything is read
     with usage_errors(), user_sql("--where"):
-        n = export(sys.stdout if to_stdout else out, db=db, where=where)
+        n = export(screen() if to_stdout else out, db=db, where=where)  # a terminal: safe
     typer.echo(f"{n} games -> {out}", err=True)
 
 

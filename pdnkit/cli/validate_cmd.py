@@ -32,7 +32,7 @@ from pdnkit.cli.options import (
     ValidateFormat,
     Variant,
 )
-from pdnkit.cli.output import Safe, markup_safe, output
+from pdnkit.cli.output import Safe, markup_safe, output, screen, spreadsheet_safe
 
 
 class FailOn(str, Enum):
@@ -136,7 +136,10 @@ def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
-def _csv_rows(report: Any) -> list[dict[str, Any]]:
+def _csv_rows(report: Any, raw: bool = False) -> list[dict[str, Any]]:
+    """One CSV row per finding of ``report``; text cells that a spreadsheet would run as a
+    formula written after a ``'`` (:func:`pdnkit.cli.output.spreadsheet_safe`) unless
+    ``raw``."""
     base = {"file": report.file, "index": report.index, "game_line": report.line,
             "variant": report.variant, "white": report.white, "black": report.black,
             "result": report.result, "status": report.status}
@@ -146,7 +149,10 @@ def _csv_rows(report: Any) -> list[dict[str, Any]]:
                      "line": f.line, "move": f.move, "in_variation": f.in_variation,
                      "message": f.message,
                      "details": json.dumps(f.details, ensure_ascii=False) if f.details else ""})
-    return rows
+    if raw:
+        return rows
+    return [{k: spreadsheet_safe(v) if isinstance(v, str) else v for k, v in row.items()}
+            for row in rows]
 
 
 @app.command("validate")
@@ -207,9 +213,12 @@ def validate_cmd(
     with contextlib.ExitStack() as stack:
         from pdnkit._atomic import atomic_output  # whole or not at all, never over an input
 
+        # a terminal gets no control character of the files' text (rich's text view
+        # escapes them itself); a file or a pipe gets the bytes exactly
         out_stream = (stack.enter_context(atomic_output(sink.path, inputs=sink.inputs,
                                                         newline=""))
-                      if sink.path is not None else sys.stdout)
+                      if sink.path is not None else
+                      sys.stdout if sink.format == "text" else screen())
         call = _Call(variant=variant, edition=edition, jobs=jobs or _cores(),
                      result_convention=result_convention.value, strict=strict,
                      encoding=encoding, select=select, ignore=ignore,
@@ -270,7 +279,7 @@ def _run(paths: list[Path], call: _Call, shown: _Display) -> Summary:
     text_console = Console(file=out_stream, highlight=False, soft_wrap=True, width=10_000) \
         if to_file else Console(highlight=False, soft_wrap=True)
     writer = None
-    if fmt == "csv":
+    if fmt in ("csv", "csv-raw"):
         writer = csv.DictWriter(out_stream, fieldnames=_CSV_FIELDS)
         writer.writeheader()
     summary = Summary()
@@ -290,9 +299,8 @@ def _run(paths: list[Path], call: _Call, shown: _Display) -> Summary:
                 summary.add(rep)
                 if fmt == "jsonl":
                     out_stream.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
-                elif fmt == "csv":
-                    assert writer is not None
-                    writer.writerows(_csv_rows(rep))
+                elif writer is not None:
+                    writer.writerows(_csv_rows(rep, raw=fmt == "csv-raw"))
                 elif not quiet:
                     for f in rep.findings:
                         if f.severity.rank >= 1 or show_info:

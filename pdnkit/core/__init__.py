@@ -95,7 +95,10 @@ def misnumbered(rep: Replay, n: int, k: int, base: int, offset: int) -> int:
         2
     """
     if _COMPILED and compiled.has("misnumbered"):
-        return int(compiled.misnumbered(rep.flags, rep.numbers, n, k, base, offset))
+        try:
+            return int(compiled.misnumbered(rep.flags, rep.numbers, n, k, base, offset))
+        except OverflowError:  # an argument beyond 64 bits: the loop below answers
+            pass
     nums = memoryview(rep.numbers).cast("i")
     for i in range(n):
         fl = rep.flags[i]

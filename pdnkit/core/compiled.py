@@ -131,7 +131,19 @@ def perft(position: Position, depth: int, keep_duplicates: bool | str = False) -
     try:
         return int(_core.perft(table, _state(position), depth, _DUPLICATES[keep_duplicates]))
     except ValueError as exc:
+        if _beyond_bounds(exc):  # a hostile position: the pure core has no bound
+            from pdnkit.core import pure
+
+            return pure.perft(position, depth, keep_duplicates)
         raise CoreError(str(exc)) from None
+
+
+def _beyond_bounds(exc: BaseException) -> bool:
+    """Whether ``exc`` says that a capture search went past the extension's bounds (about a
+    second of search, 250,000 routes: a hostile position, such as Turkish men placed on
+    their promotion row among a lattice of pieces), where the pure core still answers."""
+    limit = getattr(_core, "SearchLimit", None)
+    return isinstance(limit, type) and isinstance(exc, limit)
 
 
 def legal_moves(position: Position, all_routes: bool = False) -> list[Move]:
@@ -143,7 +155,15 @@ def legal_moves(position: Position, all_routes: bool = False) -> list[Move]:
         from pdnkit.core import pure
 
         return pure.legal_moves(position, all_routes)
-    out = [Move(*m) for m in _core.legal_moves(table, _state(position), int(all_routes))]
+    try:
+        got = _core.legal_moves(table, _state(position), int(all_routes))
+    except ValueError as exc:
+        if _beyond_bounds(exc):  # a hostile position: the pure core has no bound
+            from pdnkit.core import pure
+
+            return pure.legal_moves(position, all_routes)
+        raise CoreError(str(exc)) from None
+    out = [Move(*m) for m in got]
     out.sort(key=lambda m: (m.origin, m.destination, m.path, m.captured))
     return out
 

@@ -33,6 +33,7 @@ _API: dict[str, str] = {
     "compact": "pdnkit.lake.upkeep",
     "lake_summary": "pdnkit.lake.upkeep",
     "lake_lock": "pdnkit.lake.importer",
+    "LakeFullError": "pdnkit.lake.importer",
     "is_lake": "pdnkit.store.lakeparts",
     "read_manifest": "pdnkit.store.lakeparts",
     "SourceEntry": "pdnkit.store.lakeparts",

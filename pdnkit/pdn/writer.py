@@ -233,9 +233,10 @@ def write_game(record: GameRecord, notation: Mapping[int, str] | None = None, *,
 
 def write_games(records: Iterable[GameRecord], out: str | os.PathLike[str] | IO[str],
                 notation: Callable[[GameRecord], Mapping[int, str] | None] | None = None) -> int:
-    """Write games to ``out`` (a path, written as UTF-8, or a text file object), one blank
-    line between games. ``notation`` optionally gives each record's per-ply move texts.
-    Returns the number of games written.
+    """Write games to ``out`` (a path, written as UTF-8, whole or not at all:
+    :func:`pdnkit._atomic.atomic_output`; or a text file object), one blank line between
+    games. ``notation`` optionally gives each record's per-ply move texts. Returns the
+    number of games written.
 
     Example:
         >>> import io
@@ -247,7 +248,9 @@ def write_games(records: Iterable[GameRecord], out: str | os.PathLike[str] | IO[
         '1. 32-28 2-0\\n\\n1. 33-29 0-2\\n'
     """
     if isinstance(out, (str, os.PathLike)):
-        with open(Path(out), "w", encoding="utf-8", newline="\n") as fh:
+        from pdnkit._atomic import atomic_output
+
+        with atomic_output(Path(out)) as fh:  # the one output check; whole or not at all
             return write_games(records, fh, notation)
     n = 0
     for rec in records:

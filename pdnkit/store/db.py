@@ -14,6 +14,7 @@ Example:
 
 from __future__ import annotations
 
+import os
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
@@ -55,10 +56,21 @@ TABLES = ("files", "games", "raw_pieces", "move_rows", "position_bits", "finding
 DbLike = Union[str, Path, "duckdb.DuckDBPyConnection", None]
 
 
+def _cpus() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
 #: settings of every read-only connection: SQL cannot read or write files, attach other
 #: databases or load extensions (``query``, ``export --where`` and the filters of ``stats``
-#: run text from the command line)
-READ_ONLY_CONFIG = {"enable_external_access": "false"}
+#: run text from the command line); DuckDB's threads are the CPUs this process may use, and
+#: the configuration is then locked, so no statement changes a setting (``SET
+#: threads=1000000`` started threads until the process died, ``SET memory_limit='1TB'``,
+#: ``SET lock_configuration=false``, ``SET enable_external_access=true`` ...)
+READ_ONLY_CONFIG = {"enable_external_access": "false", "threads": str(_cpus()),
+                    "lock_configuration": "true"}
 
 
 def _open(path: str, read_only: bool) -> duckdb.DuckDBPyConnection:
@@ -86,7 +98,8 @@ def connect(db: DbLike = None, *, read_only: bool = False,
     ``read_only`` (a read never rewrites a database). ``must_exist=True`` raises
     ``FileNotFoundError`` for a database file that is not there (instead of creating an
     empty one). ``read_only=True`` opens without any write (a read-only file or folder
-    works) and with file access from SQL disabled (:data:`READ_ONLY_CONFIG`). A database
+    works), with file access from SQL disabled and DuckDB's settings locked
+    (:data:`READ_ONLY_CONFIG`). A database
     that cannot be opened (in use by another process, damaged, not writable) raises
     :class:`DatabaseError`. A lake folder (written by ``pdnkit import --lake``) opens as an
     in-memory database whose tables are views over its Parquet parts

@@ -9,9 +9,13 @@ crash, however large it is. DuckDB's memory stays bounded while importing (``mem
 hash), and its path is recorded in ``file_paths`` (the same bytes under another name are one
 file with two paths); ``replace=True`` reloads it. A file whose path is in the database with
 other bytes (it was edited) replaces its older version (or, when that version is also known
-under another name, only stops being one of its paths). With ``jobs`` > 1, worker processes read, replay and
-build the rows (plain Python columns: no Arrow work in the workers); this process cuts the file
-into game texts, numbers the games and loads the rows.
+under another name, only stops being one of its paths). With ``jobs`` > 1 on the pure core,
+worker processes read, replay and build the rows (plain Python columns: no Arrow work in the
+workers); this process cuts the file into game texts, numbers the games and loads the rows. On
+the compiled core this process builds the rows faster than it could take them back from
+workers, so none is started. A worker that stops answering (stopped, hung) is killed after
+:func:`pdnkit.validation.parts.stall_seconds` and its games are read here: the import never
+waits for ever, and loads what one process loads.
 
 Example:
     >>> import tempfile, pathlib
@@ -383,7 +387,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     ``paths`` are files or folders (every ``*.pdn`` below a folder); ``db`` a database path
     (default ``pdnkit.duckdb`` here) or an open connection; ``variant``/``edition`` apply to
     games whose tags do not name one; ``jobs`` worker processes parse and replay while this
-    process writes; ``replace`` reloads files already present; ``progress`` shows a progress
+    process writes (on the pure core: see the module's doc); ``replace`` reloads files already present; ``progress`` shows a progress
     bar (files, games, games/s) on a terminal; ``encoding`` (a codec name) skips encoding
     detection; ``irregular`` (``"stand"`` or ``"stop"``) as for
     :func:`pdnkit.validation.replay`. ``-`` (standard input), a FIFO or ``/dev/stdin`` is read once into a temporary
@@ -428,10 +432,16 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     # pyarrow and pandas nor started a thread: lean workers (less memory), no fork of a
     # multi-threaded process, and one pool for every file of the import; whether they are
     # used is decided once, on the measured rate of the first games (validation.jobs.Probe)
-    from pdnkit.validation.jobs import Workers, input_sizes, total_size, worth_workers
+    from pdnkit.validation.jobs import (
+        Workers,
+        input_sizes,
+        total_size,
+        workers_can_pay,
+        worth_workers,
+    )
 
-    if jobs > 1 and not worth_workers(input_sizes(files), jobs):
-        jobs = 1  # a few games: workers never pay
+    if jobs > 1 and not (workers_can_pay() and worth_workers(input_sizes(files), jobs)):
+        jobs = 1  # a few games, or the compiled core (its rows are built here): no workers
     pool = _worker_pool(jobs) if jobs > 1 and files else None
     try:
         workers = None if pool is None else Workers(jobs, total_size(files), pool)
@@ -448,8 +458,11 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
         raise DatabaseError(f"{err}; {kept} file(s) loaded before the error are kept"
                             if kept else str(err)) from None
     finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+        if pool is not None:  # a worker stopped or hung is killed, never waited for
+            from pdnkit._children import close_pool
+            from pdnkit.validation.parts import stall_seconds
+
+            close_pool(pool, stall_seconds())
     summary.seconds = time.perf_counter() - start
     return summary
 
@@ -463,14 +476,25 @@ def _load_tables(db: DbLike, tables: list[Path], variant: str) -> None:
             load_opening_table(con, t, variant, replace=True)
 
 
-def _worker_pool(jobs: int) -> Executor:
+def _worker_pool(jobs: int) -> Executor | None:
     """A process pool of ``jobs`` workers, started now; they die with this process, even
-    when it is killed outright (:func:`pdnkit._children.process_pool`)."""
-    from pdnkit._children import process_pool
+    when it is killed outright (:func:`pdnkit._children.process_pool`). ``None`` when they
+    do not answer within :func:`~pdnkit.validation.parts.stall_seconds` (a worker stopped
+    or hung as it started): the import then runs in this process."""
+    from concurrent.futures import BrokenExecutor
+    from concurrent.futures import TimeoutError as StartTimeout
+
+    from pdnkit._children import close_pool, process_pool, stop_workers
+    from pdnkit.validation.parts import stall_seconds
 
     pool = process_pool(jobs)
-    for fut in [pool.submit(os.getpid) for _ in range(jobs)]:
-        fut.result()
+    try:
+        for fut in [pool.submit(os.getpid) for _ in range(jobs)]:
+            fut.result(timeout=stall_seconds())
+    except (StartTimeout, BrokenExecutor):
+        stop_workers(pool)
+        close_pool(pool, 0.0)
+        return None
     return pool
 
 

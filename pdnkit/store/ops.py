@@ -30,6 +30,27 @@ EXPORT_CHUNK = 500
 #: the statements ``query`` runs on a lake (DuckDB's statement types: SELECT covers
 #: DESCRIBE, SUMMARIZE and FROM-first queries)
 READS = ("SELECT", "EXPLAIN")
+#: the statement types that configure DuckDB (``SET``, ``RESET``, ``PRAGMA name = value``
+#: and ``USE`` are all of type SET), refused by a read-only ``query``
+CONFIGURES = ("SET",)
+
+
+def configuring(sql: str) -> str:
+    """What a configuring statement ``sql`` changes, in a few words, for the error line.
+
+    Example:
+        >>> configuring("SET GLOBAL threads = 1000000"), configuring("pragma memory_limit='1TB'")
+        ('SET threads', 'PRAGMA memory_limit')
+        >>> configuring("RESET lock_configuration"), configuring("USE memory")
+        ('RESET lock_configuration', 'USE memory')
+    """
+    import re
+
+    m = re.match(r"\s*(SET|RESET|PRAGMA|USE)\s+(?:(?:GLOBAL|SESSION|LOCAL)\s+)?"
+                 r"([A-Za-z_][\w.]*)", sql, re.IGNORECASE)
+    if m is None:
+        return sql.strip().split(None, 1)[0].upper() if sql.strip() else "SET"
+    return f"{m.group(1).upper()} {m.group(2)}"
 
 
 def query(sql: str, db: DbLike = None, *, write: bool = False) -> pd.DataFrame:
@@ -44,7 +65,9 @@ def query(sql: str, db: DbLike = None, *, write: bool = False) -> pd.DataFrame:
     as DuckDB allows: ``COPY``, ``read_csv``, ``ATTACH``); a lake refuses it
     (:class:`~pdnkit.store.session.LakeIsReadOnlyError`). An older database is upgraded first
     (on a copy, with a notice). Several statements separated by ``;`` raise ``ValueError``:
-    one at a time.
+    one at a time. On a path opened read-only DuckDB's settings are locked
+    (:data:`pdnkit.store.db.READ_ONLY_CONFIG`), and a statement that configures (``SET``,
+    ``RESET``, ``PRAGMA name = value``, ``USE``) raises ``ValueError`` naming what it set.
 
     Example:
         >>> import duckdb
@@ -62,6 +85,12 @@ def query(sql: str, db: DbLike = None, *, write: bool = False) -> pd.DataFrame:
         statements = con.extract_statements(sql)
         if len(statements) > 1:
             raise ArgumentError(f"{len(statements)} SQL statements given: run one at a time")
+        if statements and path is not None and not write \
+                and statements[0].type.name in CONFIGURES:
+            raise ArgumentError(
+                f"a read-only query cannot change DuckDB's settings "
+                f"({configuring(statements[0].query or sql)}): they are locked on a "
+                "read-only connection (threads, memory, file access); run queries only")
         if statements and is_lake_connection(con) and statements[0].type.name not in READS:
             raise LakeIsReadOnlyError(
                 f"a query on a lake may only read (SELECT, DESCRIBE, SUMMARIZE, EXPLAIN), "

@@ -406,9 +406,14 @@ class Workers:
         return self.pool
 
     def close(self) -> None:
-        """Shut down a pool started here."""
+        """Shut down a pool started here, never waiting for ever: a worker that does not
+        end within :func:`~pdnkit.validation.parts.stall_seconds` (stopped, or hung) is
+        killed (:func:`pdnkit._children.close_pool`)."""
         if self.own and self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
+            from pdnkit._children import close_pool
+            from pdnkit.validation.parts import stall_seconds
+
+            close_pool(self.pool, stall_seconds())
             self.pool = None
 
     def __enter__(self) -> Workers:
@@ -480,20 +485,20 @@ def submit_batches(pool: Executor, batches: Iterable[Batch], limit: int,
     worker fails (an exception raised in it, or the worker died: the pool is broken, and
     every batch not collected fails), ``here(batch, *args)`` in this process gives its
     result instead; without it the exception is raised. A batch not back
-    :data:`~pdnkit.validation.parts.STALL_SECONDS` after this process began waiting for it
+    :func:`~pdnkit.validation.parts.stall_seconds` after this process began waiting for it
     counts as a failure too: its worker hangs, and the workers are stopped."""
     from concurrent.futures import BrokenExecutor
     from concurrent.futures import TimeoutError as PartTimeout
 
     from pdnkit._children import stop_workers
-    from pdnkit.validation.parts import STALL_SECONDS
+    from pdnkit.validation.parts import stall_seconds
 
     pending: deque[tuple[Batch, Future[R] | None]] = deque()
 
     def result(batch: Batch, fut: Future[R] | None) -> R:
         if fut is not None:
             try:
-                return fut.result(timeout=STALL_SECONDS)
+                return fut.result(timeout=stall_seconds())
             except PartTimeout:  # the worker hangs: stopped (the pool is broken)
                 stop_workers(pool)
                 if here is None:

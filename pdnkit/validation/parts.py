@@ -142,6 +142,30 @@ def span_records(span: FileSpan, ctx: WorkContext[RowsT], left: list[Finding]
 #: compiled core, a few seconds on the slowest machine; waiting longer never changes the
 #: output (a part read here gives what the worker would have given), only the time
 STALL_SECONDS = 60.0
+#: the environment variable that sets another stall limit (seconds, a positive number)
+STALL_ENV = "PDNKIT_STALL_SECONDS"
+
+
+def stall_seconds() -> float:
+    """Seconds this process waits for a part, or for a worker to end once the work is
+    done, before the worker counts as hung: :data:`STALL_SECONDS`, or the positive number
+    of seconds the environment variable ``PDNKIT_STALL_SECONDS`` holds (another value is
+    ignored).
+
+    Example:
+        >>> import os
+        >>> os.environ.get(STALL_ENV) is not None or stall_seconds() == STALL_SECONDS
+        True
+    """
+    import math
+    import os
+
+    text = os.environ.get(STALL_ENV, "").strip()
+    try:
+        value = float(text) if text else STALL_SECONDS
+    except ValueError:
+        return STALL_SECONDS
+    return value if math.isfinite(value) and value > 0 else STALL_SECONDS
 
 
 def deliver(spans: Iterator[FileSpan], ctx: WorkContext[RowsT], pool: Executor, limit: int,
@@ -156,8 +180,8 @@ def deliver(spans: Iterator[FileSpan], ctx: WorkContext[RowsT], pool: Executor, 
     * its worker failed: an exception raised while it read, replayed or sent back the part
       (a fault of pdnkit's own code on hostile bytes, say), or the worker died (killed: the
       pool is broken, and every span not delivered comes back);
-    * its worker hangs: the part is not back :data:`STALL_SECONDS` after this process began
-      waiting for it (a part takes well under a second). The workers are stopped
+    * its worker hangs: the part is not back :func:`stall_seconds` (:data:`STALL_SECONDS`)
+      after this process began waiting for it (a part takes well under a second). The workers are stopped
       (:func:`pdnkit._children.stop_workers`), and every span not delivered comes back.
 
     Example:
@@ -200,7 +224,7 @@ def deliver(spans: Iterator[FileSpan], ctx: WorkContext[RowsT], pool: Executor, 
                 yield span
                 continue
             try:
-                part = fut.result(timeout=STALL_SECONDS)
+                part = fut.result(timeout=stall_seconds())
             except PartTimeout:  # the worker hangs: stopped, and the rest is read here
                 stop_workers(pool)
                 back = True
@@ -279,4 +303,5 @@ class FileOrder(Generic[RowsT]):
         return self._of(replay_with(rec, options.but(compact=False), file_guess=guess))
 
 
-__all__ = ["FileOrder", "Part", "WorkContext", "deliver", "fill", "span_records", "span_work"]
+__all__ = ["STALL_ENV", "STALL_SECONDS", "FileOrder", "Part", "WorkContext", "deliver", "fill",
+           "span_records", "span_work", "stall_seconds"]

@@ -17,9 +17,10 @@ Example:
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, TextIO
 
 from pdnkit.pdn.reader import read_games
 from pdnkit.pdn.source import source_name
@@ -46,10 +47,12 @@ class ConvertSummary:
     copied: int = 0
 
 
-def convert(paths: Iterable[PathLike], out: PathLike, *,
+def convert(paths: Iterable[PathLike], out: PathLike | TextIO, *,
             encoding: str | None = None) -> ConvertSummary:
     """Rewrite the games of ``paths`` as one canonical UTF-8 PDN 3.0 file ``out``
-    (``encoding``, a codec name, skips encoding detection).
+    (``encoding``, a codec name, skips encoding detection). A path is written whole or not
+    at all and never over an input; a text stream (standard output) is written as the
+    games are read.
 
     A game that does not parse is copied unchanged after a ``%`` escape line saying why,
     so nothing is lost.
@@ -68,34 +71,40 @@ def convert(paths: Iterable[PathLike], out: PathLike, *,
     """
     from pdnkit._atomic import atomic_output
 
-    summary = ConvertSummary()
     files = list(expand_paths(paths))
-    out_path = Path(out)
+    if not isinstance(out, (str, os.PathLike)):
+        return _convert_to(files, out, encoding)
     # written whole or not at all; an output that is one of the inputs is refused
-    with atomic_output(out_path, inputs=files) as fh:
-        first = True
-        for path in files:
-            summary.files += 1
-            guess = _file_guess(path, encoding)
-            for rec in read_games(path, encoding=encoding, file=source_name(path)):
-                summary.games += 1
-                if not first:
-                    fh.write("\n")
-                first = False
-                if rec.parsed:
-                    fh.write(write_game(rec, gametype=gametype_hint(rec)
-                                        or _guessed_gametype(rec, guess)))
-                    summary.written += 1
-                else:
-                    why = next((f.message for f in rec.findings if f.code == "syntax-error"),
-                               "syntax error")
-                    where = next((f.line for f in rec.findings if f.code == "syntax-error"), None)
-                    loc = f"line {where}" if where else f"game at line {rec.line}"
-                    fh.write(f"% pdnkit convert: game {rec.index + 1} of {path.name} copied "
-                             f"unchanged, it does not parse ({loc}: {why})\n")
-                    raw = rec.raw.rstrip("\n")
-                    fh.write(raw + "\n")
-                    summary.copied += 1
+    with atomic_output(Path(out), inputs=files) as fh:
+        return _convert_to(files, fh, encoding)
+
+
+def _convert_to(files: list[Path], fh: IO[str], encoding: str | None) -> ConvertSummary:
+    """The games of ``files`` written canonically to ``fh`` (see :func:`convert`)."""
+    summary = ConvertSummary()
+    first = True
+    for path in files:
+        summary.files += 1
+        guess = _file_guess(path, encoding)
+        for rec in read_games(path, encoding=encoding, file=source_name(path)):
+            summary.games += 1
+            if not first:
+                fh.write("\n")
+            first = False
+            if rec.parsed:
+                fh.write(write_game(rec, gametype=gametype_hint(rec)
+                                    or _guessed_gametype(rec, guess)))
+                summary.written += 1
+            else:
+                why = next((f.message for f in rec.findings if f.code == "syntax-error"),
+                           "syntax error")
+                where = next((f.line for f in rec.findings if f.code == "syntax-error"), None)
+                loc = f"line {where}" if where else f"game at line {rec.line}"
+                fh.write(f"% pdnkit convert: game {rec.index + 1} of {path.name} copied "
+                         f"unchanged, it does not parse ({loc}: {why})\n")
+                raw = rec.raw.rstrip("\n")
+                fh.write(raw + "\n")
+                summary.copied += 1
     return summary
 
 

@@ -35,7 +35,8 @@ from pdnkit.errors import ArgumentError
 from pdnkit.viewer.model import GameModel, game_model, players, winner_text
 from pdnkit.viewer.text import plain
 
-__all__ = ["ViewSummary", "game_model_of", "layout", "view", "view_html"]
+__all__ = ["GENERATOR", "ViewSummary", "game_model_of", "is_viewer_page", "layout", "view",
+           "view_html"]
 
 
 @dataclass
@@ -202,3 +203,42 @@ def view(source: Any = None, *, out: str | Path = "games.html", db: Any = None,
         fh.write(text)
     return ViewSummary(path, len(index), sum(e["status"] == "error" for e in index),
                        {e["source"]: e["i"] for e in index})
+
+
+#: the mark every viewer page carries in its head (pages of earlier versions: their index)
+GENERATOR = '<meta name="generator" content="pdnkit view">'
+_OLD_MARK = b'<script type="application/json" id="pdnkit-index">'
+
+
+def is_viewer_page(path: str | Path) -> bool:
+    """Whether ``path`` is a regular file (not a symbolic link) that :func:`view` wrote: its
+    head carries :data:`GENERATOR` (a page of an earlier version: its game index).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = view('[GameType "20"] 1. 32-28 *', out=d / "v.html")
+    >>> _ = (d / "notes.html").write_text("<p>my notes</p>")
+    >>> is_viewer_page(d / "v.html"), is_viewer_page(d / "notes.html"), is_viewer_page(d / "x")
+    (True, False, False)
+    """
+    import os
+    import stat
+
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return False
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+            if GENERATOR.encode() in head:
+                return True
+            if not head.startswith(b"<!DOCTYPE html>"):
+                return False
+            tail = head
+            while chunk := fh.read(1 << 20):  # an earlier page: its index, after the style
+                tail = tail[-len(_OLD_MARK):] + chunk
+                if _OLD_MARK in tail:
+                    return True
+            return _OLD_MARK in head
+    except OSError:
+        return False

@@ -69,11 +69,17 @@ def _read(path: Path, fmt: str) -> tuple[list[str], list[dict[str, Any]]]:
 
 
 def _as_csv(v: Any) -> str:
-    """How the CSV writes a JSON value (NULL empty, lists and maps as JSON)."""
+    """How the CSV writes a JSON value (NULL empty, lists and maps as JSON, text that a
+    spreadsheet would run after a ``'``: Thai's capture separator ``-``)."""
     if v is None:
         return ""
     if isinstance(v, (list, dict)):
         return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, str) and v.startswith(("=", "+", "-", "@", "\t", "\r")):
+        try:
+            float(v)
+        except ValueError:
+            return "'" + v
     return str(v)
 
 
@@ -199,10 +205,10 @@ def test_an_extension_no_format_has_is_refused_with_the_list(db: Path, tmp_path:
 
 def test_an_unknown_format_is_refused_with_the_list(db: Path) -> None:
     code, _, err = cli("stats", "players", "--db", db, "--format", "xml")
-    assert code == 2 and "pdnkit: error: unknown format 'xml': choose text, csv, json, " \
-        "jsonl or parquet" in err
+    assert code == 2 and "pdnkit: error: unknown format 'xml': choose text, csv, csv-raw, " \
+        "json, jsonl or parquet" in err
     code, _, err = cli("validate", "x.pdn", "--format", "parquet")
-    assert code == 2 and "choose text, jsonl or csv" in err
+    assert code == 2 and "choose text, jsonl, csv or csv-raw" in err
 
 
 def test_parquet_needs_a_file(db: Path) -> None:

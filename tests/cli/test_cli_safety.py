@@ -95,12 +95,13 @@ def test_report_games_page_on_a_full_disk_keeps_the_old_page(tmp_path: Path, db:
     """The collection report writes the games to check beside it (``r.games.html``); on a
     full disk that page was left truncated while the message said nothing was written."""
     side = tmp_path / "r.games.html"
-    side.write_text("old page\n", encoding="utf-8")
+    assert cli("view", db.parent / "src" / "cup.pdn", "--out", side)[0] == 0
+    old = side.read_text(encoding="utf-8")  # a page pdnkit wrote: the report may replace it
     r = cli_process("report", "collection", "--db", db, "--out", tmp_path / "r.md",
                     preexec=_full_disk)
     line = one_error_line(r.stderr)
     assert r.returncode == 2 and "cannot write" in line
-    assert side.read_text(encoding="utf-8") == "old page\n"
+    assert side.read_text(encoding="utf-8") == old
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.games.html"]
     code, _, err = cli("report", "collection", "--db", db, "--out", tmp_path / "r.md")
     assert code == 0, err

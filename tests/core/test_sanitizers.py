@@ -23,6 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "pdnkit" / "core" / "src"
 DRIVER = Path(__file__).with_name("fuzz_driver.py")
+NUMBERS = Path(__file__).with_name("misnumbered_driver.py")
 SANITIZE = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined",
             "-fno-omit-frame-pointer", "-g", "-O1"]
 
@@ -67,3 +68,35 @@ def test_fuzz_corpus_under_sanitizers(tmp_path: Path) -> None:
     assert res.returncode == 0, report
     assert res.stdout.startswith("fuzz: "), res.stdout + report
     assert int(res.stdout.split()[1]) > 10_000
+
+
+def build_ubsan(folder: Path) -> Path:
+    """The extension built in ``folder`` with UndefinedBehaviorSanitizer only (no runtime
+    to preload), every report fatal."""
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        pytest.skip("no C compiler")
+    target = folder / f"_core{sysconfig.get_config_var('EXT_SUFFIX')}"
+    cmd = [cc, "-shared", "-fPIC", "-fsanitize=undefined", "-fno-sanitize-recover=undefined",
+           "-g", "-O1", "-Wall", "-Wextra", "-Werror", f"-I{sysconfig.get_paths()['include']}",
+           *map(str, sorted(SRC.glob("*.c"))), "-o", str(target)]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    if res.returncode != 0 and "sanitize" in res.stderr and "unrecognized" in res.stderr:
+        pytest.skip("the compiler has no UndefinedBehaviorSanitizer")
+    assert res.returncode == 0, res.stderr
+    return target
+
+
+@pytest.mark.slow
+def test_misnumbered_has_no_overflow_at_the_edges(tmp_path: Path) -> None:
+    """``misnumbered`` with huge arguments (k, offset near 2^63, base at either end): UBSan
+    reported a signed overflow in ``k + i + offset`` and ``base + j / 2``; every answer is
+    also held to the definition in Python's integers."""
+    extension = build_ubsan(tmp_path)
+    env = {**os.environ, "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
+    res = subprocess.run([sys.executable, str(NUMBERS), str(extension)], capture_output=True,
+                         text=True, env=env, cwd=ROOT, timeout=600)
+    report = res.stderr[-4000:]
+    assert "runtime error" not in res.stderr, report
+    assert res.returncode == 0, report
+    assert res.stdout.startswith("misnumbered: ") and int(res.stdout.split()[1]) > 10_000

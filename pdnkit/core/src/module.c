@@ -436,10 +436,14 @@ static PyObject *move_obj(const Move *m, bb_t kings) {
     return out;
 }
 
+/* raised where a capture search passes the generator's bounds (set by PyInit__core) */
+static PyObject *SearchLimit = NULL;
+
 static PyObject *gen_error(int err) {
     if (err == 1)
         return PyErr_NoMemory();
-    PyErr_SetString(PyExc_ValueError, "the capture search is too large for the core");
+    PyErr_SetString(SearchLimit ? SearchLimit : PyExc_ValueError,
+                    "the capture search is too large for the core");
     return NULL;
 }
 
@@ -738,7 +742,11 @@ static PyObject *py_scan_games(PyObject *self, PyObject *args) {
 
 /* The first of plies 0 .. n-1 (main-line plies k on) whose written move number is not
  * base + (k + i + offset) / 2, or is written N... on the first mover's ply
- * (pdnkit.validation.game.MainLine._ply's check); -1 when every one fits. */
+ * (pdnkit.validation.game.MainLine._ply's check); -1 when every one fits. The arithmetic
+ * cannot overflow whatever the arguments (k, i and offset are at least 0 and below 2^63):
+ * (k + i + offset) / 2 is summed from the halves in 64 unsigned bits, and the written number
+ * is compared with base + that half as the difference num - base, which is exact in 64
+ * unsigned bits once num >= base (num < base: base + a half >= 0 cannot equal num). */
 static PyObject *py_misnumbered(PyObject *self, PyObject *args) {
     (void)self;
     Py_buffer fl, nb;
@@ -754,11 +762,20 @@ static PyObject *py_misnumbered(PyObject *self, PyObject *args) {
     }
     const uint8_t *f = fl.buf;
     const int32_t *num = nb.buf;
+    const uint64_t uk = (uint64_t)k, uoff = (uint64_t)offset, base64 = (uint64_t)(int64_t)base;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (!(f[i] & F_NUMBERED))
             continue;
-        Py_ssize_t j = k + i + offset;
-        if (num[i] != base + j / 2 || ((f[i] & F_BLACK_DOTS) && !(j % 2))) {
+        const uint64_t ui = (uint64_t)i;
+        const uint64_t odd = (uk & 1) + (ui & 1) + (uoff & 1);
+        const uint64_t half = (uk >> 1) + (ui >> 1) + (uoff >> 1) + (odd >> 1);
+        const int j_even = !(odd & 1);
+        int fits;
+        if ((int64_t)num[i] < (int64_t)base)
+            fits = 0;
+        else
+            fits = (uint64_t)(int64_t)num[i] - base64 == half;
+        if (!fits || ((f[i] & F_BLACK_DOTS) && j_even)) {
             out = (long)i;
             break;
         }
@@ -790,4 +807,18 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
                                     "pdnkit's compiled replay core (see pdnkit.core).", -1,
                                     METHODS, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&MODULE); }
+PyMODINIT_FUNC PyInit__core(void) {
+    PyObject *m = PyModule_Create(&MODULE);
+    if (!m)
+        return NULL;
+    SearchLimit = PyErr_NewExceptionWithDoc(
+        "pdnkit.core._core.SearchLimit",
+        "The capture search of a position went past the core's bounds (a hostile position);"
+        " the pure core answers it.",
+        PyExc_ValueError, NULL);
+    if (!SearchLimit || PyModule_AddObjectRef(m, "SearchLimit", SearchLimit) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
