@@ -7,7 +7,9 @@
 * ``player`` -- case-insensitive substring of the White or Black name, or of the player such
   a name stands for (``pdnkit players alias``);
 * ``date_from`` / ``date_to`` -- ``"YYYY"``, ``"YYYY-MM"`` or ``"YYYY-MM-DD"`` (inclusive);
-  games with only a year are compared by their year, games without a date are left out.
+  a game is compared by what is known of its date (``games.date_first`` to ``date_last``: a
+  day, a month, a year, a season such as ``1999/00``) and kept when that span meets the
+  bounds; games without a date or year are left out.
 
 Public functions take these as keyword arguments (and ``filter=`` a ready-made
 :class:`GameFilter`); they build the filter once with :meth:`GameFilter.of`.
@@ -17,7 +19,7 @@ Example:
     >>> f.variant
     'english'
     >>> f.sql()
-    ('lower(g.variant) = lower(?) AND coalesce(g.date, make_date(g.year, 12, 31)) >= ?', ['english', datetime.date(2020, 1, 1)])
+    ('lower(g.variant) = lower(?) AND coalesce(g.date_last, g.date, make_date(g.year, 12, 31)) >= ?', ['english', datetime.date(2020, 1, 1)])
 """
 
 from __future__ import annotations
@@ -152,10 +154,13 @@ class GameFilter:
             params += [f"%{self.player}%"] * 4
         lo = parse_bound(self.date_from, upper=False)
         hi = parse_bound(self.date_to, upper=True)
+        # what is known of a game's date is a span (games.date_first .. date_last: a day, a
+        # month, a year, a season); the game is kept when its span meets the bounds' (rows
+        # without the span, a lake's older parts, by their date or year)
         if lo is not None:
-            clauses.append(f"coalesce({a}.date, make_date({a}.year, 12, 31)) >= ?")
+            clauses.append(f"coalesce({a}.date_last, {a}.date, make_date({a}.year, 12, 31)) >= ?")
             params.append(lo)
         if hi is not None:
-            clauses.append(f"coalesce({a}.date, make_date({a}.year, 1, 1)) <= ?")
+            clauses.append(f"coalesce({a}.date_first, {a}.date, make_date({a}.year, 1, 1)) <= ?")
             params.append(hi)
         return (" AND ".join(clauses) or "TRUE"), params

@@ -245,10 +245,10 @@ def novelties(
     where, params = gf.sql()
     with reading(con) as c:
         return frame(c, f"""
-            SELECT g.game_id, g.date, g.white, g.black, g.event, g.result, g.opening_code,
+            SELECT g.game_id, g.date_text AS date, g.white, g.black, g.event, g.result, g.opening_code,
                    g.opening_name, g.novelty_ply, m.move_number,
                    coalesce(m.canonical, m.notation) AS novelty,
-                   g.novelty_from AS deviated_from, f.date AS from_date, f.white AS from_white,
+                   g.novelty_from AS deviated_from, f.date_text AS from_date, f.white AS from_white,
                    f.black AS from_black, f.event AS from_event
             FROM games g
             LEFT JOIN moves m ON m.game_id = g.game_id AND m.ply = g.novelty_ply

@@ -55,7 +55,8 @@ def players(
     placeholder names (``White``, ``Black``, ``Red``, ``?``, empty ...) are left out. Columns: ``player``, ``games``, ``wins``, ``draws``,
     ``losses``, ``unknown``, ``score`` (%), ``white_games``, ``white_wins``,
     ``white_draws``, ``white_losses``, ``black_games``, ``black_wins``, ``black_draws``,
-    ``black_losses``, ``first_date``, ``last_date`` (full dates only), ``first_year``,
+    ``black_losses``, ``first_date``, ``last_date`` (the dates of the first and the last
+    game, as every table writes a date: ``2003-03-15``, ``2003-03``, ``1841``), ``first_year``,
     ``last_year``.
 
     >>> from pdnkit.store import connect
@@ -78,12 +79,12 @@ def players(
             SELECT player_name(white) AS player, 'W' AS colour,
                    CASE oc WHEN 'white' THEN 'win' WHEN 'black' THEN 'loss'
                            WHEN 'draw' THEN 'draw' ELSE 'unknown' END AS r,
-                   date, year FROM g
+                   date_first, date_text, year FROM g
             UNION ALL
             SELECT player_name(black), 'B',
                    CASE oc WHEN 'black' THEN 'win' WHEN 'white' THEN 'loss'
                            WHEN 'draw' THEN 'draw' ELSE 'unknown' END,
-                   date, year FROM g
+                   date_first, date_text, year FROM g
         )
         SELECT player, count(*)::BIGINT AS games,
                count(*) FILTER (WHERE r = 'win')::BIGINT AS wins,
@@ -101,7 +102,12 @@ def players(
                count(*) FILTER (WHERE colour = 'B' AND r = 'win')::BIGINT AS black_wins,
                count(*) FILTER (WHERE colour = 'B' AND r = 'draw')::BIGINT AS black_draws,
                count(*) FILTER (WHERE colour = 'B' AND r = 'loss')::BIGINT AS black_losses,
-               min(date) AS first_date, max(date) AS last_date,
+               -- the dates of the first and the last game (ordered by date_first, as
+               -- novelties are) as every table shows them; ties broken by the text
+               arg_min(date_text, strftime(date_first, '%Y-%m-%d') || date_text)
+                   AS first_date,
+               arg_max(date_text, strftime(date_first, '%Y-%m-%d') || date_text)
+                   AS last_date,
                min(year) AS first_year, max(year) AS last_year
         FROM s
         WHERE player IS NOT NULL AND {pwhere}
