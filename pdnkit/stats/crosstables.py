@@ -52,9 +52,10 @@ def crosstable(
 
     if scoring not in ("auto", "1", "2"):
         raise ArgumentError("scoring must be auto, 1 or 2")
-    where, params = GameFilter.of(filter, variant=variant, event=event, date_from=date_from,
-                                  date_to=date_to).sql()
+    gf = GameFilter.of(filter, variant=variant, event=event, date_from=date_from,
+                       date_to=date_to)
     with reading(db) as con:
+        where, params = gf.sql(con=con)
         rows: list[_Game] = con.execute(rf"""
             SELECT player_name(g.white) AS w, player_name(g.black) AS b,
                    {OUTCOME_SQL} AS oc, g.result_raw

@@ -74,11 +74,10 @@ def openings(
         raise ArgumentError("by must be 'code', 'name', 'moves' or 'position'")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    where, params = gf.sql()
     base = f"""
         WITH g AS (
             SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
-            FROM games g WHERE coalesce(g.start_is_initial, g.fen IS NULL) AND {where}
+            FROM games g WHERE coalesce(g.start_is_initial, g.fen IS NULL) AND {{where}}
         ),
         seq AS (
             SELECT m.game_id,
@@ -89,9 +88,10 @@ def openings(
             GROUP BY m.game_id
         )
     """
-    params = params + [plies]
     with reading(con) as c:
-        df = _openings(c, by, base, params, plies, min_games)
+        where, params = gf.sql(con=c)
+        df = _openings(c, by, base.replace("{where}", where), params + [plies], plies,
+                       min_games)
     return first_mover_first(df, [gf.variant] if gf.variant else df["variant"])
 
 
@@ -180,7 +180,7 @@ def tree(
 def _tree_book(con: duckdb.DuckDBPyConnection, start: pd.DataFrame, gf: GameFilter,
                min_games: int) -> pd.DataFrame:
     """The rows of :func:`tree` from the start positions ``start`` (not empty)."""
-    where, params = gf.sql()
+    where, params = gf.sql(con=con)
     # in steps through temporary tables: one scan of the positions finds the games at the
     # position and at every position one legal move away (the rules engine lists them), so
     # the games, their next moves and the transpositions come from that small table

@@ -98,12 +98,11 @@ def named_openings(
         raise ArgumentError("by must be 'code' or 'name'")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    where, params = gf.sql()
     key = "opening_code" if by == "code" else "opening_name"
     other = "name" if by == "code" else "code"
     sql = f"""
         WITH g AS (SELECT g.*, {OUTCOME_AS_READ} AS oc
-                   FROM games g WHERE g.{key} IS NOT NULL AND {where})
+                   FROM games g WHERE g.{key} IS NOT NULL AND {{where}})
         SELECT g.variant, g.{key} AS {by}, mode(g.opening_{other}) AS {other},
                -- the family of the code shown (by name, the most frequent code's)
                mode(g.opening_family) FILTER (WHERE g.opening_code IS NOT DISTINCT FROM
@@ -115,7 +114,8 @@ def named_openings(
         HAVING count(*) >= ?
         ORDER BY games DESC, g.variant, {by}"""
     with reading(con) as c:
-        df = frame(c, sql, params + [min_games])
+        where, params = gf.sql(con=c)
+        df = frame(c, sql.replace("{where}", where), params + [min_games])
     order = ["variant", "code", "name", "family"]
     if by == "name":
         df = _with_translit(df)
@@ -170,8 +170,8 @@ def ballots(
 
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    where, params = gf.sql()
     with reading(con) as c:
+        where, params = gf.sql(con=c)
         df = frame(c, f"""
             WITH g AS (SELECT g.*, {OUTCOME_AS_READ} AS oc FROM games g
                        WHERE g.opening_code IS NOT NULL AND {where})
@@ -242,8 +242,8 @@ def novelties(
 
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    where, params = gf.sql()
     with reading(con) as c:
+        where, params = gf.sql(con=c)
         return frame(c, f"""
             SELECT g.game_id, g.date_text AS date, g.white, g.black, g.event, g.result, g.opening_code,
                    g.opening_name, g.novelty_ply, m.move_number,

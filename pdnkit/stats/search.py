@@ -644,7 +644,7 @@ def search(
             import pandas as pd
 
             return pd.DataFrame(columns=COLUMNS)
-        where, params = gf.sql()
+        where, params = gf.sql(con=con)
         return _run(con, " OR ".join(branches), move_branches, q.after is not None, where,
                     params, first, limit)
 

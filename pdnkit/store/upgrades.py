@@ -336,7 +336,7 @@ def fill_dates(con: duckdb.DuckDBPyConnection) -> None:
     """
     from pdnkit.pdn.dates import date_span, date_text, year_span
 
-    rows = []
+    rows: list[tuple[object, ...]] = []
     for raw, year in con.execute("SELECT DISTINCT date_raw, year FROM games WHERE "
                                  "date_raw IS NOT NULL OR year IS NOT NULL").fetchall():
         span = date_span(raw)
