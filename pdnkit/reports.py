@@ -218,7 +218,7 @@ def _md_table(df: pd.DataFrame) -> str:
 
 def _filters_text(gf: GameFilter) -> str:
     used = [f"{k.replace('_', ' ')} = {v}" for k, v in dataclasses.asdict(gf).items()
-            if v not in (None, "")]
+            if v not in (None, "") and v is not False]  # a flag left off says nothing
     return ("Filters: " + ", ".join(used) + ".") if used else "All games in the database."
 
 

@@ -139,3 +139,12 @@ def test_cli_match_option(db: str) -> None:
                             "--match", "-f", "csv"])
     assert r.exit_code == 0, r.output
     assert len(r.output.splitlines()) == 3  # the header and Gérard's and Gerard's games
+
+
+def test_a_report_names_its_filters(db: str) -> None:
+    from pdnkit.reports import report
+
+    assert "All games in the database." in report("collection", db)
+    text = report("collection", db, filter=GameFilter(player="Abatsiev", match=True))
+    assert "Filters: player = Abatsiev, match = True." in text
+    assert "Filters: player = Abatsiev." in report("collection", db, player="Abatsiev")
