@@ -12,12 +12,16 @@ The games (hand-written; each a draw, one per pair of names):
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from pdnkit.errors import ArgumentError
+from pdnkit.pdn.names import PARTICLES
 from pdnkit.stats import players, results
 from pdnkit.stats.filters import GameFilter, matching_names
 from pdnkit.stats.identities import REASONS, alias, proposal, suggest
@@ -148,3 +152,34 @@ def test_a_report_names_its_filters(db: str) -> None:
     text = report("collection", db, filter=GameFilter(player="Abatsiev", match=True))
     assert "Filters: player = Abatsiev, match = True." in text
     assert "Filters: player = Abatsiev." in report("collection", db, player="Abatsiev")
+
+
+_SUR = st.text(alphabet="abdeiklmnoprstuvz", min_size=4, max_size=8).filter(
+    lambda w: w not in PARTICLES)
+_FIRST = st.sampled_from(["Anna", "Boris", "Cees", "Dirk", "Emil", "Frans", "Igor", "Karel"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(_SUR, _FIRST, _FIRST, st.randoms(use_true_random=False))
+def test_match_finds_every_spelling_of_one_player_and_no_other(
+        sur: str, first: str, other: str, rnd: random.Random) -> None:
+    """One player written the ways archives write a name, beside a namesake with another
+    initial: ``matching_names`` of any one spelling is every spelling of the player (and the
+    surname alone), never the namesake's."""
+    if first[0] == other[0]:
+        return
+    s = sur.capitalize()
+    own = [f"{first} {s}", f"{s}, {first[0]}.", f"{first[0]}. {s}", f"{s.upper()} {first}",
+           f"{s} {first[0]}."]
+    namesake = [f"{other} {s}", f"{s}, {other[0]}."]
+    names = own + namesake + [s]
+    rnd.shuffle(names)
+    from pdnkit.store import connect
+
+    con = connect(":memory:")
+    con.executemany("INSERT INTO games (game_id, file_id, game_index, white, black) "
+                    "VALUES (?, 1, ?, ?, 'X Y')", [(i, i, n) for i, n in enumerate(names)])
+    for query in own:
+        assert matching_names(con, query) == sorted([*own, s]), query
+    assert set(matching_names(con, s)) == set(names)  # a surname alone: every namesake
+    con.close()
