@@ -39,6 +39,8 @@ from pdnkit.errors import ArgumentError
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
 
+    from pdnkit.store.session import DbLike
+
 __all__ = ["DateBound", "GameFilter", "SqlParam", "matching_names", "parse_bound"]
 
 #: a date bound as the filters take it: ``"2020"``, ``"2020-05"``, ``"2020-05-01"``, a date, a year
@@ -194,8 +196,8 @@ class GameFilter:
         return matching_names(con, self.player or "")
 
 
-def matching_names(con: duckdb.DuckDBPyConnection, player: str) -> list[str]:
-    """Every White/Black name of the database (trimmed) that can stand for ``player``
+def matching_names(db: DbLike, player: str) -> list[str]:
+    """Every White/Black name of the database ``db`` (trimmed) that can stand for ``player``
     (:func:`pdnkit.pdn.names.same_player`, directly or through the player an alias names),
     with the players those names stand for, sorted. Names are compared in Python once each:
     only those whose surname is spelled as ``player``'s (:func:`pdnkit.pdn.names.name_key`).
@@ -209,14 +211,16 @@ def matching_names(con: duckdb.DuckDBPyConnection, player: str) -> list[str]:
         (['Абациев Н.'], ['M. Tinsley'])
     """
     from pdnkit.pdn.names import name_key, same_player
+    from pdnkit.store.session import reading
 
     key = name_key(player)
     if not key:
         return []
-    rows = con.execute("""
-        SELECT pdnkit_n, player_name(pdnkit_n) FROM (
-            SELECT trim(white) AS pdnkit_n FROM games UNION SELECT trim(black) FROM games)
-        WHERE pdnkit_n IS NOT NULL AND pdnkit_n <> ''""").fetchall()
+    with reading(db) as con:
+        rows = con.execute("""
+            SELECT pdnkit_n, player_name(pdnkit_n) FROM (
+                SELECT trim(white) AS pdnkit_n FROM games UNION SELECT trim(black) FROM games)
+            WHERE pdnkit_n IS NOT NULL AND pdnkit_n <> ''""").fetchall()
     out: set[str] = set()
     for name, who in rows:
         if who is None:  # a placeholder: no player
