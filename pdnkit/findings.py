@@ -258,10 +258,13 @@ CODES: dict[str, CodeInfo] = {
         _c("bad-date", "info", "header",
            "the Date tag is not a date",
            "PDN dates are `YYYY.MM.DD` with `?` for unknown digits. pdnkit also reads "
-           "`25.11.2000`, `17 april 2009`, `1950.`, `2007/2008` (the first year) and ranges "
-           "(`2004.10.27 - 2004.11.01`: the first day); anything else (or a two-digit year "
-           "such as `03.07.20`, which is ambiguous) is reported. The raw text is kept in "
-           "`date_raw`, and a year found in it still fills `year`."),
+           "`25.11.2000`, `17 april 2009`, `April 17, 2009`, `april 2009`, `1950.`, seasons "
+           "(`1999/00`, `2007/08`, `1999-2000`) and ranges (`2004.10.27 - 2004.11.01`), each "
+           "at the precision it is written (`date_first`, `date_last`, `date_precision`); "
+           "anything else (a month's name it does not know, a year outside 1000-2999, or a "
+           "two-digit year such as `03.07.20`, which is ambiguous) is reported. The raw text "
+           "is kept in `date_raw` (and shown as written), and a year found in it still fills "
+           "`year`."),
         _c("duplicate-tag", "warning", "header",
            "a tag is given twice in one game; the first one is used",
            "A game's header names the same tag more than once (often two games' headers "

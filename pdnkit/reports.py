@@ -218,7 +218,7 @@ def _md_table(df: pd.DataFrame) -> str:
 
 def _filters_text(gf: GameFilter) -> str:
     used = [f"{k.replace('_', ' ')} = {v}" for k, v in dataclasses.asdict(gf).items()
-            if v not in (None, "")]
+            if v not in (None, "") and v is not False]  # a flag left off says nothing
     return ("Filters: " + ", ".join(used) + ".") if used else "All games in the database."
 
 
@@ -399,9 +399,9 @@ def games_to_check(
     >>> games_to_check(connect(":memory:")).empty
     True
     """
-    where, params = GameFilter.of(filter, variant=variant, event=event, player=player,
-                                  date_from=date_from, date_to=date_to).sql()
-    sql = f"""
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    sql = """
         WITH f AS (
             SELECT *, row_number() OVER (PARTITION BY game_id
                                          ORDER BY ply NULLS FIRST, line, code) AS rn
@@ -414,7 +414,8 @@ def games_to_check(
         WHERE {where}
         ORDER BY g.game_id"""
     with reading(con) as c:
-        return frame(c, sql, params)
+        where, params = gf.sql(con=c)
+        return frame(c, sql.replace("{where}", where), params)
 
 
 def _check_card(row: Any, link: str | None) -> tuple[str, str]:
@@ -555,7 +556,7 @@ def collection_report(
 
 def _collection_head(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter) -> None:
     """The collection report's first paragraph: games, files, clean share, plies."""
-    where, params = gf.sql()
+    where, params = gf.sql(con=con)
     row = con.execute(f"""
         SELECT count(*), count(*) FILTER (WHERE status = 'ok'),
                count(*) FILTER (WHERE status = 'warning'),
@@ -636,7 +637,7 @@ _OPENING_COLUMNS = ("variant", "code", "name", "translit", "games", "black_wins"
 
 def _classified_text(con: duckdb.DuckDBPyConnection, gf: GameFilter) -> str:
     """How many games the opening tables name, per variant."""
-    where, params = gf.sql()
+    where, params = gf.sql(con=con)
     rows = con.execute(f"""
         SELECT g.variant, count(*), count(g.opening_code), count(g.opening_name)
         FROM games g WHERE g.variant IS NOT NULL AND {where}

@@ -82,8 +82,10 @@ def test_the_read_side_names_real_types_at_its_seams() -> None:
             if p.name in ("db", "con"):
                 db_types[qual] = str(p.annotation)
     assert not loose, loose
-    # helpers on a connection already open take it as it is; every reader takes a DbLike
+    # helpers on a connection already open take it as it is (a filter's SQL reads the names
+    # of the database it runs on); every reader takes a DbLike
     on_open = {q.rsplit(".", 1)[1] for q, t in db_types.items() if t != "DbLike"}
-    assert on_open == {"frame", "variants_of", "ensure_names", "is_lake"}, db_types
+    assert on_open == {"frame", "variants_of", "ensure_names", "is_lake", "sql", "names"}, \
+        db_types
     assert {db_types[q] for q in db_types if q.rsplit(".", 1)[1] not in on_open} == {"DbLike"}
     assert len([t for t in db_types.values() if t == "DbLike"]) > 20, db_types

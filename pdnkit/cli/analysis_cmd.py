@@ -20,11 +20,13 @@ from pdnkit.cli.options import (
     Db,
     Event,
     Format,
+    Match,
     MinGames,
     Out,
     Player,
     VariantFilter,
     Wide,
+    match_filter,
 )
 from pdnkit.cli.output import check, emit, output, screen_text
 
@@ -125,7 +127,7 @@ def stats_openings(
                                               "[cyan]moves[/cyan] played or the "
                                               "[cyan]position[/cyan] after N plies.",
                                          show_default=False),
-    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
@@ -139,7 +141,7 @@ def stats_openings(
     """
     chosen = by.value if by is not None else ("moves" if plies is not None else "code")
     _run_stats("openings", db, fmt, out, wide, plies=plies, by=chosen, variant=variant,
-               event=event, player=player, date_from=date_from, date_to=date_to,
+               event=event, player=player, filter=match_filter(match), date_from=date_from, date_to=date_to,
                min_games=min_games)
 
 
@@ -152,7 +154,7 @@ def stats_openings(
     "a date after every dated game, in that order."))
 def stats_novelties(
     db: Db = None,
-    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
@@ -168,7 +170,7 @@ def stats_novelties(
     sink = output(fmt, out, [db], wide=wide)
     with usage_errors():
         df = novelties(db, variant=variant, event=event, player=player,
-                       date_from=date_from, date_to=date_to)
+                       date_from=date_from, date_to=date_to, filter=match_filter(match))
     emit(df, sink, title=f"novelties ({len(df)} games)")
 
 
@@ -179,12 +181,13 @@ def stats_players(
     variant: VariantFilter = None, event: Event = None,
     player: str | None = typer.Option(None, "--player", "-p",
                                       help="Only players whose name contains this text."),
+    match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Players: games, wins/draws/losses as White and as Black, score, first and last game."""
     _run_stats("players", db, fmt, out, wide, variant=variant, event=event, player=player,
-               date_from=date_from, date_to=date_to, min_games=min_games)
+               filter=match_filter(match), date_from=date_from, date_to=date_to, min_games=min_games)
 
 
 @stats_app.command("results", epilog=(
@@ -195,13 +198,13 @@ def stats_results(
     by: str = typer.Option("variant", "--by",
                            help="Group by [cyan]variant[/cyan], [cyan]event[/cyan] and/or "
                                 "[cyan]year[/cyan], comma separated."),
-    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Results by variant, event or year: wins, draws, losses, White's score, draw rate."""
     _run_stats("results", db, fmt, out, wide, by=by, variant=variant, event=event,
-               player=player, date_from=date_from, date_to=date_to, min_games=min_games)
+               player=player, filter=match_filter(match), date_from=date_from, date_to=date_to, min_games=min_games)
 
 
 @stats_app.command("lengths", epilog=(
@@ -209,13 +212,13 @@ def stats_results(
 def stats_lengths(
     db: Db = None,
     bin_width: int = typer.Option(10, "--bin", help="Width of a bin in plies."),
-    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Game length distribution (plies in the main line) per variant."""
     _run_stats("lengths", db, fmt, out, wide, bin_width=bin_width, variant=variant,
-               event=event, player=player, date_from=date_from, date_to=date_to)
+               event=event, player=player, filter=match_filter(match), date_from=date_from, date_to=date_to)
 
 
 @stats_app.command("findings", epilog=(
@@ -226,13 +229,13 @@ def stats_findings(
     by: FindingsBy = typer.Option(FindingsBy.code, "--by",
                                   help="Group by finding [cyan]code[/cyan], [cyan]file[/cyan], "
                                        "[cyan]event[/cyan] or list the worst [cyan]game[/cyan]s."),
-    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Findings by code, file or event, with the share of clean games: which sources are dirty."""
     _run_stats("findings", db, fmt, out, wide, by=by.value, variant=variant, event=event,
-               player=player, date_from=date_from, date_to=date_to, min_games=min_games)
+               player=player, filter=match_filter(match), date_from=date_from, date_to=date_to, min_games=min_games)
 
 
 @stats_app.command("crosstable", epilog=(
@@ -270,7 +273,7 @@ def tree_command(
                                      help="Explore after these moves from the initial position, "
                                           "e.g. [cyan]\"32-28 19-23\"[/cyan] (move numbers "
                                           "ignored)."),
-    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
     fmt: Format = None, out: Out = None, wide: Wide = False,
     book: bool = typer.Option(False, "--book", help="The book's view: per move the games, "
@@ -290,7 +293,8 @@ def tree_command(
     sink = output(fmt, out, [db], wide=wide)
     with usage_errors():  # a bad FEN or move, no database
         df = tree(db, fen=fen, moves=moves, variant=variant, event=event, player=player,
-                  date_from=date_from, date_to=date_to, min_games=min_games)
+                  date_from=date_from, date_to=date_to, min_games=min_games,
+                  filter=match_filter(match))
     text = sink.format == "text"  # the human view: fewer columns
     if book:
         df = df[["variant", "move", "games", "side", "wins", "draws", "losses", "score",
@@ -324,7 +328,7 @@ def plot_command(
     kind: PlotKind = typer.Argument(..., help="What to draw (see below)."),
     out: Path = typer.Option(..., "--out", "-o", help="Output file: .png or .svg."),
     db: Db = None,
-    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
     plies: int = typer.Option(4, "--plies", "-n", help="openings: length in half-moves."),
     top: int | None = typer.Option(None, "--top", help="openings: how many openings to show "
@@ -357,7 +361,8 @@ def plot_command(
         fig = plot(kind.value, None if board else db, variant=variant, event=event,
                    player=player, date_from=date_from, date_to=date_to, min_games=min_games,
                    plies=plies, top=top, bin_width=bin_width, what=what, fen=fen,
-                   system=system, period=period, names=names)
+                   system=system, period=period, names=names,
+                   filter=match_filter(match))
     with atomic_path(out, inputs=inputs) as tmp:  # whole or not at all, never over the db
         fig.savefig(tmp, format=suffix[1:], dpi=dpi, bbox_inches="tight")
     typer.echo(f"wrote {out}")
@@ -396,7 +401,7 @@ _OUT = typer.Option(None, "--out", "-o",
     "Example:\n\n  [bold]pdnkit report endgame --variant russian --out endgame.html[/bold]"))
 def report_endgame(
     db: Db = None, out: Path | None = _OUT,
-    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None,
 ) -> None:
     """Draw and endgame rules: every game where one became active, with a verdict.
@@ -406,7 +411,7 @@ def report_endgame(
     variant, event and rule.
     """
     _run_report("endgame", db, out, variant=variant, event=event, player=player,
-                date_from=date_from, date_to=date_to)
+                date_from=date_from, date_to=date_to, filter=match_filter(match))
 
 
 @report_app.command("openings", epilog=(
@@ -414,7 +419,7 @@ def report_endgame(
     "--out ballots.html[/bold]"))
 def report_openings(
     db: Db = None, out: Path | None = _OUT,
-    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None,
 ) -> None:
     """The ballot report: for each ballot played (English three-move ballots, 11-man
@@ -422,16 +427,16 @@ def report_openings(
     decisive; then the openings by code and by name.
     """
     _run_report("openings", db, out, variant=variant, event=event, player=player,
-                date_from=date_from, date_to=date_to)
+                date_from=date_from, date_to=date_to, filter=match_filter(match))
 
 
 @report_app.command("collection", epilog=(
     "Example:\n\n  [bold]pdnkit report collection --out collection.html[/bold]"))
 def report_collection(
     db: Db = None, out: Path | None = _OUT,
-    variant: VariantFilter = None, event: Event = None, player: Player = None,
+    variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None,
 ) -> None:
     """Validation summary: games, clean share, findings by code, the worst files and games."""
     _run_report("collection", db, out, variant=variant, event=event, player=player,
-                date_from=date_from, date_to=date_to)
+                date_from=date_from, date_to=date_to, filter=match_filter(match))

@@ -21,11 +21,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from pdnkit.errors import ArgumentError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pdnkit.stats.filters import GameFilter
 
 #: every format a table result can be written in (:mod:`pdnkit.cli.output` writes them);
 #: ``csv-raw`` is CSV with no cell quoted for spreadsheets
@@ -220,6 +223,11 @@ Event = Annotated[str | None, typer.Option("--event", "-e",
 Player = Annotated[str | None, typer.Option(
     "--player", "-p", help="White or Black contains this text (case-insensitive), or is an "
                            "alias of it.")]
+Match = Annotated[bool, typer.Option(
+    "--match", help="With --player: the games of every name the player can be written as "
+                    "(case, accents, Surname, Given or Given Surname, initials, Cyrillic or "
+                    "Latin, another transliteration), not a substring: [cyan]--player "
+                    "Abatsiev --match[/cyan] finds Абациев Н.")]
 DateFrom = Annotated[str | None, typer.Option("--from",
                                               help="From this date: YYYY, YYYY-MM or YYYY-MM-DD.")]
 DateTo = Annotated[str | None, typer.Option("--to", help="Up to this date (inclusive): YYYY, "
@@ -229,7 +237,23 @@ MinGames = Annotated[int, typer.Option("--min-games", "-m", help="Drop rows with
 __all__ = [
     "CSV_FORMULA_HELP", "DB_HELP", "ENCODING_HELP", "FORMAT_ALIASES", "IRREGULAR_HELP", "SourceDb", "TABLE_FORMATS",
     "VALIDATE_FORMATS", "DateFrom", "DateTo", "Db", "Edition", "Encoding", "Event", "Format",
-    "Ignore", "Irregular", "IrregularOpt", "JsonFormat", "JsonlFormat", "MinGames", "Out",
+    "Ignore", "Irregular", "IrregularOpt", "JsonFormat", "JsonlFormat", "Match", "MinGames", "Out",
     "Player", "Select", "UsageError", "ValidateFormat", "Variant", "VariantArg",
-    "VariantFilter", "Wide", "format_name", "known_encoding", "known_variant", "variant_name",
+    "VariantFilter", "Wide", "format_name", "known_encoding", "known_variant", "match_filter",
+    "variant_name",
 ]
+
+
+def match_filter(match: bool) -> GameFilter | None:
+    """The filter ``--match`` gives the library functions (their ``filter=``): a player
+    matched by name; ``None`` without it.
+
+    Example:
+        >>> match_filter(True).match, match_filter(False) is None
+        (True, True)
+    """
+    if not match:
+        return None
+    from pdnkit.stats.filters import GameFilter
+
+    return GameFilter(match=True)

@@ -19,11 +19,13 @@ from pdnkit.cli.options import (
     Db,
     Event,
     Format,
+    Match,
     Out,
     Player,
     UsageError,
     VariantFilter,
     Wide,
+    match_filter,
 )
 from pdnkit.cli.output import emit, output, terminal_safe
 
@@ -83,6 +85,7 @@ def search_command(
     variant: VariantFilter = None,
     event: Event = None,
     player: Player = None,
+    match: Match = False,
     date_from: DateFrom = None,
     date_to: DateTo = None,
     fmt: Format = None,
@@ -102,7 +105,7 @@ def search_command(
                     mirror=mirror, material=material, manoeuvre=manoeuvre, captures=captures,
                     promotes=True if promotes else None, before=before, after=after,
                     first=first, limit=limit, variant=variant, event=event, player=player,
-                    date_from=date_from, date_to=date_to)
+                    date_from=date_from, date_to=date_to, filter=match_filter(match))
     if sink.format == "text" and sink.to_screen:
         df = df.drop(columns=["fen"])
     emit(df, sink, limit=50)
@@ -211,16 +214,24 @@ def players_aliases(db: Db = None, fmt: Format = None, out: Out = None,
 
 
 @players_app.command("suggest", epilog=(
+    "Reasons: [cyan]punctuation[/cyan], [cyan]case[/cyan], [cyan]accents[/cyan] (Gérard / "
+    "Gerard), [cyan]order[/cyan] (Tinsley, Marion / Marion Tinsley), "
+    "[cyan]transliteration[/cyan] (Абациев Н. / Abatsiev N.), [cyan]spelling[/cyan] "
+    "(Tsjizjow / Chizhov), [cyan]initials[/cyan] (M. Tinsley / Marion Tinsley), [cyan]given "
+    "name[/cyan] (Alex / Alexander), [cyan]surname only[/cyan], [cyan]years apart[/cyan]; "
+    "the confidence is the product of their weights.\n\n"
     "Then: [bold]pdnkit players alias NAME_A NAME_B --as \"Full Name\"[/bold]"))
 def players_suggest(
     db: Db = None,
-    max_gap: int = typer.Option(2, "--max-gap", help="Years allowed between the two names' "
-                                "careers."),
+    max_gap: int = typer.Option(2, "--max-gap", help="Years between the two names' games "
+                                "beyond which a proposal is less likely (reason: years apart)."),
     fmt: Format = None,
     out: Out = None,
     wide: Wide = False,
 ) -> None:
-    """List likely aliases: the same surname, compatible initials, overlapping years."""
+    """List likely aliases, the most likely first: names one player can have written
+    (case, accents, order, initials, Cyrillic or Latin, another spelling), each with its
+    reason and a confidence."""
     from pdnkit.stats.identities import suggest
 
     sink = output(fmt, out, [db], wide=wide)

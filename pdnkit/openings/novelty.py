@@ -34,22 +34,19 @@ Example:
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = ["GameLine", "Novelty", "novelties", "pdn_date", "sort_date"]
 
-#: the month of a partial ``YYYY.MM.??`` date
-_PARTIAL_MONTH = re.compile(r"^\s*\d{4}[.\-/](\d{1,2})(?:\D|$)")
-
-
 def sort_date(date: _dt.date | None, date_raw: str | None,
               year: int | None) -> _dt.date | None:
     """The date a game is ordered by, from what the database keeps of it (``games.date``,
-    ``date_raw``, ``year``): the date when it is one, else the first day of the month of a
-    partial ``YYYY.MM.??`` date, else 1 January of the year; ``None`` (undated) without a
-    year. The database computes the same in SQL (:data:`pdnkit.openings.novelty_db.SORT_DATE`).
+    ``date_raw``, ``year``): the date when it is one, else the first day the date tag
+    allows (a partial ``YYYY.MM.??`` date's month, a season's first year:
+    :func:`pdnkit.pdn.dates.date_span`, ``games.date_first``), else 1 January of the year;
+    ``None`` (undated) without a year. The database computes the same in SQL
+    (:data:`pdnkit.openings.novelty_db.SORT_DATE`).
 
     Example:
         >>> sort_date(None, "1965.05.??", 1965), sort_date(None, "1965.??.??", 1965)
@@ -57,16 +54,16 @@ def sort_date(date: _dt.date | None, date_raw: str | None,
         >>> sort_date(None, None, None) is None
         True
     """
+    from pdnkit.pdn.dates import date_span
+
     if date is not None:
         return date
-    if year is None:
+    span = date_span(date_raw)
+    if span is not None:
+        return span.first
+    if year is None or not 1 <= year <= 9999:
         return None
-    m = _PARTIAL_MONTH.match(date_raw or "")
-    month = int(m.group(1)) if m else 1
-    try:
-        return _dt.date(year, month if 1 <= month <= 12 else 1, 1)
-    except ValueError:
-        return None
+    return _dt.date(year, 1, 1)
 
 
 def pdn_date(text: str | None) -> _dt.date | None:

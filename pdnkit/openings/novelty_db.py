@@ -4,8 +4,9 @@ The rule is the one of :mod:`pdnkit.openings.novelty` (a game's novelty is the f
 whose position, placement and side to move, no earlier game of its variant reached; it
 deviated from the earliest earlier game that reached the position before), computed over
 the stored positions (``position_bits``) instead of positions held in memory. "Earlier" is
-:data:`ORDER`: dated games by :data:`SORT_DATE` (``games.date``, else a partial date's first
-day, else 1 January of ``games.year``), the same date in the order of import
+:data:`ORDER`: dated games by :data:`SORT_DATE` (``games.date_first``, the first day the date
+allows: a partial date's, a season's; else, in rows without it, ``games.date``, a partial
+date's first day, 1 January of ``games.year``), the same date in the order of import
 (``game_id``: files in the order they were imported, games in file order), undated games
 after every dated one, in the order of import.
 
@@ -45,8 +46,8 @@ __all__ = ["ORDER", "SORT_DATE", "affected_by_new", "affected_by_removal",
 _MONTH = ("TRY_CAST(regexp_extract(g.date_raw, '^\\s*\\d{4}[.\\-/](\\d{1,2})(?:\\D|$)', 1) "
           "AS INTEGER)")
 #: SQL: the date game ``g`` is ordered by (:func:`pdnkit.openings.novelty.sort_date`)
-SORT_DATE = (f"coalesce(g.date, make_date(g.year, CASE WHEN {_MONTH} BETWEEN 1 AND 12 "
-             f"THEN {_MONTH} ELSE 1 END, 1))")
+SORT_DATE = (f"coalesce(g.date_first, g.date, make_date(g.year, CASE WHEN {_MONTH} "
+             f"BETWEEN 1 AND 12 THEN {_MONTH} ELSE 1 END, 1))")
 #: SQL: game ``g``'s place in the order of "earlier", one BIGINT (the days of its sort date,
 #: undated after every date, then its game_id)
 ORDER = (f"((CASE WHEN ({SORT_DATE}) IS NULL THEN 4000000 ELSE least(greatest(date_diff("

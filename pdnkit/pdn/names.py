@@ -54,15 +54,21 @@ _CYRILLIC = {
 _CYRILLIC_TABLE = str.maketrans({**_CYRILLIC, **{k.upper(): v.capitalize()
                                                  for k, v in _CYRILLIC.items()}})
 
-#: spellings folded to one (order matters: longer first); applied to lower-case ASCII
+#: spellings folded to one (order matters: longer first); applied to lower-case ASCII. Beside
+#: BGN/PCGN, ISO 9 and GOST 7.79: the German (``tsch``, ``sch``, ``w``), French (``ou``,
+#: ``ch``) and Dutch (``tsj``, ``sj``, ``zj``, ``oe``, ``joe``: Tsjizjow is Chizhov,
+#: Boezjinski Buzhinski, Goeljaew Gulyaev) spellings of Russian names
 _FOLDS: tuple[tuple[str, str], ...] = (
-    ("shch", "s"), ("sch", "s"), ("tsch", "c"), ("tch", "c"), ("sh", "s"), ("ch", "c"),
-    ("zh", "j"), ("kh", "h"), ("tz", "c"), ("ts", "c"), ("cz", "c"), ("ck", "k"),
-    ("ph", "f"), ("th", "t"), ("w", "v"), ("x", "ks"), ("q", "k"),
-    ("yu", "iu"), ("ju", "iu"), ("ya", "ia"), ("ja", "ia"), ("ye", "ie"), ("je", "ie"),
-    ("yo", "io"), ("jo", "io"), ("iy", "i"), ("yi", "i"), ("ij", "i"), ("y", "i"),
-    ("ou", "u"), ("ii", "i"),
+    ("shch", "s"), ("tsch", "c"), ("tsj", "c"), ("sch", "s"), ("tch", "c"), ("sh", "s"),
+    ("sj", "s"), ("ch", "c"), ("zh", "j"), ("zj", "j"), ("kh", "h"), ("tz", "c"), ("ts", "c"),
+    ("cz", "c"), ("ck", "k"), ("ph", "f"), ("th", "t"), ("w", "v"), ("x", "ks"), ("q", "k"),
+    ("joe", "iu"), ("yu", "iu"), ("ju", "iu"), ("ya", "ia"), ("ja", "ia"), ("ye", "ie"),
+    ("je", "ie"), ("yo", "io"), ("jo", "io"), ("iy", "i"), ("yi", "i"), ("ij", "i"),
+    ("y", "i"), ("ou", "u"), ("oe", "u"), ("ii", "i"),
 )
+#: a Russian surname's ending -ов/-ев as German, French and Dutch lists write it (-off, -of):
+#: Agafonoff, Agafonof and Agafonov are one name
+_FINAL_F = re.compile(r"([oe])f$")
 _FOLD_RE = re.compile("|".join(re.escape(a) for a, _ in _FOLDS))
 _FOLD_MAP = dict(_FOLDS)
 _SPLIT = re.compile(r"[\s.]+")
@@ -93,7 +99,7 @@ def spelling_key(word: str) -> str:
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
     text = "".join(ch for ch in text if ch.isalnum())
     text = _FOLD_RE.sub(lambda m: _FOLD_MAP[m.group(0)], text)
-    return re.sub(r"(.)\1+", r"\1", text)
+    return _FINAL_F.sub(r"\1v", re.sub(r"(.)\1+", r"\1", text))
 
 
 @dataclass(frozen=True)
@@ -142,16 +148,44 @@ def _split_spaces(t: str) -> tuple[list[str], str, list[str]] | None:
     tokens = [x for x in re.split(r"\s+", t) if x]
     if len(tokens) < 2:
         return None
+    caps = _caps_surname(tokens)
+    if caps is not None:
+        return caps
     tail = tokens[1:]
     if all(_is_initials(x) and (x.endswith(".") or len(tokens) == 2) for x in tail) \
             and not _is_initials(tokens[0]):
         # "Абациев Н.", "Tinsley M.F.": the surname first, then initials
         return [], tokens[0], [x for x in _SPLIT.split(" ".join(tail)) if x]
     start = len(tokens) - 1
-    while start > 1 and _is_particle(tokens[start - 1]):
+    while start > 0 and _is_particle(tokens[start - 1]):  # "Van Dijk": a surname alone
         start -= 1
     given = [x for x in _SPLIT.split(" ".join(tokens[:start])) if x]
     return tokens[start:-1], tokens[-1], given
+
+
+def _is_caps_word(token: str) -> bool:
+    """A word of four or more capital letters: a surname as FMJD and club lists write it
+    (``SIJBRANDS Ton``), not initials (``MF``)."""
+    letters = re.sub(r"[.'\-]", "", token)
+    return len(letters) >= 4 and letters.isalpha() and letters.isupper()
+
+
+def _caps_surname(tokens: list[str]) -> tuple[list[str], str, list[str]] | None:
+    """``SIJBRANDS Ton``, ``Ton SIJBRANDS``, ``van den AKKER Jeroen``: the words in capitals
+    are the surname, wherever they stand, when another word is written in lower case."""
+    caps = [i for i, x in enumerate(tokens) if _is_caps_word(x)]
+    if not caps or not any(x[:1].isupper() and not x.isupper() and not _is_initials(x)
+                           for x in tokens):
+        return None
+    lo, hi = caps[0], caps[-1]
+    if hi - lo + 1 != len(caps):  # capitals apart: no surname block
+        return None
+    while lo > 0 and _is_particle(tokens[lo - 1]):
+        lo -= 1
+    particles = tokens[lo:caps[0]]
+    rest = tokens[:lo] + tokens[hi + 1:]
+    return particles, " ".join(tokens[caps[0]:hi + 1]), [
+        x for x in _SPLIT.split(" ".join(rest)) if x]
 
 
 def _is_initials(token: str) -> bool:
@@ -160,6 +194,7 @@ def _is_initials(token: str) -> bool:
     return 0 < len(letters) <= 3 and letters.isalpha() and letters.isupper()
 
 
+@lru_cache(maxsize=65536)
 def parse_name(text: str) -> PersonName | None:
     """Surname (with its particles), initials and full given names of a name (``"Tinsley,
     M.F."``, ``"M F Tinsley"``, ``"Marion Tinsley"``, ``"Akker,van den,J."``, ``"Абациев
@@ -196,8 +231,41 @@ def parse_name(text: str) -> PersonName | None:
     return PersonName(t, sur, tuple(initials), tuple(full))
 
 
-def _initial_keys(name: PersonName) -> tuple[str, ...]:
-    return tuple(spelling_key(i)[:1] for i in name.initials)
+#: the Latin letters a Cyrillic initial is written with in the transliteration systems (the
+#: first letter of BGN/PCGN's spelling where this does not list it): Е is E or Ye, Ю Yu, Ju,
+#: Iu or U, Х Kh, H or Ch, Ж Zh, J or Sch ...
+_CYRILLIC_INITIALS = {
+    "в": "vw", "е": "eyj", "ё": "eyj", "ж": "zjs", "з": "zs", "й": "iyj", "у": "uo",
+    "х": "khc", "ц": "tcz", "ч": "ct", "ш": "sc", "щ": "sc", "ы": "yi", "ю": "yjiu",
+    "я": "yji", "є": "yje", "ї": "yji",
+}
+
+
+def _latin_letter(ch: str) -> str:
+    """A Latin letter without its accent, lower case (``É`` -> ``e``)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", ch.lower())
+                   if not unicodedata.combining(c))[:1]
+
+
+def _initials_agree(x: str, y: str) -> bool:
+    """Whether two initials (lower case, as written) can be one letter: the same Latin letter
+    (accents aside), the same Cyrillic letter, or a Latin letter a transliteration writes the
+    Cyrillic one with (``Ю.`` and ``J.``, ``Y.`` or ``I.``)."""
+    if x == y:
+        return True
+    cx, cy = transliterate(x) != x, transliterate(y) != y
+    if cx and cy:
+        return False
+    if not (cx or cy):
+        return _latin_letter(x) == _latin_letter(y)
+    cyr, lat = (x, y) if cx else (y, x)
+    return _latin_letter(lat) in _CYRILLIC_INITIALS.get(cyr, transliterate(cyr)[:1].lower())
+
+
+def _initials_compatible(a: PersonName, b: PersonName) -> bool:
+    """One name's initials are the start of the other's (``M`` / ``MF``)."""
+    short, long = sorted((a.initials, b.initials), key=len)
+    return all(_initials_agree(x, y) for x, y in zip(short, long[:len(short)], strict=True))
 
 
 def _given_agree(a: PersonName, b: PersonName) -> bool:
@@ -225,24 +293,25 @@ def name_key(text: str) -> str:
 def same_player(a: str, b: str) -> bool:
     """Whether two names as written can stand for one person: the same surname spelled alike,
     initials of which one is the start of the other, given names that agree. Names of one
-    word compare whole (``Gérard`` / ``GERARD``). Placeholders are the caller's business.
+    word compare whole (``Gérard`` / ``GERARD``); a surname alone (``Tinsley``, ``Van Dijk``)
+    can stand for anyone of that surname (``Tinsley, M.``, ``R. Tinsley``), so nothing
+    contradicts it. Placeholders are the caller's business.
 
     Example:
         >>> same_player("Tinsley, M.F.", "Marion Tinsley"), same_player("Jan Smit", "Piet Smit")
         (True, False)
         >>> same_player("van den Akker, J.", "Jeroen van den Akker")
         True
+        >>> same_player("Abatsiev", "Абациев Н."), same_player("Юрий Аникин", "J. Anikin")
+        (True, True)
     """
     if a.strip() == b.strip():
         return True
     pa, pb = parse_name(a), parse_name(b)
-    if pa is None or pb is None:
-        if pa is None and pb is None:
-            return spelling_key(a) == spelling_key(b) and spelling_key(a) != ""
-        return False
+    if pa is None or pb is None:  # a name of one word (or particles and a surname)
+        ka = spelling_key(a) if pa is None else pa.surname_key
+        kb = spelling_key(b) if pb is None else pb.surname_key
+        return ka == kb and ka != ""
     if pa.surname_key != pb.surname_key:
         return False
-    short, long = sorted((_initial_keys(pa), _initial_keys(pb)), key=len)
-    if long[:len(short)] != short:
-        return False
-    return _given_agree(pa, pb)
+    return _initials_compatible(pa, pb) and _given_agree(pa, pb)

@@ -42,10 +42,10 @@ import datetime as _dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from pdnkit.findings import Finding, make_finding
+from pdnkit.pdn.dates import DateSpan, date_span, date_text, parse_date, year_span
 from pdnkit.pdn.record import GameRecord
 
 if TYPE_CHECKING:
@@ -97,7 +97,9 @@ class GameTags:
 
     ``date_raw`` is the date tag as written; ``date`` the calendar date when it is one (the
     first day of a range); ``year`` from the date, else from a year tag (``Anno``);
-    ``date_ok`` is False when a date tag was written but is not a date (a ``bad-date``).
+    ``date_ok`` is False when a date tag was written but is not a date (a ``bad-date``);
+    ``span`` what is known of the date (:class:`pdnkit.pdn.dates.DateSpan`: the date's, else
+    the year's), ``date_text`` the date as every table shows it.
     """
 
     white: str | None = None
@@ -117,6 +119,12 @@ class GameTags:
     plycount: str | None = None
     white_rating: int | None = None
     black_rating: int | None = None
+    span: DateSpan | None = None
+
+    @property
+    def date_text(self) -> str | None:
+        """The date as every table shows it (:func:`pdnkit.pdn.dates.date_text`)."""
+        return date_text(self.span, self.date_raw)
 
 
 def _norm(name: str) -> str:
@@ -333,13 +341,16 @@ def game_tags(record: GameRecord | Iterable[tuple[str, str]], variant: str | Non
     year_text = got.get("year")
     if y is None and year_text:
         _, y, _ = parse_date(year_text)
+    span = date_span(date_raw)
+    if span is None and y is not None:  # a partial or bad date's year, or a year tag's
+        span = year_span(y)
     return GameTags(
         white=got.get("white"), black=got.get("black"), event=event, site=got.get("site"),
         date_raw=date_raw, date=d, year=y, date_ok=ok, round=round_, result=got.get("result"),
         opening=got.get("opening"), gametype=got.get("gametype"), variant=got.get("variant"),
         fen=got.get("fen"), plycount=got.get("plycount"),
         white_rating=_rating(got.get("white_rating")),
-        black_rating=_rating(got.get("black_rating")))
+        black_rating=_rating(got.get("black_rating")), span=span)
 
 
 def result_tag(record: GameRecord) -> str | None:
@@ -351,129 +362,6 @@ def result_tag(record: GameRecord) -> str | None:
         ('2-0', None)
     """
     return _scan(record.tags)[1].get("result")
-
-
-# ----------------------------------------------------------------------------------------------
-# dates
-# ----------------------------------------------------------------------------------------------
-
-_MONTHS = {
-    # English, Dutch, Italian, French, German, Russian (transliterated)
-    "jan": 1, "january": 1, "januari": 1, "gennaio": 1, "janvier": 1, "januar": 1, "yanvar": 1,
-    "feb": 2, "february": 2, "februari": 2, "febbraio": 2, "fevrier": 2, "février": 2,
-    "februar": 2, "fevral": 2,
-    "mar": 3, "march": 3, "maart": 3, "marzo": 3, "mars": 3, "marz": 3, "märz": 3, "mart": 3,
-    "apr": 4, "april": 4, "aprile": 4, "avril": 4, "aprel": 4,
-    "may": 5, "mei": 5, "maggio": 5, "mai": 5, "maj": 5,
-    "jun": 6, "june": 6, "juni": 6, "giugno": 6, "juin": 6, "iyun": 6,
-    "jul": 7, "july": 7, "juli": 7, "luglio": 7, "juillet": 7, "iyul": 7,
-    "aug": 8, "august": 8, "augustus": 8, "agosto": 8, "aout": 8, "août": 8, "avgust": 8,
-    "sep": 9, "sept": 9, "september": 9, "settembre": 9, "septembre": 9, "sentyabr": 9,
-    "oct": 10, "october": 10, "oktober": 10, "ottobre": 10, "octobre": 10, "oktyabr": 10,
-    "okt": 10,
-    "nov": 11, "november": 11, "novembre": 11, "noyabr": 11,
-    "dec": 12, "december": 12, "dicembre": 12, "decembre": 12, "décembre": 12, "dezember": 12,
-    "dekabr": 12, "dez": 12,
-}
-_UNKNOWN_DATE = re.compile(r"^[?\s.\-/]*$")
-_YMD = re.compile(r"^(\d{4}|\?{4})[.\-/](\d{1,2}|\?\?)[.\-/](\d{1,2}|\?\?)$")
-_DMY = re.compile(r"^(\d{1,2})[.\-/](\d{1,2})[.\-/](\d{4})$")
-_YEAR_ONLY = re.compile(r"^(\d{4})\.?$")
-_YEAR_SPAN = re.compile(r"^(\d{4})\s*[/\-–]\s*(\d{2}|\d{4})$")
-_WORDS = re.compile(r"^(?:(\d{1,2})\s+([^\W\d_]+)\.?|([^\W\d_]+)\.?\s+(\d{1,2}),?)\s+(\d{4})$")
-_MONTH_YEAR = re.compile(r"^([^\W\d_]+)\.?\s+(\d{4})$")
-_ANY_YEAR = re.compile(r"(?<!\d)(1[0-9]\d\d|20\d\d)(?!\d)")
-_RANGE_SEP = re.compile(r"\s+to\s+|\.\.|[-–/]")
-
-
-def _plausible(y: int) -> bool:
-    return 1000 <= y <= 2999
-
-
-def _mkdate(y: int, mo: int, d: int) -> _dt.date | None:
-    try:
-        return _dt.date(y, mo, d)
-    except ValueError:
-        return None
-
-
-def _one_date(text: str) -> tuple[_dt.date | None, int | None, bool]:
-    """One date (not a range): ``(date, year, recognised)``."""
-    t = text.strip()
-    m = _YMD.match(t)
-    if m:
-        if m.group(1).startswith("?"):
-            return None, None, True
-        y = int(m.group(1))
-        if not _plausible(y):
-            return None, None, False
-        if "?" in m.group(2) or "?" in m.group(3):
-            return None, y, "?" in m.group(2) or m.group(3) == "??"
-        d = _mkdate(y, int(m.group(2)), int(m.group(3)))
-        return d, y, d is not None
-    m = _DMY.match(t)
-    if m:
-        y = int(m.group(3))
-        d = _mkdate(y, int(m.group(2)), int(m.group(1)))
-        return d, y if _plausible(y) else None, d is not None and _plausible(y)
-    m = _YEAR_ONLY.match(t)
-    if m:
-        y = int(m.group(1))
-        return None, y if _plausible(y) else None, _plausible(y)
-    m = _WORDS.match(t)
-    if m:
-        day = m.group(1) or m.group(4)
-        month = _MONTHS.get((m.group(2) or m.group(3)).lower())
-        y = int(m.group(5))
-        if month is not None and _plausible(y):
-            d = _mkdate(y, month, int(day))
-            return d, y, d is not None
-        return None, None, False
-    m = _MONTH_YEAR.match(t)
-    if m and m.group(1).lower() in _MONTHS and _plausible(int(m.group(2))):
-        return None, int(m.group(2)), True
-    return None, None, False
-
-
-@lru_cache(maxsize=4096)  # a collection writes few distinct dates, each game reads its own
-def parse_date(text: str | None) -> tuple[_dt.date | None, int | None, bool]:
-    """``(date, year, ok)`` from a date tag. ``date`` is set for a calendar date
-    (``YYYY.MM.DD``, ``D.M.YYYY``, ``DD-MM-YYYY``, ``17 april 2009``) and for a range (its
-    first day); ``year`` also for partial dates (``1950.??.??``, ``1950.``) and spans of
-    years (``2007/2008``: the first); ``ok`` is False when the text is not a date at all (a
-    ``bad-date``). An empty or all-``?`` date is unknown, not bad. Two-digit years
-    (``03.07.20``) are ambiguous and reported.
-
-    Example:
-        >>> parse_date("25.11.2000")
-        (datetime.date(2000, 11, 25), 2000, True)
-        >>> parse_date("2004.10.27 - 2004.11.01")
-        (datetime.date(2004, 10, 27), 2004, True)
-        >>> parse_date("2007/2008"), parse_date("1950."), parse_date("????.??.??")
-        ((None, 2007, True), (None, 1950, True), (None, None, True))
-        >>> parse_date("03.07.20"), parse_date("summer")
-        ((None, None, False), (None, None, False))
-    """
-    if text is None or _UNKNOWN_DATE.match(text):
-        return None, None, True
-    t = text.strip()
-    d, y, ok = _one_date(t)
-    if ok:
-        return d, y, True
-    m = _YEAR_SPAN.match(t)
-    if m:
-        a, b = int(m.group(1)), m.group(2)
-        b_full = int(b) if len(b) == 4 else a // 100 * 100 + int(b)
-        if _plausible(a) and a <= b_full <= a + 5:
-            return None, a, True
-    for sep in _RANGE_SEP.finditer(t):  # a range: two dates, the first one counts
-        d1, y1, ok1 = _one_date(t[:sep.start()])
-        if ok1 and y1 is not None and _one_date(t[sep.end():])[2]:
-            return d1, y1, True
-    if y is None:  # not a date, but a year written in it is still the year
-        m = _ANY_YEAR.search(t)
-        y = int(m.group(1)) if m else None
-    return None, y, False
 
 
 # ----------------------------------------------------------------------------------------------

@@ -224,7 +224,8 @@ class ReportBatch:
     """
 
     GAME_COLS = ("game_id", "game_index", "line", "variant", "gametype", "edition", "fen",
-                 "event", "site", "date", "date_raw", "year", "round", "white", "black",
+                 "event", "site", "date", "date_raw", "year", "date_first", "date_last",
+                 "date_precision", "date_text", "round", "white", "black",
                  "result", "result_raw", "white_rating", "black_rating", "tags", "plies",
                  "replayed_plies", "status", "outcome", "draw_basis", "moves_hash",
                  "final_fen", "raw_pdn", "start_is_initial", "opening", "result_source",
@@ -371,6 +372,11 @@ class ReportBatch:
         g["date"].append(info_tags.date)
         g["date_raw"].append(info_tags.date_raw)
         g["year"].append(info_tags.year)
+        span = info_tags.span
+        g["date_first"].append(span.first if span is not None else None)
+        g["date_last"].append(span.last if span is not None else None)
+        g["date_precision"].append(span.precision if span is not None else None)
+        g["date_text"].append(info_tags.date_text)
         g["result"].append(_opt_str(report.result))
         g["result_raw"].append(_opt_str(getattr(report, "result_raw", None)))
         g["result_source"].append(_opt_str(getattr(report, "result_source", None)))
@@ -687,7 +693,9 @@ def _schemas() -> dict[str, pa.Schema]:
             "games": pa.schema([
                 ("game_id", i64), ("game_index", i32), ("line", i32), ("variant", s),
                 ("gametype", i32), ("edition", s), ("fen", s), ("event", s), ("site", s),
-                ("date", pa.date32()), ("date_raw", s), ("year", i32), ("round", s),
+                ("date", pa.date32()), ("date_raw", s), ("year", i32),
+                ("date_first", pa.date32()), ("date_last", pa.date32()),
+                ("date_precision", s), ("date_text", s), ("round", s),
                 ("white", s), ("black", s), ("result", s), ("result_raw", s),
                 ("white_rating", i32), ("black_rating", i32),
                 ("tags", pa.map_(s, s)), ("plies", i32), ("replayed_plies", i32),

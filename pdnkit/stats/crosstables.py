@@ -59,14 +59,20 @@ def crosstable(
 
     if scoring not in ("auto", "1", "2"):
         raise ArgumentError("scoring must be auto, 1 or 2")
-    where, params = GameFilter.of(filter, variant=variant, event=event, date_from=date_from,
-                                  date_to=date_to).sql()
+    gf = GameFilter.of(filter, variant=variant, event=event, date_from=date_from,
+                       date_to=date_to)
     with reading(db) as con:
-        rows: list[_Game] = con.execute(f"""
+        where, params = gf.sql(con=con)
+        rows: list[_Game] = con.execute(rf"""
             SELECT player_name(g.white) AS w, player_name(g.black) AS b,
                    {OUTCOME_SQL} AS oc, g.result_raw, g.white_rating, g.black_rating
             FROM games g WHERE {where}
-            ORDER BY g.date NULLS LAST, g.round, g.game_id""", params).fetchall()
+            -- a cell lists its games in the order they were played, whatever the order
+            -- of import: by date, round (its number first), then what the game is
+            ORDER BY g.date_first NULLS LAST, g.date_last NULLS LAST,
+                     TRY_CAST(regexp_extract(g.round, '^\s*(\d+)', 1) AS INTEGER) NULLS LAST,
+                     g.round NULLS LAST, w NULLS LAST, b NULLS LAST, oc, g.result_raw NULLS LAST,
+                     g.moves_hash NULLS LAST, g.game_id""", params).fetchall()
     games = [r for r in rows if r[0] and r[1] and r[0] != r[1]
              and r[2] in ("white", "black", "draw")]
     if scoring == "auto":

@@ -120,8 +120,8 @@ def endgame_rules(
     >>> endgame_rules(connect(":memory:")).empty
     True
     """
-    where, params = GameFilter.of(filter, variant=variant, event=event, player=player,
-                                  date_from=date_from, date_to=date_to).sql()
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
     sql = f"""
         SELECT g.game_id, fl.path AS file, g.game_index, g.line, g.variant, g.event,
                g.white, g.black, r.rule, r.article, r.automatic, r.start_ply, r.limit_plies,
@@ -130,11 +130,12 @@ def endgame_rules(
                g.draw_basis
         FROM rule_events r JOIN games g ON g.game_id = r.game_id
         LEFT JOIN files fl ON fl.file_id = g.file_id
-        WHERE {where}
+        WHERE {{where}}
         ORDER BY g.game_id, r.start_ply, r.rule
     """
     with reading(con) as c:
-        df = frame(c, sql, params)
+        where, params = gf.sql(con=c)
+        df = frame(c, sql.replace("{where}", where), params)
     ended, verdicts, texts = [], [], []
     for row in df.itertuples(index=False):
         res = None if is_missing(row.result) else str(row.result)

@@ -49,9 +49,11 @@ def openings(
     ``by="moves"`` groups by the move sequence (canonical notation, the move as written
     where replay failed); ``by="position"`` groups by the position key after ``plies``
     half-moves, so transpositions merge (``sequences`` counts the move orders merged,
-    ``moves`` shows the most frequent one). Games that start from a set-up position
-    (a FEN other than the variant's initial position: ``games.start_is_initial``) and games
-    shorter than ``plies`` are not counted.
+    ``moves`` shows the most frequent one, ties broken by the text). Games that start from
+    a set-up position (a FEN other than the variant's initial position:
+    ``games.start_is_initial``) and games whose first ``plies`` plies were not all replayed
+    (shorter games, placeholder moves such as ``- -``, a move that could not be read) are not
+    counted.
 
     Columns: ``variant``, ``opening`` (the move sequence), [``position_key``, ``fen``,
     ``sequences``], ``games``, ``white_wins``, ``draws``, ``black_wins``, ``unknown``,
@@ -74,11 +76,13 @@ def openings(
         raise ArgumentError("by must be 'code', 'name', 'moves' or 'position'")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    where, params = gf.sql()
     base = f"""
         WITH g AS (
             SELECT g.game_id, g.variant, g.plies, {OUTCOME_SQL} AS oc
-            FROM games g WHERE coalesce(g.start_is_initial, g.fen IS NULL) AND {where}
+            -- from the variant's start, every one of the first N plies replayed (placeholder
+            -- moves "- -" or a move that could not be read open no opening)
+            FROM games g WHERE coalesce(g.start_is_initial, g.fen IS NULL)
+                AND coalesce(g.replayed_plies, 0) >= {int(plies)} AND {{where}}
         ),
         seq AS (
             SELECT m.game_id,
@@ -89,9 +93,10 @@ def openings(
             GROUP BY m.game_id
         )
     """
-    params = params + [plies]
     with reading(con) as c:
-        df = _openings(c, by, base, params, plies, min_games)
+        where, params = gf.sql(con=c)
+        df = _openings(c, by, base.replace("{where}", where), params + [plies], plies,
+                       min_games)
     return first_mover_first(df, [gf.variant] if gf.variant else df["variant"])
 
 
@@ -109,14 +114,24 @@ def _openings(con: duckdb.DuckDBPyConnection, by: str, base: str, params: list[S
             ORDER BY games DESC, g.variant, seq.opening
         """
         return frame(con, sql, params + [plies, min_games])
+    # the move order shown is the most frequent one, ties broken by the text (the same
+    # games give the same row whatever the order of import)
     sql = base + f"""
-        SELECT g.variant, mode(seq.opening) AS opening, any_value(p.position_key) AS position_key,
-               any_value(p.fen) AS fen, count(DISTINCT seq.opening)::BIGINT AS sequences,
+        , reached AS (
+            SELECT g.*, seq.opening, p.position_key, p.fen, p.black AS p_black, p.wm, p.wk,
+                   p.bm, p.bk,
+                   count(*) OVER (PARTITION BY g.variant, p.black, p.wm, p.wk, p.bm, p.bk,
+                                  seq.opening) AS order_games
+            FROM seq JOIN g USING (game_id)
+            JOIN positions p ON p.game_id = g.game_id AND p.ply = ?
+            WHERE seq.n = ?
+        )
+        SELECT g.variant, first(g.opening ORDER BY g.order_games DESC, g.opening) AS opening,
+               min(g.position_key) AS position_key, min(g.fen) AS fen,
+               count(DISTINCT g.opening)::BIGINT AS sequences,
                {result_columns()}, round(avg(g.plies), 1) AS avg_plies
-        FROM seq JOIN g USING (game_id)
-        JOIN positions p ON p.game_id = g.game_id AND p.ply = ?
-        WHERE seq.n = ?
-        GROUP BY g.variant, p.black, p.wm, p.wk, p.bm, p.bk
+        FROM reached g
+        GROUP BY g.variant, g.p_black, g.wm, g.wk, g.bm, g.bk
         HAVING count(*) >= ?
         ORDER BY games DESC, g.variant, opening
     """
@@ -180,7 +195,7 @@ def tree(
 def _tree_book(con: duckdb.DuckDBPyConnection, start: pd.DataFrame, gf: GameFilter,
                min_games: int) -> pd.DataFrame:
     """The rows of :func:`tree` from the start positions ``start`` (not empty)."""
-    where, params = gf.sql()
+    where, params = gf.sql(con=con)
     # in steps through temporary tables: one scan of the positions finds the games at the
     # position and at every position one legal move away (the rules engine lists them), so
     # the games, their next moves and the transpositions come from that small table

@@ -5,9 +5,15 @@
   known variants (never an empty result);
 * ``event`` -- case-insensitive substring of the Event tag;
 * ``player`` -- case-insensitive substring of the White or Black name, or of the player such
-  a name stands for (``pdnkit players alias``);
+  a name stands for (``pdnkit players alias``); with ``match=True``, every name that
+  :func:`pdnkit.pdn.names.same_player` accepts instead (``"Abatsiev"`` selects the games of
+  ``Абациев Н.``, ``"Tinsley, Marion"`` those of ``M. Tinsley``, not of ``R. Tinsley``):
+  :func:`matching_names` reads the database's names, so :meth:`GameFilter.sql` needs the
+  connection then;
 * ``date_from`` / ``date_to`` -- ``"YYYY"``, ``"YYYY-MM"`` or ``"YYYY-MM-DD"`` (inclusive);
-  games with only a year are compared by their year, games without a date are left out.
+  a game is compared by what is known of its date (``games.date_first`` to ``date_last``: a
+  day, a month, a year, a season such as ``1999/00``) and kept when that span meets the
+  bounds; games without a date or year are left out.
 
 Public functions take these as keyword arguments (and ``filter=`` a ready-made
 :class:`GameFilter`); they build the filter once with :meth:`GameFilter.of`.
@@ -17,7 +23,7 @@ Example:
     >>> f.variant
     'english'
     >>> f.sql()
-    ('lower(g.variant) = lower(?) AND coalesce(g.date, make_date(g.year, 12, 31)) >= ?', ['english', datetime.date(2020, 1, 1)])
+    ('lower(g.variant) = lower(?) AND coalesce(g.date_last, g.date, make_date(g.year, 12, 31)) >= ?', ['english', datetime.date(2020, 1, 1)])
 """
 
 from __future__ import annotations
@@ -26,16 +32,21 @@ import dataclasses
 import datetime as _dt
 import re
 from dataclasses import dataclass
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from pdnkit.errors import ArgumentError
 
-__all__ = ["DateBound", "GameFilter", "SqlParam", "parse_bound"]
+if TYPE_CHECKING:  # pragma: no cover
+    import duckdb
+
+    from pdnkit.store.session import DbLike
+
+__all__ = ["DateBound", "GameFilter", "SqlParam", "matching_names", "parse_bound"]
 
 #: a date bound as the filters take it: ``"2020"``, ``"2020-05"``, ``"2020-05-01"``, a date, a year
 DateBound: TypeAlias = "str | _dt.date | int | None"
 #: a value bound to a ``?`` of the read side's SQL
-SqlParam: TypeAlias = "str | int | float | bool | _dt.date | None"
+SqlParam: TypeAlias = "str | int | float | bool | _dt.date | list[str] | None"
 
 
 def parse_bound(value: DateBound, upper: bool) -> _dt.date | None:
@@ -87,6 +98,8 @@ class GameFilter:
     player: str | None = None
     date_from: DateBound = None
     date_to: DateBound = None
+    #: ``player`` selects every name the player can be written as, not a substring
+    match: bool = False
 
     def __post_init__(self) -> None:
         if self.variant:
@@ -104,17 +117,14 @@ class GameFilter:
         ``None``) in place of its fields: how a public function builds its filter once.
 
         Example:
-            >>> GameFilter.of(GameFilter(event="Cup"), variant="russian")
-            GameFilter(variant='russian', event='Cup', player=None, date_from=None, date_to=None)
+            >>> GameFilter.of(GameFilter(event="Cup", match=True), variant="russian")
+            GameFilter(variant='russian', event='Cup', player=None, date_from=None, date_to=None, match=True)
         """
         base = filter if filter is not None else cls()
-        if all(v is None for v in (variant, event, player, date_from, date_to)):
-            return base
-        return cls(variant=base.variant if variant is None else variant,
-                   event=base.event if event is None else event,
-                   player=base.player if player is None else player,
-                   date_from=base.date_from if date_from is None else date_from,
-                   date_to=base.date_to if date_to is None else date_to)
+        given: dict[str, object] = {
+            k: v for k, v in (("variant", variant), ("event", event), ("player", player),
+                              ("date_from", date_from), ("date_to", date_to)) if v is not None}
+        return dataclasses.replace(base, **given) if given else base  # type: ignore[arg-type]
 
     def without_player(self) -> GameFilter:
         """The same filter for every player (where ``player`` selects rows, not games).
@@ -132,11 +142,14 @@ class GameFilter:
             >>> GameFilter().is_empty(), GameFilter(event="x").is_empty()
             (True, False)
         """
-        return self.sql()[0] == "TRUE"
+        return not (self.variant or self.event or self.player or self.date_from
+                    or self.date_to)
 
-    def sql(self, alias: str = "g") -> tuple[str, list[SqlParam]]:
+    def sql(self, alias: str = "g", con: duckdb.DuckDBPyConnection | None = None
+            ) -> tuple[str, list[SqlParam]]:
         """The SQL condition on the games table ``alias`` (``TRUE`` when empty) and its
-        parameters, in order."""
+        parameters, in order. A ``match`` filter of a player reads the names of the database
+        ``con`` (:func:`matching_names`; without it, an :class:`ArgumentError`)."""
         a = alias
         clauses: list[str] = []
         params: list[SqlParam] = []
@@ -146,16 +159,73 @@ class GameFilter:
         if self.event:
             clauses.append(f"{a}.event ILIKE ?")
             params.append(f"%{self.event}%")
-        if self.player:  # the names as written, or the players they stand for (aliases)
+        if self.player and self.match:  # every spelling of the player (pdn/names.py)
+            names = self.names(con)
+            clauses.append(f"(trim({a}.white) IN (SELECT unnest(?::VARCHAR[])) "
+                           f"OR trim({a}.black) IN (SELECT unnest(?::VARCHAR[])))")
+            params += [names, names]
+        elif self.player:  # the names as written, or the players they stand for (aliases)
             clauses.append(f"({a}.white ILIKE ? OR {a}.black ILIKE ? "
                            f"OR player_name({a}.white) ILIKE ? OR player_name({a}.black) ILIKE ?)")
             params += [f"%{self.player}%"] * 4
         lo = parse_bound(self.date_from, upper=False)
         hi = parse_bound(self.date_to, upper=True)
+        # what is known of a game's date is a span (games.date_first .. date_last: a day, a
+        # month, a year, a season); the game is kept when its span meets the bounds' (rows
+        # without the span, a lake's older parts, by their date or year)
         if lo is not None:
-            clauses.append(f"coalesce({a}.date, make_date({a}.year, 12, 31)) >= ?")
+            clauses.append(f"coalesce({a}.date_last, {a}.date, make_date({a}.year, 12, 31)) >= ?")
             params.append(lo)
         if hi is not None:
-            clauses.append(f"coalesce({a}.date, make_date({a}.year, 1, 1)) <= ?")
+            clauses.append(f"coalesce({a}.date_first, {a}.date, make_date({a}.year, 1, 1)) <= ?")
             params.append(hi)
         return (" AND ".join(clauses) or "TRUE"), params
+
+    def names(self, con: duckdb.DuckDBPyConnection | None) -> list[str]:
+        """The names (as written, and the players they stand for) that ``player`` selects
+        with ``match``: :func:`matching_names` on ``con``.
+
+        Example:
+            >>> from pdnkit.store import connect
+            >>> GameFilter(player="Tinsley", match=True).names(connect(":memory:"))
+            []
+        """
+        if con is None:
+            raise ArgumentError("a player matched by name (match=True) needs the database's "
+                                "connection: GameFilter.sql(con=...)")
+        return matching_names(con, self.player or "")
+
+
+def matching_names(db: DbLike, player: str) -> list[str]:
+    """Every White/Black name of the database ``db`` (trimmed) that can stand for ``player``
+    (:func:`pdnkit.pdn.names.same_player`, directly or through the player an alias names),
+    with the players those names stand for, sorted. Names are compared in Python once each:
+    only those whose surname is spelled as ``player``'s (:func:`pdnkit.pdn.names.name_key`).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> con = connect(":memory:")
+        >>> _ = con.execute("INSERT INTO games (game_id, file_id, game_index, white, black) VALUES "
+        ...     "(1, 1, 0, 'Абациев Н.', 'M. Tinsley'), (2, 1, 1, 'Tinsley, R.', 'Abaziev')")
+        >>> matching_names(con, "Abatsiev"), matching_names(con, "Marion Tinsley")
+        (['Абациев Н.'], ['M. Tinsley'])
+    """
+    from pdnkit.pdn.names import name_key, same_player
+    from pdnkit.store.session import reading
+
+    key = name_key(player)
+    if not key:
+        return []
+    with reading(db) as con:
+        rows = con.execute("""
+            SELECT pdnkit_n, player_name(pdnkit_n) FROM (
+                SELECT trim(white) AS pdnkit_n FROM games UNION SELECT trim(black) FROM games)
+            WHERE pdnkit_n IS NOT NULL AND pdnkit_n <> ''""").fetchall()
+    out: set[str] = set()
+    for name, who in rows:
+        if who is None:  # a placeholder: no player
+            continue
+        if (name_key(name) == key and same_player(player, name)) or (
+                who != name and name_key(who) == key and same_player(player, who)):
+            out.update((name, who))
+    return sorted(out)

@@ -93,15 +93,15 @@ def games(
         raise ArgumentError("limit and offset must not be negative")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    where, params = gf.sql()
     chosen = _statuses(status)
-    if chosen:
-        where += f" AND g.status IN ({', '.join('?' for _ in chosen)})"
-        params = params + list(chosen)
     import uuid
 
     hits = f"_pdnkit_games_{uuid.uuid4().hex[:12]}"
     with reading(con) as c:
+        where, params = gf.sql(con=c)
+        if chosen:
+            where += f" AND g.status IN ({', '.join('?' for _ in chosen)})"
+            params = params + list(chosen)
         try:
             if fen or moves:
                 start = positions_at(c, fen=fen, moves=moves, variant=gf.variant)

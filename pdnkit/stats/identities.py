@@ -18,19 +18,28 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import TYPE_CHECKING, TypeAlias
 
 from pdnkit.errors import ArgumentError
-from pdnkit.pdn.names import PersonName, parse_name, same_player
+from pdnkit.pdn.names import (
+    PersonName,
+    name_key,
+    parse_name,
+    same_player,
+    spelling_key,
+    transliterate,
+)
 from pdnkit.store.session import PLACEHOLDERS, DbLike, ensure_names, reading, writing
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["PLACEHOLDERS", "AliasCount", "alias", "aliases", "ensure_names", "is_placeholder", "suggest",
-           "unalias"]
+__all__ = ["PLACEHOLDERS", "REASONS", "AliasCount", "alias", "aliases",
+           "ensure_names", "is_placeholder", "proposal", "suggest", "unalias"]
 
 
 def is_placeholder(name: str | None) -> bool:
@@ -128,17 +137,38 @@ def aliases(db: DbLike = None) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------
 # likely aliases
 
+#: why two names are proposed as one player, and how much each difference weighs on the
+#: confidence (the product of the proposal's reasons): only spaces or punctuation differ,
+#: case, accents, the order of surname and given names, Cyrillic against Latin, another
+#: spelling of the surname (Tsjizjow / Chizhov, Agafonof / Agafonov), initials against given
+#: names or fewer initials, a shortened given name (Alex / Alexander), a surname alone (its
+#: weight divided among the people of that surname the games name: ``Dyke`` beside ``Paisley
+#: Dyke`` and ``White Dyke`` is half as likely to be either), years of play more than
+#: ``max_gap`` apart
+REASONS: dict[str, float] = {
+    "punctuation": 0.99, "case": 0.98, "accents": 0.97, "order": 0.95,
+    "transliteration": 0.9, "spelling": 0.8, "initials": 0.85, "given name": 0.85,
+    "surname only": 0.5, "years apart": 0.6,
+}
+
+
 def suggest(db: DbLike = None, *, max_gap: int = 2) -> pd.DataFrame:
-    """Pairs of names that likely stand for one player: the same surname, compatible
-    initials (``M`` / ``MF`` / ``Marion``), years of play that overlap (or are at most
-    ``max_gap`` years apart; names without years are compared anyway), and not already the
-    same player. Columns: ``name_a``, ``name_b``, ``games_a``, ``games_b``, ``years_a``,
-    ``years_b``.
+    """Pairs of names that likely stand for one player: names that
+    :func:`pdnkit.pdn.names.same_player` accepts (the same surname spelled alike: case,
+    accents, Cyrillic or Latin, the spellings of the transliteration systems; initials and
+    given names that agree, in either order; a surname alone), years of play that overlap
+    and not already the same player. Names whose years of play are more than ``max_gap``
+    years apart are proposed with less confidence (``years apart``: a career is long, a
+    name's games may be few). Columns: ``name_a``, ``name_b``, ``reason`` (the differences,
+    from :data:`REASONS`), ``confidence`` (0-1: the product of the reasons' weights),
+    ``games_a``, ``games_b``, ``years_a``, ``years_b``; the most likely first.
 
     Example:
         >>> from pdnkit.store import connect
         >>> suggest(connect(":memory:")).empty
         True
+        >>> proposal("Tinsley, Marion", "M. Tinsley"), proposal("Абациев Н.", "Abatsiev N.")
+        (('order, initials', 0.81), ('transliteration', 0.9))
     """
     import pandas as pd
 
@@ -151,29 +181,118 @@ def suggest(db: DbLike = None, *, max_gap: int = 2) -> pd.DataFrame:
                    max(s.year)
             FROM s WHERE player_name(s.name) IS NOT NULL AND s.name IS NOT NULL
             GROUP BY s.name ORDER BY s.name""").fetchall()
-    parsed: list[_Seen] = []
+    by_key: dict[str, list[_Seen]] = {}
     for name, player, games, y0, y1 in rows:
-        n = parse_name(name)
-        if n is not None:
-            parsed.append((n, player, int(games), y0, y1))
-    by_surname: dict[str, list[_Seen]] = {}
-    for item in parsed:
-        by_surname.setdefault(item[0].surname_key, []).append(item)
+        key = name_key(name)
+        if key:
+            by_key.setdefault(key, []).append((name, player, int(games), y0, y1))
     out = []
-    for group in by_surname.values():
+    for group in by_key.values():
+        people = _people(name for name, *_ in group)
         for (a, pa, ga, a0, a1), (b, pb, gb, b0, b1) in combinations(group, 2):
-            if pa == pb or a.text == b.text or not same_player(a.text, b.text):
+            if pa == pb or not same_player(a, b):
                 continue
-            if (a0 is not None and a1 is not None and b0 is not None and b1 is not None
-                    and (a0 > b1 + max_gap or b0 > a1 + max_gap)):
-                continue
-            out.append((a.text, b.text, ga, gb, _years(a0, a1), _years(b0, b1)))
-    return pd.DataFrame(out, columns=["name_a", "name_b", "games_a", "games_b", "years_a",
-                                      "years_b"])
+            apart = (a0 is not None and a1 is not None and b0 is not None and b1 is not None
+                     and (a0 > b1 + max_gap or b0 > a1 + max_gap))
+            reason, confidence = proposal(a, b, years_apart=apart)
+            if "surname only" in reason and people > 1:
+                confidence = round(confidence / people, 2)
+            out.append((a, b, reason, confidence, ga, gb, _years(a0, a1), _years(b0, b1)))
+    out.sort(key=lambda r: (-r[3], r[0], r[1]))
+    return pd.DataFrame(out, columns=["name_a", "name_b", "reason", "confidence", "games_a",
+                                      "games_b", "years_a", "years_b"])
 
 
-#: a name seen in the games: parsed, the player it stands for, games, first and last year
-_Seen: TypeAlias = "tuple[PersonName, str, int, int | None, int | None]"
+def _people(names: Iterable[str]) -> int:
+    """How many people of one surname the full names of a group can be: the distinct
+    Latin letters their first initials are written with (a surname alone counts none)."""
+    firsts = set()
+    for n in names:
+        parsed = parse_name(n)
+        if parsed is not None:
+            firsts.add(spelling_key(parsed.initials[0])[:1])
+    return len(firsts)
+
+
+def proposal(a: str, b: str, *, years_apart: bool = False) -> tuple[str, float]:
+    """Why two names that :func:`pdnkit.pdn.names.same_player` accepts are likely one player,
+    and how likely: the reasons of :data:`REASONS` that set them apart (``", "``-joined) and
+    the product of their weights (``years_apart``: their years of play are).
+
+    Example:
+        >>> proposal("Gérard Jansen", "Gerard Jansen"), proposal("Heusdens, R.", "Heusdens,R.")
+        (('accents', 0.97), ('punctuation', 0.99))
+        >>> proposal("Gantwarg", "Gantwarg,A."), proposal("Tsjizjow,A.", "Alexei Chizhov")
+        (('surname only', 0.5), ('order, spelling, initials', 0.65))
+    """
+    reasons = _reasons(a, b) + (["years apart"] if years_apart else [])
+    confidence = 1.0
+    for r in reasons:
+        confidence *= REASONS[r]
+    return ", ".join(reasons), round(confidence, 2)
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s.,]+", "", text)
+
+
+def _plain(text: str) -> str:
+    """Lower case without accents."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.casefold())
+                   if not unicodedata.combining(c))
+
+
+def _reasons(a: str, b: str) -> list[str]:
+    """The differences between two names of one player, in the order of :data:`REASONS`."""
+    sa, sb = _squash(a), _squash(b)
+    if sa == sb:
+        return ["punctuation"]
+    if sa.casefold() == sb.casefold():
+        return ["case"]
+    if _plain(sa) == _plain(sb):
+        return ["accents"]
+    pa, pb = parse_name(a), parse_name(b)
+    found: set[str] = set()
+    if pa is None or pb is None:
+        if pa is not None or pb is not None:
+            found.add("surname only")
+        words = (pa.surname if pa else a.strip().lower(), pb.surname if pb else b.strip().lower())
+    else:
+        words = (pa.surname, pb.surname)
+        if _surname_first(a, pa) != _surname_first(b, pb):
+            found.add("order")
+        if pa.given and pb.given and pa.given[0] != pb.given[0]:
+            found.add("given name" if _plain(pa.given[0]) != _plain(pb.given[0]) else "accents")
+        elif len(pa.initials) != len(pb.initials) or bool(pa.given) != bool(pb.given):
+            found.add("initials")
+    found.update(_spelling(*words))
+    if not found:  # the same words as read: case or accents of what the parse lower-cased
+        found.add("case" if _plain(a) == _plain(b) else "accents")
+    return [r for r in REASONS if r in found]
+
+
+def _spelling(x: str, y: str) -> set[str]:
+    """How two spellings of one surname differ (nothing when they are the same)."""
+    if x.casefold() == y.casefold():
+        return {"case"} if x != y else set()
+    if _plain(x) == _plain(y):
+        return {"accents"}
+    if (transliterate(x) != x) != (transliterate(y) != y):
+        return {"transliteration"}
+    return {"spelling"}
+
+
+def _surname_first(text: str, name: PersonName) -> bool:
+    """Whether ``text`` writes the surname before the given names (``Tinsley, M.``,
+    ``Абациев Н.``, ``SIJBRANDS Ton``)."""
+    if "," in text:
+        return True
+    first = text.split()[0].strip(".").lower() if text.split() else ""
+    return name.surname.split()[-1] == first or name.surname.split()[0] == first
+
+
+#: a name seen in the games: as written, the player it stands for, games, first and last year
+_Seen: TypeAlias = "tuple[str, str, int, int | None, int | None]"
 
 
 def _years(y0: int | None, y1: int | None) -> str:

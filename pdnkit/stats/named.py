@@ -19,6 +19,8 @@ Example:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from pdnkit.errors import ArgumentError
@@ -30,8 +32,8 @@ if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["BALLOT_KINDS", "OUTCOME_AS_READ", "ballots", "named_openings", "novelties",
-           "view_where"]
+__all__ = ["BALLOT_KINDS", "OPENING_GAME", "OUTCOME_AS_READ", "ballots", "named_openings",
+           "natural_key", "novelties", "view_where"]
 
 #: the kinds of table whose codes are ballots (a tournament's draw)
 BALLOT_KINDS = ("ballot",)
@@ -42,6 +44,14 @@ BALLOT_KINDS = ("ballot",)
 OUTCOME_AS_READ = (f"CASE WHEN g.opening_mirrored THEN CASE {OUTCOME_SQL} WHEN 'white' "
                    f"THEN 'black' WHEN 'black' THEN 'white' ELSE {OUTCOME_SQL} END "
                    f"ELSE {OUTCOME_SQL} END")
+
+
+#: SQL: game ``g`` is an opening the tables can count: a move of it was replayed. Placeholder
+#: moves (``1. - - 2. - -``, a game recorded without its moves), a first move that could not
+#: be read and a listing of set-up positions without moves (the 11-man ballots' FENs) are no
+#: opening. A set-up start counts only where the tables name its position (a ballot's); any
+#: other set-up reaches no table entry and has no code.
+OPENING_GAME = "coalesce(g.replayed_plies, 0) > 0"
 
 
 def view_where(column: str, value: object) -> str:
@@ -79,16 +89,19 @@ def named_openings(
     """Results per opening as the tables name it: ``by="code"`` groups the games by their
     ballot or table code (``games.opening_code``: ``ACF 126``, ``11-man 25``, ``XV-11``),
     ``by="name"`` by the name of the deepest named opening they reached (``Old
-    Fourteenth``, ``Кол``). Games the tables do not know are left out. Transpositions are
-    already merged: a game's opening comes from its positions.
+    Fourteenth``, ``Кол``). Games the tables do not know are left out, and so are games
+    that are no opening (:data:`OPENING_GAME`: no replayed move, as placeholder moves ``- -``
+    or a listing of set-up positions give). Transpositions are already merged: a game's
+    opening comes from its positions.
 
     Columns: ``variant``, ``code``, ``name`` (with ``by="code"`` the code's most frequent
-    name, with ``by="name"`` the name's most frequent code, then its ``translit``),
-    ``family`` (the code's table), ``games``,
-    ``white_wins``, ``draws``, ``black_wins``, ``unknown``, ``white_score``, ``black_score``
-    (%), ``draw_rate`` (% of the decided or drawn games), ``avg_plies``, ``view_where``
-    (the ``pdnkit view --where`` condition that opens the games); Black's columns first in
-    a variant Black begins.
+    name, ties by the name; with ``by="name"`` every code the name's games have, in
+    natural order: ``ACF 121, ACF 124, ACF 125``, then its ``translit``), ``family`` (the
+    code's table, or the codes' tables), ``games``, ``white_wins``, ``draws``, ``black_wins``,
+    ``unknown``, ``white_score``, ``black_score`` (%), ``draw_rate`` (% of the decided or
+    drawn games), ``avg_plies``, ``view_where`` (the ``pdnkit view --where`` condition that
+    opens the games); Black's columns first in a variant Black begins. The same games give
+    the same table whatever the order they were imported in.
 
     >>> from pdnkit.store import connect
     >>> list(named_openings(connect(":memory:"), variant="english").columns)[4:7]
@@ -98,31 +111,74 @@ def named_openings(
         raise ArgumentError("by must be 'code' or 'name'")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    where, params = gf.sql()
     key = "opening_code" if by == "code" else "opening_name"
-    other = "name" if by == "code" else "code"
+    if by == "code":  # the code's most frequent name, ties broken by the name
+        other = """(SELECT first(t.opening_name ORDER BY t.n DESC, t.opening_name)
+                    FROM (SELECT h.opening_name, count(*) AS n FROM g h
+                          WHERE h.variant = g.variant AND h.opening_code = g.opening_code
+                          AND h.opening_name IS NOT NULL GROUP BY h.opening_name) t) AS name,
+                   min(g.opening_family) AS family"""
+    else:  # every code of the name's games, and their tables: sorted below
+        other = """list(DISTINCT g.opening_code) FILTER (WHERE g.opening_code IS NOT NULL)
+                       AS code,
+                   list(DISTINCT g.opening_code || chr(9) || g.opening_family)
+                       FILTER (WHERE g.opening_code IS NOT NULL) AS family"""
     sql = f"""
         WITH g AS (SELECT g.*, {OUTCOME_AS_READ} AS oc
-                   FROM games g WHERE g.{key} IS NOT NULL AND {where})
-        SELECT g.variant, g.{key} AS {by}, mode(g.opening_{other}) AS {other},
-               -- the family of the code shown (by name, the most frequent code's)
-               mode(g.opening_family) FILTER (WHERE g.opening_code IS NOT DISTINCT FROM
-                   (SELECT mode(h.opening_code) FROM g h WHERE h.variant = g.variant
-                    AND h.{key} = g.{key})) AS family,
+                   FROM games g WHERE g.{key} IS NOT NULL AND {OPENING_GAME} AND {{where}})
+        SELECT g.variant, g.{key} AS {by}, {other},
                {result_columns()}, {_scores()},
                round(avg(g.plies), 1) AS avg_plies
         FROM g GROUP BY g.variant, g.{key}
         HAVING count(*) >= ?
         ORDER BY games DESC, g.variant, {by}"""
     with reading(con) as c:
-        df = frame(c, sql, params + [min_games])
+        where, params = gf.sql(con=c)
+        df = frame(c, sql.replace("{where}", where), params + [min_games])
     order = ["variant", "code", "name", "family"]
     if by == "name":
+        df["code"], df["family"] = _codes_text(df["code"], df["family"])
         df = _with_translit(df)
         order.insert(3, "translit")
     df["view_where"] = [view_where(key, v) for v in df[by]]
     df = df[order + [c for c in df.columns if c not in order]]
     return first_mover_first(df, [gf.variant] if gf.variant else df["variant"])
+
+
+def natural_key(code: str) -> tuple[tuple[int, int | str], ...]:
+    """A code's place in natural order: its numbers as numbers (``ACF 9`` before ``ACF 10``).
+
+    Example:
+        >>> sorted(["ACF 125", "ACF 9", "2-move 3", "ACF 121"], key=natural_key)
+        ['2-move 3', 'ACF 9', 'ACF 121', 'ACF 125']
+    """
+    return tuple((0, int(p)) if p.isdigit() else (1, p)
+                 for p in re.split(r"(\d+)", code) if p)
+
+
+def _values(cell: object) -> list[object]:
+    """A list cell of a DataFrame (a list, an array, or NULL) as a list."""
+    if isinstance(cell, Iterable) and not isinstance(cell, str):
+        return list(cell)
+    return []  # NULL (None or NaN)
+
+
+def _codes_text(codes: Iterable[object], families: Iterable[object]
+                ) -> tuple[list[str | None], list[str | None]]:
+    """The ``code`` and ``family`` cells of :func:`named_openings` by name: each row's codes
+    in natural order, and their tables in the order of the codes, ``", "``-joined."""
+    code_cells: list[str | None] = []
+    family_cells: list[str | None] = []
+    for cs, fs in zip(codes, families, strict=True):
+        ordered = sorted({str(x) for x in _values(cs)}, key=natural_key)
+        table: dict[str, str] = {}
+        for x in _values(fs):
+            code, _, family = str(x).partition("\t")
+            table[code] = family
+        fams = list(dict.fromkeys(table[c] for c in ordered if c in table))
+        code_cells.append(", ".join(ordered) or None)
+        family_cells.append(", ".join(fams) or None)
+    return code_cells, family_cells
 
 
 def _with_translit(df: pd.DataFrame) -> pd.DataFrame:
@@ -170,13 +226,17 @@ def ballots(
 
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    where, params = gf.sql()
     with reading(con) as c:
+        where, params = gf.sql(con=c)
         df = frame(c, f"""
             WITH g AS (SELECT g.*, {OUTCOME_AS_READ} AS oc FROM games g
-                       WHERE g.opening_code IS NOT NULL AND {where})
-            SELECT g.variant, mode(g.opening_family) AS family, g.opening_code AS ballot,
-                   mode(g.opening_name) AS name, {result_columns()},
+                       WHERE g.opening_code IS NOT NULL AND {OPENING_GAME} AND {where})
+            SELECT g.variant, min(g.opening_family) AS family, g.opening_code AS ballot,
+                   (SELECT first(t.opening_name ORDER BY t.n DESC, t.opening_name)
+                    FROM (SELECT h.opening_name, count(*) AS n FROM g h
+                          WHERE h.variant = g.variant AND h.opening_code = g.opening_code
+                          AND h.opening_name IS NOT NULL GROUP BY h.opening_name) t) AS name,
+                   {result_columns()},
                    count(*) FILTER (WHERE oc IN ('white', 'black'))::BIGINT AS decisive
             FROM g GROUP BY g.variant, g.opening_code""", params)
         info = _ballot_info(c, sorted({str(v) for v in df["variant"]}))
@@ -242,13 +302,13 @@ def novelties(
 
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    where, params = gf.sql()
     with reading(con) as c:
+        where, params = gf.sql(con=c)
         return frame(c, f"""
-            SELECT g.game_id, g.date, g.white, g.black, g.event, g.result, g.opening_code,
+            SELECT g.game_id, g.date_text AS date, g.white, g.black, g.event, g.result, g.opening_code,
                    g.opening_name, g.novelty_ply, m.move_number,
                    coalesce(m.canonical, m.notation) AS novelty,
-                   g.novelty_from AS deviated_from, f.date AS from_date, f.white AS from_white,
+                   g.novelty_from AS deviated_from, f.date_text AS from_date, f.white AS from_white,
                    f.black AS from_black, f.event AS from_event
             FROM games g
             LEFT JOIN moves m ON m.game_id = g.game_id AND m.ply = g.novelty_ply

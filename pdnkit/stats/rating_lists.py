@@ -236,7 +236,7 @@ def _read_games(con: duckdb.DuckDBPyConnection, gf: GameFilter, period: str
                 ) -> tuple[list[_Game], dict[str, int], int]:
     """The games to rate, in rating order (variant, period, game), the games left out by
     reason (:data:`LEFT_OUT`) and the number of games the filter selects."""
-    where, params = gf.sql()
+    where, params = gf.sql(con=con)
     rows = con.execute(f"""
         SELECT g.game_id, g.variant, player_name(g.white), player_name(g.black),
                {OUTCOME_SQL}, g.date, g.date_raw, g.year, g.event,

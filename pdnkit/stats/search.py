@@ -644,7 +644,7 @@ def search(
             import pandas as pd
 
             return pd.DataFrame(columns=COLUMNS)
-        where, params = gf.sql()
+        where, params = gf.sql(con=con)
         return _run(con, " OR ".join(branches), move_branches, q.after is not None, where,
                     params, first, limit)
 
@@ -682,7 +682,7 @@ def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], af
                     params)
         return con.execute(f"""
             SELECT h.game_id, h.ply, CASE WHEN h.black THEN 'B' ELSE 'W' END AS side,
-                   g.variant, g.white, g.black, g.event, g.date_raw AS date, g.result,
+                   g.variant, g.white, g.black, g.event, g.date_text AS date, g.result,
                    move_text(m.canonical, m.notation, m.origin, m.destination, m.captured)
                        AS move,
                    CASE WHEN h.black THEN 'B' ELSE 'W' END || ':W'

@@ -28,6 +28,7 @@ from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
+    import duckdb
     import pandas as pd
 
 __all__ = ["STAT_KINDS", "findings", "lengths", "players", "results", "square_counts", "stats"]
@@ -55,7 +56,8 @@ def players(
     placeholder names (``White``, ``Black``, ``Red``, ``?``, empty ...) are left out. Columns: ``player``, ``games``, ``wins``, ``draws``,
     ``losses``, ``unknown``, ``score`` (%), ``white_games``, ``white_wins``,
     ``white_draws``, ``white_losses``, ``black_games``, ``black_wins``, ``black_draws``,
-    ``black_losses``, ``first_date``, ``last_date`` (full dates only), ``first_year``,
+    ``black_losses``, ``first_date``, ``last_date`` (the dates of the first and the last
+    game, as every table writes a date: ``2003-03-15``, ``2003-03``, ``1841``), ``first_year``,
     ``last_year``, ``opp_rating`` and ``performance``: the average rating tag of the
     opponents (``WhiteElo``, ``BlackRating`` ...) and the performance rating against them by
     the FIDE Rating Regulations' table method (:func:`pdnkit.stats.rating_systems.performance_of`; games
@@ -71,7 +73,9 @@ def players(
     where, gparams = gf.without_player().sql()
     player = gf.player
     pwhere, params = "TRUE", list(gparams)
-    if player:
+    if player and gf.match:  # the players every spelling of the name stands for
+        pwhere = "s.player IN (SELECT unnest(?::VARCHAR[]))"
+    elif player:
         pwhere = "s.player ILIKE ?"
         params.append(f"%{player}%")
     sql = f"""
@@ -82,12 +86,12 @@ def players(
             SELECT player_name(white) AS player, 'W' AS colour,
                    CASE oc WHEN 'white' THEN 'win' WHEN 'black' THEN 'loss'
                            WHEN 'draw' THEN 'draw' ELSE 'unknown' END AS r,
-                   date, year, black_rating AS opp FROM g
+                   date_first, date_text, year, black_rating AS opp FROM g
             UNION ALL
             SELECT player_name(black), 'B',
                    CASE oc WHEN 'black' THEN 'win' WHEN 'white' THEN 'loss'
                            WHEN 'draw' THEN 'draw' ELSE 'unknown' END,
-                   date, year, white_rating FROM g
+                   date_first, date_text, year, white_rating FROM g
         )
         SELECT player, count(*)::BIGINT AS games,
                count(*) FILTER (WHERE r = 'win')::BIGINT AS wins,
@@ -105,7 +109,12 @@ def players(
                count(*) FILTER (WHERE colour = 'B' AND r = 'win')::BIGINT AS black_wins,
                count(*) FILTER (WHERE colour = 'B' AND r = 'draw')::BIGINT AS black_draws,
                count(*) FILTER (WHERE colour = 'B' AND r = 'loss')::BIGINT AS black_losses,
-               min(date) AS first_date, max(date) AS last_date,
+               -- the dates of the first and the last game (ordered by date_first, as
+               -- novelties are) as every table shows them; ties broken by the text
+               arg_min(date_text, strftime(date_first, '%Y-%m-%d') || date_text)
+                   AS first_date,
+               arg_max(date_text, strftime(date_first, '%Y-%m-%d') || date_text)
+                   AS last_date,
                min(year) AS first_year, max(year) AS last_year,
                count(*) FILTER (WHERE opp > 0 AND r <> 'unknown')::BIGINT AS rated_games,
                avg(opp) FILTER (WHERE opp > 0 AND r <> 'unknown') AS opp_rating,
@@ -118,6 +127,8 @@ def players(
         ORDER BY games DESC, score DESC NULLS LAST, player
     """
     with reading(con) as c:
+        if player and gf.match:
+            params.append(gf.names(c))
         df = _performances(frame(c, sql, params + [min_games]))
         return first_mover_first(df, [gf.variant] if gf.variant else
                                  variants_of(c, where, gparams))
@@ -169,11 +180,10 @@ def results(
         raise ArgumentError(f"by must name some of {sorted(_RESULT_GROUPS)}, got {by!r}")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    where, params = gf.sql()
     cols = ", ".join(f"{_RESULT_GROUPS[k]} AS {k}" for k in keys)
     grp = ", ".join(_RESULT_GROUPS[k] for k in keys)
     sql = f"""
-        WITH g AS (SELECT g.*, {OUTCOME_SQL} AS oc FROM games g WHERE {where})
+        WITH g AS (SELECT g.*, {OUTCOME_SQL} AS oc FROM games g WHERE {{where}})
         SELECT {cols}, {result_columns()},
                round(100.0 * count(*) FILTER (WHERE oc = 'draw')
                      / nullif(count(*) FILTER (WHERE oc IN ('white', 'draw', 'black')), 0), 1)
@@ -185,7 +195,8 @@ def results(
         ORDER BY {", ".join(f"{k} NULLS LAST" for k in keys)}
     """
     with reading(con) as c:
-        df = frame(c, sql, params + [min_games])
+        where, params = gf.sql(con=c)
+        df = frame(c, sql.replace("{where}", where), params + [min_games])
         return first_mover_first(df, [gf.variant] if gf.variant else
                                  df["variant"] if "variant" in keys else
                                  variants_of(c, where, params))
@@ -214,9 +225,9 @@ def lengths(
     """
     if bin_width < 1:
         raise ArgumentError("bin_width must be at least 1")
-    where, params = GameFilter.of(filter, variant=variant, event=event, player=player,
-                                  date_from=date_from, date_to=date_to).sql()
-    sql = f"""
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    sql = """
         WITH g AS (
             SELECT g.variant, (g.plies // ?) * ? AS lo
             FROM games g WHERE g.plies IS NOT NULL AND {where}
@@ -233,7 +244,9 @@ def lengths(
         ORDER BY bins.variant NULLS LAST, bins.lo
     """
     with reading(con) as c:
-        return frame(c, sql, [bin_width, bin_width] + params + [bin_width, bin_width])
+        where, params = gf.sql(con=c)
+        return frame(c, sql.replace("{where}", where),
+                     [bin_width, bin_width] + params + [bin_width, bin_width])
 
 
 # --------------------------------------------------------------------------------------
@@ -286,8 +299,8 @@ def findings(
         raise ArgumentError("by must be 'code', 'file', 'event' or 'game'")
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
-    sql, params = _findings_sql(by, gf, min_games)
     with reading(con) as c:
+        sql, params = _findings_sql(by, gf, min_games, c)
         df = frame(c, sql, params)
     if by == "code":
         from pdnkit.findings import CODES
@@ -304,9 +317,10 @@ _FINDING_COUNTS = (
 )
 
 
-def _findings_sql(by: str, gf: GameFilter, min_games: int) -> tuple[str, list[SqlParam]]:
+def _findings_sql(by: str, gf: GameFilter, min_games: int,
+                  con: duckdb.DuckDBPyConnection) -> tuple[str, list[SqlParam]]:
     """The query of :func:`findings` ``by`` one of its groupings, and its parameters."""
-    where, params = gf.sql()
+    where, params = gf.sql(con=con)
     filtered = where != "TRUE"
     fcount = _FINDING_COUNTS
     if by == "code":
@@ -398,20 +412,21 @@ def square_counts(
     if what not in exprs:
         raise ArgumentError(f"what must be one of {sorted(exprs)}")
     expr, cond = exprs[what]
-    where, params = GameFilter.of(filter, variant=variant, event=event, player=player,
-                                  date_from=date_from, date_to=date_to).sql()
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
     sql = f"""
         WITH s AS (
             SELECT g.variant, {expr} AS square
             FROM moves m JOIN games g USING (game_id)
-            WHERE m.replayed AND {cond} AND {where}
+            WHERE m.replayed AND {cond} AND {{where}}
         )
         SELECT variant, square::INTEGER AS square, count(*)::BIGINT AS count
         FROM s WHERE square IS NOT NULL
         GROUP BY variant, square ORDER BY variant, square
     """
     with reading(con) as c:
-        return frame(c, sql, params)
+        where, params = gf.sql(con=c)
+        return frame(c, sql.replace("{where}", where), params)
 
 
 # --------------------------------------------------------------------------------------

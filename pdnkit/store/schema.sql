@@ -36,6 +36,16 @@ CREATE TABLE IF NOT EXISTS games (
     date            DATE,               -- when the Date tag is a date (first day of a range)
     date_raw        VARCHAR,            -- the Date tag as written
     year            INTEGER,            -- year when known (also from partial dates)
+    -- what is known of the date (pdn/dates.py), from the Date tag, else the year: a partial
+    -- date is the span of its month or year, a season (1999/00) or a range its whole span.
+    -- Sort by date_first, filter by the span: the filters keep a game whose span meets theirs
+    date_first      DATE,               -- the first day the date allows (NULL: no date, no year)
+    date_last       DATE,               -- the last day it allows
+    date_precision  VARCHAR,            -- day | month | year: the finest part written
+    date_text       VARCHAR,            -- the date as every table shows it: ISO 8601 at its
+                                        -- precision (2003-03-15, 2003-03, 1841), a span as an
+                                        -- interval (1999/2000); a Date tag that is no date and
+                                        -- names no year, as written
     round           VARCHAR,            -- Round tag (Turno, Ronde ...)
     white           VARCHAR,            -- White tag (Bianco, Wit, Белые ...; P1 where White begins)
     black           VARCHAR,            -- Black tag (Nero, Zwart, Черные ...)

@@ -73,7 +73,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ATTACHED", "FILL_STEPS", "LOCK_SUFFIX", "UPGRADING_SUFFIX", "VERSION_STEPS",
            "FillStep", "Sources", "UpgradeResult", "VersionStep", "announce", "backup_path",
-           "fill_result_source", "needs_upgrade", "register_fill", "upgrade", "version_step"]
+           "fill_dates", "fill_result_source", "needs_upgrade", "register_fill", "upgrade", "version_step"]
 
 #: the name the old database is attached under while its rows are copied
 ATTACHED = "pdnkit_old"
@@ -314,6 +314,55 @@ def fill_result_source(con: duckdb.DuckDBPyConnection) -> None:
 
 register_fill("games", ["result_source"], fill_result_source,
               what="games.result_source from the result tags")
+
+
+def fill_dates(con: duckdb.DuckDBPyConnection) -> None:
+    """Fill ``games.date_first``, ``date_last``, ``date_precision`` and ``date_text`` from
+    the stored ``date_raw`` and ``year``, as an import computes them
+    (:func:`pdnkit.pdn.dates.date_span`, else the year's span): each distinct pair is read
+    once.
+
+    Example:
+        >>> import duckdb
+        >>> from pdnkit.store.schema import ensure_schema
+        >>> con = duckdb.connect(); ensure_schema(con)
+        >>> _ = con.execute("INSERT INTO games (game_id, file_id, game_index, date_raw, year) "
+        ...     "VALUES (1, 1, 0, '2003.03.??', 2003), (2, 1, 1, NULL, 1990), (3, 1, 2, NULL, NULL)")
+        >>> fill_dates(con)
+        >>> con.execute("SELECT date_text, date_precision, date_last FROM games ORDER BY game_id"
+        ...             ).fetchall()  # doctest: +NORMALIZE_WHITESPACE
+        [('2003-03', 'month', datetime.date(2003, 3, 31)),
+         ('1990', 'year', datetime.date(1990, 12, 31)), (None, None, None)]
+    """
+    from pdnkit.pdn.dates import date_span, date_text, year_span
+
+    rows: list[tuple[object, ...]] = []
+    for raw, year in con.execute("SELECT DISTINCT date_raw, year FROM games WHERE "
+                                 "date_raw IS NOT NULL OR year IS NOT NULL").fetchall():
+        span = date_span(raw)
+        if span is None and year is not None:
+            span = year_span(int(year))
+        text = date_text(span, raw)
+        if span is not None:
+            rows.append((raw, year, span.first, span.last, span.precision, text))
+        elif text is not None:
+            rows.append((raw, year, None, None, None, text))
+    if not rows:
+        return
+    con.execute("CREATE TEMP TABLE _pdnkit_dates (raw VARCHAR, year INTEGER, f DATE, l DATE, "
+                "p VARCHAR, t VARCHAR)")
+    try:
+        con.executemany("INSERT INTO _pdnkit_dates VALUES (?, ?, ?, ?, ?, ?)", rows)
+        con.execute("UPDATE games SET date_first = d.f, date_last = d.l, date_precision = d.p, "
+                    "date_text = d.t FROM _pdnkit_dates d WHERE games.date_raw IS NOT DISTINCT "
+                    "FROM d.raw AND games.year IS NOT DISTINCT FROM d.year")
+    finally:
+        con.execute("DROP TABLE IF EXISTS _pdnkit_dates")
+
+
+# before the openings' fill: the novelties' order reads date_first
+register_fill("games", ["date_first", "date_last", "date_precision", "date_text"], fill_dates,
+              what="games.date_first, date_last, date_precision, date_text from the dates")
 # the openings' columns, classified from the stored positions (a fill whose columns
 # schema.sql does not have never runs: this waits for the columns and the function)
 register_fill("games", ["opening_code", "opening_name", "opening_ply"],

@@ -26,6 +26,7 @@ from pdnkit.errors import ArgumentError
 from pdnkit.viewer.plies import PlyView, placement_of
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pdnkit.pdn.tags import GameTags
     from pdnkit.rules import Rules
     from pdnkit.validation import GameReport
     from pdnkit.viewer.variations import VariationView
@@ -149,11 +150,19 @@ class GameModel:
         return self.start
 
     def heading(self) -> str:
-        """``White - Black, Event, Date: result (who won)``."""
+        """``White - Black, Event, Date: result (who won)``: the event and the date under
+        any tag name the tag mapping knows, the date as every table writes it."""
         r = self.report
         names = players(r.white, r.black)
-        extra = [v for k in ("Event", "Date") if (v := _tag(self.tags, k))]
+        t = self.game_tags()
+        extra = [v for v in (t.event, t.date_text) if v and v != "?"]
         return ", ".join([names, *extra]) + f": {self.result_text()}"
+
+    def game_tags(self) -> GameTags:
+        """The game's fields read from its tags (:func:`pdnkit.pdn.tags.game_tags`)."""
+        from pdnkit.pdn.tags import game_tags
+
+        return game_tags(self.tags, self.rules.name if self.rules else None)
 
     def result_text(self) -> str:
         """The result as written and who won (:func:`result_text`)."""
@@ -190,11 +199,6 @@ def _ply_json(p: PlyView) -> dict[str, Any]:
     return {"n": p.ply, "num": p.number, "side": p.side, "w": p.written, "c": p.notation,
             "path": list(p.path), "cap": list(p.captured), "nags": p.nags, "cm": p.comment,
             "ok": p.replayed, "pl": p.placement}
-
-
-def _tag(tags: list[tuple[str, str]], name: str) -> str | None:
-    low = name.lower()
-    return next((v for k, v in tags if k.lower() == low and v and v != "?"), None)
 
 
 def _rules_of(report: GameReport) -> Rules | None:

@@ -94,10 +94,10 @@ def _compact_ply(p: dict[str, Any]) -> list[Any]:
 
 def _entry(i: int, model: GameModel) -> dict[str, Any]:
     r = model.report
-    tags = {k.lower(): v for k, v in model.tags}
+    tags = model.game_tags()
     return {"i": i, "white": r.white or "", "black": r.black or "",
             "players": players(r.white, r.black),
-            "event": tags.get("event", ""), "date": tags.get("date", ""),
+            "event": tags.event or "", "date": tags.date_text or "",
             "result": r.result_raw or r.result or "*", "status": r.status,
             "won": winner_text(r.outcome, r.white, r.black).split(":")[0],
             "resultText": model.result_text(),

@@ -10,6 +10,7 @@ from typing import Any
 import duckdb
 import pytest
 
+from pdnkit.pdn.dates import date_span, date_text, year_span
 from pdnkit.rows.compact import MOVE_ROWS_SELECT
 from pdnkit.store.db import schema_sql
 
@@ -101,15 +102,19 @@ class Builder:
         d = dt.date.fromisoformat(date) if date else None
         if d is not None and year is None:
             year = d.year
+        raw = date or (str(year) if year else None)
+        span = date_span(raw) or (year_span(year) if year else None)  # as an import reads it
         self.con.execute(
             """INSERT INTO games (game_id, file_id, game_index, line, variant, fen, event, date,
-                   date_raw, year, white, black, result, result_raw, plies, replayed_plies,
-                   status, outcome, draw_basis)
-               VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            [gid, fid, idx, variant, fen, event, d, date or (str(year) if year else None),
-             year, white, black, result, result, plies if plies is not None else len(moves),
-             plies if plies is not None else len(moves), status, outcome,
-             draw_basis],
+                   date_raw, year, date_first, date_last, date_precision, date_text, white,
+                   black, result, result_raw, plies, replayed_plies, status, outcome,
+                   draw_basis)
+               VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            [gid, fid, idx, variant, fen, event, d, raw, year,
+             span.first if span else None, span.last if span else None,
+             span.precision if span else None, date_text(span, raw), white, black, result,
+             result, plies if plies is not None else len(moves),
+             plies if plies is not None else len(moves), status, outcome, draw_basis],
         )
         captures = captures or {}
         positions = game_positions(variant, fen, moves)
