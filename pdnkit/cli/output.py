@@ -297,16 +297,17 @@ _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 def spreadsheet_safe(text: str) -> str:
     """``text`` as a CSV cell that no spreadsheet runs: after a ``'`` when it begins with
-    one of :data:`FORMULA_START` and is not a plain number (OWASP's advice against CSV
-    injection); unchanged otherwise.
+    one of :data:`FORMULA_START`, holds more than that character and is not a plain number
+    (OWASP's advice against CSV injection); unchanged otherwise. A lone ``-`` or ``+`` (a
+    placeholder Round tag, the tree's ``+``/``=``/``-`` columns) holds no formula to run.
 
     Example:
         >>> spreadsheet_safe("=cmd|' /C calc'!A0"), spreadsheet_safe("@SUM(A1)")
         ("'=cmd|' /C calc'!A0", "'@SUM(A1)")
-        >>> spreadsheet_safe("-2+3"), spreadsheet_safe("-5"), spreadsheet_safe("Ann")
-        ("'-2+3", '-5', 'Ann')
+        >>> spreadsheet_safe("-2+3"), spreadsheet_safe("-5"), spreadsheet_safe("-")
+        ("'-2+3", '-5', '-')
     """
-    if text and text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
+    if len(text) > 1 and text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
         return "'" + text
     return text
 

@@ -70,12 +70,13 @@ def _read(path: Path, fmt: str) -> tuple[list[str], list[dict[str, Any]]]:
 
 def _as_csv(v: Any) -> str:
     """How the CSV writes a JSON value (NULL empty, lists and maps as JSON, text that a
-    spreadsheet would run after a ``'``: Thai's capture separator ``-``)."""
+    spreadsheet would run after a ``'``; a lone ``-``, Thai's capture separator, runs
+    nothing)."""
     if v is None:
         return ""
     if isinstance(v, (list, dict)):
         return json.dumps(v, ensure_ascii=False)
-    if isinstance(v, str) and v.startswith(("=", "+", "-", "@", "\t", "\r")):
+    if isinstance(v, str) and len(v) > 1 and v.startswith(("=", "+", "-", "@", "\t", "\r")):
         try:
             float(v)
         except ValueError:
