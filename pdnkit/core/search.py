@@ -131,9 +131,9 @@ def tactics(position: Position, depth: int, *, node_limit: int = NODE_LIMIT) -> 
     """
     _check(depth, node_limit)
     rules = position.rules
-    from pdnkit.core import compiled, core_in_use
+    from pdnkit.core import compiled
 
-    if core_in_use() == "compiled" and compiled.has("tactics"):
+    if compiled.ERROR is None and not compiled.PURE_REQUESTED and compiled.has("tactics"):
         raw = compiled.tactics(position, depth, king_value(rules), bool(rules.losing_game),
                                node_limit)
         if raw is not None:
