@@ -65,9 +65,13 @@ class Thresholds:
         if not 0 < self.mistake <= self.blunder:
             raise ArgumentError(f"the mistake threshold ({self.mistake}) must be above 0 and "
                                 f"at most the blunder threshold ({self.blunder})")
-        if not self.shot > 0 or not self.clamp >= self.blunder:
-            raise ArgumentError("the shot threshold must be above 0 and the clamp at least "
-                                "the blunder threshold")
+        if not self.shot > 0:
+            raise ArgumentError(f"the shot threshold must be above 0, not {self.shot}")
+        if self.blunder > self.clamp or self.shot > self.clamp:
+            raise ArgumentError(
+                f"the blunder and shot thresholds ({self.blunder}, {self.shot}) must be at most "
+                f"{self.clamp:g} men: a side more than {self.clamp:g} men up counts as winning, "
+                "so no move loses more")
 
     def code(self, loss: float, gain: float) -> str | None:
         """The finding code of a move that lost ``loss`` where ``gain`` was there (None:
@@ -275,7 +279,10 @@ def _same(have: pd.DataFrame, want: pd.DataFrame) -> bool:
 
 
 def _missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float) and v != v)
+    """None, NaN and pandas' NA (a NULL, however the DataFrame holds it)."""
+    import pandas as pd
+
+    return v is None or bool(pd.isna(v))
 
 
 def stored_findings(con: duckdb.DuckDBPyConnection, key: AnalysisKey, where: str = "TRUE",

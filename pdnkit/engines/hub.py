@@ -150,8 +150,10 @@ class HubEngine:
 
     def _start(self, variant: str) -> EngineInfo:
         try:
+            # a session of its own: a Ctrl-C at the terminal reaches pdnkit, which ends the
+            # engine itself, and not the engine in the middle of a search
             proc = start_child(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, bufsize=0)
+                               stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
         except FileNotFoundError:
             raise EngineError(
                 f"cannot start the engine {self._command()!r}: there is no program "

@@ -11,7 +11,7 @@ The script (JSON) says what to answer:
 * ``default``: the answer for any other position (absent: an ``error`` line);
 * ``crash_on`` / ``hang_on`` / ``garbage_on``: positions where the engine exits with status
   3 (after a line on stderr), sleeps an hour, or prints junk and a move that does not exist;
-* ``crash_always``: exit on every ``go``; ``handshake``: ``"hang"``, ``"crash"`` or
+* ``delay``: seconds to think before each answer; ``crash_always``: exit on every ``go``; ``handshake``: ``"hang"``, ``"crash"`` or
   ``"silent"`` (lines that are no Hub answers, never ``wait``) instead of the handshake;
 * ``pidfile``: a file to append this process's pid to at start; ``log``: a file to append
   every line received to.
@@ -83,6 +83,7 @@ def main() -> None:
             if position in script.get("garbage_on", []):
                 say("%$#@! not hub", "info depth=3 score=abc", "done move=99-98")
                 continue
+            time.sleep(script.get("delay", 0))
             entry = script.get("positions", {}).get(position) or script.get("default")
             if entry is None:
                 say('error message="unknown position"')
