@@ -8,7 +8,7 @@ The rooms (names are imported lazily from them):
 * :mod:`~pdnkit.analysis.judge` -- :class:`Thresholds`, :data:`THRESHOLDS`, :func:`mistakes`;
 * :mod:`~pdnkit.analysis.figures` -- :func:`accuracy` (``pdnkit stats accuracy``),
   :func:`game_evals` (one game's scores, for the viewer);
-* :mod:`~pdnkit.analysis.keys` -- :class:`AnalysisKey`, :func:`engine_keys`;
+* :mod:`~pdnkit.store.evals` -- :class:`AnalysisKey`, :func:`engine_keys`;
 * :mod:`~pdnkit.analysis.plan`, :mod:`~pdnkit.analysis.pool`, :mod:`~pdnkit.analysis.rows`
   -- the pending positions and the rows written, the engine threads, one row.
 
@@ -32,8 +32,8 @@ _API: dict[str, str] = {
     "mistakes": "pdnkit.analysis.judge",
     "accuracy": "pdnkit.analysis.figures",
     "game_evals": "pdnkit.analysis.figures",
-    "AnalysisKey": "pdnkit.analysis.keys",
-    "engine_keys": "pdnkit.analysis.keys",
+    "AnalysisKey": "pdnkit.store.evals",
+    "engine_keys": "pdnkit.store.evals",
 }
 
 __all__ = sorted(_API)

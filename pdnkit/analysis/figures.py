@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pdnkit.analysis.judge import THRESHOLDS, Thresholds, judged_sql
-from pdnkit.analysis.keys import AnalysisKey, choose_key
 from pdnkit.stats.common import frame
 from pdnkit.stats.filters import DateBound, GameFilter
+from pdnkit.store.evals import AnalysisKey, choose_key
 from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,7 +48,7 @@ def accuracy(
     thresholds: Thresholds | None = None,
 ) -> pd.DataFrame:
     """Per player, over the analysed games of the analysis ``engine`` names
-    (:func:`~pdnkit.analysis.keys.choose_key`; default: the largest): ``games``, ``moves``
+    (:func:`~pdnkit.store.evals.choose_key`; default: the largest): ``games``, ``moves``
     judged, ``avg_loss`` (men per move), ``missed_shots``, ``blunders``, ``mistakes``,
     ``per_game`` (the three together, per game) and the ``engine`` label; the most accurate
     first. ``player`` selects players (a substring of the name); names are identities (aliases

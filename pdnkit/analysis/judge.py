@@ -38,8 +38,8 @@ if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-    from pdnkit.analysis.keys import AnalysisKey
     from pdnkit.stats.filters import SqlParam
+    from pdnkit.store.evals import AnalysisKey
 
 __all__ = ["ANALYSIS_CODES", "FINDING_COLUMNS", "MISTAKE_CODES", "THRESHOLDS", "Thresholds",
            "judged_sql", "mistakes", "stored_findings", "write_mistakes"]
@@ -109,7 +109,7 @@ def judged_sql(key: AnalysisKey, where: str = "TRUE", params: list[SqlParam] | N
     (:data:`MISTAKE_CODES` or NULL), and its parameters.
 
     Example:
-        >>> from pdnkit.analysis.keys import AnalysisKey
+        >>> from pdnkit.store.evals import AnalysisKey
         >>> sql, params = judged_sql(AnalysisKey("builtin", "1", "{}", "material"))
         >>> params[:3]
         ['builtin', '1', '{}']
@@ -183,7 +183,7 @@ def mistakes(con: duckdb.DuckDBPyConnection, key: AnalysisKey, where: str = "TRU
 
     Example:
         >>> from pdnkit.store import connect
-        >>> from pdnkit.analysis.keys import AnalysisKey
+        >>> from pdnkit.store.evals import AnalysisKey
         >>> mistakes(connect(":memory:"), AnalysisKey("builtin", "1", "{}", "material")).empty
         True
     """
@@ -238,7 +238,7 @@ def write_mistakes(con: duckdb.DuckDBPyConnection, key: AnalysisKey, where: str 
 
     Example:
         >>> from pdnkit.store import connect
-        >>> from pdnkit.analysis.keys import AnalysisKey
+        >>> from pdnkit.store.evals import AnalysisKey
         >>> write_mistakes(connect(":memory:"), AnalysisKey("builtin", "1", "{}", "material"))
         {}
     """
@@ -292,7 +292,7 @@ def stored_findings(con: duckdb.DuckDBPyConnection, key: AnalysisKey, where: str
 
     Example:
         >>> from pdnkit.store import connect
-        >>> from pdnkit.analysis.keys import AnalysisKey
+        >>> from pdnkit.store.evals import AnalysisKey
         >>> stored_findings(connect(":memory:"), AnalysisKey("b", "1", "{}", "material")).empty
         True
     """

@@ -8,7 +8,7 @@ one that is complete finds nothing to do.
 
 Example:
     >>> from pdnkit.store import connect
-    >>> from pdnkit.analysis.keys import AnalysisKey
+    >>> from pdnkit.store.evals import AnalysisKey
     >>> con = connect(":memory:")
     >>> scope_games(con, AnalysisKey("builtin", "1", "{}", "material"), "TRUE", [])
     []
@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
 
-    from pdnkit.analysis.keys import AnalysisKey
     from pdnkit.rules.position import Position
     from pdnkit.stats.filters import SqlParam
+    from pdnkit.store.evals import AnalysisKey
 
 __all__ = ["GameWork", "ScopeGame", "pending_work", "scope_games", "write_faults",
            "write_rows"]

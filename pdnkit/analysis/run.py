@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.analysis.judge import THRESHOLDS, Thresholds, write_mistakes
-from pdnkit.analysis.keys import AnalysisKey
 from pdnkit.analysis.plan import pending_work, scope_games, write_faults, write_rows
 from pdnkit.analysis.pool import Pool
 from pdnkit.errors import ArgumentError
+from pdnkit.store.evals import AnalysisKey
 from pdnkit.store.session import DbLike, writing
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NAG_BLUNDER", "NAG_MISTAKE", "eval_comment", "read_eval"]
+__all__ = ["EVAL_PATTERN", "NAG_BLUNDER", "NAG_MISTAKE", "eval_comment", "read_eval"]
 
 #: the NAG of a mistake (and of a missed shot): ``?``
 NAG_MISTAKE = 2
 #: the NAG of a blunder: ``??``
 NAG_BLUNDER = 4
 
-_EVAL = re.compile(r"\[%eval\s+([+-]?\d+(?:\.\d+)?)(?:\s*,\s*(\d+))?\s*\]")
+#: an ``[%eval SCORE]`` or ``[%eval SCORE,DEPTH]`` command in a comment
+EVAL_PATTERN = re.compile(r"\[%eval\s+([+-]?\d+(?:\.\d+)?)(?:\s*,\s*(\d+))?\s*\]")
 
 
 def eval_comment(score: float, depth: int | None) -> str:
@@ -47,7 +48,7 @@ def read_eval(comment: str | None) -> tuple[float, int | None] | None:
     """
     if not comment:
         return None
-    m = _EVAL.search(comment)
+    m = EVAL_PATTERN.search(comment)
     if m is None:
         return None
     return float(m.group(1)), int(m.group(2)) if m.group(2) else None

@@ -22,11 +22,13 @@ from pdnkit.store.session import DbLike, reading
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
 
+    from pdnkit.findings import Finding
     from pdnkit.pdn.source import Source as PdnSource
+    from pdnkit.store.evals import AnalysisKey
     from pdnkit.validation import GameReport
     from pdnkit.validation.sources import Source
 
-__all__ = ["db_games", "file_game", "file_games"]
+__all__ = ["db_analysis", "db_games", "file_game", "file_games"]
 
 
 def file_game(source: PdnSource, game: int, *, variant: str | None = None) -> GameReport:
@@ -97,3 +99,31 @@ def _games(con: duckdb.DuckDBPyConnection, where: str | None, game_id: int | Non
             label = f"{Path(path).name if path else 'database'}, game {int(index or 0) + 1} " \
                     f"(game_id {gid})"
             yield int(gid), label, report
+
+
+def db_analysis(con: duckdb.DuckDBPyConnection, game_id: int, key: AnalysisKey
+                ) -> tuple[list[tuple[int, float | None]], list[Finding]]:
+    """One game's analysis under ``key``: ``(ply, score)`` of each position evaluated and the
+    analysis findings stored (``blunder``, ``mistake``, ``missed-shot``, ``engine-failed``).
+
+    >>> from pdnkit.store import connect
+    >>> from pdnkit.store.evals import AnalysisKey
+    >>> db_analysis(connect(":memory:"), 1, AnalysisKey("b", "1", "{}", "material"))
+    ([], [])
+    """
+    from pdnkit.findings import make_finding
+
+    cond, params = key.sql("e")
+    evals = [(int(p), None if s is None else float(s)) for p, s in con.execute(
+        f"SELECT e.ply, e.score FROM evals e WHERE e.game_id = ? AND {cond} ORDER BY e.ply",
+        [int(game_id), *params]).fetchall()]
+    rows = con.execute(
+        "SELECT f.code, f.severity, f.message, f.ply, f.move, f.line, f.fen FROM findings f "
+        "WHERE f.game_id = ? AND f.code IN ('blunder', 'mistake', 'missed-shot', "
+        "'engine-failed') AND json_extract_string(f.details, '$.engine') = ? "
+        "AND json_extract_string(f.details, '$.engine_version') = ? "
+        "AND json_extract_string(f.details, '$.settings') = ? ORDER BY f.ply NULLS FIRST",
+        [int(game_id), *params]).fetchall()
+    found = [make_finding(code, message, severity=severity, ply=ply, move=move, line=line,
+                          fen=fen) for code, severity, message, ply, move, line, fen in rows]
+    return evals, found

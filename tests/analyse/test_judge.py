@@ -13,8 +13,8 @@ import pytest
 
 from pdnkit.analysis import Thresholds, mistakes
 from pdnkit.analysis.judge import write_mistakes
-from pdnkit.analysis.keys import AnalysisKey
 from pdnkit.store import import_files
+from pdnkit.store.evals import AnalysisKey
 from tests.engines.helpers import game_text, random_game
 
 KEY = AnalysisKey("hand", "1", '{"depth":1}', "positional")

@@ -31,6 +31,7 @@ TABLE_COMMANDS: dict[str, list[str]] = {
     "stats-lengths": ["stats", "lengths"],
     "stats-findings": ["stats", "findings"],
     "stats-crosstable": ["stats", "crosstable", "--event", "Cup"],
+    "stats-accuracy": ["stats", "accuracy"],
     "tree": ["tree", "--variant", "international"],
     "variants": ["variants"],
     "moves": ["moves", "international"],

@@ -1,6 +1,8 @@
-"""Which analysis a row belongs to: the engine's name and version and the settings it ran with
-(:class:`AnalysisKey`), the analyses a database holds (:func:`engine_keys`) and the one a
-reader means (:func:`choose_key`).
+"""The ``evals`` table's side of the store: which analysis a row belongs to (the engine's
+name and version and the settings it ran with: :class:`AnalysisKey`), the analyses a database
+holds (:func:`engine_keys`), the one a reader means (:func:`choose_key`), and what
+``export --annotate`` writes into a game (:func:`eval_marks`). The analysis itself
+(:mod:`pdnkit.analysis`) sits a floor up and fills the table.
 
 Example:
     >>> from pdnkit.store import connect
@@ -23,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from pdnkit.engines.base import EngineInfo
 
-__all__ = ["AnalysisKey", "choose_key", "engine_keys"]
+__all__ = ["NAGS", "AnalysisKey", "choose_key", "engine_keys", "eval_marks"]
 
 
 @dataclass(frozen=True)
@@ -118,3 +120,41 @@ def choose_key(con: duckdb.DuckDBPyConnection, engine: str | None = None
     labels = ", ".join(repr(k.label) for k in (hits or found))
     what = "several analyses" if hits else "no analysis"
     raise ArgumentError(f"--engine {engine!r} names {what} of the database; it holds: {labels}")
+
+
+#: the NAG ``export --annotate`` gives each finding code of a move (``$4`` is ``??``, ``$2``
+#: ``?``), worst first
+NAGS = {"blunder": 4, "missed-shot": 2, "mistake": 2}
+
+
+def eval_marks(con: duckdb.DuckDBPyConnection, key: AnalysisKey, game_ids: list[int]
+                ) -> dict[int, dict[int, tuple[float | None, int | None, int | None]]]:
+    """``game_id -> {ply: (score, depth, nag)}`` for the games ``game_ids``: the score and
+    depth of the position after each ply that ``key`` evaluated, and the NAG of the worst
+    mistake finding of that ply's move (:data:`NAGS`), stored by the analysis.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> eval_marks(connect(":memory:"), AnalysisKey("b", "1", "{}", "material"), [1])
+        {}
+    """
+    if not game_ids:
+        return {}
+    ids = ", ".join(str(int(g)) for g in game_ids)
+    cond, params = key.sql("e")
+    out: dict[int, dict[int, tuple[float | None, int | None, int | None]]] = {}
+    for gid, ply, score, depth in con.execute(
+            f"SELECT e.game_id, e.ply, e.score, e.depth FROM evals e "
+            f"WHERE e.game_id IN ({ids}) AND {cond}", params).fetchall():
+        out.setdefault(int(gid), {})[int(ply)] = (score, depth, None)
+    marks = ", ".join("?" for _ in NAGS)
+    for gid, ply, code in con.execute(
+            f"SELECT f.game_id, f.ply, f.code FROM findings f WHERE f.game_id IN ({ids}) "
+            f"AND f.code IN ({marks}) AND json_extract_string(f.details, '$.engine') = ? "
+            "AND json_extract_string(f.details, '$.engine_version') = ? "
+            "AND json_extract_string(f.details, '$.settings') = ? AND f.ply IS NOT NULL",
+            [*NAGS, *params]).fetchall():
+        plies = out.setdefault(int(gid), {})
+        score, depth, nag = plies.get(int(ply), (None, None, None))
+        plies[int(ply)] = (score, depth, max(nag or 0, NAGS[code]))
+    return out
