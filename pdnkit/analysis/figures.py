@@ -74,7 +74,9 @@ def accuracy(
             WITH j AS ({sql}),
             m AS (
                 SELECT player_name(CASE WHEN j.side = 'W' THEN g.white ELSE g.black END)
-                           AS player, j.game_id, greatest(j.loss, 0) AS loss, j.code
+                           AS player, j.game_id, j.code,
+                       CASE WHEN j.played IS NOT DISTINCT FROM j.best THEN 0
+                            ELSE greatest(j.loss, 0) END AS loss
                 FROM j JOIN games g ON g.game_id = j.game_id
             )
             SELECT player, count(DISTINCT game_id)::BIGINT AS games, count(*)::BIGINT AS moves,
@@ -130,7 +132,8 @@ def worst_games(con: duckdb.DuckDBPyConnection, key: AnalysisKey, gf: GameFilter
                count(*) FILTER (WHERE code = 'missed-shot')::BIGINT AS missed_shots,
                count(*) FILTER (WHERE code = 'blunder')::BIGINT AS blunders,
                count(*) FILTER (WHERE code = 'mistake')::BIGINT AS mistakes,
-               round(avg(greatest(j.loss, 0)), 3) AS avg_loss,
+               round(avg(CASE WHEN j.played IS NOT DISTINCT FROM j.best THEN 0
+                              ELSE greatest(j.loss, 0) END), 3) AS avg_loss,
                min(j.ply) FILTER (WHERE code IS NOT NULL) AS first_ply
         FROM j JOIN games g ON g.game_id = j.game_id
         GROUP BY ALL

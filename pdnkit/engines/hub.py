@@ -114,14 +114,15 @@ class HubEngine:
     :data:`DEFAULT_DEPTH`), with the engine parameters ``params`` set (each must be one the
     engine declares). ``timeout``: seconds a position may take (default
     :data:`POSITION_TIMEOUT`, or five times the move time and ten seconds more);
-    ``start_timeout``: seconds to ``ready``. The engine starts here: a program that is not
-    there or is no Hub engine raises :class:`~pdnkit.engines.base.EngineError`."""
+    ``start_timeout``: seconds to ``ready`` (default :data:`START_TIMEOUT`). The engine
+    starts here: a program that is not there or is no Hub engine raises
+    :class:`~pdnkit.engines.base.EngineError`."""
 
     scale = "positional"
 
     def __init__(self, command: str | Sequence[str], *, depth: int | None = None,
                  movetime: float | None = None, params: Mapping[str, str] | None = None,
-                 timeout: float | None = None, start_timeout: float = START_TIMEOUT,
+                 timeout: float | None = None, start_timeout: float | None = None,
                  variant: str = "international") -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         if not self.argv:
@@ -137,7 +138,7 @@ class HubEngine:
         self.params = dict(params or {})
         self.timeout = float(timeout) if timeout else (
             POSITION_TIMEOUT if self.movetime is None else self.movetime * 5 + 10.0)
-        self.start_timeout = float(start_timeout)
+        self.start_timeout = float(start_timeout or START_TIMEOUT)
         self.starts = 0  # processes started (restarts after a fault included)
         self._proc: subprocess.Popen[bytes] | None = None
         self._reader: _Reader | None = None

@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pdnkit.analysis import Thresholds, mistakes
+from pdnkit.analysis import Thresholds, accuracy, mistakes
 from pdnkit.analysis.judge import write_mistakes
 from pdnkit.store import import_files
 from pdnkit.store.evals import AnalysisKey
@@ -101,3 +101,21 @@ def test_the_findings_are_written_once_and_rewritten_only_when_they_change(
     other = AnalysisKey("hand", "1", '{"depth":2}', "positional")
     assert write_mistakes(db, other) == {}  # another analysis's findings are its own
     assert db.execute("SELECT count(*) FROM findings").fetchone() == (5,)
+
+
+def test_players_by_the_engine_s_judgement(db: duckdb.DuckDBPyConnection) -> None:
+    """White's moves lost 0.6, 0.1, 2.0 (a missed shot) and 2.0; Black's 1.2, 1.3 with the
+    engine's own move (nothing), 5.0 and 0: averages 1.175 and 1.55."""
+    df = accuracy(db, engine="hand")
+    rows = {r["player"]: r for r in df.to_dict("records")}
+    assert rows["WTest"]["moves"] == rows["BTest"]["moves"] == 4
+    assert rows["WTest"]["avg_loss"] == 1.175 and rows["BTest"]["avg_loss"] == 1.55
+    assert (rows["WTest"]["missed_shots"], rows["WTest"]["blunders"], rows["WTest"]["mistakes"],
+            rows["WTest"]["per_game"]) == (1, 1, 1, 3.0)
+    assert (rows["BTest"]["blunders"], rows["BTest"]["per_game"]) == (2, 2.0)
+    assert list(df["player"]) == ["WTest", "BTest"]  # the smaller loss first
+    assert set(df["engine"]) == {"hand 1 depth 1"}
+    assert accuracy(db, player="btest")["player"].tolist() == ["BTest"]
+    assert accuracy(db, event="no such event").empty
+    with pytest.raises(ValueError, match="names no analysis"):
+        accuracy(db, engine="dame")
