@@ -83,12 +83,14 @@ def pending_work(con: duckdb.DuckDBPyConnection, key: AnalysisKey, games: Sequen
         part = todo[i:i + chunk]
         ids = ", ".join(str(g.game_id) for g in part)
         rows = con.execute(f"""
+            WITH done AS (SELECT e.game_id, e.ply FROM evals e
+                          WHERE e.game_id IN ({ids}) AND {cond})
             SELECT p.game_id, p.ply, p.black, full_bits(p.wm, p.wm_high),
                    full_bits(p.wk, p.wk_high), full_bits(p.bm, p.bm_high),
                    full_bits(p.bk, p.bk_high)
             FROM position_bits p
-            WHERE p.game_id IN ({ids}) AND NOT EXISTS (
-                SELECT 1 FROM evals e WHERE e.game_id = p.game_id AND e.ply = p.ply AND {cond})
+            LEFT JOIN done d ON d.game_id = p.game_id AND d.ply = p.ply
+            WHERE p.game_id IN ({ids}) AND d.ply IS NULL
             ORDER BY p.game_id, p.ply
         """, kparams).fetchall()
         by_game: dict[int, list[tuple[Any, ...]]] = {}
