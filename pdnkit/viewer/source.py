@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import ArgumentError
 from pdnkit.store.session import DbLike, reading
@@ -101,7 +101,7 @@ def _games(con: duckdb.DuckDBPyConnection, where: str | None, game_id: int | Non
             yield int(gid), label, report
 
 
-def db_analysis(con: duckdb.DuckDBPyConnection, game_id: int, key: AnalysisKey
+def db_analysis(db: DbLike, game_id: int, key: AnalysisKey
                 ) -> tuple[list[tuple[int, float | None]], list[Finding]]:
     """One game's analysis under ``key``: ``(ply, score)`` of each position evaluated and the
     analysis findings stored (``blunder``, ``mistake``, ``missed-shot``, ``engine-failed``).
@@ -114,16 +114,22 @@ def db_analysis(con: duckdb.DuckDBPyConnection, game_id: int, key: AnalysisKey
     from pdnkit.findings import make_finding
 
     cond, params = key.sql("e")
-    evals = [(int(p), None if s is None else float(s)) for p, s in con.execute(
-        f"SELECT e.ply, e.score FROM evals e WHERE e.game_id = ? AND {cond} ORDER BY e.ply",
-        [int(game_id), *params]).fetchall()]
-    rows = con.execute(
+    with reading(db) as con:
+        evals = [(int(p), None if s is None else float(s)) for p, s in con.execute(
+            f"SELECT e.ply, e.score FROM evals e WHERE e.game_id = ? AND {cond} "
+            "ORDER BY e.ply", [int(game_id), *params]).fetchall()]
+        rows = _analysis_findings(con, game_id, params)
+    found = [make_finding(code, message, severity=severity, ply=ply, move=move, line=line,
+                          fen=fen) for code, severity, message, ply, move, line, fen in rows]
+    return evals, found
+
+
+def _analysis_findings(con: duckdb.DuckDBPyConnection, game_id: int,
+                       params: list[str]) -> list[tuple[Any, ...]]:
+    return con.execute(
         "SELECT f.code, f.severity, f.message, f.ply, f.move, f.line, f.fen FROM findings f "
         "WHERE f.game_id = ? AND f.code IN ('blunder', 'mistake', 'missed-shot', "
         "'engine-failed') AND json_extract_string(f.details, '$.engine') = ? "
         "AND json_extract_string(f.details, '$.engine_version') = ? "
         "AND json_extract_string(f.details, '$.settings') = ? ORDER BY f.ply NULLS FIRST",
         [int(game_id), *params]).fetchall()
-    found = [make_finding(code, message, severity=severity, ply=ply, move=move, line=line,
-                          fen=fen) for code, severity, message, ply, move, line, fen in rows]
-    return evals, found
