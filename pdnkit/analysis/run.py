@@ -230,9 +230,14 @@ def _run(con: duckdb.DuckDBPyConnection, key: AnalysisKey, games: list[ScopeGame
 
 def _flush(con: duckdb.DuckDBPyConnection, key: AnalysisKey, rows: list[dict[str, Any]],
            faults: dict[int, list[tuple[int, str, str]]]) -> None:
-    """Write the rows and faults gathered so far (and forget them)."""
+    """Write the rows and faults gathered so far (and forget them); the named step
+    ``analyse.committed`` (:func:`pdnkit.store.steps.reached`) follows each write."""
+    from pdnkit.store.steps import reached
+
     write_rows(con, key, rows)
     write_faults(con, key, faults)
+    if rows or faults:
+        reached("analyse.committed")
     rows.clear()
     faults.clear()
 

@@ -13,26 +13,29 @@ import sys
 import time
 from pathlib import Path
 
+from pdnkit.store.steps import STEP_LOG
 from tests.analyse.test_run import ALL_POSITIONS, EVALS, expected_rows, table
 from tests.engines.helpers import alive, fake_engine, pids, scripted
 
 
-def start(collection: Path, db: Path, engine: str) -> subprocess.Popen[str]:
-    """pdnkit in a process group of its own, as a shell runs a command at a terminal."""
+def start(collection: Path, db: Path, engine: str, steps: Path) -> subprocess.Popen[str]:
+    """pdnkit in a process group of its own, as a shell runs a command at a terminal, that
+    lists the named steps it reaches in ``steps``."""
     return subprocess.Popen([sys.executable, "-m", "pdnkit", "analyse", str(collection),
                              "--db", str(db), "--engine", engine, "--depth", "7", "-q"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True, env={**os.environ, STEP_LOG: str(steps)})
 
 
-def wait_for_searches(log: Path, n: int, proc: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + 120
+def wait_for_commit(steps: Path, proc: subprocess.Popen[str]) -> None:
+    """Until the run has committed its first evaluations (the named step)."""
+    deadline = time.monotonic() + 300
     while time.monotonic() < deadline:
-        if log.exists() and log.read_text().count("go analyze") >= n:
+        if steps.exists() and "analyse.committed" in steps.read_text().split():
             return
         assert proc.poll() is None, proc.communicate()
         time.sleep(0.05)
-    raise AssertionError("the engine was never asked")
+    raise AssertionError("nothing was committed")
 
 
 def engine(tmp: Path, name: str, delay: float = 0.0) -> str:
@@ -50,8 +53,8 @@ def finished_rows(db: Path) -> list[tuple[object, ...]]:
 def test_kill_9_leaves_no_engine_and_the_next_run_goes_on(collection: Path,
                                                           tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
-    proc = start(collection, db, engine(tmp_path, "slow", delay=0.03))
-    wait_for_searches(tmp_path / "slow.log", 100, proc)  # the first game committed
+    proc = start(collection, db, engine(tmp_path, "slow", delay=0.03), tmp_path / "steps")
+    wait_for_commit(tmp_path / "steps", proc)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     deadline = time.monotonic() + 10
@@ -72,8 +75,8 @@ def test_kill_9_leaves_no_engine_and_the_next_run_goes_on(collection: Path,
 def test_ctrl_c_keeps_what_was_evaluated_and_says_so(collection: Path,
                                                      tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
-    proc = start(collection, db, engine(tmp_path, "slow", delay=0.03))
-    wait_for_searches(tmp_path / "slow.log", 100, proc)
+    proc = start(collection, db, engine(tmp_path, "slow", delay=0.03), tmp_path / "steps")
+    wait_for_commit(tmp_path / "steps", proc)
     os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C at a terminal: the whole foreground group
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

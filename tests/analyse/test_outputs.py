@@ -124,3 +124,20 @@ def test_the_collection_report_has_the_analysis(db: Path) -> None:
                      "ORDER BY count(*) DESC, g.game_id LIMIT 1")[0][0]
     section = text.split("## Engine analysis")[1]
     assert section.splitlines()[6].startswith(f"| {worst} |")
+
+
+def test_show_gives_the_score_at_the_ply_and_the_analysis_findings(db: Path) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from pdnkit.viewer import show
+
+    gid, ply, code = rows(db, "SELECT game_id, ply, code FROM findings WHERE code = 'blunder' "
+                              "ORDER BY game_id, ply LIMIT 1")[0]
+    (score,) = rows(db, f"SELECT score FROM evals WHERE game_id = {gid} AND ply = {ply}")[0]
+    con = Console(file=StringIO(), width=200, color_system=None)
+    con.print(show(db=db, game_id=gid, ply=ply))
+    text = con.file.getvalue()  # type: ignore[attr-defined]
+    assert f"evaluation: {score:+.2f} (builtin 1 depth 3; men, White's view)" in text
+    assert f"│ {ply} " in text and code in text
