@@ -61,7 +61,7 @@ def analyse_cmd(
         None, "--movetime", min=0.001, help="Seconds per position instead of a depth (Hub "
                                             "engines)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1,
-                             help="Engines at work at once, one position each."),
+                             help="Engines at work at once, one game each."),
     timeout: float | None = typer.Option(
         None, "--timeout", min=0.1,
         help="Seconds a Hub engine may take for one position before it counts as hung and is "
