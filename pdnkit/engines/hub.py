@@ -90,9 +90,18 @@ class _Reader:
     def __init__(self, proc: subprocess.Popen[bytes]) -> None:
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.errors: collections.deque[str] = collections.deque(maxlen=8)
-        for stream, target in ((proc.stdout, self._out), (proc.stderr, self._err)):
-            threading.Thread(target=target, args=(stream,), daemon=True,
-                             name="pdnkit-engine-reader").start()
+        self.threads = [threading.Thread(target=target, args=(stream,), daemon=True,
+                                         name="pdnkit-engine-reader")
+                        for stream, target in ((proc.stdout, self._out),
+                                               (proc.stderr, self._err))]
+        for t in self.threads:
+            t.start()
+
+    def last_error(self) -> str | None:
+        """The engine's last line on standard error, once it has ended (read to its end,
+        waiting a second at most)."""
+        self.threads[1].join(timeout=1.0)
+        return self.errors[-1] if self.errors else None
 
     def _out(self, stream: IO[bytes]) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -244,7 +253,8 @@ class HubEngine:
         if proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 status = proc.wait(timeout=2)
-        said = f" ({self._reader.errors[-1]})" if self._reader and self._reader.errors else ""
+        last = self._reader.last_error() if self._reader is not None else None
+        said = f" ({last})" if last else ""
         how = f"with status {status}" if status is not None else "its output"
         return f"the process ended {how}{said}"
 

@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from pdnkit.store.steps import STEP_LOG
 from tests.analyse.test_run import ALL_POSITIONS, EVALS, expected_rows, table
 from tests.engines.helpers import alive, fake_engine, pids, scripted
@@ -72,6 +74,7 @@ def test_kill_9_leaves_no_engine_and_the_next_run_goes_on(collection: Path,
     assert finished_rows(db) == expected_rows()
 
 
+@pytest.mark.slow  # about 12 s: two runs of pdnkit, one stopped after its first commit
 def test_ctrl_c_keeps_what_was_evaluated_and_says_so(collection: Path,
                                                      tmp_path: Path) -> None:
     db = tmp_path / "a.duckdb"
