@@ -164,13 +164,16 @@ _SIDE = {"W": "White", "B": "Black"}
 def _message(r: Any, key: AnalysisKey) -> str:
     side = _SIDE.get(r.side, r.side)
     line = r.pv or r.best
-    scores = f"{r.before + 0.0:+.2f} -> {r.after + 0.0:+.2f} for White, {key.label}"
+    what = ("material, not positional judgement: " if key.scale == "material" else "")
+    scores = f"{what}{r.before + 0.0:+.2f} -> {r.after + 0.0:+.2f} for White, {key.label}"
     if r.code == "missed-shot":
-        what = "a shot" if r.sacrifice else "a win of material"
-        return (f"{side}'s {r.written} misses {what} worth {r.gain:.2f} men ({scores}); the "
+        kind = "a shot" if r.sacrifice else "a win of material"
+        return (f"{side}'s {r.written} misses {kind} worth {r.gain:.2f} men ({scores}); the "
                 f"engine's line: {line}")
     verb = "drops" if key.scale == "material" else "loses"
-    return f"{side}'s {r.written} {verb} {r.loss:.2f} men ({scores}); the engine's line: {line}"
+    unit = "men of material" if key.scale == "material" else "men"
+    return (f"{side}'s {r.written} {verb} {r.loss:.2f} {unit} ({scores}); the engine's line: "
+            f"{line}")
 
 
 def mistakes(con: duckdb.DuckDBPyConnection, key: AnalysisKey, where: str = "TRUE",
