@@ -119,8 +119,8 @@ def judged_sql(key: AnalysisKey, where: str = "TRUE", params: list[SqlParam] | N
     sql = f"""
         WITH e AS (
             SELECT e.game_id, e.ply, e.score, e.best, e.pv, e.depth, e.material, e.pv_material
-            FROM evals e JOIN games g ON g.game_id = e.game_id
-            WHERE {cond} AND ({where})
+            FROM evals e
+            WHERE {cond} AND e.game_id IN (SELECT g.game_id FROM games g WHERE {where})
         ),
         j AS (
             SELECT b.game_id, b.ply, CASE WHEN pb.black THEN 'B' ELSE 'W' END AS side,
@@ -301,8 +301,7 @@ def stored_findings(con: duckdb.DuckDBPyConnection, key: AnalysisKey, where: str
     """
     cond, kparams = _key_condition(key, ANALYSIS_CODES)
     return con.execute(f"""
-        SELECT fl.path, f.* FROM findings f JOIN games g ON g.game_id = f.game_id
-        JOIN files fl ON fl.file_id = f.file_id
-        WHERE {cond} AND ({where})
+        SELECT fl.path, f.* FROM findings f JOIN files fl ON fl.file_id = f.file_id
+        WHERE {cond} AND f.game_id IN (SELECT g.game_id FROM games g WHERE {where})
         ORDER BY fl.path, f.game_index, f.ply NULLS FIRST, f.code
     """, [*kparams, *(params or [])]).df()

@@ -103,6 +103,9 @@ def _scope(con: duckdb.DuckDBPyConnection, imported: ImportSummary | None,
     return " AND ".join(parts) or "TRUE", params
 
 
+_UNKNOWN = "(unknown variant)"
+
+
 def _playable(engine: Engine, games: list[ScopeGame],
               note: Callable[[str], None]) -> tuple[list[ScopeGame], Counter[str]]:
     from pdnkit.rules import get_rules
@@ -113,11 +116,14 @@ def _playable(engine: Engine, games: list[ScopeGame],
         if g.variant and engine.plays(get_rules(g.variant)):
             keep.append(g)
         else:
-            skipped[g.variant or "(unknown variant)"] += 1
+            skipped[g.variant or _UNKNOWN] += 1
     for variant, n in sorted(skipped.items()):
+        games_of = f"{n} game{'s' * (n != 1)}"
+        if variant == _UNKNOWN:
+            note(f"{games_of} without a known variant left out (no rules to search them by)")
+            continue
         plays = ", ".join(engine.info.variants) or "international"
-        note(f"{n} game{'s' * (n != 1)} of {variant} left out: {engine.info.label} plays "
-             f"{plays}")
+        note(f"{games_of} of {variant} left out: {engine.info.label} plays {plays}")
     return keep, skipped
 
 

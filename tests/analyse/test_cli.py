@@ -148,3 +148,18 @@ def test_a_lake_is_refused(tmp_path: Path) -> None:
     assert code in (0, 1), err
     code, _, err = cli("analyse", "--db", lake, "--depth", "2")
     assert code == 2 and "a lake is read-only for an analysis" in err
+
+
+def test_where_reads_the_games_columns_as_they_are_named(analysed: tuple[Path, str, str],
+                                                         tmp_path: Path) -> None:
+    """``--where`` names the games table's columns bare (game_id and line are also columns
+    of the evaluations and findings it is read beside)."""
+    db = tmp_path / "copy.duckdb"
+    db.write_bytes(analysed[0].read_bytes())
+    out = tmp_path / "f.jsonl"
+    code, _, err = cli("analyse", "--db", db, "--depth", "3", "--where",
+                       "game_id <= 3 AND line > 0", "--out", out)
+    assert code == 0, err
+    assert "3 games, 0 positions evaluated now" in err
+    rows = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert rows and {r["game_id"] for r in rows} <= {1, 2, 3}
