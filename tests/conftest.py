@@ -46,6 +46,7 @@ LONG_FIRST = (
     "tests/core/test_moves.py",
     "tests/view/test_browser.py",
     "tests/cli/test_cli_output.py",
+    "tests/analyse/test_cli.py",
 )
 
 
