@@ -9,8 +9,8 @@ The protocol is Hub version 2 as Scan 3 and the Hub GUI speak it (Fabien Letouze
 * a search: ``pos pos=<side and 50 squares>``, ``level depth=N`` or ``level move-time=S``,
   ``go analyze`` -> ``info depth=... score=... nodes=... pv="..."`` lines, then ``done
   move=... [ponder=...]``; the score is in men from the side to move's view;
-* ``new-game`` (clear the tables), ``ping`` -> ``pong``, ``quit``; an engine ends when its
-  standard input closes.
+* ``new-game`` (clear the tables) and ``ping`` -> ``pong`` before each game, ``quit`` at the
+  end; an engine ends when its standard input closes.
 
 The engine is a child that dies with pdnkit (:func:`pdnkit._children.start_child`, the
 mechanism of pdnkit's worker processes: ``kill -9`` of pdnkit included). Its output is read by
@@ -287,12 +287,20 @@ class HubEngine:
         return board_of(rules) and rules.name in self._info.variants
 
     def new_game(self) -> None:
-        """Tell a running engine that the next positions are of another game."""
-        if self._proc is not None:
-            try:
-                self._send("new-game")
-            except EngineFault:
-                self._kill()
+        """Tell a running engine that the next positions are of another game (``new-game``:
+        it clears its tables), then ``ping`` it and wait for its ``pong``, so that a new game
+        starts with an engine that answers and nothing of the last one left to read. An
+        engine that does not answer is ended: the next position starts another."""
+        if self._proc is None:
+            return
+        try:
+            self._send("new-game")
+            self._send("ping")
+            deadline = time.monotonic() + self.start_timeout
+            while self._next(deadline, "ping", self.start_timeout)[0] != "pong":
+                pass
+        except EngineFault:
+            self._kill()
 
     def evaluate(self, position: Any) -> Evaluation:
         """Search ``position`` (a ``Position`` of a variant the engine plays, not a terminal

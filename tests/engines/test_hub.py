@@ -161,3 +161,15 @@ def test_variants_come_from_the_variant_parameter(tmp_path: Path) -> None:
     with HubEngine(fake_engine(tmp_path, {}, "plain.json")) as plain:
         assert plain.info.variants == ("international",)
         assert not plain.plays(get_rules("frisian"))
+
+
+def test_a_new_game_clears_the_tables_and_waits_for_pong(tmp_path: Path) -> None:
+    log = tmp_path / "log.txt"
+    script = {"log": str(log), "default": {"score": 0.0, "move": "32-28"}}
+    with HubEngine(fake_engine(tmp_path, script)) as engine:
+        engine.new_game()
+        assert engine.pid is not None
+        engine.evaluate(START)
+    said = log.read_text().splitlines()
+    assert said[said.index("new-game") + 1] == "ping"
+    assert said.index("ping") < said.index("go analyze")
