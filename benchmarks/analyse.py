@@ -12,7 +12,9 @@ Three figures, each the best of ``--repeat`` runs:
    database with one engine: import, engine start, every position, the findings; and the
    engine's share alone (its searches through :class:`pdnkit.engines.HubEngine`);
 2. ``--games`` games analysed with ``--jobs 1`` and with ``--jobs 2``: the ratio is what a
-   second engine buys (on an idle 2-core machine it can reach 2; a loaded one gives less);
+   second engine buys (on an idle 2-core machine it can reach 2; a loaded one gives less),
+   and the CPU time of one ``--jobs 1`` run split between the engine and pdnkit (pdnkit's
+   share is the part a second engine does not take over);
 3. the built-in tactical check at the same depth on the same games, positions a second.
 
 The Hub engine defaults to dame-rs's ``dame hub`` (``pip install -e ".[engines]"``). Prints
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shlex
 import shutil
 import sys
@@ -73,6 +76,13 @@ def _analyse(folder: Path, text: str, engine: str, depth: int, jobs: int) -> obj
     return analyse([pdn], work / "a.duckdb", engine=engine, depth=depth, jobs=jobs)
 
 
+def _cpu() -> tuple[float, float]:
+    """CPU seconds of this process and of its children that have ended (the engines)."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime
+
+
 def _engine_only(text: str, engine: str, depth: int) -> int:
     from pdnkit.engines import open_engine
     from pdnkit.pdn import parse_game
@@ -118,6 +128,12 @@ def main() -> None:
               f"(import, engine start, searches, findings); the engine's searches "
               f"{t_eng:.2f} s ({count / t_eng:.0f} positions/s); {s}")
         text = "\n\n".join(chosen)
+        before = _cpu()
+        _analyse(folder, text, engine, args.depth, 1)
+        mine, engines = (b - a for a, b in zip(before, _cpu(), strict=True))
+        print(f"   CPU of one --jobs 1 run: the engine {engines:.2f} s, pdnkit {mine:.2f} s "
+              f"({100 * mine / (mine + engines):.0f}% of the work: what two engines cannot "
+              "share out)")
         t1, s1 = _best(lambda: _analyse(folder, text, engine, args.depth, 1), args.repeat)
         t2, s2 = _best(lambda: _analyse(folder, text, engine, args.depth, 2), args.repeat)
         pos = s1.positions  # type: ignore[attr-defined]

@@ -163,7 +163,7 @@ class HubEngine:
             # a session of its own: a Ctrl-C at the terminal reaches pdnkit, which ends the
             # engine itself, and not the engine in the middle of a search
             proc = start_child(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
+                               stderr=subprocess.PIPE, start_new_session=True)
         except FileNotFoundError:
             raise EngineError(
                 f"cannot start the engine {self._command()!r}: there is no program "
@@ -230,22 +230,26 @@ class HubEngine:
     def _next(self, deadline: float, waiting: str, limit: float) -> tuple[str, dict[str, str]]:
         """The next Hub line before ``deadline`` (lines that do not read are skipped, as the
         protocol says); ``waiting`` and ``limit`` (seconds) say what for, in a fault."""
-        assert self._reader is not None
         while True:
-            left = deadline - time.monotonic()
             try:
-                line = self._reader.lines.get(timeout=max(0.0, left)) if left > 0 else \
-                    self._reader.lines.get_nowait()
-            except queue.Empty:
-                raise EngineFault("hang", f"no answer to {waiting} within {limit:g} s") from None
-            if line is _EOF:
-                raise EngineFault("crash", self._ended())
-            try:
-                cmd, args = parse_line(line)
+                cmd, args = parse_line(self._line(deadline, waiting, limit))
             except HubSyntaxError:
                 continue
             if cmd:
                 return cmd, args
+
+    def _line(self, deadline: float, waiting: str, limit: float) -> str:
+        """The next line of the engine's output, as it came."""
+        assert self._reader is not None
+        left = deadline - time.monotonic()
+        try:
+            line = self._reader.lines.get(timeout=left) if left > 0 else \
+                self._reader.lines.get_nowait()
+        except queue.Empty:
+            raise EngineFault("hang", f"no answer to {waiting} within {limit:g} s") from None
+        if line is _EOF:
+            raise EngineFault("crash", self._ended())
+        return line
 
     def _ended(self) -> str:
         proc = self._proc
@@ -320,26 +324,35 @@ class HubEngine:
             raise
 
     def _search(self, position: Any) -> Evaluation:
-        self._send(format_line("pos", pos=hub_position(position)))
-        self._send(format_line("level", depth=self.depth) if self.depth is not None
-                   else format_line("level", move_time=self.movetime))
-        self._send("go analyze")
+        level = (format_line("level", depth=self.depth) if self.depth is not None
+                 else format_line("level", move_time=self.movetime))
+        self._send(f"{format_line('pos', pos=hub_position(position))}\n{level}\ngo analyze")
         deadline = time.monotonic() + self.timeout
-        last: dict[str, str] = {}
+        last = ""  # the last info line with a score: read whole once the search is done
         other = 0
         while True:
-            cmd, args = self._next(deadline, "go analyze", self.timeout)
-            if cmd == "info" and "score" in args:
-                last = args
-            elif cmd == "done":
+            line = self._line(deadline, "go analyze", self.timeout)
+            head = line.lstrip()
+            if head.startswith("info"):
+                if " score=" in head:
+                    last = head
+                continue
+            try:
+                cmd, args = parse_line(line)
+            except HubSyntaxError:
+                cmd, args = "", {}
+            if cmd == "done":
                 break
-            elif cmd == "error":
+            if cmd == "error":
                 raise EngineFault("garbage", f"it said: {args.get('message', '')!r}")
-            elif cmd != "info":
-                other += 1
-                if other > MAX_OTHER_LINES:
-                    raise EngineFault("garbage", f"{other} lines that are not Hub answers")
-        return _evaluation(position, last, args)
+            other += 1
+            if other > MAX_OTHER_LINES:
+                raise EngineFault("garbage", f"{other} lines that are not Hub answers")
+        try:
+            info = parse_line(last)[1] if last else {}
+        except HubSyntaxError as exc:
+            raise EngineFault("garbage", str(exc)) from None
+        return _evaluation(position, info, args)
 
     def kill(self) -> None:
         """End the process at once (from any thread); the next position starts another."""
