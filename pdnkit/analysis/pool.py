@@ -96,10 +96,8 @@ class Pool:
                 done, streak = self._game(engine, work, streak)
                 if done is not None:
                     self.results.put(("game", done))
-        except EngineError as exc:
-            self.results.put(("error", exc))
-        except Exception as exc:  # a fault of pdnkit's own: stop the analysis, say what
-            self.results.put(("error", exc))
+        except Exception as exc:  # an engine that cannot go on (EngineError), or a fault of
+            self.results.put(("error", exc))  # pdnkit's own: the analysis stops, says what
         finally:
             if engine is not None:
                 with contextlib.suppress(Exception):
