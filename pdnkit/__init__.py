@@ -55,6 +55,8 @@ _API: dict[str, str] = {
     "demo": "pdnkit.demo",
     # search
     "search": "pdnkit.stats.search",
+    # engine analysis
+    "analyse": "pdnkit.analysis",
 }
 
 __all__ = sorted(_API) + ["__version__"]

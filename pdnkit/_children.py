@@ -16,6 +16,14 @@ worker's life to its parent's:
 :func:`close_pool` shuts one down without waiting forever for a worker that never ends (one
 stopped with SIGSTOP, or hung), and :func:`stop_workers` kills its workers at once.
 
+Another program run as a child (an engine pdnkit talks to, :func:`start_child`) gets the same
+signal: on Linux it is started through a few lines of Python that ask for
+``PR_SET_PDEATHSIG`` and then ``exec`` the program, which keeps the request (the kernel clears
+it only for set-user-ID programs). The parent it watches is the *thread* that started it: a
+thread that starts a child must outlive it (or stop it first). Elsewhere the child is only
+started; a well-behaved engine also ends when its standard input closes, as it does when
+pdnkit ends.
+
 Example:
     >>> pool = process_pool(1)
     >>> pool.submit(sum, [1, 2]).result()
@@ -27,10 +35,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -174,4 +184,56 @@ def _init(parent: int, initializer: Callable[..., Any] | None,
             initializer(*initargs)
 
 
-__all__ = ["WATCH_EVERY", "close_pool", "die_with_parent", "process_pool", "stop_workers"]
+#: what the launcher runs (``python -S -c``) before the program: ``argv[1]`` is the pid of
+#: the process that started it, ``argv[2:]`` the program's command line
+_LAUNCH = (
+    "import ctypes,os,signal,sys\n"
+    "try:\n"
+    " ctypes.CDLL(None,use_errno=True).prctl(1,int(signal.SIGKILL),0,0,0)\n"
+    "except (OSError,AttributeError):\n"
+    " pass\n"
+    "if os.getppid()!=int(sys.argv[1]):\n"
+    " os._exit(1)\n"
+    "try:\n"
+    " os.execvp(sys.argv[2],sys.argv[2:])\n"
+    "except OSError as e:\n"
+    " sys.stderr.write(f'cannot run {sys.argv[2]}: {e.strerror}\\n');os._exit(127)\n")
+
+
+def find_program(name: str) -> str | None:
+    """The file ``name`` runs (a path, or a name looked up on ``PATH``), or ``None`` when
+    there is no such program to run.
+
+    Example:
+        >>> find_program(sys.executable) == sys.executable, find_program("no-such-program-x")
+        (True, None)
+    """
+    if os.sep in name or (os.altsep and os.altsep in name):
+        return name if os.path.isfile(name) and os.access(name, os.X_OK) else None
+    return shutil.which(name)
+
+
+def start_child(argv: Sequence[str], **popen: Any) -> subprocess.Popen[Any]:
+    """Start the program ``argv`` (a command line as a list) as a child process that ends
+    when this process (the calling thread, on Linux) ends, even by ``kill -9``; ``popen`` are
+    ``subprocess.Popen``'s other arguments. Raises :class:`~pdnkit.errors.MissingFileError`
+    (a ``FileNotFoundError``) when ``argv[0]`` is no program to run.
+
+    Example:
+        >>> import subprocess
+        >>> child = start_child([sys.executable, "-c", "print(6 * 7)"], stdout=subprocess.PIPE)
+        >>> child.communicate()[0].strip(), child.returncode
+        (b'42', 0)
+    """
+    from pdnkit.errors import MissingFileError
+
+    argv = [str(a) for a in argv]
+    if not argv or find_program(argv[0]) is None:
+        raise MissingFileError(f"no such program: {argv[0] if argv else '(empty command)'}")
+    if sys.platform.startswith("linux"):
+        argv = [sys.executable, "-S", "-c", _LAUNCH, str(os.getpid()), *argv]
+    return subprocess.Popen(argv, **popen)
+
+
+__all__ = ["WATCH_EVERY", "close_pool", "die_with_parent", "find_program", "process_pool",
+           "start_child", "stop_workers"]

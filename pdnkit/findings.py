@@ -65,7 +65,7 @@ class CodeInfo:
     severity: Severity
     summary: str
     explanation: str
-    stage: str  # "read", "replay", "result", "draw", "header"
+    stage: str  # "read", "replay", "result", "draw", "header", "analysis"
 
 
 @dataclass
@@ -381,6 +381,44 @@ CODES: dict[str, CodeInfo] = {
         _c("draw-unsupported", "info", "draw",
            "a drawn result with no rule basis in the record (agreement)",
            "No draw rule was reached; the draw was presumably agreed. Not an error."),
+        # --- engine analysis (pdnkit analyse) ------------------------------------------------
+        _c("blunder", "warning", "analysis",
+           "a move that loses at least a man (the engine's score drops by the blunder threshold)",
+           "The engine's score of the position after the move is worse for the side that "
+           "played it than the score before it by at least the blunder threshold: 1.00 man by "
+           "default on both scales (`--blunder`). On the material scale of the built-in search "
+           "(`--engine builtin`) this is material the move drops: its best line reaches that "
+           "much less material; on the positional scale of a Hub engine it is the engine's "
+           "judgement, in men. Scores are held within +-5 men first, so a move that keeps a "
+           "decided position decided is no blunder, and a move that is the engine's own best "
+           "move never is one. The message gives both scores, the loss and the engine's move "
+           "with its line; the finding names the engine and its settings."),
+        _c("mistake", "info", "analysis",
+           "a move that loses at least half a man (the mistake threshold), less than a blunder",
+           "As `blunder`, for a loss from the mistake threshold (0.50 man by default on both "
+           "scales, `--mistake`) up to the blunder threshold. On the material scale only a "
+           "king's worth makes such a fraction (a king for two men where a king is worth 1.5); "
+           "on the positional scale it is a clear step down in the engine's judgement."),
+        _c("missed-shot", "warning", "analysis",
+           "a win of material was there and the move let it go",
+           "Before the move the engine's line won at least the shot threshold in material (1.00 "
+           "man by default, `--shot`): the material at the end of its line, with any captures "
+           "still pending played out, exceeds the material on the board by that much; and the "
+           "move played gave up at least as much of the score. The message says `a shot` when "
+           "the line begins by giving material away (a sacrifice that wins more back) and `a "
+           "win of material` otherwise, and gives the line. It replaces `blunder` or `mistake` "
+           "for that move. Material, not positional judgement: a king counts 3 men where kings "
+           "fly, 1.5 where they do not."),
+        _c("engine-failed", "warning", "analysis",
+           "the engine gave no evaluation of a position: it crashed, hung or answered garbage",
+           "The engine process ended (crashed), did not answer within the time limit (hung: "
+           "`--timeout`, it was killed) or answered what pdnkit cannot read (a move that is "
+           "not legal in the position, no score, an `error` line) while evaluating the "
+           "position after the finding's ply (a finding without a ply: the start position; "
+           "`details.position_ply` says which). The position has no row in `evals`; "
+           "a new engine process took over for the next position, and running `pdnkit "
+           "analyse` again tries the position again. The message says what happened and the "
+           "last line the engine wrote on its standard error."),
     ]
 }
 

@@ -625,9 +625,32 @@ def _collection_tables(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter
     events = findings(con, by="event", filter=gf)
     doc.table(events.head(worst * 2))
     doc.folded(f"{len(events) - worst * 2} more events", events.iloc[worst * 2:])
+    _analysis_section(doc, con, gf, worst)
     if fmt == "html":
         doc.h("Game lengths")
         doc.figure(plots.length_histogram(lengths(con, filter=gf)), "game lengths")
+
+
+def _analysis_section(doc: _Doc, con: duckdb.DuckDBPyConnection, gf: GameFilter,
+                      top: int) -> None:
+    """The engine analysis, where the database holds one (``pdnkit analyse``): the games
+    with the most missed shots, blunders and mistakes, and the players by accuracy."""
+    from pdnkit.analysis.figures import accuracy, worst_games
+    from pdnkit.store.evals import choose_key
+
+    key = choose_key(con)
+    if key is None:
+        return
+    games = worst_games(con, key, gf)
+    doc.h(f"Engine analysis: {key.label}")
+    doc.p(f"{len(games)} games analysed ({key.scale} scale: "
+          + ("exact material, not positional judgement" if key.scale == "material"
+             else "the engine's judgement in men") + "). A blunder loses a man or more, a "
+          "mistake half a man, a missed shot lets a win of material go (`pdnkit explain "
+          "blunder`); scores are White's.")
+    doc.table(games.head(top).drop(columns=["game_id"]), "No game was analysed.")
+    doc.folded("the players by the engine's judgement",
+               accuracy(con, engine=key.label, filter=gf).drop(columns=["engine"]))
 
 
 #: the columns of an opening table in a report

@@ -47,6 +47,7 @@ LONG_FIRST = (
     "tests/view/test_browser.py",
     "tests/serve/test_browser.py",
     "tests/cli/test_cli_output.py",
+    "tests/analyse/test_cli.py",
 )
 
 

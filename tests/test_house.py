@@ -20,7 +20,7 @@ FLOORS: dict[str, int] = {
     "pdnkit.errors": 0, "pdnkit._version": 0, "pdnkit.findings": 0, "pdnkit._lazy": 0, "pdnkit._atomic": 0,
     "pdnkit._children": 0, "pdnkit._arrow": 0, "pdnkit._cells": 0,
     "pdnkit.rules": 1,
-    "pdnkit.core": 2, "pdnkit.board": 2,
+    "pdnkit.core": 2, "pdnkit.board": 2, "pdnkit.engines": 2,
     "pdnkit.pdn": 3,
     "pdnkit.validation": 4,
     "pdnkit.rows": 5, "pdnkit.samples": 5, "pdnkit.openings": 5,
@@ -28,7 +28,7 @@ FLOORS: dict[str, int] = {
     # the openings' database side (labels stored games, opens a database): beside the store,
     # which calls it at import; the rest of pdnkit.openings stays on floor 5
     "pdnkit.openings.database": 6, "pdnkit.openings.listing": 6,
-    "pdnkit.lake": 7, "pdnkit.stats": 7,
+    "pdnkit.lake": 7, "pdnkit.stats": 7, "pdnkit.analysis": 7,
     "pdnkit.viewer": 8, "pdnkit.plots": 8,
     "pdnkit.reports": 9, "pdnkit.report_files": 9, "pdnkit.demo": 9, "pdnkit.serve": 9,
     "pdnkit.cli": 10,

@@ -25,13 +25,14 @@ _PANELS: list[tuple[str, list[str]]] = [
     ("PDN files", ["lint", "convert"]),
     ("Validation", ["validate", "explain", "show", "view"]),
     ("Database", ["import", "query", "export", "duplicates", "upgrade", "lake"]),
-    ("Analysis", ["search", "games", "stats", "tree", "openings", "plot", "report", "players",
-                  "ratings", "serve"]),
+    ("Analysis", ["search", "games", "stats", "tree", "openings", "analyse", "plot", "report",
+                  "players", "ratings", "serve"]),
 ]
 
 #: the module (under ``pdnkit.cli``) that registers each command, in registration order
 _MODULES: dict[str, list[str]] = {
     "analysis_cmd": ["stats", "report", "tree", "plot"],
+    "analyse_cmd": ["analyse"],
     "pdn_cmd": ["lint", "convert"],
     "rules_cmd": ["variants", "perft", "moves"],
     "search_cmd": ["search", "games", "players"],

@@ -73,7 +73,7 @@ class ReportKind(str, Enum):
 stats_app = typer.Typer(
     help=(
         "Statistics over a pdnkit database: openings, novelties, players, results, game "
-        "lengths, findings and crosstables.\n\nThe statistics take the same filters ([cyan]--variant "
+        "lengths, findings, crosstables and the players' accuracy by an engine.\n\nThe statistics take the same filters ([cyan]--variant "
         "--event --player --from --to --min-games[/cyan], each where it applies) and write a "
         "table, CSV, JSON, JSONL or Parquet like every table command."
     ),
@@ -236,6 +236,33 @@ def stats_findings(
     """Findings by code, file or event, with the share of clean games: which sources are dirty."""
     _run_stats("findings", db, fmt, out, wide, by=by.value, variant=variant, event=event,
                player=player, filter=match_filter(match), date_from=date_from, date_to=date_to, min_games=min_games)
+
+
+@stats_app.command("accuracy", epilog=(
+    "Examples:\n\n  [bold]pdnkit stats accuracy --db club.duckdb[/bold]\n\n"
+    "  [bold]pdnkit stats accuracy --engine \"dame 0.2.0 depth 8\" --min-games 5[/bold]\n\n"
+    "The games must have been analysed first: [bold]pdnkit analyse[/bold]."))
+def stats_accuracy(
+    db: Db = None,
+    engine: str | None = typer.Option(
+        None, "--engine", "-E",
+        help="Which analysis, where the database holds several: an engine's name, "
+             "[cyan]name version[/cyan] or the start of [cyan]name version depth N[/cyan] "
+             "(default: the one with the most positions)."),
+    variant: VariantFilter = None, event: Event = None,
+    player: str | None = typer.Option(None, "--player", "-p",
+                                      help="Only players whose name contains this text."),
+    date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    fmt: Format = None, out: Out = None, wide: Wide = False,
+) -> None:
+    """Players by the engine's judgement: moves, average loss per move (men), missed shots, blunders and mistakes, and those per game; the most accurate first."""
+    from pdnkit.analysis import accuracy
+
+    sink = output(fmt, out, [db], wide=wide)
+    with usage_errors():
+        df = accuracy(db, engine=engine, variant=variant, event=event, player=player,
+                      date_from=date_from, date_to=date_to, min_games=min_games)
+    emit(df, sink, title=f"accuracy ({len(df)} players)")
 
 
 @stats_app.command("crosstable", epilog=(

@@ -193,7 +193,8 @@ def query_command(
         "Examples:\n\n"
         "  [bold]pdnkit export --out all.pdn[/bold]\n\n"
         "  [bold]pdnkit export --where \"variant = 'russian' AND status = 'ok'\" "
-        "--out clean.pdn[/bold]"
+        "--out clean.pdn[/bold]\n\n"
+        "  [bold]pdnkit export --annotate --out analysed.pdn[/bold]   (after pdnkit analyse)"
     ),
 )
 def export_command(
@@ -203,6 +204,16 @@ def export_command(
         None, "--where", "-w",
         help="SQL condition on the [cyan]games[/cyan] table, e.g. "
              "[cyan]\"year >= 2000 AND white LIKE 'Sijbrands%'\"[/cyan]."),
+    annotate: bool = typer.Option(
+        False, "--annotate",
+        help="Write the engine analysis into the games: [cyan]{[%eval 0.35,12]}[/cyan] after "
+             "each move (the score after it, men, White's view; the depth), "
+             "[cyan]$4[/cyan] (??) after a blunder, [cyan]$2[/cyan] (?) after a mistake or "
+             "a missed shot."),
+    engine: str | None = typer.Option(
+        None, "--engine", "-E",
+        help="With --annotate: which analysis, where the database holds several (an "
+             "engine's name, or the start of [cyan]name version depth N[/cyan])."),
 ) -> None:
     """Write games from the database as canonical PDN 3.0.
 
@@ -217,7 +228,8 @@ def export_command(
     if not to_stdout:
         check(out, [db])  # the one output check, before anything is read
     with usage_errors(), user_sql("--where"):
-        n = export(screen() if to_stdout else out, db=db, where=where)  # a terminal: safe
+        n = export(screen() if to_stdout else out, db=db, where=where,  # a terminal: safe
+                   annotate=annotate, engine=engine)
     typer.echo(f"{n} games -> {out}", err=True)
 
 

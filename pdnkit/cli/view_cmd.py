@@ -70,8 +70,13 @@ def view_cmd(
                                      help="SQL condition on the games table (with --db)."),
     variant: Variant = None,
     limit: int | None = typer.Option(None, "--limit", min=1, help="At most this many games."),
+    engine: str | None = typer.Option(
+        None, "--engine", "-E",
+        help="With --db: whose analysis to graph where the database holds several (an "
+             "engine's name, or the start of [cyan]name version depth N[/cyan]; default: "
+             "the one with the most positions)."),
 ) -> None:
-    """One self-contained HTML game viewer: game list, board, moves, findings.
+    """One self-contained HTML game viewer: game list, board, moves, findings, and the engine's evaluation graph where the games were analysed.
 
     The page lists the games (filter by status, finding code, text), draws each position on
     the variant's board with its numbering, steps through the plies with buttons or the arrow
@@ -92,5 +97,6 @@ def view_cmd(
     check(out, [*(paths or []), db] if db is not None else list(paths or []))
     with usage_errors(), user_sql("--where"):  # no database, no PDN file in a folder
         summary = view([str(p) for p in paths] if paths else None, out=out,
-                       db=str(db) if db else None, where=where, variant=variant, limit=limit)
+                       db=str(db) if db else None, where=where, variant=variant, limit=limit,
+                       engine=engine)
     typer.echo(f"wrote {summary.path}: {summary.games} games, {summary.errors} with errors")

@@ -3,7 +3,8 @@
 :func:`replay` replays a game's main line from a start position and gives back compact
 arrays (:class:`~pdnkit.core.api.Replay`): per ply the resolved move, the PDN square
 bitboards after it, its position key, piece counts and flags, and where and why the replay
-stopped. :func:`perft` and :func:`legal_moves` run the same generator. The variant reaches
+stopped. :func:`perft` and :func:`legal_moves` run the same generator, and :func:`tactics`
+searches a position for material with it (:mod:`pdnkit.core.lookahead`). The variant reaches
 the core as data (the ``Rules`` record and the rules engine's tables, :mod:`pdnkit.core.pack`).
 
 Which core runs: the C extension ``pdnkit.core._core`` when it was built at install time and
@@ -44,6 +45,7 @@ from pdnkit.core.api import (
     position_of,
     state_of,
 )
+from pdnkit.core.lookahead import Tactics, reference_tactics, tactics
 from pdnkit.errors import ArgumentError
 
 if TYPE_CHECKING:
@@ -52,9 +54,9 @@ if TYPE_CHECKING:
 
 __all__ = ["CODES", "FLAG_ANNOTATED", "FLAG_BLACK_DOTS", "FLAG_CAPTURE", "FLAG_FULL_PATH",
            "FLAG_KING", "FLAG_MISMATCH", "FLAG_NUMBERED", "FLAG_PROMOTES", "CoreError",
-           "PlyMove", "Replay", "State", "core_in_use", "core_note", "legal_moves",
-           "misnumbered", "move_number", "number_fits", "perft", "position_of", "replay",
-           "state_of", "supports"]
+           "PlyMove", "Replay", "State", "Tactics", "core_in_use", "core_note", "legal_moves",
+           "misnumbered", "move_number", "number_fits", "perft", "position_of",
+           "reference_tactics", "replay", "state_of", "supports", "tactics"]
 
 #: ``PDNKIT_PURE=1`` in the environment when pdnkit.core was first imported
 PURE_REQUESTED = os.environ.get("PDNKIT_PURE", "").strip() == "1"

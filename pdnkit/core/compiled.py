@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules
 
 __all__ = ["ERROR", "draw_run", "has", "has_capture", "key", "legal_moves", "misnumbered", "perft",
-           "replay", "scanner", "supports"]
+           "replay", "scanner", "supports", "tactics"]
 
 _core: Any = None
 ERROR: str | None = None
@@ -186,3 +186,20 @@ def key(rules: Rules, state: State) -> int:
 
         return pure.key(rules, state)
     return int(_core.key(table, tuple(state)))
+
+
+def tactics(position: Position, depth: int, king_value: int, losing: bool,
+            node_limit: int) -> tuple[int, int, int, list[Move]] | None:
+    """The tactical search in C (see :func:`pdnkit.core.lookahead.tactics`): ``(score, depth
+    completed, nodes, line)``; ``None`` where the core holds no table for the variant."""
+    from pdnkit.rules.position import Move
+
+    table = _table(position.rules)
+    if table is None:
+        return None
+    try:
+        score, done, nodes, line = _core.tactics(table, _state(position), depth, king_value,
+                                                 int(losing), node_limit)
+    except ValueError as exc:
+        raise CoreError(str(exc)) from None
+    return int(score), int(done), int(nodes), [Move(*m) for m in line]

@@ -103,7 +103,8 @@ def _where_clause(where: str | None) -> str:
     return f"WHERE ({where})" if where and where.strip() else ""
 
 
-def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None) -> int:
+def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None, *,
+           annotate: bool = False, engine: str | None = None) -> int:
     """Write games from the database as canonical PDN (moves in canonical notation where they
     were replayed, everything else as read). ``where`` is an SQL condition on the ``games``
     table (``"variant = 'russian' AND status = 'ok'"``), run on a read-only connection that
@@ -112,6 +113,11 @@ def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None
     itself. Games are written in file order; a
     game that did not parse is written as it was read. A ``GameType`` tag is added to games
     whose variant came from ``--variant``, so importing the export gives the same games.
+    ``annotate``: each move of the main line gets the engine's score of the position after it
+    as a ``{[%eval 0.35,12]}`` comment (White's view, men, and depth), and ``$4`` (``??``) where
+    the analysis found a blunder there, ``$2`` (``?``) a mistake or a missed shot
+    (:mod:`pdnkit.pdn.annotations`); from the analysis ``engine`` names
+    (:func:`pdnkit.store.evals.choose_key`, default: the one with the most positions).
     Returns the number of games written.
 
     Example:
@@ -126,9 +132,18 @@ def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None
         inputs = [db_path(db)] if db is None or isinstance(db, (str, Path)) else []
         with opened(db, must_exist=True, read_only=True) as con, \
                 atomic_output(out, inputs=inputs) as f:
-            return export(cast("TextIO", f), db=con, where=where)
+            return export(cast("TextIO", f), db=con, where=where, annotate=annotate,
+                          engine=engine)
     n = 0
     with opened(db, must_exist=True, read_only=True) as con:
+        key = None
+        if annotate:
+            from pdnkit.store.evals import choose_key
+
+            key = choose_key(con, engine)
+            if key is None:
+                raise ArgumentError("--annotate needs an analysis of the games: the database "
+                                    "has no evals rows (run pdnkit analyse first)")
         ids = [r[0] for r in con.execute(
             f"SELECT game_id FROM (SELECT * FROM games {_where_clause(where)}) "
             "ORDER BY file_id, game_index").fetchall()]
@@ -144,14 +159,34 @@ def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None
                     "SELECT game_id, ply, canonical FROM moves "
                     f"WHERE game_id IN ({id_list}) AND canonical IS NOT NULL").fetchall():
                 notation.setdefault(gid, {})[ply] = canonical
+            marks = {}
+            if key is not None:
+                from pdnkit.store.evals import eval_marks
+
+                marks = eval_marks(con, key, [g[0] for g in games])
             for gid, raw, status, variant, gametype, _ in games:
                 out.write(_game_text(pieced.get(gid, raw or ""), status, variant, gametype,
-                                     notation.get(gid)))
+                                     notation.get(gid), marks.get(gid)))
                 n += 1
     return n
 
 
 _GAMETYPE_FULL: dict[str, str | None] = {}
+
+
+def _annotate(record: Any, marks: dict[int, tuple[float | None, int | None, int | None]]
+              ) -> None:
+    """Put an ``[%eval]`` comment and a NAG after each main-line move ``marks`` has (an
+    earlier ``[%eval]`` of the move is replaced, a NAG already there not repeated)."""
+    from pdnkit.pdn.annotations import EVAL_PATTERN, eval_comment
+
+    for ply, node in enumerate(record.moves, 1):
+        score, depth, nag = marks.get(ply, (None, None, None))
+        if score is not None:
+            kept = [EVAL_PATTERN.sub("", c).strip() for c in node.comments_after]
+            node.comments_after = [c for c in kept if c] + [eval_comment(score, depth)]
+        if nag is not None and nag not in node.nags:
+            node.nags.append(nag)
 
 
 def _gametype_value(variant: str | None, gametype: int | None) -> str | None:
@@ -169,13 +204,18 @@ def _gametype_value(variant: str | None, gametype: int | None) -> str | None:
 
 
 def _game_text(raw: str, status: str | None, variant: str | None, gametype: int | None,
-               notation: dict[int, str] | None) -> str:
-    """Canonical PDN for one stored game (its raw text when it cannot be re-read)."""
+               notation: dict[int, str] | None,
+               marks: dict[int, tuple[float | None, int | None, int | None]] | None = None
+               ) -> str:
+    """Canonical PDN for one stored game (its raw text when it cannot be re-read), with
+    ``marks`` (ply -> score, depth, NAG) written after the main line's moves."""
     if status != "unparsed":
         try:
             from pdnkit.pdn import parse_game, write_game
 
             record = parse_game(raw)
+            if marks and record.parsed:
+                _annotate(record, marks)
             if record.parsed:  # standard tags and a short GameType added by the writer
                 text: str = write_game(record, notation=notation or None, variant=variant,
                                        gametype=_gametype_value(variant, gametype))

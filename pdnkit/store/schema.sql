@@ -265,6 +265,30 @@ CREATE TABLE IF NOT EXISTS findings (
     details      VARCHAR                -- JSON text
 );
 
+-- Engine analysis (pdnkit analyse): one row per position of a game's main line (ply 0 = the
+-- start, ply k = after ply k) and analysis key: the engine's name, its version and the
+-- settings it ran with. Running the same analysis again finds every row there and writes
+-- nothing; another engine or other settings make rows of their own. Scores are in men from
+-- White's point of view: the engine's judgement (scale positional) or the material the
+-- built-in search's best line reaches (scale material: a king is 3 men where kings fly, 1.5
+-- where they do not); +-100 is a decided position (+-99.97: decided in 3 plies).
+CREATE TABLE IF NOT EXISTS evals (
+    game_id        BIGINT NOT NULL,     -- games.game_id
+    ply            INTEGER NOT NULL,    -- 0 = the start, k = after ply k (as position_bits)
+    engine         VARCHAR NOT NULL,    -- the engine's name: dame, scan, builtin ...
+    engine_version VARCHAR NOT NULL,    -- its version as it says ('' when it says none)
+    settings       VARCHAR NOT NULL,    -- JSON: {"depth":6}, {"movetime":0.5}, "params" set
+    scale          VARCHAR NOT NULL,    -- positional (an engine's judgement) | material
+    score          DOUBLE,              -- men, White's point of view
+    depth          INTEGER,             -- the depth searched (0: a position without a move)
+    best           VARCHAR,             -- the engine's move, as PDN in the game's notation
+    pv             VARCHAR,             -- its line from here: PDN moves separated by spaces
+    nodes          BIGINT,              -- positions the engine searched (NULL: not said)
+    material       DOUBLE,              -- the material balance here, men, White's view
+    pv_material    DOUBLE               -- the balance at the end of the line (captures still
+                                        -- pending there played out), men, White's view
+);
+
 -- One row per rules record pdnkit knows (a variant and its edition), as pdnkit variants lists
 -- them.
 CREATE TABLE IF NOT EXISTS variants (

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import ArgumentError
 from pdnkit.store.session import DbLike, reading
@@ -24,10 +24,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from pdnkit.findings import Finding
     from pdnkit.pdn.source import Source as PdnSource
+    from pdnkit.store.evals import AnalysisKey
     from pdnkit.validation import GameReport
     from pdnkit.validation.inputs import Source
 
-__all__ = ["db_games", "file_game", "file_games"]
+__all__ = ["db_analysis", "db_games", "file_game", "file_games"]
 
 
 def file_game(source: PdnSource, game: int, *, variant: str | None = None) -> GameReport:
@@ -135,3 +136,37 @@ def _add_stored(report: GameReport, stored: list[Finding]) -> None:
     if extra:
         report.findings.extend(extra)
         finish_status(report)
+
+
+def db_analysis(db: DbLike, game_id: int, key: AnalysisKey
+                ) -> tuple[list[tuple[int, float | None]], list[Finding]]:
+    """One game's analysis under ``key``: ``(ply, score)`` of each position evaluated and the
+    analysis findings stored (``blunder``, ``mistake``, ``missed-shot``, ``engine-failed``).
+
+    >>> from pdnkit.store import connect
+    >>> from pdnkit.store.evals import AnalysisKey
+    >>> db_analysis(connect(":memory:"), 1, AnalysisKey("b", "1", "{}", "material"))
+    ([], [])
+    """
+    from pdnkit.findings import make_finding
+
+    cond, params = key.sql("e")
+    with reading(db) as con:
+        evals = [(int(p), None if s is None else float(s)) for p, s in con.execute(
+            f"SELECT e.ply, e.score FROM evals e WHERE e.game_id = ? AND {cond} "
+            "ORDER BY e.ply", [int(game_id), *params]).fetchall()]
+        rows = _analysis_findings(con, game_id, params)
+    found = [make_finding(code, message, severity=severity, ply=ply, move=move, line=line,
+                          fen=fen) for code, severity, message, ply, move, line, fen in rows]
+    return evals, found
+
+
+def _analysis_findings(con: duckdb.DuckDBPyConnection, game_id: int,
+                       params: list[str]) -> list[tuple[Any, ...]]:
+    return con.execute(
+        "SELECT f.code, f.severity, f.message, f.ply, f.move, f.line, f.fen FROM findings f "
+        "WHERE f.game_id = ? AND f.code IN ('blunder', 'mistake', 'missed-shot', "
+        "'engine-failed') AND json_extract_string(f.details, '$.engine') = ? "
+        "AND json_extract_string(f.details, '$.engine_version') = ? "
+        "AND json_extract_string(f.details, '$.settings') = ? ORDER BY f.ply NULLS FIRST",
+        [int(game_id), *params]).fetchall()

@@ -31,8 +31,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.validation import GameReport
     from pdnkit.viewer.variations import VariationView
 
-__all__ = ["FindingView", "GameModel", "PlyView", "game_model", "placement_of", "players",
-           "resolve_ply", "result_text", "winner_text"]
+__all__ = ["FindingView", "GameModel", "PlyView", "add_analysis", "comment_evals", "game_model",
+           "placement_of", "players", "resolve_ply", "result_text", "winner_text"]
 
 #: stages of finding codes whose findings say something about the result
 _VERDICT_STAGES = ("result", "draw")
@@ -128,6 +128,11 @@ class GameModel:
     tags: list[tuple[str, str]]
     #: the variations, replayed (parents before their children; see viewer.variations)
     variations: list[VariationView] = field(default_factory=list)
+    #: an engine's score of each position (index = ply, 0 the start; men, White's view;
+    #: None where there is none), from the database's analysis or ``[%eval]`` comments
+    evals: list[float | None] = field(default_factory=list)
+    #: whose scores they are (``dame 0.2.0 depth 6``, ``[%eval] comments``)
+    eval_by: str | None = None
 
     @property
     def first_mover(self) -> str:
@@ -188,6 +193,8 @@ class GameModel:
                           "legalPaths": [list(p) for p in f.legal_paths],
                           "before": f.before, "inVar": f.in_variation}
                          for f in self.findings],
+            "evals": self.evals,
+            "evalBy": self.eval_by,
             "status": self.report.status,
             "result": self.report.result_raw or self.report.result,
             "resultText": self.result_text(),
@@ -296,8 +303,56 @@ def game_model(report: GameReport, *, source: str | None = None) -> GameModel:
                        else f"game {report.index + 1}")
     from pdnkit.viewer.variations import variations
 
-    return GameModel(report, rules, where, _start(report, rules), _ply_views(report), findings,
-                     _verdict(report, findings), tags, variations(report))
+    plies = _ply_views(report)
+    evals = comment_evals(plies)
+    return GameModel(report, rules, where, _start(report, rules), plies, findings,
+                     _verdict(report, findings), tags, variations(report), evals,
+                     "[%eval] comments" if evals else None)
+
+
+def comment_evals(plies: list[PlyView]) -> list[float | None]:
+    """The scores of ``[%eval]`` comments after the main line's moves (index = ply; empty
+    when no move has one).
+
+    >>> from pdnkit.pdn import parse_game
+    >>> from pdnkit.validation import replay
+    >>> rep = replay(parse_game('[GameType "20"] 1. 32-28 {[%eval 0.25,6]} 19-23 *'))
+    >>> comment_evals(_ply_views(rep))
+    [None, 0.25, None]
+    """
+    from pdnkit.pdn.annotations import read_eval
+
+    found = [read_eval(p.comment) for p in plies]
+    if not any(found):
+        return []
+    return [None] + [f[0] if f else None for f in found]
+
+
+def add_analysis(model: GameModel, evals: list[tuple[int, float | None]], by: str,
+                 findings: list[Any]) -> None:
+    """Give ``model`` an analysis's scores (``(ply, score)``) and its findings (records with
+    the fields of :class:`pdnkit.findings.Finding`), in place of any ``[%eval]`` comments.
+
+    >>> m = game_model_of_text('[GameType "20"] 1. 32-28 19-23 *')
+    >>> add_analysis(m, [(0, 0.0), (2, -0.5)], "builtin 1 depth 2", [])
+    >>> m.evals, m.eval_by
+    ([0.0, None, -0.5], 'builtin 1 depth 2')
+    """
+    if evals:
+        last = max(model.last_ply, max(p for p, _ in evals))
+        scores: list[float | None] = [None] * (last + 1)
+        for ply, score in evals:
+            scores[ply] = score
+        model.evals, model.eval_by = scores, by
+    model.findings += [_finding_view(f, model.rules) for f in findings]
+
+
+def game_model_of_text(text: str) -> GameModel:
+    """The model of the first game of a PDN text (for examples)."""
+    from pdnkit.pdn import parse_game
+    from pdnkit.validation import replay
+
+    return game_model(replay(parse_game(text)))
 
 
 def resolve_ply(model: GameModel, ply: str | int | None) -> int:

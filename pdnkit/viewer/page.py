@@ -1,5 +1,9 @@
 """``pdnkit view``: one self-contained HTML game viewer (no network: script and style inline).
 
+Where an engine analysed the games (the database's ``evals``, or ``[%eval]`` comments of a
+file), a graph under the board shows the score of every position (White above the line),
+marks the blunders, mistakes and missed shots, and steps to the ply clicked.
+
 The page holds a game list (players, event, result, status, findings; filterable by status,
 finding code and text; only the visible rows are in the DOM, so ten thousand games stay
 usable) and a viewer: an SVG board in the variant's size and numbering, buttons and arrow
@@ -155,12 +159,21 @@ def _build(models: Iterable[GameModel], title: str) -> tuple[str, list[dict[str,
 
 
 def _models(source: Any, db: Any, where: str | None, variant: str | None,
-            limit: int | None) -> Iterable[GameModel]:
+            limit: int | None, engine: str | None = None) -> Iterable[GameModel]:
     if db is not None:
-        from pdnkit.viewer.fetch import db_games
+        from pdnkit.store.evals import choose_key
+        from pdnkit.store.session import reading
+        from pdnkit.viewer.fetch import db_analysis, db_games
+        from pdnkit.viewer.model import add_analysis
 
-        for _, label, report in db_games(db, where=where, limit=limit):
-            yield game_model(report, source=label)
+        with reading(db) as con:
+            key = choose_key(con, engine)  # default: the one with the most positions
+            for gid, label, report in db_games(con, where=where, limit=limit):
+                model = game_model(report, source=label)
+                if key is not None:
+                    evals, found = db_analysis(con, gid, key)
+                    add_analysis(model, evals, key.label, found)
+                yield model
         return
     from pdnkit.viewer.fetch import file_games
 
@@ -181,9 +194,12 @@ def _name(source: Any, db: Any, where: str | None) -> str:
 
 def view(source: Any = None, *, out: str | Path = "games.html", db: Any = None,
          where: str | None = None, variant: str | None = None, limit: int | None = None,
-         title: str | None = None) -> ViewSummary:
+         title: str | None = None, engine: str | None = None) -> ViewSummary:
     """Write the viewer page of a PDN file or folder, or of the database games matching
     ``where`` (an SQL condition on ``games``), to ``out``; return a :class:`ViewSummary`.
+    Where the database holds an engine analysis (``pdnkit analyse``; ``engine`` chooses one
+    of several, :func:`pdnkit.store.evals.choose_key`), each game shows its evaluation graph
+    and the analysis findings; a PDN file's ``[%eval]`` comments give the graph too.
 
     >>> import tempfile, pathlib
     >>> out = pathlib.Path(tempfile.mkdtemp()) / "g.html"
@@ -192,7 +208,7 @@ def view(source: Any = None, *, out: str | Path = "games.html", db: Any = None,
     """
     if source is None and db is None:
         raise ArgumentError("give a PDN file or a database")
-    models = _models(source, db, where, variant, limit)
+    models = _models(source, db, where, variant, limit, engine)
     name = title or _name(source, db, where)
     text, index = _build(models, f"pdnkit view: {name}")
     path = Path(out)

@@ -200,6 +200,9 @@ class GameShow:
         else:
             out.append(Text(where, style="bold"))
         out.append(Text(f"board: {self.shown()}", style="dim"))
+        if k < len(m.evals) and m.evals[k] is not None:
+            out.append(Text(terminal(f"evaluation: {m.evals[k]:+.2f} ({m.eval_by}; men, "
+                                     "White's view)")))
         for f in self.errors_here():
             t = Text(f"{f.code}: ", style="bold red")
             t.append(f"move as written {terminal(f.move or '?')}; ")
@@ -247,6 +250,20 @@ class GameShow:
             yield Text("no findings", style="green")
 
 
+def _analysis(model: GameModel, db: Any, game_id: int) -> None:
+    """The database's analysis of the game (the one with the most positions), if any."""
+    from pdnkit.store.evals import choose_key
+    from pdnkit.store.session import reading
+    from pdnkit.viewer.fetch import db_analysis
+    from pdnkit.viewer.model import add_analysis
+
+    with reading(db) as con:
+        key = choose_key(con)
+        if key is not None:
+            evals, found = db_analysis(con, game_id, key)
+            add_analysis(model, evals, key.label, found)
+
+
 def show(source: Any = None, *, game: int = 1, db: Any = None, game_id: int | None = None,
          ply: str | int | None = None, variant: str | None = None) -> GameShow:
     """One game at one ply, ready to print with rich (``rich.print(show(...))``).
@@ -266,6 +283,7 @@ def show(source: Any = None, *, game: int = 1, db: Any = None, game_id: int | No
             raise ArgumentError(f"the database has no game with game_id {game_id}")
         _, label, report = found
         model = game_model(report, source=label)
+        _analysis(model, db, game_id)
     else:
         if source is None:
             raise ArgumentError("give a PDN file or a database")

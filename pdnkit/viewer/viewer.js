@@ -356,6 +356,57 @@
     if (line < 0 && k === lastPly()) return "Final position.";
     return "Position after ply " + k + where + ".";
   }
+  /* ---------------- the engine's evaluation, ply by ply ---------------- */
+  var EVAL_CLAMP = 5, MARK = { blunder: "#b3261e", "missed-shot": "#e07b00", mistake: "#d4a017" };
+  function evalText(v) { return v === null || v === undefined ? "-" : (v > 0 ? "+" : "") + v.toFixed(2); }
+  function drawGraph() {
+    var box = $("eval-graph"), d = state.data;
+    box.textContent = "";
+    if (!d.evals || !d.evals.length) return;
+    var W = 460, H = 96, P = 6, n = Math.max(lastPly(), d.evals.length - 1, 1);
+    function x(k) { return P + k * (W - 2 * P) / n; }
+    function y(v) { return H / 2 - Math.max(-EVAL_CLAMP, Math.min(EVAL_CLAMP, v)) / EVAL_CLAMP * (H / 2 - P); }
+    var svg = sv("svg", { id: "eval", viewBox: "0 0 " + W + " " + H, role: "img",
+      "data-points": d.evals.filter(function (v) { return v !== null; }).length });
+    svg.appendChild(sv("rect", { width: W, height: H / 2, fill: "#fbf7ee" }));
+    svg.appendChild(sv("rect", { y: H / 2, width: W, height: H / 2, fill: "#e9e2d6" }));
+    var pts = [], runs = [[]];
+    d.evals.forEach(function (v, k) {
+      if (v === null) { if (runs[runs.length - 1].length) runs.push([]); return; }
+      runs[runs.length - 1].push(x(k).toFixed(1) + "," + y(v).toFixed(1));
+      pts.push(k);
+    });
+    runs.forEach(function (r) {
+      if (r.length < 1) return;
+      var first = r[0].split(",")[0], last = r[r.length - 1].split(",")[0];
+      svg.appendChild(sv("polygon", { points: first + "," + H / 2 + " " + r.join(" ") + " " + last + "," + H / 2,
+        fill: "#c9b79c", "fill-opacity": 0.45 }));
+      svg.appendChild(sv("polyline", { points: r.join(" "), fill: "none", stroke: "#5a3d22",
+        "stroke-width": 1.5, "class": "eval-line" }));
+    });
+    svg.appendChild(sv("line", { x1: 0, x2: W, y1: H / 2, y2: H / 2, stroke: "#999", "stroke-width": 0.5 }));
+    d.findings.forEach(function (f) {
+      var v = f.ply !== null ? d.evals[f.ply] : null;
+      if (!MARK[f.code] || v === null || v === undefined) return;
+      var c = sv("circle", { cx: x(f.ply), cy: y(v), r: 3.5, fill: MARK[f.code], "class": "mark " + f.code,
+        "data-ply": f.ply });
+      var t = sv("title", {}); t.textContent = "ply " + f.ply + ": " + f.code + " " + (f.move || "");
+      c.appendChild(t);
+      svg.appendChild(c);
+    });
+    svg.appendChild(sv("line", { x1: x(state.ply), x2: x(state.ply), y1: 0, y2: H, stroke: "#1f5fa8",
+      "stroke-width": 1.5, "class": "eval-now", "data-ply": state.ply }));
+    svg.addEventListener("click", function (ev) {
+      var r = svg.getBoundingClientRect();
+      var k = Math.round(((ev.clientX - r.left) / r.width * W - P) / (W - 2 * P) * n);
+      go(Math.max(0, Math.min(lastPly(), k)), false, -1);
+    });
+    box.appendChild(svg);
+    var here = state.line < 0 ? d.evals[state.ply] : null;
+    box.appendChild(el("div", { "class": "cap", id: "eval-now" }, "evaluation (" + (d.evalBy || "engine") +
+      ", men, White's view; above the line White stands better): " + evalText(here) +
+      (state.line < 0 ? " at " + (state.ply ? "ply " + state.ply : "the start") : " (a variation)")));
+  }
   /* show ply k of line (default: the line shown); before a variation's first move is its
      parent line's ply */
   function go(k, keepFinding, line) {
@@ -366,6 +417,7 @@
     state.ply = Math.max(0, Math.min(lineLast(v), k));
     if (!keepFinding && state.finding >= 0 && !findingHere(state.data.findings[state.finding])) state.finding = -1;
     drawBoard();
+    drawGraph();
     renderInfo();
   }
 

@@ -1,6 +1,6 @@
 """A small real database for the command-line tests: PDN written here, imported by
 ``pdnkit import``, with players, an event, dates, an alias, a duplicate game, a file known
-under two names and a finding."""
+under two names, a finding and an analysis by the built-in check."""
 
 from __future__ import annotations
 
@@ -49,5 +49,7 @@ def build(folder: Path) -> Path:
         code, _, err = cli("import", path, "--db", db, "--quiet")
         assert code in (0, 1), err
     code, _, err = cli("players", "alias", "M Tinsley", "--as", "Marion Tinsley", "--db", db)
+    assert code == 0, err
+    code, _, err = cli("analyse", "--db", db, "--engine", "builtin", "--depth", "2", "-q")
     assert code == 0, err
     return db

@@ -34,6 +34,7 @@ TABLE_COMMANDS: dict[str, list[str]] = {
     "stats-crosstable": ["stats", "crosstable", "--event", "Cup"],
     "ratings": ["ratings"],
     "ratings-history": ["ratings", "--system", "glicko2", "--history"],
+    "stats-accuracy": ["stats", "accuracy"],
     "tree": ["tree", "--variant", "international"],
     "variants": ["variants"],
     "moves": ["moves", "international"],

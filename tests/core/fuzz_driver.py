@@ -4,8 +4,8 @@
 ``python fuzz_driver.py EXTENSION_PATH SEED ROUNDS``: loads the extension at that path as
 ``pdnkit.core._core`` and runs, seeded: the games of the project's ``data/`` samples (and
 ``../shared/data/real`` when present) as move texts and movetext, random legal games and the
-same games spoiled, random text, random placements (legal moves, perft), hostile states,
-and tables with one word changed. Each replay of the compiled core is compared with the pure
+same games spoiled, random text, random placements (legal moves, perft, the tactical search),
+hostile states, and tables with one word changed. Each replay of the compiled core is compared with the pure
 one. Prints ``fuzz: N cases`` and exits 0; a sanitizer report aborts the process.
 """
 
@@ -135,6 +135,8 @@ def placements(rng: random.Random, rounds: int) -> int:
         moves = compiled.legal_moves(pos, rng.random() < 0.5)
         compiled.perft(pos, rng.randrange(1, 3), rng.choice([False, True, "order"]))
         compiled.has_capture(rules, state_of(pos))
+        compiled.tactics(pos, rng.randrange(1, 4), rng.choice([150, 300]), rng.random() < 0.2,
+                         rng.choice([1, 50, 5000]))
         if moves:
             m = rng.choice(moves)
             compiled.replay(rules, pos, ["x".join(map(str, m.path)), f"{m.origin}-{m.destination}"], 0)
@@ -177,6 +179,7 @@ def tables(rng: random.Random, rounds: int) -> int:
             ext.replay(table, state, "1. 32-28 19-23 2. 28x19 14x23 c3-d4 22:13", 0)
             ext.perft(table, state, 3, rng.randrange(3))
             ext.legal_moves(table, state, rng.randrange(3))
+            ext.tactics(table, state, rng.randrange(1, 4), 300, rng.randrange(2), 3000)
         except ValueError:  # a state the changed table does not hold
             pass
     return rounds

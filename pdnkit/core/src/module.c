@@ -13,6 +13,8 @@
  *       move number does not fit it (-1: none)
  *   scan_games(text, pos, line, final) -> (games, pos, line, status)
  *                                                 the clean games of a text (scan.c)
+ *   tactics(table, state, depth, king_value, losing, node_limit)
+ *       -> (score, depth, nodes, line)            the tactical search (tactics.c)
  *
  * A state is (black, wm, wk, bm, bk, king_moves): the side to move (0 White, 1 Black), the PDN
  * square bitboards (bit n-1 = square n) and the king-move counters ((square, n), (square, n))
@@ -25,6 +27,7 @@
 #include "draw.h"
 #include "replay.h"
 #include "scan.h"
+#include "tactics.h"
 
 #define CAPSULE "pdnkit.core._core.Table"
 
@@ -785,6 +788,66 @@ static PyObject *py_misnumbered(PyObject *self, PyObject *args) {
     return PyLong_FromLong(out);
 }
 
+/* ------------------------------------------------------------------ the tactical search */
+
+static PyObject *py_tactics(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *tab, *state;
+    int depth, king_value, losing;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "OOiiiL", &tab, &state, &depth, &king_value, &losing, &limit))
+        return NULL;
+    if (depth < 1 || depth > TAC_MAXDEPTH || king_value < 0 || king_value > 10000 ||
+        limit < 1) {
+        PyErr_SetString(PyExc_ValueError, "depth 1-40, king value 0-10000, node limit >= 1");
+        return NULL;
+    }
+    const Table *t = get_table(tab);
+    Pos p;
+    if (!t || get_state(state, t, &p) < 0)
+        return NULL;
+    TacResult *r = PyMem_RawMalloc(sizeof *r);
+    if (!r)
+        return PyErr_NoMemory();
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = tactics(t, &p, depth, king_value, losing != 0, (long)limit, r);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) {
+        int err = r->err;
+        PyMem_RawFree(r);
+        return gen_error(err);
+    }
+    /* the line as move tuples: each step found again among the legal moves where it stands */
+    PyObject *line = PyList_New(0);
+    Gen g;
+    gen_init(&g, t);
+    for (int i = 0; line && i < r->npv; i++) {
+        g.n = 0;
+        int n = gen_moves(&g, &p, DUP_SET);
+        const Move *m = NULL;
+        for (int j = 0; j < n && !m; j++)
+            if (g.moves[j].orig == r->pv[i].orig && g.moves[j].dest == r->pv[i].dest &&
+                g.moves[j].capmask == r->pv[i].capmask &&
+                g.moves[j].ends_king == r->pv[i].ends_king)
+                m = &g.moves[j];
+        if (!m)
+            break;
+        PyObject *mo = move_obj(m, p.k);
+        if (!mo || PyList_Append(line, mo) < 0) {
+            Py_XDECREF(mo);
+            Py_CLEAR(line);
+            break;
+        }
+        Py_DECREF(mo);
+        play_move(t, &p, m);
+    }
+    gen_free(&g);
+    PyObject *out = line ? Py_BuildValue("(iilN)", r->score, r->depth, r->nodes, line) : NULL;
+    PyMem_RawFree(r);
+    return out;
+}
+
 static PyMethodDef METHODS[] = {
     {"misnumbered", py_misnumbered, METH_VARARGS,
      "misnumbered(flags, numbers, n, k, base, offset) -> the first misnumbered ply or -1"},
@@ -801,6 +864,9 @@ static PyMethodDef METHODS[] = {
     {"has_capture", py_has_capture, METH_VARARGS, "has_capture(table, state) -> bool"},
     {"bind", py_bind, METH_VARARGS, "bind(Replay, State): make results as these named tuples"},
     {"key", py_key, METH_VARARGS, "key(table, state) -> the position key"},
+    {"tactics", py_tactics, METH_VARARGS,
+     "tactics(table, state, depth, king_value, losing, node_limit) -> (score, depth, nodes, "
+     "line)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
