@@ -5,7 +5,7 @@ engine and settings (the ``evals`` table), the moves judged into ``blunder``, ``
 The rooms (names are imported lazily from them):
 
 * :mod:`~pdnkit.analysis.run` -- :func:`analyse` (``pdnkit analyse``);
-* :mod:`~pdnkit.analysis.mistakes` -- :class:`Thresholds`, :data:`THRESHOLDS`, :func:`mistakes`;
+* :mod:`~pdnkit.analysis.thresholds` -- :class:`Thresholds`, :data:`THRESHOLDS`, :func:`mistakes`;
 * :mod:`~pdnkit.analysis.figures` -- :func:`accuracy` (``pdnkit stats accuracy``),
   :func:`game_evals` (one game's scores, for the viewer);
 * :mod:`~pdnkit.store.evals` -- :class:`AnalysisKey`, :func:`engine_keys`;
@@ -26,10 +26,10 @@ from pdnkit._lazy import lazy_exports
 _API: dict[str, str] = {
     "analyse": "pdnkit.analysis.run",
     "AnalysisSummary": "pdnkit.analysis.run",
-    "Thresholds": "pdnkit.analysis.mistakes",
-    "THRESHOLDS": "pdnkit.analysis.mistakes",
-    "MISTAKE_CODES": "pdnkit.analysis.mistakes",
-    "mistakes": "pdnkit.analysis.mistakes",
+    "Thresholds": "pdnkit.analysis.thresholds",
+    "THRESHOLDS": "pdnkit.analysis.thresholds",
+    "MISTAKE_CODES": "pdnkit.analysis.thresholds",
+    "mistakes": "pdnkit.analysis.thresholds",
     "accuracy": "pdnkit.analysis.figures",
     "game_evals": "pdnkit.analysis.figures",
     "AnalysisKey": "pdnkit.store.evals",

@@ -3,7 +3,7 @@ per game of each player (:func:`accuracy`, ``pdnkit stats accuracy``), a game's 
 (:func:`game_evals`, the viewer's graph) and the games with the most mistakes
 (:func:`worst_games`, the collection report).
 
-A move's loss is :mod:`pdnkit.analysis.mistakes`'s (the mover's score before the move less after
+A move's loss is :mod:`pdnkit.analysis.thresholds`'s (the mover's score before the move less after
 it, held within +-5 men, never below 0 here); the engine's own move loses nothing. Games are
 read through :class:`~pdnkit.stats.filters.GameFilter`, as every statistic reads them.
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pdnkit.analysis.mistakes import THRESHOLDS, Thresholds, judged_sql
+from pdnkit.analysis.thresholds import THRESHOLDS, Thresholds, judged_sql
 from pdnkit.stats.common import frame
 from pdnkit.stats.filters import DateBound, GameFilter
 from pdnkit.store.evals import AnalysisKey, choose_key

@@ -7,7 +7,7 @@ covers that the ``evals`` table does not yet hold under the analysis key (engine
 settings): a second run evaluates nothing and writes nothing; a run stopped by Ctrl-C or a
 kill goes on where it stopped. Games of a variant the engine does not play are left out and
 said so. Rows are committed a few games at a time, a game's rows whole. Then the moves are
-judged (:mod:`pdnkit.analysis.mistakes`) and the ``blunder``, ``mistake`` and ``missed-shot``
+judged (:mod:`pdnkit.analysis.thresholds`) and the ``blunder``, ``mistake`` and ``missed-shot``
 findings brought up to date.
 
 Example:
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.analysis.mistakes import THRESHOLDS, Thresholds, write_mistakes
+from pdnkit.analysis.thresholds import THRESHOLDS, Thresholds, write_mistakes
 from pdnkit.analysis.plan import pending_work, scope_games, write_faults, write_rows
 from pdnkit.analysis.pool import Pool
 from pdnkit.errors import ArgumentError

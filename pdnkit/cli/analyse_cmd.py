@@ -100,7 +100,7 @@ def analyse_cmd(
     Engines run as child processes that end with pdnkit; a crash, a hang (--timeout) or an answer that cannot be read is an engine-failed finding, the next position gets a new engine. Games of variants the engine does not play are left out with a note.
     """
     from pdnkit.analysis import analyse
-    from pdnkit.analysis.mistakes import THRESHOLDS
+    from pdnkit.analysis.thresholds import THRESHOLDS
 
     chosen = format_name(fmt, VALIDATE_FORMATS) if fmt else None
     sink = output(chosen, out, list(paths or []) + ([db] if db else []),
@@ -138,7 +138,7 @@ def _report(summary: Any, db: Path | None, sink: Any, quiet: bool) -> None:
     """The findings of the games analysed (as the sink's format), then the summary."""
     from rich.console import Console
 
-    from pdnkit.analysis.mistakes import stored_findings
+    from pdnkit.analysis.thresholds import stored_findings
     from pdnkit.store.session import reading
 
     with reading(db) as con:

@@ -109,7 +109,9 @@ def _games(con: duckdb.DuckDBPyConnection, where: str | None, game_id: int | Non
 
 def _stored_findings(con: duckdb.DuckDBPyConnection,
                      game_ids: list[int]) -> dict[int, list[Finding]]:
-    """The findings the database holds for these games, by game."""
+    """The findings the database holds for these games, by game (an engine analysis's are
+    its own, shown with it: :func:`db_analysis`)."""
+    from pdnkit.analysis.thresholds import ANALYSIS_CODES
     from pdnkit.findings import Finding, Severity
 
     out: dict[int, list[Finding]] = {}
@@ -118,7 +120,8 @@ def _stored_findings(con: duckdb.DuckDBPyConnection,
     for gid, code, sev, msg, line, col, ply, move, fen, in_var in con.execute(
             "SELECT game_id, code, severity, message, line, col, ply, move, fen, in_variation "
             f"FROM findings WHERE game_id IN ({', '.join(map(str, game_ids))}) "
-            "ORDER BY game_id, ply NULLS FIRST, line").fetchall():
+            "AND code <> ALL(?) ORDER BY game_id, ply NULLS FIRST, line",
+            [list(ANALYSIS_CODES)]).fetchall():
         out.setdefault(int(gid), []).append(Finding(
             code, Severity(sev), msg or "", line=line, column=col, ply=ply, move=move, fen=fen,
             in_variation=bool(in_var)))
@@ -163,10 +166,12 @@ def db_analysis(db: DbLike, game_id: int, key: AnalysisKey
 
 def _analysis_findings(con: duckdb.DuckDBPyConnection, game_id: int,
                        params: list[str]) -> list[tuple[Any, ...]]:
+    from pdnkit.analysis.thresholds import ANALYSIS_CODES
+
     return con.execute(
         "SELECT f.code, f.severity, f.message, f.ply, f.move, f.line, f.fen FROM findings f "
-        "WHERE f.game_id = ? AND f.code IN ('blunder', 'mistake', 'missed-shot', "
-        "'engine-failed') AND json_extract_string(f.details, '$.engine') = ? "
+        "WHERE f.game_id = ? AND f.code = ANY(?) "
+        "AND json_extract_string(f.details, '$.engine') = ? "
         "AND json_extract_string(f.details, '$.engine_version') = ? "
         "AND json_extract_string(f.details, '$.settings') = ? ORDER BY f.ply NULLS FIRST",
-        [int(game_id), *params]).fetchall()
+        [int(game_id), list(ANALYSIS_CODES), *params]).fetchall()

@@ -169,11 +169,11 @@ def test_evaluations_are_shown_when_the_game_was_analysed(demo_db: Path,
     db = tmp_path / "analysed.duckdb"
     shutil.copy(demo_db, db)
     con = duckdb.connect(str(db))
-    con.execute("CREATE TABLE evals (game_id BIGINT, ply INTEGER, score DOUBLE, depth INTEGER, "
-                "best VARCHAR, pv VARCHAR, nodes BIGINT, engine VARCHAR, settings VARCHAR)")
     rows = [(110, k, (-1) ** k * 0.25 * k, 8, "32-28", "32-28 19-23", 1000 + k, "fake 1.0",
-             "depth 8") for k in range(0, 5)]
-    con.executemany("INSERT INTO evals VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+             '{"depth":8}') for k in range(0, 5)]
+    con.executemany("INSERT INTO evals (game_id, ply, score, depth, best, pv, nodes, engine, "
+                    "settings, engine_version, scale) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '1.0', "
+                    "'positional')", rows)
     con.close()
     with serving(db) as s:
         got = s.json("/api/game?id=110")

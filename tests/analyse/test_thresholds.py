@@ -12,7 +12,7 @@ import duckdb
 import pytest
 
 from pdnkit.analysis import Thresholds, accuracy, mistakes
-from pdnkit.analysis.mistakes import write_mistakes
+from pdnkit.analysis.thresholds import write_mistakes
 from pdnkit.store import import_files
 from pdnkit.store.evals import AnalysisKey
 from tests.engines.helpers import game_text, random_game
