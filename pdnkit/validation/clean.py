@@ -29,6 +29,7 @@ from pdnkit import core
 from pdnkit.core import FLAG_MISMATCH, compiled
 from pdnkit.core.feed import draw_spec
 from pdnkit.pdn.fast import LaneNodes, LaneRecord
+from pdnkit.pdn.tags import tag_values
 from pdnkit.rules.draw import DrawTracker, run_events
 from pdnkit.rules.fen import write_fen_bits
 from pdnkit.rules.position import Position
@@ -143,9 +144,10 @@ def clean_line(report: GameReport, record: GameRecord, rules: Rules,
     start = _start(rules)
     if start is None or type(record) is not LaneRecord:
         return None
-    fen = record_tag(record, "FEN")
-    if fen is not None and fen.strip():
-        return None
+    if "fen" in tag_values(record):  # (a FEN tag, blank or not: MainLine reads it)
+        fen = record_tag(record, "FEN")
+        if fen is not None and fen.strip():
+            return None
     n = record.move_count
     rep = core.replay(rules, start.state, record.raw, record.lane_body)
     if rep.plies != n or (n and (rep.flags.translate(_MISMATCH).find(1, 0, n) >= 0
