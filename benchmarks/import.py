@@ -41,6 +41,14 @@ tables plainly (tables of their own columns, no computed column or constraint), 
 own cost of these rows:
 
     python benchmarks/import.py --parts --games 20000
+
+``--layouts`` stores the moves and positions of the same games three ways, DuckDB's insert
+and commit alone (CPU time) and the file's size a game, to say what a leaner stored layout
+would save: one row a ply (today's ``run_moves`` and ``run_squares``), one row a game with
+each column a list, and the positions as one blob a game (four 64-bit words a ply) beside
+today's moves:
+
+    python benchmarks/import.py --layouts --games 2000
 """
 
 from __future__ import annotations
@@ -289,6 +297,92 @@ def parts(pdn: Path, tmpdir: Path, games: int) -> None:
           f"and stores these rows on one core passes {base / (base + floor):.2f}x")
 
 
+def layouts(pdn: Path, tmpdir: Path, games: int) -> None:
+    """DuckDB's cost of storing the moves and positions of ``pdn`` one row a ply, one row a
+    game with list columns, and with the positions as one blob a game."""
+    import gc
+
+    import duckdb
+    import numpy as np
+    import pyarrow as pa
+
+    sys.path.insert(0, str(ROOT))
+    from pdnkit.rows.batch import BATCH_GAMES, ReportBatch
+    from pdnkit.store.ingest import IMPORT_SETTINGS
+    from pdnkit.validation import validate
+
+    reports = list(validate(str(pdn), compact=True))
+    arrow = []
+    for i in range(0, len(reports), BATCH_GAMES):
+        batch = ReportBatch()
+        for rep in reports[i:i + BATCH_GAMES]:
+            batch.add(rep)
+        arrow.append(batch.to_arrow())
+    del reports
+
+    def cuts(t: Any) -> tuple[Any, Any]:
+        gid = t.column("game_id").to_numpy()
+        starts = np.flatnonzero(np.r_[True, gid[1:] != gid[:-1]])
+        return gid, starts
+
+    def lists(t: Any, keep: list[str]) -> Any:
+        gid, starts = cuts(t)
+        offsets = pa.array(np.r_[starts, len(gid)].astype(np.int32))
+        cols = {"game_id": pa.array(gid[starts])}
+        for c in keep:
+            cols[c] = pa.ListArray.from_arrays(offsets, t.column(c).combine_chunks())
+        return pa.table(cols)
+
+    def blob(t: Any) -> Any:
+        gid, starts = cuts(t)
+        words = np.stack([t.column(c).to_numpy().astype(np.uint64)
+                          for c in ("wm", "wk", "bm", "bk")], 1)
+        ends = np.r_[starts[1:], len(gid)]
+        return pa.table({"game_id": pa.array(gid[starts]),
+                         "bits": pa.array([words[a:b].tobytes() for a, b in
+                                           zip(starts, ends, strict=True)], pa.binary())})
+
+    move_cols = ["notation", "canonical", "origin", "destination", "path", "captured",
+                 "promotes", "king", "nags", "comment", "line"]
+    shapes = {
+        "one row a ply (today)": lambda t: {"sq": t["run_squares"], "mv": t["run_moves"]},
+        "one row a game, lists": lambda t: {"sq": lists(t["run_squares"],
+                                                        ["wm", "wk", "bm", "bk"]),
+                                            "mv": lists(t["run_moves"], move_cols)},
+        "positions as a blob a game": lambda t: {"sq": blob(t["run_squares"]),
+                                                 "mv": t["run_moves"]},
+    }
+    print(f"\n{games} games: the moves and positions stored (DuckDB insert and commit, CPU; "
+          "best of 3)")
+    gc.disable()
+    for name, shape in shapes.items():
+        tables = [shape(t) for t in arrow]
+        best, size = float("inf"), 0
+        for _ in range(3):
+            db = tmpdir / "layout.duckdb"
+            db.unlink(missing_ok=True)
+            con = duckdb.connect(str(db))
+            for key, value in IMPORT_SETTINGS.items():
+                con.execute(f"SET {key} = '{value}'")
+            con.execute("BEGIN TRANSACTION")
+            t0 = time.process_time()
+            for i, batch in enumerate(tables):
+                for tname, table in batch.items():
+                    rel = con.from_arrow(table)
+                    if i == 0:
+                        rel.create(tname)
+                    else:
+                        rel.insert_into(tname)
+            con.execute("COMMIT")
+            best = min(best, time.process_time() - t0)
+            con.execute("CHECKPOINT")
+            con.close()
+            size = db.stat().st_size
+        print(f"  {name:<28}{best / games * 1e6:7.1f} us a game  "
+              f"{size / games / 1024:5.2f} KB a game")
+    gc.enable()
+
+
 def plain_floor(arrow: list[dict[str, Any]], db: Path) -> None:
     """The same Arrow tables appended as they are to tables of their own columns (no
     constraint, no computed column, no view), one transaction, with the import's settings:
@@ -333,6 +427,8 @@ def main() -> None:
                     help="keep the other core busy during --side-by-side")
     ap.add_argument("--parts", action="store_true",
                     help="the import's stages one after the other in this process")
+    ap.add_argument("--layouts", action="store_true",
+                    help="DuckDB's cost of the moves and positions stored three ways")
     args = ap.parse_args()
     if not SOURCE.exists():
         raise SystemExit(f"benchmark input missing: {SOURCE}")
@@ -346,6 +442,9 @@ def main() -> None:
             return
         if args.parts:
             parts(pdn, tmpdir, n)
+            return
+        if args.layouts:
+            layouts(pdn, tmpdir, n)
             return
         rows = []
         runs = [("validate", 1), ("import", 1), ("import", args.jobs)]

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.analysis.thresholds import THRESHOLDS, Thresholds, write_mistakes
 from pdnkit.analysis.plan import pending_work, scope_games, write_faults, write_rows
 from pdnkit.analysis.pool import Pool
+from pdnkit.analysis.thresholds import THRESHOLDS, Thresholds, write_mistakes
 from pdnkit.errors import ArgumentError
 from pdnkit.store.evals import AnalysisKey
 from pdnkit.store.session import DbLike, writing

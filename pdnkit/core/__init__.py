@@ -54,8 +54,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CODES", "FLAG_ANNOTATED", "FLAG_BLACK_DOTS", "FLAG_CAPTURE", "FLAG_FULL_PATH",
            "FLAG_KING", "FLAG_MISMATCH", "FLAG_NUMBERED", "FLAG_PROMOTES", "CoreError",
-           "PlyMove", "Replay", "State", "Tactics", "core_in_use", "core_note", "legal_moves",
-           "misnumbered", "move_number", "number_fits", "perft", "position_of",
+           "PlyMove", "Replay", "State", "Tactics", "core_in_use", "core_note", "has_moves",
+           "legal_moves", "misnumbered", "move_number", "number_fits", "perft", "position_of",
            "reference_tactics", "replay", "state_of", "supports", "tactics"]
 
 #: ``PDNKIT_PURE=1`` in the environment when pdnkit.core was first imported
@@ -180,6 +180,22 @@ def _count(position: Position, depth: int, keep_duplicates: bool | str) -> int:
     from pdnkit.core import pure
 
     return pure.perft(position, depth, keep_duplicates)
+
+
+def has_moves(rules: Rules, state: State) -> bool:
+    """Whether the side to move in ``state`` has a legal move (``not
+    Position.is_terminal()`` outside the variants won by the first king), without a
+    rules-engine position on the compiled core.
+
+    Example:
+        >>> from pdnkit.rules import Position, get_rules
+        >>> r = get_rules("international")
+        >>> has_moves(r, state_of(Position.initial(r))), has_moves(r, State(False, 1, 0, 0, 0))
+        (True, False)
+    """
+    if _COMPILED:
+        return compiled.has_moves(rules, state)
+    return bool(position_of(rules, state).legal_moves())
 
 
 def legal_moves(position: Position, all_routes: bool = False) -> list[Move]:

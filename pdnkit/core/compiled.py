@@ -20,15 +20,15 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.core.api import CoreError, Replay, State, state_of
+from pdnkit.core.api import CoreError, Replay, State, position_of, state_of
 from pdnkit.errors import ArgumentError
 
 if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
-__all__ = ["ERROR", "draw_run", "has", "has_capture", "key", "legal_moves", "misnumbered", "perft",
-           "replay", "scanner", "supports", "tactics"]
+__all__ = ["ERROR", "draw_run", "has", "has_capture", "has_moves", "key", "legal_moves",
+           "misnumbered", "perft", "replay", "scanner", "supports", "tactics"]
 
 _core: Any = None
 ERROR: str | None = None
@@ -176,6 +176,15 @@ def has_capture(rules: Rules, state: State) -> bool:
 
         return pure.has_capture(rules, state)
     return bool(_core.has_capture(table, tuple(state)))
+
+
+def has_moves(rules: Rules, state: State) -> bool:
+    """Whether the side to move has a legal move (a count of the moves one ply deep)."""
+    table = _table(rules)
+    if table is None:
+
+        return bool(position_of(rules, state).legal_moves())
+    return bool(_core.perft(table, tuple(state), 1, 0))
 
 
 def key(rules: Rules, state: State) -> int:

@@ -40,7 +40,7 @@ from __future__ import annotations
 import bisect
 import datetime as _dt
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -274,17 +274,33 @@ def _scan(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, st
     return values, got
 
 
+#: a tag name as written -> (its lower-case name, its field and rank or None): a
+#: collection writes few distinct names
+_NAMES_READ: dict[str, tuple[str, tuple[str, int] | None]] = {}
+
+
+def _read_name(name: str) -> tuple[str, tuple[str, int] | None]:
+    n = name.strip().lower()
+    known = (n, _FIELD_OF.get(n))
+    if len(_NAMES_READ) >= 4096:  # a file of odd names does not grow it without bound
+        _NAMES_READ.clear()
+    _NAMES_READ[name] = known
+    return known
+
+
 def _scan_once(tags: Iterable[tuple[str, str]]) -> tuple[dict[str, str], dict[str, str]]:
     """:func:`_scan` itself."""
     values: dict[str, str] = {}
     best: dict[str, tuple[int, str]] = {}
-    field_of = _FIELD_OF
+    names = _NAMES_READ
     for k, v in tags:
-        n = k.strip().lower()
+        known = names.get(k)
+        if known is None:
+            known = _read_name(k)
+        n, hit = known
         if n in values:  # a repeated tag: the first one wins
             continue
         values[n] = v
-        hit = field_of.get(n)
         if hit is not None:
             sv = v.strip()
             if sv:
@@ -459,6 +475,18 @@ def check_tags(record: GameRecord) -> list[Finding]:
     return out
 
 
+def tag_values(record: GameRecord) -> Mapping[str, str]:
+    """``{name in lower case, blanks stripped: its first value}`` of the record's tags
+    (the one scan the reader, the validator and the report share: read it, never change
+    it).
+
+    Example:
+        >>> dict(tag_values(GameRecord(tags=[("FEN", "W:W28:B19"), ("fen", "x")])))
+        {'fen': 'W:W28:B19'}
+    """
+    return _scan(record.tags)[0]
+
+
 def players(record: GameRecord, variant: str | None = None) -> tuple[str | None, str | None]:
     """``(white, black)`` of a record through :data:`TAG_NAMES` (and ``P1``/``P2``).
 
@@ -519,4 +547,4 @@ def standard_tags(record: GameRecord, gametype: int | str | None = None,
 
 __all__ = ["ITALIAN_NAMES", "STANDARD_FIELDS", "TAG_NAMES", "GameTags", "check_tags",
            "field_of", "first_mover_black", "first_values", "game_tags", "gametype_hint", "parse_date",
-           "players", "result_tag", "standard_tags", "unique_tags"]
+           "players", "result_tag", "standard_tags", "tag_values", "unique_tags"]

@@ -83,6 +83,7 @@ __all__ = [
     "main_road_squares",
     "material_holds",
     "move_events",
+    "run_events",
 ]
 
 #: Every move-class event a ``DrawRule.resets`` set may name.
@@ -664,6 +665,36 @@ def _start_of(rules: Rules, position: TrackedPosition, int_keys: bool,
         _STARTS.clear()
     _STARTS[ck] = (rules, key, holds)
     return key, holds, ck
+
+
+def run_events(rules: Rules, events: bytes, last_ply: int) -> list[RuleEvent]:
+    """The rule events of a main line the compiled draw loop ran whole, from the state of a
+    tracker just made at the game's start with no activation open (the start positions of
+    :attr:`DrawTracker.export_state`'s cache): the activations the run made (``events``, as
+    :meth:`DrawTracker.import_state` reads them: slot, start, deadline, reached and end ply
+    each) closed at ``last_ply`` as :meth:`DrawTracker.finish` closes them. The events
+    that tracker would give after the same run, without the tracker.
+
+    Example:
+        >>> from array import array
+        >>> from pdnkit.rules import get_rules
+        >>> r = get_rules("international")
+        >>> [(e.rule, e.start_ply, e.end_ply) for e in
+        ...  run_events(r, array("q", [1, 40, 90, -1, -1]).tobytes(), 60)]
+        [('fmjd-6.2', 40, 60)]
+    """
+    reps, ctrs = _slots_of(rules)
+    slots: list[tuple[DrawRule, int | None]] = [(rule, None) for rule, _ in reps]
+    slots.extend((rule, int(rule.limit)) for rule, _, _ in ctrs)
+    made = memoryview(events).cast("q")
+    out = []
+    for j in range(0, len(made), 5):
+        rule, limit = slots[made[j]]
+        end = made[j + 4]
+        out.append(RuleEvent(rule.name, rule.article, bool(rule.automatic), made[j + 1],
+                             limit, _opt(made[j + 2]), _opt(made[j + 3]),
+                             last_ply if end < 0 else end, rule.source))
+    return out
 
 
 def _put_event(out: Any, ev: RuleEvent | None) -> None:

@@ -35,7 +35,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.rules.position import Position
     from pdnkit.rules.variants import Color, Rules
 
-__all__ = ["FenError", "FenInfo", "parse_fen", "parse_fen_info", "split_fen", "write_fen"]
+__all__ = ["FenError", "FenInfo", "parse_fen", "parse_fen_info", "split_fen", "write_fen",
+           "write_fen_bits"]
 
 
 class FenError(PdnkitError, ValueError):
@@ -314,6 +315,39 @@ def write_fen(position: Position) -> str:
     groups = _fen_groups(position.rules)
     return ":".join((str(position.side), "W" + _fen_field(groups, w & ~k, w & k),
                      "B" + _fen_field(groups, b & ~k, b & k)))
+
+
+def write_fen_bits(rules: Rules, black: bool, wm: int, wk: int, bm: int, bk: int) -> str:
+    """:func:`write_fen` of a position given as square bitboards (bit ``n - 1`` for square
+    ``n``: men and kings of each side), without a :class:`Position`.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> write_fen_bits(get_rules("international"), False, 1 << 27, 0, 0, 1 << 18)
+        'W:W28:BK19'
+    """
+    groups = _square_groups(rules)
+    return ":".join(("B" if black else "W", "W" + _fen_field(groups, wm, wk),
+                     "B" + _fen_field(groups, bm, bk)))
+
+
+_SQUARE_GROUPS: dict[int, tuple[Rules, tuple[_FenGroup, ...]]] = {}
+
+
+def _square_groups(rules: Rules) -> tuple[_FenGroup, ...]:
+    """:func:`_fen_groups` over square bits (bit ``n - 1`` for square ``n``)."""
+    entry = _SQUARE_GROUPS.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    t = square_tables(rules)
+    order = list(range(1, t.num_squares + 1))
+    if t.alphanumeric:
+        order.sort(key=lambda n: t.coords[n])
+    bits = [(n - 1, t.names[n]) for n in order]
+    groups = tuple(_FenGroup(bits[i:i + _GROUP], t.num_squares)
+                   for i in range(0, len(bits), _GROUP))
+    _SQUARE_GROUPS[id(rules)] = (rules, groups)
+    return groups
 
 
 #: squares per group of :func:`_fen_groups` (3**7 = 2187 contents at most per group)

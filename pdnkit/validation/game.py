@@ -29,7 +29,13 @@ from pdnkit.rules.draw import DrawTracker
 from pdnkit.rules.fen import write_fen
 from pdnkit.rules.notation import resolve_short_move
 from pdnkit.validation import coreline
-from pdnkit.validation.judge import judge_draws, judge_result, result_without_position
+from pdnkit.validation.clean import clean_line
+from pdnkit.validation.judge import (
+    FinalPosition,
+    judge_draws,
+    judge_result,
+    result_without_position,
+)
 from pdnkit.validation.match import (
     CAPTURE_SEPS,
     MatchResult,
@@ -137,14 +143,18 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
                         list(getattr(record, "moves", ()) or ()))
     nodes = coreline.main_line(record, rules)
     _name_rules(report, rules, options.edition)
-    start = game_start(record, nodes, rules, found)
-    if start is None:
-        return _give_up(report, record, rules, convention, found, nodes)
-    line = MainLine(report, found, rules, nodes, start, options)
-    line.run()
-    line.finish()
-    complete = line.stopped_at is None
-    judge_result(report, record, rules, convention, found, line.pos, complete,
+    final: FinalPosition | None = clean_line(report, record, rules, nodes, options)
+    if final is None:  # not a clean game: the general replay, every diagnosis
+        start = game_start(record, nodes, rules, found)
+        if start is None:
+            return _give_up(report, record, rules, convention, found, nodes)
+        line = MainLine(report, found, rules, nodes, start, options)
+        line.run()
+        line.finish()
+        final, complete = line.pos, line.stopped_at is None
+    else:
+        complete = True
+    judge_result(report, record, rules, convention, found, final, complete,
                  report.rule_events)
     judge_draws(report, found, report.rule_events)
     report.findings.extend(found.items)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from pdnkit.rules.variants import SOURCE_TAGS
 from pdnkit.validation.report import Findings, GameReport
@@ -23,8 +23,36 @@ from pdnkit.validation.report import Findings, GameReport
 if TYPE_CHECKING:
     from pdnkit.pdn.record import GameRecord
     from pdnkit.rules.draw import RuleEvent
-    from pdnkit.rules.position import Position
     from pdnkit.rules.variants import Rules
+
+class FinalPosition(Protocol):
+    """What the judge reads of the position a main line reached: a rules-engine
+    :class:`~pdnkit.rules.Position`, or a clean game's final state as the compiled core
+    left it (:class:`pdnkit.validation.clean.FinalState`)."""
+
+    @property
+    def side(self) -> int:
+        """The side to move (0 White, 1 Black)."""
+        ...
+
+    @property
+    def white_kings(self) -> frozenset[int]:
+        """White's kings."""
+        ...
+
+    @property
+    def black_kings(self) -> frozenset[int]:
+        """Black's kings."""
+        ...
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over by the rules in this position."""
+        ...
+
+    def winner(self) -> int | None:
+        """The side that has won by the rules alone, or ``None``."""
+        ...
+
 
 _FIRST = {"1-0", "2-0", "1+-", "1+ -", "+-", "1:0", "2:0"}
 _SECOND = {"0-1", "0-2", "-1+", "- 1+", "-+", "0:1", "0:2"}
@@ -196,7 +224,7 @@ def _readings(meaning: str | None, rules: Rules, convention: str) -> set[str]:
 
 
 def judge_result(report: GameReport, record: GameRecord, rules: Rules, convention: str,
-                 found: Findings, pos: Position, complete: bool,
+                 found: Findings, pos: FinalPosition | None, complete: bool,
                  events: Sequence[RuleEvent] = ()) -> None:
     """Read the result and check it against the final position ``pos`` (when the whole
     main line was replayed, ``complete``) and the automatic draws among ``events``."""

@@ -239,11 +239,15 @@ static long parse_move(const Table *t, const Text *s, long i, Written *w) {
 /* RESULT: its length at i, 0 for none, -1 when a character after it is not ASCII. */
 static long match_result(const Text *s, long i) {
     static const char *forms[] = {"2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "0.5-0.5"};
-    if (tch(s, i) == '*')
+    static const long lens[] = {3, 3, 3, 3, 3, 3, 7, 7};
+    uint32_t c0 = tch(s, i);
+    if (c0 == '*')
         return 1;
+    if (c0 != '0' && c0 != '1' && c0 != '2' && c0 != 0xBD)
+        return 0; /* no result starts otherwise */
     long len = 0;
     for (size_t f = 0; f < sizeof forms / sizeof forms[0] && !len; f++) {
-        long n = (long)strlen(forms[f]), k = 0;
+        long n = lens[f], k = 0;
         while (k < n && tch(s, i + k) == (uint32_t)forms[f][k] && i + k < s->len)
             k++;
         if (k == n)

@@ -148,11 +148,15 @@ static int next_game_line(const Text *s, long i) {
 static long result_at(const Text *s, long i, int *clean) {
     static const char *forms[] = {"1/2-1/2", "0.5-0.5", "2-0", "0-2", "1-1", "0-0", "1-0",
                                   "0-1", "*"};
+    static const long lens[] = {7, 7, 3, 3, 3, 3, 3, 3, 1};
     *clean = 0;
-    if (ch(s, i) == 0xBD && ch(s, i + 1) == '-' && ch(s, i + 2) == 0xBD)
+    uint32_t c0 = ch(s, i);
+    if (c0 == 0xBD && ch(s, i + 1) == '-' && ch(s, i + 2) == 0xBD)
         return 3;
+    if (c0 != '0' && c0 != '1' && c0 != '2' && c0 != '*')
+        return 0; /* no result starts otherwise */
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
-        long n = (long)strlen(forms[f]), k = 0;
+        long n = lens[f], k = 0;
         while (k < n && ch(s, i + k) == (uint32_t)forms[f][k] && i + k < s->len)
             k++;
         if (k < n)
