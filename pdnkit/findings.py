@@ -161,6 +161,13 @@ CODES: dict[str, CodeInfo] = {
            "the file holds no PDN text",
            "The input is empty or holds only blank lines. Check that the right file was "
            "named (an export that failed, a file truncated by a full disk)."),
+        _c("not-pdn", "warning", "read",
+           "the file holds text, but no PDN game",
+           "The file holds no tag pair, and less of its text reads as moves than as text "
+           "that is neither tags nor moves: it is not PDN (a README, a note, a listing saved "
+           "with the wrong name). It gives no game, only this finding (its line count and "
+           "how it begins in the details). Check that the right file was named; a real "
+           "game collection without tags reads as games, one per result."),
         _c("strict-violation", "warning", "read",
            "PDN 3.0 forbids this construct, but a liberal reader accepts it",
            "The text uses something the PDN 3.0 standard does not allow (a nested comment, "
@@ -324,6 +331,16 @@ CODES: dict[str, CodeInfo] = {
            "a move number or the side to move disagrees with the position",
            "The move number (or its `...` black-move form) does not match the ply it "
            "stands at. The move itself was replayed; check for missing or doubled moves."),
+        _c("board-turned", "info", "replay",
+           "the moves are written with the first mover at the bottom; read turned round",
+           "Alphanumeric squares are named from White's side (a1 bottom left), so in a "
+           "variant where Black moves first (English checkers) the first move comes from the "
+           "top: f6-e5. This game writes every square from the first mover's side instead "
+           "(PlayStrategy's English exports: 1. c3-d4): read as written, its first move would "
+           "be the other side's and the colours reversed against the players. Its first move "
+           "is legal only read turned round, so the whole game is read that way; the "
+           "canonical notation and every position are the usual ones. Nothing to fix: "
+           "`pdnkit convert` writes the game in the variant's usual notation."),
         _c("unknown-move", "warning", "replay",
            "the record holds a placeholder instead of a move",
            "`- -` or `...` stands where a move should be. Replay stops there."),

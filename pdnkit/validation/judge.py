@@ -62,10 +62,15 @@ _MEANINGS: dict[str, str | None] = {}
 _MISSING = object()
 
 
+#: the typographic dashes a result is written with, each read as ``-`` (hyphen,
+#: non-breaking hyphen, figure dash, en dash, em dash, minus sign)
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2212", "-"))
+
+
 def _meaning(raw: str) -> str | None:
     """:func:`normalise_token` of a token not seen before."""
     t = raw.strip().lower().replace("½", "1/2").replace("0.5", "1/2")
-    t = t.replace("\u2013", "-").replace("\u2012", "-").replace("\u2011", "-")
+    t = t.translate(_DASHES)  # typographic dashes: 2\u20130 is 2-0
     t = re.sub(r"\s*-\s*", "-", t)
     if t in _UNKNOWN:
         return "unknown"
