@@ -165,9 +165,10 @@ CODES: dict[str, CodeInfo] = {
            "the file holds text, but no PDN game",
            "The file holds no tag pair, and less of its text reads as moves than as text "
            "that is neither tags nor moves: it is not PDN (a README, a note, a listing saved "
-           "with the wrong name). It gives no game, only this finding (its line count and "
-           "how it begins in the details). Check that the right file was named; a real "
-           "game collection without tags reads as games, one per result."),
+           "with the wrong name). It gives no game, only this finding, which says how the "
+           "text begins (the moves and the pieces of other text counted are in its "
+           "details). Check that the right file was named; a game collection without tags "
+           "reads as games, one per result."),
         _c("strict-violation", "warning", "read",
            "PDN 3.0 forbids this construct, but a liberal reader accepts it",
            "The text uses something the PDN 3.0 standard does not allow (a nested comment, "

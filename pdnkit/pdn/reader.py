@@ -553,13 +553,12 @@ def _not_pdn_record(held: list[GameRecord], fname: str | None, moves: int,
             if f.code in _FILE_CODES]
     for f in kept:
         f.game_index = None
-    end = max((r.end_line or r.line) for r in held)
     found = make_finding(
         "not-pdn", f"the file holds text but no PDN game: no tag pair, and {moves} move(s) "
         f"beside {junk} piece(s) of text that are neither tags nor moves (it begins "
         f"{excerpt(first)})", file=fname, line=1,
-        details={"moves": moves, "junk": junk, "lines": end})
-    return GameRecord(file=fname, index=0, line=1, end_line=end, raw="",
+        details={"moves": moves, "junk": junk})
+    return GameRecord(file=fname, index=0, line=1, end_line=held[-1].end_line, raw="",
                       encoding=held[0].encoding, file_level=True, findings=[found, *kept])
 
 
