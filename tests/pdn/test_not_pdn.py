@@ -118,3 +118,16 @@ def test_workers_give_what_one_process_gives(tmp_path: Path) -> None:
     one = view(1)
     assert one[0] == (str(readme), True, 0, ["not-pdn"]) and len(one) == 6001
     assert view(2) == one
+
+
+def test_convert_notes_a_file_that_is_not_pdn_and_writes_no_game_of_it(tmp_path: Path) -> None:
+    from pdnkit.validation import convert
+
+    readme, game, out = tmp_path / "README.pdn", tmp_path / "one.pdn", tmp_path / "out.pdn"
+    readme.write_text(README)
+    game.write_text('[Event "x"]\n1. 32-28 19-23 *\n')
+    done = convert([readme, game], out)
+    assert (done.games, done.written) == (1, 1)
+    text = out.read_text()
+    assert text.startswith("% pdnkit convert: README.pdn holds no PDN game, not copied")
+    assert [g.tag("Event") for g in read_games(out)] == ["x"]
