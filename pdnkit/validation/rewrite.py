@@ -91,7 +91,7 @@ def convert(paths: Iterable[PathLike], out: PathLike, *,
                 first = False
                 if rec.parsed:
                     game, notation = _on_the_usual_board(rec, guess)
-                    fh.write(write_game(game, notation, gametype=gametype_hint(rec)
+                    fh.write(write_game(game, notation=notation, gametype=gametype_hint(rec)
                                         or _guessed_gametype(rec, guess)))
                     summary.written += 1
                 else:

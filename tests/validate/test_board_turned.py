@@ -18,7 +18,7 @@ from pdnkit.validation.turn import turned_square
 HEADER = ('[Event "Casual American/English game"]\n[Site "https://playstrategy.org/x1"]\n'
           '[P1 "Anna"]\n[P2 "Bert"]\n[Result "0-1"]\n[Variant "American/English"]\n\n')
 #: c3-d4 is f6-e5 (11-15), b6-c5 is g3-f4 (24-19), d4xb6 is e5xg3 (15x24, taking f4 = 19),
-#: a7xc5 is h2xf4 (28x19, taking g3 = 24): the Single Corner, 11-15 24-19 15x24 28x19
+#: a7xc5 is h2xf4 (28x19, taking g3 = 24): 11-15 24-19 15x24 28x19, Old Faithful (ACF 129)
 PLAYSTRATEGY = HEADER + "1. c3-d4 b6-c5 2. d4xb6 a7xc5 0-1\n"
 
 
