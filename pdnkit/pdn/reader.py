@@ -499,6 +499,9 @@ def _records(chunks: Iterable[Chunk], fname: str | None, encoding: Callable[[], 
 #: of text, to tell whether it is PDN at all (:func:`unless_not_pdn`)
 NOT_PDN_RECORDS = 200
 NOT_PDN_CHARS = 1 << 16
+#: ... and a file holding this many moves is PDN whatever else it holds (a game commented
+#: without braces after every move is still games)
+NOT_PDN_MOVES = 40
 #: the finding codes of text that is neither tags nor moves (what a file that is not PDN
 #: is made of)
 _JUNK_CODES = frozenset({"ignored-text", "unreadable-text", "syntax-error", "empty-game"})
@@ -514,8 +517,9 @@ def unless_not_pdn(records: Iterable[GameRecord], fname: str | None) -> Iterator
     could not read as tags or moves (the pieces of ``ignored-text``, ``unreadable-text``,
     ``syntax-error``, ``empty-game``) outnumbers the moves it read. A file is read as PDN
     as soon as a record holds a tag pair, or its moves are at least two and twice its
-    pieces of junk, or after :data:`NOT_PDN_RECORDS` records or :data:`NOT_PDN_CHARS`
-    characters (memory stays bounded, and a stream of PDN comes out at once).
+    pieces of junk, or :data:`NOT_PDN_MOVES`, or after :data:`NOT_PDN_RECORDS` records or
+    :data:`NOT_PDN_CHARS` characters (memory stays bounded, and a stream of PDN comes out at
+    once).
 
     Example:
         >>> text = "A note, not a game.\\n\\nSee the manual, chapter 2.\\n"
@@ -534,8 +538,8 @@ def unless_not_pdn(records: Iterable[GameRecord], fname: str | None) -> Iterator
         moves += rec.move_count
         junk += sum(f.code in _JUNK_CODES for f in rec.findings)
         chars += len(rec.raw)
-        if rec.tags or (moves >= 2 and moves >= 2 * junk) or len(held) >= NOT_PDN_RECORDS \
-                or chars >= NOT_PDN_CHARS:
+        if rec.tags or (moves >= 2 and moves >= 2 * junk) or moves >= NOT_PDN_MOVES \
+                or len(held) >= NOT_PDN_RECORDS or chars >= NOT_PDN_CHARS:
             yield from held
             yield from it
             return
