@@ -134,12 +134,12 @@ def test_convert_notes_a_file_that_is_not_pdn_and_writes_no_game_of_it(tmp_path:
 
 
 def test_a_game_commented_without_braces_after_every_move_is_games() -> None:
-    # forum style: text after every move; as many pieces of text as moves, and more
+    # forum style: text around every move, more pieces of text (72) than moves (48)
     words = "a fine move, the only one here"
     moves = ["32-28", "19-23", "28x19", "14x23", "37-32", "10-14", "41-37", "5-10", "34-29",
              "23x34", "40x29", "20-24", "29x20", "15x24", "44-40", "10-15", "40-34", "4-10",
              "45-40", "17-21", "31-26", "21-27", "32x21", "16x27"]
-    text = " ".join(f"{i // 2 + 1}. {m} {words}" if i % 2 == 0 else f"{m} {words} {words}"
+    text = " ".join(f"{i // 2 + 1}. White: {m} {words}" if i % 2 == 0 else f"Black: {m} {words}"
                     for i, m in enumerate(moves * 2)) + " *\n"
     games = list(read_games(text))
     assert len(games) == 1 and not games[0].file_level and len(games[0].moves) == 48
