@@ -140,14 +140,19 @@ CODES: dict[str, CodeInfo] = {
            "PDN 3.0 requires UTF-8. The file was decoded as the named legacy encoding "
            "(cp1252/latin-1, cp1251 or cp866, chosen by which reads as the most plausible "
            "text; the finding sits on the game with the first non-UTF-8 byte, with its line, "
-           "and `--encoding NAME` overrides the choice). Check names with accents or Cyrillic letters, "
+           "and `--encoding NAME` overrides the choice). In a UTF-8 file, one game written "
+           "in a legacy encoding is decoded in it on its own (the message says 'this game'): "
+           "the other games stay UTF-8. Check names with accents or Cyrillic letters, "
            "then re-save the file as UTF-8 (`pdnkit convert` does this)."),
         _c("invalid-bytes", "warning", "read",
            "bytes on this line are not valid in the file's encoding and were replaced",
            "The file is read as UTF-8 (it holds valid UTF-8 text) but this line has bytes "
-           "that are not UTF-8 (or not valid in the encoding given with --encoding). They "
-           "were replaced by U+FFFD; the other lines are unchanged. Fix the bytes, or read "
-           "the file with `--encoding NAME` if it is really in another encoding."),
+           "that are not UTF-8 (a character cut short, a stray byte beside UTF-8 text; or "
+           "not valid in the encoding given with --encoding). They were replaced by U+FFFD; "
+           "the other lines are unchanged. NUL bytes (fewer than a run of binary data) are "
+           "no text either: they are removed, so a tag line holding one stays a tag line. "
+           "Fix the bytes, or read the file with `--encoding NAME` if it is really in "
+           "another encoding."),
         _c("binary-data", "error", "read",
            "the input holds binary data (NUL bytes): a run is skipped and reading goes on; "
            "binary data on end stops it",

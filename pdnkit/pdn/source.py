@@ -10,11 +10,14 @@ Decoding (see :mod:`pdnkit.pdn.decode`): UTF-16/32 by byte order mark or NUL pat
 otherwise the encoding is decided from at most :data:`~pdnkit.pdn.decode.WINDOW` bytes
 from the first non-ASCII byte on (ASCII lines before it read the same in every candidate).
 What decoding finds becomes findings on the chunk that holds the line:
-``encoding-fallback`` (legacy encoding chosen, on the game of the first non-ASCII byte),
-``invalid-bytes`` (a line of a UTF-8 file with bytes that are not UTF-8, replaced),
+``encoding-fallback`` (legacy encoding chosen, on the game of the first non-ASCII byte;
+in a UTF-8 file, on a game written in a legacy encoding and decoded on its own:
+:meth:`Opened._game`), ``invalid-bytes`` (a line of a UTF-8 file with a character cut short
+or a stray byte, replaced; a line that held NUL bytes, removed),
 ``binary-data`` (a run of NUL bytes, skipped, and reading goes on; a block mostly NUL, or
-NUL bytes on end for :data:`BINARY_LIMIT` bytes, stop reading, so ``/dev/zero`` ends at once) and ``empty-file`` (a named file with no PDN text). A finding after the last game comes
-as a last chunk with empty text (:func:`bare_record` turns it into a record).
+NUL bytes on end for :data:`BINARY_LIMIT` bytes, stop reading, so ``/dev/zero`` ends at
+once) and ``empty-file`` (a named file with no PDN text). A finding after the last game comes
+as a last chunk with empty text (:func:`bare_record` turns it into a file-level record).
 
 Example:
     >>> src = open_source('[White "Ab"]\\n1. 32-28 *\\n\\n[White "Müller"]\\n*\\n'.encode("cp1252"))
