@@ -220,25 +220,21 @@ def game_encoding(data: bytes) -> str | None:
         >>> game_encoding("Ω Sijbrands".encode() + b" \\xe9") is None  # one stray byte
         True
     """
-    pos, n = 0, len(data)
     single = False
-    while pos < n:
-        try:
-            data[pos:].decode("utf-8")
+    for m in _ESCAPED_RUN.finditer(data.decode("utf-8", "surrogateescape")):
+        run = [ord(c) - 0xDC00 for c in m.group()]
+        if len(run) < 2 or not 0xC2 <= run[0] <= 0xF4 or any(b >= 0xC0 for b in run[1:]):
+            single = True  # a byte no UTF-8 character starts with this way
             break
-        except UnicodeDecodeError as exc:
-            if exc.end - exc.start == 1 and (exc.end + pos >= n or not
-                                              0x80 <= data[pos + exc.end] < 0xC0):
-                single = True  # a byte no UTF-8 character starts with this way
-                break
-            pos += exc.end
     if not single or utf8_plausible(data):
         return None
     return choose_legacy(data)
 
 
-#: a byte a UTF-8 file held that is not UTF-8, kept by ``surrogateescape`` decoding
+#: a byte a UTF-8 file held that is not UTF-8, kept by ``surrogateescape`` decoding, and a
+#: run of them (a lead byte and continuation bytes in one run: a character cut short)
 _ESCAPED = re.compile("[\udc80-\udcff]")
+_ESCAPED_RUN = re.compile("[\udc80-\udcff]+")
 #: lines with invalid bytes listed one by one per game (the rest are counted on the last)
 MAX_BYTE_NOTES = 50
 

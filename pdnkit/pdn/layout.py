@@ -47,8 +47,10 @@ NAME = (r"(?:[^\W\d]|&[#]?\w{1,8};)"
 NAME1 = r"(?:[^\W\d]|&[#]?\w{1,8};)(?:[\w\-.']|&[#]?\w{1,8};){0,63}"
 #: a PDN 3.0 tag name (an identifier)
 IDENTIFIER = re.compile(r"[A-Z][A-Za-z0-9_]*")
-#: the opening of a tag pair inside a line (``[Name "``, the name a word)
-_NEXT_TAG = r'[ \t]*\[[ \t]*[^\W\d][\w\-]*[ \t]*"'
+#: the opening of a tag pair inside a line (``[Name "``, the name a word); the white space
+#: before it is looked at from its first character only (a lookahead at every space of a
+#: long run would take quadratic time)
+_NEXT_TAG = r'(?<![ \t])[ \t]*\[[ \t]*[^\W\d][\w\-]*[ \t]*"'
 #: what no quoted value runs over: the next tag pair, after the value's ``]`` or not
 #: (``[Result "*] [FEN "..."]``, ``[FEN "W:W31 [Black "R"]``: the first quote is never closed)
 NOT_NEXT_TAG = rf"(?!\]?{_NEXT_TAG})"
@@ -75,7 +77,7 @@ _TAG_JUNK = re.compile(rf'{_LB}(?P<name>{NAME})\s*{_VALUE}(?P<junk>[^\]\["\n]{{1
 #: written on the same line (a move number and a move, or a result ending the line), so the
 #: game's moves and result stay its own (``[FEN "W:W31:B1 1. 31-26 *``), or before the next
 #: tag pair of the line
-OPEN_VALUE_STOP = (r"[ \t]+(?:\d{1,9}\.+[ \t]*(?:\d{1,2}[ \t]*[-xX:][ \t]*\d|[a-lA-L]\d)"
+OPEN_VALUE_STOP = (r"(?<![ \t])[ \t]+(?:\d{1,9}\.+[ \t]*(?:\d{1,2}[ \t]*[-xX:][ \t]*\d|[a-lA-L]\d)"
                    r"|(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\*)[ \t]*(?:\n|\Z))|" + _NEXT_TAG)
 #: a quote never closed: the value runs to the first ``]`` of its line, else to the
 #: movetext of :data:`OPEN_VALUE_STOP`, else to the line end
