@@ -57,9 +57,10 @@ NOT_NEXT_TAG = rf"(?!\]?{_NEXT_TAG})"
 #: a quoted tag value: ``\\"`` and ``\\\\`` (and any backslash pair) are escapes
 _VALUE = rf'"(?P<value>(?:{NOT_NEXT_TAG}[^"\\\n]|\\.)*)"'
 
-#: the ``[`` of a tag pair, doubled by some exporters (``[[Event "x"]``), and its ``]``
-_LB = r"(?P<lb>\[(?:[ \t]*\[)*\s*)"
-_RB = r"(?P<rb>[ \t]*\n?[ \t]*\](?:[ \t]*\])*)"
+#: the ``[`` of a tag pair, doubled by some exporters (``[[Event "x"]``), and its ``]`` (at
+#: most three of each: an unbounded run would be rescanned from each of its brackets)
+_LB = r"(?P<lb>\[(?:[ \t]*\[){0,2}\s*)"
+_RB = r"(?P<rb>[ \t]*\n?[ \t]*\](?:[ \t]*\]){0,2})"
 #: a tag pair, anchored where it starts: white space (line breaks too, or none before a
 #: quoted value: ``[Event"Club"]``) between its parts, ``[`` or ``]`` may be missing (not both)
 TAG = re.compile(rf"{_LB}(?P<name>{NAME})\s*{_VALUE}{_RB}?")
@@ -69,7 +70,7 @@ _TAG_NOLB = re.compile(rf"(?P<lb>)(?P<name>{NAME1})\s+{_VALUE}(?P<rb>[ \t]*\n?[ 
 _TAG_NOLB_START = re.compile(rf"(?P<lb>)(?P<name>{NAME})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])")
 #: a quoted value holding unescaped quotes, closed by the quote right before ``]``
 _TAG_QUOTES = re.compile(rf'{_LB}(?P<name>{NAME})\s*"(?P<value>(?:[^"\n]|"(?![ \t]*\[))*?)"'
-                         r"(?P<rb>[ \t]*\](?:[ \t]*\])*)")
+                         r"(?P<rb>[ \t]*\](?:[ \t]*\]){0,2})")
 #: text between the value and the ``]``: ``[Site "x" junk]``
 _TAG_JUNK = re.compile(rf'{_LB}(?P<name>{NAME})\s*{_VALUE}(?P<junk>[^\]\["\n]{{1,200}}?)'
                        r"(?P<rb>\])")
@@ -81,7 +82,7 @@ OPEN_VALUE_STOP = (r"(?<![ \t])[ \t]+(?:\d{1,9}\.+[ \t]*(?:\d{1,2}[ \t]*[-xX:][ 
                    r"|(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\*)[ \t]*(?:\n|\Z))|" + _NEXT_TAG)
 #: a quote never closed: the value runs to the first ``]`` of its line, else to the
 #: movetext of :data:`OPEN_VALUE_STOP`, else to the line end
-_TAG_OPEN = re.compile(rf'(?P<lb>\[(?:[ \t]*\[)*[ \t]*)(?P<name>{NAME})[ \t]*"'
+_TAG_OPEN = re.compile(rf'(?P<lb>\[(?:[ \t]*\[){{0,2}}[ \t]*)(?P<name>{NAME})[ \t]*"'
                        rf'(?P<value>(?:(?!{OPEN_VALUE_STOP})[^"\n\]])*)(?P<rb>\])?')
 #: a value without quotes: ``[Event Open 2003]``
 _TAG_BARE = re.compile(r'(?P<lb>\[[ \t]*)(?P<name>[A-Za-z_][\w\-]{0,63})[ \t]+'

@@ -65,9 +65,9 @@ _SCAN = re.compile(
     (?P<open>\{{)
   | (?P<semi>;)
   | (?P<wrap>\[/?pdn\])
-  | (?P<tag>\[(?:[ \t]*\[)*[ \t]*(?P<tn>{NAME})(?:[ \t]*(?:{_VALUE}"|{_OPEN})
+  | (?P<tag>\[(?:[ \t]*\[){{0,2}}[ \t]*(?P<tn>{NAME})(?:[ \t]*(?:{_VALUE}"|{_OPEN})
            |[ \t]+[^\]"\s][^\]"\n]{{0,1000}}\]))
-  | (?P<otag>\[(?:[ \t]*\[)*[ \t]*(?:(?P<on>{NAME})[ \t]*)?(?=\s*\Z))
+  | (?P<otag>\[(?:[ \t]*\[){{0,2}}[ \t]*(?:(?P<on>{NAME})[ \t]*)?(?=\s*\Z))
   | (?P<lp>\()
   | (?P<rp>\))
   | (?P<res>(?<![\w/\-.:*])(?:{RESULTS}|\*)
@@ -83,7 +83,7 @@ _NO_LB = re.compile(rf'[ \t]*(?P<name>{NAME1})[ \t]+{_VALUE}"[ \t]*\]')
 _NO_LB_START = re.compile(rf'[ \t]*(?P<name>{NAME})[ \t]+{_VALUE}"[ \t]*\]')
 #: the rest of a tag pair broken over lines: its name, value and ``]`` (each may be missing)
 _CONT = re.compile(rf'[ \t]*(?:(?P<name>{NAME1})(?:\s*(?=")|(?=\s*\Z)))?\s*(?P<value>{_VALUE}"[ \t]*)?'
-                   r'(?P<rb>\](?:[ \t]*\])*)?')
+                   r'(?P<rb>\](?:[ \t]*\]){0,2})?')
 #: a line with none of these is plain movetext (the common case, handled without a scan)
 _SPECIAL = re.compile(
     rf"[{{;\[()\"*]|(?<![\w/\-.:*])(?:{RESULTS}|-)(?![\w/\-.:*\u2010-\u2014\u2212])"
@@ -93,9 +93,9 @@ _COMMENT_EVENT = re.compile(r"[{}]")
 _TRAILING_TAG_LINE = re.compile(r'[ \t]*\[FILENAME[ \t]+"[^"\n]*"[ \t]*\][ \t]*\n?$',
                                 re.IGNORECASE)
 #: a line that starts with a tag pair (it ends an unterminated comment)
-_TAG_START = re.compile(r'[ \t]*\[(?:[ \t]*\[)*[ \t]*[A-Za-z_][\w\-]*[ \t]*"[^"\n]*"[ \t]*\]')
-_TAG_LINE = re.compile(r'[ \t]*\[(?:[ \t]*\[)*[ \t]*(?P<name>[A-Za-z_][\w\-]*)[ \t]*"[^"\n]*"'
-                       r'[ \t]*\](?:[ \t]*\])*[ \t]*$')
+_TAG_START = re.compile(r'[ \t]*\[(?:[ \t]*\[){0,2}[ \t]*[A-Za-z_][\w\-]*[ \t]*"[^"\n]*"[ \t]*\]')
+_TAG_LINE = re.compile(r'[ \t]*\[(?:[ \t]*\[){0,2}[ \t]*(?P<name>[A-Za-z_][\w\-]*)[ \t]*"[^"\n]*"'
+                       r'[ \t]*\](?:[ \t]*\]){0,2}[ \t]*$')
 
 
 #: a game chunk that grows beyond this many characters without ending (an endless stream
