@@ -140,14 +140,19 @@ CODES: dict[str, CodeInfo] = {
            "PDN 3.0 requires UTF-8. The file was decoded as the named legacy encoding "
            "(cp1252/latin-1, cp1251 or cp866, chosen by which reads as the most plausible "
            "text; the finding sits on the game with the first non-UTF-8 byte, with its line, "
-           "and `--encoding NAME` overrides the choice). Check names with accents or Cyrillic letters, "
+           "and `--encoding NAME` overrides the choice). In a UTF-8 file, one game written "
+           "in a legacy encoding is decoded in it on its own (the message says 'this game'): "
+           "the other games stay UTF-8. Check names with accents or Cyrillic letters, "
            "then re-save the file as UTF-8 (`pdnkit convert` does this)."),
         _c("invalid-bytes", "warning", "read",
            "bytes on this line are not valid in the file's encoding and were replaced",
            "The file is read as UTF-8 (it holds valid UTF-8 text) but this line has bytes "
-           "that are not UTF-8 (or not valid in the encoding given with --encoding). They "
-           "were replaced by U+FFFD; the other lines are unchanged. Fix the bytes, or read "
-           "the file with `--encoding NAME` if it is really in another encoding."),
+           "that are not UTF-8 (a character cut short, a stray byte beside UTF-8 text; or "
+           "not valid in the encoding given with --encoding). They were replaced by U+FFFD; "
+           "the other lines are unchanged. NUL bytes (fewer than a run of binary data) are "
+           "no text either: they are removed, so a tag line holding one stays a tag line. "
+           "Fix the bytes, or read the file with `--encoding NAME` if it is really in "
+           "another encoding."),
         _c("binary-data", "error", "read",
            "the input holds binary data (NUL bytes): a run is skipped and reading goes on; "
            "binary data on end stops it",
@@ -161,6 +166,14 @@ CODES: dict[str, CodeInfo] = {
            "the file holds no PDN text",
            "The input is empty or holds only blank lines. Check that the right file was "
            "named (an export that failed, a file truncated by a full disk)."),
+        _c("not-pdn", "warning", "read",
+           "the file holds text, but no PDN game",
+           "The file holds no tag pair, and less of its text reads as moves than as text "
+           "that is neither tags nor moves: it is not PDN (a README, a note, a listing saved "
+           "with the wrong name). It gives no game, only this finding, which says how the "
+           "text begins (the moves and the pieces of other text counted are in its "
+           "details). Check that the right file was named; a game collection without tags "
+           "reads as games, one per result."),
         _c("strict-violation", "warning", "read",
            "PDN 3.0 forbids this construct, but a liberal reader accepts it",
            "The text uses something the PDN 3.0 standard does not allow (a nested comment, "
@@ -327,6 +340,16 @@ CODES: dict[str, CodeInfo] = {
            "a move number or the side to move disagrees with the position",
            "The move number (or its `...` black-move form) does not match the ply it "
            "stands at. The move itself was replayed; check for missing or doubled moves."),
+        _c("board-turned", "info", "replay",
+           "the moves are written with the first mover at the bottom; read turned round",
+           "Alphanumeric squares are named from White's side (a1 bottom left), so in a "
+           "variant where Black moves first (English checkers) the first move comes from the "
+           "top: f6-e5. This game writes every square from the first mover's side instead "
+           "(PlayStrategy's English exports: 1. c3-d4): read as written, its first move would "
+           "be the other side's and the colours reversed against the players. Its first move "
+           "is legal only read turned round, so the whole game is read that way; the "
+           "canonical notation and every position are the usual ones. Nothing to fix: "
+           "`pdnkit convert` writes the game in the variant's usual notation."),
         _c("unknown-move", "warning", "replay",
            "the record holds a placeholder instead of a move",
            "`- -` or `...` stands where a move should be. Replay stops there."),

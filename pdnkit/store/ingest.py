@@ -336,7 +336,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         writer = _Writer(con, file_id)
         for batch in _guarded(_batches(path, options, workers)):
             n = batch.games_count
-            if n:
+            if n or batch.findings_count:  # (findings about the file alone: no game)
                 writer.put(batch, next_game)
             next_game += n
             result.games += n

@@ -66,6 +66,7 @@ from pdnkit.validation.report import (
 )
 from pdnkit.validation.runoptions import RunOptions
 from pdnkit.validation.start import Start, game_start, start_fen, start_position
+from pdnkit.validation.turn import turned_line
 
 if TYPE_CHECKING:
     from pdnkit.findings import Finding
@@ -148,6 +149,10 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
         start = game_start(record, nodes, rules, found)
         if start is None:
             return _give_up(report, record, rules, convention, found, nodes)
+        turned = turned_line(record, nodes, start.pos)
+        if turned is not None:  # the first mover at the bottom of the notation's board
+            _turned(found, nodes[0], turned[0], rules)
+            nodes = turned
         line = MainLine(report, found, rules, nodes, start, options)
         line.run()
         line.finish()
@@ -160,6 +165,15 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     report.findings.extend(found.items)
     finish_status(report)
     return report
+
+
+def _turned(found: Findings, written: MoveNode, read: MoveNode, rules: Rules) -> None:
+    """The ``board-turned`` finding of a game read on the board turned round."""
+    mover = "Black" if int(rules.first_mover) else "White"
+    found.add("board-turned",
+              f"the moves are written from the first mover's side ({mover} at the bottom: "
+              f"{written.text} is {read.text} on the usual board); read turned round",
+              node=written, ply=1, written=written.text, read=read.text)
 
 
 def _give_up(report: GameReport, record: GameRecord, rules: Rules | None, convention: str,
