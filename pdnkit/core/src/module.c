@@ -790,4 +790,11 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
                                     "pdnkit's compiled replay core (see pdnkit.core).", -1,
                                     METHODS, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__core(void) { return PyModule_Create(&MODULE); }
+extern PyMethodDef EGDB_METHODS[]; /* egdbmod.c: the endgame databases */
+
+PyMODINIT_FUNC PyInit__core(void) {
+    PyObject *mod = PyModule_Create(&MODULE);
+    if (mod && PyModule_AddFunctions(mod, EGDB_METHODS) < 0)
+        Py_CLEAR(mod);
+    return mod;
+}
