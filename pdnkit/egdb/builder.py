@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -34,7 +34,7 @@ from pdnkit.egdb.files import (
     variant_dir,
     write_file,
 )
-from pdnkit.egdb.index import MAX_PIECES, Signature, build_order, layout_of
+from pdnkit.egdb.index import MAX_PIECES, Signature, build_order, layout_of, leads_to
 from pdnkit.rules.variants import Rules, get_rules
 
 __all__ = ["PURE_MAX_PIECES", "BuildReport", "Step", "build", "rules_of"]
@@ -101,13 +101,21 @@ def _check_pieces(rules: Rules, pieces: int, backend: Backend) -> None:
             "need pdnkit's compiled core (installed with a C compiler; PDNKIT_PURE unset)")
 
 
+def _order(pieces: int, only: Iterable[Signature] | None) -> list[Signature]:
+    if only is None:
+        return build_order(pieces)
+    wanted = {s for sig in only for s in leads_to(Signature(*sig))}
+    return [s for s in build_order(max((s.pieces for s in wanted), default=0)) if s in wanted]
+
+
 def build(variant: str | Rules, pieces: int, *, directory: str | os.PathLike[str] | None = None,
-          edition: str | None = None,
-          progress: Callable[[Step], None] | None = None) -> BuildReport:
+          edition: str | None = None, progress: Callable[[Step], None] | None = None,
+          only: Iterable[Signature] | None = None) -> BuildReport:
     """Build every endgame database of ``variant`` up to ``pieces`` pieces in all (men and
     kings of both sides, every split of the material) into ``directory`` (default:
     ``$PDNKIT_EGDB`` or the per-user cache, :func:`pdnkit.egdb.files.default_dir`). ``progress`` is called
-    after each signature. Raises :class:`~pdnkit.egdb.files.EgdbError` for a variant the
+    after each signature. ``only``: build just these signatures (of up to ``pieces`` pieces)
+    and those their games can reach. Raises :class:`~pdnkit.egdb.files.EgdbError` for a variant the
     index cannot hold (Frisian's king-move counters) or a number of pieces out of range.
 
     Example:
@@ -126,7 +134,9 @@ def build(variant: str | Rules, pieces: int, *, directory: str | os.PathLike[str
     folder.mkdir(parents=True, exist_ok=True)
     remove_leftovers(folder)
     lay = layout_of(rules)
-    order = build_order(pieces)
+    order = _order(pieces, only)
+    if only is not None and any(s.pieces > pieces for s in order):
+        raise EgdbError(f"a signature of `only` has more than {pieces} pieces")
     total = sum(2 * lay.half(s) for s in order)
     built: list[Signature] = []
     kept: list[Signature] = []
@@ -153,6 +163,6 @@ def build(variant: str | Rules, pieces: int, *, directory: str | os.PathLike[str
         if progress is not None:
             progress(Step(sig, number, len(order), done, total, was_kept))
     positions = {n: sum(lay.positions(s) for s in order if s.pieces == n)
-                 for n in range(1, pieces + 1)}
+                 for n in sorted({s.pieces for s in order})}
     return BuildReport(rules.name, folder, pieces, tuple(built), tuple(kept), tuple(damaged),
                        positions, time.perf_counter() - start, _peak_mb(), longest)

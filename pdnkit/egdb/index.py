@@ -25,6 +25,7 @@ Example:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from functools import cache
 from math import comb
@@ -33,7 +34,8 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules
 
-__all__ = ["MAX_PIECES", "Layout", "Signature", "build_order", "decode_code", "encode", "layout_of",
+__all__ = ["MAX_PIECES", "Layout", "Signature", "build_order", "decode_code", "encode",
+           "layout_of", "leads_to",
            "signatures"]
 
 #: the most pieces a signature may hold (the compiled core's EG_MAXP)
@@ -115,6 +117,19 @@ def build_order(pieces: int) -> list[Signature]:
         (14, '2M v -')
     """
     return [s for n in range(1, pieces + 1) for s in signatures(n)]
+
+
+def leads_to(sig: Signature) -> list[Signature]:
+    """Every signature a game from ``sig`` can reach (``sig`` included), in build order:
+    pieces are only taken off and men only crowned, never the reverse.
+
+    Example:
+        >>> [s.label for s in leads_to(Signature(0, 2, 0, 1))]
+        ['- v K', 'K v -', 'K v K', '2K v -', '2K v K']
+    """
+    return [s for s in build_order(sig.pieces)
+            if s.wm <= sig.wm and s.bm <= sig.bm and s.wm + s.wk <= sig.wm + sig.wk
+            and s.bm + s.bk <= sig.bm + sig.bk]
 
 
 def encode(value: str, plies: int | None) -> int:
@@ -210,15 +225,20 @@ class Layout:
         """The signature and the index (in its half) of a placement (each list of squares
         sorted); ``None`` when a man stands on its promotion row."""
         rank_w, rank_b, binom = self._rank[0], self._rank[1], self._binom
+        iw = ib = ikw = ikb = 0
         try:
-            iw = sum(binom[rank_w[n]][i] for i, n in enumerate(wm, 1))
-            ib = sum(binom[rank_b[n]][i] for i, n in enumerate(bm, 1))
+            for i, n in enumerate(wm, 1):
+                iw += binom[rank_w[n]][i]
+            for i, n in enumerate(bm, 1):
+                ib += binom[rank_b[n]][i]
         except KeyError:
             return None
-        men = (*wm, *bm)
-        ikw = sum(binom[n - 1 - sum(m < n for m in men)][i] for i, n in enumerate(wk, 1))
-        taken = (*men, *wk)
-        ikb = sum(binom[n - 1 - sum(m < n for m in taken)][i] for i, n in enumerate(bk, 1))
+        men = sorted((*wm, *bm)) if wm and bm else (wm or bm)
+        for i, n in enumerate(wk, 1):  # a king's rank: its square less the men below it
+            ikw += binom[n - 1 - bisect_left(men, n)][i]
+        taken = sorted((*men, *wk)) if wk else men
+        for i, n in enumerate(bk, 1):
+            ikb += binom[n - 1 - bisect_left(taken, n)][i]
         sig = Signature(len(wm), len(wk), len(bm), len(bk))
         free = self.squares - sig.wm - sig.bm
         idx = (((iw * binom[len(rank_b)][sig.bm] + ib) * binom[free][sig.wk] + ikw)

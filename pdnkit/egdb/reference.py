@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from pdnkit.egdb.index import Signature, encode, layout_of
+from pdnkit.egdb.index import Layout, Signature, encode, layout_of
 from pdnkit.rules.position import Move, Position
 from pdnkit.rules.variants import Rules
 
@@ -74,7 +74,8 @@ def after(placement: Placement, move: Move) -> Placement:
     return 1 - side, wm, wk, bm, bk
 
 
-def locate(rules: Rules, placement: Placement) -> tuple[Signature, int] | None:
+def locate(rules: Rules, placement: Placement,
+           lay: Layout | None = None) -> tuple[Signature, int] | None:
     """The signature and the slot (``side * half + index``) of a placement; ``None`` when a
     man stands on its promotion row.
 
@@ -83,7 +84,7 @@ def locate(rules: Rules, placement: Placement) -> tuple[Signature, int] | None:
         >>> locate(get_rules("english"), (1, (), (1,), (), (2,)))
         (Signature(wm=0, wk=1, bm=0, bk=1), 992)
     """
-    lay = layout_of(rules)
+    lay = lay or layout_of(rules)
     side, wm, wk, bm, bk = placement
     found = lay.index(wm, wk, bm, bk)
     if found is None:
@@ -129,7 +130,7 @@ def _look(rules: Rules, sig: Signature, slot: int, g: _Graph, lookup: Lookup) ->
     inside = 0
     for m in moves:
         child = after(here, m)
-        at = locate(rules, child)
+        at = locate(rules, child, lay)
         if at is not None and at[0] == sig:
             inside += 1
             g.preds[at[1]].append(slot)
