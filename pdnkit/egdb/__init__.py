@@ -9,6 +9,7 @@ play. See ``docs/endgame-databases.md``.
 
 Example:
     >>> import tempfile
+    >>> from pdnkit.egdb import build, probe
     >>> d = tempfile.mkdtemp()
     >>> build("english", 3, directory=d).positions
     {1: 120, 2: 6972, 3: 261224}

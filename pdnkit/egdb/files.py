@@ -110,7 +110,7 @@ def rules_digest(rules: Rules) -> bytes:
 
     blob = pack_table(rules)
     if blob is None:
-        raise ValueError(f"the core cannot hold the rules of {rules.name}")
+        raise EgdbError(f"the core cannot hold the rules of {rules.name}")
     h = hashlib.sha256(b"pdnkit-egdb-%d\0" % FORMAT)
     h.update(blob.tobytes())
     h.update(b"losing" if rules.losing_game else b"normal")

@@ -31,6 +31,8 @@ from functools import cache
 from math import comb
 from typing import TYPE_CHECKING, NamedTuple
 
+from pdnkit.errors import ArgumentError
+
 if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules
 
@@ -91,7 +93,7 @@ class Signature(NamedTuple):
 
         m = re.fullmatch(r"wm(\d)wk(\d)bm(\d)bk(\d)", text)
         if not m:
-            raise ValueError(f"not a signature name: {text!r}")
+            raise ArgumentError(f"not a signature name: {text!r}")
         return cls(*(int(g) for g in m.groups()))
 
 
@@ -142,7 +144,7 @@ def encode(value: str, plies: int | None) -> int:
     if value == "draw":
         return 0
     if plies is None or plies < 0:
-        raise ValueError("a win or a loss has a number of plies")
+        raise ArgumentError("a win or a loss has a number of plies")
     return 1 + 2 * plies + (value == "win")
 
 

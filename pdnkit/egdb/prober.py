@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pdnkit.egdb.backend import MISSING, NOT_INDEXED, CompiledBackend, backend_for, placement_bits
 from pdnkit.egdb.builder import rules_of
-from pdnkit.egdb.files import DamagedFileError, file_of, read_file, variant_dir
+from pdnkit.egdb.files import DamagedFileError, EgdbError, file_of, read_file, variant_dir
 from pdnkit.egdb.index import (
     MAX_PIECES,
     Signature,
@@ -107,15 +107,12 @@ class Egdb:
         if sig in self._absent:
             return False
         path = file_of(self.folder, sig)
-        try:
-            if not path.is_file():
-                raise FileNotFoundError(path)
-            self.backend.add(sig, read_file(path, self.rules, sig))
-            return True
-        except FileNotFoundError:
-            pass
-        except DamagedFileError as exc:
-            self.damaged[sig] = str(exc)
+        if path.is_file():
+            try:
+                self.backend.add(sig, read_file(path, self.rules, sig))
+                return True
+            except DamagedFileError as exc:
+                self.damaged[sig] = str(exc)
         self._absent.add(sig)
         return False
 
@@ -137,7 +134,7 @@ class Egdb:
         the signatures loaded already (:meth:`load_all`): the fast path of large batches,
         on the compiled core only."""
         if not isinstance(self.backend, CompiledBackend):
-            raise ValueError("raw probes need the compiled core")
+            raise EgdbError("raw probes need the compiled core")
         return self.backend.codes_raw(records)
 
     def build_hint(self, pieces: int) -> str:
