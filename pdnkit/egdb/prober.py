@@ -99,6 +99,19 @@ class Egdb:
             n += 1
         return n
 
+    def built_pieces(self) -> int:
+        """The most pieces of a signature whose file is in the folder (0: none)."""
+        from pdnkit.egdb.files import SUFFIX
+
+        most = 0
+        if self.folder.is_dir():
+            for path in self.folder.glob(f"*{SUFFIX}"):
+                try:
+                    most = max(most, Signature.parse(path.name[: -len(SUFFIX)]).pieces)
+                except ValueError:
+                    continue
+        return most
+
     def load(self, sig: Signature) -> bool:
         """Load a signature's file (once); ``False`` when it is not built or fails its check
         (the reason in :attr:`damaged`)."""

@@ -28,6 +28,7 @@ from pdnkit.rules.draw import DrawTracker
 from pdnkit.rules.fen import write_fen
 from pdnkit.rules.notation import resolve_short_move
 from pdnkit.validation import coreline
+from pdnkit.validation.egdbcheck import add_egdb_findings
 from pdnkit.validation.judge import judge_draws, judge_result, result_without_position
 from pdnkit.validation.match import (
     CAPTURE_SEPS,
@@ -146,6 +147,7 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     judge_result(report, record, rules, convention, found, line.pos, complete,
                  report.rule_events)
     judge_draws(report, found, report.rule_events)
+    add_egdb_findings(report, rules, start.pos, nodes, complete, found)
     report.findings.extend(found.items)
     finish_status(report)
     return report

@@ -1,0 +1,132 @@
+"""The endgame databases' verdicts on a replayed game (validate and import).
+
+Where the databases' folder (``$PDNKIT_EGDB`` or the per-user cache,
+:func:`pdnkit.egdb.files.default_dir`) holds databases of the game's variant of up to N
+pieces and its final position has at most N pieces, the tail of its main line is judged
+(:func:`pdnkit.egdb.verdicts.judge_line`) and each verdict becomes a finding of the game at
+its ply, with the position before the move. Nothing is built here and a database that is
+not built is no finding: without databases a game is read as before. The folder is looked at
+once per process and variant.
+
+Example:
+    >>> from pdnkit.pdn import parse_game
+    >>> from pdnkit.validation import replay
+    >>> rep = replay(parse_game('[GameType "21"] [FEN "W:WK19,K23:BK32"] 1. 23-27 32x14 0-1'))
+    >>> rep.status in ("ok", "warning")
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pdnkit.egdb.prober import Egdb
+    from pdnkit.egdb.verdicts import DrawByRule
+    from pdnkit.pdn.record import MoveNode
+    from pdnkit.rules.position import Position
+    from pdnkit.rules.variants import Rules
+    from pdnkit.validation.report import Findings, GameReport
+
+__all__ = ["add_egdb_findings", "databases_for", "forget_databases"]
+
+#: id(rules) -> (rules, the databases or None, the pieces they hold completely)
+_OPEN: dict[int, tuple[Rules, Egdb | None, int]] = {}
+
+
+def databases_for(rules: Rules) -> tuple[Egdb | None, int]:
+    """The databases of ``rules`` in the databases' folder and the most pieces of one built
+    there (``(None, 0)``: none, or a variant without databases); a position of a signature
+    not built is simply not judged.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> databases_for(get_rules("frisian"))
+        (None, 0)
+    """
+    hit = _OPEN.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1], hit[2]
+    db: Egdb | None = None
+    pieces = 0
+    if not rules.king_move_limit:
+        from pdnkit.egdb.files import EgdbError, variant_dir
+        from pdnkit.egdb.prober import Egdb
+
+        try:
+            if variant_dir(rules).is_dir():  # else no backend is made
+                db = Egdb(rules)
+                pieces = db.built_pieces()
+        except (EgdbError, OSError):
+            db = None
+    if not pieces:
+        db = None
+    _OPEN[id(rules)] = (rules, db, pieces)
+    return db, pieces
+
+
+def forget_databases() -> None:
+    """Look at the databases' folder again (after a build in this process)."""
+    _OPEN.clear()
+
+
+def _pieces(position: Position) -> int:
+    return sum(position.counts().values())
+
+
+def _line(rules: Rules, start: Position, nodes: Sequence[MoveNode], plies: int,
+          final: Position, pieces: int) -> list[tuple[int, Position]]:
+    """``(k, position after k plies)`` of the main line's tail with at most ``pieces``
+    pieces, through the replay core (a ply it hands over ends the line there), and the
+    final position."""
+    from pdnkit.core import position_of, replay
+
+    rep = replay(rules, start, [n.text for n in nodes[:plies]])
+    black = int(start.side) == 1
+    counts = memoryview(rep.counts).cast("B")
+    out = [(0, start)] if _pieces(start) <= pieces else []
+    for i in range(rep.plies):
+        if sum(counts[4 * i:4 * i + 4]) <= pieces:
+            out.append((i + 1, position_of(rules, rep.position(i, black))))
+    if rep.plies < plies:
+        out.append((plies, final))
+    return out
+
+
+def _draw_rule(report: GameReport, rules: Rules) -> DrawByRule | None:
+    """The move-count rule that drew the game (a counter, not a repetition), if one did."""
+    from pdnkit.egdb.verdicts import DrawByRule
+
+    if report.outcome != "draw" or report.draw_basis is None:
+        return None
+    kinds = {r.name: r.kind for r in rules.draw_rules}
+    if kinds.get(report.draw_basis) != "counter":
+        return None
+    for e in report.rule_events:
+        if e.rule == report.draw_basis and e.reached_ply is not None \
+                and e.limit_plies is not None:
+            return DrawByRule(e.rule, e.article, e.start_ply, e.limit_plies, e.reached_ply)
+    return None
+
+
+def add_egdb_findings(report: GameReport, rules: Rules, start: Position,
+                      nodes: Sequence[MoveNode], complete: bool, found: Findings) -> None:
+    """Add the databases' verdicts on the game to ``found`` (see the module's text);
+    ``complete``: every ply of the main line was replayed."""
+    final = report.final_position
+    if final is None:
+        return
+    db, pieces = databases_for(rules)
+    if db is None or _pieces(final) > pieces:
+        return
+    from pdnkit.egdb.verdicts import judge_line
+
+    plies = report.replayed_plies
+    line = _line(rules, start, nodes, plies, final, pieces)
+    for v in judge_line(db, line, outcome=report.outcome, final_ply=plies, complete=complete,
+                        draw=_draw_rule(report, rules)):
+        on_final = v.code == "result-vs-egdb"  # the final position, no move
+        node: Any = nodes[v.ply - 1] if 0 < v.ply <= len(nodes) and not on_final else None
+        found.add(v.code, v.message, node=node, ply=v.ply or None, pos=v.position,
+                  severity=v.severity, details=v.details)
