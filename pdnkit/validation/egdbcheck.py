@@ -78,8 +78,9 @@ def _pieces(position: Position) -> int:
 def _line(rules: Rules, start: Position, nodes: Sequence[MoveNode], plies: int,
           final: Position, pieces: int) -> list[tuple[int, Position]]:
     """``(k, position after k plies)`` of the main line's tail with at most ``pieces``
-    pieces, through the replay core (a ply it hands over ends the line there), and the
-    final position."""
+    pieces: the replay core for the plies it resolves from the move texts, the validator's
+    matcher for the rest (a move written another way, algebraic squares ...); a ply neither
+    resolves ends the line there, and the final position closes it."""
     from pdnkit.core import position_of, replay
 
     rep = replay(rules, start, [n.text for n in nodes[:plies]])
@@ -90,7 +91,41 @@ def _line(rules: Rules, start: Position, nodes: Sequence[MoveNode], plies: int,
         if sum(counts[4 * i:4 * i + 4]) <= pieces:
             out.append((i + 1, position_of(rules, rep.position(i, black))))
     if rep.plies < plies:
-        out.append((plies, final))
+        pos = position_of(rules, rep.position(rep.plies - 1, black)) if rep.plies else start
+        out += _matched(rules, pos, nodes, rep.plies, plies, pieces)
+        if not out or out[-1][0] != plies:
+            out.append((plies, final))
+    return out
+
+
+def _matched(rules: Rules, pos: Position, nodes: Sequence[MoveNode], first: int, plies: int,
+             pieces: int) -> list[tuple[int, Position]]:
+    """The positions after plies ``first`` + 1 to ``plies`` by the validator's matcher, from
+    ``pos`` (the position after ``first`` plies), as far as every move resolves; a capture
+    written one jump a ply is one move, its later plies in the position after it (as the
+    replay records them)."""
+    from pdnkit.validation.match import match_move, merge_split_capture, parse_squares
+
+    out = []
+    k = first
+    while k < plies:
+        node = nodes[k]
+        sq = parse_squares(rules, node.squares) if node.squares else "no squares"
+        if isinstance(sq, str):
+            break
+        res = match_move(pos, sq)
+        extra = 0
+        move = res.move if res.kind == "ok" else None
+        if move is None and res.kind != "ambiguous":
+            merged = merge_split_capture(pos, sq, nodes, k, rules)
+            if merged is not None:
+                move, extra = merged
+        if move is None:
+            break  # an ambiguous or irregular move: the replay settled it, not this
+        pos = pos.play(move)
+        if _pieces(pos) <= pieces:
+            out += [(j + 1, pos) for j in range(k, min(k + extra + 1, plies))]
+        k += extra + 1
     return out
 
 
@@ -122,6 +157,8 @@ def add_egdb_findings(report: GameReport, rules: Rules, start: Position,
         return
     from pdnkit.egdb.verdicts import judge_line
 
+    if report.start_key is not None and report.start_key != int(start.key()):
+        start = start.with_side(1 - int(start.side))  # the record began with the other side
     plies = report.replayed_plies
     line = _line(rules, start, nodes, plies, final, pieces)
     for v in judge_line(db, line, outcome=report.outcome, final_ply=plies, complete=complete,
