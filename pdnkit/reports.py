@@ -457,8 +457,8 @@ def _egdb_section(doc: _Doc, con: DbLike, gf: GameFilter, fmt: str) -> None:
 
     cover, found = egdb_coverage(con, filter=gf), egdb_verdicts(con, filter=gf)
     doc.h("Endgame databases")
-    done = cover[cover["built"]].groupby("variant")["games"].max()
-    judged = int(done.sum())
+    done = cover.loc[cover["built"], ["variant", "games"]].groupby("variant")["games"].max()
+    judged = int(done.sum()) if len(done) else 0
     n = found["code"].value_counts().to_dict() if len(found) else {}
     doc.p(f"{judged} games end in positions the built endgame databases hold: "
           f"{n.get('win-thrown-away', 0)} wins thrown away, {n.get('draw-thrown-away', 0)} "

@@ -57,7 +57,7 @@ def _databases(variant: str, edition: str | None,
     from pdnkit.rules.variants import UnknownVariantError, get_rules
 
     try:
-        rules = get_rules(variant, edition or None)
+        rules = get_rules(variant, edition if isinstance(edition, str) and edition else None)
     except UnknownVariantError:
         try:
             rules = get_rules(variant)
@@ -97,7 +97,8 @@ def egdb_coverage(con: DbLike = None, *, directory: str | os.PathLike[str] | Non
                 before = games
                 rows.append((rules.name, n, games, n <= complete,
                              f"pdnkit egdb build {rules.name} --pieces {n}{where_to}"))
-    return pd.DataFrame(rows, columns=list(COVERAGE_COLUMNS))
+    out = pd.DataFrame(rows, columns=list(COVERAGE_COLUMNS))
+    return out.astype({"pieces": "int64", "games": "int64", "built": "bool"})
 
 
 def _position(rules: Rules, row: tuple[Any, ...]) -> Any:

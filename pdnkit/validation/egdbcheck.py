@@ -9,10 +9,9 @@ not built is no finding: without databases a game is read as before. The folder 
 once per process and variant.
 
 Example:
-    >>> from pdnkit.pdn import parse_game
-    >>> from pdnkit.validation import replay
-    >>> rep = replay(parse_game('[GameType "21"] [FEN "W:WK19,K23:BK32"] 1. 23-27 32x14 0-1'))
-    >>> rep.status in ("ok", "warning")
+    >>> from pdnkit.rules import get_rules
+    >>> db, pieces = databases_for(get_rules("english"))
+    >>> db is None or pieces > 0
     True
 """
 
