@@ -20,7 +20,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.stats.common import OUTCOME_SQL, frame
-from pdnkit.stats.filters import GameFilter
+from pdnkit.stats.filters import DateBound, GameFilter
 from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,7 +71,9 @@ def _databases(variant: str, edition: str | None,
 
 
 def egdb_coverage(con: DbLike = None, *, directory: str | os.PathLike[str] | None = None,
-                  filter: GameFilter | None = None, **filters: Any) -> pd.DataFrame:
+                  variant: str | None = None, event: str | None = None,
+                  player: str | None = None, date_from: DateBound = None,
+                  date_to: DateBound = None, filter: GameFilter | None = None) -> pd.DataFrame:
     """Per variant and number of pieces (up to :data:`COVERAGE_MAX`, each size that reaches
     more games than the one below): ``games`` whose final position has at most that many
     pieces, whether databases of that size are ``built`` for
@@ -80,7 +82,8 @@ def egdb_coverage(con: DbLike = None, *, directory: str | os.PathLike[str] | Non
     """
     import pandas as pd
 
-    where, params = GameFilter.of(filter, **filters).sql()
+    where, params = GameFilter.of(filter, variant=variant, event=event, player=player,
+                                  date_from=date_from, date_to=date_to).sql()
     with reading(con) as c:
         df = _final_pieces(c, where, params)
     rows = []
@@ -157,7 +160,9 @@ def _judge_game(con: Any, game: Any, rules: Rules, db: Egdb,
 
 
 def egdb_verdicts(con: DbLike = None, *, directory: str | os.PathLike[str] | None = None,
-                  filter: GameFilter | None = None, **filters: Any) -> pd.DataFrame:
+                  variant: str | None = None, event: str | None = None,
+                  player: str | None = None, date_from: DateBound = None,
+                  date_to: DateBound = None, filter: GameFilter | None = None) -> pd.DataFrame:
     """The endgame databases' verdicts on the games (see the module's text): one row per
     verdict, columns :data:`VERDICT_COLUMNS` (``fen``: the position before the move judged,
     or the final position for ``result-vs-egdb``; ``best_moves``: the moves that keep the
@@ -165,7 +170,8 @@ def egdb_verdicts(con: DbLike = None, *, directory: str | os.PathLike[str] | Non
     """
     import pandas as pd
 
-    where, params = GameFilter.of(filter, **filters).sql()
+    where, params = GameFilter.of(filter, variant=variant, event=event, player=player,
+                                  date_from=date_from, date_to=date_to).sql()
     rows: list[dict[str, Any]] = []
     with reading(con) as c:
         finals = _final_pieces(c, where, params)
