@@ -28,11 +28,11 @@ from pdnkit.egdb.index import Signature, layout_of
 
 if TYPE_CHECKING:
     from pdnkit.core.retro import Retro
-    from pdnkit.rules.position import Position
+    from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
 __all__ = ["MISSING", "NOT_INDEXED", "Backend", "CompiledBackend", "PureBackend",
-           "backend_for", "codes_of", "placement_bits", "table_from_codes"]
+           "backend_for", "bits_after", "codes_of", "placement_bits", "table_from_codes"]
 
 #: the code of a position no loaded signature holds
 MISSING = 0xFFFF
@@ -103,6 +103,31 @@ def placement_bits(position: Position) -> tuple[int, int, int, int]:
     """
     s = state_of(position)
     return int(s.black), s.wm | s.wk, s.bm | s.bk, s.wk | s.bk
+
+
+def bits_after(bits: tuple[int, int, int, int], move: Move) -> tuple[int, int, int, int]:
+    """``(side, white, black, kings)`` after ``move`` (a legal move of the side to move):
+    the piece from its origin to its destination, crowned if it promotes, the captured
+    pieces taken off.
+
+    Example:
+        >>> from pdnkit.rules import get_rules, parse_fen
+        >>> p = parse_fen("W:W10:B7", get_rules("english"))
+        >>> bits_after(placement_bits(p), p.legal_moves()[0]) == placement_bits(
+        ...     p.play(p.legal_moves()[0]))
+        True
+    """
+    side, white, black, kings = bits
+    o, d = 1 << (move.origin - 1), 1 << (move.destination - 1)
+    taken = 0
+    for c in move.captured:
+        taken |= 1 << (c - 1)
+    own, opp = (white, black) if side == 0 else (black, white)
+    own = (own & ~o) | d
+    opp &= ~taken
+    crowned = move.is_king or move.promotes
+    kings = (kings & ~taken & ~o) | (d if crowned else 0)
+    return (1 - side, own, opp, kings) if side == 0 else (1 - side, opp, own, kings)
 
 
 class CompiledBackend:

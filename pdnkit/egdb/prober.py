@@ -23,7 +23,14 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pdnkit.egdb.backend import MISSING, NOT_INDEXED, CompiledBackend, backend_for, placement_bits
+from pdnkit.egdb.backend import (
+    MISSING,
+    NOT_INDEXED,
+    CompiledBackend,
+    backend_for,
+    bits_after,
+    placement_bits,
+)
 from pdnkit.egdb.builder import rules_of
 from pdnkit.egdb.files import DamagedFileError, EgdbError, file_of, read_file, variant_dir
 from pdnkit.egdb.index import (
@@ -182,14 +189,11 @@ class Egdb:
     def best_moves(self, position: Position, verdict: Verdict | None = None) -> list[Move]:
         """The moves that keep the value: to a loss one ply shorter (a win), a draw (a
         draw), a win one ply shorter (a loss: the longest resistance). Empty where no
-        database holds the position or the game is over."""
-        from pdnkit.core import legal_moves
-
+        database holds the position or the game is over. The moves are the rules engine's
+        (:meth:`Position.legal_moves`)."""
         v = verdict or self.verdict(position)
         if v.value is None:
             return []
-        moves = legal_moves(position)
-        codes = self.codes([placement_bits(position.play(m)) for m in moves])
         if v.value == "draw":
             want = 0
         else:
@@ -197,6 +201,9 @@ class Egdb:
             if v.plies == 0:
                 return []
             want = encode("loss" if v.value == "win" else "win", v.plies - 1)
+        moves = position.legal_moves()
+        here = placement_bits(position)
+        codes = self.codes([bits_after(here, m) for m in moves])
         return [m for m, c in zip(moves, codes, strict=True) if c == want]
 
 
@@ -233,17 +240,8 @@ def probe(variant: str | Rules, fens: Iterable[str], *,
     rows = []
     for text, pos, v in zip(texts, positions, base.verdicts(positions), strict=True):
         best = base.best_moves(pos, v) if v.value is not None else []
-        legal = pos.legal_moves() if best else []
+        legal = pos.legal_moves()
         rows.append({"fen": text, "value": v.value, "plies": v.plies,
-                     "moves": [canonical_notation(_same(m, legal), pos, legal) for m in best],
+                     "moves": [canonical_notation(m, pos, legal) for m in best],
                      "note": v.note})
     return rows
-
-
-def _same(move: Move, legal: Sequence[Move]) -> Move:
-    """The rules engine's own object of a move the core listed (canonical notation compares
-    moves by identity)."""
-    for m in legal:
-        if m == move:
-            return m
-    return move

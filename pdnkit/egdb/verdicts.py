@@ -100,9 +100,7 @@ def _best(db: Egdb, position: Position) -> list[str]:
     from pdnkit.rules.notation import canonical_notation
 
     legal = position.legal_moves()
-    best = db.best_moves(position)
-    return [canonical_notation(next((m for m in legal if m == b), b), position, legal)
-            for b in best]
+    return [canonical_notation(m, position, legal) for m in db.best_moves(position)]
 
 
 def _move_verdicts(db: Egdb, line: Sequence[tuple[int, Position]],
