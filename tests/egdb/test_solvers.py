@@ -76,9 +76,17 @@ def test_three_pieces_mixed_compiled_equals_reference(rules) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rules", VARIANTS, ids=_id)
+@pytest.mark.parametrize("rules", SMALL, ids=_id)
 def test_three_pieces_all_compiled_equals_reference(rules) -> None:
     _compare(rules, signatures(3))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", LARGE, ids=_id)
+def test_three_pieces_large_boards_compiled_equals_reference(rules) -> None:
+    # every three-piece signature of 10x10 is about 20 minutes of the reference: the
+    # signatures of men and kings of both sides, each step alone
+    _compare(rules, [MIXED, Signature(0, 2, 0, 1), Signature(1, 0, 1, 1)], whole=False)
 
 
 @pytest.mark.parametrize("name", [
