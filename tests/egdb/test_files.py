@@ -143,3 +143,23 @@ def test_a_build_killed_at_any_moment_goes_on_and_never_probes_wrong(tmp_path) -
             assert file_of(variant_dir(rules, d), sig).read_bytes() == file_of(
                 variant_dir(rules, want), sig).read_bytes()
         assert list(variant_dir(rules, d).glob(".*.tmp")) == []
+
+
+def test_a_pure_install_builds_the_same_files(tmp_path) -> None:
+    """Without the compiled core (PDNKIT_PURE=1) the reference builds every file, byte for
+    byte as the compiled core does; beyond its size it says what is needed."""
+    env = {**os.environ, "PDNKIT_PURE": "1"}
+    pure, fast = tmp_path / "pure", tmp_path / "fast"
+    r = subprocess.run([sys.executable, "-m", "pdnkit", "egdb", "build", "russian", "--pieces",
+                        "2", "--dir", str(pure), "-q"], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    build("russian", 2, directory=fast)
+    rules = get_rules("russian")
+    names = sorted(p.name for p in variant_dir(rules, pure).iterdir())
+    assert len(names) == 14 and names == sorted(p.name for p in variant_dir(rules, fast).iterdir())
+    for name in names:
+        assert (variant_dir(rules, pure) / name).read_bytes() == (
+            variant_dir(rules, fast) / name).read_bytes()
+    r = subprocess.run([sys.executable, "-m", "pdnkit", "egdb", "build", "russian", "--pieces",
+                        "4", "--dir", str(pure), "-q"], env=env, capture_output=True, text=True)
+    assert r.returncode == 2 and "compiled core" in r.stderr
