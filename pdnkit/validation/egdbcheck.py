@@ -147,7 +147,19 @@ def _draw_rule(report: GameReport, rules: Rules) -> DrawByRule | None:
 def add_egdb_findings(report: GameReport, rules: Rules, start: Position,
                       nodes: Sequence[MoveNode], complete: bool, found: Findings) -> None:
     """Add the databases' verdicts on the game to ``found`` (see the module's text);
-    ``complete``: every ply of the main line was replayed."""
+    ``complete``: every ply of the main line was replayed. A fault here is an
+    ``internal-error`` finding of the game; its replay stands."""
+    try:
+        _judge(report, rules, start, nodes, complete, found)
+    except Exception as exc:  # noqa: BLE001 - the databases never spoil a game's report
+        from pdnkit.validation.report import internal_error
+
+        found.items.append(internal_error(exc, "judging its ending with the endgame databases",
+                                          file=found.file, game_index=found.index))
+
+
+def _judge(report: GameReport, rules: Rules, start: Position, nodes: Sequence[MoveNode],
+           complete: bool, found: Findings) -> None:
     final = report.final_position
     if final is None:
         return

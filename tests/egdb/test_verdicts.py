@@ -168,3 +168,17 @@ def test_import_stores_the_verdicts(databases, tmp_path) -> None:
     rows = con.execute("SELECT code, ply, move, fen FROM findings WHERE code IN "
                        "('win-thrown-away', 'result-vs-egdb') ORDER BY code").fetchall()
     assert rows == [("win-thrown-away", 1, "23-27", "W:WK19,K23:BK32")]
+
+
+def test_a_fault_in_the_databases_leaves_the_replay_standing(databases, monkeypatch) -> None:
+    import pdnkit.egdb.verdicts as verdicts
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(verdicts, "judge_line", broken)
+    (rep,) = validate(_game("W:WK19,K23:BK32", "1. 19-24 32-28", "1-0"))
+    assert rep.replayed_plies == 2
+    assert [f.code for f in rep.findings if f.code == "internal-error"] == ["internal-error"]
+    assert "endgame databases" in next(f.message for f in rep.findings
+                                       if f.code == "internal-error")
