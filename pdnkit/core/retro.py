@@ -103,6 +103,21 @@ class Retro:
         codes, width, stats = self._ext.egdb_solve(self._eg, tuple(sig))
         return Solved(codes, width, *stats)
 
+    @property
+    def symmetric(self) -> bool:
+        """Whether the variant's tables are the same for both colours under a half-turn of
+        the board (checked from the tables, ``src/egdbsym.c``): then :meth:`mirror` may
+        stand for :meth:`solve`."""
+        return bool(self._ext.egdb_symmetric(self._eg))
+
+    def mirror(self, sig: Signature) -> Solved:
+        """A signature's codes read off those of its mirror ``(bm, bk, wm, wk)`` (added
+        before): the position turned half a turn, colours and side to move swapped, has the
+        same value. ``ValueError`` when the variant is not :attr:`symmetric` or the mirror
+        is missing."""
+        codes, width, stats = self._ext.egdb_mirror(self._eg, tuple(sig))
+        return Solved(codes, width, *stats)
+
     def probe(self, records: bytes) -> bytes:
         """The code of each record (``uint16`` little-endian each; :data:`MISSING`,
         :data:`BAD`)."""

@@ -27,7 +27,7 @@ from pdnkit.egdb.files import EgdbError, Table
 from pdnkit.egdb.index import Signature, layout_of
 
 if TYPE_CHECKING:
-    from pdnkit.core.retro import Retro
+    from pdnkit.core.retro import Retro, Solved
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
@@ -51,6 +51,10 @@ class Backend(Protocol):
 
     def solve(self, sig: Signature) -> Table:
         """Solve one signature (every signature its captures and promotions lead to held)."""
+
+    def mirror(self, sig: Signature) -> Table | None:
+        """The signature's table read off its mirror's (held), where the variant is the same
+        for both colours; ``None`` where it cannot be."""
 
     def codes(self, bits: Sequence[tuple[int, int, int, int]]) -> list[int]:
         """The code of each position ``(side, white, black, kings)`` (PDN square bitboards):
@@ -145,9 +149,13 @@ class CompiledBackend:
         return sig in self.held
 
     def solve(self, sig: Signature) -> Table:
-        s = self.retro.solve(sig)
-        return Table(s.codes, s.width, len(s.codes) // (2 * s.width), s.positions, s.wins,
-                     s.losses, s.draws, s.max_plies)
+        return _table(self.retro.solve(sig))
+
+    def mirror(self, sig: Signature) -> Table | None:
+        other = Signature(sig.bm, sig.bk, sig.wm, sig.wk)
+        if other == sig or other not in self.held or not self.retro.symmetric:
+            return None
+        return _table(self.retro.mirror(sig))
 
     def codes(self, bits: Sequence[tuple[int, int, int, int]]) -> list[int]:
         from pdnkit.core.retro import record
@@ -158,6 +166,11 @@ class CompiledBackend:
     def codes_raw(self, records: bytes) -> bytes:
         """The codes of 56-byte records (:func:`pdnkit.core.retro.record`), two bytes each."""
         return self.retro.probe(records)
+
+
+def _table(s: Solved) -> Table:
+    return Table(s.codes, s.width, len(s.codes) // (2 * s.width), s.positions, s.wins,
+                 s.losses, s.draws, s.max_plies)
 
 
 class PureBackend:
@@ -180,6 +193,9 @@ class PureBackend:
         table = table_from_codes(codes, layout_of(self.rules).half(sig))
         gaps = 2 * table.half - 2 * layout_of(self.rules).positions(sig)
         return table._replace(positions=table.positions - gaps, draws=table.draws - gaps)
+
+    def mirror(self, sig: Signature) -> Table | None:
+        return None  # the reference solves every signature itself
 
     def codes(self, bits: Sequence[tuple[int, int, int, int]]) -> list[int]:
         lay = layout_of(self.rules)

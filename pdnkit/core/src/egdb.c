@@ -99,7 +99,10 @@ int eg_init(Egdb *e, const Table *t, int losing_game, const char **why) {
             e->man_rank[side][s] = (uint8_t)e->nman[side]++;
         }
     }
-    return reverse_tables(e, why);
+    if (reverse_tables(e, why) < 0)
+        return -1;
+    eg_symmetry(e);
+    return 0;
 }
 
 uint64_t eg_half(const Egdb *e, int wm, int wk, int bm, int bk) {
@@ -486,24 +489,25 @@ int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
     if (!rc)
         for (uint64_t id = 0; id < w.m; id++) {
             uint16_t v = w.val[id];
-            if (v == GAP) {
-                out[id] = 0;
-                continue;
-            }
-            out[id] = v;
-            st->positions++;
-            if (!v) {
-                st->draws++;
-            } else {
-                int d = (v - 1) >> 1;
-                if ((v - 1) & 1)
-                    st->wins++;
-                else
-                    st->losses++;
-                if (d > st->max_plies)
-                    st->max_plies = d;
-            }
+            out[id] = v == GAP ? 0 : v;
+            if (v != GAP)
+                eg_count(st, v);
         }
     work_free(&w);
     return rc;
+}
+
+void eg_count(EgStats *st, uint16_t v) {
+    st->positions++;
+    if (!v) {
+        st->draws++;
+        return;
+    }
+    int d = (v - 1) >> 1;
+    if ((v - 1) & 1)
+        st->wins++;
+    else
+        st->losses++;
+    if (d > st->max_plies)
+        st->max_plies = d;
 }

@@ -45,6 +45,10 @@ typedef struct {
     bb_t rk_between[MAXSQ][MAXSQ];
     int rm_n[2][MAXSQ];
     uint8_t rm_o[2][MAXSQ][EG_MAXREV];
+    /* the colour symmetry (egdbsym.c): the tables are the same for both colours under a
+     * half-turn of the board, rot[s] the square it takes s to */
+    int symmetric;
+    uint8_t rot[MAXSQ];
     EgSlot slots[EG_NSIG];
 } Egdb;
 
@@ -69,5 +73,13 @@ int eg_lookup(const Egdb *e, const Pos *p);
  * leads to must have been added. 0 done, -1 out of memory, -2 a database missing, -3 the
  * signature is too large, -4 the capture search failed. */
 int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st);
+/* count one code into the stats */
+void eg_count(EgStats *st, uint16_t code);
+
+/* egdbsym.c: check the colour symmetry of the tables (sets symmetric and rot); a
+ * signature's codes from those of its mirror (bm, bk, wm, wk), which must have been added:
+ * 0 done, -2 the mirror is missing, -5 the variant is not symmetric */
+void eg_symmetry(Egdb *e);
+int eg_mirror(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st);
 
 #endif

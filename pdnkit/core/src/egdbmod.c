@@ -5,6 +5,8 @@
  *   egdb_drop(eg, sig)                               forget one
  *   egdb_half(eg, sig) -> int                        positions per side to move (gaps included)
  *   egdb_solve(eg, sig) -> (codes, width, stats)     one signature solved (without the GIL)
+ *   egdb_mirror(eg, sig) -> (codes, width, stats)    the same, read off (bm, bk, wm, wk)
+ *   egdb_symmetric(eg) -> bool                       the colour symmetry holds (egdbsym.c)
  *   egdb_probe(eg, records) -> bytes                 the code of each position (uint16 each)
  *   egdb_index(eg, records) -> bytes                 (signature code uint32, index uint64) each
  *   egdb_decode(eg, sig, side, idx) -> record|None   the position of a slot (None: a gap)
@@ -158,8 +160,31 @@ static PyObject *py_egdb_half(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(eg_half(&o->e, sig[0], sig[1], sig[2], sig[3]));
 }
 
-static PyObject *py_egdb_solve(PyObject *self, PyObject *args) {
-    (void)self;
+/* The codes of a signature as (bytes, width, stats): one byte each where they fit. */
+static PyObject *codes_result(uint16_t *codes, size_t m, const EgStats *st) {
+    int width = 1;
+    for (size_t i = 0; i < m && width == 1; i++)
+        if (codes[i] > 255)
+            width = 2;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(m * (size_t)width));
+    if (!out)
+        return NULL;
+    uint8_t *dst = (uint8_t *)PyBytes_AS_STRING(out);
+    for (size_t i = 0; i < m; i++) {
+        if (width == 1) {
+            dst[i] = (uint8_t)codes[i];
+        } else {
+            dst[2 * i] = (uint8_t)(codes[i] & 0xFF);
+            dst[2 * i + 1] = (uint8_t)(codes[i] >> 8);
+        }
+    }
+    return Py_BuildValue("(Ni(KKKKii))", out, width, (unsigned long long)st->positions,
+                         (unsigned long long)st->wins, (unsigned long long)st->losses,
+                         (unsigned long long)st->draws, st->max_plies, st->passes);
+}
+
+/* egdb_solve (mirror 0) or egdb_mirror (mirror 1) of one signature. */
+static PyObject *solve_or_mirror(PyObject *args, int mirror) {
     PyObject *cap, *sigobj;
     int sig[4];
     if (!PyArg_ParseTuple(args, "OO", &cap, &sigobj))
@@ -179,7 +204,7 @@ static PyObject *py_egdb_solve(PyObject *self, PyObject *args) {
     EgStats st;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = eg_solve(&o->e, sig, codes, &st);
+    rc = mirror ? eg_mirror(&o->e, sig, codes, &st) : eg_solve(&o->e, sig, codes, &st);
     Py_END_ALLOW_THREADS
     if (rc < 0) {
         PyMem_RawFree(codes);
@@ -188,31 +213,31 @@ static PyObject *py_egdb_solve(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError,
                         rc == -2   ? "a database the signature leads to is not loaded"
                         : rc == -3 ? "the signature is too large to solve"
+                        : rc == -5 ? "the variant's tables are not the same for both colours"
                                    : "the capture search failed");
         return NULL;
     }
-    int width = 1;
-    for (size_t i = 0; i < m && width == 1; i++)
-        if (codes[i] > 255)
-            width = 2;
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(m * (size_t)width));
-    if (!out) {
-        PyMem_RawFree(codes);
-        return NULL;
-    }
-    uint8_t *dst = (uint8_t *)PyBytes_AS_STRING(out);
-    for (size_t i = 0; i < m; i++) {
-        if (width == 1) {
-            dst[i] = (uint8_t)codes[i];
-        } else {
-            dst[2 * i] = (uint8_t)(codes[i] & 0xFF);
-            dst[2 * i + 1] = (uint8_t)(codes[i] >> 8);
-        }
-    }
+    PyObject *out = codes_result(codes, m, &st);
     PyMem_RawFree(codes);
-    return Py_BuildValue("(Ni(KKKKii))", out, width, (unsigned long long)st.positions,
-                         (unsigned long long)st.wins, (unsigned long long)st.losses,
-                         (unsigned long long)st.draws, st.max_plies, st.passes);
+    return out;
+}
+
+static PyObject *py_egdb_solve(PyObject *self, PyObject *args) {
+    (void)self;
+    return solve_or_mirror(args, 0);
+}
+
+static PyObject *py_egdb_mirror(PyObject *self, PyObject *args) {
+    (void)self;
+    return solve_or_mirror(args, 1);
+}
+
+static PyObject *py_egdb_symmetric(PyObject *self, PyObject *cap) {
+    (void)self;
+    EgObj *o = get_egdb(cap);
+    if (!o)
+        return NULL;
+    return PyBool_FromLong(o->e.symmetric);
 }
 
 static uint64_t word(const uint8_t *p) {
@@ -350,6 +375,10 @@ PyMethodDef EGDB_METHODS[] = {
     {"egdb_drop", py_egdb_drop, METH_VARARGS, "egdb_drop(eg, sig)"},
     {"egdb_half", py_egdb_half, METH_VARARGS, "egdb_half(eg, sig) -> slots per side to move"},
     {"egdb_solve", py_egdb_solve, METH_VARARGS, "egdb_solve(eg, sig) -> (codes, width, stats)"},
+    {"egdb_mirror", py_egdb_mirror, METH_VARARGS,
+     "egdb_mirror(eg, sig) -> (codes, width, stats) from the mirror signature's codes"},
+    {"egdb_symmetric", py_egdb_symmetric, METH_O,
+     "egdb_symmetric(eg) -> the tables are the same for both colours under a half-turn"},
     {"egdb_probe", py_egdb_probe, METH_VARARGS, "egdb_probe(eg, records) -> uint16 codes"},
     {"egdb_index", py_egdb_index, METH_VARARGS, "egdb_index(eg, records) -> (sig, index) each"},
     {"egdb_decode", py_egdb_decode, METH_VARARGS, "egdb_decode(eg, sig, side, idx) -> record"},
