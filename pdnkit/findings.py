@@ -65,7 +65,7 @@ class CodeInfo:
     severity: Severity
     summary: str
     explanation: str
-    stage: str  # "read", "replay", "result", "draw", "header", "analysis"
+    stage: str  # "read", "replay", "result", "draw", "header", "analysis", "egdb"
 
 
 @dataclass
@@ -442,6 +442,32 @@ CODES: dict[str, CodeInfo] = {
            "a new engine process took over for the next position, and running `pdnkit "
            "analyse` again tries the position again. The message says what happened and the "
            "last line the engine wrote on its standard error."),
+        # --- endgame databases (pdnkit egdb build; docs/endgame-databases.md) -----------
+        _c("result-vs-egdb", "warning", "egdb",
+           "the recorded result contradicts the endgame databases at the final position",
+           "The game's final position is one the endgame databases hold (built with "
+           "`pdnkit egdb build`), and its value there (with best play, no move-count rule) "
+           "is not the recorded result: a win scored in a drawn position, a draw scored in a "
+           "won one, or the other side's win. A game can end that way (a resignation in a "
+           "drawn position, a loss on time, an agreed draw): check the result and the "
+           "last moves; details: value, plies, best_moves."),
+        _c("win-thrown-away", "info", "egdb",
+           "a won position became a draw or a loss with this move",
+           "Before this move its side had a win by the endgame databases, after it no "
+           "longer. Not an error in the record: a mistake in the game, located (details: "
+           "value and plies before and after, best_moves: the winning moves)."),
+        _c("draw-thrown-away", "info", "egdb",
+           "a drawn position became a loss with this move",
+           "Before this move its side could draw by the endgame databases, after it the "
+           "other side wins (details: values before and after, best_moves: the drawing "
+           "moves)."),
+        _c("egdb-win-drawn-by-rule", "info", "egdb",
+           "drawn by a move-count rule in a position the endgame databases say is won",
+           "The game was drawn by a move-count rule (FMJD 16 or 25 moves, the English 40 "
+           "moves, the Russian 15 moves ...) while one side had a win by the endgame "
+           "databases. The details say whether the fastest win fitted within the plies the "
+           "rule left (then a warning: the win was there to take) or not (a capture or a "
+           "promotion on the way would have restarted the count)."),
     ]
 }
 

@@ -21,7 +21,7 @@ from pdnkit.cli.app import app
 #: help panels, in the order a user meets the stages
 _PANELS: list[tuple[str, list[str]]] = [
     ("Start here", ["demo"]),
-    ("Rules engine", ["variants", "moves", "perft"]),
+    ("Rules engine", ["variants", "moves", "perft", "egdb"]),
     ("PDN files", ["lint", "convert"]),
     ("Validation", ["validate", "explain", "show", "view"]),
     ("Database", ["import", "query", "export", "duplicates", "upgrade", "lake"]),
@@ -33,6 +33,7 @@ _PANELS: list[tuple[str, list[str]]] = [
 _MODULES: dict[str, list[str]] = {
     "analysis_cmd": ["stats", "report", "tree", "plot"],
     "analyse_cmd": ["analyse"],
+    "egdb_cmd": ["egdb"],
     "pdn_cmd": ["lint", "convert"],
     "rules_cmd": ["variants", "perft", "moves"],
     "search_cmd": ["search", "games", "players"],

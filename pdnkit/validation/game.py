@@ -30,6 +30,7 @@ from pdnkit.rules.fen import write_fen
 from pdnkit.rules.notation import resolve_short_move
 from pdnkit.validation import coreline
 from pdnkit.validation.clean import clean_line
+from pdnkit.validation.egdbcheck import add_egdb_findings
 from pdnkit.validation.judge import (
     FinalPosition,
     judge_draws,
@@ -145,6 +146,7 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     nodes = coreline.main_line(record, rules)
     _name_rules(report, rules, options.edition)
     final: FinalPosition | None = clean_line(report, record, rules, nodes, options)
+    start_pos: Position | None = None  # (a clean game: the variant's start)
     if final is None:  # not a clean game: the general replay, every diagnosis
         start = game_start(record, nodes, rules, found)
         if start is None:
@@ -153,6 +155,7 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
         if turned is not None:  # the first mover at the bottom of the notation's board
             _turned(found, nodes[0], turned[0], rules)
             nodes = turned
+        start_pos = start.pos
         line = MainLine(report, found, rules, nodes, start, options)
         line.run()
         line.finish()
@@ -162,6 +165,7 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     judge_result(report, record, rules, convention, found, final, complete,
                  report.rule_events)
     judge_draws(report, found, report.rule_events)
+    add_egdb_findings(report, rules, start_pos, nodes, complete, found)
     report.findings.extend(found.items)
     finish_status(report)
     return report
