@@ -65,7 +65,7 @@ class CodeInfo:
     severity: Severity
     summary: str
     explanation: str
-    stage: str  # "read", "replay", "result", "draw", "header"
+    stage: str  # "read", "replay", "result", "draw", "header", "collection"
 
 
 @dataclass
@@ -378,6 +378,17 @@ CODES: dict[str, CodeInfo] = {
         _c("draw-unsupported", "info", "draw",
            "a drawn result with no rule basis in the record (agreement)",
            "No draw rule was reached; the draw was presumably agreed. Not an error."),
+        # --- collection (the games of a database together) -------------------------------
+        _c("probable-copy", "warning", "collection",
+           "probably a copy of another record, yet counted as a game of its own",
+           "Another record of the database has the same players, event, date and round "
+           "but other moves (one of the two has moves missing or mistyped), or this "
+           "record's moves could be a copy of several games whose tags it all fits. pdnkit "
+           "groups copies only on moves and tags it can trust (docs/duplicates.md), so both "
+           "records count until you say: `pdnkit rule-copies A B --same` makes them one "
+           "game (the better record stands for both), `--different` two games; the "
+           "details give both commands with the two records' places. Found when the "
+           "records are imported (`pdnkit duplicates` lists them)."),
     ]
 }
 

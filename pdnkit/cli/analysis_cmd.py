@@ -15,6 +15,7 @@ import typer
 
 from pdnkit.cli.app import app, fail, usage_errors
 from pdnkit.cli.options import (
+    AllCopies,
     DateFrom,
     DateTo,
     Db,
@@ -25,6 +26,7 @@ from pdnkit.cli.options import (
     Player,
     VariantFilter,
     Wide,
+    copies_filter,
 )
 from pdnkit.cli.output import check, emit, output
 
@@ -72,7 +74,9 @@ stats_app = typer.Typer(
         "Statistics over a pdnkit database: openings, novelties, players, results, game "
         "lengths, findings and crosstables.\n\nThe statistics take the same filters ([cyan]--variant "
         "--event --player --from --to --min-games[/cyan], each where it applies) and write a "
-        "table, CSV, JSON, JSONL or Parquet like every table command."
+        "table, CSV, JSON, JSONL or Parquet like every table command. Each game counts "
+        "once, by the record that stands for its copies ([bold]pdnkit duplicates[/bold]); "
+        "[cyan]--all-copies[/cyan] counts every record."
     ),
     no_args_is_help=True,
     rich_markup_mode="rich",
@@ -126,6 +130,7 @@ def stats_openings(
                                          show_default=False),
     variant: VariantFilter = None, event: Event = None, player: Player = None,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Openings: games, wins of each side, draws, scores, draw rate and average length.
@@ -139,7 +144,7 @@ def stats_openings(
     chosen = by.value if by is not None else ("moves" if plies is not None else "code")
     _run_stats("openings", db, fmt, out, wide, plies=plies, by=chosen, variant=variant,
                event=event, player=player, date_from=date_from, date_to=date_to,
-               min_games=min_games)
+               min_games=min_games, filter=copies_filter(all_copies))
 
 
 @stats_app.command("novelties", epilog=(
@@ -152,7 +157,7 @@ def stats_openings(
 def stats_novelties(
     db: Db = None,
     variant: VariantFilter = None, event: Event = None, player: Player = None,
-    date_from: DateFrom = None, date_to: DateTo = None,
+    date_from: DateFrom = None, date_to: DateTo = None, all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Novelties: for each game, the first ply at which its position had not occurred in any
@@ -167,7 +172,7 @@ def stats_novelties(
     sink = output(fmt, out, [db], wide=wide)
     with usage_errors():
         df = novelties(db, variant=variant, event=event, player=player,
-                       date_from=date_from, date_to=date_to)
+                       date_from=date_from, date_to=date_to, filter=copies_filter(all_copies))
     emit(df, sink, title=f"novelties ({len(df)} games)")
 
 
@@ -179,11 +184,13 @@ def stats_players(
     player: str | None = typer.Option(None, "--player", "-p",
                                       help="Only players whose name contains this text."),
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Players: games, wins/draws/losses as White and as Black, score, first and last game."""
     _run_stats("players", db, fmt, out, wide, variant=variant, event=event, player=player,
-               date_from=date_from, date_to=date_to, min_games=min_games)
+               date_from=date_from, date_to=date_to, min_games=min_games,
+               filter=copies_filter(all_copies))
 
 
 @stats_app.command("results", epilog=(
@@ -196,11 +203,13 @@ def stats_results(
                                 "[cyan]year[/cyan], comma separated."),
     variant: VariantFilter = None, event: Event = None, player: Player = None,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Results by variant, event or year: wins, draws, losses, White's score, draw rate."""
     _run_stats("results", db, fmt, out, wide, by=by, variant=variant, event=event,
-               player=player, date_from=date_from, date_to=date_to, min_games=min_games)
+               player=player, date_from=date_from, date_to=date_to, min_games=min_games,
+               filter=copies_filter(all_copies))
 
 
 @stats_app.command("lengths", epilog=(
@@ -209,12 +218,13 @@ def stats_lengths(
     db: Db = None,
     bin_width: int = typer.Option(10, "--bin", help="Width of a bin in plies."),
     variant: VariantFilter = None, event: Event = None, player: Player = None,
-    date_from: DateFrom = None, date_to: DateTo = None,
+    date_from: DateFrom = None, date_to: DateTo = None, all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Game length distribution (plies in the main line) per variant."""
     _run_stats("lengths", db, fmt, out, wide, bin_width=bin_width, variant=variant,
-               event=event, player=player, date_from=date_from, date_to=date_to)
+               event=event, player=player, date_from=date_from, date_to=date_to,
+               filter=copies_filter(all_copies))
 
 
 @stats_app.command("findings", epilog=(
@@ -227,11 +237,13 @@ def stats_findings(
                                        "[cyan]event[/cyan] or list the worst [cyan]game[/cyan]s."),
     variant: VariantFilter = None, event: Event = None, player: Player = None,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Findings by code, file or event, with the share of clean games: which sources are dirty."""
     _run_stats("findings", db, fmt, out, wide, by=by.value, variant=variant, event=event,
-               player=player, date_from=date_from, date_to=date_to, min_games=min_games)
+               player=player, date_from=date_from, date_to=date_to, min_games=min_games,
+               filter=copies_filter(all_copies))
 
 
 @stats_app.command("crosstable", epilog=(
@@ -243,6 +255,7 @@ def stats_crosstable(
     date_from: DateFrom = None, date_to: DateTo = None,
     scoring: str = typer.Option("auto", "--scoring", help="2 (2-1-0), 1 (1-½-0) or auto "
                                 "(2 where the file writes 2-0 results)."),
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Crosstable of an event: players x players with results, points and games.
@@ -254,7 +267,7 @@ def stats_crosstable(
     sink = output(fmt, out, [db], wide=wide)
     with usage_errors():
         df = crosstable(db, event=event, variant=variant, date_from=date_from,
-                        date_to=date_to, scoring=scoring)
+                        date_to=date_to, scoring=scoring, filter=copies_filter(all_copies))
     emit(df, sink)
 
 
@@ -271,6 +284,7 @@ def tree_command(
                                           "ignored)."),
     variant: VariantFilter = None, event: Event = None, player: Player = None,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
     book: bool = typer.Option(False, "--book", help="The book's view: per move the games, "
                               "+/=/- and score from the side to move, and transpositions."),
@@ -289,7 +303,8 @@ def tree_command(
     sink = output(fmt, out, [db], wide=wide)
     with usage_errors():  # a bad FEN or move, no database
         df = tree(db, fen=fen, moves=moves, variant=variant, event=event, player=player,
-                  date_from=date_from, date_to=date_to, min_games=min_games)
+                  date_from=date_from, date_to=date_to, min_games=min_games,
+                  filter=copies_filter(all_copies))
     text = sink.format == "text"  # the human view: fewer columns
     if book:
         df = df[["variant", "move", "games", "side", "wins", "draws", "losses", "score",
@@ -321,6 +336,7 @@ def plot_command(
     db: Db = None,
     variant: VariantFilter = None, event: Event = None, player: Player = None,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     plies: int = typer.Option(4, "--plies", "-n", help="openings: length in half-moves."),
     top: int = typer.Option(15, "--top", help="openings: how many openings to show."),
     bin_width: int = typer.Option(10, "--bin", help="lengths: bin width in plies."),
@@ -343,7 +359,8 @@ def plot_command(
     with usage_errors():
         fig = plot(kind.value, None if board else db, variant=variant, event=event,
                    player=player, date_from=date_from, date_to=date_to, min_games=min_games,
-                   plies=plies, top=top, bin_width=bin_width, what=what, fen=fen)
+                   plies=plies, top=top, bin_width=bin_width, what=what, fen=fen,
+                   filter=copies_filter(all_copies))
     with atomic_path(out, inputs=inputs) as tmp:  # whole or not at all, never over the db
         fig.savefig(tmp, format=suffix[1:], dpi=dpi, bbox_inches="tight")
     typer.echo(f"wrote {out}")
@@ -392,7 +409,7 @@ _OUT = typer.Option(None, "--out", "-o",
 def report_endgame(
     db: Db = None, out: Path | None = _OUT,
     variant: VariantFilter = None, event: Event = None, player: Player = None,
-    date_from: DateFrom = None, date_to: DateTo = None,
+    date_from: DateFrom = None, date_to: DateTo = None, all_copies: AllCopies = False,
 ) -> None:
     """Draw and endgame rules: every game where one became active, with a verdict.
 
@@ -401,7 +418,7 @@ def report_endgame(
     variant, event and rule.
     """
     _run_report("endgame", db, out, variant=variant, event=event, player=player,
-                date_from=date_from, date_to=date_to)
+                date_from=date_from, date_to=date_to, filter=copies_filter(all_copies))
 
 
 @report_app.command("openings", epilog=(
@@ -410,14 +427,14 @@ def report_endgame(
 def report_openings(
     db: Db = None, out: Path | None = _OUT,
     variant: VariantFilter = None, event: Event = None, player: Player = None,
-    date_from: DateFrom = None, date_to: DateTo = None,
+    date_from: DateFrom = None, date_to: DateTo = None, all_copies: AllCopies = False,
 ) -> None:
     """The ballot report: for each ballot played (English three-move ballots, 11-man
     ballots, the basic positions ...), its games, wins by side, draws and whether it was
     decisive; then the openings by code and by name.
     """
     _run_report("openings", db, out, variant=variant, event=event, player=player,
-                date_from=date_from, date_to=date_to)
+                date_from=date_from, date_to=date_to, filter=copies_filter(all_copies))
 
 
 @report_app.command("collection", epilog=(
@@ -425,8 +442,8 @@ def report_openings(
 def report_collection(
     db: Db = None, out: Path | None = _OUT,
     variant: VariantFilter = None, event: Event = None, player: Player = None,
-    date_from: DateFrom = None, date_to: DateTo = None,
+    date_from: DateFrom = None, date_to: DateTo = None, all_copies: AllCopies = False,
 ) -> None:
     """Validation summary: games, clean share, findings by code, the worst files and games."""
     _run_report("collection", db, out, variant=variant, event=event, player=player,
-                date_from=date_from, date_to=date_to)
+                date_from=date_from, date_to=date_to, filter=copies_filter(all_copies))

@@ -217,11 +217,30 @@ DateFrom = Annotated[str | None, typer.Option("--from",
 DateTo = Annotated[str | None, typer.Option("--to", help="Up to this date (inclusive): YYYY, "
                                                          "YYYY-MM or YYYY-MM-DD.")]
 MinGames = Annotated[int, typer.Option("--min-games", "-m", help="Drop rows with fewer games.")]
+AllCopies = Annotated[bool, typer.Option(
+    "--all-copies", help="Count every record, the copies of a game included ([bold]pdnkit "
+                         "duplicates[/bold] lists them). By default each game counts once, "
+                         "by the record that stands for its copies.")]
+
+
+def copies_filter(all_copies: bool) -> Any:
+    """The ``filter=`` a read command passes for ``--all-copies`` (a
+    :class:`pdnkit.stats.filters.GameFilter`), ``None`` without it (each game once).
+
+    Example:
+        >>> copies_filter(False) is None, copies_filter(True).all_copies
+        (True, True)
+    """
+    if not all_copies:
+        return None
+    from pdnkit.stats.filters import GameFilter
+
+    return GameFilter(all_copies=True)
 
 __all__ = [
     "DB_HELP", "ENCODING_HELP", "FORMAT_ALIASES", "IRREGULAR_HELP", "SourceDb", "TABLE_FORMATS",
-    "VALIDATE_FORMATS", "DateFrom", "DateTo", "Db", "Edition", "Encoding", "Event", "Format",
+    "VALIDATE_FORMATS", "AllCopies", "DateFrom", "DateTo", "Db", "Edition", "Encoding", "Event", "Format",
     "Ignore", "Irregular", "IrregularOpt", "JsonFormat", "JsonlFormat", "MinGames", "Out",
     "Player", "Select", "UsageError", "ValidateFormat", "Variant", "VariantArg",
-    "VariantFilter", "Wide", "format_name", "known_encoding", "known_variant", "variant_name",
+    "VariantFilter", "Wide", "copies_filter", "format_name", "known_encoding", "known_variant", "variant_name",
 ]

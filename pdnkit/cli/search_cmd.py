@@ -13,7 +13,19 @@ from pathlib import Path
 import typer
 
 from pdnkit.cli.app import app, usage_errors
-from pdnkit.cli.options import DateFrom, DateTo, Db, Event, Format, Out, Player, VariantFilter, Wide
+from pdnkit.cli.options import (
+    AllCopies,
+    DateFrom,
+    DateTo,
+    Db,
+    Event,
+    Format,
+    Out,
+    Player,
+    VariantFilter,
+    Wide,
+    copies_filter,
+)
 from pdnkit.cli.output import emit, output
 
 
@@ -74,6 +86,7 @@ def search_command(
     player: Player = None,
     date_from: DateFrom = None,
     date_to: DateTo = None,
+    all_copies: AllCopies = False,
     fmt: Format = None,
     out: Out = None,
     wide: Wide = False,
@@ -91,7 +104,7 @@ def search_command(
                     mirror=mirror, material=material, manoeuvre=manoeuvre, captures=captures,
                     promotes=True if promotes else None, before=before, after=after,
                     first=first, limit=limit, variant=variant, event=event, player=player,
-                    date_from=date_from, date_to=date_to)
+                    date_from=date_from, date_to=date_to, filter=copies_filter(all_copies))
     if sink.format == "text" and sink.to_screen:
         df = df.drop(columns=["fen"])
     emit(df, sink, limit=50)

@@ -203,11 +203,18 @@ def export_command(
         None, "--where", "-w",
         help="SQL condition on the [cyan]games[/cyan] table, e.g. "
              "[cyan]\"year >= 2000 AND white LIKE 'Sijbrands%'\"[/cyan]."),
+    all_copies: bool = typer.Option(
+        False, "--all-copies", help="Write every record, the copies of a game included "
+                                    "(default: each game once, by the record that stands "
+                                    "for its copies)."),
 ) -> None:
     """Write games from the database as canonical PDN 3.0.
 
     Moves are written in canonical notation where they were replayed; tags, comments,
-    variations and results as read. Importing the export gives the same games. The file
+    variations and results as read. Each game is written once (the record that stands for
+    its copies, [bold]pdnkit duplicates[/bold]) unless [cyan]--all-copies[/cyan]; to write
+    one record per game with the tags its copies add, see [bold]pdnkit merge[/bold].
+    Importing the export gives the same games. The file
     is written whole or not at all (an existing one is replaced only at the end), the
     database is opened read-only and [cyan]--where[/cyan] cannot reach files.
     """
@@ -217,7 +224,8 @@ def export_command(
     if not to_stdout:
         check(out, [db])  # the one output check, before anything is read
     with usage_errors(), user_sql("--where"):
-        n = export(sys.stdout if to_stdout else out, db=db, where=where)
+        n = export(sys.stdout if to_stdout else out, db=db, where=where,
+                   all_copies=all_copies)
     typer.echo(f"{n} games -> {out}", err=True)
 
 

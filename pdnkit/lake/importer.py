@@ -193,10 +193,11 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
                 next_game += entry.games
                 if bar:
                     bar.file_done()
-            # the lake's novelties (every game's depends on all the others), kept for its
-            # readers, who never write into the lake
-            from pdnkit.store.lakeview import keep_novelties
+            # the lake's groups of copies and novelties (every game's depends on all the
+            # others), kept for its readers, who never write into the lake
+            from pdnkit.store.lakeview import keep_copies, keep_novelties
 
+            keep_copies(lake)
             keep_novelties(lake)
         finally:
             if bar:

@@ -7,7 +7,10 @@
 * ``player`` -- case-insensitive substring of the White or Black name, or of the player such
   a name stands for (``pdnkit players alias``);
 * ``date_from`` / ``date_to`` -- ``"YYYY"``, ``"YYYY-MM"`` or ``"YYYY-MM-DD"`` (inclusive);
-  games with only a year are compared by their year, games without a date are left out.
+  games with only a year are compared by their year, games without a date are left out;
+* ``all_copies`` -- every record; by default (``False``) each game once: the copies of a game
+  (``games.duplicate_of`` not NULL, :mod:`pdnkit.store.copies`) are left out, the record
+  that stands for them is read.
 
 Public functions take these as keyword arguments (and ``filter=`` a ready-made
 :class:`GameFilter`); they build the filter once with :meth:`GameFilter.of`.
@@ -17,7 +20,7 @@ Example:
     >>> f.variant
     'english'
     >>> f.sql()
-    ('lower(g.variant) = lower(?) AND coalesce(g.date, make_date(g.year, 12, 31)) >= ?', ['english', datetime.date(2020, 1, 1)])
+    ('lower(g.variant) = lower(?) AND coalesce(g.date, make_date(g.year, 12, 31)) >= ? AND g.duplicate_of IS NULL', ['english', datetime.date(2020, 1, 1)])
 """
 
 from __future__ import annotations
@@ -73,8 +76,8 @@ class GameFilter:
     The variant is checked and kept by its canonical name; dates are checked at once.
 
     Example:
-        >>> GameFilter().sql()
-        ('TRUE', [])
+        >>> GameFilter().sql(), GameFilter(all_copies=True).sql()
+        (('g.duplicate_of IS NULL', []), ('TRUE', []))
         >>> try:
         ...     GameFilter(variant="internationl")
         ... except ValueError as exc:
@@ -87,6 +90,7 @@ class GameFilter:
     player: str | None = None
     date_from: DateBound = None
     date_to: DateBound = None
+    all_copies: bool = False
 
     def __post_init__(self) -> None:
         if self.variant:
@@ -99,22 +103,24 @@ class GameFilter:
     @classmethod
     def of(cls, filter: GameFilter | None = None, *, variant: str | None = None,
            event: str | None = None, player: str | None = None,
-           date_from: DateBound = None, date_to: DateBound = None) -> GameFilter:
+           date_from: DateBound = None, date_to: DateBound = None,
+           all_copies: bool | None = None) -> GameFilter:
         """``filter`` (or no filter) with the keyword arguments that are given (not
         ``None``) in place of its fields: how a public function builds its filter once.
 
         Example:
             >>> GameFilter.of(GameFilter(event="Cup"), variant="russian")
-            GameFilter(variant='russian', event='Cup', player=None, date_from=None, date_to=None)
+            GameFilter(variant='russian', event='Cup', player=None, date_from=None, date_to=None, all_copies=False)
         """
         base = filter if filter is not None else cls()
-        if all(v is None for v in (variant, event, player, date_from, date_to)):
+        if all(v is None for v in (variant, event, player, date_from, date_to, all_copies)):
             return base
         return cls(variant=base.variant if variant is None else variant,
                    event=base.event if event is None else event,
                    player=base.player if player is None else player,
                    date_from=base.date_from if date_from is None else date_from,
-                   date_to=base.date_to if date_to is None else date_to)
+                   date_to=base.date_to if date_to is None else date_to,
+                   all_copies=base.all_copies if all_copies is None else all_copies)
 
     def without_player(self) -> GameFilter:
         """The same filter for every player (where ``player`` selects rows, not games).
@@ -126,13 +132,14 @@ class GameFilter:
         return dataclasses.replace(self, player=None) if self.player else self
 
     def is_empty(self) -> bool:
-        """True when the filter selects every game.
+        """True when the filter selects every game (each game once, or every record with
+        ``all_copies``): no condition but the copies'.
 
         Example:
             >>> GameFilter().is_empty(), GameFilter(event="x").is_empty()
             (True, False)
         """
-        return self.sql()[0] == "TRUE"
+        return dataclasses.replace(self, all_copies=True).sql()[0] == "TRUE"
 
     def sql(self, alias: str = "g") -> tuple[str, list[SqlParam]]:
         """The SQL condition on the games table ``alias`` (``TRUE`` when empty) and its
@@ -158,4 +165,6 @@ class GameFilter:
         if hi is not None:
             clauses.append(f"coalesce({a}.date, make_date({a}.year, 1, 1)) <= ?")
             params.append(hi)
+        if not self.all_copies:  # each game once: the record standing for its copies
+            clauses.append(f"{a}.duplicate_of IS NULL")
         return (" AND ".join(clauses) or "TRUE"), params

@@ -41,7 +41,7 @@ from pdnkit.errors import ArgumentError
 from pdnkit.openings.database import mark_loaded, mark_removed, settle_import
 from pdnkit.rows.batch import ReportBatch
 from pdnkit.rows.load import load_batch
-from pdnkit.store import steps
+from pdnkit.store import copies, steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
 from pdnkit.store.progress import ImportProgress
 from pdnkit.validation.flow import run
@@ -322,6 +322,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
             "FROM files WHERE sha256 = ?) AND path <> ? GROUP BY path", [sha, label]
         ).fetchall() if status == "replaced" else []
         mark_removed(con, old_ids)  # the games whose novelty the removal changes
+        copies.mark_removed(con, old_ids)  # ... and whose group of copies
         _delete_files(con, old_ids)
         file_id = _next_id(con, "files", "file_id")
         next_game = first_game = _next_id(con, "games", "game_id")
@@ -347,6 +348,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         writer.close()
         writer = None
         mark_loaded(con, first_game, next_game)  # openings settled at the import's end
+        copies.mark_loaded(con, first_game, next_game)  # groups of copies too, first
         con.execute(
             "INSERT INTO files (file_id, path, sha256, size, encoding, games, imported_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -520,7 +522,8 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: boo
                 summary.files.append(res)
                 if bar:
                     bar.file_done(_size(path))
-            settle_import(con)  # novelties (and loaded tables) of the games loaded
+            copies.settle_copies(con)  # the groups of copies of the games loaded, then
+            settle_import(con)  # novelties (and loaded tables), each game counted once
         finally:
             for tmp in spooled:
                 tmp.unlink(missing_ok=True)

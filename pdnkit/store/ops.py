@@ -70,15 +70,21 @@ def query(sql: str, db: DbLike = None, *, write: bool = False) -> pd.DataFrame:
         return con.execute(sql).df()
 
 
-def _where_clause(where: str | None) -> str:
-    return f"WHERE ({where})" if where and where.strip() else ""
+def _where_clause(where: str | None, all_copies: bool = True) -> str:
+    conds = [] if all_copies else ["duplicate_of IS NULL"]
+    if where and where.strip():
+        conds.append(f"({where})")
+    return f"WHERE {' AND '.join(conds)}" if conds else ""
 
 
-def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None) -> int:
+def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None, *,
+           all_copies: bool = False) -> int:
     """Write games from the database as canonical PDN (moves in canonical notation where they
     were replayed, everything else as read). ``where`` is an SQL condition on the ``games``
     table (``"variant = 'russian' AND status = 'ok'"``), run on a read-only connection that
-    cannot touch files. A path ``out`` is written whole or not at all (a temporary file
+    cannot touch files. Each game is written once, by the record that stands for its copies
+    (``games.duplicate_of`` NULL; :mod:`pdnkit.store.copies`); ``all_copies`` writes every
+    record. A path ``out`` is written whole or not at all (a temporary file
     renamed at the end; :func:`pdnkit._atomic.atomic_output`), and never over the database
     itself. Games are written in file order; a
     game that did not parse is written as it was read. A ``GameType`` tag is added to games
@@ -97,11 +103,11 @@ def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None
         inputs = [db_path(db)] if db is None or isinstance(db, (str, Path)) else []
         with opened(db, must_exist=True, read_only=True) as con, \
                 atomic_output(out, inputs=inputs) as f:
-            return export(cast("TextIO", f), db=con, where=where)
+            return export(cast("TextIO", f), db=con, where=where, all_copies=all_copies)
     n = 0
     with opened(db, must_exist=True, read_only=True) as con:
         ids = [r[0] for r in con.execute(
-            f"SELECT game_id FROM (SELECT * FROM games {_where_clause(where)}) "
+            f"SELECT game_id FROM (SELECT * FROM games {_where_clause(where, all_copies)}) "
             "ORDER BY file_id, game_index").fetchall()]
         for i in range(0, len(ids), EXPORT_CHUNK):
             chunk = ids[i:i + EXPORT_CHUNK]

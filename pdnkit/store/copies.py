@@ -1,0 +1,616 @@
+"""Copies of one game in a database: each group found, one record standing for it, kept
+current as files are added, replaced or removed.
+
+The rules are :mod:`pdnkit.store.copyrules`'; this module finds in the database the records
+they apply to and writes the result: ``games.duplicate_of`` (the record that stands for the
+group; NULL for it and for a game without copies) and ``games.duplicate_kind`` (how the copy
+differs from it), and the ``probable-copy`` findings. Every statistic reads the games whose
+``duplicate_of`` is NULL (:class:`pdnkit.stats.filters.GameFilter`), so each game counts once.
+
+How records are related, in SQL over the stored rows:
+
+* the **same main line**: equal ``moves_hash`` (variant, start and every move of the main
+  line; comments, NAGs and variations are not part of it);
+* a **prefix**: a fully replayed main line of at least
+  :data:`~pdnkit.store.copyrules.MIN_PREFIX_PLIES` plies whose last position another line
+  reaches at the same ply (``position_bits``: one hash join), then checked move by move.
+
+Only the lines near the records that changed are examined (:func:`regroup`): the lines of
+those records, and every line related to them, transitively. The import marks its games in
+``copy_pending`` (:func:`mark_loaded`; before a file is replaced, :func:`mark_removed` marks
+the games its removal affects) and settles them once at its end (:func:`settle_copies`),
+before the novelties, which count each game once too: a record that stops or starts
+standing for its group is marked for them (``opening_pending``).
+
+Example:
+    >>> from pdnkit.store import connect, import_files
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> game = ('[Event "Cup"][Date "2001.05.02"][White "Ann"][Black "Bob"][Result "1-0"] '
+    ...         '1. 32-28 19-23 2. 28x19 14x23 1-0\\n')
+    >>> _ = (d / "a.pdn").write_text(game)
+    >>> _ = (d / "b.pdn").write_text(game.replace("19-23", "19-23 {book}"))
+    >>> _ = import_files([d / "b.pdn", d / "a.pdn"], db=d / "g.duckdb", variant="international")
+    >>> connect(d / "g.duckdb").execute(
+    ...     "SELECT game_id, duplicate_of, duplicate_kind FROM games ORDER BY 1").fetchall()
+    [(1, 2, 'annotated'), (2, None, None)]
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pdnkit.rows.bitboards import bits_source
+from pdnkit.store.copyrules import (
+    MIN_PREFIX_PLIES,
+    Assignment,
+    Record,
+    Tags,
+    partition,
+    probable_copies,
+)
+
+if TYPE_CHECKING:
+    import duckdb
+
+__all__ = ["CODE", "Grouping", "compute_groups", "fill_upgrade", "group_rows", "mark_loaded",
+           "mark_removed", "regroup", "settle_copies"]
+
+#: the finding of two records that are probably one game, counted as two until ruled
+CODE = "probable-copy"
+#: prefix searches of one regrouping, at most (each finds the lines related to the last)
+MAX_ROUNDS = 12
+
+def _marks(g: str) -> str:
+    """SQL: the marks the movetext of game ``g`` holds (how many comments, variations and
+    NAGs, and ``!``/``?`` signs), from its text without the tag pairs: two copies of one
+    main line with other marks are annotated copies."""
+    text = rf"regexp_replace(coalesce({g}.raw_pdn, ''), '^(\s*\[[^\]]*\])*', '')"
+    counts = [f"length({text}) - length(replace({text}, '{c}', ''))" for c in "{($"]
+    counts.append(f"length(regexp_replace({text}, '[^!?]', '', 'g'))")
+    return "[" + ", ".join(counts) + "]"
+
+
+@contextmanager
+def _temp(con: duckdb.DuckDBPyConnection, *parts: str) -> Iterator[dict[str, str]]:
+    """Names of temporary tables for one computation, dropped at the end."""
+    tag = uuid.uuid4().hex[:10]
+    names = {p: f"_pdnkit_cp_{p}_{tag}" for p in parts}
+    try:
+        yield names
+    finally:
+        for name in names.values():  # (after an error the transaction's rollback drops them)
+            with suppress(Exception):
+                con.execute(f"DROP TABLE IF EXISTS temp.{name}")
+
+
+def _ids(ids: Iterable[int]) -> str:
+    return ", ".join(str(int(i)) for i in ids) or "NULL"
+
+
+# --------------------------------------------------------------------------------------------
+# finding the related lines
+
+
+def _lines(con: duckdb.DuckDBPyConnection, t: dict[str, str]) -> None:
+    """``lines``: every main line (``moves_hash``) with a record that stands for its
+    positions, its length, and how many records have it; ``ends``: the last position of
+    every fully replayed line long enough to be a prefix."""
+    con.execute(f"""
+        CREATE TEMP TABLE {t['lines']} AS
+        SELECT moves_hash AS h, any_value(variant) AS variant,
+               arg_max(game_id, replayed_plies) AS rep, max(replayed_plies) AS r,
+               max(plies) AS plies, count(*) AS n
+        FROM games WHERE moves_hash IS NOT NULL GROUP BY moves_hash""")
+    con.execute(f"""
+        CREATE TEMP TABLE {t['ends']} AS
+        SELECT l.h, l.variant, l.plies, p.ply, p.layout, p.black, p.wm, p.wk, p.bm, p.bk
+        FROM {t['lines']} l JOIN {bits_source(con)} p ON p.game_id = l.rep AND p.ply = l.r
+        WHERE l.r >= {MIN_PREFIX_PLIES} AND l.r = l.plies""")
+
+
+_SAME_POSITION = ("p.ply = e.ply AND p.layout = e.layout AND p.black = e.black AND "
+                  "p.wm = e.wm AND p.wk = e.wk AND p.bm = e.bm AND p.bk = e.bk")
+
+
+def _candidate_pairs(con: duckdb.DuckDBPyConnection, t: dict[str, str],
+                     frontier: str | None) -> list[tuple[str, str]]:
+    """Pairs of lines ``(short, long)`` where ``long`` reaches the last position of
+    ``short`` at the same ply, one of them among ``frontier`` (an SQL query of hashes;
+    ``None``: every line)."""
+    bits = bits_source(con)
+    if frontier is None:
+        rows = con.execute(f"""
+            SELECT DISTINCT e.h, l.h FROM {t['lines']} l
+            JOIN {bits} p ON p.game_id = l.rep
+            JOIN {t['ends']} e ON {_SAME_POSITION}
+            WHERE l.plies > e.plies AND l.variant = e.variant""").fetchall()
+        return [(str(a), str(b)) for a, b in rows]
+    rows = con.execute(f"""
+        SELECT DISTINCT e.h, l.h FROM (SELECT * FROM {t['ends']} WHERE h IN ({frontier})) e
+        JOIN {bits} p ON {_SAME_POSITION}
+        JOIN {t['lines']} l ON l.rep = p.game_id
+        WHERE l.plies > e.plies AND l.variant = e.variant
+        UNION
+        SELECT DISTINCT e.h, l.h FROM (SELECT * FROM {t['lines']} WHERE h IN ({frontier})) l
+        JOIN {bits} p ON p.game_id = l.rep
+        JOIN {t['ends']} e ON {_SAME_POSITION}
+        WHERE l.plies > e.plies AND l.variant = e.variant""").fetchall()
+    return [(str(a), str(b)) for a, b in rows]
+
+
+def _verified(con: duckdb.DuckDBPyConnection, t: dict[str, str],
+              pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The ``pairs`` whose short line is move for move the start of the long one (the same
+    last position at the same ply can be reached by other moves)."""
+    if not pairs:
+        return []
+    import pyarrow as pa
+
+    table = pa.table({"short": [a for a, _ in pairs], "long": [b for _, b in pairs]})
+    con.from_arrow(table).create(t["pairs"])
+    text = "move_text(m.canonical, m.notation, m.origin, m.destination, m.captured)"
+    rows = con.execute(f"""
+        WITH pr AS (SELECT p.short, p.long, s.rep AS srep, l.rep AS lrep, s.plies AS k
+                    FROM {t['pairs']} p JOIN {t['lines']} s ON s.h = p.short
+                    JOIN {t['lines']} l ON l.h = p.long),
+             sm AS (SELECT m.game_id, list({text} ORDER BY m.ply) AS mv FROM move_rows m
+                    WHERE m.game_id IN (SELECT srep FROM pr) GROUP BY m.game_id),
+             lm AS (SELECT pr.short, pr.long, pr.srep, list({text} ORDER BY m.ply) AS mv
+                    FROM pr JOIN move_rows m ON m.game_id = pr.lrep AND m.ply <= pr.k
+                    GROUP BY pr.short, pr.long, pr.srep)
+        SELECT lm.short, lm.long FROM lm JOIN sm ON sm.game_id = lm.srep
+        WHERE sm.mv = lm.mv""").fetchall()
+    con.execute(f"DROP TABLE {t['pairs']}")
+    return [(str(a), str(b)) for a, b in rows]
+
+
+def _related_lines(con: duckdb.DuckDBPyConnection, t: dict[str, str],
+                   start: set[str] | None) -> tuple[set[str], list[tuple[str, str]]]:
+    """The lines related to ``start`` (``None``: every line) by prefixes, transitively,
+    with ``start`` itself, and the verified prefix pairs among them."""
+    if start is None:
+        pairs = _verified(con, t, _candidate_pairs(con, t, None))
+        return {x for p in pairs for x in p}, pairs
+    known = set(start)
+    frontier = set(start)
+    found: set[tuple[str, str]] = set()
+    for _ in range(MAX_ROUNDS):
+        if not frontier:
+            break
+        import pyarrow as pa
+
+        con.from_arrow(pa.table({"h": sorted(frontier)})).create(t["front"])
+        cands = [p for p in _candidate_pairs(con, t, f"SELECT h FROM {t['front']}")
+                 if p not in found]
+        con.execute(f"DROP TABLE {t['front']}")
+        new = _verified(con, t, cands)
+        found.update(new)
+        frontier = {x for p in new for x in p} - known
+        known |= frontier
+    return known, sorted(found)
+
+
+# --------------------------------------------------------------------------------------------
+# the records and their groups
+
+
+#: the columns of a record as :func:`_records` reads them
+_FACTS = """
+    SELECT g.game_id, coalesce(g.moves_hash, {moveless}), coalesce(g.plies, 0), g.result,
+           cardinality(g.tags),
+           coalesce(e.n, 0), coalesce(fp.path, ''), g.game_index,
+           player_name(g.white), player_name(g.black), g.date_raw, g.round, g.event, g.year,
+           coalesce(f.sha256, ''), g.duplicate_of
+    FROM games g
+    LEFT JOIN (SELECT game_id, count(*) AS n FROM findings WHERE severity = 'error'
+               AND game_id IN ({sel}) GROUP BY game_id) e ON e.game_id = g.game_id
+    LEFT JOIN (SELECT file_id, min(path) AS path FROM file_paths GROUP BY file_id) fp
+           ON fp.file_id = g.file_id
+    LEFT JOIN files f ON f.file_id = g.file_id
+    WHERE g.game_id IN ({sel})"""
+
+
+#: SQL: the "main line" of a record without moves: its tags (a record of the tags alone, as
+#: archives keep unfinished or unrecorded games, is a copy of one with the same tags)
+_MOVELESS = ("CASE WHEN coalesce(g.plies, 0) = 0 AND g.white IS NOT NULL AND g.black IS NOT "
+             "NULL THEN '#' || md5(coalesce(g.variant, '') || CAST(g.tags AS VARCHAR)) END")
+
+
+@dataclass
+class Grouping:
+    """What :func:`compute_groups` found among the records it examined: each record's
+    :class:`~pdnkit.store.copyrules.Assignment` (``assigned``: the records whose group was
+    computed again), the probable copies (pairs of canonical records), and each record's
+    former ``duplicate_of``."""
+
+    assigned: dict[int, Assignment] = field(default_factory=dict)
+    probable: list[tuple[int, int]] = field(default_factory=list)
+    former: dict[int, int | None] = field(default_factory=dict)
+    records: dict[int, Record] = field(default_factory=dict)
+
+    def canonical_of(self, game_id: int) -> int:
+        """The record standing for ``game_id``'s group (itself when not a copy)."""
+        a = self.assigned.get(game_id)
+        if a is not None:
+            return a.canonical
+        former = self.former.get(game_id)
+        return game_id if former is None else former
+
+
+def _rulings(con: duckdb.DuckDBPyConnection) -> tuple[list[tuple[int, int]],
+                                                      list[tuple[int, int]]]:
+    """The users' rulings as pairs of the ``game_id``s they name: one game, two games."""
+    rows = con.execute("""
+        SELECT a.game_id, b.game_id, r.same FROM copy_rulings r
+        JOIN files fa ON fa.sha256 = r.first_sha256
+        JOIN games a ON a.file_id = fa.file_id AND a.game_index = r.first_index
+        JOIN files fb ON fb.sha256 = r.second_sha256
+        JOIN games b ON b.file_id = fb.file_id AND b.game_index = r.second_index""").fetchall()
+    same = [(int(a), int(b)) for a, b, s in rows if s]
+    return same, [(int(a), int(b)) for a, b, s in rows if not s]
+
+
+def _has_rulings(con: duckdb.DuckDBPyConnection) -> bool:
+    try:
+        return bool(con.execute("SELECT count(*) FROM copy_rulings").fetchall()[0][0])
+    except Exception as exc:  # a lake, or a database made before rulings (read-only)
+        if type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb"):
+            return False
+        raise
+
+
+def _records(con: duckdb.DuckDBPyConnection, sel: str) -> tuple[dict[int, Record],
+                                                               dict[int, int | None]]:
+    """The records ``sel`` (an SQL query of ``game_id``s) selects, and their current
+    ``duplicate_of``."""
+    records: dict[int, Record] = {}
+    former: dict[int, int | None] = {}
+    cur = con.execute(_FACTS.format(sel=sel, moveless=_MOVELESS))
+    while rows := cur.fetchmany(20000):
+        for (gid, line, plies, result, ntags, errors, path, index, white, black, date,
+             rnd, event, year, sha, dup) in rows:
+            gid = int(gid)
+            records[gid] = Record(
+                gid, str(line) if line is not None else f"#{gid}", int(plies),
+                result, int(ntags or 0), int(errors), str(path), int(index),
+                Tags.of(white, black, date, rnd, event, year, result), (str(sha), int(index)))
+            former[gid] = None if dup is None else int(dup)
+    return records, former
+
+
+def compute_groups(con: duckdb.DuckDBPyConnection, games: str | None = None) -> Grouping:
+    """Group the records near ``games`` (an SQL query of ``game_id``s: records loaded,
+    changed or about to lose a neighbour; ``None``: every record): every record whose main
+    line is one of theirs or related to one of theirs by a prefix, transitively, and the
+    records a user's ruling ties to those, are put into groups again
+    (:func:`~pdnkit.store.copyrules.partition`); the probable copies among them and the
+    records of the same years are listed. Nothing is written: the database is only read
+    (a lake's views will do).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> compute_groups(connect(":memory:")).assigned
+        {}
+    """
+    rulings = _rulings(con) if _has_rulings(con) else ([], [])
+    with _temp(con, "lines", "ends", "pairs", "front", "sel") as t:
+        _lines(con, t)
+        start: set[str] | None = None
+        if games is not None:
+            start = {str(h) for (h,) in con.execute(
+                f"SELECT DISTINCT moves_hash FROM games WHERE game_id IN ({games}) "
+                "AND moves_hash IS NOT NULL").fetchall()}
+        lines, prefixes = _related_lines(con, t, start)
+        import pyarrow as pa
+
+        con.from_arrow(pa.table({"h": sorted(lines)}, schema=pa.schema([("h", pa.string())]))
+                       ).create(t["front"])
+        ruled = {g for pair in rulings[0] + rulings[1] for g in pair}
+        chosen = f"SELECT game_id FROM games WHERE moves_hash IN (SELECT h FROM {t['front']})"
+        if games is None:  # every line that more than one record has, too
+            chosen += (f" OR moves_hash IN (SELECT h FROM {t['lines']} WHERE n > 1) OR "
+                       f"game_id IN (SELECT game_id FROM (SELECT g.game_id, count(*) OVER "
+                       f"(PARTITION BY {_MOVELESS}) AS n FROM games g WHERE "
+                       f"g.moves_hash IS NULL AND {_MOVELESS} IS NOT NULL) WHERE n > 1)")
+        else:  # with the records of the same tags of those without moves
+            chosen += (f" UNION SELECT game_id FROM ({games}) UNION SELECT g.game_id FROM "
+                       f"games g WHERE g.moves_hash IS NULL AND {_MOVELESS} IN (SELECT "
+                       f"{_MOVELESS} FROM games g WHERE g.game_id IN ({games}))")
+        if ruled:
+            chosen += f" UNION SELECT game_id FROM games WHERE game_id IN ({_ids(ruled)})"
+        con.execute(f"CREATE TEMP TABLE {t['sel']} AS {chosen}")
+        sel = f"SELECT game_id FROM {t['sel']}"
+        records, former = _records(con, sel)
+        same_year = _same_years(con, sel, games is None)
+        more, more_former = _records(con, same_year) if same_year else ({}, {})
+    assigned = partition(records.values(), prefixes, *rulings)
+    grouping = Grouping(assigned, [], {**more_former, **former}, {**more, **records})
+    canonical = {g: grouping.canonical_of(g) for g in grouping.records}
+    grouping.probable = probable_copies(grouping.records.values(), canonical, rulings[1])
+    return grouping
+
+
+def _same_years(con: duckdb.DuckDBPyConnection, sel: str, every: bool) -> str | None:
+    """An SQL query of the records that can be probable copies of ``sel``'s: every tag
+    known, and a year of one of them (``every``: of any record)."""
+    known = ("g.white IS NOT NULL AND g.black IS NOT NULL AND g.round IS NOT NULL "
+             "AND g.event IS NOT NULL AND g.year IS NOT NULL")
+    if every:
+        return f"SELECT g.game_id FROM games g WHERE {known}"
+    years = [int(y) for (y,) in con.execute(
+        f"SELECT DISTINCT year FROM games WHERE game_id IN ({sel}) AND year IS NOT NULL"
+    ).fetchall()]
+    if not years:
+        return None
+    return (f"SELECT g.game_id FROM games g WHERE {known} AND g.year IN ({_ids(years)}) "
+            f"AND g.game_id NOT IN ({sel})")
+
+
+# --------------------------------------------------------------------------------------------
+# the rows written
+
+
+def group_rows(con: duckdb.DuckDBPyConnection, grouping: Grouping, into: str) -> int:
+    """The temporary table ``into``: ``game_id``, ``duplicate_of``, ``duplicate_kind`` of
+    every record ``grouping`` assigned (NULL for a canonical one), the kind of a copy of the
+    same main line read from the two texts (``annotated`` where their comments, NAGs or
+    variations differ, else ``tags`` where their tags differ, else ``identical``). Returns
+    its number of rows.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> con = connect(":memory:")
+        >>> group_rows(con, Grouping(), "_rows")
+        0
+    """
+    import pyarrow as pa
+
+    ids = list(grouping.assigned)
+    table = pa.table({
+        "game_id": pa.array(ids, pa.int64()),
+        "dup": pa.array([None if (a := grouping.assigned[g]).canonical == g else a.canonical
+                         for g in ids], pa.int64()),
+        "relation": pa.array([grouping.assigned[g].relation for g in ids], pa.string())})
+    name = into.removeprefix("temp.")
+    tmp = f"_pdnkit_cp_rel_{uuid.uuid4().hex[:10]}"
+    con.from_arrow(table).create(tmp)
+    try:
+        con.execute(f"""
+            CREATE OR REPLACE TEMP TABLE {name} AS
+            SELECT r.game_id, r.dup AS duplicate_of,
+                   CASE WHEN r.dup IS NULL THEN NULL
+                        WHEN r.relation <> 'same' THEN r.relation
+                        WHEN {_marks('g')} <> {_marks('c')} THEN 'annotated'
+                        WHEN g.tags IS DISTINCT FROM c.tags THEN 'tags'
+                        ELSE 'identical' END AS duplicate_kind
+            FROM {tmp} r LEFT JOIN games g ON g.game_id = r.game_id AND r.dup IS NOT NULL
+            LEFT JOIN games c ON c.game_id = r.dup""")
+    finally:
+        con.execute(f"DROP TABLE IF EXISTS {tmp}")
+    return len(ids)
+
+
+def _location(con: duckdb.DuckDBPyConnection, ids: Iterable[int]) -> dict[int, str]:
+    """``path#N`` (N: the 1-based game number) of each of ``ids``."""
+    return {int(g): f"{p}#{int(i) + 1}" for g, p, i in con.execute(
+        "SELECT g.game_id, f.path, g.game_index FROM games g JOIN files f USING (file_id) "
+        f"WHERE g.game_id IN ({_ids(ids)})").fetchall()}
+
+
+def probable_findings(con: duckdb.DuckDBPyConnection, grouping: Grouping
+                      ) -> list[tuple[object, ...]]:
+    """The ``probable-copy`` finding rows (the columns of ``findings``) of ``grouping``:
+    one on each record of a probable pair, and one on each record left a game of its own
+    because it could be a copy of several.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> probable_findings(connect(":memory:"), Grouping())
+        []
+    """
+    from pdnkit.findings import make_finding
+
+    notes: list[tuple[int, int, str]] = []
+    for a, b in grouping.probable:
+        notes += [(a, b, "pair"), (b, a, "pair")]
+    for gid, asg in grouping.assigned.items():
+        notes += [(gid, other, "ambiguous") for other in asg.ambiguous]
+    if not notes:
+        return []
+    where = _location(con, {x for n in notes for x in n[:2]})
+    meta = {int(r[0]): r[1:] for r in con.execute(
+        "SELECT game_id, file_id, game_index, line FROM games "
+        f"WHERE game_id IN ({_ids({n[0] for n in notes})})").fetchall()}
+    rows: list[tuple[object, ...]] = []
+    for gid, other, why in sorted(notes):
+        if gid not in meta:
+            continue
+        loc = where.get(other, f"game_id {other}")
+        here = where.get(gid, f"game_id {gid}")
+        message = (f"same players, event, date and round as {loc}, but other moves: one game "
+                   "recorded twice, or two games the tags do not tell apart; it counts as two "
+                   "games until you rule on it"
+                   if why == "pair" else
+                   f"its moves could be a copy of {loc} and of another game, and its tags fit "
+                   "both: it counts as a game of its own until you rule on it")
+        f = make_finding(CODE, message, details={
+            "other": loc, "other_game_id": other, "why": why,
+            "same": f"pdnkit rule-copies '{here}' '{loc}' --same",
+            "different": f"pdnkit rule-copies '{here}' '{loc}' --different"})
+        file_id, index, line = meta[gid]
+        rows.append((gid, file_id, index, f.code, f.severity.value, f.message, line, None, None,
+                     None, None, False, json.dumps(f.details, ensure_ascii=False)))
+    return rows
+
+
+# --------------------------------------------------------------------------------------------
+# keeping a database current
+
+
+def mark_loaded(con: duckdb.DuckDBPyConnection, first: int, end: int) -> None:
+    """After the rows of games ``first`` .. ``end - 1`` are loaded (in the file's
+    transaction): mark them for :func:`settle_copies`.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> con = connect(":memory:")
+        >>> mark_loaded(con, 1, 4)
+        >>> con.execute("SELECT count(*) FROM copy_pending").fetchall()
+        [(3,)]
+    """
+    if end > first:
+        con.execute("INSERT INTO copy_pending SELECT range FROM range(?, ?)",
+                    [int(first), int(end)])
+
+
+def mark_removed(con: duckdb.DuckDBPyConnection, file_ids: Sequence[int]) -> None:
+    """Before the games of ``file_ids`` are deleted (a file replaced or edited): mark the
+    records whose group the removal may change: those of the same main lines, of the same
+    groups and the probable copies of the removed ones.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> mark_removed(connect(":memory:"), [1])
+    """
+    if not file_ids:
+        return
+    files = _ids(file_ids)
+    gone = f"SELECT game_id FROM games WHERE file_id IN ({files})"
+    con.execute(f"""
+        INSERT INTO copy_pending
+        SELECT game_id FROM games WHERE file_id NOT IN ({files}) AND (
+            moves_hash IN (SELECT moves_hash FROM games WHERE file_id IN ({files}))
+            OR duplicate_of IN ({gone})
+            OR game_id IN (SELECT duplicate_of FROM games WHERE file_id IN ({files}))
+            OR game_id IN (SELECT TRY_CAST(json_extract_string(details, '$.other_game_id')
+                                           AS BIGINT)
+                           FROM findings WHERE code = '{CODE}' AND file_id IN ({files})))""")
+
+
+@dataclass(frozen=True)
+class Settled:
+    """What a regrouping changed: records examined, records that became copies, records
+    that stopped being copies, and ``probable-copy`` findings written."""
+
+    examined: int = 0
+    hidden: int = 0
+    shown: int = 0
+    probable: int = 0
+
+
+def regroup(con: duckdb.DuckDBPyConnection, games: str | None = None, *,
+            novelties: bool = True) -> Settled:
+    """Compute the groups near ``games`` (an SQL query of ``game_id``s; ``None``: every
+    record) again (:func:`compute_groups`) and write them: ``duplicate_of``,
+    ``duplicate_kind`` and the ``probable-copy`` findings of the records examined; a record
+    that starts or stops standing for its group is marked for the novelties
+    (``opening_pending``; :func:`pdnkit.openings.database.settle_import` recomputes them)
+    unless not ``novelties`` (the caller recomputes them all). Runs in the caller's
+    transaction, if any.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> regroup(connect(":memory:"))
+        Settled(examined=0, hidden=0, shown=0, probable=0)
+    """
+    grouping = compute_groups(con, games)
+    with _temp(con, "rows", "gone") as t:
+        group_rows(con, grouping, t["rows"])
+        if games is None:  # every record: those not examined are games of their own
+            con.execute(f"UPDATE games SET duplicate_of = NULL, duplicate_kind = NULL "
+                        f"WHERE duplicate_of IS NOT NULL AND game_id NOT IN "
+                        f"(SELECT game_id FROM {t['rows']})")
+        fresh = {int(g) for (g,) in con.execute(  # loaded, novelties not yet computed
+            "SELECT DISTINCT game_id FROM opening_pending").fetchall()}
+        hidden = [g for g, a in grouping.assigned.items()
+                  if a.canonical != g and grouping.former.get(g) is None and g not in fresh]
+        shown = [g for g, a in grouping.assigned.items()
+                 if a.canonical == g and grouping.former.get(g) is not None]
+        if novelties:
+            _mark_novelties(con, t["gone"], hidden, shown)
+        con.execute(f"""
+            UPDATE games SET duplicate_of = r.duplicate_of, duplicate_kind = r.duplicate_kind
+            FROM {t['rows']} r WHERE games.game_id = r.game_id
+              AND (games.duplicate_of IS DISTINCT FROM r.duplicate_of
+                   OR games.duplicate_kind IS DISTINCT FROM r.duplicate_kind)""")
+    rows = probable_findings(con, grouping)
+    touched = _ids(grouping.records) if games is not None else None
+    con.execute(f"DELETE FROM findings WHERE code = '{CODE}'"
+                + (f" AND game_id IN ({touched})" if touched else ""))
+    if rows:
+        con.executemany("INSERT INTO findings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        rows)
+    return Settled(len(grouping.records), len(hidden), len(shown), len(rows))
+
+
+def _mark_novelties(con: duckdb.DuckDBPyConnection, name: str, hidden: list[int],
+                    shown: list[int]) -> None:
+    """Mark for the novelties the records that stop (``hidden``) or start (``shown``)
+    standing for their group, and the records whose novelty a hidden one gave (before the
+    groups are written: the hidden ones still count there)."""
+    import pyarrow as pa
+
+    from pdnkit.openings.novelty_db import affected_by_removal
+
+    pending = sorted(set(hidden) | set(shown))
+    if hidden:  # no longer a game of its own: the novelties it gave others change
+        con.from_arrow(pa.table({"game_id": pa.array(hidden, pa.int64())})).create(name)
+        pending += affected_by_removal(con, f"SELECT game_id FROM {name}")
+    if pending:
+        con.from_arrow(pa.table({"game_id": pa.array(pending, pa.int64())})).query(
+            "_pdnkit_cp_pending", "INSERT INTO opening_pending SELECT game_id "
+                                  "FROM _pdnkit_cp_pending")
+
+
+def settle_copies(con: duckdb.DuckDBPyConnection) -> Settled:
+    """At the end of an import, in one transaction: regroup the records marked in
+    ``copy_pending`` (and any whose ``duplicate_of`` names a record that is gone) and clear
+    the marks. An import stopped before this leaves its marks, and the next one settles
+    them. Call it before :func:`pdnkit.openings.database.settle_import` (which then
+    recomputes the novelties of the records marked).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> settle_copies(connect(":memory:"))
+        Settled(examined=0, hidden=0, shown=0, probable=0)
+    """
+    dangling = ("SELECT game_id FROM games WHERE duplicate_of IS NOT NULL AND duplicate_of "
+                "NOT IN (SELECT game_id FROM games)")
+    count = con.execute(f"SELECT (SELECT count(*) FROM copy_pending) + "
+                        f"(SELECT count(*) FROM ({dangling}))").fetchall()[0][0]
+    if not count:
+        return Settled()
+    con.execute("BEGIN TRANSACTION")
+    try:
+        done = regroup(con, "SELECT game_id FROM copy_pending WHERE game_id IN "
+                            f"(SELECT game_id FROM games) UNION {dangling}")
+        con.execute("DELETE FROM copy_pending")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return done
+
+
+def fill_upgrade(con: duckdb.DuckDBPyConnection) -> None:
+    """The upgrade's fill step (registered by :mod:`pdnkit.store.upgrades`): the groups of
+    every record of a database made before ``duplicate_of`` existed, and the novelties
+    again, now among the games counted once.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> fill_upgrade(connect(":memory:"))
+    """
+    from pdnkit.openings.novelty_db import refresh_novelties
+
+    done = regroup(con, novelties=False)
+    con.execute("DELETE FROM copy_pending")
+    if done.hidden:
+        refresh_novelties(con)
+        con.execute("DELETE FROM opening_pending")
