@@ -34,7 +34,8 @@ import/validate ratio (target >= 0.8); ``--hog`` keeps the other core busy meanw
 thread (CPU seconds, the collector off as during an import): the replay as ``validate`` runs
 it, the compact replay the import runs, the rows (``ReportBatch.add``), their Arrow tables
 (``to_arrow``), DuckDB's insert and commit of them into a new database file with the
-import's settings, and the openings' novelties at the end; each as microseconds a game and
+import's settings, and at the end the groups of copies (each replicated game is a group)
+and the openings' novelties; each as microseconds a game and
 as a share of the validation. What DuckDB alone takes is a floor no import that stores
 these tables goes under, whatever builds their rows; the last line stores the same Arrow
 tables plainly (tables of their own columns, no computed column or constraint), DuckDB's
@@ -218,6 +219,7 @@ def parts(pdn: Path, tmpdir: Path, games: int) -> None:
     from pdnkit.openings.database import mark_loaded, settle_import
     from pdnkit.rows.batch import BATCH_GAMES, ReportBatch
     from pdnkit.rows.load import load_batch
+    from pdnkit.store import copies
     from pdnkit.store.db import ensure_schema
     from pdnkit.store.ingest import IMPORT_SETTINGS
     from pdnkit.validation import validate
@@ -267,9 +269,11 @@ def parts(pdn: Path, tmpdir: Path, games: int) -> None:
         con.execute("INSERT INTO files (file_id, path, sha256, size, games, imported_at) "
                     "VALUES (1, 'x', 'x', 0, ?, now())", [offset - 1])
         mark_loaded(con, 1, offset)
+        copies.mark_loaded(con, 1, offset)
         con.execute("COMMIT")
 
     times["DuckDB insert + commit"], _ = cpu(load)
+    times["copies (settle)"], _ = cpu(lambda: copies.settle_copies(con))
     times["novelties (settle)"], _ = cpu(lambda: settle_import(con))
     con.close()
     times["DuckDB floor (plain)"], _ = cpu(lambda: plain_floor(arrow, tmpdir / "floor.duckdb"))

@@ -68,6 +68,49 @@ def record(moves: Sequence[str], result: str = "2-0", *, gametype: str | None = 
     return f"{head}\n{body if body is not None else movetext(moves)} {result}\n\n"
 
 
+EVENT = "Club Championship 2003"
+
+
+NAMES = ["Sijbrands, Ton", "Clerc, Rob", "Wiersma, Harm", "Baliakin, Alexander"]
+#: the same names as another archive writes them
+OTHER_SPELLING = {"Sijbrands, Ton": "T. Sijbrands", "Clerc, Rob": "R. CLERC",
+                  "Wiersma, Harm": "Harm Wiersma", "Baliakin, Alexander": "Baljakin A."}
+
+
+def tournament_games() -> list[tuple[list[str], str, dict[str, str]]]:
+    """A small tournament: six games of four players, each 40-65 plies."""
+    out = []
+    for i in range(6):
+        tags = {"event": EVENT, "date": f"2003.03.{10 + i:02d}", "round": str(i + 1),
+                "white": NAMES[i % 4], "black": NAMES[(i + 1 + i // 4) % 4]}
+        out.append((random_line(100 + i, 40 + 5 * i), ["2-0", "1-1", "0-2"][i % 3], tags))
+    return out
+
+
+def tournament(folder: Path) -> Path:
+    """``folder/originals.pdn``: the tournament's six games."""
+    return write(folder / "originals.pdn", *(record(m, r, **t) for m, r, t in tournament_games()))
+
+
+def tournament_copies(folder: Path) -> Path:
+    """The same games as another archive holds them, in CP1252: names and dates written
+    otherwise, the second one truncated (its last moves lost, its result open), the third
+    annotated, lines wrapped at other places."""
+    out = []
+    for i, (moves, result, tags) in enumerate(tournament_games()):
+        tags = {**tags, "white": OTHER_SPELLING[tags["white"]],
+                "black": OTHER_SPELLING[tags["black"]],
+                "date": "2003.03.??" if i % 2 else f"{10 + i}.03.2003"}
+        if i == 1:
+            out.append(record(moves[:36], "*", **tags))
+        elif i == 2:
+            out.append(record(moves, result, body=movetext(moves, comments={4: "a plan"},
+                                                            nags={9: "!"}), **tags))
+        else:
+            out.append(record(moves, result, body=movetext(moves, wrap=7), **tags))
+    return write(folder / "other archive" / "copies.pdn", *out, encoding="cp1252")
+
+
 def write(path: Path, *games: str, encoding: str = "utf-8") -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes("".join(games).encode(encoding))

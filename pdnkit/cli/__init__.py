@@ -24,7 +24,8 @@ _PANELS: list[tuple[str, list[str]]] = [
     ("Rules engine", ["variants", "moves", "perft"]),
     ("PDN files", ["lint", "convert"]),
     ("Validation", ["validate", "explain", "show", "view"]),
-    ("Database", ["import", "query", "export", "duplicates", "upgrade", "lake"]),
+    ("Database", ["import", "query", "export", "duplicates", "rule-copies", "merge", "upgrade",
+                  "lake"]),
     ("Analysis", ["search", "stats", "tree", "openings", "plot", "report", "players"]),
 ]
 
@@ -34,7 +35,8 @@ _MODULES: dict[str, list[str]] = {
     "pdn_cmd": ["lint", "convert"],
     "rules_cmd": ["variants", "perft", "moves"],
     "search_cmd": ["search", "players"],
-    "store_cmd": ["import", "query", "export", "duplicates", "upgrade", "demo"],
+    "store_cmd": ["import", "query", "export", "duplicates", "rule-copies", "merge", "upgrade",
+                  "demo"],
     "lake_cmd": ["lake"],
     "openings_cmd": ["openings"],
     "validate_cmd": ["validate", "explain"],

@@ -45,6 +45,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from pdnkit._arrow import pyarrow_module
 from pdnkit.rows.bitboards import bits_source
 from pdnkit.store.copyrules import (
     MIN_PREFIX_PLIES,
@@ -57,22 +58,27 @@ from pdnkit.store.copyrules import (
 
 if TYPE_CHECKING:
     import duckdb
+    import pyarrow as pa
 
-__all__ = ["CODE", "Grouping", "compute_groups", "fill_upgrade", "group_rows", "mark_loaded",
-           "mark_removed", "regroup", "settle_copies"]
+__all__ = ["CODE", "Grouping", "Settled", "compute_groups", "copy_counts", "fill_upgrade", "group_rows",
+           "mark_loaded", "mark_removed", "probable_findings", "regroup", "regroup_names",
+           "settle_copies", "temp_table"]
 
 #: the finding of two records that are probably one game, counted as two until ruled
 CODE = "probable-copy"
 #: prefix searches of one regrouping, at most (each finds the lines related to the last)
 MAX_ROUNDS = 12
 
-def _marks(g: str) -> str:
-    """SQL: the marks the movetext of game ``g`` holds (how many comments, variations and
-    NAGs, and ``!``/``?`` signs), from its text without the tag pairs: two copies of one
-    main line with other marks are annotated copies."""
-    text = rf"regexp_replace(coalesce({g}.raw_pdn, ''), '^(\s*\[[^\]]*\])*', '')"
-    counts = [f"length({text}) - length(replace({text}, '{c}', ''))" for c in "{($"]
-    counts.append(f"length(regexp_replace({text}, '[^!?]', '', 'g'))")
+#: SQL: a game's text without its tag pairs (``{t}``: the text)
+_MOVETEXT = r"regexp_replace(coalesce({t}, ''), '^(\s*\[[^\]]*\])*', '')"
+
+
+def _marks(m: str) -> str:
+    """SQL: the marks of the movetext ``m`` (how many comments, variations and NAGs, and
+    ``!``/``?`` signs): two records of one main line with other marks are annotated
+    copies."""
+    counts = [f"length({m}) - length(replace({m}, '{c}', ''))" for c in "{($"]
+    counts.append(f"length({m}) - length(replace(replace({m}, '!', ''), '?', ''))")
     return "[" + ", ".join(counts) + "]"
 
 
@@ -87,6 +93,13 @@ def _temp(con: duckdb.DuckDBPyConnection, *parts: str) -> Iterator[dict[str, str
         for name in names.values():  # (after an error the transaction's rollback drops them)
             with suppress(Exception):
                 con.execute(f"DROP TABLE IF EXISTS temp.{name}")
+
+
+def temp_table(con: duckdb.DuckDBPyConnection, name: str, table: pa.Table) -> None:
+    """The temporary table ``name`` holding the Arrow ``table`` (a temporary table, so a
+    read-only connection can make it too)."""
+    con.from_arrow(table).query("_pdnkit_arrow", "CREATE OR REPLACE TEMP TABLE "
+                                f"{name.removeprefix('temp.')} AS SELECT * FROM _pdnkit_arrow")
 
 
 def _ids(ids: Iterable[int]) -> str:
@@ -150,10 +163,10 @@ def _verified(con: duckdb.DuckDBPyConnection, t: dict[str, str],
     last position at the same ply can be reached by other moves)."""
     if not pairs:
         return []
-    import pyarrow as pa
+    pa = pyarrow_module()
 
     table = pa.table({"short": [a for a, _ in pairs], "long": [b for _, b in pairs]})
-    con.from_arrow(table).create(t["pairs"])
+    temp_table(con, t["pairs"], table)
     text = "move_text(m.canonical, m.notation, m.origin, m.destination, m.captured)"
     rows = con.execute(f"""
         WITH pr AS (SELECT p.short, p.long, s.rep AS srep, l.rep AS lrep, s.plies AS k
@@ -183,9 +196,9 @@ def _related_lines(con: duckdb.DuckDBPyConnection, t: dict[str, str],
     for _ in range(MAX_ROUNDS):
         if not frontier:
             break
-        import pyarrow as pa
+        pa = pyarrow_module()
 
-        con.from_arrow(pa.table({"h": sorted(frontier)})).create(t["front"])
+        temp_table(con, t["front"], pa.table({"h": sorted(frontier)}))
         cands = [p for p in _candidate_pairs(con, t, f"SELECT h FROM {t['front']}")
                  if p not in found]
         con.execute(f"DROP TABLE {t['front']}")
@@ -307,10 +320,10 @@ def compute_groups(con: duckdb.DuckDBPyConnection, games: str | None = None) -> 
                 f"SELECT DISTINCT moves_hash FROM games WHERE game_id IN ({games}) "
                 "AND moves_hash IS NOT NULL").fetchall()}
         lines, prefixes = _related_lines(con, t, start)
-        import pyarrow as pa
+        pa = pyarrow_module()
 
-        con.from_arrow(pa.table({"h": sorted(lines)}, schema=pa.schema([("h", pa.string())]))
-                       ).create(t["front"])
+        temp_table(con, t["front"], pa.table({"h": sorted(lines)},
+                                              schema=pa.schema([("h", pa.string())])))
         ruled = {g for pair in rulings[0] + rulings[1] for g in pair}
         chosen = f"SELECT game_id FROM games WHERE moves_hash IN (SELECT h FROM {t['front']})"
         if games is None:  # every line that more than one record has, too
@@ -369,7 +382,7 @@ def group_rows(con: duckdb.DuckDBPyConnection, grouping: Grouping, into: str) ->
         >>> group_rows(con, Grouping(), "_rows")
         0
     """
-    import pyarrow as pa
+    pa = pyarrow_module()
 
     ids = list(grouping.assigned)
     table = pa.table({
@@ -379,18 +392,27 @@ def group_rows(con: duckdb.DuckDBPyConnection, grouping: Grouping, into: str) ->
         "relation": pa.array([grouping.assigned[g].relation for g in ids], pa.string())})
     name = into.removeprefix("temp.")
     tmp = f"_pdnkit_cp_rel_{uuid.uuid4().hex[:10]}"
-    con.from_arrow(table).create(tmp)
+    temp_table(con, tmp, table)
     try:
+        same = "p.dup IS NOT NULL AND p.relation = 'same' AND p.gr IS DISTINCT FROM p.cr"
         con.execute(f"""
             CREATE OR REPLACE TEMP TABLE {name} AS
-            SELECT r.game_id, r.dup AS duplicate_of,
-                   CASE WHEN r.dup IS NULL THEN NULL
-                        WHEN r.relation <> 'same' THEN r.relation
-                        WHEN {_marks('g')} <> {_marks('c')} THEN 'annotated'
-                        WHEN g.tags IS DISTINCT FROM c.tags THEN 'tags'
+            WITH p AS (SELECT r.game_id, r.dup, r.relation, g.raw_pdn AS gr, c.raw_pdn AS cr,
+                              g.tags AS gt, c.tags AS ct
+                       FROM {tmp} r LEFT JOIN games g ON g.game_id = r.game_id
+                       AND r.dup IS NOT NULL LEFT JOIN games c ON c.game_id = r.dup),
+                 q AS (SELECT p.*,
+                              CASE WHEN {same} THEN {_MOVETEXT.format(t='p.gr')} END AS gm,
+                              CASE WHEN {same} THEN {_MOVETEXT.format(t='p.cr')} END AS cm
+                       FROM p)
+            SELECT q.game_id, q.dup AS duplicate_of,
+                   CASE WHEN q.dup IS NULL THEN NULL
+                        WHEN q.relation <> 'same' THEN q.relation
+                        WHEN q.gm IS NULL THEN 'identical'  -- the same text
+                        WHEN {_marks('q.gm')} <> {_marks('q.cm')} THEN 'annotated'
+                        WHEN q.gt IS DISTINCT FROM q.ct THEN 'tags'
                         ELSE 'identical' END AS duplicate_kind
-            FROM {tmp} r LEFT JOIN games g ON g.game_id = r.game_id AND r.dup IS NOT NULL
-            LEFT JOIN games c ON c.game_id = r.dup""")
+            FROM q""")
     finally:
         con.execute(f"DROP TABLE IF EXISTS {tmp}")
     return len(ids)
@@ -554,13 +576,13 @@ def _mark_novelties(con: duckdb.DuckDBPyConnection, name: str, hidden: list[int]
     """Mark for the novelties the records that stop (``hidden``) or start (``shown``)
     standing for their group, and the records whose novelty a hidden one gave (before the
     groups are written: the hidden ones still count there)."""
-    import pyarrow as pa
+    pa = pyarrow_module()
 
     from pdnkit.openings.novelty_db import affected_by_removal
 
     pending = sorted(set(hidden) | set(shown))
     if hidden:  # no longer a game of its own: the novelties it gave others change
-        con.from_arrow(pa.table({"game_id": pa.array(hidden, pa.int64())})).create(name)
+        temp_table(con, name, pa.table({"game_id": pa.array(hidden, pa.int64())}))
         pending += affected_by_removal(con, f"SELECT game_id FROM {name}")
     if pending:
         con.from_arrow(pa.table({"game_id": pa.array(pending, pa.int64())})).query(
@@ -595,6 +617,55 @@ def settle_copies(con: duckdb.DuckDBPyConnection) -> Settled:
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    return done
+
+
+def copy_counts(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
+    """How many records of the database are copies of a game counted once, and how many
+    pairs of records are probable copies (``probable-copy`` findings, each pair once).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> copy_counts(connect(":memory:"))
+        (0, 0)
+    """
+    other = "TRY_CAST(json_extract_string(details, '$.other_game_id') AS BIGINT)"
+    n, p = con.execute(f"""
+        SELECT (SELECT count(*) FROM games WHERE duplicate_of IS NOT NULL),
+               (SELECT count(DISTINCT [least(game_id, {other}), greatest(game_id, {other})])
+                FROM findings WHERE code = '{CODE}')""").fetchall()[0]
+    return int(n), int(p)
+
+
+def regroup_names(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> Settled:
+    """After the players some names stand for changed (``pdnkit players alias``/``unalias``):
+    regroup the records with those names as White or Black, in one transaction, then bring
+    the novelties the new groups change up to date. Returns what changed.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> regroup_names(connect(":memory:"), ["M Tinsley"])
+        Settled(examined=0, hidden=0, shown=0, probable=0)
+    """
+    from pdnkit.openings.database import settle_import
+
+    clean = sorted({n.strip() for n in names if n and n.strip()})
+    if not clean:
+        return Settled()
+    marks = ", ".join("?" for _ in clean)
+    ids = [int(g) for (g,) in con.execute(
+        f"SELECT game_id FROM games WHERE trim(white) IN ({marks}) OR trim(black) IN ({marks})",
+        clean + clean).fetchall()]
+    if not ids:
+        return Settled()
+    con.execute("BEGIN TRANSACTION")
+    try:
+        done = regroup(con, f"SELECT UNNEST([{_ids(ids)}]) AS game_id")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    settle_import(con)
     return done
 
 

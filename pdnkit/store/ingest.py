@@ -99,6 +99,10 @@ class ImportSummary:
     status_counts: Counter[str] = field(default_factory=Counter)
     code_counts: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
+    #: records of the database that are copies of a game counted once (after the import),
+    #: and pairs of probable copies left for a user to rule on (pdnkit duplicates)
+    copies: int = 0
+    probable: int = 0
 
     @property
     def imported(self) -> int:
@@ -127,7 +131,8 @@ class ImportSummary:
             "failed": self.failed, "games": self.games, "plies": self.plies,
             "replayed_plies": self.replayed_plies, "findings": self.findings,
             "status": dict(self.status_counts), "codes": dict(self.code_counts),
-            "seconds": round(self.seconds, 3),
+            "seconds": round(self.seconds, 3), "copies": self.copies,
+            "probable": self.probable,
             "files": [f.__dict__ for f in self.files],
         }
 
@@ -147,6 +152,10 @@ class ImportSummary:
             top = self.code_counts.most_common(8)
             lines.append("findings: " + ", ".join(f"{k} {v}" for k, v in top)
                          + (" ..." if len(self.code_counts) > 8 else ""))
+        if self.copies or self.probable:
+            lines.append(f"copies: {self.copies} record(s) are copies of a game counted once"
+                         + (f", {self.probable} pair(s) of probable copies to rule on"
+                            if self.probable else "") + " (pdnkit duplicates)")
         for f in self.files:
             if f.status == "failed":
                 lines.append(f"failed: {f.path}: {f.message}")
@@ -524,6 +533,7 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: boo
                     bar.file_done(_size(path))
             copies.settle_copies(con)  # the groups of copies of the games loaded, then
             settle_import(con)  # novelties (and loaded tables), each game counted once
+            summary.copies, summary.probable = copies.copy_counts(con)
         finally:
             for tmp in spooled:
                 tmp.unlink(missing_ok=True)

@@ -9,53 +9,12 @@ from pathlib import Path
 import pytest
 
 from pdnkit.store import connect, export, import_files
-from tests.copies_kit import by_location, movetext, random_line, record, statistics, write
-
-EVENT = "Club Championship 2003"
-
-
-NAMES = ["Sijbrands, Ton", "Clerc, Rob", "Wiersma, Harm", "Baliakin, Alexander"]
-#: the same names as another archive writes them
-OTHER_SPELLING = {"Sijbrands, Ton": "T. Sijbrands", "Clerc, Rob": "R. CLERC",
-                  "Wiersma, Harm": "Harm Wiersma", "Baliakin, Alexander": "Baljakin A."}
-
-
-def _games() -> list[tuple[list[str], str, dict[str, str]]]:
-    """A small tournament: six games of four players, each 40-65 plies."""
-    out = []
-    for i in range(6):
-        tags = {"event": EVENT, "date": f"2003.03.{10 + i:02d}", "round": str(i + 1),
-                "white": NAMES[i % 4], "black": NAMES[(i + 1 + i // 4) % 4]}
-        out.append((random_line(100 + i, 40 + 5 * i), ["2-0", "1-1", "0-2"][i % 3], tags))
-    return out
-
-
-def _originals(folder: Path) -> Path:
-    return write(folder / "originals.pdn", *(record(m, r, **t) for m, r, t in _games()))
-
-
-def _copies(folder: Path) -> Path:
-    """The same games as another archive holds them, in CP1252: names and dates written
-    otherwise, the second one truncated (its last moves lost, its result open), the third
-    annotated, lines wrapped at other places."""
-    out = []
-    for i, (moves, result, tags) in enumerate(_games()):
-        tags = {**tags, "white": OTHER_SPELLING[tags["white"]],
-                "black": OTHER_SPELLING[tags["black"]],
-                "date": "2003.03.??" if i % 2 else f"{10 + i}.03.2003"}
-        if i == 1:
-            out.append(record(moves[:36], "*", **tags))
-        elif i == 2:
-            out.append(record(moves, result, body=movetext(moves, comments={4: "a plan"},
-                                                            nags={9: "!"}), **tags))
-        else:
-            out.append(record(moves, result, body=movetext(moves, wrap=7), **tags))
-    return write(folder / "other archive" / "copies.pdn", *out, encoding="cp1252")
+from tests.copies_kit import EVENT, by_location, statistics, tournament, tournament_copies
 
 
 @pytest.fixture()
 def files(tmp_path: Path) -> tuple[Path, Path]:
-    return _originals(tmp_path / "a"), _copies(tmp_path / "b")
+    return tournament(tmp_path / "a"), tournament_copies(tmp_path / "b")
 
 
 def test_copies_imported_before_or_after_their_originals(files: tuple[Path, Path],
