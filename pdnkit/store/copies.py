@@ -46,12 +46,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pdnkit._arrow import pyarrow_module
+from pdnkit.pdn.names import name_key
 from pdnkit.rows.bitboards import bits_source
 from pdnkit.store.copyrules import (
     MIN_PREFIX_PLIES,
     Assignment,
     Record,
     Tags,
+    latin,
     partition,
     probable_copies,
 )
@@ -215,11 +217,10 @@ def _related_lines(con: duckdb.DuckDBPyConnection, t: dict[str, str],
 
 #: the columns of a record as :func:`_records` reads them
 _FACTS = """
-    SELECT g.game_id, coalesce(g.moves_hash, {moveless}), coalesce(g.plies, 0), g.result,
-           cardinality(g.tags),
+    SELECT g.game_id, g.moves_hash, coalesce(g.plies, 0), g.result, cardinality(g.tags),
            coalesce(e.n, 0), coalesce(fp.path, ''), g.game_index,
            player_name(g.white), player_name(g.black), g.date_raw, g.round, g.event, g.year,
-           coalesce(f.sha256, ''), g.duplicate_of
+           coalesce(f.sha256, ''), g.duplicate_of, g.variant
     FROM games g
     LEFT JOIN (SELECT game_id, count(*) AS n FROM findings WHERE severity = 'error'
                AND game_id IN ({sel}) GROUP BY game_id) e ON e.game_id = g.game_id
@@ -229,10 +230,18 @@ _FACTS = """
     WHERE g.game_id IN ({sel})"""
 
 
-#: SQL: the "main line" of a record without moves: its tags (a record of the tags alone, as
-#: archives keep unfinished or unrecorded games, is a copy of one with the same tags)
-_MOVELESS = ("CASE WHEN coalesce(g.plies, 0) = 0 AND g.white IS NOT NULL AND g.black IS NOT "
-             "NULL THEN '#' || md5(coalesce(g.variant, '') || CAST(g.tags AS VARCHAR)) END")
+#: SQL: a record without moves and with both players named (archives keep unfinished or
+#: unrecorded games so): its "main line" is its players', and its tags must say the rest
+_MOVELESS = ("g.moves_hash IS NULL AND coalesce(g.plies, 0) = 0 AND g.white IS NOT NULL "
+             "AND g.black IS NOT NULL")
+
+
+def _moveless_line(variant: str | None, tags: Tags) -> str | None:
+    """The "main line" of a record without moves: its variant and its players (spelled as
+    matching compares them), ``None`` where a player is unknown."""
+    if tags.white is None or tags.black is None:
+        return None
+    return f"#0:{variant}:{name_key(latin(tags.white))}:{name_key(latin(tags.black))}"
 
 
 @dataclass
@@ -284,15 +293,17 @@ def _records(con: duckdb.DuckDBPyConnection, sel: str) -> tuple[dict[int, Record
     ``duplicate_of``."""
     records: dict[int, Record] = {}
     former: dict[int, int | None] = {}
-    cur = con.execute(_FACTS.format(sel=sel, moveless=_MOVELESS))
+    cur = con.execute(_FACTS.format(sel=sel))
     while rows := cur.fetchmany(20000):
         for (gid, line, plies, result, ntags, errors, path, index, white, black, date,
-             rnd, event, year, sha, dup) in rows:
+             rnd, event, year, sha, dup, variant) in rows:
             gid = int(gid)
-            records[gid] = Record(
-                gid, str(line) if line is not None else f"#{gid}", int(plies),
-                result, int(ntags or 0), int(errors), str(path), int(index),
-                Tags.of(white, black, date, rnd, event, year, result), (str(sha), int(index)))
+            tags = Tags.of(white, black, date, rnd, event, year, result)
+            if line is None:
+                line = (_moveless_line(variant, tags) if not plies else None) or f"#{gid}"
+            records[gid] = Record(gid, str(line), int(plies), result, int(ntags or 0),
+                                  int(errors), str(path), int(index), tags,
+                                  (str(sha), int(index)))
             former[gid] = None if dup is None else int(dup)
     return records, former
 
@@ -328,13 +339,12 @@ def compute_groups(con: duckdb.DuckDBPyConnection, games: str | None = None) -> 
         chosen = f"SELECT game_id FROM games WHERE moves_hash IN (SELECT h FROM {t['front']})"
         if games is None:  # every line that more than one record has, too
             chosen += (f" OR moves_hash IN (SELECT h FROM {t['lines']} WHERE n > 1) OR "
-                       f"game_id IN (SELECT game_id FROM (SELECT g.game_id, count(*) OVER "
-                       f"(PARTITION BY {_MOVELESS}) AS n FROM games g WHERE "
-                       f"g.moves_hash IS NULL AND {_MOVELESS} IS NOT NULL) WHERE n > 1)")
-        else:  # with the records of the same tags of those without moves
+                       f"game_id IN (SELECT g.game_id FROM games g WHERE {_MOVELESS})")
+        else:  # with the records without moves of the years of those without moves
             chosen += (f" UNION SELECT game_id FROM ({games}) UNION SELECT g.game_id FROM "
-                       f"games g WHERE g.moves_hash IS NULL AND {_MOVELESS} IN (SELECT "
-                       f"{_MOVELESS} FROM games g WHERE g.game_id IN ({games}))")
+                       f"games g WHERE {_MOVELESS} AND coalesce(g.year, -1) IN (SELECT "
+                       f"coalesce(g.year, -1) FROM games g WHERE g.game_id IN ({games}) "
+                       f"AND {_MOVELESS})")
         if ruled:
             chosen += f" UNION SELECT game_id FROM games WHERE game_id IN ({_ids(ruled)})"
         con.execute(f"CREATE TEMP TABLE {t['sel']} AS {chosen}")

@@ -43,11 +43,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from pdnkit.pdn.names import name_key, parse_name, same_player, spelling_key
+from pdnkit.pdn.names import name_key, parse_name, same_player, spelling_key, transliterate
 
-__all__ = ["MIN_PREFIX_PLIES", "REAL_RESULTS", "SHORT_AGREEMENT", "Assignment", "Record", "Tags", "agreement",
-           "canonical_key", "contradict", "date_spans", "partition", "probable_copies",
-           "round_key"]
+__all__ = ["MIN_PREFIX_PLIES", "REAL_RESULTS", "SHORT_AGREEMENT", "Assignment", "Record",
+           "Tags", "agreement", "canonical_key", "contradict", "date_spans", "latin",
+           "partition", "probable_copies", "round_key"]
 
 #: the shortest main line that groups as the start of a longer one (pgn-extract's fuzzy
 #: depth, fixed): shorter common starts are book moves, not evidence of one game
@@ -209,11 +209,32 @@ def round_key(raw: str | None) -> tuple[int | str, ...] | None:
     return (t,)
 
 
+#: a transliterated initial of two letters (``Yu.`` for ``Ю.``, ``Zh.`` for ``Ж.``)
+_DIGRAPH = re.compile(r"(?<![^\W\d_])([A-Z])[a-z]\.")
+
+
+def latin(name: str) -> str:
+    """``name`` in Latin letters, an initial of two letters cut to its first: ``Арустамов
+    Ю.`` and ``Arustamov Yu.`` both read ``Arustamov Y.``.
+
+    Example:
+        >>> latin("Арустамов Ю."), latin("Arustamov Yu.")
+        ('Arustamov Y.', 'Arustamov Y.')
+    """
+    return _DIGRAPH.sub(r"\1.", transliterate(name))
+
+
 @lru_cache(maxsize=65536)
 def _same_person(a: str, b: str) -> bool:
     """Two known names (alias targets) that can stand for one person."""
-    if a == b or same_player(a, b):
+    if a == b or same_player(a, b) or _one_surname(a, b):
         return True
+    la, lb = latin(a), latin(b)
+    return (la, lb) != (a, b) and (same_player(la, lb) or _one_surname(la, lb))
+
+
+def _one_surname(a: str, b: str) -> bool:
+    """A surname written alone that is the other name's surname."""
     pa, pb = parse_name(a), parse_name(b)
     if (pa is None) == (pb is None):
         return False

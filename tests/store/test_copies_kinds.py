@@ -113,11 +113,17 @@ def test_identical_moves_with_other_results_are_two_games(tmp_path: Path) -> Non
     assert kinds(db)["g.pdn#2"] == (None, None)
 
 
-def test_records_without_moves_and_the_same_tags(tmp_path: Path) -> None:
+def test_records_without_moves(tmp_path: Path) -> None:
+    """A record of the tags alone is a copy of another whose tags agree on the players, the
+    date and the event or round (a short main line's rule); not of another round's."""
     db = imported(tmp_path, record([], "1-1", **TAGS), record([], "1-1", **TAGS),
-                  record([], "1-1", **{**TAGS, "round": "6"}))
+                  record([], "1-1", **{**TAGS, "round": "6"}),
+                  record([], "1-1", **{**TAGS, "date": "2003", "white": "G. JANSEN"}),
+                  record([], "1-1", **{**TAGS, "event": "?", "round": "?"}))
     got = kinds(db)
     assert got["g.pdn#2"] == ("g.pdn#1", "identical") and got["g.pdn#3"] == (None, None)
+    assert got["g.pdn#4"] == ("g.pdn#1", "tags")
+    assert got["g.pdn#5"] == (None, None)  # the players and the date alone say too little
 
 
 def test_probable_copies_count_twice_until_ruled(tmp_path: Path) -> None:

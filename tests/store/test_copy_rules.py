@@ -106,6 +106,10 @@ def test_names_across_alphabets_and_accents() -> None:
     assert not contradict(tags(white="Абациев Н."), tags(white="Abatsiev N."))
     assert not contradict(tags(white="Gérard Jansen"), tags(white="Gerard Jansen"))
     assert contradict(tags(white="Абациев Н."), tags(white="Andreiko I."))
+    # an initial of two Latin letters for one Cyrillic letter
+    assert not contradict(tags(black="Арустамов Ю."), tags(black="Arustamov Yu."))
+    assert not contradict(tags(black="Жуков Ю."), tags(black="Zhukov, Yu."))
+    assert contradict(tags(black="Жуков Ю."), tags(black="Zhukov, A."))
 
 
 def test_results_contradict_only_when_both_say_who_won() -> None:
