@@ -365,7 +365,7 @@ def _same_years(con: duckdb.DuckDBPyConnection, sel: str, every: bool) -> str | 
     known = ("g.white IS NOT NULL AND g.black IS NOT NULL AND g.round IS NOT NULL "
              "AND g.event IS NOT NULL AND g.year IS NOT NULL")
     if every:
-        return f"SELECT g.game_id FROM games g WHERE {known}"
+        return f"SELECT g.game_id FROM games g WHERE {known} AND g.game_id NOT IN ({sel})"
     years = [int(y) for (y,) in con.execute(
         f"SELECT DISTINCT year FROM games WHERE game_id IN ({sel}) AND year IS NOT NULL"
     ).fetchall()]

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.store import connect, export, import_files
+from pdnkit.store import connect, duplicates, export, import_files, rule_copies
+from pdnkit.store.session import LakeIsReadOnlyError
 from tests.copies_kit import EVENT, by_location, statistics, tournament, tournament_copies
 
 
@@ -96,6 +97,10 @@ def test_a_lake_answers_as_the_database(files: tuple[Path, Path], tmp_path: Path
     assert by_location(lake) == by_location(db)
     assert statistics(lake, EVENT) == statistics(db, EVENT)
     assert list((lake / "_copies").glob("groups-*.parquet"))  # kept for its readers
+    cols = ["relation", "games", "canonical", "locations", "kinds"]
+    assert duplicates(lake)[cols].to_json() == duplicates(db)[cols].to_json()
+    with pytest.raises(LakeIsReadOnlyError):
+        rule_copies(lake, "originals.pdn#1", "copies.pdn#1", "different")
 
 
 def test_an_older_database_gets_its_groups_on_upgrade(files: tuple[Path, Path],
