@@ -392,10 +392,10 @@ def merge_command(
     """Write one record per game: each group of copies as the record that stands for it,
     with the tags it lacks taken from its copies.
 
-    From PDN files (imported into a temporary database first, as [bold]pdnkit
-    import[/bold] reads them) or a database ([cyan]--db[/cyan]). The copies are those
-    [bold]pdnkit duplicates[/bold] lists; probable copies are both written (rule on them
-    first with [bold]pdnkit rule-copies[/bold]). A tag a copy gives otherwise stays as the
+    From PDN files (imported into a temporary database first, as the import reads them)
+    or a database ([cyan]--db[/cyan]). The copies are those that [bold]pdnkit
+    duplicates[/bold] lists; probable copies are both written (rule on them first with the
+    command [bold]pdnkit rule-copies[/bold]). A tag a copy gives otherwise stays as the
     record written has it, and the log says so. The output is canonical PDN 3.0, written
     whole or not at all, never over an input.
     """
