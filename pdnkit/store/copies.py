@@ -219,7 +219,8 @@ def _related_lines(con: duckdb.DuckDBPyConnection, t: dict[str, str],
 _FACTS = """
     SELECT g.game_id, g.moves_hash, coalesce(g.plies, 0), g.result, cardinality(g.tags),
            coalesce(e.n, 0), coalesce(fp.path, ''), g.game_index,
-           player_name(g.white), player_name(g.black), g.date_raw, g.round, g.event, g.year,
+           coalesce(aw.name, g.white), coalesce(ab.name, g.black), g.date_raw, g.round,
+           g.event, g.year,
            coalesce(f.sha256, ''), g.duplicate_of, g.variant
     FROM games g
     LEFT JOIN (SELECT game_id, count(*) AS n FROM findings WHERE severity = 'error'
@@ -227,7 +228,11 @@ _FACTS = """
     LEFT JOIN (SELECT file_id, min(path) AS path FROM file_paths GROUP BY file_id) fp
            ON fp.file_id = g.file_id
     LEFT JOIN files f ON f.file_id = g.file_id
-    WHERE g.game_id IN ({sel})"""
+    LEFT JOIN _ALIASES aw ON aw.alias = trim(g.white)
+    LEFT JOIN _ALIASES ab ON ab.alias = trim(g.black)
+    WHERE g.game_id IN ({sel})""".replace(
+    # the player a name stands for, as player_name() reads it (placeholders: Tags.of)
+    "_ALIASES", "(SELECT alias, any_value(name) AS name FROM player_aliases GROUP BY alias)")
 
 
 #: SQL: a record without moves and with both players named (archives keep unfinished or
@@ -294,17 +299,16 @@ def _records(con: duckdb.DuckDBPyConnection, sel: str) -> tuple[dict[int, Record
     records: dict[int, Record] = {}
     former: dict[int, int | None] = {}
     cur = con.execute(_FACTS.format(sel=sel))
+    of = Tags.of
     while rows := cur.fetchmany(20000):
         for (gid, line, plies, result, ntags, errors, path, index, white, black, date,
              rnd, event, year, sha, dup, variant) in rows:
-            gid = int(gid)
-            tags = Tags.of(white, black, date, rnd, event, year, result)
+            tags = of(white, black, date, rnd, event, year, result)
             if line is None:
                 line = (_moveless_line(variant, tags) if not plies else None) or f"#{gid}"
-            records[gid] = Record(gid, str(line), int(plies), result, int(ntags or 0),
-                                  int(errors), str(path), int(index), tags,
-                                  (str(sha), int(index)))
-            former[gid] = None if dup is None else int(dup)
+            records[gid] = Record(gid, line, plies, result, ntags or 0, errors, path, index,
+                                  tags, (sha, index))
+            former[gid] = dup
     return records, former
 
 
@@ -404,25 +408,33 @@ def group_rows(con: duckdb.DuckDBPyConnection, grouping: Grouping, into: str) ->
     tmp = f"_pdnkit_cp_rel_{uuid.uuid4().hex[:10]}"
     temp_table(con, tmp, table)
     try:
-        same = "p.dup IS NOT NULL AND p.relation = 'same' AND p.gr IS DISTINCT FROM p.cr"
+        # each record's text and tags read once, as hashes (no join of two whole texts);
+        # the marks only of the records whose text is not their canonical record's
+        same = "r.dup IS NOT NULL AND r.relation = 'same'"
         con.execute(f"""
             CREATE OR REPLACE TEMP TABLE {name} AS
-            WITH p AS (SELECT r.game_id, r.dup, r.relation, g.raw_pdn AS gr, c.raw_pdn AS cr,
-                              g.tags AS gt, c.tags AS ct
-                       FROM {tmp} r LEFT JOIN games g ON g.game_id = r.game_id
-                       AND r.dup IS NOT NULL LEFT JOIN games c ON c.game_id = r.dup),
-                 q AS (SELECT p.*,
-                              CASE WHEN {same} THEN {_MOVETEXT.format(t='p.gr')} END AS gm,
-                              CASE WHEN {same} THEN {_MOVETEXT.format(t='p.cr')} END AS cm
-                       FROM p)
-            SELECT q.game_id, q.dup AS duplicate_of,
-                   CASE WHEN q.dup IS NULL THEN NULL
-                        WHEN q.relation <> 'same' THEN q.relation
-                        WHEN q.gm IS NULL THEN 'identical'  -- the same text
-                        WHEN {_marks('q.gm')} <> {_marks('q.cm')} THEN 'annotated'
-                        WHEN q.gt IS DISTINCT FROM q.ct THEN 'tags'
+            WITH ids AS (SELECT r.game_id FROM {tmp} r WHERE {same}
+                         UNION SELECT r.dup FROM {tmp} r WHERE {same}),
+                 h AS (SELECT g.game_id, md5(coalesce(g.raw_pdn, '')) AS th,
+                              md5(CAST(g.tags AS VARCHAR)) AS tg
+                       FROM games g WHERE g.game_id IN (SELECT game_id FROM ids)),
+                 p AS (SELECT r.game_id, r.dup, r.relation, a.th = b.th AS same_text,
+                              a.tg = b.tg AS same_tags
+                       FROM {tmp} r LEFT JOIN h a ON a.game_id = r.game_id
+                       LEFT JOIN h b ON b.game_id = r.dup),
+                 need AS (SELECT game_id FROM p WHERE NOT same_text
+                          UNION SELECT dup FROM p WHERE NOT same_text),
+                 m AS (SELECT g.game_id, {_marks(_MOVETEXT.format(t='g.raw_pdn'))} AS mk
+                       FROM games g WHERE g.game_id IN (SELECT game_id FROM need))
+            SELECT p.game_id, p.dup AS duplicate_of,
+                   CASE WHEN p.dup IS NULL THEN NULL
+                        WHEN p.relation <> 'same' THEN p.relation
+                        WHEN p.same_text THEN 'identical'
+                        WHEN ma.mk <> mb.mk THEN 'annotated'
+                        WHEN NOT p.same_tags THEN 'tags'
                         ELSE 'identical' END AS duplicate_kind
-            FROM q""")
+            FROM p LEFT JOIN m ma ON ma.game_id = p.game_id
+            LEFT JOIN m mb ON mb.game_id = p.dup""")
     finally:
         con.execute(f"DROP TABLE IF EXISTS {tmp}")
     return len(ids)
@@ -572,9 +584,15 @@ def regroup(con: duckdb.DuckDBPyConnection, games: str | None = None, *,
               AND (games.duplicate_of IS DISTINCT FROM r.duplicate_of
                    OR games.duplicate_kind IS DISTINCT FROM r.duplicate_kind)""")
     rows = probable_findings(con, grouping)
-    touched = _ids(grouping.records) if games is not None else None
-    con.execute(f"DELETE FROM findings WHERE code = '{CODE}'"
-                + (f" AND game_id IN ({touched})" if touched else ""))
+    if games is None:
+        con.execute(f"DELETE FROM findings WHERE code = '{CODE}'")
+    elif con.execute(f"SELECT count(*) FROM findings WHERE code = '{CODE}'").fetchall()[0][0]:
+        with _temp(con, "seen") as t:  # the findings of the records examined are replaced
+            pa = pyarrow_module()
+            temp_table(con, t["seen"], pa.table({"game_id": pa.array(list(grouping.records),
+                                                                      pa.int64())}))
+            con.execute(f"DELETE FROM findings WHERE code = '{CODE}' AND game_id IN "
+                        f"(SELECT game_id FROM {t['seen']})")
     if rows:
         con.executemany("INSERT INTO findings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         rows)

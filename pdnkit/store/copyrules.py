@@ -42,6 +42,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from pdnkit.pdn.names import name_key, parse_name, same_player, spelling_key, transliterate
 
@@ -249,12 +250,14 @@ def _event_key(event: str | None) -> str | None:
     return key or None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Tags:
     """What a record's tags say that two records can disagree on: ``white`` and ``black``
     (the player each name stands for, alias applied; ``None``: unknown or a placeholder),
     ``dates`` (:func:`date_spans`), ``round`` (:func:`round_key`), ``event`` (its
-    spelling key) and ``result`` (a result that says who won, White first)."""
+    spelling key) and ``result`` (a result that says who won, White first). Made by
+    :meth:`of`, which gives the same object for the same tags: compared and hashed by
+    identity (the comparisons are cached per pair)."""
 
     white: str | None
     black: str | None
@@ -351,12 +354,12 @@ def agreement(a: Tags, b: Tags) -> int:
         _rounds(a.round, b.round), _events(a.event, b.event)))
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """One stored record as grouping sees it: its ``game_id``, main line (``line``, the
     ``moves_hash``), length in plies, result, number of tags, error findings, the path of
     its file and its 0-based number there (the order), its :class:`Tags`, and its
-    ``identity`` (file content hash and number: what a user's ruling names)."""
+    ``identity`` (file content hash and number: what a user's ruling names). A tuple: a
+    database's records are read by the hundred thousand."""
 
     game_id: int
     line: str
@@ -520,13 +523,14 @@ def probable_copies(records: Iterable[Record], canonical: dict[int, int],
     """
     apart = {frozenset(p) for p in different}
     buckets: dict[tuple[str, str, int], dict[int, dict[Tags, list[int]]]] = {}
+    keys: dict[Tags, tuple[str, str, int] | None] = {}
     for r in records:
         t = r.tags
-        if t.white is None or t.black is None or t.dates is None or t.round is None \
-                or t.event is None:
+        if t not in keys:
+            keys[t] = _bucket(t)
+        key = keys[t]
+        if key is None:
             continue
-        year = _dt.date.fromordinal(min(s[0] for s in t.dates)).year
-        key = (name_key(t.white), name_key(t.black), year)
         group = canonical.get(r.game_id, r.game_id)
         buckets.setdefault(key, {}).setdefault(group, {}).setdefault(t, []).append(r.game_id)
     pairs: set[tuple[int, int]] = set()
@@ -539,6 +543,16 @@ def probable_copies(records: Iterable[Record], canonical: dict[int, int],
                 if (a, b) not in pairs and _probable(groups[a], groups[b], apart):
                     pairs.add((a, b))
     return sorted(pairs)
+
+
+def _bucket(t: Tags) -> tuple[str, str, int] | None:
+    """Where a record with tags ``t`` looks for its probable copies: the players' keys and
+    the year (``None`` where a tag is unknown)."""
+    if t.white is None or t.black is None or t.dates is None or t.round is None \
+            or t.event is None:
+        return None
+    year = _dt.date.fromordinal(min(s[0] for s in t.dates)).year
+    return name_key(t.white), name_key(t.black), year
 
 
 def _probable(a: dict[Tags, list[int]], b: dict[Tags, list[int]],
