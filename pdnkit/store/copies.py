@@ -62,9 +62,9 @@ if TYPE_CHECKING:
     import duckdb
     import pyarrow as pa
 
-__all__ = ["CODE", "Grouping", "Settled", "compute_groups", "copy_counts", "fill_upgrade", "group_rows",
-           "mark_loaded", "mark_removed", "probable_findings", "regroup", "regroup_names",
-           "settle_copies", "temp_table"]
+__all__ = ["CODE", "Grouping", "Settled", "compute_groups", "copy_counts", "fill_upgrade",
+           "group_rows", "insert_findings", "mark_loaded", "mark_removed",
+           "probable_findings", "regroup", "regroup_names", "settle_copies", "temp_table"]
 
 #: the finding of two records that are probably one game, counted as two until ruled
 CODE = "probable-copy"
@@ -113,18 +113,20 @@ def _ids(ids: Iterable[int]) -> str:
 
 
 def _lines(con: duckdb.DuckDBPyConnection, t: dict[str, str]) -> None:
-    """``lines``: every main line (``moves_hash``) with a record that stands for its
-    positions, its length, and how many records have it; ``ends``: the last position of
-    every fully replayed line long enough to be a prefix."""
+    """``lines``: every main line (``moves_hash``) numbered (``lid``), its variant numbered
+    (``vid``), a record that stands for its positions, its length, and how many records
+    have it; ``ends``: the last position of every fully replayed line long enough to be a
+    prefix. The searches carry the numbers, not the hashes: half the memory."""
     con.execute(f"""
         CREATE TEMP TABLE {t['lines']} AS
-        SELECT moves_hash AS h, any_value(variant) AS variant,
-               arg_max(game_id, replayed_plies) AS rep, max(replayed_plies) AS r,
-               max(plies) AS plies, count(*) AS n
-        FROM games WHERE moves_hash IS NOT NULL GROUP BY moves_hash""")
+        SELECT row_number() OVER () AS lid, dense_rank() OVER (ORDER BY variant) AS vid, *
+        FROM (SELECT moves_hash AS h, any_value(variant) AS variant,
+                     arg_max(game_id, replayed_plies) AS rep, max(replayed_plies) AS r,
+                     max(plies) AS plies, count(*) AS n
+              FROM games WHERE moves_hash IS NOT NULL GROUP BY moves_hash)""")
     con.execute(f"""
         CREATE TEMP TABLE {t['ends']} AS
-        SELECT l.h, l.variant, l.plies, p.ply, p.layout, p.black, p.wm, p.wk, p.bm, p.bk
+        SELECT l.lid, l.vid, l.plies, p.ply, p.layout, p.black, p.wm, p.wk, p.bm, p.bk
         FROM {t['lines']} l JOIN {bits_source(con)} p ON p.game_id = l.rep AND p.ply = l.r
         WHERE l.r >= {MIN_PREFIX_PLIES} AND l.r = l.plies""")
 
@@ -134,46 +136,49 @@ _SAME_POSITION = ("p.ply = e.ply AND p.layout = e.layout AND p.black = e.black A
 
 
 def _candidate_pairs(con: duckdb.DuckDBPyConnection, t: dict[str, str],
-                     frontier: str | None) -> list[tuple[str, str]]:
-    """Pairs of lines ``(short, long)`` where ``long`` reaches the last position of
-    ``short`` at the same ply, one of them among ``frontier`` (an SQL query of hashes;
-    ``None``: every line)."""
+                     frontier: str | None) -> list[tuple[int, int]]:
+    """Pairs of lines ``(short, long)`` (their numbers) where ``long`` reaches the last
+    position of ``short`` at the same ply, one of them among ``frontier`` (an SQL query of
+    line numbers; ``None``: every line)."""
     bits = bits_source(con)
     if frontier is None:
         rows = con.execute(f"""
-            SELECT DISTINCT e.h, l.h FROM {t['lines']} l
+            SELECT DISTINCT e.lid, l.lid FROM {t['lines']} l
             JOIN {bits} p ON p.game_id = l.rep
-            JOIN {t['ends']} e ON {_SAME_POSITION}
-            WHERE l.plies > e.plies AND l.variant = e.variant""").fetchall()
-        return [(str(a), str(b)) for a, b in rows]
+            JOIN {t['ends']} e ON {_SAME_POSITION} AND e.vid = l.vid
+            WHERE l.plies > e.plies""").fetchall()
+        return [(int(a), int(b)) for a, b in rows]
     rows = con.execute(f"""
-        SELECT DISTINCT e.h, l.h FROM (SELECT * FROM {t['ends']} WHERE h IN ({frontier})) e
+        SELECT DISTINCT e.lid, l.lid
+        FROM (SELECT * FROM {t['ends']} WHERE lid IN ({frontier})) e
         JOIN {bits} p ON {_SAME_POSITION}
-        JOIN {t['lines']} l ON l.rep = p.game_id
-        WHERE l.plies > e.plies AND l.variant = e.variant
+        JOIN {t['lines']} l ON l.rep = p.game_id AND l.vid = e.vid
+        WHERE l.plies > e.plies
         UNION
-        SELECT DISTINCT e.h, l.h FROM (SELECT * FROM {t['lines']} WHERE h IN ({frontier})) l
+        SELECT DISTINCT e.lid, l.lid
+        FROM (SELECT * FROM {t['lines']} WHERE lid IN ({frontier})) l
         JOIN {bits} p ON p.game_id = l.rep
-        JOIN {t['ends']} e ON {_SAME_POSITION}
-        WHERE l.plies > e.plies AND l.variant = e.variant""").fetchall()
-    return [(str(a), str(b)) for a, b in rows]
+        JOIN {t['ends']} e ON {_SAME_POSITION} AND e.vid = l.vid
+        WHERE l.plies > e.plies""").fetchall()
+    return [(int(a), int(b)) for a, b in rows]
 
 
 def _verified(con: duckdb.DuckDBPyConnection, t: dict[str, str],
-              pairs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+              pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """The ``pairs`` whose short line is move for move the start of the long one (the same
     last position at the same ply can be reached by other moves)."""
     if not pairs:
         return []
     pa = pyarrow_module()
 
-    table = pa.table({"short": [a for a, _ in pairs], "long": [b for _, b in pairs]})
+    table = pa.table({"short": pa.array([a for a, _ in pairs], pa.int64()),
+                      "long": pa.array([b for _, b in pairs], pa.int64())})
     temp_table(con, t["pairs"], table)
     text = "move_text(m.canonical, m.notation, m.origin, m.destination, m.captured)"
     rows = con.execute(f"""
         WITH pr AS (SELECT p.short, p.long, s.rep AS srep, l.rep AS lrep, s.plies AS k
-                    FROM {t['pairs']} p JOIN {t['lines']} s ON s.h = p.short
-                    JOIN {t['lines']} l ON l.h = p.long),
+                    FROM {t['pairs']} p JOIN {t['lines']} s ON s.lid = p.short
+                    JOIN {t['lines']} l ON l.lid = p.long),
              sm AS (SELECT m.game_id, list({text} ORDER BY m.ply) AS mv FROM move_rows m
                     WHERE m.game_id IN (SELECT srep FROM pr) GROUP BY m.game_id),
              lm AS (SELECT pr.short, pr.long, pr.srep, list({text} ORDER BY m.ply) AS mv
@@ -182,33 +187,50 @@ def _verified(con: duckdb.DuckDBPyConnection, t: dict[str, str],
         SELECT lm.short, lm.long FROM lm JOIN sm ON sm.game_id = lm.srep
         WHERE sm.mv = lm.mv""").fetchall()
     con.execute(f"DROP TABLE {t['pairs']}")
-    return [(str(a), str(b)) for a, b in rows]
+    return [(int(a), int(b)) for a, b in rows]
 
 
 def _related_lines(con: duckdb.DuckDBPyConnection, t: dict[str, str],
-                   start: set[str] | None) -> tuple[set[str], list[tuple[str, str]]]:
-    """The lines related to ``start`` (``None``: every line) by prefixes, transitively,
-    with ``start`` itself, and the verified prefix pairs among them."""
-    if start is None:
-        pairs = _verified(con, t, _candidate_pairs(con, t, None))
-        return {x for p in pairs for x in p}, pairs
-    known = set(start)
-    frontier = set(start)
-    found: set[tuple[str, str]] = set()
-    for _ in range(MAX_ROUNDS):
-        if not frontier:
-            break
-        pa = pyarrow_module()
-
-        temp_table(con, t["front"], pa.table({"h": sorted(frontier)}))
-        cands = [p for p in _candidate_pairs(con, t, f"SELECT h FROM {t['front']}")
-                 if p not in found]
-        con.execute(f"DROP TABLE {t['front']}")
-        new = _verified(con, t, cands)
-        found.update(new)
-        frontier = {x for p in new for x in p} - known
-        known |= frontier
-    return known, sorted(found)
+                   games: str | None) -> list[tuple[str, str]]:
+    """The lines of the records ``games`` selects (an SQL query of ``game_id``s; ``None``:
+    every line) and every line related to them by a prefix, transitively, as the temporary
+    table ``front`` (line numbers), and the verified prefix pairs among them (hashes)."""
+    pa = pyarrow_module()
+    if games is None:
+        found = _verified(con, t, _candidate_pairs(con, t, None))
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {t['front']} AS SELECT lid FROM "
+                    f"{t['lines']} WHERE n > 1")
+        known = {x for p in found for x in p}
+    else:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {t['front']} AS SELECT lid FROM "
+                    f"{t['lines']} WHERE h IN (SELECT moves_hash FROM games WHERE game_id "
+                    f"IN ({games}))")
+        every = con.execute(f"SELECT (SELECT count(*) FROM {t['front']}), "
+                            f"(SELECT count(*) FROM {t['lines']})").fetchall()[0]
+        frontier: str | None = None if every[0] >= every[1] else f"SELECT lid FROM {t['front']}"
+        known = {int(x) for (x,) in con.execute(f"SELECT lid FROM {t['front']}").fetchall()}
+        found = []
+        for _ in range(MAX_ROUNDS):
+            seen = set(found)
+            new = _verified(con, t, [p for p in _candidate_pairs(con, t, frontier)
+                                     if p not in seen])
+            found += new
+            more = {x for p in new for x in p} - known
+            if not more:
+                break
+            known |= more
+            temp_table(con, t["next"], pa.table({"lid": pa.array(sorted(more), pa.int64())}))
+            con.execute(f"INSERT INTO {t['front']} SELECT lid FROM {t['next']}")
+            frontier = f"SELECT lid FROM {t['next']}"
+    if games is None and known:
+        temp_table(con, t["next"], pa.table({"lid": pa.array(sorted(known), pa.int64())}))
+        con.execute(f"INSERT INTO {t['front']} SELECT lid FROM {t['next']}")
+    if not found:
+        return []
+    hashes = dict(con.execute(
+        f"SELECT lid, h FROM {t['lines']} WHERE lid IN "
+        f"({_ids({x for p in found for x in p})})").fetchall())
+    return sorted((str(hashes[a]), str(hashes[b])) for a, b in found)
 
 
 # --------------------------------------------------------------------------------------------
@@ -327,23 +349,14 @@ def compute_groups(con: duckdb.DuckDBPyConnection, games: str | None = None) -> 
         {}
     """
     rulings = _rulings(con) if _has_rulings(con) else ([], [])
-    with _temp(con, "lines", "ends", "pairs", "front", "sel") as t:
+    with _temp(con, "lines", "ends", "pairs", "front", "next", "sel") as t:
         _lines(con, t)
-        start: set[str] | None = None
-        if games is not None:
-            start = {str(h) for (h,) in con.execute(
-                f"SELECT DISTINCT moves_hash FROM games WHERE game_id IN ({games}) "
-                "AND moves_hash IS NOT NULL").fetchall()}
-        lines, prefixes = _related_lines(con, t, start)
-        pa = pyarrow_module()
-
-        temp_table(con, t["front"], pa.table({"h": sorted(lines)},
-                                              schema=pa.schema([("h", pa.string())])))
+        prefixes = _related_lines(con, t, games)
         ruled = {g for pair in rulings[0] + rulings[1] for g in pair}
-        chosen = f"SELECT game_id FROM games WHERE moves_hash IN (SELECT h FROM {t['front']})"
-        if games is None:  # every line that more than one record has, too
-            chosen += (f" OR moves_hash IN (SELECT h FROM {t['lines']} WHERE n > 1) OR "
-                       f"game_id IN (SELECT g.game_id FROM games g WHERE {_MOVELESS})")
+        chosen = (f"SELECT g.game_id FROM games g JOIN {t['lines']} l ON l.h = g.moves_hash "
+                  f"WHERE l.lid IN (SELECT lid FROM {t['front']})")
+        if games is None:  # every record without moves whose players are known, too
+            chosen += f" UNION SELECT g.game_id FROM games g WHERE {_MOVELESS}"
         else:  # with the records without moves of the years of those without moves
             chosen += (f" UNION SELECT game_id FROM ({games}) UNION SELECT g.game_id FROM "
                        f"games g WHERE {_MOVELESS} AND coalesce(g.year, -1) IN (SELECT "
@@ -354,8 +367,8 @@ def compute_groups(con: duckdb.DuckDBPyConnection, games: str | None = None) -> 
         con.execute(f"CREATE TEMP TABLE {t['sel']} AS {chosen}")
         sel = f"SELECT game_id FROM {t['sel']}"
         records, former = _records(con, sel)
-        same_year = _same_years(con, sel, games is None)
-        more, more_former = _records(con, same_year) if same_year else ({}, {})
+        partners = _probable_partners(con, sel, games is None)
+        more, more_former = _records(con, partners) if partners else ({}, {})
     assigned = partition(records.values(), prefixes, *rulings)
     grouping = Grouping(assigned, [], {**more_former, **former}, {**more, **records})
     canonical = {g: grouping.canonical_of(g) for g in grouping.records}
@@ -363,19 +376,27 @@ def compute_groups(con: duckdb.DuckDBPyConnection, games: str | None = None) -> 
     return grouping
 
 
-def _same_years(con: duckdb.DuckDBPyConnection, sel: str, every: bool) -> str | None:
-    """An SQL query of the records that can be probable copies of ``sel``'s: every tag
-    known, and a year of one of them (``every``: of any record)."""
+#: SQL: what a record's probable copies share with it for certain: its year and its round's
+#: first number (or its round's text), as one key
+_YEAR_ROUND = ("CAST(g.year AS VARCHAR) || '|' || coalesce(CAST(TRY_CAST(nullif("
+               "regexp_extract(g.round, '\\d+'), '') AS BIGINT) AS VARCHAR), "
+               "lower(trim(g.round)))")
+
+
+def _probable_partners(con: duckdb.DuckDBPyConnection, sel: str, every: bool) -> str | None:
+    """An SQL query of the records that can be probable copies of ``sel``'s and are not
+    among them: every tag known, and the year and round of one of them (``every``: any)."""
     known = ("g.white IS NOT NULL AND g.black IS NOT NULL AND g.round IS NOT NULL "
              "AND g.event IS NOT NULL AND g.year IS NOT NULL")
     if every:
         return f"SELECT g.game_id FROM games g WHERE {known} AND g.game_id NOT IN ({sel})"
-    years = [int(y) for (y,) in con.execute(
-        f"SELECT DISTINCT year FROM games WHERE game_id IN ({sel}) AND year IS NOT NULL"
+    keys = [str(k) for (k,) in con.execute(
+        f"SELECT DISTINCT {_YEAR_ROUND} FROM games g WHERE g.game_id IN ({sel}) AND {known}"
     ).fetchall()]
-    if not years:
+    if not keys:
         return None
-    return (f"SELECT g.game_id FROM games g WHERE {known} AND g.year IN ({_ids(years)}) "
+    listed = ", ".join("'" + k.replace("'", "''") + "'" for k in keys)
+    return (f"SELECT g.game_id FROM games g WHERE {known} AND {_YEAR_ROUND} IN ({listed}) "
             f"AND g.game_id NOT IN ({sel})")
 
 
@@ -593,10 +614,36 @@ def regroup(con: duckdb.DuckDBPyConnection, games: str | None = None, *,
                                                                       pa.int64())}))
             con.execute(f"DELETE FROM findings WHERE code = '{CODE}' AND game_id IN "
                         f"(SELECT game_id FROM {t['seen']})")
-    if rows:
-        con.executemany("INSERT INTO findings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        rows)
+    insert_findings(con, rows)
     return Settled(len(grouping.records), len(hidden), len(shown), len(rows))
+
+
+#: the columns of ``findings`` and their Arrow types (:func:`insert_findings`)
+_FINDING_TYPES = (("game_id", "int64"), ("file_id", "int64"), ("game_index", "int32"),
+                  ("code", "string"), ("severity", "string"), ("message", "string"),
+                  ("line", "int32"), ("col", "int32"), ("ply", "int32"), ("move", "string"),
+                  ("fen", "string"), ("in_variation", "bool_"), ("details", "string"))
+
+
+def insert_findings(con: duckdb.DuckDBPyConnection, rows: Sequence[tuple[object, ...]]) -> None:
+    """Insert finding rows (the columns of ``findings``, in order) in one Arrow batch.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> con = connect(":memory:")
+        >>> insert_findings(con, [(1, 1, 0, "probable-copy", "warning", "m", 3, None, None,
+        ...                        None, None, False, "{}")])
+        >>> con.execute("SELECT code, line FROM findings").fetchall()
+        [('probable-copy', 3)]
+    """
+    if not rows:
+        return
+    pa = pyarrow_module()
+    cols = list(zip(*rows, strict=True))
+    table = pa.table({name: pa.array(col, getattr(pa, kind)())
+                      for (name, kind), col in zip(_FINDING_TYPES, cols, strict=True)})
+    con.from_arrow(table).query("_pdnkit_findings",
+                                "INSERT INTO findings BY NAME SELECT * FROM _pdnkit_findings")
 
 
 def _mark_novelties(con: duckdb.DuckDBPyConnection, name: str, hidden: list[int],

@@ -46,7 +46,7 @@ from typing import NamedTuple
 
 from pdnkit.pdn.names import name_key, parse_name, same_player, spelling_key, transliterate
 
-__all__ = ["MIN_PREFIX_PLIES", "REAL_RESULTS", "SHORT_AGREEMENT", "Assignment", "Record",
+__all__ = ["MAX_PROBABLE", "MIN_PREFIX_PLIES", "REAL_RESULTS", "SHORT_AGREEMENT", "Assignment", "Record",
            "Tags", "agreement", "canonical_key", "contradict", "date_spans", "latin",
            "partition", "probable_copies", "round_key"]
 
@@ -57,6 +57,9 @@ MIN_PREFIX_PLIES = 20
 #: must share with a group to join it: a few book moves say little, so its tags must say
 #: the rest (both players and the date, and the event or the round)
 SHORT_AGREEMENT = 4
+#: groups whose records agree on every tag that are still read as probable copies of one
+#: game: two or three records; more are games the tags do not tell apart
+MAX_PROBABLE = 3
 #: results that say who won (a record with one stands before one with ``*`` or none)
 REAL_RESULTS = frozenset({"1-0", "0-1", "1/2-1/2"})
 
@@ -453,8 +456,9 @@ def partition(records: Iterable[Record], prefixes: Iterable[tuple[str, str]] = (
         if choice is None:
             groups.append(_Group(r, [r], {r.tags: None}))
             by_line.setdefault(r.line, []).append(len(groups) - 1)
-            amb = tuple(sorted(groups[i].canonical.game_id for i in cands))
-            out[r.game_id] = Assignment(r.game_id, "canonical", amb if len(cands) > 1 else ())
+            amb = (tuple(sorted({groups[i].canonical.game_id for i in cands}))
+                   if len(cands) > 1 else ())
+            out[r.game_id] = Assignment(r.game_id, "canonical", amb)
             continue
         g = groups[choice]
         g.members.append(r)
@@ -480,9 +484,11 @@ def _fits(r: Record, g: _Group, apart: dict[int, set[int]]) -> bool:
 def _choose(r: Record, cands: Sequence[int], groups: list[_Group]) -> int | None:
     """The group ``r`` joins among ``cands`` (indexes of ``groups``): the only one, or the
     one whose members share the most known tags with it; ``None`` for none or a tie."""
-    cands = list(dict.fromkeys(cands))
     if len(cands) <= 1:
         return cands[0] if cands else None
+    cands = list(dict.fromkeys(cands))
+    if len(cands) == 1:
+        return cands[0]
     scores = sorted(((max(agreement(r.tags, t) for t in groups[i].tags), i) for i in cands),
                     reverse=True)
     return scores[0][1] if scores[0][0] > scores[1][0] else None
@@ -512,7 +518,9 @@ def probable_copies(records: Iterable[Record], canonical: dict[int, int],
     with records whose players, event, date and round are all known and agree, although
     their main lines did not make them one game: probably one game recorded twice (a copy
     with moves missing or mistyped), yet counted twice until a user rules on it. Groups
-    with records a user ruled two games are left out.
+    with records a user ruled two games are left out, and so are the groups of tags shared
+    by more than :data:`MAX_PROBABLE` groups (those tags tell games apart no better than a
+    day's games of one pairing with every round numbered 1: not one game recorded twice).
 
     Example:
         >>> t = Tags.of("Ann", "Bob", "2001.05.02", "3", "Cup")
@@ -520,9 +528,12 @@ def probable_copies(records: Iterable[Record], canonical: dict[int, int],
         ...         Record(2, "k", 38, "1-0", 5, 0, "/b.pdn", 0, t)]
         >>> probable_copies(recs, {1: 1, 2: 2})
         [(1, 2)]
+        >>> more = [Record(i, f"h{i}", 40, "1-0", 5, 0, "/a.pdn", i, t) for i in range(9)]
+        >>> probable_copies(more, {i: i for i in range(9)})
+        []
     """
     apart = {frozenset(p) for p in different}
-    buckets: dict[tuple[str, str, int], dict[int, dict[Tags, list[int]]]] = {}
+    buckets: dict[tuple[str, str, int], dict[Tags, dict[int, list[int]]]] = {}
     keys: dict[Tags, tuple[str, str, int] | None] = {}
     for r in records:
         t = r.tags
@@ -532,17 +543,43 @@ def probable_copies(records: Iterable[Record], canonical: dict[int, int],
         if key is None:
             continue
         group = canonical.get(r.game_id, r.game_id)
-        buckets.setdefault(key, {}).setdefault(group, {}).setdefault(t, []).append(r.game_id)
+        buckets.setdefault(key, {}).setdefault(t, {}).setdefault(group, []).append(r.game_id)
     pairs: set[tuple[int, int]] = set()
-    for groups in buckets.values():
-        if len(groups) < 2:
-            continue
-        ids = sorted(groups)
-        for i, a in enumerate(ids):
-            for b in ids[i + 1:]:
-                if (a, b) not in pairs and _probable(groups[a], groups[b], apart):
-                    pairs.add((a, b))
+    for by_tags in buckets.values():
+        for cluster in _agreeing(by_tags):
+            if not 2 <= len(cluster) <= MAX_PROBABLE:
+                continue
+            ids = sorted(cluster)
+            for i, a in enumerate(ids):
+                for b in ids[i + 1:]:
+                    if not any(frozenset((x, y)) in apart for x in cluster[a]
+                               for y in cluster[b]):
+                        pairs.add((a, b))
     return sorted(pairs)
+
+
+def _agreeing(by_tags: dict[Tags, dict[int, list[int]]]) -> list[dict[int, list[int]]]:
+    """The groups of one bucket in clusters whose tags agree on every tag (each group with
+    its records; results may differ)."""
+    tags = list(by_tags)
+    parent = list(range(len(tags)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(tags):
+        for j in range(i + 1, len(tags)):
+            if agreement(a, tags[j]) == 5:
+                parent[root(j)] = root(i)
+    clusters: dict[int, dict[int, list[int]]] = {}
+    for i, t in enumerate(tags):
+        into = clusters.setdefault(root(i), {})
+        for group, ids in by_tags[t].items():
+            into.setdefault(group, []).extend(ids)
+    return list(clusters.values())
 
 
 def _bucket(t: Tags) -> tuple[str, str, int] | None:
@@ -553,13 +590,3 @@ def _bucket(t: Tags) -> tuple[str, str, int] | None:
         return None
     year = _dt.date.fromordinal(min(s[0] for s in t.dates)).year
     return name_key(t.white), name_key(t.black), year
-
-
-def _probable(a: dict[Tags, list[int]], b: dict[Tags, list[int]],
-              apart: set[frozenset[int]]) -> bool:
-    """Whether records of two groups (their tags, and the records with them) agree on
-    every tag and no ruling parts them."""
-    if apart and any(frozenset((x, y)) in apart for xs in a.values() for x in xs
-                     for ys in b.values() for y in ys):
-        return False
-    return any(agreement(ta, tb) == 5 for ta in a for tb in b)  # (results may differ)
