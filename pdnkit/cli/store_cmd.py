@@ -333,7 +333,8 @@ def duplicates_command(
 @app.command(
     "rule-copies",
     epilog=("Examples:\n\n"
-            "  [bold]pdnkit rule-copies nk2003.pdn#33 archive/nk2003.pdn#12 --same[/bold]\n\n"
+            "  [bold]pdnkit rule-copies 'nk2003.pdn#33' 'archive/nk2003.pdn#12' --same[/bold]"
+            "\n\n"
             "  [bold]pdnkit rule-copies 1204 1377 --different[/bold]   (game_ids)\n\n"
             "  [bold]pdnkit duplicates --rulings[/bold]   every ruling"),
 )
@@ -351,7 +352,7 @@ def rule_copies_command(
 ) -> None:
     """Rule on two records: one game ([cyan]--same[/cyan]) or two ([cyan]--different[/cyan]).
 
-    pdnkit groups copies only on what moves and tags show; a probable copy (the same
+    Copies are grouped only on what moves and tags show; a probable copy (the same
     players, event, date and round, other moves: a [cyan]probable-copy[/cyan] finding)
     counts as a game of its own until you rule. A ruling names each record by its file's
     content and its number there, so it holds when files are renamed or imported again;

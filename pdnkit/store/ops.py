@@ -231,18 +231,22 @@ _IDENTICAL_FILES = """
 """
 
 
-def summary_tables(db: DbLike = None) -> dict[str, Any]:
+def summary_tables(db: DbLike = None, *, all_copies: bool = False) -> dict[str, Any]:
     """A few overview tables of a database (games per variant and status, the most frequent
-    finding codes, results), as DataFrames; what ``pdnkit demo`` prints.
+    finding codes, results), as DataFrames; what ``pdnkit demo`` prints. Each game once
+    (the copies of a game left out, their findings too) unless ``all_copies``.
 
     Example:
         >>> import duckdb
         >>> sorted(summary_tables(duckdb.connect()))
         ['codes', 'results', 'variants']
     """
+    once = "TRUE" if all_copies else "duplicate_of IS NULL"
+    findings = ("findings" if all_copies else "(SELECT * FROM findings WHERE game_id IS NULL "
+                "OR game_id IN (SELECT game_id FROM games WHERE duplicate_of IS NULL))")
     with opened(db, must_exist=True, read_only=True) as con:
         return {
-            "variants": con.execute("""
+            "variants": con.execute(f"""
                 SELECT coalesce(variant, '(unknown)') AS variant, count(*) AS games,
                        CAST(sum(plies) AS BIGINT) AS plies,
                        round(avg(plies), 1) AS avg_plies,
@@ -250,16 +254,16 @@ def summary_tables(db: DbLike = None) -> dict[str, Any]:
                        count(*) FILTER (WHERE status = 'warning') AS warning,
                        count(*) FILTER (WHERE status = 'error') AS error,
                        count(*) FILTER (WHERE status = 'unparsed') AS unparsed
-                FROM games GROUP BY ALL ORDER BY games DESC, variant""").df(),
-            "codes": con.execute("""
+                FROM games WHERE {once} GROUP BY ALL ORDER BY games DESC, variant""").df(),
+            "codes": con.execute(f"""
                 SELECT code, severity, count(*) AS findings, count(DISTINCT game_id) AS games
-                FROM findings GROUP BY ALL ORDER BY findings DESC, code""").df(),
-            "results": con.execute("""
+                FROM {findings} GROUP BY ALL ORDER BY findings DESC, code""").df(),
+            "results": con.execute(f"""
                 SELECT coalesce(variant, '(unknown)') AS variant,
                        count(*) FILTER (WHERE outcome = 'white') AS white_wins,
                        count(*) FILTER (WHERE outcome = 'black') AS black_wins,
                        count(*) FILTER (WHERE outcome = 'draw') AS draws,
                        count(*) FILTER (WHERE outcome IS NULL OR outcome = 'unknown')
                            AS unknown
-                FROM games GROUP BY ALL ORDER BY variant""").df(),
+                FROM games WHERE {once} GROUP BY ALL ORDER BY variant""").df(),
         }
