@@ -121,3 +121,21 @@ def test_an_older_database_gets_its_groups_on_upgrade(files: tuple[Path, Path],
     con.close()
     upgrade(db)
     assert by_location(db) == expected
+
+
+def test_a_probable_copy_goes_with_its_partner(tmp_path: Path) -> None:
+    """The probable-copy finding of a record leaves when the other record's file is
+    replaced by one without it."""
+    from tests.copies_kit import random_line, record, write
+
+    tags = {"event": "Cup", "date": "2001.05.02", "round": "3", "white": "Ann Lee",
+            "black": "Bob Stone"}
+    a = write(tmp_path / "a.pdn", record(random_line(1, 40), **tags))
+    b = write(tmp_path / "b.pdn", record(random_line(2, 40), **tags))
+    db = tmp_path / "g.duckdb"
+    import_files([a, b], db=db)
+    sql = "SELECT count(*) FROM findings WHERE code = 'probable-copy'"
+    assert connect(db, read_only=True).execute(sql).fetchall() == [(2,)]
+    write(b, record(random_line(2, 40), **{**tags, "round": "4"}))
+    import_files([b], db=db)  # edited: its old game is removed
+    assert connect(db, read_only=True).execute(sql).fetchall() == [(0,)]
