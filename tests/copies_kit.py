@@ -125,7 +125,10 @@ def statistics(db: object, event: str | None = None) -> dict[str, object]:
     def js(df: object) -> object:
         return json.loads(df.to_json(orient="records", date_format="iso"))  # type: ignore[attr-defined]
 
-    out = {"players": js(players(db)), "openings": js(named_openings(db, by="name")),
+    # (by name, the code shown where several codes share a name is chosen among equally
+    # frequent ones by the order of the rows: left out)
+    openings = named_openings(db, by="name").drop(columns=["code", "family"])
+    out = {"players": js(players(db)), "openings": js(openings),
            "results": js(results(db, by=["variant", "event", "year"]))}
     if event:
         out["crosstable"] = js(crosstable(db, event=event))
