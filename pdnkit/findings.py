@@ -65,7 +65,7 @@ class CodeInfo:
     severity: Severity
     summary: str
     explanation: str
-    stage: str  # "read", "replay", "result", "draw", "header", "analysis", "egdb"
+    stage: str  # "read", "replay", "result", "draw", "header", "analysis", "egdb", "collection"
 
 
 @dataclass
@@ -468,6 +468,17 @@ CODES: dict[str, CodeInfo] = {
            "databases. The details say whether the fastest win fitted within the plies the "
            "rule left (then a warning: the win was there to take) or not (a capture or a "
            "promotion on the way would have restarted the count)."),
+        # --- collection (the games of a database together) -------------------------------
+        _c("probable-copy", "warning", "collection",
+           "probably a copy of another record, yet counted as a game of its own",
+           "Another record of the database has the same players, event, date and round "
+           "but other moves (one of the two has moves missing or mistyped), or this "
+           "record's moves could be a copy of several games whose tags it all fits. pdnkit "
+           "groups copies only on moves and tags it can trust (docs/duplicates.md), so both "
+           "records count until you say: `pdnkit rule-copies A B --same` makes them one "
+           "game (the better record stands for both), `--different` two games; the "
+           "details give both commands with the two records' places. Found when the "
+           "records are imported (`pdnkit duplicates` lists them)."),
     ]
 }
 

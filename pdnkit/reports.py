@@ -218,8 +218,12 @@ def _md_table(df: pd.DataFrame) -> str:
 
 def _filters_text(gf: GameFilter) -> str:
     used = [f"{k.replace('_', ' ')} = {v}" for k, v in dataclasses.asdict(gf).items()
-            if v not in (None, "") and v is not False]  # a flag left off says nothing
-    return ("Filters: " + ", ".join(used) + ".") if used else "All games in the database."
+            if v not in (None, "") and v is not False  # a flag left off says nothing
+            and k != "all_copies"]
+    once = (" Every record, the copies of a game included." if gf.all_copies else
+            " Each game once (its copies left out: pdnkit duplicates).")
+    return (("Filters: " + ", ".join(used) + ".") if used else
+            "All games in the database.") + once
 
 
 # --------------------------------------------------------------------------------------
