@@ -179,8 +179,15 @@ def test_collection_report(small_db):
 
 
 def test_docstring_examples():
-    res = doctest.testmod(reports_mod)
-    assert res.attempted > 5 and res.failed == 0
+    """The package's face and each of its rooms (the document, the three reports)."""
+    import importlib
+    import pkgutil
+
+    names = [reports_mod.__name__] + [f"{reports_mod.__name__}.{m.name}"
+                                      for m in pkgutil.iter_modules(reports_mod.__path__)]
+    assert len(names) == 5, names
+    results = [doctest.testmod(importlib.import_module(n)) for n in names]
+    assert sum(r.attempted for r in results) > 5 and sum(r.failed for r in results) == 0
 
 
 def test_collection_report_opens_with_the_games_to_check(tmp_path):
