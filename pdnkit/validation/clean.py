@@ -60,13 +60,16 @@ class FinalState:
         >>> from pdnkit.core import State
         >>> from pdnkit.rules import get_rules
         >>> end = FinalState(get_rules("international"), State(True, 1 << 27, 0, 0, 0, None))
-        >>> end.is_terminal(), end.winner(), end.white_kings
-        (True, 0, frozenset())
+        >>> end.is_terminal(), end.winner(), end.white_kings, end.pieces()
+        (True, 0, frozenset(), 1)
+        >>> end.position().white_men
+        frozenset({28})
     """
 
-    __slots__ = ("state", "_terminal", "_losing")
+    __slots__ = ("rules", "state", "_terminal", "_losing")
 
     def __init__(self, rules: Rules, state: core.State) -> None:
+        self.rules = rules
         self.state = state
         self._terminal = not core.has_moves(rules, state)
         self._losing = bool(getattr(rules, "losing_game", False))
@@ -90,6 +93,16 @@ class FinalState:
         if not self._terminal:
             return None
         return self.side if self._losing else 1 - self.side
+
+    def pieces(self) -> int:
+        """The number of pieces on the board."""
+        st = self.state
+        return sum(bin(mask).count("1") for mask in (st.wm, st.wk, st.bm, st.bk))
+
+    def position(self) -> Position:
+        """The final state as a rules-engine position (made on request: a light report
+        keeps none)."""
+        return core.position_of(self.rules, self.state)
 
 
 def _squares(mask: int) -> frozenset[int]:

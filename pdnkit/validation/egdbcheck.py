@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from pdnkit.pdn.record import MoveNode
     from pdnkit.rules.position import Position
     from pdnkit.rules.variants import Rules
+    from pdnkit.validation.clean import FinalState
     from pdnkit.validation.report import Findings, GameReport
 
 __all__ = ["add_egdb_findings", "databases_for", "forget_databases"]
@@ -145,14 +146,17 @@ def _draw_rule(report: GameReport, rules: Rules) -> DrawByRule | None:
 
 
 def add_egdb_findings(report: GameReport, rules: Rules, start: Position | None,
-                      nodes: Sequence[MoveNode], complete: bool, found: Findings) -> None:
+                      nodes: Sequence[MoveNode], complete: bool, found: Findings,
+                      final: Position | FinalState | None = None) -> None:
     """Add the databases' verdicts on the game to ``found`` (see the module's text);
     ``start``: the main line's start (``None``: the variant's start position, as for a
     clean game the core replayed whole); ``complete``: every ply of the main line was
-    replayed. A fault here is an
+    replayed; ``final``: the position the main line reached (a rules-engine position, or a
+    clean game's final state from the core), read where the report keeps none (a light
+    report): a verdict does not depend on the report's mode. A fault here is an
     ``internal-error`` finding of the game; its replay stands."""
     try:
-        _judge(report, rules, start, nodes, complete, found)
+        _judge(report, rules, start, nodes, complete, found, final)
     except Exception as exc:  # noqa: BLE001 - the databases never spoil a game's report
         from pdnkit.validation.report import internal_error
 
@@ -160,13 +164,30 @@ def add_egdb_findings(report: GameReport, rules: Rules, start: Position | None,
                                           file=found.file, game_index=found.index))
 
 
+def _final(report: GameReport, given: Position | FinalState | None,
+           pieces: int) -> Position | None:
+    """The main line's final position, if it has at most ``pieces`` pieces."""
+    from pdnkit.rules.position import Position
+
+    end = report.final_position
+    if end is None:
+        if given is None or isinstance(given, Position):
+            end = given
+        elif given.pieces() <= pieces:
+            return given.position()
+    return end if end is not None and _pieces(end) <= pieces else None
+
+
 def _judge(report: GameReport, rules: Rules, start: Position | None,
-           nodes: Sequence[MoveNode], complete: bool, found: Findings) -> None:
-    final = report.final_position
-    if final is None:
+           nodes: Sequence[MoveNode], complete: bool, found: Findings,
+           given: Position | FinalState | None) -> None:
+    if report.final_position is None and given is None:
         return
     db, pieces = databases_for(rules)
-    if db is None or _pieces(final) > pieces:
+    if db is None:
+        return
+    final = _final(report, given, pieces)
+    if final is None:
         return
     if start is None:
         from pdnkit.rules.position import Position

@@ -29,10 +29,9 @@ from pdnkit.rules.draw import DrawTracker
 from pdnkit.rules.fen import write_fen
 from pdnkit.rules.notation import resolve_short_move
 from pdnkit.validation import coreline
-from pdnkit.validation.clean import clean_line
+from pdnkit.validation.clean import FinalState, clean_line
 from pdnkit.validation.egdbcheck import add_egdb_findings
 from pdnkit.validation.judge import (
-    FinalPosition,
     judge_draws,
     judge_result,
     result_without_position,
@@ -145,7 +144,7 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
                         list(getattr(record, "moves", ()) or ()))
     nodes = coreline.main_line(record, rules)
     _name_rules(report, rules, options.edition)
-    final: FinalPosition | None = clean_line(report, record, rules, nodes, options)
+    final: Position | FinalState | None = clean_line(report, record, rules, nodes, options)
     start_pos: Position | None = None  # (a clean game: the variant's start)
     if final is None:  # not a clean game: the general replay, every diagnosis
         start = game_start(record, nodes, rules, found)
@@ -165,7 +164,7 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     judge_result(report, record, rules, convention, found, final, complete,
                  report.rule_events)
     judge_draws(report, found, report.rule_events)
-    add_egdb_findings(report, rules, start_pos, nodes, complete, found)
+    add_egdb_findings(report, rules, start_pos, nodes, complete, found, final)
     report.findings.extend(found.items)
     finish_status(report)
     return report

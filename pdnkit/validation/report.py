@@ -472,7 +472,8 @@ class GameReport:
             "final_fen": self.final_fen,
             "findings": [
                 {"code": f.code, "severity": f.severity.value, "ply": f.ply, "line": f.line,
-                 "move": f.move, "message": f.message, "in_variation": f.in_variation,
+                 "move": f.move, "fen": f.fen, "message": f.message,
+                 "in_variation": f.in_variation,
                  "details": f.details}
                 for f in self.findings
             ],
