@@ -41,7 +41,9 @@ def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
 def test_annotate_writes_every_score_and_the_nags_and_they_read_back(db: Path,
                                                                      tmp_path: Path) -> None:
     out = tmp_path / "annotated.pdn"
-    assert export(out, db, annotate=True) == 31
+    # every record, so that the file's games are the database's game_index 0..n-1
+    records = rows(db, "SELECT count(*) FROM games")[0][0]
+    assert export(out, db, annotate=True, all_copies=True) == records
     want = {(g, p): (s, d) for g, p, s, d in rows(
         db, "SELECT g.game_index, e.ply, e.score, e.depth FROM evals e JOIN games g "
             "USING (game_id) WHERE e.ply > 0")}
@@ -71,10 +73,10 @@ def test_annotate_writes_every_score_and_the_nags_and_they_read_back(db: Path,
     # the same games analysed again and annotated again: one score a move, not two
     analyse(db=back, engine="builtin", depth=3)
     again = tmp_path / "again.pdn"
-    export(again, back, annotate=True)
+    export(again, back, annotate=True, all_copies=True)
     text = again.read_text(encoding="utf-8")
     assert text.count("[%eval ") == len(want)
-    assert export(tmp_path / "x.pdn", db) == 31  # without --annotate: no score
+    assert export(tmp_path / "x.pdn", db, all_copies=True) == records  # no --annotate: no score
     assert "[%eval" not in (tmp_path / "x.pdn").read_text(encoding="utf-8")
 
 
@@ -118,7 +120,11 @@ def test_the_view_page_holds_each_game_s_scores_and_findings(db: Path, tmp_path:
 def test_the_collection_report_has_the_analysis(db: Path) -> None:
     text = collection_report(db)
     assert "## Engine analysis: builtin 1 depth 3" in text
-    assert "31 games analysed (material scale" in text
+    # each game once: the sample's copy of a game is left out, as everywhere
+    once = rows(db, "SELECT count(DISTINCT game_id) FROM evals JOIN games USING (game_id) "
+                    "WHERE duplicate_of IS NULL")[0][0]
+    assert once < rows(db, "SELECT count(DISTINCT game_id) FROM evals")[0][0]
+    assert f"{once} games analysed (material scale" in text
     worst = rows(db, "SELECT g.white FROM findings f JOIN games g USING (game_id) "
                      "WHERE f.code IN ('blunder', 'missed-shot') GROUP BY g.game_id, g.white "
                      "ORDER BY count(*) DESC, g.game_id LIMIT 1")[0][0]
