@@ -663,7 +663,8 @@ def plot(
     if kind == "ratings":
         rated = stats.ratings(con, system=system or "elo", period=period or "month",
                               filter=gf.without_player())
-        label = {"elo": "Elo", "glicko2": "Glicko-2"}.get(rated.system, rated.system)
+        label = {"elo": "Elo", "fmjd": "Elo (table)", "glicko2": "Glicko-2"}.get(
+            rated.system, rated.system)
         chosen = list(names or []) or ([gf.player] if gf.player else None)
         return rating_history(rated.history, players=chosen, top=5 if top is None else top,
                               title=f"Ratings over time ({label}, by {period or 'month'})")

@@ -377,8 +377,9 @@ def plot_command(
                                   "[cyan]destination[/cyan], [cyan]origin[/cyan] or "
                                   "[cyan]promotion[/cyan]."),
     fen: str | None = typer.Option(None, "--fen", help="board: the position to draw."),
-    system: str = typer.Option("elo", "--system", help="ratings: [cyan]elo[/cyan] or "
-                               "[cyan]glicko2[/cyan] (with the 2 RD band)."),
+    system: str = typer.Option("elo", "--system", help="ratings: [cyan]elo[/cyan], "
+                               "[cyan]fmjd[/cyan] (Elo's table) or [cyan]glicko2[/cyan] "
+                               "(with the 2 RD band)."),
     period: str = typer.Option("month", "--period", help="ratings: [cyan]month[/cyan], "
                                "[cyan]year[/cyan] or [cyan]event[/cyan]."),
     names: list[str] | None = typer.Option(None, "--name", help="ratings: a player to draw "

@@ -27,6 +27,7 @@ class System(str, Enum):
     """The rating systems ``pdnkit ratings`` computes."""
 
     elo = "elo"
+    fmjd = "fmjd"
     glicko2 = "glicko2"
 
 
@@ -51,8 +52,11 @@ class Period(str, Enum):
 def ratings_command(
     db: Db = None,
     system: System = typer.Option(System.elo, "--system", "-s",
-                                  help="[cyan]elo[/cyan] (K --k) or [cyan]glicko2[/cyan] "
-                                       "(rating, RD and volatility; system constant --tau)."),
+                                  help="[cyan]elo[/cyan] (Elo's formula, K --k), "
+                                       "[cyan]fmjd[/cyan] (Elo's table of expected scores "
+                                       "by rating difference, as the draughts federations "
+                                       "rate; K --k) or [cyan]glicko2[/cyan] (rating, RD and "
+                                       "volatility; system constant --tau)."),
     period: Period = typer.Option(Period.month, "--period",
                                   help="Rating period: the calendar [cyan]month[/cyan] (a game "
                                        "known only by its year at the end of the year), the "
@@ -73,8 +77,8 @@ def ratings_command(
                                    help="Start a player without a seed from the rating tag "
                                         "(WhiteElo, BlackRating ...) of his earliest rated "
                                         "game that has one."),
-    k: float = typer.Option(20.0, "--k", help="Elo: the development coefficient K (the "
-                                              "rating moves K x (score - expected))."),
+    k: float = typer.Option(20.0, "--k", help="Elo and fmjd: the development coefficient K "
+                                              "(the rating moves K x (score - expected))."),
     tau: float = typer.Option(0.5, "--tau", help="Glicko-2: the system constant tau "
                                                  "(Glickman: 0.3 to 1.2; smaller moves "
                                                  "volatility less)."),
@@ -84,7 +88,8 @@ def ratings_command(
                                       "in it, instead of the final list."),
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
-    """Rating lists from the games: Elo or Glicko-2, one list per variant, period by period.
+    """Rating lists from the games: Elo (formula or table) or Glicko-2, one list per variant,
+    period by period.
 
     Every game counts once, players are identities (aliases merged, placeholders left out),
     and each period's games are rated against the ratings as it began. The final list gives

@@ -1,5 +1,6 @@
-"""Rating lists from a collection: every player of every variant rated by Elo's system or by
-Glicko-2, period after period, from the games' dates and results (:func:`ratings`).
+"""Rating lists from a collection: every player of every variant rated by Elo's system (his
+formula, or his table of expected scores as the draughts federations use it) or by Glicko-2,
+period after period, from the games' dates and results (:func:`ratings`).
 
 What is rated: the games a :class:`~pdnkit.stats.filters.GameFilter` selects (each game
 once), with both players named (``player_name()``: aliases merged, placeholders no player),
@@ -56,10 +57,12 @@ from pdnkit.stats.rating_systems import (
     DEFAULT_TAU,
     DEFAULT_VOLATILITY,
     Glicko,
+    elo_expected,
     elo_update,
     glicko2_idle,
     glicko2_update,
     performance_of,
+    table_expected,
 )
 from pdnkit.store.session import DbLike, reading
 
@@ -70,8 +73,11 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["HISTORY_COLUMNS", "RATING_PERIODS", "RATING_SYSTEMS", "GamePeriod", "RatingList", "Seed",
            "game_period", "ratings", "read_seed"]
 
-#: the systems :func:`ratings` rates by
-RATING_SYSTEMS = ("elo", "glicko2")
+#: the systems :func:`ratings` rates by: Elo's formula, Elo's table (``fmjd``: the expected
+#: score read from :data:`~pdnkit.stats.rating_systems.EXPECTED_TABLE`), Glicko-2
+RATING_SYSTEMS = ("elo", "fmjd", "glicko2")
+#: the systems that keep one number a player (no RD, no volatility)
+_ELO_SYSTEMS = {"elo": elo_expected, "fmjd": table_expected}
 #: the rating periods :func:`ratings` takes
 RATING_PERIODS = ("month", "year", "event")
 #: why a game is not rated, in the order a game is counted under the first that applies
@@ -355,9 +361,10 @@ class _Rater:
         for name, results in played.items():
             p = self.players[(variant, name)]
             old = before[name]
-            if self.system == "elo":
+            if self.system in _ELO_SYSTEMS:
                 p.rating = Glicko(elo_update(old.rating, [(o.rating, s) for o, s in results],
-                                             k=self.k), old.rd, old.volatility)
+                                             k=self.k, expected=_ELO_SYSTEMS[self.system]),
+                                  old.rd, old.volatility)
             else:
                 p.rating = glicko2_update(old, results, tau=self.tau)
             score = opp_sum = 0.0
@@ -484,7 +491,7 @@ def _frames(rater: _Rater, system: str) -> tuple[pd.DataFrame, pd.DataFrame]:
             for (v, name), p in rater.players.items()]
     cols = ["variant", "rank", "player", "rating", "rd", "volatility", "games", "wins",
             "draws", "losses", "last_period", "start"]
-    if system == "elo":
+    if system in _ELO_SYSTEMS:
         cols = [c for c in cols if c not in ("rd", "volatility")]
     table = pd.DataFrame(rows, columns=[c for c in cols if c != "rank"])
     table = table.sort_values(["variant", "rating", "player"], ascending=[True, False, True],
@@ -495,7 +502,7 @@ def _frames(rater: _Rater, system: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     history["rd"] = history["rd"].round(2)
     history["volatility"] = history["volatility"].round(6)
     history["performance"] = history["performance"].astype("Int64")
-    if system == "elo":
+    if system in _ELO_SYSTEMS:
         history = history.drop(columns=["rd", "volatility"])
     return table, history
 
@@ -519,7 +526,8 @@ def ratings(
     progress: bool = False,
 ) -> RatingList:
     """Rate every player of the selected games (see the module's text) by ``system``
-    (``elo``: K ``k``; ``glicko2``: system constant ``tau``) over rating periods ``period``.
+    (``elo``: Elo's formula, K ``k``; ``fmjd``: Elo's table of expected scores, K ``k``;
+    ``glicko2``: system constant ``tau``) over rating periods ``period``.
 
     ``variant``, ``event``, ``date_from``, ``date_to`` (or ``filter``) choose the games;
     ``player`` (text the name contains) and ``min_games`` choose the rows of the final list

@@ -9,6 +9,10 @@ source writes it (no database here: :mod:`pdnkit.stats.rating_lists` feeds them 
   later revisions): steps 2 to 8 of the paper, a player's rating ``r``, rating deviation
   ``RD`` and volatility ``sigma`` updated once a rating period from the games of the period,
   the volatility found with the paper's Illinois algorithm (step 5.1 to 5.5).
+* **Elo by the table** (``fmjd``): the same update, the expected score read from Elo's table
+  of the scoring probability by rating difference (:data:`EXPECTED_TABLE`), the table the
+  draughts federations kept where chess moved to the logistic formula; see
+  :func:`table_expected`.
 * **Performance rating** (the table method of the FIDE Rating Regulations, table 8.1(a):
   the fractional score ``p`` read as the rating difference ``dp``): ``Rp = Ra + dp(p)``, ``Ra`` the average rating of the rated opponents.
 
@@ -22,12 +26,14 @@ Example:
     (1464.05, 151.52, 0.06)
     >>> performance_rating([2400, 2500, 2600], 2.0)
     2625
+    >>> round(elo_update(2300, [(2150, 1.0), (2400, 0.5)], k=20, expected=table_expected), 2)
+    2308.8
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pdnkit.errors import ArgumentError
@@ -39,6 +45,7 @@ __all__ = [
     "DEFAULT_TAU",
     "DEFAULT_VOLATILITY",
     "DP_TABLE",
+    "EXPECTED_TABLE",
     "GLICKO2_SCALE",
     "Glicko",
     "elo_expected",
@@ -48,6 +55,7 @@ __all__ = [
     "performance_dp",
     "performance_of",
     "performance_rating",
+    "table_expected",
 ]
 
 #: the rating an unrated player starts with, in both systems (Glickman, step 1: "If the player
@@ -79,6 +87,23 @@ DP_TABLE: tuple[int, ...] = (
     800,
 )
 
+#: Elo's table of the scoring probability ``PD`` by rating difference ``D`` (A. E. Elo, *The
+#: Rating of Chessplayers, Past and Present*, 1978, from the normal distribution; printed as
+#: table 8.1(b) of the FIDE Rating Regulations, now 8.1.2, and as the "Percentage-Verwachting
+#: tabel" of nl.wikipedia.org/wiki/Elo-rating): the largest ``D`` at which the higher rated
+#: player's ``PD`` is .50, .51 ... .99 (``0-3`` .50, ``4-10`` .51 ... ``620-735`` .99; above
+#: 735 it is 1.00); the lower rated player's is ``1 - PD``. The draughts federations rate by
+#: this table ("de oorspronkelijke kansentabel van Arpad Elo, welke nog steeds wordt gebruikt
+#: in de damwereld", De Rode Loper, drl.tuxtown.net/clubelo.php; the KNDB's expectation is
+#: the normal distribution with sigma 2000/7, damforum.nl "K-factor in de KNDB rating").
+EXPECTED_TABLE: tuple[int, ...] = (
+    3, 10, 17, 25, 32, 39, 46, 53, 61, 68,
+    76, 83, 91, 98, 106, 113, 121, 129, 137, 145,
+    153, 162, 170, 179, 188, 197, 206, 215, 225, 235,
+    245, 256, 267, 278, 290, 302, 315, 328, 344, 357,
+    374, 391, 411, 432, 456, 484, 517, 559, 619, 735,
+)
+
 
 @dataclass(frozen=True)
 class Glicko:
@@ -106,18 +131,38 @@ def elo_expected(rating: float, opponent: float) -> float:
     return 1.0 / (1.0 + math.pow(10.0, (opponent - rating) / 400.0))
 
 
-def elo_update(rating: float, games: Sequence[tuple[float, float]], *, k: float = DEFAULT_K
-               ) -> float:
+def table_expected(rating: float, opponent: float) -> float:
+    """The score Elo's table (:data:`EXPECTED_TABLE`) expects of a player rated ``rating``
+    against one rated ``opponent``: the difference ``D`` taken to the nearest whole point
+    (the table lists whole points; halves up), ``PD`` for the higher rated player and
+    ``1 - PD`` for the lower.
+
+    Example:
+        >>> table_expected(1700, 1500), table_expected(1500, 1700), table_expected(2500, 1500)
+        (0.76, 0.24, 1.0)
+    """
+    d = _half_up(abs(rating - opponent))
+    band = next((i for i, top in enumerate(EXPECTED_TABLE) if d <= top), len(EXPECTED_TABLE))
+    higher = (50 + band) / 100
+    return higher if rating >= opponent else round(1.0 - higher, 2)
+
+
+def elo_update(rating: float, games: Sequence[tuple[float, float]], *, k: float = DEFAULT_K,
+               expected: Callable[[float, float], float] = elo_expected) -> float:
     """The rating after a period's ``games`` (``(opponent's rating, score)``, the score 1, 1/2
-    or 0 and every rating as the period began): ``rating + k * sum(score - expected)``.
+    or 0 and every rating as the period began): ``rating + k * sum(score - expected)``, the
+    expected score by Elo's formula (:func:`elo_expected`) or by his table
+    (``expected=table_expected``).
 
     Example:
         >>> round(elo_update(1500, [(1500, 0.5), (1700, 1.0)], k=20), 2)
         1515.19
+        >>> round(elo_update(1500, [(1500, 0.5), (1700, 1.0)], k=20, expected=table_expected), 2)
+        1515.2
     """
     if k < 0:
         raise ArgumentError(f"K must not be negative, got {k}")
-    change = sum(score - elo_expected(rating, opp) for opp, score in games)
+    change = sum(score - expected(rating, opp) for opp, score in games)
     return rating + k * change
 
 

@@ -435,7 +435,7 @@ def test_real_files_every_rated_player_gets_a_rating(real_db: Path) -> None:
     from pdnkit.store.session import reading
 
     where, params = GameFilter().sql()  # the games every statistic reads (each game once)
-    for system in ("elo", "glicko2"):
+    for system in ("elo", "fmjd", "glicko2"):
         rl = ratings(real_db, system=system)
         with reading(real_db) as con:
             rateable = con.execute(f"""

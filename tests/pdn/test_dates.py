@@ -59,6 +59,7 @@ def test_a_date_keeps_what_it_says(text: str, first: dt.date, last: dt.date,
     ("17 foo 2009", 2009),        # DD word YYYY with a word that is no month: the year kept
     ("17 brumaire 1799", 1799),
     ("31 april 2009", 2009),      # a month's name, but no such day
+    ("31 april 2150", 2150),      # ... its year read by that branch (no fallback reads 21xx)
     ("17 april 0999", None),      # no plausible year: no date, no year
     ("17 april 3000", None),
     ("april 0999", None),
