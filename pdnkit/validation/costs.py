@@ -49,6 +49,10 @@ CHECK_AFTER = 0.5
 #: the share of the serial cost a game still costs this process when workers replay it
 #: (cutting the text, sending it, taking the results back in order)
 PARENT_SHARE = 0.15
+#: what a game costs a worker, as a share of what it costs this process: the same reading
+#: and replay, and its results pickled to cross back (``benchmarks/jobs.py``: 1.1-1.2 for
+#: light reports of clean games)
+WORKER_COST = 1.15
 #: seconds to start a pool of workers (forked from this process)
 POOL_START = 0.3
 #: workers must finish in at most this share of the serial time to be used
@@ -108,8 +112,10 @@ def workers_pay(per_game: float, games_left: float | None, jobs: int, idle_cores
     ``idle_cores`` cores are left idle beside it; ``start_cost``: seconds to start them.
 
     The workers get this process's core and the idle ones (at most ``jobs``); without a
-    second core they only share this one, and never pay. This process still spends
-    :data:`PARENT_SHARE` of a game's cost on each; they must win by :data:`MARGIN`.
+    second core they only share this one, and never pay. A game costs a worker
+    :data:`WORKER_COST` times what it costs this process, and this process still spends
+    :data:`PARENT_SHARE` of that on each (taking it back in order); they must win by
+    :data:`MARGIN`. So on two cores workers pay only where most of the second one is idle.
 
     Example:
         >>> workers_pay(0.002, 5_000, 2, idle_cores=1.0)    # 10 s of work, a free core
@@ -118,17 +124,19 @@ def workers_pay(per_game: float, games_left: float | None, jobs: int, idle_cores
         False
         >>> workers_pay(0.002, 50, 2, idle_cores=1.0, start_cost=0.3)   # too little left
         False
+        >>> workers_pay(0.002, 5_000, 2, idle_cores=0.5)    # a second core, half busy
+        False
     """
     if jobs <= 1:
         return False
     cores = min(float(jobs), 1.0 + max(0.0, idle_cores))
-    if cores < 1.5:
+    share = WORKER_COST / cores + PARENT_SHARE  # of the serial time, a game at a time
+    if share >= MARGIN:  # one core (or two, the second mostly busy): never faster
         return False
     if games_left is None:
         return True
     serial = games_left * per_game
-    parallel = start_cost + games_left * per_game * (1.0 / cores + PARENT_SHARE)
-    return parallel < serial * MARGIN
+    return start_cost + serial * share < serial * MARGIN
 
 
 def cpu_idle() -> tuple[float, float, int] | None:
@@ -302,5 +310,6 @@ def input_sizes(source: Source) -> Iterator[int | None]:
 
 
 __all__ = ["CHECK_AFTER", "MARGIN", "PARALLEL_MIN_BYTES", "PARENT_SHARE", "POOL_START",
-           "PROBE_GAMES", "PROBE_SECONDS", "PROBE_WARMUP", "Probe", "cpu_idle", "default_jobs",
-           "input_sizes", "total_size", "worth_workers", "workers_can_pay", "workers_pay"]
+           "PROBE_GAMES", "PROBE_SECONDS", "PROBE_WARMUP", "WORKER_COST", "Probe", "cpu_idle",
+           "default_jobs", "input_sizes", "total_size", "worth_workers", "workers_can_pay",
+           "workers_pay"]

@@ -67,7 +67,12 @@ def test_workers_pay_by_the_measured_rate_and_the_free_cores() -> None:
     # the workers' share of this process: twice as many cores is not twice as fast
     serial = 5_000 * 0.002
     assert pay(0.002, 5_000, 4, idle_cores=3.0)
-    assert serial * (1 / 4 + costs_mod.PARENT_SHARE) < serial * costs_mod.MARGIN
+    assert serial * (costs_mod.WORKER_COST / 4 + costs_mod.PARENT_SHARE) < serial * costs_mod.MARGIN
+    # two cores of which the second is at most half idle: a worker's game costs more than
+    # this process's (its results cross back), and this process takes each back: no faster
+    assert pay(0.002, 5_000, 2, idle_cores=0.7) and pay(0.002, None, 2, idle_cores=0.7)
+    assert not pay(0.002, 5_000, 2, idle_cores=0.5)
+    assert not pay(0.002, None, 2, idle_cores=0.5)
 
 
 def test_the_probe_reads_the_idle_cores_and_the_input_left() -> None:
