@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pdnkit.errors import ArgumentError
 from pdnkit.findings import Finding, make_finding
@@ -33,6 +33,7 @@ from pdnkit.pdn.tags import ITALIAN_NAMES, TAG_NAMES, field_of
 from pdnkit.rules.variants import Rules, get_rules
 
 if TYPE_CHECKING:
+    from pdnkit.pdn.layout import Header
     from pdnkit.pdn.record import GameRecord
 
 #: lidraughts' private GameType numbers (RULES.md 1.3) and the names they stand for.
@@ -317,14 +318,14 @@ class _Sketch:
         from pdnkit.pdn.split import LaneChunk
 
         self.text = (getattr(chunk, "text", "") or "")[:_SKETCH_CHARS]
-        self._header: Any = None
+        self._header: Header | None = None
         self._moves: list[_Node] | None = None
         if type(chunk) is LaneChunk and chunk.body <= _SKETCH_CHARS:
             self.tags = list(chunk.tags)
         else:
             self.tags = [(t.name, t.value) for t in self._read().tags]
 
-    def _read(self) -> Any:
+    def _read(self) -> Header:
         from pdnkit.pdn.layout import read_header
 
         if self._header is None:
