@@ -442,14 +442,9 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     # the worker processes are forked first, from a process that has not yet loaded DuckDB,
     # pyarrow and pandas nor started a thread: lean workers (less memory), no fork of a
     # multi-threaded process, and one pool for every file of the import; whether they are
-    # used is decided once, on the measured rate of the first games (validation.jobs.Probe)
-    from pdnkit.validation.jobs import (
-        Workers,
-        input_sizes,
-        total_size,
-        workers_can_pay,
-        worth_workers,
-    )
+    # used is decided once, on the measured rate of the first games (validation.costs.Probe)
+    from pdnkit.validation.costs import input_sizes, total_size, workers_can_pay, worth_workers
+    from pdnkit.validation.jobs import Workers
 
     if jobs > 1 and not (workers_can_pay() and worth_workers(input_sizes(files), jobs)):
         jobs = 1  # a few games, or the compiled core (its rows are built here): no workers

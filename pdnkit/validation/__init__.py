@@ -83,7 +83,7 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     (all when ``None``) minus the ignored ones in each report, and its status follows what
     is kept (``ignore=["notation-mismatch"]`` makes such a game ``ok``); an unknown code
     raises ``ValueError``. Workers start only when the input is large enough to pay for
-    them (:func:`~pdnkit.validation.jobs.worth_workers`). ``compact`` (for the database
+    them (:func:`~pdnkit.validation.costs.worth_workers`). ``compact`` (for the database
     loader; in this process only, ignored with workers) keeps each game's leading plain
     plies as one :class:`~pdnkit.validation.report.PlainRun`, as :func:`replay` does.
 

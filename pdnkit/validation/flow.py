@@ -43,9 +43,9 @@ def run(source: Source, options: RunOptions, rows: Callable[[], RowsT], *, jobs:
     objects filled with their reports, in file order.
 
     In this process (``jobs`` <= 1, or an input too small for workers ever to pay:
-    :func:`~pdnkit.validation.jobs.worth_workers`) a rows object is handed on as soon as it
+    :func:`~pdnkit.validation.costs.worth_workers`) a rows object is handed on as soon as it
     is ``full()``. Otherwise the first games are replayed here and timed, and only where
-    workers pay on the games left (:func:`~pdnkit.validation.jobs.workers_pay`: a second
+    workers pay on the games left (:func:`~pdnkit.validation.costs.workers_pay`: a second
     core free, enough work) do the others go to them: each batch of ``chunk_size`` games
     comes back as rows built in a worker, its first game as rows of its own. ``workers``
     (:class:`~pdnkit.validation.jobs.Workers`) serves a caller that runs many times with
@@ -65,7 +65,8 @@ def run(source: Source, options: RunOptions, rows: Callable[[], RowsT], *, jobs:
     if workers is None and (jobs <= 1 or not _pays(source, jobs)):
         yield from _serial(source, options, rows, guess)  # the jobs stage is not imported
         return
-    from pdnkit.validation.jobs import Workers, parallel_rows, total_size
+    from pdnkit.validation.costs import total_size
+    from pdnkit.validation.jobs import Workers, parallel_rows
 
     if workers is not None:
         yield from parallel_rows(source, options, rows, workers, chunk_size, guess)
@@ -77,7 +78,7 @@ def run(source: Source, options: RunOptions, rows: Callable[[], RowsT], *, jobs:
 def _pays(source: Source, jobs: int) -> bool:
     """Whether workers pay for themselves on ``source`` (an input that cannot be read twice,
     a file object or a stream of records, is given them)."""
-    from pdnkit.validation.jobs import input_sizes, worth_workers
+    from pdnkit.validation.costs import input_sizes, worth_workers
 
     countable = isinstance(source, (str, os.PathLike, list, tuple))  # read twice
     return not countable or worth_workers(input_sizes(source), jobs)

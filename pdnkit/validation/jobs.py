@@ -1,5 +1,7 @@
-"""The jobs stage of the pipeline: whether worker processes pay, their pool, and what
-they are given, order kept.
+"""The jobs stage of the pipeline: worker processes, what they are given, and their
+results taken back in file order. Whether workers pay is the cost model's question
+(:mod:`~pdnkit.validation.costs`, which this module feeds with what it times: the probe's
+games replayed here, :func:`_probe_span` and :func:`_probe_batch`).
 
 On the compiled core a file goes to the workers in parts of its bytes, cut at game
 boundaries (:func:`file_parts`); reading a part in a worker, taking the parts back in file
@@ -32,7 +34,6 @@ Example:
 from __future__ import annotations
 
 import itertools
-import os
 import re
 import time
 from collections import deque
@@ -42,7 +43,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeVar
 
 from pdnkit.findings import Finding, make_finding
+from pdnkit.validation import costs
 from pdnkit.validation.collect import Reports, Rows, RowsT, batched, renumber
+from pdnkit.validation.costs import Probe
 from pdnkit.validation.inputs import Source, is_record, iter_sources
 from pdnkit.validation.parts import FileOrder, Part, WorkContext, deliver, fill, span_records
 from pdnkit.validation.pipeline import failed_report, file_guess_of, replay_with
@@ -118,50 +121,11 @@ def _span_here(span: FileSpan, ctx: WorkContext[RowsT]) -> Iterator[Part[RowsT]]
 #: a batch for a worker also ends when its game texts reach this many characters, so a
 #: file of a few hundred games is shared among the workers rather than sent to one
 BATCH_CHARS = 64_000
-#: below this many bytes of input in all, no worker process is ever started: a few hundred
-#: games, fewer than the probe replays in this process anyway (:func:`worth_workers`)
-PARALLEL_MIN_BYTES = 256_000
-#: games of the first file replayed in this process before anything is timed (the first
-#: games of a run pay for what is built once: the parser, the rules' tables)
-PROBE_WARMUP = 16
-#: games of the first file replayed and timed in this process: their rate, and the cores
-#: left idle meanwhile, decide whether workers pay (:func:`workers_pay`)
-PROBE_GAMES = 48
-#: seconds of games a probe over parts of a file (:meth:`Probe.run_span`) times at least:
-#: the machine's idle time is counted in clock ticks of 10 ms
-PROBE_SECONDS = 0.04
 #: the bytes of the first parts of a file cut for workers (the probe replays them here and
 #: decides after any of them), then :data:`SPAN_BYTES` each
 PROBE_SPANS = (32_768,) * 12
 #: the bytes of a part of a file a worker reads and replays (about 140 games)
 SPAN_BYTES = 131_072
-#: seconds the workers run before their rate is held to this process's (:meth:`Probe.slower`)
-CHECK_AFTER = 0.5
-#: the share of the serial cost a game still costs this process when workers replay it
-#: (cutting the text, sending it, taking the results back in order)
-PARENT_SHARE = 0.15
-#: seconds to start a pool of workers (forked from this process)
-POOL_START = 0.3
-#: workers must finish in at most this share of the serial time to be used
-MARGIN = 0.9
-
-
-def workers_can_pay() -> bool:
-    """Whether workers that read game texts cut here (:func:`cut_batches`) can beat this
-    process at all: only on the pure core. Such a worker reads through the Python reader,
-    without the compiled lane, and on the compiled core two of them lost to one process on
-    every input measured (validate of 20,000 games: 4.3 s in one process, 5.9 s with two
-    workers); there a file goes to the workers in parts of its bytes instead, which they
-    scan with the lane themselves (:func:`file_parts`).
-
-    Example:
-        >>> from pdnkit.core import core_in_use
-        >>> workers_can_pay() == (core_in_use() != "compiled")
-        True
-    """
-    from pdnkit.core import core_in_use
-
-    return core_in_use() != "compiled"
 
 
 def file_parts(src: object, options: RunOptions) -> list[FileSpan] | None:
@@ -183,202 +147,36 @@ def file_parts(src: object, options: RunOptions) -> list[FileSpan] | None:
     return file_spans(src, PROBE_SPANS, SPAN_BYTES, options.encoding)
 
 
-def worth_workers(sizes: Iterable[int | None], jobs: int,
-                  min_bytes: int | None = None) -> bool:
-    """True when workers may pay on inputs of these ``sizes`` in bytes (``None``: unknown,
-    a file object or standard input, counted as large): ``jobs`` > 1 and at least
-    :data:`PARALLEL_MIN_BYTES` in all. Only a prior: whether they are used is decided on
-    each input (:func:`workers_can_pay`) and on the measured rate (:func:`workers_pay`).
-
-    Example:
-        >>> worth_workers([20_000] * 23, 2), worth_workers([5_000_000], 2)
-        (True, True)
-        >>> worth_workers([None], 2), worth_workers([5_000_000], 1), worth_workers([9_000], 2)
-        (True, False, False)
-    """
-    if jobs <= 1:
-        return False
-    if min_bytes is None:
-        min_bytes = PARALLEL_MIN_BYTES
-    total = 0
-    for size in sizes:
-        if size is None:
-            return True
-        total += size
-        if total >= min_bytes:
-            return True
-    return False
+def _probe_batch(probe: Probe, batch: Batch, ctx: WorkContext[RowsT]) -> Part[RowsT]:
+    """Replay a batch in this process for ``probe``, timed once past its warm-up."""
+    if probe.timing():
+        probe.start_clock()
+    before = time.perf_counter()
+    part = _work(batch, ctx, here=True)
+    probe.timed(time.perf_counter() - before, len(batch), sum(len(item[1]) for item in batch))
+    return part
 
 
-def workers_pay(per_game: float, games_left: float | None, jobs: int, idle_cores: float,
-                start_cost: float = 0.0) -> bool:
-    """Whether ``jobs`` worker processes finish ``games_left`` games (``None``: unknown, a
-    stream) sooner than this process, which replays one in ``per_game`` seconds, while
-    ``idle_cores`` cores are left idle beside it; ``start_cost``: seconds to start them.
-
-    The workers get this process's core and the idle ones (at most ``jobs``); without a
-    second core they only share this one, and never pay. This process still spends
-    :data:`PARENT_SHARE` of a game's cost on each; they must win by :data:`MARGIN`.
-
-    Example:
-        >>> workers_pay(0.002, 5_000, 2, idle_cores=1.0)    # 10 s of work, a free core
-        True
-        >>> workers_pay(0.002, 5_000, 2, idle_cores=0.1)    # the machine is busy
-        False
-        >>> workers_pay(0.002, 50, 2, idle_cores=1.0, start_cost=0.3)   # too little left
-        False
-    """
-    if jobs <= 1:
-        return False
-    cores = min(float(jobs), 1.0 + max(0.0, idle_cores))
-    if cores < 1.5:
-        return False
-    if games_left is None:
-        return True
-    serial = games_left * per_game
-    parallel = start_cost + games_left * per_game * (1.0 / cores + PARENT_SHARE)
-    return parallel < serial * MARGIN
-
-
-def cpu_idle() -> tuple[float, float, int] | None:
-    """The machine's (idle, total) CPU time so far, in clock ticks summed over its cores,
-    and its number of cores (``/proc/stat``), or ``None`` where it cannot be read.
-
-    Example:
-        >>> got = cpu_idle()
-        >>> got is None or (0 <= got[0] <= got[1] and got[2] >= 1)
-        True
-    """
-    try:
-        with open("/proc/stat", encoding="ascii") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return None
-    fields = lines[0].split() if lines else []
-    if not fields or fields[0] != "cpu":
-        return None
-    ticks = [float(x) for x in fields[1:]]
-    cores = sum(1 for line in lines if line.startswith("cpu") and line[3:4].isdigit())
-    return ticks[3] + (ticks[4] if len(ticks) > 4 else 0.0), sum(ticks[:8]), max(1, cores)
-
-
-class Probe:
-    """Decides once per run whether workers pay: the first :data:`PROBE_WARMUP` games are
-    replayed in this process untimed, the next :data:`PROBE_GAMES` timed (with the cores
-    left idle meanwhile), and :func:`workers_pay` judges the games left, estimated from the
-    bytes of input left (``total``: the run's known input size in bytes, ``None`` for a
-    stream). ``started``: whether the pool already exists (no start cost). Games replayed
-    in this process go one at a time, as a serial run streams them (a batch of reports held
-    at once costs the garbage collector more than the replay of a few games)."""
-
-    def __init__(self, jobs: int, total: int | None, started: bool) -> None:
-        self.jobs = jobs
-        self.total = total
-        self.started = started
-        self.chars = 0  # characters of game text read so far
-        self.games = 0  # chunks replayed by the probe so far
-        self.timed = (0.0, 0, 0)  # seconds, games, characters of the timed games
-        self.idle: tuple[float, float, int] | None = None  # the machine's, at the timing's start
-        self.use_workers: bool | None = None  # None: not decided yet
-        #: seconds and games of the timed parts of files, what the caller did with each
-        #: game included (:meth:`run_span`)
-        self.wall = (0.0, 0)
-
-    def rate(self) -> float | None:
-        """Games a second this process went through in the timed parts of files, what the
-        caller did with them included (``None``: none timed)."""
-        seconds, games = self.wall
-        return games / seconds if seconds > 0 and games else None
-
-    def slower(self, games: int, seconds: float) -> bool:
-        """Whether workers that went through ``games`` games in ``seconds`` are slower than
-        this process was in the timed parts (:meth:`rate`), once they have run
-        :data:`CHECK_AFTER` seconds: then the parts not started are read here
-        (:func:`~pdnkit.validation.parts.deliver`), so workers never slow a run down for
-        long (the other cores got busy)."""
-        here = self.rate()
-        return bool(here) and seconds > CHECK_AFTER and games / seconds < (here or 0.0)
-
-    def next_size(self, chunk_size: int) -> int:
-        """The size of the next batch to cut: one game in this process, ``chunk_size``
-        for the workers."""
-        return chunk_size if self.use_workers else 1
-
-    def run(self, batch: Batch, ctx: WorkContext[RowsT]) -> Part[RowsT]:
-        """Replay a batch in this process, timing it once past the warm-up; decide when
-        :data:`PROBE_GAMES` games were timed."""
-        timing = self.games >= PROBE_WARMUP
-        if timing and self.idle is None:
-            self.idle = cpu_idle()
+def _probe_span(probe: Probe, span: FileSpan, ctx: WorkContext[RowsT]
+                ) -> Iterator[Part[RowsT]]:
+    """Replay ``span`` in this process for ``probe``, one part per game, timed once past
+    its warm-up (the machine's idle time from the first part on); the probe decides when
+    :data:`~pdnkit.validation.costs.PROBE_GAMES` games and
+    :data:`~pdnkit.validation.costs.PROBE_SECONDS` were timed."""
+    probe.start_clock()
+    spent, games = 0.0, 0
+    began = time.perf_counter()
+    parts = _span_here(span, ctx)
+    while True:
         before = time.perf_counter()
-        part = _work(batch, ctx, here=True)
-        seconds = time.perf_counter() - before
-        chars = sum(len(item[1]) for item in batch)
-        self.games += len(batch)
-        self.chars += chars
-        if timing:
-            spent, games, read = self.timed
-            self.timed = (spent + seconds, games + len(batch), read + chars)
-            if self.timed[1] >= PROBE_GAMES:
-                self.use_workers = self.decide(*self.timed, self.idle, cpu_idle())
-        return part
-
-    def run_span(self, span: FileSpan, ctx: WorkContext[RowsT]) -> Iterator[Part[RowsT]]:
-        """Replay ``span`` in this process, one part per game, timing it once past the
-        warm-up (the machine's idle time from the first part on); decide when
-        :data:`PROBE_GAMES` games and :data:`PROBE_SECONDS` were timed."""
-        timing = self.games >= PROBE_WARMUP
-        if self.idle is None:
-            self.idle = cpu_idle()
-        spent, games = 0.0, 0
-        began = time.perf_counter()
-        parts = _span_here(span, ctx)
-        while True:
-            before = time.perf_counter()
-            part = next(parts, None)
-            spent += time.perf_counter() - before
-            if part is None:
-                break
-            games += len(part.lead)
-            yield part
-        chars = span.end - span.start
-        self.games += games
-        self.chars += chars
-        if timing:
-            spent0, games0, read = self.timed
-            self.timed = (spent0 + spent, games0 + games, read + chars)
-            self.wall = (self.wall[0] + time.perf_counter() - began, self.wall[1] + games)
-            if self.timed[1] >= PROBE_GAMES and self.timed[0] >= PROBE_SECONDS:
-                self.use_workers = self.decide(*self.timed, self.idle, cpu_idle())
-
-    def busy(self, idle0: tuple[float, float, int] | None,
-             idle1: tuple[float, float, int] | None) -> None:
-        """Decide at once against workers when too few cores were idle between ``idle0``
-        and ``idle1`` (a file's pre-scan: a few clock ticks, before any part is cut or
-        timed) for workers to pay whatever the rate (:func:`workers_pay`), so a run on a
-        busy machine is the one process's run."""
-        if idle0 is None or idle1 is None or idle1[1] - idle0[1] < 2:
-            return
-        share = (idle1[0] - idle0[0]) / (idle1[1] - idle0[1])
-        if not workers_pay(1.0, None, self.jobs, share * idle1[2]):
-            self.use_workers = False
-
-    def decide(self, seconds: float, games: int, chars: int,
-               idle0: tuple[float, float, int] | None,
-               idle1: tuple[float, float, int] | None) -> bool:
-        """Whether workers pay, from ``games`` timed games (``chars`` long) that took
-        ``seconds``, and the machine's idle time before and after them."""
-        if games == 0:
-            return False
-        idle = float(default_jobs() - 1)  # unknown: counted free
-        if idle0 is not None and idle1 is not None and idle1[1] > idle0[1]:
-            share = (idle1[0] - idle0[0]) / (idle1[1] - idle0[1])
-            idle = min(idle, share * idle1[2])
-        left: float | None = None
-        if self.total is not None:
-            left = max(0, self.total - self.chars) / max(1.0, chars / games)
-        return workers_pay(seconds / games, left, self.jobs, idle,
-                           0.0 if self.started else POOL_START)
+        part = next(parts, None)
+        spent += time.perf_counter() - before
+        if part is None:
+            break
+        games += len(part.lead)
+        yield part
+    probe.timed(spent, games, span.end - span.start, wall=time.perf_counter() - began,
+                at_least=costs.PROBE_SECONDS)
 
 
 class Workers:
@@ -423,32 +221,6 @@ class Workers:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def total_size(source: Source) -> int | None:
-    """The bytes of input of ``source`` in all (``None`` when one input's size is unknown).
-
-    Example:
-        >>> total_size(["1. 32-28 *", "1. 33-29 *"])
-        20
-    """
-    sizes = list(input_sizes(source))
-    return None if None in sizes else sum(s or 0 for s in sizes)
-
-
-def input_sizes(source: Source) -> Iterator[int | None]:
-    """The size in bytes of each input of ``source`` (``None`` when unknown)."""
-    from pdnkit.pdn.source import is_regular_file
-
-    for src in iter_sources(source):
-        if is_record(src):
-            yield 0
-        elif isinstance(src, Path):
-            yield src.stat().st_size if is_regular_file(src) else None
-        elif isinstance(src, str):
-            yield len(src)
-        else:
-            yield None
 
 
 def cut_batches(chunks: Iterable[Chunk], size: Callable[[], int]) -> Iterator[Batch]:
@@ -565,14 +337,14 @@ def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT]
             one.add(replay_with(src, options))
             yield one
             continue
-        before = cpu_idle() if workers.probe.use_workers is None else None
+        before = costs.cpu_idle() if workers.probe.use_workers is None else None
         file_guess = guess if guess is not None else file_guess_of(src, options)
         if before is not None:
-            workers.probe.busy(before, cpu_idle())
+            workers.probe.busy(before, costs.cpu_idle())
         if may_not_be_pdn(src):  # only the whole file's reading tells (read_chunks)
             yield from _streamed(src, options, rows, file_guess)
             continue
-        if workers_can_pay():
+        if costs.workers_can_pay():
             yield from _batches(src, options, rows, workers, max(1, int(chunk_size)),
                                 file_guess)
             continue
@@ -664,7 +436,7 @@ def _span_parts(spans: list[FileSpan], ctx: WorkContext[RowsT], workers: Workers
     it = iter(spans)
     for span in it:
         if probe.use_workers is None:
-            yield from probe.run_span(span, ctx)
+            yield from _probe_span(probe, span, ctx)
         elif not probe.use_workers:
             yield from _span_here(span, ctx)
         else:
@@ -703,7 +475,7 @@ def _batches(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
         batches = cut_batches(opened.chunks, lambda: probe.next_size(chunk_size))
         for batch in batches:
             if probe.use_workers is None:
-                yield from order.take(probe.run(batch, ctx))
+                yield from order.take(_probe_batch(probe, batch, ctx))
             elif not probe.use_workers:
                 yield from order.take(_work(batch, ctx, here=True))
             else:
@@ -717,16 +489,3 @@ def _batches(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
         opened.close()
     if order.stray:
         yield order.trailing(options, file_guess)
-
-
-def default_jobs() -> int:
-    """The number of CPUs available to this process.
-
-    Example:
-        >>> default_jobs() >= 1
-        True
-    """
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1

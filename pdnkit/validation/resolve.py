@@ -33,6 +33,7 @@ from pdnkit.pdn.tags import ITALIAN_NAMES, TAG_NAMES, field_of
 from pdnkit.rules.variants import Rules, get_rules
 
 if TYPE_CHECKING:
+    from pdnkit.pdn.layout import Header
     from pdnkit.pdn.record import GameRecord
 
 #: lidraughts' private GameType numbers (RULES.md 1.3) and the names they stand for.
@@ -301,20 +302,45 @@ class _Node:
         self.separators = separators
 
 
+#: characters of a game's text the pre-scan reads (its tags, and its first moves)
+_SKETCH_CHARS = 6_000
+
+
 class _Sketch:
     """A game as the pre-scan sees it: its tags as the reader's layout model reads them
-    (:func:`pdnkit.pdn.layout.read_header`: any layout, names and values decoded) and the
-    first moves, read by regular expressions from the splitter's text (no parsing)."""
+    (:func:`pdnkit.pdn.layout.read_header`: any layout, names and values decoded; for a
+    game the compiled lane read, whose tags all lie within the characters read, the lane's
+    own, which are the record's) and the first moves, read by regular expressions from the
+    splitter's text (no parsing) when first asked for: a file whose games name their
+    variant never needs them."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, chunk: object) -> None:
+        from pdnkit.pdn.split import LaneChunk
+
+        self.text = (getattr(chunk, "text", "") or "")[:_SKETCH_CHARS]
+        self._header: Header | None = None
+        self._moves: list[_Node] | None = None
+        if type(chunk) is LaneChunk and chunk.body <= _SKETCH_CHARS:
+            self.tags = list(chunk.tags)
+        else:
+            self.tags = [(t.name, t.value) for t in self._read().tags]
+
+    def _read(self) -> Header:
         from pdnkit.pdn.layout import read_header
 
-        header = read_header(text[:6_000])
-        self.tags = [(t.name, t.value) for t in header.tags]
-        body = _COMMENT.sub(" ", header.work.lstrip()[:2_000])  # the tags are blanked
-        self.moves = [_Node((a.lower(), b.lower()), (sep,))
-                      for a, sep, b in _MOVE.findall(body)[:60]
-                      if a != b and "0" not in (a, b)][:40]  # not a result (1-0, 1-1)
+        if self._header is None:
+            self._header = read_header(self.text)
+        return self._header
+
+    @property
+    def moves(self) -> list[_Node]:
+        """The first moves (at most 40), as origin and destination with their separator."""
+        if self._moves is None:
+            body = _COMMENT.sub(" ", self._read().work.lstrip()[:2_000])  # tags blanked
+            self._moves = [_Node((a.lower(), b.lower()), (sep,))
+                           for a, sep, b in _MOVE.findall(body)[:60]
+                           if a != b and "0" not in (a, b)][:40]  # not a result (1-0, 1-1)
+        return self._moves
 
 
 def scan_file(chunks: Iterable[object], edition: str | None = None,
@@ -334,17 +360,18 @@ def scan_file(chunks: Iterable[object], edition: str | None = None,
         'international'
     """
     declared: Counter[str] = Counter()
-    ev = Evidence()
+    sketches: list[_Sketch] = []  # their evidence is read only where no game names a variant
     seen = chars = 0
     for chunk in chunks:
         text = getattr(chunk, "text", "") or ""
         if not text:
             continue
-        sketch = _Sketch(text)
+        sketch = _Sketch(chunk)
         rules = _declared_rules(sketch.tags, edition)
         if rules is not None:
             declared[rules.name] += 1
-        ev.merge(Evidence.of_record(sketch))  # type: ignore[arg-type]
+        elif not declared:
+            sketches.append(sketch)
         seen += 1
         chars += len(text)
         if seen >= SCAN_GAMES or chars >= SCAN_CHARS:
@@ -354,6 +381,9 @@ def scan_file(chunks: Iterable[object], edition: str | None = None,
     if declared:
         name, n = declared.most_common(1)[0]
         return FileGuess((name,), f"the GameType/Variant tags of {n} of the file's games")
+    ev = Evidence()
+    for sketch in sketches:  # in file order, as the games were read
+        ev.merge(Evidence.of_record(sketch))  # type: ignore[arg-type]
     if not (ev.tokens or ev.fen_squares or ev.tag_names & ITALIAN_TAGS):
         return None
     candidates, why = guess_from(ev)

@@ -84,9 +84,9 @@ def test_worker_processes_load_the_same_tables(tmp_path: Path, pay: bool,
     import_files([f], db=one)
     # small worker batches and loads: stray text and special games fall everywhere
     monkeypatch.setattr(ingest, "WORKER_GAMES", 3)
-    monkeypatch.setattr("pdnkit.validation.jobs.PARALLEL_MIN_BYTES", 0)  # workers, however
-    monkeypatch.setattr("pdnkit.validation.jobs.workers_can_pay", lambda: True)
-    monkeypatch.setattr("pdnkit.validation.jobs.workers_pay", lambda *a, **k: pay)  # small
+    monkeypatch.setattr("pdnkit.validation.costs.PARALLEL_MIN_BYTES", 0)  # workers, however
+    monkeypatch.setattr("pdnkit.validation.costs.workers_can_pay", lambda: True)
+    monkeypatch.setattr("pdnkit.validation.costs.workers_pay", lambda *a, **k: pay)  # small
     monkeypatch.setattr("pdnkit.rows.batch.BATCH_GAMES", 4)
     s = import_files([f], db=two, jobs=2)
     assert s.games > 50 and s.findings > 10

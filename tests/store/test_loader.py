@@ -326,9 +326,9 @@ def test_one_worker_pool_serves_every_file(tmp_path: Path,
     recording.__qualname__ = recording.__name__ = "_work"
     recording.__module__ = jobs.__name__
     monkeypatch.setattr(jobs, "_work", recording)
-    monkeypatch.setattr("pdnkit.validation.jobs.PARALLEL_MIN_BYTES", 0)  # small files too
-    monkeypatch.setattr("pdnkit.validation.jobs.workers_can_pay", lambda: True)
-    monkeypatch.setattr("pdnkit.validation.jobs.workers_pay", lambda *a, **k: True)
+    monkeypatch.setattr("pdnkit.validation.costs.PARALLEL_MIN_BYTES", 0)  # small files too
+    monkeypatch.setattr("pdnkit.validation.costs.workers_can_pay", lambda: True)
+    monkeypatch.setattr("pdnkit.validation.costs.workers_pay", lambda *a, **k: True)
     names = ["russian", "english", "italian", "frisian"]
     files = []
     for name in names:

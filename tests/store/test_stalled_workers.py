@@ -27,9 +27,9 @@ linux = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /
 
 #: the CLI with the workers' probe always saying yes (a real process: only the decision is
 #: forced, so that the stopped worker is one the import hands work to)
-FORCED = ("import sys; import pdnkit.validation.jobs as j; "
-          "j.workers_pay = lambda *a, **k: True; j.PROBE_WARMUP = 0; j.PROBE_GAMES = 1; "
-          "j.PROBE_SECONDS = 0.0; j.PROBE_SPANS = (16384,); j.SPAN_BYTES = 16384; "
+FORCED = ("import sys; import pdnkit.validation.jobs as j; import pdnkit.validation.costs as c; "
+          "c.workers_pay = lambda *a, **k: True; c.PROBE_WARMUP = 0; c.PROBE_GAMES = 1; "
+          "c.PROBE_SECONDS = 0.0; j.PROBE_SPANS = (16384,); j.SPAN_BYTES = 16384; "
           "from pdnkit.launch import main; sys.argv[0] = 'pdnkit'; sys.exit(main())")
 
 
@@ -148,16 +148,16 @@ def test_the_compiled_core_starts_no_worker_for_an_import(
     """An import builds its rows in this process on the compiled core (workers would cost
     more to take them back): ``--jobs 2`` starts no pool there, and one on the pure core."""
     from pdnkit.store import import_files
-    from pdnkit.validation import jobs
+    from pdnkit.validation import costs
     from tests.pools import started_pools
 
     src = _collection(tmp_path)
     started = started_pools(monkeypatch)
-    monkeypatch.setattr(jobs, "workers_can_pay", lambda: False)  # the compiled core
+    monkeypatch.setattr(costs, "workers_can_pay", lambda: False)  # the compiled core
     assert import_files([src], db=tmp_path / "a.duckdb", jobs=2).games == 6000
     assert started == []
-    monkeypatch.setattr(jobs, "workers_can_pay", lambda: True)  # the pure core
-    monkeypatch.setattr(jobs, "workers_pay", lambda *a, **k: False)
+    monkeypatch.setattr(costs, "workers_can_pay", lambda: True)  # the pure core
+    monkeypatch.setattr(costs, "workers_pay", lambda *a, **k: False)
     assert import_files([src], db=tmp_path / "b.duckdb", jobs=2).games == 6000
     assert started == [2]
 
@@ -192,14 +192,14 @@ def test_workers_that_never_start_leave_the_import_to_this_process(
     hung at once): the import drops them and loads every game itself."""
     import pdnkit._children as children
     from pdnkit.store import import_files
-    from pdnkit.validation import jobs
+    from pdnkit.validation import costs
 
     real = children.process_pool
     monkeypatch.setattr(children, "process_pool",
                         lambda n, *a, **k: real(n, initializer=_never_ready, initargs=(600,)))
     monkeypatch.setattr(parts, "STALL_SECONDS", 1.0)
     monkeypatch.delenv(parts.STALL_ENV, raising=False)
-    monkeypatch.setattr(jobs, "workers_can_pay", lambda: True)
+    monkeypatch.setattr(costs, "workers_can_pay", lambda: True)
     src = _collection(tmp_path)
     started = time.monotonic()
     summary = import_files([src], db=tmp_path / "a.duckdb", jobs=2)

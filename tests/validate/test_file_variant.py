@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pdnkit.cli import app
-from pdnkit.validation import jobs as jobs_mod
+from pdnkit.validation import costs as costs_mod
 from pdnkit.validation import validate
 from pdnkit.validation.resolve import SCAN_GAMES, scan_file
 
@@ -128,9 +128,9 @@ def test_jobs_give_the_same_variants(tmp_path: Path, monkeypatch: pytest.MonkeyP
              _write(tmp_path, "problems.pdn", INTERNATIONAL_PROBLEMS)]
     serial = [(r.file, r.index, r.variant, r.status, r.finding_codes())
               for r in validate(paths)]
-    monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
-    monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: True)
+    monkeypatch.setattr(costs_mod, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(costs_mod, "workers_can_pay", lambda: True)
+    monkeypatch.setattr(costs_mod, "workers_pay", lambda *a, **k: True)
     parallel = [(r.file, r.index, r.variant, r.status, r.finding_codes())
                 for r in validate(paths, jobs=2, chunk_size=1)]
     assert parallel == serial
@@ -142,9 +142,9 @@ def test_import_jobs_give_the_same_variants(tmp_path: Path,
 
     paths = [_write(tmp_path, "czech.pdn", CZECH),
              _write(tmp_path, "problems.pdn", INTERNATIONAL_PROBLEMS)]
-    monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
-    monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: True)
+    monkeypatch.setattr(costs_mod, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(costs_mod, "workers_can_pay", lambda: True)
+    monkeypatch.setattr(costs_mod, "workers_pay", lambda *a, **k: True)
     got = []
     for jobs in (1, 2):
         db = tmp_path / f"j{jobs}.duckdb"

@@ -10,6 +10,7 @@ import pytest
 
 from pdnkit.pdn import fast, reader
 from pdnkit.validation import Reports, RunOptions, pipeline, resolve, validate
+from pdnkit.validation import costs as costs_mod
 from pdnkit.validation import jobs as jobs_mod
 
 GAMES = ('[GameType "20"]\n1. 32-28 19-23 *\n\n[Event "BOOM"]\n1. 32-28 19-23 *\n\n'
@@ -111,9 +112,9 @@ def test_five_thousand_digits(tmp_path: Path, where: str,
     serial = [(r.file, r.index, r.status) for r in validate([p, q])]
     assert len(serial) == 4 and serial[-1][0].endswith("next.pdn")
     assert serial[0][2] == "ok" and serial[2][2] == "ok"
-    monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
-    monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: True)
+    monkeypatch.setattr(costs_mod, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(costs_mod, "workers_can_pay", lambda: True)
+    monkeypatch.setattr(costs_mod, "workers_pay", lambda *a, **k: True)
     assert [(r.file, r.index, r.status) for r in validate([p, q], jobs=2)] == serial
 
     from pdnkit.store import connect, import_files

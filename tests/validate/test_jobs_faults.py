@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from pdnkit.core import core_in_use
 from pdnkit.pdn import reader
 from pdnkit.pdn.record import GameRecord
+from pdnkit.validation import costs as costs_mod
 from pdnkit.validation import jobs as jobs_mod
 from pdnkit.validation import parts as parts_mod
 from tests.shared import shared_path
@@ -43,10 +44,12 @@ def _games(tmp_path: Path, size: int = 40_000, at: float = 2 / 3) -> Path:
 def _workers_always(monkeypatch: pytest.MonkeyPatch, size: int = 3_000) -> None:
     """Parts of about ``size`` bytes, the first read here and the rest by workers whatever
     the probe measures."""
-    for name, value in [("PROBE_SPANS", (size,)), ("SPAN_BYTES", size), ("PROBE_SECONDS", 0.0),
-                        ("PROBE_WARMUP", 0), ("PROBE_GAMES", 1), ("PARALLEL_MIN_BYTES", 0)]:
+    for name, value in [("PROBE_SPANS", (size,)), ("SPAN_BYTES", size)]:
         monkeypatch.setattr(jobs_mod, name, value)
-    monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: True)
+    for name, value in [("PROBE_SECONDS", 0.0), ("PROBE_WARMUP", 0), ("PROBE_GAMES", 1),
+                        ("PARALLEL_MIN_BYTES", 0)]:
+        monkeypatch.setattr(costs_mod, name, value)
+    monkeypatch.setattr(costs_mod, "workers_pay", lambda *a, **k: True)
 
 
 def _faulty_reader(monkeypatch: pytest.MonkeyPatch, seen: Path,
@@ -165,7 +168,7 @@ def test_a_killed_worker_on_the_pure_path_gives_what_one_process_gives(
     from pdnkit.validation import validate
 
     src = _games(tmp_path, 20_000)
-    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
+    monkeypatch.setattr(costs_mod, "workers_can_pay", lambda: True)
     _workers_always(monkeypatch)
     clean = [r.to_dict() for r in validate(src, light=True, jobs=2, chunk_size=4)]
     assert clean == [r.to_dict() for r in validate(src, light=True)]
@@ -203,7 +206,7 @@ def test_a_hanging_worker_on_the_pure_path_is_stopped(
     from pdnkit.validation import validate
 
     src = _games(tmp_path, 20_000)
-    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
+    monkeypatch.setattr(costs_mod, "workers_can_pay", lambda: True)
     _workers_always(monkeypatch)
     monkeypatch.setattr(parts_mod, "STALL_SECONDS", 3.0)
     clean = [r.to_dict() for r in validate(src, light=True)]

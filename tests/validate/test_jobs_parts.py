@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from pdnkit.core import core_in_use
 from pdnkit.pdn.fast import file_spans, span_chunks
 from pdnkit.pdn.reader import read_games
+from pdnkit.validation import costs as costs_mod
 from pdnkit.validation import jobs as jobs_mod
 from pdnkit.validation import validate
 from tests.pools import started_pools
@@ -32,11 +33,11 @@ def _small_parts(monkeypatch: pytest.MonkeyPatch, size: int = 1_500) -> list[int
     started = started_pools(monkeypatch)
     monkeypatch.setattr(jobs_mod, "PROBE_SPANS", (size,))
     monkeypatch.setattr(jobs_mod, "SPAN_BYTES", size)
-    monkeypatch.setattr(jobs_mod, "PROBE_SECONDS", 0.0)
-    monkeypatch.setattr(jobs_mod, "PROBE_WARMUP", 0)
-    monkeypatch.setattr(jobs_mod, "PROBE_GAMES", 1)  # the first part here, the rest not
-    monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: True)
+    monkeypatch.setattr(costs_mod, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(costs_mod, "PROBE_WARMUP", 0)
+    monkeypatch.setattr(costs_mod, "PROBE_GAMES", 1)  # the first part here, the rest not
+    monkeypatch.setattr(costs_mod, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(costs_mod, "workers_pay", lambda *a, **k: True)
     return started
 
 
@@ -149,8 +150,8 @@ def test_workers_slower_than_this_process_hand_the_rest_back(
         return real_here(span, ctx)
 
     monkeypatch.setattr(jobs_mod, "_span_here", counted)
-    monkeypatch.setattr(jobs_mod, "CHECK_AFTER", 0.0)
-    monkeypatch.setattr(jobs_mod.Probe, "rate", lambda self: 1e12)  # no worker is as fast
+    monkeypatch.setattr(costs_mod, "CHECK_AFTER", 0.0)
+    monkeypatch.setattr(costs_mod.Probe, "rate", lambda self: 1e12)  # no worker is as fast
     assert [r.to_dict() for r in validate(path, light=True, jobs=2)] == serial
     assert started == [2]
     spans = file_spans(path, [20_000], 20_000)

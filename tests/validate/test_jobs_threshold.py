@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pdnkit.pdn.split import split_text
+from pdnkit.validation import costs as costs_mod
 from pdnkit.validation import jobs as jobs_mod
 from pdnkit.validation import validate
 from tests.pools import started_pools
@@ -16,14 +17,14 @@ from tests.pools import started_pools
 
 def test_workers_are_never_started_for_a_few_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """The prior on sizes alone: below a few hundred games' bytes, no worker is started."""
-    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)  # as on the pure core
-    assert not jobs_mod.worth_workers([9_000] * 23, 2)  # about 230 games in all
-    assert jobs_mod.worth_workers([20_000] * 23, 2)  # about 500: the measured rate decides
-    assert jobs_mod.worth_workers([jobs_mod.PARALLEL_MIN_BYTES], 2)
-    assert jobs_mod.worth_workers([jobs_mod.PARALLEL_MIN_BYTES // 2] * 2, 2)
-    assert not jobs_mod.worth_workers([10 ** 9], 1)
-    assert jobs_mod.worth_workers([100, None], 2)  # standard input: size unknown
-    assert jobs_mod.worth_workers([100], 2, min_bytes=50)
+    monkeypatch.setattr(costs_mod, "workers_can_pay", lambda: True)  # as on the pure core
+    assert not costs_mod.worth_workers([9_000] * 23, 2)  # about 230 games in all
+    assert costs_mod.worth_workers([20_000] * 23, 2)  # about 500: the measured rate decides
+    assert costs_mod.worth_workers([costs_mod.PARALLEL_MIN_BYTES], 2)
+    assert costs_mod.worth_workers([costs_mod.PARALLEL_MIN_BYTES // 2] * 2, 2)
+    assert not costs_mod.worth_workers([10 ** 9], 1)
+    assert costs_mod.worth_workers([100, None], 2)  # standard input: size unknown
+    assert costs_mod.worth_workers([100], 2, min_bytes=50)
 
 
 def test_on_the_compiled_core_workers_get_parts_of_files(monkeypatch: pytest.MonkeyPatch,
@@ -36,22 +37,22 @@ def test_on_the_compiled_core_workers_get_parts_of_files(monkeypatch: pytest.Mon
     src = tmp_path / "a.pdn"
     src.write_text('[GameType "20"]\n1. 32-28 *\n\n' * 3, encoding="utf-8")
     monkeypatch.setattr("pdnkit.core.core_in_use", lambda: "compiled")
-    assert not jobs_mod.workers_can_pay()
-    assert jobs_mod.worth_workers([10 ** 9], 2) and jobs_mod.worth_workers([None], 2)
+    assert not costs_mod.workers_can_pay()
+    assert costs_mod.worth_workers([10 ** 9], 2) and costs_mod.worth_workers([None], 2)
     parts = jobs_mod.file_parts(src, RunOptions())
     assert parts is not None and parts[-1].last and parts[-1].end == src.stat().st_size
     assert jobs_mod.file_parts(str(src.read_text()), RunOptions()) is None  # text: here
     monkeypatch.setattr("pdnkit.core.core_in_use", lambda: "pure")
-    assert jobs_mod.workers_can_pay() and jobs_mod.file_parts(src, RunOptions()) is None
+    assert costs_mod.workers_can_pay() and jobs_mod.file_parts(src, RunOptions()) is None
 
 
 def test_workers_pay_by_the_measured_rate_and_the_free_cores() -> None:
     """The decision on measured figures (injected here, no timing): a second core must be
     free, and the games left must outweigh starting and feeding the workers."""
-    pay = jobs_mod.workers_pay
+    pay = costs_mod.workers_pay
     # 2 ms a game, 5,000 games left (10 s): a free core halves it
     assert pay(0.002, 5_000, 2, idle_cores=1.0)
-    assert pay(0.002, 5_000, 2, idle_cores=1.0, start_cost=jobs_mod.POOL_START)
+    assert pay(0.002, 5_000, 2, idle_cores=1.0, start_cost=costs_mod.POOL_START)
     # the same work on a machine whose other core is busy: never slower than serial
     assert not pay(0.002, 5_000, 2, idle_cores=0.2)
     assert not pay(0.002, 5_000, 2, idle_cores=0.0)
@@ -66,22 +67,27 @@ def test_workers_pay_by_the_measured_rate_and_the_free_cores() -> None:
     # the workers' share of this process: twice as many cores is not twice as fast
     serial = 5_000 * 0.002
     assert pay(0.002, 5_000, 4, idle_cores=3.0)
-    assert serial * (1 / 4 + jobs_mod.PARENT_SHARE) < serial * jobs_mod.MARGIN
+    assert serial * (costs_mod.WORKER_COST / 4 + costs_mod.PARENT_SHARE) < serial * costs_mod.MARGIN
+    # two cores of which the second is at most half idle: a worker's game costs more than
+    # this process's (its results cross back), and this process takes each back: no faster
+    assert pay(0.002, 5_000, 2, idle_cores=0.7) and pay(0.002, None, 2, idle_cores=0.7)
+    assert not pay(0.002, 5_000, 2, idle_cores=0.5)
+    assert not pay(0.002, None, 2, idle_cores=0.5)
 
 
 def test_the_probe_reads_the_idle_cores_and_the_input_left() -> None:
     """:class:`Probe` turns a timed batch and the machine's idle ticks into the decision."""
-    probe = jobs_mod.Probe(2, total=9_000_000, started=True)  # 9 MB of input
+    probe = costs_mod.Probe(2, total=9_000_000, started=True)  # 9 MB of input
     probe.chars = 60_000  # what the probe batches read
     half_idle = ((100.0, 1_000.0, 2), (150.0, 1_100.0, 2))  # 50 of 100 ticks idle: 1 core
     busy = ((100.0, 1_000.0, 2), (105.0, 1_100.0, 2))  # 5 of 100 ticks idle
     # 48 games of 900 characters in 0.1 s: about 10,000 games left, 20 s of work
     assert probe.decide(0.1, 48, 43_200, *half_idle)
     assert not probe.decide(0.1, 48, 43_200, *busy)
-    small = jobs_mod.Probe(2, total=80_000, started=False)  # what the probe read is all
+    small = costs_mod.Probe(2, total=80_000, started=False)  # what the probe read is all
     small.chars = 60_000
     assert not small.decide(0.1, 48, 43_200, *half_idle)
-    stream = jobs_mod.Probe(2, total=None, started=False)
+    stream = costs_mod.Probe(2, total=None, started=False)
     assert stream.decide(0.1, 48, 43_200, *half_idle)
     assert not stream.decide(0.1, 48, 43_200, *busy)
     assert not stream.decide(0.1, 0, 0, *half_idle)  # nothing timed: stay
@@ -94,14 +100,14 @@ def test_a_probe_that_says_no_starts_no_worker(tmp_path: Path,
     from pdnkit.samples import sample_files
 
     started = started_pools(monkeypatch)
-    monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
+    monkeypatch.setattr(costs_mod, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(costs_mod, "workers_can_pay", lambda: True)
     files = sample_files()
     serial = [r.to_dict() for r in validate(files)]
-    monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: False)
+    monkeypatch.setattr(costs_mod, "workers_pay", lambda *a, **k: False)
     assert [r.to_dict() for r in validate(files, jobs=2, chunk_size=5)] == serial
     assert started == []
-    monkeypatch.setattr(jobs_mod, "workers_pay", lambda *a, **k: True)
+    monkeypatch.setattr(costs_mod, "workers_pay", lambda *a, **k: True)
     assert [r.to_dict() for r in validate(files, jobs=2, chunk_size=5)] == serial
     assert started == [2]
 
@@ -111,8 +117,8 @@ def test_input_sizes(tmp_path: Path) -> None:
     a.write_text("1. 32-28 *\n", encoding="utf-8")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "b.pdn").write_text("1. 33-29 *\n\n", encoding="utf-8")
-    assert sorted(jobs_mod.input_sizes(tmp_path)) == [11, 12]
-    assert list(jobs_mod.input_sizes("1. 32-28 *")) == [10]
+    assert sorted(costs_mod.input_sizes(tmp_path)) == [11, 12]
+    assert list(costs_mod.input_sizes("1. 32-28 *")) == [10]
 
 
 def test_small_input_stays_in_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -123,8 +129,8 @@ def test_small_input_stays_in_process(tmp_path: Path, monkeypatch: pytest.Monkey
     p.write_text("1. 32-28 *\n", encoding="utf-8")
     assert [r.status for r in validate(p, "international", jobs=2)] == ["ok"]
     assert called == []
-    monkeypatch.setattr(jobs_mod, "PARALLEL_MIN_BYTES", 1)
-    monkeypatch.setattr(jobs_mod, "workers_can_pay", lambda: True)
+    monkeypatch.setattr(costs_mod, "PARALLEL_MIN_BYTES", 1)
+    monkeypatch.setattr(costs_mod, "workers_can_pay", lambda: True)
     assert list(validate(p, "international", jobs=2)) == []
     assert called == [1]
 
@@ -151,6 +157,6 @@ def test_a_busy_machine_decides_against_workers_before_the_probe() -> None:
     free = ((100.0, 1_000.0, 2), (105.0, 1_010.0, 2))  # 5 of 10 ticks idle: 1 core
     short = ((100.0, 1_000.0, 2), (100.0, 1_001.0, 2))  # one tick: nothing to tell
     for ticks, expected in ((busy, False), (free, None), (short, None), ((None, None), None)):
-        probe = jobs_mod.Probe(2, total=9_000_000, started=False)
+        probe = costs_mod.Probe(2, total=9_000_000, started=False)
         probe.busy(*ticks)
         assert probe.use_workers is expected, ticks

@@ -73,8 +73,11 @@ def test_the_former_module_names_are_gone_and_the_package_names_stay() -> None:
                  "internal_error", "run", "RunOptions"):
         assert name in new.__all__ and getattr(new, name) is not None
     jobs = importlib.import_module("pdnkit.validation.jobs")
-    for name in ("run_batches", "worth_workers", "default_jobs", "parallel_rows"):
+    for name in ("run_batches", "parallel_rows", "file_parts"):
         assert callable(getattr(jobs, name))
+    costs = importlib.import_module("pdnkit.validation.costs")
+    for name in ("worth_workers", "workers_pay", "default_jobs", "cpu_idle"):
+        assert callable(getattr(costs, name))
     import pdnkit
 
     assert pdnkit.validate is new.validate and pdnkit.GameReport is new.GameReport
