@@ -20,7 +20,8 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-SOURCES = ("draw.c", "module.c", "movegen.c", "replay.c", "scan.c", "table.c", "tactics.c")
+SOURCES = ("draw.c", "egdb.c", "egdbmod.c", "egdbsym.c", "module.c", "movegen.c", "replay.c",
+           "scan.c", "table.c", "tactics.c")
 #: ``PDNKIT_BUILD_PURE=1`` skips the compile (to try the pure install)
 SKIP = "PDNKIT_BUILD_PURE"
 
@@ -33,8 +34,8 @@ def compile_core(root: Path, out: Path) -> Path:
     src = Path("pdnkit") / "core" / "src"
     flags = ["-O2", "-Wall", "-Wextra"] if os.name != "nt" else []  # gcc, clang
     ext = Extension("pdnkit.core._core", sources=[str(src / n) for n in SOURCES],
-                    depends=[str(src / "core.h"), str(src / "draw.h"), str(src / "replay.h"),
-                             str(src / "scan.h"), str(src / "tactics.h")],
+                    depends=[str(src / n) for n in ("core.h", "draw.h", "egdb.h", "replay.h",
+                                                    "scan.h", "tactics.h")],
                     extra_compile_args=flags)
     dist = Distribution({"name": "pdnkit-core", "ext_modules": [ext]})
     cmd: Any = build_ext(dist)

@@ -34,7 +34,8 @@ import/validate ratio (target >= 0.8); ``--hog`` keeps the other core busy meanw
 thread (CPU seconds, the collector off as during an import): the replay as ``validate`` runs
 it, the compact replay the import runs, the rows (``ReportBatch.add``), their Arrow tables
 (``to_arrow``), DuckDB's insert and commit of them into a new database file with the
-import's settings, and the openings' novelties at the end; each as microseconds a game and
+import's settings, and at the end the groups of copies (each replicated game is a group)
+and the openings' novelties; each as microseconds a game and
 as a share of the validation. What DuckDB alone takes is a floor no import that stores
 these tables goes under, whatever builds their rows; the last line stores the same Arrow
 tables plainly (tables of their own columns, no computed column or constraint), DuckDB's
@@ -49,6 +50,12 @@ each column a list, and the positions as one blob a game (four 64-bit words a pl
 today's moves:
 
     python benchmarks/import.py --layouts --games 2000
+``--compare-with TREE`` runs ``pdnkit import`` of this tree and of another checkout (an
+earlier commit, say: ``git archive COMMIT | tar -x -C TREE`` and this tree's compiled core
+copied into ``TREE/pdnkit/core``) on the same file, whole processes alternating, ``--rounds``
+pairs, and prints the medians and what this tree adds:
+
+    python benchmarks/import.py --compare-with /tmp/before --games 100000 --rounds 2
 """
 
 from __future__ import annotations
@@ -164,14 +171,15 @@ def run(mode: str, path: Path, db: Path, jobs: int, every: float = 1.0) -> dict[
     return result
 
 
-def _timed(cmd: list[str]) -> tuple[float, float]:
+def _timed(cmd: list[str], cwd: Path = ROOT,
+           env: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall and CPU seconds of one whole process (``cmd``, output discarded)."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          cwd=ROOT)
+                          cwd=cwd, env=env)
     wall = time.perf_counter() - t
     if proc.returncode not in (0, 1):  # (validate exits 1 when a game has an error)
         raise SystemExit(f"{cmd[1]} failed with status {proc.returncode}: {proc.stderr}")
@@ -216,6 +224,32 @@ def side_by_side(pdn: Path, tmpdir: Path, games: int, rounds: int, hog: bool) ->
           f"{med['validate'][1] / med['import'][1]:.2f}x; target >= 0.80)")
 
 
+def compare_with(pdn: Path, tmpdir: Path, games: int, rounds: int, other: Path) -> None:
+    """``pdnkit import`` of this tree against the same command of another checkout
+    (``other``: a source tree with its core built, such as ``git archive`` of an earlier
+    commit with this tree's compiled core copied in), as whole processes, alternating."""
+    import statistics
+
+    trees = {"this": ROOT, "other": other.resolve()}
+    got: dict[str, list[tuple[float, float]]] = {"this": [], "other": []}
+    for rnd in range(1, rounds + 1):
+        for name in (("this", "other") if rnd % 2 else ("other", "this")):
+            db = tmpdir / f"compare-{name}-{rnd}.duckdb"
+            env = {**os.environ, "PYTHONPATH": str(trees[name])}
+            wall, cpu = _timed([sys.executable, "-m", "pdnkit", "import", str(pdn), "--db",
+                                str(db), "--quiet"], cwd=trees[name], env=env)
+            db.unlink(missing_ok=True)
+            got[name].append((wall, cpu))
+            print(f"round {rnd} {name:5} ({trees[name]}): {wall:6.2f} s wall, {cpu:6.2f} s "
+                  f"CPU, {games / wall:7.0f} games/s", flush=True)
+    med = {m: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+           for m, v in got.items()}
+    print(f"\nmedian this {med['this'][0]:.2f} s wall ({med['this'][1]:.2f} s CPU), other "
+          f"{med['other'][0]:.2f} s wall ({med['other'][1]:.2f} s CPU): this takes "
+          f"{100 * (med['this'][0] / med['other'][0] - 1):+.1f}% wall, "
+          f"{100 * (med['this'][1] / med['other'][1] - 1):+.1f}% CPU")
+
+
 def parts(pdn: Path, tmpdir: Path, games: int) -> None:
     """The import's stages one after the other in this process (see the module doc)."""
     import gc
@@ -226,6 +260,7 @@ def parts(pdn: Path, tmpdir: Path, games: int) -> None:
     from pdnkit.openings.database import mark_loaded, settle_import
     from pdnkit.rows.batch import BATCH_GAMES, ReportBatch
     from pdnkit.rows.load import load_batch
+    from pdnkit.store import copies
     from pdnkit.store.db import ensure_schema
     from pdnkit.store.ingest import IMPORT_SETTINGS
     from pdnkit.validation import validate
@@ -275,9 +310,11 @@ def parts(pdn: Path, tmpdir: Path, games: int) -> None:
         con.execute("INSERT INTO files (file_id, path, sha256, size, games, imported_at) "
                     "VALUES (1, 'x', 'x', 0, ?, now())", [offset - 1])
         mark_loaded(con, 1, offset)
+        copies.mark_loaded(con, 1, offset)
         con.execute("COMMIT")
 
     times["DuckDB insert + commit"], _ = cpu(load)
+    times["copies (settle)"], _ = cpu(lambda: copies.settle_copies(con))
     times["novelties (settle)"], _ = cpu(lambda: settle_import(con))
     con.close()
     times["DuckDB floor (plain)"], _ = cpu(lambda: plain_floor(arrow, tmpdir / "floor.duckdb"))
@@ -425,6 +462,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="pairs for --side-by-side")
     ap.add_argument("--hog", action="store_true",
                     help="keep the other core busy during --side-by-side")
+    ap.add_argument("--compare-with", type=Path, default=None, metavar="TREE",
+                    help="pdnkit import of this tree against another checkout's, alternating")
     ap.add_argument("--parts", action="store_true",
                     help="the import's stages one after the other in this process")
     ap.add_argument("--layouts", action="store_true",
@@ -437,6 +476,9 @@ def main() -> None:
         pdn = tmpdir / f"intl_{args.games}.pdn"
         n = replicate(SOURCE, args.games, pdn)
         print(f"input: {n} games, {pdn.stat().st_size / 2**20:.1f} MB (from {SOURCE.name})")
+        if args.compare_with is not None:
+            compare_with(pdn, tmpdir, n, args.rounds, args.compare_with)
+            return
         if args.side_by_side:
             side_by_side(pdn, tmpdir, n, args.rounds, args.hog)
             return

@@ -65,7 +65,7 @@ class CodeInfo:
     severity: Severity
     summary: str
     explanation: str
-    stage: str  # "read", "replay", "result", "draw", "header", "analysis"
+    stage: str  # "read", "replay", "result", "draw", "header", "analysis", "egdb", "collection"
 
 
 @dataclass
@@ -140,14 +140,19 @@ CODES: dict[str, CodeInfo] = {
            "PDN 3.0 requires UTF-8. The file was decoded as the named legacy encoding "
            "(cp1252/latin-1, cp1251 or cp866, chosen by which reads as the most plausible "
            "text; the finding sits on the game with the first non-UTF-8 byte, with its line, "
-           "and `--encoding NAME` overrides the choice). Check names with accents or Cyrillic letters, "
+           "and `--encoding NAME` overrides the choice). In a UTF-8 file, one game written "
+           "in a legacy encoding is decoded in it on its own (the message says 'this game'): "
+           "the other games stay UTF-8. Check names with accents or Cyrillic letters, "
            "then re-save the file as UTF-8 (`pdnkit convert` does this)."),
         _c("invalid-bytes", "warning", "read",
            "bytes on this line are not valid in the file's encoding and were replaced",
            "The file is read as UTF-8 (it holds valid UTF-8 text) but this line has bytes "
-           "that are not UTF-8 (or not valid in the encoding given with --encoding). They "
-           "were replaced by U+FFFD; the other lines are unchanged. Fix the bytes, or read "
-           "the file with `--encoding NAME` if it is really in another encoding."),
+           "that are not UTF-8 (a character cut short, a stray byte beside UTF-8 text; or "
+           "not valid in the encoding given with --encoding). They were replaced by U+FFFD; "
+           "the other lines are unchanged. NUL bytes (fewer than a run of binary data) are "
+           "no text either: they are removed, so a tag line holding one stays a tag line. "
+           "Fix the bytes, or read the file with `--encoding NAME` if it is really in "
+           "another encoding."),
         _c("binary-data", "error", "read",
            "the input holds binary data (NUL bytes): a run is skipped and reading goes on; "
            "binary data on end stops it",
@@ -161,6 +166,14 @@ CODES: dict[str, CodeInfo] = {
            "the file holds no PDN text",
            "The input is empty or holds only blank lines. Check that the right file was "
            "named (an export that failed, a file truncated by a full disk)."),
+        _c("not-pdn", "warning", "read",
+           "the file holds text, but no PDN game",
+           "The file holds no tag pair, and less of its text reads as moves than as text "
+           "that is neither tags nor moves: it is not PDN (a README, a note, a listing saved "
+           "with the wrong name). It gives no game, only this finding, which says how the "
+           "text begins (the moves and the pieces of other text counted are in its "
+           "details). Check that the right file was named; a game collection without tags "
+           "reads as games, one per result."),
         _c("strict-violation", "warning", "read",
            "PDN 3.0 forbids this construct, but a liberal reader accepts it",
            "The text uses something the PDN 3.0 standard does not allow (a nested comment, "
@@ -327,6 +340,16 @@ CODES: dict[str, CodeInfo] = {
            "a move number or the side to move disagrees with the position",
            "The move number (or its `...` black-move form) does not match the ply it "
            "stands at. The move itself was replayed; check for missing or doubled moves."),
+        _c("board-turned", "info", "replay",
+           "the moves are written with the first mover at the bottom; read turned round",
+           "Alphanumeric squares are named from White's side (a1 bottom left), so in a "
+           "variant where Black moves first (English checkers) the first move comes from the "
+           "top: f6-e5. This game writes every square from the first mover's side instead "
+           "(PlayStrategy's English exports: 1. c3-d4): read as written, its first move would "
+           "be the other side's and the colours reversed against the players. Its first move "
+           "is legal only read turned round, so the whole game is read that way; the "
+           "canonical notation and every position are the usual ones. Nothing to fix: "
+           "`pdnkit convert` writes the game in the variant's usual notation."),
         _c("unknown-move", "warning", "replay",
            "the record holds a placeholder instead of a move",
            "`- -` or `...` stands where a move should be. Replay stops there."),
@@ -419,6 +442,43 @@ CODES: dict[str, CodeInfo] = {
            "a new engine process took over for the next position, and running `pdnkit "
            "analyse` again tries the position again. The message says what happened and the "
            "last line the engine wrote on its standard error."),
+        # --- endgame databases (pdnkit egdb build; docs/endgame-databases.md) -----------
+        _c("result-vs-egdb", "warning", "egdb",
+           "the recorded result contradicts the endgame databases at the final position",
+           "The game's final position is one the endgame databases hold (built with "
+           "`pdnkit egdb build`), and its value there (with best play, no move-count rule) "
+           "is not the recorded result: a win scored in a drawn position, a draw scored in a "
+           "won one, or the other side's win. A game can end that way (a resignation in a "
+           "drawn position, a loss on time, an agreed draw): check the result and the "
+           "last moves; details: value, plies, best_moves."),
+        _c("win-thrown-away", "info", "egdb",
+           "a won position became a draw or a loss with this move",
+           "Before this move its side had a win by the endgame databases, after it no "
+           "longer. Not an error in the record: a mistake in the game, located (details: "
+           "value and plies before and after, best_moves: the winning moves)."),
+        _c("draw-thrown-away", "info", "egdb",
+           "a drawn position became a loss with this move",
+           "Before this move its side could draw by the endgame databases, after it the "
+           "other side wins (details: values before and after, best_moves: the drawing "
+           "moves)."),
+        _c("egdb-win-drawn-by-rule", "info", "egdb",
+           "drawn by a move-count rule in a position the endgame databases say is won",
+           "The game was drawn by a move-count rule (FMJD 16 or 25 moves, the English 40 "
+           "moves, the Russian 15 moves ...) while one side had a win by the endgame "
+           "databases. The details say whether the fastest win fitted within the plies the "
+           "rule left (then a warning: the win was there to take) or not (a capture or a "
+           "promotion on the way would have restarted the count)."),
+        # --- collection (the games of a database together) -------------------------------
+        _c("probable-copy", "warning", "collection",
+           "probably a copy of another record, yet counted as a game of its own",
+           "Another record of the database has the same players, event, date and round "
+           "but other moves (one of the two has moves missing or mistyped), or this "
+           "record's moves could be a copy of several games whose tags it all fits. pdnkit "
+           "groups copies only on moves and tags it can trust (docs/duplicates.md), so both "
+           "records count until you say: `pdnkit rule-copies A B --same` makes them one "
+           "game (the better record stands for both), `--different` two games; the "
+           "details give both commands with the two records' places. Found when the "
+           "records are imported (`pdnkit duplicates` lists them)."),
     ]
 }
 

@@ -218,8 +218,12 @@ def _md_table(df: pd.DataFrame) -> str:
 
 def _filters_text(gf: GameFilter) -> str:
     used = [f"{k.replace('_', ' ')} = {v}" for k, v in dataclasses.asdict(gf).items()
-            if v not in (None, "") and v is not False]  # a flag left off says nothing
-    return ("Filters: " + ", ".join(used) + ".") if used else "All games in the database."
+            if v not in (None, "") and v is not False  # a flag left off says nothing
+            and k != "all_copies"]
+    once = (" Every record, the copies of a game included." if gf.all_copies else
+            " Each game once (its copies left out: pdnkit duplicates).")
+    return (("Filters: " + ", ".join(used) + ".") if used else
+            "All games in the database.") + once
 
 
 # --------------------------------------------------------------------------------------
@@ -344,6 +348,7 @@ def endgame_report(
     doc.table(person.head(200), "None.")
     if len(person) > 200:
         doc.folded(f"{len(person) - 200} more", person.iloc[200:])
+    _egdb_section(doc, con, gf, fmt)
     by_rule = endgame_summary(df, by="rule")
     doc.h("Verdicts by rule")
     doc.table(by_rule, "No draw or endgame rule became active in these games.")
@@ -449,6 +454,34 @@ def _check_card(row: Any, link: str | None) -> tuple[str, str]:
           + (f" Legal moves: {markdown(legal_text)}." if svg else "")
           + (f" [Open in the viewer]({link})" if link else ""))
     return card, md
+
+
+def _egdb_section(doc: _Doc, con: DbLike, gf: GameFilter, fmt: str) -> None:
+    """What the endgame databases say of the endings (:mod:`pdnkit.stats.endings`)."""
+    from pdnkit.stats.endings import egdb_coverage, egdb_verdicts
+
+    cover, found = egdb_coverage(con, filter=gf), egdb_verdicts(con, filter=gf)
+    doc.h("Endgame databases")
+    done = cover.loc[cover["built"], ["variant", "games"]].groupby("variant")["games"].max()
+    judged = int(done.sum()) if len(done) else 0
+    n = found["code"].value_counts().to_dict() if len(found) else {}
+    doc.p(f"{judged} games end in positions the built endgame databases hold: "
+          f"{n.get('win-thrown-away', 0)} wins thrown away, {n.get('draw-thrown-away', 0)} "
+          f"draws thrown away, {n.get('result-vs-egdb', 0)} results against the databases, "
+          f"{n.get('egdb-win-drawn-by-rule', 0)} won endings drawn by a move-count rule "
+          "(values with best play and no move-count rule; `fen` is the position before the "
+          "move, `best_moves` the moves that keep its value).")
+    doc.table(found.drop(columns=["message"]).head(200), "No verdict.")
+    doc.folded(f"{len(found) - 200} more", found.iloc[200:])
+    if fmt == "html":
+        for row in found.head(12).itertuples(index=False):
+            svg, _ = _check_board(row, None if is_missing(row.move) else str(row.move))
+            doc.raw(f'<div class="check">{svg}<div><p>{_h(str(row.message))}</p></div></div>',
+                    "")
+    missing = cover[~cover["built"] & (cover["games"] > cover["variant"].map(done).fillna(0))]
+    if len(missing):
+        doc.p("Not built (no error: these would judge more endings):")
+        doc.table(missing)
 
 
 def _h(text: str) -> str:

@@ -3,11 +3,17 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.shared import SHARED_DATA
+
+# validate and import judge endings with the endgame databases of $PDNKIT_EGDB (else the
+# per-user cache): the tests see none unless they build their own
+os.environ["PDNKIT_EGDB"] = tempfile.mkdtemp(prefix="pdnkit-tests-egdb-")
 
 
 @pytest.fixture

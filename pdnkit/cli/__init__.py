@@ -21,10 +21,11 @@ from pdnkit.cli.app import app
 #: help panels, in the order a user meets the stages
 _PANELS: list[tuple[str, list[str]]] = [
     ("Start here", ["demo"]),
-    ("Rules engine", ["variants", "moves", "perft"]),
+    ("Rules engine", ["variants", "moves", "perft", "egdb"]),
     ("PDN files", ["lint", "convert"]),
     ("Validation", ["validate", "explain", "show", "view"]),
-    ("Database", ["import", "query", "export", "duplicates", "upgrade", "lake"]),
+    ("Database", ["import", "query", "export", "duplicates", "rule-copies", "merge", "upgrade",
+                  "lake"]),
     ("Analysis", ["search", "games", "stats", "tree", "openings", "analyse", "plot", "report",
                   "players", "ratings", "serve"]),
 ]
@@ -33,11 +34,13 @@ _PANELS: list[tuple[str, list[str]]] = [
 _MODULES: dict[str, list[str]] = {
     "analysis_cmd": ["stats", "report", "tree", "plot"],
     "analyse_cmd": ["analyse"],
+    "egdb_cmd": ["egdb"],
     "pdn_cmd": ["lint", "convert"],
     "rules_cmd": ["variants", "perft", "moves"],
     "search_cmd": ["search", "games", "players"],
     "serve_cmd": ["serve"],
-    "store_cmd": ["import", "query", "export", "duplicates", "upgrade", "demo"],
+    "store_cmd": ["import", "query", "export", "duplicates", "rule-copies", "merge", "upgrade",
+                  "demo"],
     "lake_cmd": ["lake"],
     "openings_cmd": ["openings"],
     "ratings_cmd": ["ratings"],

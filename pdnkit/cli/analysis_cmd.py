@@ -15,6 +15,7 @@ import typer
 
 from pdnkit.cli.app import app, fail, usage_errors
 from pdnkit.cli.options import (
+    AllCopies,
     DateFrom,
     DateTo,
     Db,
@@ -26,7 +27,7 @@ from pdnkit.cli.options import (
     Player,
     VariantFilter,
     Wide,
-    match_filter,
+    read_filter,
 )
 from pdnkit.cli.output import check, emit, output, screen_text
 
@@ -75,7 +76,9 @@ stats_app = typer.Typer(
         "Statistics over a pdnkit database: openings, novelties, players, results, game "
         "lengths, findings, crosstables and the players' accuracy by an engine.\n\nThe statistics take the same filters ([cyan]--variant "
         "--event --player --from --to --min-games[/cyan], each where it applies) and write a "
-        "table, CSV, JSON, JSONL or Parquet like every table command."
+        "table, CSV, JSON, JSONL or Parquet like every table command. Each game counts "
+        "once, by the record that stands for its copies ([bold]pdnkit duplicates[/bold]); "
+        "[cyan]--all-copies[/cyan] counts every record."
     ),
     no_args_is_help=True,
     rich_markup_mode="rich",
@@ -129,6 +132,7 @@ def stats_openings(
                                          show_default=False),
     variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Openings: games, wins of each side, draws, scores, draw rate and average length.
@@ -141,7 +145,7 @@ def stats_openings(
     """
     chosen = by.value if by is not None else ("moves" if plies is not None else "code")
     _run_stats("openings", db, fmt, out, wide, plies=plies, by=chosen, variant=variant,
-               event=event, player=player, filter=match_filter(match), date_from=date_from, date_to=date_to,
+               event=event, player=player, filter=read_filter(match, all_copies), date_from=date_from, date_to=date_to,
                min_games=min_games)
 
 
@@ -155,7 +159,7 @@ def stats_openings(
 def stats_novelties(
     db: Db = None,
     variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
-    date_from: DateFrom = None, date_to: DateTo = None,
+    date_from: DateFrom = None, date_to: DateTo = None, all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Novelties: for each game, the first ply at which its position had not occurred in any
@@ -170,7 +174,7 @@ def stats_novelties(
     sink = output(fmt, out, [db], wide=wide)
     with usage_errors():
         df = novelties(db, variant=variant, event=event, player=player,
-                       date_from=date_from, date_to=date_to, filter=match_filter(match))
+                       date_from=date_from, date_to=date_to, filter=read_filter(match, all_copies))
     emit(df, sink, title=f"novelties ({len(df)} games)")
 
 
@@ -183,11 +187,12 @@ def stats_players(
                                       help="Only players whose name contains this text."),
     match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Players: games, wins/draws/losses as White and as Black, score, first and last game."""
     _run_stats("players", db, fmt, out, wide, variant=variant, event=event, player=player,
-               filter=match_filter(match), date_from=date_from, date_to=date_to, min_games=min_games)
+               filter=read_filter(match, all_copies), date_from=date_from, date_to=date_to, min_games=min_games)
 
 
 @stats_app.command("results", epilog=(
@@ -200,11 +205,12 @@ def stats_results(
                                 "[cyan]year[/cyan], comma separated."),
     variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Results by variant, event or year: wins, draws, losses, White's score, draw rate."""
     _run_stats("results", db, fmt, out, wide, by=by, variant=variant, event=event,
-               player=player, filter=match_filter(match), date_from=date_from, date_to=date_to, min_games=min_games)
+               player=player, filter=read_filter(match, all_copies), date_from=date_from, date_to=date_to, min_games=min_games)
 
 
 @stats_app.command("lengths", epilog=(
@@ -213,12 +219,12 @@ def stats_lengths(
     db: Db = None,
     bin_width: int = typer.Option(10, "--bin", help="Width of a bin in plies."),
     variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
-    date_from: DateFrom = None, date_to: DateTo = None,
+    date_from: DateFrom = None, date_to: DateTo = None, all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Game length distribution (plies in the main line) per variant."""
     _run_stats("lengths", db, fmt, out, wide, bin_width=bin_width, variant=variant,
-               event=event, player=player, filter=match_filter(match), date_from=date_from, date_to=date_to)
+               event=event, player=player, filter=read_filter(match, all_copies), date_from=date_from, date_to=date_to)
 
 
 @stats_app.command("findings", epilog=(
@@ -231,11 +237,12 @@ def stats_findings(
                                        "[cyan]event[/cyan] or list the worst [cyan]game[/cyan]s."),
     variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Findings by code, file or event, with the share of clean games: which sources are dirty."""
     _run_stats("findings", db, fmt, out, wide, by=by.value, variant=variant, event=event,
-               player=player, filter=match_filter(match), date_from=date_from, date_to=date_to, min_games=min_games)
+               player=player, filter=read_filter(match, all_copies), date_from=date_from, date_to=date_to, min_games=min_games)
 
 
 @stats_app.command("accuracy", epilog=(
@@ -274,6 +281,7 @@ def stats_crosstable(
     date_from: DateFrom = None, date_to: DateTo = None,
     scoring: str = typer.Option("auto", "--scoring", help="2 (2-1-0), 1 (1-½-0) or auto "
                                 "(2 where the file writes 2-0 results)."),
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Crosstable of an event: players x players with results, points and games.
@@ -285,7 +293,7 @@ def stats_crosstable(
     sink = output(fmt, out, [db], wide=wide)
     with usage_errors():
         df = crosstable(db, event=event, variant=variant, date_from=date_from,
-                        date_to=date_to, scoring=scoring)
+                        date_to=date_to, scoring=scoring, filter=read_filter(all_copies=all_copies))
     emit(df, sink)
 
 
@@ -302,6 +310,7 @@ def tree_command(
                                           "ignored)."),
     variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
     book: bool = typer.Option(False, "--book", help="The book's view: per move the games, "
                               "+/=/- and score from the side to move, and transpositions."),
@@ -321,7 +330,7 @@ def tree_command(
     with usage_errors():  # a bad FEN or move, no database
         df = tree(db, fen=fen, moves=moves, variant=variant, event=event, player=player,
                   date_from=date_from, date_to=date_to, min_games=min_games,
-                  filter=match_filter(match))
+                  filter=read_filter(match, all_copies))
     text = sink.format == "text"  # the human view: fewer columns
     if book:
         df = df[["variant", "move", "games", "side", "wins", "draws", "losses", "score",
@@ -357,6 +366,7 @@ def plot_command(
     db: Db = None,
     variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     plies: int = typer.Option(4, "--plies", "-n", help="openings: length in half-moves."),
     top: int | None = typer.Option(None, "--top", help="openings: how many openings to show "
                                    "(15); ratings: how many players (5).",
@@ -389,7 +399,7 @@ def plot_command(
                    player=player, date_from=date_from, date_to=date_to, min_games=min_games,
                    plies=plies, top=top, bin_width=bin_width, what=what, fen=fen,
                    system=system, period=period, names=names,
-                   filter=match_filter(match))
+                   filter=read_filter(match, all_copies))
     with atomic_path(out, inputs=inputs) as tmp:  # whole or not at all, never over the db
         fig.savefig(tmp, format=suffix[1:], dpi=dpi, bbox_inches="tight")
     typer.echo(f"wrote {out}")
@@ -429,7 +439,7 @@ _OUT = typer.Option(None, "--out", "-o",
 def report_endgame(
     db: Db = None, out: Path | None = _OUT,
     variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
-    date_from: DateFrom = None, date_to: DateTo = None,
+    date_from: DateFrom = None, date_to: DateTo = None, all_copies: AllCopies = False,
 ) -> None:
     """Draw and endgame rules: every game where one became active, with a verdict.
 
@@ -438,7 +448,7 @@ def report_endgame(
     variant, event and rule.
     """
     _run_report("endgame", db, out, variant=variant, event=event, player=player,
-                date_from=date_from, date_to=date_to, filter=match_filter(match))
+                date_from=date_from, date_to=date_to, filter=read_filter(match, all_copies))
 
 
 @report_app.command("openings", epilog=(
@@ -447,14 +457,14 @@ def report_endgame(
 def report_openings(
     db: Db = None, out: Path | None = _OUT,
     variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
-    date_from: DateFrom = None, date_to: DateTo = None,
+    date_from: DateFrom = None, date_to: DateTo = None, all_copies: AllCopies = False,
 ) -> None:
     """The ballot report: for each ballot played (English three-move ballots, 11-man
     ballots, the basic positions ...), its games, wins by side, draws and whether it was
     decisive; then the openings by code and by name.
     """
     _run_report("openings", db, out, variant=variant, event=event, player=player,
-                date_from=date_from, date_to=date_to, filter=match_filter(match))
+                date_from=date_from, date_to=date_to, filter=read_filter(match, all_copies))
 
 
 @report_app.command("collection", epilog=(
@@ -462,8 +472,8 @@ def report_openings(
 def report_collection(
     db: Db = None, out: Path | None = _OUT,
     variant: VariantFilter = None, event: Event = None, player: Player = None, match: Match = False,
-    date_from: DateFrom = None, date_to: DateTo = None,
+    date_from: DateFrom = None, date_to: DateTo = None, all_copies: AllCopies = False,
 ) -> None:
     """Validation summary: games, clean share, findings by code, the worst files and games."""
     _run_report("collection", db, out, variant=variant, event=event, player=player,
-                date_from=date_from, date_to=date_to, filter=match_filter(match))
+                date_from=date_from, date_to=date_to, filter=read_filter(match, all_copies))

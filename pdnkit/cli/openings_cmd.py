@@ -13,6 +13,7 @@ import typer
 
 from pdnkit.cli.app import app, fail, usage_errors
 from pdnkit.cli.options import (
+    AllCopies,
     Db,
     Edition,
     Encoding,
@@ -93,6 +94,7 @@ def openings_list(
     db: Db = None,
     entries: bool = typer.Option(False, "--entries",
                                  help="One row per entry: code, name, line, flags, source."),
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """The opening tables: shipped with pdnkit and (with --db) loaded into the database,
@@ -101,7 +103,7 @@ def openings_list(
 
     sink = output(fmt, out, [db] if db else [], wide=wide)
     with usage_errors():
-        df = list_openings(db, variant=variant, entries=entries)
+        df = list_openings(db, variant=variant, entries=entries, all_copies=all_copies)
     emit(df, sink, title="opening entries" if entries else "opening tables")
 
 
@@ -117,6 +119,7 @@ def openings_classify(
                                                  "shipped ones (repeat for more)."),
     kind: TableKind = _KIND,
     edition: Edition = None, encoding: Encoding = None,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Label games with their opening without importing them: code, name, the ply they
@@ -128,5 +131,6 @@ def openings_classify(
     sink = output(fmt, out, [db] if db else list(paths or []), wide=wide)
     with usage_errors():
         df = classify(paths or None, db=db, variant=variant, tables=table or [],
-                      kind=kind.value, edition=edition, encoding=encoding)
+                      kind=kind.value, edition=edition, encoding=encoding,
+                      all_copies=all_copies)
     emit(df, sink, title=f"openings ({len(df)} games)")

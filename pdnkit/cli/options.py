@@ -233,27 +233,35 @@ DateFrom = Annotated[str | None, typer.Option("--from",
 DateTo = Annotated[str | None, typer.Option("--to", help="Up to this date (inclusive): YYYY, "
                                                          "YYYY-MM or YYYY-MM-DD.")]
 MinGames = Annotated[int, typer.Option("--min-games", "-m", help="Drop rows with fewer games.")]
+AllCopies = Annotated[bool, typer.Option(
+    "--all-copies", help="Count every record, the copies of a game included ([bold]pdnkit "
+                         "duplicates[/bold] lists them). By default each game counts once, "
+                         "by the record that stands for its copies.")]
+
 
 __all__ = [
-    "CSV_FORMULA_HELP", "DB_HELP", "ENCODING_HELP", "FORMAT_ALIASES", "IRREGULAR_HELP", "SourceDb", "TABLE_FORMATS",
-    "VALIDATE_FORMATS", "DateFrom", "DateTo", "Db", "Edition", "Encoding", "Event", "Format",
-    "Ignore", "Irregular", "IrregularOpt", "JsonFormat", "JsonlFormat", "Match", "MinGames", "Out",
-    "Player", "Select", "UsageError", "ValidateFormat", "Variant", "VariantArg",
-    "VariantFilter", "Wide", "format_name", "known_encoding", "known_variant", "match_filter",
-    "variant_name",
+    "CSV_FORMULA_HELP", "DB_HELP", "ENCODING_HELP", "FORMAT_ALIASES", "IRREGULAR_HELP", "SourceDb",
+    "TABLE_FORMATS", "VALIDATE_FORMATS", "AllCopies", "DateFrom", "DateTo", "Db", "Edition",
+    "Encoding", "Event", "Format", "Ignore", "Irregular", "IrregularOpt", "JsonFormat",
+    "JsonlFormat", "Match", "MinGames", "Out", "Player", "Select", "UsageError",
+    "ValidateFormat", "Variant", "VariantArg", "VariantFilter", "Wide", "format_name",
+    "known_encoding", "known_variant", "read_filter", "variant_name",
 ]
 
 
-def match_filter(match: bool) -> GameFilter | None:
-    """The filter ``--match`` gives the library functions (their ``filter=``): a player
-    matched by name; ``None`` without it.
+def read_filter(match: bool = False, all_copies: bool = False) -> GameFilter | None:
+    """The ``filter=`` a read command gives the library functions for ``--match`` (a
+    player matched by name) and ``--all-copies`` (every record, the copies of a game
+    included); ``None`` without either (a substring of a name, each game once).
 
     Example:
-        >>> match_filter(True).match, match_filter(False) is None
+        >>> read_filter(match=True).match, read_filter(all_copies=True).all_copies
         (True, True)
+        >>> read_filter() is None
+        True
     """
-    if not match:
+    if not (match or all_copies):
         return None
     from pdnkit.stats.filters import GameFilter
 
-    return GameFilter(match=True)
+    return GameFilter(match=match, all_copies=all_copies)

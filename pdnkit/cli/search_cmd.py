@@ -14,6 +14,7 @@ import typer
 
 from pdnkit.cli.app import app, usage_errors
 from pdnkit.cli.options import (
+    AllCopies,
     DateFrom,
     DateTo,
     Db,
@@ -25,7 +26,7 @@ from pdnkit.cli.options import (
     UsageError,
     VariantFilter,
     Wide,
-    match_filter,
+    read_filter,
 )
 from pdnkit.cli.output import emit, output, terminal_safe
 
@@ -88,6 +89,7 @@ def search_command(
     match: Match = False,
     date_from: DateFrom = None,
     date_to: DateTo = None,
+    all_copies: AllCopies = False,
     fmt: Format = None,
     out: Out = None,
     wide: Wide = False,
@@ -105,7 +107,7 @@ def search_command(
                     mirror=mirror, material=material, manoeuvre=manoeuvre, captures=captures,
                     promotes=True if promotes else None, before=before, after=after,
                     first=first, limit=limit, variant=variant, event=event, player=player,
-                    date_from=date_from, date_to=date_to, filter=match_filter(match))
+                    date_from=date_from, date_to=date_to, filter=read_filter(match, all_copies))
     if sink.format == "text" and sink.to_screen:
         df = df.drop(columns=["fen"])
     emit(df, sink, limit=50)

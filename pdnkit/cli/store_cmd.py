@@ -1,4 +1,5 @@
-"""``pdnkit import``, ``query``, ``export``, ``upgrade``, ``duplicates`` and ``demo``: the game
+"""``pdnkit import``, ``query``, ``export``, ``upgrade``, ``duplicates``, ``rule-copies``,
+``merge`` and ``demo``: the game
 database.
 
 Each command is a thin shell over the library function of the same name in
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import typer
 
-from pdnkit.cli.app import app, usage_errors, user_sql
+from pdnkit.cli.app import app, fail, usage_errors, user_sql
 from pdnkit.cli.options import (
     Db,
     Edition,
@@ -25,6 +26,7 @@ from pdnkit.cli.options import (
     JsonFormat,
     Out,
     Select,
+    SourceDb,
     Variant,
     Wide,
 )
@@ -215,11 +217,18 @@ def export_command(
         None, "--engine", "-E",
         help="With --annotate: which analysis, where the database holds several (an "
              "engine's name, or the start of [cyan]name version depth N[/cyan])."),
+    all_copies: bool = typer.Option(
+        False, "--all-copies", help="Write every record, the copies of a game included "
+                                    "(default: each game once, by the record that stands "
+                                    "for its copies)."),
 ) -> None:
     """Write games from the database as canonical PDN 3.0.
 
     Moves are written in canonical notation where they were replayed; tags, comments,
-    variations and results as read. Importing the export gives the same games. The file
+    variations and results as read. Each game is written once (the record that stands for
+    its copies, [bold]pdnkit duplicates[/bold]) unless [cyan]--all-copies[/cyan]; to write
+    one record per game with the tags its copies add, see [bold]pdnkit merge[/bold].
+    Importing the export gives the same games. The file
     is written whole or not at all (an existing one is replaced only at the end), the
     database is opened read-only and [cyan]--where[/cyan] cannot reach files.
     """
@@ -230,7 +239,7 @@ def export_command(
         check(out, [db])  # the one output check, before anything is read
     with usage_errors(), user_sql("--where"):
         n = export(screen() if to_stdout else out, db=db, where=where,  # a terminal: safe
-                   annotate=annotate, engine=engine)
+                   annotate=annotate, engine=engine, all_copies=all_copies)
     typer.echo(f"{n} games -> {out}", err=True)
 
 
@@ -264,7 +273,11 @@ def upgrade_command(db: Db = None) -> None:
 
 @app.command(
     "duplicates",
-    epilog="Example:\n\n  [bold]pdnkit duplicates --db games.duckdb --format csv[/bold]",
+    epilog=("Examples:\n\n  [bold]pdnkit duplicates --db games.duckdb[/bold]\n\n"
+            "  [bold]pdnkit duplicates --db games.duckdb --format json --out groups.json[/bold]"
+            "\n\nThen: [bold]pdnkit rule-copies A B --same[/bold] (or --different) for a "
+            "probable copy, [bold]pdnkit merge --db games.duckdb --out merged.pdn[/bold] for "
+            "one record per game."),
 )
 def duplicates_command(
     db: Db = None,
@@ -275,18 +288,34 @@ def duplicates_command(
     files: bool = typer.Option(False, "--files",
                                help="List identical files instead: the same bytes imported "
                                     "under several paths (loaded once)."),
+    rulings: bool = typer.Option(False, "--rulings",
+                                 help="List the rulings made with [bold]pdnkit rule-copies"
+                                      "[/bold] instead."),
 ) -> None:
-    """List groups of games with identical moves (same variant, start and main line).
+    """List the copies of one game: each group, the record that stands for it, each copy's kind.
 
-    For each group: how many games, where they are ([cyan]path#game-number[/cyan]), the
-    players, and whether their tags differ (and which). Like pgn-extract's duplicate
-    detection for chess. With [cyan]--files[/cyan]: files whose bytes were imported under
-    more than one path, with every path. In CSV, list fields (game_ids, locations, paths
-    ...) are JSON lists such as [cyan]"[279, 280]"[/cyan].
+    A copy is the same game recorded again: the same main line ([cyan]identical[/cyan],
+    other [cyan]tags[/cyan], or [cyan]annotated[/cyan] with other comments, NAGs or
+    variations), or its start of at least 20 plies ([cyan]prefix[/cyan]: the last moves
+    lost), whose known players, dates, rounds and results do not contradict. The record
+    with the longest main line, then a real result, the most tags, the fewest errors, the
+    smallest path and game number stands for the group ([cyan]canonical[/cyan]); every
+    statistic, report and export counts it alone unless [cyan]--all-copies[/cyan].
+    Listed apart and counted as games of their own: [cyan]same-moves[/cyan] (other games
+    with the same moves: a short book line) and [cyan]probable[/cyan] (the same players,
+    event, date and round, other moves: rule on them with [bold]pdnkit rule-copies[/bold]).
+    In CSV, list fields (locations, kinds ...) are JSON lists. With [cyan]--files[/cyan]:
+    files whose bytes were imported under more than one path, with every path.
     """
     from pdnkit.store import duplicates
 
     sink = output(fmt, out, [db], wide=wide)
+    if rulings:
+        from pdnkit.store import rulings as ruled
+
+        with usage_errors():
+            emit(ruled(db), sink, limit=limit, empty="no rulings")
+        return
     with usage_errors():
         df = duplicates(db=db, files=files)
     if not (sink.format == "text" and sink.to_screen):
@@ -298,13 +327,99 @@ def duplicates_command(
         emit(shown, sink, limit=limit, empty="no identical files",
              title=f"{len(df)} file(s) imported under several paths" if len(df) else None)
         return
-    shown = df.drop(columns=["moves_hash", "game_ids"]).copy()
-    shown["locations"] = [", ".join(Path(loc).name for loc in locs)
-                          for locs in shown["locations"]]
+    shown = df.drop(columns=["moves_hash", "game_ids", "canonical", "tags_differ"]).copy()
+    shown["locations"] = ["\n".join(f"{Path(loc).name} ({kind})" for loc, kind in
+                                    zip(locs, kinds, strict=True))
+                          for locs, kinds in zip(shown["locations"], shown["kinds"], strict=True)]
+    shown = shown.drop(columns=["kinds"])
     shown["differing_tags"] = [", ".join(t) for t in shown["differing_tags"]]
     shown["players"] = ["; ".join(p) for p in shown["players"]]
-    emit(shown, sink, limit=limit, empty="no duplicate games",
-         title=f"{len(df)} group(s) of games with identical moves" if len(df) else None)
+    counts = df["relation"].value_counts().to_dict() if len(df) else {}
+    title = (f"{counts.get('copies', 0)} group(s) of copies, "
+             f"{counts.get('same-moves', 0)} line(s) of other games with the same moves, "
+             f"{counts.get('probable', 0)} pair(s) of probable copies to rule on"
+             ) if len(df) else None
+    emit(shown, sink, limit=limit, empty="no copies", title=title)
+
+
+@app.command(
+    "rule-copies",
+    epilog=("Examples:\n\n"
+            "  [bold]pdnkit rule-copies 'nk2003.pdn#33' 'archive/nk2003.pdn#12' --same[/bold]"
+            "\n\n"
+            "  [bold]pdnkit rule-copies 1204 1377 --different[/bold]   (game_ids)\n\n"
+            "  [bold]pdnkit duplicates --rulings[/bold]   every ruling"),
+)
+def rule_copies_command(
+    first: str = typer.Argument(..., help="A record: PATH#N as pdnkit duplicates writes it "
+                                          "(the file's name will do when only one file has "
+                                          "it), or a game_id."),
+    second: str = typer.Argument(..., help="The other record."),
+    same: bool = typer.Option(False, "--same", help="They are one game: count it once."),
+    different: bool = typer.Option(False, "--different",
+                                   help="They are two games: never group them."),
+    forget: bool = typer.Option(False, "--forget",
+                                help="Forget the ruling: the rules of copies decide again."),
+    db: Db = None,
+) -> None:
+    """Rule on two records: one game ([cyan]--same[/cyan]) or two ([cyan]--different[/cyan]).
+
+    Copies are grouped only on what moves and tags show; a probable copy (the same
+    players, event, date and round, other moves: a [cyan]probable-copy[/cyan] finding)
+    counts as a game of its own until you rule. A ruling names each record by its file's
+    content and its number there, so it holds when files are renamed or imported again;
+    the groups and every statistic follow at once.
+    """
+    from pdnkit.store import rule_copies
+
+    chosen = [name for name, on in (("same", same), ("different", different),
+                                    ("forget", forget)) if on]
+    if len(chosen) != 1:
+        raise fail("give one of --same, --different or --forget")
+    with usage_errors():
+        result = rule_copies(db, first, second, chosen[0])
+    typer.echo(terminal_safe(str(result)))
+
+
+@app.command(
+    "merge",
+    epilog=("Examples:\n\n"
+            "  [bold]pdnkit merge a.pdn b.pdn archive/ --out merged.pdn --log merge.csv[/bold]"
+            "\n\n  [bold]pdnkit merge --db games.duckdb --out merged.pdn --log merge.json"
+            "[/bold]"),
+)
+def merge_command(
+    paths: list[Path] | None = typer.Argument(None, help="PDN files and folders to merge "
+                                                         "(or --db)."),
+    out: Path = typer.Option(..., "--out", "-o", help="The PDN file to write."),
+    log: Path | None = typer.Option(None, "--log",
+                                    help="The merge log: [cyan].csv[/cyan] or "
+                                         "[cyan].json[/cyan], a row for every record and "
+                                         "every tag taken or left out."),
+    db: SourceDb = None,
+    variant: Variant = None,
+    edition: Edition = None,
+    encoding: Encoding = None,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Write one record per game: each group of copies as the record that stands for it,
+    with the tags it lacks taken from its copies.
+
+    From PDN files (imported into a temporary database first, as the import reads them)
+    or a database ([cyan]--db[/cyan]). The copies are those that [bold]pdnkit
+    duplicates[/bold] lists; probable copies are both written (rule on them first with the
+    command [bold]pdnkit rule-copies[/bold]). A tag a copy gives otherwise stays as the
+    record written has it, and the log says so. The output is canonical PDN 3.0, written
+    whole or not at all, never over an input.
+    """
+    from pdnkit.store import merge
+
+    if bool(paths) == (db is not None):
+        raise fail("give PDN files to merge or --db DB")
+    with usage_errors():
+        result = merge(paths or (), db=db, out=out, log=log, variant=variant,
+                       edition=edition, encoding=encoding, progress=not quiet)
+    typer.echo(terminal_safe(str(result)))
 
 
 @app.command(

@@ -73,9 +73,19 @@ class Summary:
         self.worst_rank = -1
         self.variants: dict[str, int] = {}
         self.guessed: dict[str, int] = {}
+        #: findings about files rather than games (an empty file, a file that is not PDN)
+        self.file_findings = 0
 
     def add(self, report: Any) -> None:
-        """Count one :class:`~pdnkit.validation.GameReport`."""
+        """Count one :class:`~pdnkit.validation.GameReport` (a file-level one: its findings
+        only, no game)."""
+        if report.file_level:
+            for f in report.findings:
+                key = (f.code, f.severity.value)
+                self.by_code[key] = self.by_code.get(key, 0) + 1
+                self.worst_rank = max(self.worst_rank, f.severity.rank)
+            self.file_findings += len(report.findings)
+            return
         self.games += 1
         self.plies += report.replayed_plies
         self.by_status[report.status] = self.by_status.get(report.status, 0) + 1
@@ -111,6 +121,8 @@ class Summary:
         t.add_row("with errors", str(self.by_status.get("error", 0)))
         t.add_row("unparsed", str(self.by_status.get("unparsed", 0)))
         t.add_row("plies replayed", str(self.plies))
+        if self.file_findings:
+            t.add_row("file findings", f"{self.file_findings} (about files, not games)")
         if self.variants:
             t.add_row("variants", _counts(self.variants))
         if self.guessed:
@@ -140,7 +152,8 @@ def _csv_rows(report: Any, raw: bool = False) -> list[dict[str, Any]]:
     """One CSV row per finding of ``report``; text cells that a spreadsheet would run as a
     formula written after a ``'`` (:func:`pdnkit.cli.output.spreadsheet_safe`) unless
     ``raw``."""
-    base = {"file": report.file, "index": report.index, "game_line": report.line,
+    base = {"file": report.file, "index": None if report.file_level else report.index,
+            "game_line": report.line,
             "variant": report.variant, "white": report.white, "black": report.black,
             "result": report.result, "status": report.status}
     rows = []

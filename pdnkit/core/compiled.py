@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
-__all__ = ["ERROR", "draw_run", "has", "has_capture", "has_moves", "key", "legal_moves",
-           "misnumbered", "perft", "replay", "scanner", "supports", "tactics"]
+__all__ = ["ERROR", "draw_run", "egdb_set", "has", "has_capture", "has_moves", "key",
+           "legal_moves", "misnumbered", "perft", "replay", "scanner", "supports", "tactics"]
 
 _core: Any = None
 ERROR: str | None = None
@@ -82,6 +82,18 @@ def draw_run() -> Any:
     if _core is None or PURE_REQUESTED:
         return None
     return getattr(_core, "draw_run", None)  # None: an extension built before the loop
+
+
+def egdb_set(rules: Rules) -> Any:
+    """A new endgame-database set of the extension for ``rules`` (``egdb_new``); ``None``
+    without the extension (or with ``PDNKIT_PURE=1``) or when the core cannot hold the
+    variant. Raises ``ValueError`` when the index cannot (king-move counters)."""
+    if _core is None or PURE_REQUESTED or not hasattr(_core, "egdb_new"):
+        return None
+    table = _table(rules)
+    if table is None:
+        return None
+    return _core, _core.egdb_new(table, bool(rules.losing_game))
 
 
 def supports(rules: Rules) -> bool:

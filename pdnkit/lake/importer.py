@@ -172,11 +172,12 @@ def import_lake(paths: Iterable[str | Path] | str | Path, lake: str | Path,
                         raise
                     raise run.full(exc, src, sources[n + 1:]) from None
                 lock.refresh()
-            # the lake's novelties (every game's depends on all the others), kept for its
-            # readers, who never write into the lake
-            from pdnkit.store.lakeview import keep_novelties
+            # the lake's groups of copies and novelties (every game's depends on all the
+            # others), kept for its readers, who never write into the lake
+            from pdnkit.store.lakeview import keep_copies, keep_novelties
 
             try:
+                keep_copies(lake)
                 keep_novelties(lake)
             except OSError as exc:
                 if exc.errno not in _FULL:

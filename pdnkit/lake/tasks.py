@@ -222,7 +222,7 @@ class _PartWriter:
         self.key = chunk_id(task.file_id, task.chunk)
 
     def write(self, batch: Any, result: ChunkResult) -> None:
-        if not batch.games_count:
+        if not (batch.games_count or batch.findings_count):
             return
         load_batch(self.con, batch.to_arrow(), 0, self.games, batch.layouts)
         self.games += batch.games_count

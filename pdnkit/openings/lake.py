@@ -41,22 +41,25 @@ if TYPE_CHECKING:
 #: what a lake's novelties depend on, per source: file id, content hash, first game id, games
 Source = tuple[int, str, int, int]
 
-__all__ = ["CACHE_FOLDER", "attach_novelties", "novelty_digest", "novelty_path",
-           "write_novelties"]
+__all__ = ["CACHE_FOLDER", "RULE", "attach_novelties", "novelty_digest", "novelty_path",
+           "read_cached", "write_cached", "write_novelties"]
 
 #: the lake's folder of computed opening data
 CACHE_FOLDER = "_openings"
+#: the rule the kept novelties were computed by (a table kept by another is computed again):
+#: 2, among the games counted once (a copy of a game is no earlier game)
+RULE = 2
 
 
 def novelty_digest(sources: Sequence[Source]) -> str:
     """What the lake's novelties depend on: its sources (id, content hash, first game id,
-    games), as a short hex digest.
+    games) and :data:`RULE`, as a short hex digest.
 
     Example:
         >>> novelty_digest([])
-        '4f53cda18c2baa0c'
+        '6cabe1ea81058a92'
     """
-    return hashlib.sha256(json.dumps([list(s) for s in sources]).encode("utf-8")
+    return hashlib.sha256(json.dumps([RULE, [list(s) for s in sources]]).encode("utf-8")
                           ).hexdigest()[:16]
 
 
@@ -77,7 +80,7 @@ def attach_novelties(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, roo
     computed. Called by :func:`pdnkit.store.lakeview.open_lake` once the views stand."""
     if not any(s[3] for s in sources):
         return False
-    computed = not _read_cache(con, fs, novelty_path(root, sources), _TABLE)
+    computed = not read_cached(con, fs, novelty_path(root, sources), _TABLE)
     if computed:
         compute_novelties(con, "_lake_novelty_rows")
         con.execute(f"CREATE OR REPLACE TABLE {_TABLE} AS "
@@ -108,12 +111,20 @@ def write_novelties(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, root
     path = novelty_path(root, sources)
     if fs.exists(path):
         return False
-    _write_cache(con, fs, root, path, _TABLE)
+    write_cached(con, fs, f"{root}/{CACHE_FOLDER}", path, _TABLE, "novelties-")
     return bool(fs.exists(path))
 
 
-def _read_cache(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, path: str, table: str) -> bool:
-    """Load the cached novelties at ``path`` into ``table``; False when there are none."""
+def read_cached(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, path: str,
+                table: str) -> bool:
+    """Load the table a lake keeps at ``path`` into ``table`` of ``con``; False when there
+    is none (or it cannot be read: a half-written file of another reader).
+
+    Example:
+        >>> import duckdb, fsspec
+        >>> read_cached(duckdb.connect(), fsspec.filesystem("file"), "/nowhere.parquet", "t")
+        False
+    """
     import pyarrow.parquet as pq
 
     try:
@@ -127,16 +138,26 @@ def _read_cache(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, path: st
     return True
 
 
-def _write_cache(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, root: str, path: str,
-                 table: str) -> None:
-    """Keep ``table`` at ``path`` (written under a temporary name, then renamed; older
-    caches removed); a lake that cannot be written keeps none."""
+def write_cached(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, folder: str,
+                 path: str, table: str, prefix: str) -> None:
+    """Keep ``table`` of ``con`` at ``path`` in the lake's ``folder`` (written under a
+    temporary name, then renamed; the older files of the folder whose names start with
+    ``prefix`` removed); a lake that cannot be written keeps none. For the lake's writer,
+    under its lock.
+
+    Example:
+        >>> import duckdb, fsspec, tempfile
+        >>> con = duckdb.connect(); _ = con.execute("CREATE TABLE t AS SELECT 1 AS x")
+        >>> d = tempfile.mkdtemp()
+        >>> write_cached(con, fsspec.filesystem("file"), d, d + "/x-1.parquet", "t", "x-")
+        >>> read_cached(con, fsspec.filesystem("file"), d + "/x-1.parquet", "u")
+        True
+    """
     import pyarrow.parquet as pq
 
     data = con.sql(f"SELECT * FROM {table}").arrow()
     if hasattr(data, "read_all"):  # a RecordBatchReader in newer DuckDB releases
         data = data.read_all()
-    folder = f"{root}/{CACHE_FOLDER}"
     tmp = f"{folder}/.tmp-{uuid.uuid4().hex}"
     try:
         fs.makedirs(folder, exist_ok=True)
@@ -145,7 +166,7 @@ def _write_cache(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, root: s
         fs.mv(tmp, path)
         for old in fs.ls(folder, detail=False):
             name = str(old).rsplit("/", 1)[-1]
-            if name.startswith("novelties-") and str(old).rstrip("/") != path:
+            if name.startswith(prefix) and str(old).rstrip("/") != path:
                 fs.rm(old)
     except OSError:  # a read-only lake: computed again at the next open
         try:

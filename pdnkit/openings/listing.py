@@ -48,13 +48,14 @@ def _variants(variant: str | None) -> list[str]:
 
 
 def list_openings(db: DbLike | None = None, *, variant: str | None = None,
-                  entries: bool = False) -> pd.DataFrame:
+                  entries: bool = False, all_copies: bool = False) -> pd.DataFrame:
     """The opening tables of ``variant`` (default: every variant that has some): the tables
     shipped with pdnkit and, with ``db``, those loaded into that database, each with its
     kind, entries, named entries, source and (with ``db``) the games it names there. With
     ``entries``, one row per entry instead: code, name, transliteration, defining line (in
     canonical notation) or set-up, flags and source, with the games (``db``) whose code or
-    name it is.
+    name it is. Games are counted once each (the copies of a game left out) unless
+    ``all_copies``.
 
     Example:
         >>> list_openings(variant="russian", entries=True).iloc[0][["family", "code"]].tolist()
@@ -72,18 +73,18 @@ def list_openings(db: DbLike | None = None, *, variant: str | None = None,
             from pdnkit.openings.database import stored_tables
 
             names += [t.variant for t in stored_tables(con) if t.variant not in names]
-        return pd.DataFrame(_rows(con, names, entries))
+        return pd.DataFrame(_rows(con, names, entries, all_copies))
 
 
 def _rows(con: duckdb.DuckDBPyConnection | None, variants: list[str],
-          entries: bool) -> list[dict[str, object]]:
+          entries: bool, all_copies: bool = False) -> list[dict[str, object]]:
     """The rows of :func:`list_openings`."""
     from pdnkit.openings.database import opening_book, stored_tables
 
     out: list[dict[str, object]] = []
     for v in variants:
         book = load_tables(v) if con is None else opening_book(con, v)
-        games = _games(con, v)
+        games = _games(con, v, all_copies)
         about = {t.family: t.description for t in table_index() if v in t.variants}
         if con is not None:
             about.update({t.family: f"loaded from {t.source} ({t.loaded_at:%Y-%m-%d})"
@@ -112,16 +113,19 @@ def _rows(con: duckdb.DuckDBPyConnection | None, variants: list[str],
     return out
 
 
-def _games(con: duckdb.DuckDBPyConnection | None,
-           variant: str) -> tuple[dict[str, int], dict[str, int]] | None:
+def _games(con: duckdb.DuckDBPyConnection | None, variant: str,
+           all_copies: bool = False) -> tuple[dict[str, int], dict[str, int]] | None:
     """Games of ``variant`` per opening code and per opening name (``None`` without a
-    database)."""
+    database), each game once unless ``all_copies``."""
     if con is None:
         return None
+    once = "" if all_copies else "AND duplicate_of IS NULL "
     codes = dict(con.execute("SELECT opening_code, count(*) FROM games WHERE variant = ? "
-                             "AND opening_code IS NOT NULL GROUP BY 1", [variant]).fetchall())
+                             f"AND opening_code IS NOT NULL {once}GROUP BY 1",
+                             [variant]).fetchall())
     names = dict(con.execute("SELECT opening_name, count(*) FROM games WHERE variant = ? "
-                             "AND opening_name IS NOT NULL GROUP BY 1", [variant]).fetchall())
+                             f"AND opening_name IS NOT NULL {once}GROUP BY 1",
+                             [variant]).fetchall())
     return codes, names
 
 
@@ -133,7 +137,8 @@ def _count(games: tuple[dict[str, int], dict[str, int]], kind: str, code: str,
 def classify(paths: Iterable[str | Path] | str | Path | None = None, *,
              db: DbLike | None = None, variant: str | None = None,
              tables: Sequence[str | Path] = (), kind: str = "name",
-             edition: str | None = None, encoding: str | None = None) -> pd.DataFrame:
+             edition: str | None = None, encoding: str | None = None,
+             all_copies: bool = False) -> pd.DataFrame:
     """The opening of every game of PDN files (``paths``, replayed here) or of a database
     (``db``, from its stored positions), without importing or writing anything: one row per
     game (:data:`CLASSIFY_COLUMNS`) with its code, name, the ply it reached them, the code's
@@ -141,7 +146,8 @@ def classify(paths: Iterable[str | Path] | str | Path | None = None, *,
     verdict of the tag check (``agrees``, ``disagrees``, ``unknown``). ``variant`` applies
     to games whose tags do not name one (files) or selects the games (``db``); ``tables``
     are users' CSV tables (of ``kind``) used beside the shipped ones (and, with ``db``, the
-    tables loaded into it).
+    tables loaded into it). From a database, each game once (the copies of a game left out,
+    :mod:`pdnkit.store.copies`) unless ``all_copies``.
 
     Example:
         >>> import tempfile, os
@@ -169,7 +175,7 @@ def classify(paths: Iterable[str | Path] | str | Path | None = None, *,
         return base.combined(*extra[v]) if extra[v] else base
 
     if db is not None:
-        rows = _db_rows(db, variant, book_of)
+        rows = _db_rows(db, variant, book_of, all_copies)
     else:
         rows = _file_rows(paths if paths is not None else [], variant, book_of, edition,
                           encoding)
@@ -202,14 +208,16 @@ def _file_rows(paths: Iterable[str | Path] | str | Path, variant: str | None,
     return out
 
 
-def _db_rows(db: DbLike, variant: str | None, book_of: _BookOf) -> list[dict[str, object]]:
+def _db_rows(db: DbLike, variant: str | None, book_of: _BookOf,
+             all_copies: bool = False) -> list[dict[str, object]]:
     """The rows of :func:`classify` for a database's stored games."""
     from pdnkit.openings.book import Classification
     from pdnkit.openings.database import stored_classifications
     from pdnkit.store.session import reading
 
     with reading(db) as con:
-        where = "" if variant is None else "AND g.variant = ?"
+        where = ("" if variant is None else "AND g.variant = ?") + (
+            "" if all_copies else " AND g.duplicate_of IS NULL")
         params = [] if variant is None else [get_rules(variant).name]
         games = con.execute(f"""
             SELECT g.game_id, f.path, g.game_index + 1, g.line, g.variant, g.white, g.black,

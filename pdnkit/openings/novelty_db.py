@@ -3,7 +3,9 @@
 The rule is the one of :mod:`pdnkit.openings.novelty` (a game's novelty is the first ply
 whose position, placement and side to move, no earlier game of its variant reached; it
 deviated from the earliest earlier game that reached the position before), computed over
-the stored positions (``position_bits``) instead of positions held in memory. "Earlier" is
+the stored positions (``position_bits``) instead of positions held in memory, among the
+games counted once (a copy of a game, ``games.duplicate_of``, has no novelty and is no
+earlier game: :mod:`pdnkit.store.copies`). "Earlier" is
 :data:`ORDER`: dated games by :data:`SORT_DATE` (``games.date_first``, the first day the date
 allows: a partial date's, a season's; else, in rows without it, ``games.date``, a partial
 date's first day, 1 January of ``games.year``), the same date in the order of import
@@ -101,10 +103,12 @@ class _Temp:
 
 def _order_table(con: duckdb.DuckDBPyConnection, t: _Temp) -> None:
     """``ord``: every game of a known variant with its variant numbered (``vid``) and its
-    place in the order."""
+    place in the order; each game once (a copy of a game, ``games.duplicate_of``, is not a
+    game of its own: it has no novelty and is no earlier game)."""
     con.execute(f"CREATE TEMP TABLE {t.names['ord']} AS SELECT g.game_id, "
                 "dense_rank() OVER (ORDER BY g.variant)::USMALLINT AS vid, "
-                f"{ORDER} AS ord FROM games g WHERE g.variant IS NOT NULL")
+                f"{ORDER} AS ord FROM games g WHERE g.variant IS NOT NULL "
+                "AND g.duplicate_of IS NULL")
 
 
 def _firsts(con: duckdb.DuckDBPyConnection, t: _Temp, name: str, games: str | None) -> None:

@@ -18,7 +18,15 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from pdnkit.pdn.lalr import STANDARD_RESULTS, TOKEN_CACHE, UNESCAPE, Tag, Var, move_token
+from pdnkit.pdn.lalr import (
+    STANDARD_RESULTS,
+    TOKEN_CACHE,
+    UNESCAPE,
+    UPPER_CASE,
+    Tag,
+    Var,
+    move_token,
+)
 from pdnkit.pdn.layout import IDENTIFIER
 from pdnkit.pdn.record import BodyElement, CommentNode, GameRecord, MoveNode, NagNode, SetupNode
 from pdnkit.pdn.tags import result_tag
@@ -45,6 +53,7 @@ class Ctx:
         self.recovered: set[tuple[int, int]] = set()  # (line, column) of recovered comments
         self.lifted_result: tuple[int, int] | None = None  # see Recovery.lifted_result
         self.main_result: str | None = None
+        self.upper_case = False  # upper-case squares remarked on (once a game)
 
     def where(self, tok: Any) -> tuple[int | None, int | None]:
         line = getattr(tok, "line", None)
@@ -141,7 +150,8 @@ class _Line:
             ctx.starred = (mv, len(ctx.violations))
             ctx.violation(f"'*' glued to the move {text} as a forced-move mark "
                           "(PDN 3.0: write $7)", it)
-        if remark is not None:
+        if remark is not None and not (remark is UPPER_CASE and ctx.upper_case):
+            ctx.upper_case = ctx.upper_case or remark is UPPER_CASE
             ctx.violation(remark, it)
         self._add_move(mv)
 

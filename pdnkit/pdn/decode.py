@@ -6,10 +6,13 @@ PDN 3.0 requires UTF-8. Old files are often CP1252/Latin-1 (Western European nam
 * a byte order mark names UTF-8, UTF-16 or UTF-32; without one, the pattern of NUL bytes
   in the first bytes (every second or every fourth byte zero) gives UTF-16/32 and its byte
   order (:func:`detect_wide`);
-* bytes with valid UTF-8 multi-byte sequences are UTF-8, even when a few bytes are invalid
-  (those are replaced and reported by the reader): a legacy encoding is chosen only when the
-  text holds no valid UTF-8 multi-byte text, or is clearly not UTF-8 (invalid sequences more
-  than three times the valid ones plus :data:`STRAY_ALLOWANCE`);
+* bytes with valid UTF-8 multi-byte sequences are UTF-8, even when some bytes are invalid:
+  a legacy encoding is chosen for the whole file only when the text holds no valid UTF-8
+  multi-byte text, or is clearly not UTF-8 (invalid sequences more than three times the
+  valid ones plus :data:`STRAY_ALLOWANCE`). In a UTF-8 file, each game holding invalid
+  bytes is judged on its own bytes (:func:`game_encoding`): a game written in a legacy
+  encoding is decoded in it, a character cut short or a stray byte beside UTF-8 text is
+  replaced; the other games never change;
 * between the legacy encodings, each candidate decodes the words holding non-ASCII bytes and
   the most plausible text wins (:func:`text_score`): Russian letters weighted by their
   frequency, Latin letters with diacritics, and penalties for what mojibake looks like
@@ -39,6 +42,10 @@ import codecs
 import math
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pdnkit.findings import Finding
 
 #: legacy (single-byte) encodings the detector chooses between
 LEGACY = ("cp1251", "cp866", "cp1252", "latin-1")
@@ -197,6 +204,123 @@ def utf8_plausible(data: bytes) -> bool:
                           for enc in ("cp1252", "cp1251", "cp866"))
 
 
+def game_encoding(data: bytes) -> str | None:
+    """The legacy encoding of the bytes of one game of a UTF-8 file that are not all UTF-8,
+    or ``None`` when the game is UTF-8 with a few bad bytes (they are replaced): its only
+    invalid sequences are characters cut short (a lead byte and some of its continuation
+    bytes, ``\\xe2\\x82``), or the game has valid UTF-8 text beside its few stray bytes
+    (:func:`utf8_plausible`). Else the legacy encoding its words read best in
+    (:func:`choose_legacy`).
+
+    Example:
+        >>> game_encoding("[White \\"Петров\\"]".encode("cp1251"))
+        'cp1251'
+        >>> game_encoding(b"1. 32-28 17-2\\xe2\\x822 *") is None  # a character cut short
+        True
+        >>> game_encoding("Ω Sijbrands".encode() + b" \\xe9") is None  # one stray byte
+        True
+    """
+    single = False
+    for m in _ESCAPED_RUN.finditer(data.decode("utf-8", "surrogateescape")):
+        run = [ord(c) - 0xDC00 for c in m.group()]
+        if len(run) < 2 or not 0xC2 <= run[0] <= 0xF4 or any(b >= 0xC0 for b in run[1:]):
+            single = True  # a byte no UTF-8 character starts with this way
+            break
+    if not single or utf8_plausible(data):
+        return None
+    return choose_legacy(data)
+
+
+#: a byte a UTF-8 file held that is not UTF-8, kept by ``surrogateescape`` decoding, and a
+#: run of them (a lead byte and continuation bytes in one run: a character cut short)
+_ESCAPED = re.compile("[\udc80-\udcff]")
+_ESCAPED_RUN = re.compile("[\udc80-\udcff]+")
+#: lines with invalid bytes listed one by one per game (the rest are counted on the last)
+MAX_BYTE_NOTES = 50
+
+
+def has_escaped(text: str) -> bool:
+    """True when ``text`` holds bytes kept by ``surrogateescape`` decoding.
+
+    Example:
+        >>> has_escaped(b"M\\xfcller".decode("utf-8", "surrogateescape")), has_escaped("Müller")
+        (True, False)
+    """
+    return _ESCAPED.search(text) is not None
+
+
+def decode_game(text: str, line: int) -> tuple[str, str | None, list[Finding]]:
+    """One game's text of a UTF-8 file whose invalid bytes were kept by ``surrogateescape``,
+    decoded on its own (:func:`game_encoding`): ``(text, legacy encoding or None, findings)``
+    -- an ``encoding-fallback`` on the game written in a legacy encoding, else an
+    ``invalid-bytes`` for each line whose bytes were replaced. ``line``: the number of the
+    text's first line.
+
+    Example:
+        >>> raw = '[White "Петров"]\\n1. 32-28 *'.encode("cp1251").decode("utf-8", "surrogateescape")
+        >>> text, enc, found = decode_game(raw, 7)
+        >>> text[:15], enc, [(f.code, f.line) for f in found]
+        ('[White "Петров"', 'cp1251', [('encoding-fallback', 7)])
+    """
+    from pdnkit.findings import make_finding
+
+    data = text.encode("utf-8", "surrogateescape")
+    enc = game_encoding(data)
+    rows = data.split(b"\n")
+    if enc is not None:
+        first = next(i for i, row in enumerate(rows) if not row.isascii())
+        return data.decode(enc, "replace"), enc, [make_finding(
+            "encoding-fallback", f"this game is not UTF-8 (the rest of the file is); decoded as "
+            f"{enc} (first non-UTF-8 byte on line {line + first})", line=line + first,
+            details={"encoding": enc, "game": True})]
+    found: list[Finding] = []
+    out: list[str] = []
+    bad = 0
+    for i, row in enumerate(rows):
+        try:
+            out.append(row.decode("utf-8"))
+            continue
+        except UnicodeDecodeError as exc:
+            out.append(row.decode("utf-8", "replace"))
+            bad += 1
+            if bad > MAX_BYTE_NOTES:
+                continue
+            at = exc.start
+            raw = row[at:exc.end]
+        found.append(make_finding(
+            "invalid-bytes", f"line {line + i}: byte(s) {raw.hex(' ')} at column {at + 1} are "
+            "not valid utf-8; replaced with U+FFFD", line=line + i, column=at + 1,
+            details={"encoding": "utf-8", "bytes": raw.hex(" ")}))
+    if bad > MAX_BYTE_NOTES:
+        found.append(make_finding(
+            "invalid-bytes", f"{bad - MAX_BYTE_NOTES} more line(s) with invalid bytes (not "
+            "listed)", line=line + len(rows) - 1, details={"lines": bad - MAX_BYTE_NOTES}))
+    return "\n".join(out), None, found
+
+
+def utf8_mostly(data: bytes) -> bool:
+    """True when ``data`` is to be read as UTF-8, its games with invalid bytes each judged
+    by :func:`game_encoding`: it holds valid UTF-8 multi-byte text, at least as much as
+    invalid sequences, or else up to three times as many beyond :data:`STRAY_ALLOWANCE`
+    when its UTF-8 text reads as words (a legacy file's accidental UTF-8 pairs, such as
+    CP1251 ``Фё``, read as no language).
+
+    Example:
+        >>> utf8_mostly("Frédéric ".encode() + "Петров".encode("cp1251"))
+        True
+        >>> utf8_mostly(b"M\\xfcller"), utf8_mostly("Фёдор".encode("cp1251"))
+        (False, False)
+    """
+    valid = sum(1 for _ in _VALID_UTF8.finditer(data))
+    if valid == 0:
+        return False
+    text = data.decode("utf-8", "replace")
+    stray = text.count("\ufffd") - data.count(b"\xef\xbf\xbd")
+    if stray <= valid:
+        return True
+    return stray <= 3 * valid + STRAY_ALLOWANCE and text_score(text.replace("\ufffd", " ")) > 0
+
+
 def detect_encoding_chunks(chunks: Iterable[bytes], limit: int = WINDOW) -> str:
     """Detect the encoding of a byte stream given as chunks, reading at most about ``limit``
     bytes after the first non-ASCII byte (bounded time on an endless stream).
@@ -250,7 +374,7 @@ def decide(window: bytes, bom: bool = False) -> str:
     except UnicodeDecodeError as exc:
         if exc.start >= len(window) - 3 and exc.reason == "unexpected end of data":
             return "utf-8"  # cut inside a character at the end of the window
-    return "utf-8" if utf8_plausible(window) else choose_legacy(window)
+    return "utf-8" if utf8_mostly(window) else choose_legacy(window)
 
 
 def detect_encoding(data: bytes) -> str:

@@ -409,7 +409,7 @@ class LaneNodes(Sequence[MoveNode]):
 
 def _fields(r: GameRecord) -> tuple[Any, ...]:
     return (r.tags, r.body, r.moves, r.result, r.file, r.index, r.line, r.end_line, r.raw,
-            r.findings, r.encoding, r.parsed)
+            r.findings, r.encoding, r.parsed, r.file_level)
 
 
 def lane_record(chunk: Any, file: str | None, index: int, encoding: str | None) -> LaneRecord:
@@ -426,6 +426,7 @@ def lane_record(chunk: Any, file: str | None, index: int, encoding: str | None) 
     rec.findings = []
     rec.encoding = encoding
     rec.parsed = True
+    rec.file_level = False
     rec.__dict__.update(_body=None, _moves=None, lane_body=chunk.body, move_lines=chunk.lines,
                         _moves_count=chunk.nmoves)
     return rec

@@ -15,7 +15,10 @@ import re
 import threading
 from typing import Any
 
-_SQUARE = re.compile(r"[a-l](?:1[0-2]|[1-9])?|\d+")  # a bare file: Russian short form cd4
+_SQUARE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])?|\d+")  # a bare file: Russian short form cd4
+_UPPER_FILES = frozenset("ABCDEFGHIJKL")
+#: the remark on a move written with upper-case squares (one per game: see build.Ctx)
+UPPER_CASE = "squares written in upper case (A3-B4; PDN 3.0 writes a3-b4), read in lower case"
 #: the result tokens of PDN 3.0
 STANDARD_RESULTS = frozenset({"2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "*"})
 _DASHES = {"\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"}
@@ -164,7 +167,11 @@ def split_move(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...], bool, 
         ms = list(_SQUARE.finditer(core))
         squares = tuple(m.group() for m in ms)
         seps = tuple(core[a.end():b.start()].strip() for a, b in zip(ms, ms[1:], strict=False))
-        if any(s in _DASHES for s in seps):
+        if squares and squares[0][0] in _UPPER_FILES:  # A3-B4: read as a3-b4
+            remark = UPPER_CASE
+            squares = tuple(s.lower() for s in squares)
+            core = "".join(s + sep for s, sep in zip(squares, (*seps, ""), strict=True))
+        elif any(s in _DASHES for s in seps):
             remark = f"non-ASCII dash in the move {core!r}"
         elif "X" in seps:
             remark = f"capital 'X' as the capture separator in {core!r} (PDN 3.0: x or :)"
@@ -200,5 +207,5 @@ def move_token(val: str) -> tuple[Any, ...]:
     return res
 
 
-__all__ = ["PARSERS", "STANDARD_RESULTS", "TOKEN_CACHE", "UNESCAPE", "ParseActions", "Tag",
+__all__ = ["PARSERS", "STANDARD_RESULTS", "TOKEN_CACHE", "UNESCAPE", "UPPER_CASE", "ParseActions", "Tag",
            "Tok", "Var", "local", "move_token", "parser", "split_move"]

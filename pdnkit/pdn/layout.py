@@ -47,30 +47,56 @@ NAME = (r"(?:[^\W\d]|&[#]?\w{1,8};)"
 NAME1 = r"(?:[^\W\d]|&[#]?\w{1,8};)(?:[\w\-.']|&[#]?\w{1,8};){0,63}"
 #: a PDN 3.0 tag name (an identifier)
 IDENTIFIER = re.compile(r"[A-Z][A-Za-z0-9_]*")
+#: the opening of a tag pair inside a line (``[Name "``, the name a word); the white space
+#: before it is looked at from its first character only (a lookahead at every space of a
+#: long run would take quadratic time)
+_NEXT_TAG = r'(?<![ \t])[ \t]*\[[ \t]*[^\W\d][\w\-]*[ \t]*"'
+#: what no quoted value runs over: the next tag pair, after the value's ``]`` or not
+#: (``[Result "*] [FEN "..."]``, ``[FEN "W:W31 [Black "R"]``: the first quote is never closed)
+NOT_NEXT_TAG = rf"(?!\]?{_NEXT_TAG})"
 #: a quoted tag value: ``\\"`` and ``\\\\`` (and any backslash pair) are escapes
-_VALUE = r'"(?P<value>(?:[^"\\\n]|\\.)*)"'
+_VALUE = rf'"(?P<value>(?:{NOT_NEXT_TAG}[^"\\\n]|\\.)*)"'
 
-#: a tag pair, anchored where it starts: white space (line breaks too) between its parts,
-#: ``[`` or ``]`` may be missing (not both)
-TAG = re.compile(rf"(?P<lb>\[\s*)(?P<name>{NAME})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])?")
+#: the ``[`` of a tag pair, doubled by some exporters (``[[Event "x"]``), and its ``]`` (at
+#: most three of each: an unbounded run would be rescanned from each of its brackets)
+_LB = r"(?P<lb>\[(?:[ \t]*\[){0,2}\s*)"
+_RB = r"(?P<rb>[ \t]*\n?[ \t]*\](?:[ \t]*\]){0,2})"
+#: a tag pair, anchored where it starts: white space (line breaks too, or none before a
+#: quoted value: ``[Event"Club"]``) between its parts, ``[`` or ``]`` may be missing (not both)
+TAG = re.compile(rf"{_LB}(?P<name>{NAME})\s*{_VALUE}{_RB}?")
 #: a tag pair without its ``[`` (then its ``]`` is there); a name of several words only at
 #: the start of a line
 _TAG_NOLB = re.compile(rf"(?P<lb>)(?P<name>{NAME1})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])")
 _TAG_NOLB_START = re.compile(rf"(?P<lb>)(?P<name>{NAME})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])")
 #: a quoted value holding unescaped quotes, closed by the quote right before ``]``
-_TAG_QUOTES = re.compile(rf'(?P<lb>\[\s*)(?P<name>{NAME})\s+"(?P<value>(?:[^"\n]|"(?![ \t]*\[))*?)"'
-                         r"(?P<rb>[ \t]*\])")
+_TAG_QUOTES = re.compile(rf'{_LB}(?P<name>{NAME})\s*"(?P<value>(?:[^"\n]|"(?![ \t]*\[))*?)"'
+                         r"(?P<rb>[ \t]*\](?:[ \t]*\]){0,2})")
 #: text between the value and the ``]``: ``[Site "x" junk]``
-_TAG_JUNK = re.compile(rf'(?P<lb>\[\s*)(?P<name>{NAME})\s+{_VALUE}(?P<junk>[^\]\["\n]{{1,200}}?)'
+_TAG_JUNK = re.compile(rf'{_LB}(?P<name>{NAME})\s*{_VALUE}(?P<junk>[^\]\["\n]{{1,200}}?)'
                        r"(?P<rb>\])")
-#: a quote never closed: the value runs to the ``]`` that ends the line, or to the line end
-_TAG_OPEN = re.compile(rf'(?P<lb>\[[ \t]*)(?P<name>{NAME})[ \t]+"(?P<value>[^"\n]*?)[ \t]*'
-                       rf"(?P<rb>\])?[ \t]*(?=\n|\Z)")
+#: where the value of a quote never closed stops short of its line's end: before movetext
+#: written on the same line (a move number and a move, or a result ending the line), so the
+#: game's moves and result stay its own (``[FEN "W:W31:B1 1. 31-26 *``), or before the next
+#: tag pair of the line
+OPEN_VALUE_STOP = (r"(?<![ \t])[ \t]+(?:\d{1,9}\.+[ \t]*(?:\d{1,2}[ \t]*[-xX:][ \t]*\d|[a-lA-L]\d)"
+                   r"|(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\*)[ \t]*(?:\n|\Z))|" + _NEXT_TAG)
+#: a quote never closed: the value runs to the first ``]`` of its line, else to the
+#: movetext of :data:`OPEN_VALUE_STOP`, else to the line end
+_TAG_OPEN = re.compile(rf'(?P<lb>\[(?:[ \t]*\[){{0,2}}[ \t]*)(?P<name>{NAME})[ \t]*"'
+                       rf'(?P<value>(?:(?!{OPEN_VALUE_STOP})[^"\n\]])*)(?P<rb>\])?')
 #: a value without quotes: ``[Event Open 2003]``
 _TAG_BARE = re.compile(r'(?P<lb>\[[ \t]*)(?P<name>[A-Za-z_][\w\-]{0,63})[ \t]+'
                        r'(?P<value>[^\]"\s][^\]"\n]{0,1000}?)[ \t]*(?P<rb>\])')
 #: forum wrappers, left to the grammar (which ignores them and says so)
 _WRAPPER = re.compile(r"\[/?pdn\]", re.IGNORECASE)
+
+#: the dashes a result may be written with: ``-`` and the typographic ones (hyphen,
+#: non-breaking hyphen, figure dash, en dash, em dash, minus sign)
+RESULT_DASH = "[-\u2010-\u2014\u2212]"
+#: the result tokens but ``*`` (a regular expression): ``2-0``, ``1/2-1/2``, ``\u00bd-\u00bd``, ``0.5-0.5``
+#: ..., each dash also typographic (``2\u20130``)
+RESULTS = "|".join(r.replace("-", RESULT_DASH) for r in (
+    "2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "\u00bd-\u00bd", r"0\.5-0\.5"))
 
 #: what movetext starts with (a comment is decided apart: see :func:`read_header`)
 MOVETEXT_START = re.compile(
@@ -336,11 +362,17 @@ def _read_tag(m: re.Match[str], form: str, pos: _Pos) -> HeadTag:
             tag.malformed.append(f"tag {name!r} has text after its value "
                                  f"({m.group('junk').strip()!r})")
         elif form == "open":
+            tag.value = tag.value.rstrip()
             tag.malformed.append(f"tag {name!r} has a quote that is never closed")
     tag.entities = name != raw_name or has_entities(inner)
-    if not m.group("lb"):
+    lb, rb = m.group("lb"), m.group("rb")
+    if lb.count("[") > 1:
+        tag.malformed.append(f"tag {name!r} has its '[' written {lb.count('[')} times")
+    if rb is not None and rb.count("]") > 1:
+        tag.malformed.append(f"tag {name!r} has its ']' written {rb.count(']')} times")
+    if not lb:
         tag.malformed.append(f"tag {name!r} is missing its '['")
-    elif m.group("rb") is None and form != "open":
+    elif rb is None and form != "open":
         tag.malformed.append(f"tag {name!r} is missing its ']'")
     if not name[:1].isupper():
         tag.strict.append(f"tag name {name!r} does not start with a capital letter")
@@ -537,6 +569,7 @@ def _lone_dash(header: Header) -> None:
     header.work = work[:header.dash] + " " + work[header.dash + 1:]
 
 
-__all__ = ["ESCAPE_TEXT", "IDENTIFIER", "MOVETEXT_ANY", "MOVETEXT_START", "NAME", "NAME1", "TAG",
+__all__ = ["ESCAPE_TEXT", "IDENTIFIER", "MOVETEXT_ANY", "MOVETEXT_START", "NAME", "NAME1",
+           "NOT_NEXT_TAG", "OPEN_VALUE_STOP", "RESULTS", "RESULT_DASH", "TAG",
            "HeadTag", "Header", "Lifted", "blank", "blank_escapes", "decode_entities",
            "has_entities", "read_header", "tag_value"]

@@ -26,11 +26,11 @@ from pdnkit.findings import Finding, Severity, make_finding
 from pdnkit.pdn import build, fast, lalr
 from pdnkit.pdn.build import MAX_VIOLATIONS, Ctx
 from pdnkit.pdn.lalr import UNESCAPE, Tok, local
-from pdnkit.pdn.layout import Header, Lifted, read_header
+from pdnkit.pdn.layout import RESULTS, Header, Lifted, read_header
 from pdnkit.pdn.messages import describe_error, excerpt
 from pdnkit.pdn.record import CommentNode, GameRecord
 from pdnkit.pdn.recover import Recovery
-from pdnkit.pdn.source import Source, bare_record, open_source
+from pdnkit.pdn.source import DecodedChunk, Source, bare_record, open_source
 from pdnkit.pdn.split import Chunk, LaneChunk
 
 # ------------------------------------------------------------------------------------------
@@ -446,11 +446,20 @@ def read_chunks(chunks: Iterable[Chunk], fname: str | None,
         ...                                lambda: None, left=[])]
         [0, 1]
     """
+    records = _records(chunks, fname, encoding, strict, left)
+    if left is not None:  # one part of a file: the file's first part decides (see below)
+        return records
+    return unless_not_pdn(records, fname)
+
+
+def _records(chunks: Iterable[Chunk], fname: str | None, encoding: Callable[[], str | None],
+             strict: bool, left: list[Finding] | None) -> Iterator[GameRecord]:
+    """:func:`read_chunks` itself (every record as read, a file that is not PDN too)."""
     parser = None  # the Lark parser, built by the first game outside the fast lane
     index = 0
     pending: list[Finding] = []
     for chunk, followed in with_followed(chunks, more=left is not None):
-        enc = encoding()
+        enc = chunk.encoding if type(chunk) is DecodedChunk and chunk.encoding else encoding()
         rec: GameRecord | None = None
         if type(chunk) is LaneChunk and not strict:  # read by the compiled lane
             try:
@@ -470,10 +479,11 @@ def read_chunks(chunks: Iterable[Chunk], fname: str | None,
             continue
         notes = pending + (chunk.findings if chunk.text else [])
         if notes:
-            rec.findings[:0] = [f.located(file=fname, game_index=index) for f in notes]
+            at = None if rec.file_level else index
+            rec.findings[:0] = [f.located(file=fname, game_index=at) for f in notes]
             pending = []
         yield rec
-        index += 1
+        index += not rec.file_level
     if pending and left is not None:
         left.extend(pending)
     elif pending:
@@ -485,8 +495,79 @@ def read_chunks(chunks: Iterable[Chunk], fname: str | None,
         yield rec
 
 
+#: a file whose records hold no tag pair is held back for this many records, or characters
+#: of text, to tell whether it is PDN at all (:func:`unless_not_pdn`)
+NOT_PDN_RECORDS = 200
+NOT_PDN_CHARS = 1 << 16
+#: ... and a file holding this many moves is PDN whatever else it holds (a game commented
+#: without braces after every move is still games)
+NOT_PDN_MOVES = 40
+#: the finding codes of text that is neither tags nor moves (what a file that is not PDN
+#: is made of)
+_JUNK_CODES = frozenset({"ignored-text", "unreadable-text", "syntax-error", "empty-game"})
+#: findings about the bytes of a file, kept on the file's ``not-pdn`` record
+_FILE_CODES = frozenset({"encoding-fallback", "invalid-bytes", "binary-data",
+                         "escaped-line-ends"})
+
+
+def unless_not_pdn(records: Iterable[GameRecord], fname: str | None) -> Iterator[GameRecord]:
+    """``records`` (a whole file's, in order), or, for a text that is not PDN (a README, a
+    note), one file-level record with a ``not-pdn`` finding instead of "games" made of its
+    lines. A file is not PDN when none of its records holds a tag pair and what the reader
+    could not read as tags or moves (the pieces of ``ignored-text``, ``unreadable-text``,
+    ``syntax-error``, ``empty-game``) outnumbers the moves it read. A file is read as PDN
+    as soon as a record holds a tag pair, or its moves are at least two and twice its
+    pieces of junk, or :data:`NOT_PDN_MOVES`, or after :data:`NOT_PDN_RECORDS` records or
+    :data:`NOT_PDN_CHARS` characters (memory stays bounded, and a stream of PDN comes out at
+    once).
+
+    Example:
+        >>> text = "A note, not a game.\\n\\nSee the manual, chapter 2.\\n"
+        >>> [(r.file_level, [f.code for f in r.findings]) for r in read_games(text)]
+        [(True, ['not-pdn'])]
+        >>> len(list(read_games("1. 32-28 19-23 *\\n1. 33-29 *")))
+        2
+    """
+    held: list[GameRecord] = []
+    moves = junk = chars = 0
+    it = iter(records)
+    for rec in it:
+        held.append(rec)
+        if rec.file_level:
+            continue  # the notes after the last game: decided with the rest
+        moves += rec.move_count
+        junk += sum(f.code in _JUNK_CODES for f in rec.findings)
+        chars += len(rec.raw)
+        if rec.tags or (moves >= 2 and moves >= 2 * junk) or moves >= NOT_PDN_MOVES \
+                or len(held) >= NOT_PDN_RECORDS or chars >= NOT_PDN_CHARS:
+            yield from held
+            yield from it
+            return
+    if junk <= moves or not any(not r.file_level for r in held):
+        yield from held
+        return
+    yield _not_pdn_record(held, fname, moves, junk)
+
+
+def _not_pdn_record(held: list[GameRecord], fname: str | None, moves: int,
+                    junk: int) -> GameRecord:
+    """The file-level record of a file that is not PDN (:func:`unless_not_pdn`)."""
+    first = next((r.raw.strip() for r in held if r.raw.strip()), "")
+    kept = [f.located(game_index=None) for r in held for f in r.findings
+            if f.code in _FILE_CODES]
+    for f in kept:
+        f.game_index = None
+    found = make_finding(
+        "not-pdn", f"the file holds text but no PDN game: no tag pair, and {moves} move(s) "
+        f"beside {junk} piece(s) of text that are neither tags nor moves (it begins "
+        f"{excerpt(first)})", file=fname, line=1,
+        details={"moves": moves, "junk": junk})
+    return GameRecord(file=fname, index=0, line=1, end_line=held[-1].end_line, raw="",
+                      encoding=held[0].encoding, file_level=True, findings=[found, *kept])
+
+
 #: a game text whose last token is a result (no look-ahead needed for it)
-_ENDS_WITH_RESULT = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|2-0|0-2|1-1|0-0|\*)\s*\Z")
+_ENDS_WITH_RESULT = re.compile(rf"(?:^|\s)(?:{RESULTS}|\*)\s*\Z")
 
 
 def with_followed(chunks: Iterable[Chunk], more: bool = False) -> Iterator[tuple[Chunk, bool]]:
@@ -517,7 +598,7 @@ def is_stray_text(rec: GameRecord) -> bool:
     if not rec.parsed:
         # unparseable text without tags counts as a game only if it looks like movetext
         return not re.search(r"\d{1,2}[ \t]*[-x:][ \t]*\d{1,2}|[a-h][1-8][-x:]?[a-h][1-8]",
-                             rec.raw)
+                             rec.raw, re.IGNORECASE)
     return True
 
 

@@ -161,6 +161,9 @@ class GameRecord:
       move, a tag pair is broken, or it is over the reader's size limit (then ``body`` and
       ``moves`` are empty and ``raw`` is complete). Text the reader could not use inside a
       game that did read is kept as comments, with findings saying where.
+    * ``file_level`` -- True for a record that is no game but holds findings about the file
+      (empty, not PDN, binary data or bytes after its last game): it comes last, takes no
+      game number, and its findings carry none (``game_index`` None).
     """
 
     tags: list[tuple[str, str]] = field(default_factory=list)
@@ -175,6 +178,7 @@ class GameRecord:
     findings: list[Finding] = field(default_factory=list)
     encoding: str | None = None
     parsed: bool = True
+    file_level: bool = False
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag called ``name`` (case-insensitive), else ``default``.

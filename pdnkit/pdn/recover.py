@@ -32,12 +32,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pdnkit.pdn.layout import RESULTS
+
 #: Recoveries per game before the rest of its movetext is read as one unreadable text.
 MAX_EVENTS = 100
 
 #: a final result token (after an unclosed comment, it still ends the game)
-_FINAL_RESULT = re.compile(
-    r"(?<![\w/\-.:])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5|\*)\s*\Z")
+_FINAL_RESULT = re.compile(rf"(?<![\w/\-.:])(?:{RESULTS}|\*)\s*\Z")
 #: where a run of unreadable text stops: white space or a bracket that starts a construct
 _RUN_END = re.compile(r"[\s{(\[]")
 _WS = re.compile(r"\s*")
@@ -46,7 +47,8 @@ _READABLE = re.compile(
     r"(?:\d{1,9}\.{1,3}|\$\d|[!?]|\{|\(|\)|;|/[ \t]*FEN|\.\.|-[ \t]*-|\*(?!\S)|\[[ \t]*[A-Za-z_]"
     r"|\d{1,2}[ \t]*[-xX:\u2010-\u2014\u2212][ \t]*\d{1,2}(?![\d.])|\d{4}(?![\d.])"
     r"|[a-l](?:1[0-2]|[1-9])[-xX:\u2013]?[a-l](?:1[0-2]|[1-9])(?![0-9])"
-    r"|(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2)(?![\w/\-.:]))")
+    r"|[A-L](?:1[0-2]|[1-9])[-xX:\u2013]?[A-L](?:1[0-2]|[1-9])(?![0-9])"
+    rf"|(?:{RESULTS})(?![\w/\-.:]))")
 #: parser states inside a tag pair (no recovery there)
 _TAG_STATE = frozenset({"TAGNAME", "TAGVALUE", "TAGBARE", "RSQB"})
 

@@ -10,11 +10,14 @@ Decoding (see :mod:`pdnkit.pdn.decode`): UTF-16/32 by byte order mark or NUL pat
 otherwise the encoding is decided from at most :data:`~pdnkit.pdn.decode.WINDOW` bytes
 from the first non-ASCII byte on (ASCII lines before it read the same in every candidate).
 What decoding finds becomes findings on the chunk that holds the line:
-``encoding-fallback`` (legacy encoding chosen, on the game of the first non-ASCII byte),
-``invalid-bytes`` (a line of a UTF-8 file with bytes that are not UTF-8, replaced),
+``encoding-fallback`` (legacy encoding chosen, on the game of the first non-ASCII byte;
+in a UTF-8 file, on a game written in a legacy encoding and decoded on its own:
+:meth:`Opened._game`), ``invalid-bytes`` (a line of a UTF-8 file with a character cut short
+or a stray byte, replaced; a line that held NUL bytes, removed),
 ``binary-data`` (a run of NUL bytes, skipped, and reading goes on; a block mostly NUL, or
-NUL bytes on end for :data:`BINARY_LIMIT` bytes, stop reading, so ``/dev/zero`` ends at once) and ``empty-file`` (a named file with no PDN text). A finding after the last game comes
-as a last chunk with empty text (:func:`bare_record` turns it into a record).
+NUL bytes on end for :data:`BINARY_LIMIT` bytes, stop reading, so ``/dev/zero`` ends at
+once) and ``empty-file`` (a named file with no PDN text). A finding after the last game comes
+as a last chunk with empty text (:func:`bare_record` turns it into a file-level record).
 
 Example:
     >>> src = open_source('[White "Ab"]\\n1. 32-28 *\\n\\n[White "Müller"]\\n*\\n'.encode("cp1252"))
@@ -32,14 +35,24 @@ import os
 import re
 import stat
 import sys
+from bisect import insort
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
 from typing import IO, cast
 
 from pdnkit.errors import ArgumentError, MissingFileError, PdnkitError
 from pdnkit.findings import Finding, make_finding
-from pdnkit.pdn.decode import WINDOW, decide, detect_wide, is_legacy
+from pdnkit.pdn.decode import (
+    MAX_BYTE_NOTES,
+    WINDOW,
+    decide,
+    decode_game,
+    detect_wide,
+    has_escaped,
+    is_legacy,
+)
 from pdnkit.pdn.record import GameRecord
 from pdnkit.pdn.split import Chunk, line_blocks, split_blocks
 
@@ -49,8 +62,6 @@ Source = str | os.PathLike[str] | bytes | IO[str] | IO[bytes]
 STDIN = "-"
 #: bytes read at a time
 BLOCK = 1 << 16
-#: lines with invalid bytes listed one by one per file (the rest are counted on the last)
-MAX_BYTE_NOTES = 50
 
 _ASCII = bytes(range(0x80))
 #: a run of NUL bytes that no text holds: binary data (padding, a device, a disk image),
@@ -112,8 +123,10 @@ class Opened:
         self._encoding = encoding
         self._closer = closer
         self._named = named
+        #: what decoding found, in line order (the decoder's list when there is one)
+        self._notes: list[Finding] = decoder.notes if decoder is not None else []
         #: ``blocks``: the decoded text in blocks of whole lines (``\n`` line ends)
-        self.chunks: Iterator[Chunk] = self._with_notes(split_blocks(blocks))
+        self.chunks: Iterator[Chunk] = self._with_notes(split_blocks(self._without_nuls(blocks)))
 
     @property
     def encoding(self) -> str | None:
@@ -134,19 +147,61 @@ class Opened:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    def _without_nuls(self, blocks: Iterable[str]) -> Iterator[str]:
+        """The blocks without their NUL bytes (a run long enough to be binary data is the
+        decoder's): a NUL is no text, and one inside a tag line would make it no tag pair
+        (its game would lose the tag, the game before it take the line). Each line that
+        held one gets an ``invalid-bytes`` finding (:data:`MAX_BYTE_NOTES` per source)."""
+        line = 1
+        noted = 0
+        for block in blocks:
+            i = block.find("\0")
+            if i >= 0:
+                at, pos = line, 0
+                while i >= 0:
+                    at += block.count("\n", pos, i)
+                    start = block.rfind("\n", 0, i) + 1
+                    end = block.find("\n", i) % (len(block) + 1)
+                    pos = i
+                    noted += 1
+                    if noted <= MAX_BYTE_NOTES:
+                        nuls = block.count("\0", start, end)
+                        insort(self._notes, make_finding(
+                            "invalid-bytes", f"line {at}: {nuls} NUL byte(s) (no text) from "
+                            f"column {i - start + 1} on were removed", line=at,
+                            column=i - start + 1, details={"bytes": "00", "count": nuls}),
+                            key=_line_of)
+                    i = block.find("\0", end)
+                block = block.replace("\0", "")
+            line += block.count("\n")
+            yield block
+
+    def _game(self, chunk: Chunk) -> Chunk:
+        """A game of a UTF-8 file holding bytes that are not UTF-8, decoded on its own
+        (:func:`pdnkit.pdn.decode.decode_game`): its neighbours never change."""
+        text, enc, found = decode_game(chunk.text, chunk.line)
+        return DecodedChunk(text, chunk.line, chunk.end_line, chunk.has_content,
+                            [*found, *chunk.findings], encoding=enc)
+
     def _with_notes(self, chunks: Iterator[Chunk]) -> Iterator[Chunk]:
-        notes = self._decoder.notes if self._decoder is not None else []
+        notes = self._notes
         carry: list[Finding] = []
         content = False
         last_line = 1
+        decoder = self._decoder
         for chunk in chunks:
             last_line = chunk.end_line
-            while notes and (notes[0].line or 0) <= chunk.end_line:
-                carry.append(notes.pop(0))
+            if notes:  # the chunk's own last line (its end_line may be where the next begins)
+                text = chunk.text
+                end = chunk.line + text.count("\n", 0, len(text.rstrip()))
+                while notes and (notes[0].line or 0) <= end:
+                    carry.append(notes.pop(0))
             if not chunk.has_content:
                 carry.extend(chunk.findings)
                 continue  # its notes go to the next game
             content = True
+            if decoder is not None and decoder.escaped and has_escaped(chunk.text):
+                chunk = self._game(chunk)
             if carry:
                 chunk.findings[:0] = carry
                 carry = []
@@ -160,9 +215,22 @@ class Opened:
             yield Chunk("", line, line, True, findings=carry)
 
 
+@dataclass
+class DecodedChunk(Chunk):
+    """A game of a UTF-8 file decoded on its own (:meth:`Opened._game`); ``encoding``: the
+    legacy encoding it was written in (``None``: UTF-8, its bad bytes replaced)."""
+
+    encoding: str | None = None
+
+
+def _line_of(f: Finding) -> int:
+    return f.line or 0
+
+
 def bare_record(chunk: Chunk, *, file: str | None, index: int,
                 encoding: str | None) -> GameRecord | None:
-    """The record for a chunk that holds only findings (empty text), else ``None``.
+    """The record for a chunk that holds only findings (empty text): a file-level record
+    (:attr:`~pdnkit.pdn.record.GameRecord.file_level`, no game), else ``None``.
 
     Example:
         >>> [c.text for c in open_source(b"").chunks], bare_record(Chunk("x", 1, 1, True),
@@ -172,8 +240,8 @@ def bare_record(chunk: Chunk, *, file: str | None, index: int,
     if chunk.text:
         return None
     return GameRecord(file=file, index=index, line=chunk.line, end_line=chunk.end_line,
-                      raw="", encoding=encoding,
-                      findings=[f.located(file=file, game_index=index) for f in chunk.findings])
+                      raw="", encoding=encoding, file_level=True,
+                      findings=[f.located(file=file) for f in chunk.findings])
 
 
 def open_source(source: Source, encoding: str | None = None) -> Opened:
@@ -229,6 +297,8 @@ class _Decoder:
         self.bad_lines = 0
         self.nul_run = 0  # NUL bytes at the end of the last block, not yet judged
         self.nul_notes = 0
+        #: invalid bytes of a UTF-8 file were kept as lone surrogates (see :meth:`_emit`)
+        self.escaped = False
         self._stopped = False
         reader = getattr(stream, "read1", None)
         self._read = reader if callable(reader) else stream.read
@@ -431,14 +501,19 @@ class _Decoder:
 
     def _emit(self, body: bytes) -> Iterator[str]:
         """Decode whole lines (``body`` ends in ``\\n`` except at the end of input), as one
-        block."""
+        block. In a file decided to be UTF-8, invalid bytes are kept as lone surrogates
+        (``surrogateescape``) for their game to be judged on its own (:meth:`Opened._game`)."""
         if not body:
             return
         enc = self.encoding or "utf-8"
         try:
             text = body.decode(enc)
         except UnicodeDecodeError:
-            text = self._decode_lines(body, enc)
+            if self.requested is None and enc in ("utf-8", "utf-8-sig"):
+                text = body.decode("utf-8", "surrogateescape")
+                self.escaped = True
+            else:
+                text = self._decode_lines(body, enc)
         except LookupError:  # pragma: no cover - an unknown encoding is refused earlier
             raise
         self.line_no += text.count("\n") + (not text.endswith("\n"))

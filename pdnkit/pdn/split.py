@@ -42,6 +42,9 @@ from pdnkit.pdn.layout import (
     MOVETEXT_START,
     NAME,
     NAME1,
+    NOT_NEXT_TAG,
+    OPEN_VALUE_STOP,
+    RESULTS,
     blank_escapes,
     has_entities,
     read_header,
@@ -51,7 +54,10 @@ from pdnkit.pdn.tags import field_of
 if TYPE_CHECKING:
     from pdnkit.findings import Finding
 
-_VALUE = r'"(?:[^"\\\n]|\\.)*'
+_VALUE = rf'"(?:{NOT_NEXT_TAG}[^"\\\n]|\\.)*'
+#: a value whose quote is never closed: to the first ``]``, else as far as the layout
+#: model reads it (movetext on the same line stays movetext)
+_OPEN = rf'"(?:(?!{OPEN_VALUE_STOP})[^"\\\n\]]|\\.)*\]?'
 #: what the splitter looks at on a line outside comments; the result alternatives mirror the
 #: grammar's RESULT terminal (a king move such as 1-18 stays one word)
 _SCAN = re.compile(
@@ -59,12 +65,13 @@ _SCAN = re.compile(
     (?P<open>\{{)
   | (?P<semi>;)
   | (?P<wrap>\[/?pdn\])
-  | (?P<tag>\[[ \t]*(?P<tn>{NAME})[ \t]+(?:{_VALUE}"?|[^\]"\s][^\]"\n]{{0,1000}}\]))
-  | (?P<otag>\[[ \t]*(?:(?P<on>{NAME})[ \t]*)?(?=\s*\Z))
+  | (?P<tag>\[(?:[ \t]*\[){{0,2}}[ \t]*(?P<tn>{NAME})(?:[ \t]*(?:{_VALUE}"|{_OPEN})
+           |[ \t]+[^\]"\s][^\]"\n]{{0,1000}}\]))
+  | (?P<otag>\[(?:[ \t]*\[){{0,2}}[ \t]*(?:(?P<on>{NAME})[ \t]*)?(?=\s*\Z))
   | (?P<lp>\()
   | (?P<rp>\))
-  | (?P<res>(?<![\w/\-.:*])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5|\*)
-            (?:(?![\w/\-.:*])|(?={NAME1}[ \t]+"))
+  | (?P<res>(?<![\w/\-.:*])(?:{RESULTS}|\*)
+            (?:(?![\w/\-.:*\u2010-\u2014\u2212])|(?={NAME1}[ \t]+"))
            |(?<![\w/\-.:*])(?<!-[ \t])-(?![\w/\-.:*])(?![ \t]*-))
   | (?P<word>[^\s{{}};"()\[]+|["\[])
     """,
@@ -75,20 +82,20 @@ _NO_LB = re.compile(rf'[ \t]*(?P<name>{NAME1})[ \t]+{_VALUE}"[ \t]*\]')
 #: the same at the start of a line, where its name may be words (``Type de jeu``)
 _NO_LB_START = re.compile(rf'[ \t]*(?P<name>{NAME})[ \t]+{_VALUE}"[ \t]*\]')
 #: the rest of a tag pair broken over lines: its name, value and ``]`` (each may be missing)
-_CONT = re.compile(rf'[ \t]*(?:(?P<name>{NAME1})(?:\s+(?=")|(?=\s*\Z)))?\s*(?P<value>{_VALUE}"[ \t]*)?'
-                   r'(?P<rb>\])?')
+_CONT = re.compile(rf'[ \t]*(?:(?P<name>{NAME1})(?:\s*(?=")|(?=\s*\Z)))?\s*(?P<value>{_VALUE}"[ \t]*)?'
+                   r'(?P<rb>\](?:[ \t]*\]){0,2})?')
 #: a line with none of these is plain movetext (the common case, handled without a scan)
 _SPECIAL = re.compile(
-    r"[{;\[()\"*]|(?<![\w/\-.:*])(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\u00bd-\u00bd|0\.5-0\.5|-)"
-    r"(?![\w/\-.:*])"
+    rf"[{{;\[()\"*]|(?<![\w/\-.:*])(?:{RESULTS}|-)(?![\w/\-.:*\u2010-\u2014\u2212])"
 )
 _COMMENT_EVENT = re.compile(r"[{}]")
 #: a tag some tools append after a game's result; it stays with that game
 _TRAILING_TAG_LINE = re.compile(r'[ \t]*\[FILENAME[ \t]+"[^"\n]*"[ \t]*\][ \t]*\n?$',
                                 re.IGNORECASE)
 #: a line that starts with a tag pair (it ends an unterminated comment)
-_TAG_START = re.compile(r'[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+"[^"\n]*"[ \t]*\]')
-_TAG_LINE = re.compile(r'[ \t]*\[[ \t]*(?P<name>[A-Za-z_][\w\-]*)[ \t]+"[^"\n]*"[ \t]*\][ \t]*$')
+_TAG_START = re.compile(r'[ \t]*\[(?:[ \t]*\[){0,2}[ \t]*[A-Za-z_][\w\-]*[ \t]*"[^"\n]*"[ \t]*\]')
+_TAG_LINE = re.compile(r'[ \t]*\[(?:[ \t]*\[){0,2}[ \t]*(?P<name>[A-Za-z_][\w\-]*)[ \t]*"[^"\n]*"'
+                       r'[ \t]*\](?:[ \t]*\]){0,2}[ \t]*$')
 
 
 #: a game chunk that grows beyond this many characters without ending (an endless stream

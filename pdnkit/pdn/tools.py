@@ -95,7 +95,8 @@ def lint(paths: Iterable[PathLike], strict: bool = False, *,
     ``strict=True`` reads as the PDN 3.0 reading grammar does: everything it rejects (a
     missing result before the next game's tags, an identifier among the moves, a nested
     comment, a ``;`` comment ...) is an error; the moves are still read.
-    ``encoding`` (a codec name) skips detection; an empty file gives ``empty-file``.
+    ``encoding`` (a codec name) skips detection; an empty file gives ``empty-file`` and a
+    text that is not PDN ``not-pdn``, each a finding about the file (no game counted).
 
     Example:
         >>> lint([]).ok
@@ -105,7 +106,7 @@ def lint(paths: Iterable[PathLike], strict: bool = False, *,
     for path in expand_paths(paths):
         summary.files += 1
         for rec in read_games(path, strict=strict, encoding=encoding, file=source_name(path)):
-            summary.games += 1
+            summary.games += not rec.file_level  # (an empty file, a text that is not PDN)
             summary.findings.extend(rec.findings)
     return summary
 

@@ -336,6 +336,8 @@ class ReportBatch:
                           internal_error(exc, "loading this game's rows", **where)]))
 
     def _add(self, report: Any) -> int:
+        if getattr(report, "file_level", False):
+            return self._add_file_findings(report)
         gid = self.games_count
         record = report.record
         tag_list = unique_tags(getattr(record, "tags", None) or [])  # the first one wins
@@ -409,24 +411,7 @@ class ReportBatch:
         if plies:
             self._add_plies(gid, plies, canonical, variant, edition)
 
-        fd = self.findings
-        for f in [*(report.findings or []), *noted]:
-            code = str(f.code)
-            fd["game_id"].append(gid)
-            fd["game_index"].append(f.game_index if f.game_index is not None else report.index)
-            fd["code"].append(code)
-            fd["severity"].append(_opt_str(f.severity))
-            fd["message"].append(f.message)
-            fd["line"].append(f.line)
-            fd["col"].append(getattr(f, "column", None))
-            fd["ply"].append(f.ply)
-            fd["move"].append(f.move)
-            fd["fen"].append(f.fen)
-            fd["in_variation"].append(bool(getattr(f, "in_variation", False)))
-            details = getattr(f, "details", None)
-            fd["details"].append(json.dumps(details, default=str, ensure_ascii=False)
-                                 if details else None)
-            self.code_counts[code] = self.code_counts.get(code, 0) + 1
+        self._add_findings(gid, report.index, [*(report.findings or []), *noted])
 
         ev = self.rule_events
         for e in getattr(report, "rule_events", None) or []:
@@ -440,6 +425,38 @@ class ReportBatch:
             ev["reached_ply"].append(getattr(e, "reached_ply", None))
             ev["end_ply"].append(getattr(e, "end_ply", None))
         return gid
+
+    def _add_file_findings(self, report: Any) -> int:
+        """The findings of a file-level report (an empty file, a file that is not PDN,
+        notes after the last game): ``findings`` rows without a game (``game_id`` and
+        ``game_index`` NULL), no ``games`` row. Returns -1 (no game)."""
+        if self.encoding is None:
+            self.encoding = getattr(report.record, "encoding", None)
+        self._add_findings(None, None, list(report.findings or []))
+        return -1
+
+    def _add_findings(self, gid: int | None, index: int | None, found: list[Any]) -> None:
+        """``findings`` rows of the game ``gid`` (``index`` its place in the file: a
+        finding's own, where it has one), or of the file (``None``)."""
+        fd = self.findings
+        for f in found:
+            code = str(f.code)
+            fd["game_id"].append(gid)
+            fd["game_index"].append(f.game_index if f.game_index is not None or gid is None
+                                    else index)
+            fd["code"].append(code)
+            fd["severity"].append(_opt_str(f.severity))
+            fd["message"].append(f.message)
+            fd["line"].append(f.line)
+            fd["col"].append(getattr(f, "column", None))
+            fd["ply"].append(f.ply)
+            fd["move"].append(f.move)
+            fd["fen"].append(f.fen)
+            fd["in_variation"].append(bool(getattr(f, "in_variation", False)))
+            details = getattr(f, "details", None)
+            fd["details"].append(json.dumps(details, default=str, ensure_ascii=False)
+                                 if details else None)
+            self.code_counts[code] = self.code_counts.get(code, 0) + 1
 
     def _add_position(self, gid: int, ply: int, layout: BoardLayout, black: bool,
                       bits: Bits) -> None:
@@ -620,8 +637,8 @@ class ReportBatch:
                              (self.rule_events, other.rule_events), (self.runs, other.runs),
                              (self.run_moves, other.run_moves)):
             for name, col in theirs.items():  # (a run's chunk is one item of its column)
-                if name == "game_id" and base:
-                    col = [g + base for g in col]
+                if name == "game_id" and base:  # (a file's own findings have none)
+                    col = [None if g is None else g + base for g in col]
                 elif name == "layout" and codes != list(range(len(codes))):
                     col = [codes[c] if c >= 0 else c for c in col]
                 mine[name].extend(col)

@@ -324,82 +324,19 @@
     $("gl-title").textContent = state.moves.length || state.fen ? "Games that reached this position" : "Games";
   }
 
-  /* ---------------- one game: the view page, and its evaluations ---------------- */
-  async function openGame(id, ply, white, black) {
-    const my = ++seq.game;
+  /* ---------------- one game: the view page (its evaluation graph included) ---------------- */
+  function openGame(id, ply, white, black) {
+    seq.game++;
     $("game-pane").hidden = false;
     $("gp-title").textContent = plain("game " + id + (white || black ? ": " + (white || "?") + " - " + (black || "?") : ""));
     $("gp-alone").href = "/view/" + id + "#g=1&ply=" + ply;
     $("gp-frame").src = "/view/" + id + "?embed=1#g=1&ply=" + ply;
     $("gp-frame").setAttribute("data-game", id);
-    $("gp-evals").hidden = true;
-    try {
-      const g = (await api("/api/game", { id: id })).body;
-      if (my === seq.game) drawEvals(g.evals, g.model.plies.length);
-    } catch (e) {
-      if (my === seq.game) setStatus(e.message, true);
-    }
   }
   function closeGame() {
     $("game-pane").hidden = true;
     $("gp-frame").removeAttribute("src");
     seq.game++;
-  }
-  const KEY = /engine|version|settings|options|depth_limit|movetime/i;
-  function drawEvals(rows, plies) {
-    if (!rows || !rows.length) return;
-    const series = {};
-    rows.forEach((r) => {
-      const key = Object.keys(r).filter((k) => KEY.test(k)).map((k) => r[k]).join(" \u00b7 ") || "engine";
-      (series[key] = series[key] || []).push(r);
-    });
-    const sel = $("gp-engine");
-    sel.textContent = "";
-    Object.keys(series).forEach((k) => sel.appendChild(el("option", { value: k }, k)));
-    sel.onchange = () => drawGraph(series[sel.value], plies);
-    $("gp-evals").hidden = false;
-    drawGraph(series[sel.value], plies);
-  }
-  function viewer() {
-    try { return $("gp-frame").contentWindow.pdnkitViewer || null; } catch (e) { return null; }
-  }
-  function drawGraph(rows, plies) {
-    const box = $("gp-graph"), W = 600, H = 110, M = 4;
-    const last = Math.max(plies, ...rows.map((r) => r.ply));
-    const x = (p) => M + (W - 2 * M) * p / Math.max(1, last);
-    const y = (s) => H / 2 - (H / 2 - M) * Math.max(-4, Math.min(4, s)) / 4;
-    box.textContent = "";
-    const svg = sv("svg", { viewBox: "0 0 " + W + " " + H, preserveAspectRatio: "none", id: "eval-graph" });
-    svg.appendChild(sv("line", { x1: 0, x2: W, y1: H / 2, y2: H / 2, stroke: "#bbb" }));
-    const pts = rows.filter((r) => r.score !== null && r.score !== undefined);
-    svg.appendChild(sv("polyline", { points: pts.map((r) => x(r.ply) + "," + y(r.score)).join(" "), fill: "none", stroke: "#5a3d22", "stroke-width": 1.5 }));
-    const cur = sv("line", { y1: 0, y2: H, stroke: "#1f5fa8", "stroke-width": 1.5, id: "eval-now" });
-    svg.appendChild(cur);
-    pts.forEach((r) => {
-      const c = sv("circle", { cx: x(r.ply), cy: y(r.score), r: 3, fill: r.score >= 0 ? "#fbf7ee" : "#222", stroke: "#5a3d22", "data-ply": r.ply });
-      const t = sv("title", {}); t.textContent = plain("ply " + r.ply + ": " + r.score + (r.best ? ", best " + r.best : ""));
-      c.appendChild(t);
-      c.addEventListener("click", () => { const v = viewer(); if (v) v.go(r.ply, false, -1); });
-      svg.appendChild(c);
-    });
-    box.appendChild(svg);
-    const show = () => {
-      const v = viewer(), k = v && v.state ? v.state.ply : 0;
-      cur.setAttribute("x1", x(k)); cur.setAttribute("x2", x(k));
-      const r = rows.find((e) => e.ply === k);
-      $("gp-eval-now").textContent = plain(r ? "ply " + k + ": " + (r.score === null ? "?" : (r.score > 0 ? "+" : "") + r.score) + (r.depth !== undefined && r.depth !== null ? " (depth " + r.depth + ")" : "") + (r.best ? ", best " + r.best : "") + (r.pv ? ", line " + r.pv : "") : "ply " + k + ": not evaluated");
-    };
-    show();
-    const frame = $("gp-frame");
-    const hook = () => {
-      try {
-        const wrap = frame.contentDocument.getElementById("board-wrap");
-        if (wrap) new MutationObserver(show).observe(wrap, { childList: true });
-        show();
-      } catch (e) { /* not loaded yet */ }
-    };
-    frame.addEventListener("load", hook);
-    hook();
   }
 
   /* ---------------- search on a board ---------------- */

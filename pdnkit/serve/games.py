@@ -27,12 +27,10 @@ EMBEDDED_CSS = "#list-pane{display:none}main{padding-top:.2em}header{display:non
 
 
 def _model(con: duckdb.DuckDBPyConnection, game_id: int) -> GameModel | None:
-    from pdnkit.viewer.fetch import db_games
-    from pdnkit.viewer.model import game_model
+    """The game as ``pdnkit view --db`` shows it, its engine analysis included."""
+    from pdnkit.viewer.page import db_models
 
-    for _, label, report in db_games(con, game_id=game_id):
-        return game_model(report, source=label)
-    return None
+    return next(iter(db_models(con, game_id=game_id)), None)
 
 
 def view_page(con: duckdb.DuckDBPyConnection, game_id: int, *,

@@ -22,6 +22,8 @@ The rooms (names are imported lazily from them):
   :func:`findings`, :func:`square_counts`, and :func:`stats` (``pdnkit stats KIND``);
 * :mod:`~pdnkit.stats.endgame` -- :func:`endgame_rules`, :func:`endgame_summary`,
   :func:`verdict`;
+* :mod:`~pdnkit.stats.endings` -- :func:`egdb_verdicts`, :func:`egdb_coverage` (endings
+  judged by the endgame databases);
 * :mod:`~pdnkit.stats.crosstables` -- :func:`crosstable`;
 * :mod:`~pdnkit.stats.rating_lists` -- :func:`ratings` (Elo and Glicko-2 lists over time),
   on the formulas of :mod:`~pdnkit.stats.rating_systems` (with :func:`performance_rating`);
@@ -67,6 +69,9 @@ _API: dict[str, str] = {
     "verdict": "pdnkit.stats.endgame",
     "endgame_rules": "pdnkit.stats.endgame",
     "endgame_summary": "pdnkit.stats.endgame",
+    # endings judged by the endgame databases
+    "egdb_verdicts": "pdnkit.stats.endings",
+    "egdb_coverage": "pdnkit.stats.endings",
     # crosstables
     "TWO_POINT_RESULTS": "pdnkit.stats.crosstables",
     "crosstable": "pdnkit.stats.crosstables",

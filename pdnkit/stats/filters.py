@@ -13,7 +13,10 @@
 * ``date_from`` / ``date_to`` -- ``"YYYY"``, ``"YYYY-MM"`` or ``"YYYY-MM-DD"`` (inclusive);
   a game is compared by what is known of its date (``games.date_first`` to ``date_last``: a
   day, a month, a year, a season such as ``1999/00``) and kept when that span meets the
-  bounds; games without a date or year are left out.
+  bounds; games without a date or year are left out;
+* ``all_copies`` -- every record; by default (``False``) each game once: the copies of a game
+  (``games.duplicate_of`` not NULL, :mod:`pdnkit.store.copies`) are left out, the record
+  that stands for them is read.
 
 Public functions take these as keyword arguments (and ``filter=`` a ready-made
 :class:`GameFilter`); they build the filter once with :meth:`GameFilter.of`.
@@ -23,7 +26,7 @@ Example:
     >>> f.variant
     'english'
     >>> f.sql()
-    ('lower(g.variant) = lower(?) AND coalesce(g.date_last, g.date, make_date(g.year, 12, 31)) >= ?', ['english', datetime.date(2020, 1, 1)])
+    ('lower(g.variant) = lower(?) AND coalesce(g.date_last, g.date, make_date(g.year, 12, 31)) >= ? AND g.duplicate_of IS NULL', ['english', datetime.date(2020, 1, 1)])
 """
 
 from __future__ import annotations
@@ -84,8 +87,8 @@ class GameFilter:
     The variant is checked and kept by its canonical name; dates are checked at once.
 
     Example:
-        >>> GameFilter().sql()
-        ('TRUE', [])
+        >>> GameFilter().sql(), GameFilter(all_copies=True).sql()
+        (('g.duplicate_of IS NULL', []), ('TRUE', []))
         >>> try:
         ...     GameFilter(variant="internationl")
         ... except ValueError as exc:
@@ -100,6 +103,8 @@ class GameFilter:
     date_to: DateBound = None
     #: ``player`` selects every name the player can be written as, not a substring
     match: bool = False
+    #: every record, the copies of a game included (default: each game once)
+    all_copies: bool = False
 
     def __post_init__(self) -> None:
         if self.variant:
@@ -112,18 +117,20 @@ class GameFilter:
     @classmethod
     def of(cls, filter: GameFilter | None = None, *, variant: str | None = None,
            event: str | None = None, player: str | None = None,
-           date_from: DateBound = None, date_to: DateBound = None) -> GameFilter:
+           date_from: DateBound = None, date_to: DateBound = None,
+           all_copies: bool | None = None) -> GameFilter:
         """``filter`` (or no filter) with the keyword arguments that are given (not
         ``None``) in place of its fields: how a public function builds its filter once.
 
         Example:
             >>> GameFilter.of(GameFilter(event="Cup", match=True), variant="russian")
-            GameFilter(variant='russian', event='Cup', player=None, date_from=None, date_to=None, match=True)
+            GameFilter(variant='russian', event='Cup', player=None, date_from=None, date_to=None, match=True, all_copies=False)
         """
         base = filter if filter is not None else cls()
         given: dict[str, object] = {
             k: v for k, v in (("variant", variant), ("event", event), ("player", player),
-                              ("date_from", date_from), ("date_to", date_to)) if v is not None}
+                              ("date_from", date_from), ("date_to", date_to),
+                              ("all_copies", all_copies)) if v is not None}
         return dataclasses.replace(base, **given) if given else base  # type: ignore[arg-type]
 
     def without_player(self) -> GameFilter:
@@ -136,7 +143,8 @@ class GameFilter:
         return dataclasses.replace(self, player=None) if self.player else self
 
     def is_empty(self) -> bool:
-        """True when the filter selects every game.
+        """True when the filter selects every game (each game once, or every record with
+        ``all_copies``): no condition but the copies'.
 
         Example:
             >>> GameFilter().is_empty(), GameFilter(event="x").is_empty()
@@ -179,6 +187,8 @@ class GameFilter:
         if hi is not None:
             clauses.append(f"coalesce({a}.date_first, {a}.date, make_date({a}.year, 1, 1)) <= ?")
             params.append(hi)
+        if not self.all_copies:  # each game once: the record standing for its copies
+            clauses.append(f"{a}.duplicate_of IS NULL")
         return (" AND ".join(clauses) or "TRUE"), params
 
     def names(self, con: duckdb.DuckDBPyConnection | None) -> list[str]:

@@ -33,6 +33,7 @@ from pdnkit.pdn.names import (
     spelling_key,
     transliterate,
 )
+from pdnkit.store.copies import regroup_names
 from pdnkit.store.session import PLACEHOLDERS, DbLike, ensure_names, reading, writing
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -93,6 +94,7 @@ def alias(db: DbLike, names: list[str], as_: str) -> AliasCount:
         unseen = [n for n in clean if not con.execute(
             "SELECT count(*) FROM games WHERE trim(white) = ? OR trim(black) = ?",
             [n, n]).fetchall()[0][0]]
+        regroup_names(con, [*clean, target])  # copies are told apart by their players
     return AliasCount(len(clean), [
         f"{n!r} is in no game's White or Black tag (recorded all the same: check the "
         "spelling, or import its games)" for n in unseen])
@@ -112,6 +114,8 @@ def unalias(db: DbLike, names: list[str]) -> int:
         for name in names:
             n += len(con.execute("DELETE FROM player_aliases WHERE alias = ? RETURNING alias",
                                  [name.strip()]).fetchall())
+        if n:
+            regroup_names(con, names)
     return n
 
 

@@ -177,7 +177,7 @@ def _stored_after_moves(con: duckdb.DuckDBPyConnection, tokens: list[str],
                         variant: str | None) -> list[StoredPosition]:
     """The positions stored after ``tokens`` in games that played exactly those moves
     from the initial position (as written or in canonical form)."""
-    vwhere, vparams = GameFilter(variant=variant).sql()
+    vwhere, vparams = GameFilter(variant=variant, all_copies=True).sql()
     vals = ", ".join("(?, ?)" for _ in tokens)
     flat: list[SqlParam] = [x for i, t in enumerate(tokens, 1) for x in (i, t)]
     rows = con.execute(
@@ -206,7 +206,7 @@ def _initial_positions(con: duckdb.DuckDBPyConnection,
     from pdnkit.rows.bitboards import square_bits
     from pdnkit.rules import Position, get_rules
 
-    vwhere, vparams = GameFilter(variant=variant).sql()
+    vwhere, vparams = GameFilter(variant=variant, all_copies=True).sql()
     start = "coalesce(g.start_is_initial, g.fen IS NULL)"
     out: list[StoredPosition] = []
     unknown = []

@@ -40,7 +40,6 @@ import csv
 import datetime as _dt
 import math
 import os
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -82,8 +81,6 @@ LEFT_OUT = ("without a result", "without a date", "without two named players")
 HISTORY_COLUMNS = ("variant", "period", "period_start", "player", "rating", "rd",
                    "volatility", "games", "points", "performance")
 
-_PARTIAL_MONTH = re.compile(r"^\s*(\d{4})[.\-/](\d{1,2})(?:\D|$)")
-
 
 class GamePeriod(NamedTuple):
     """The rating period a game falls in: ``key`` (equal for the games of one period),
@@ -97,36 +94,37 @@ class GamePeriod(NamedTuple):
     clock: int | None
 
 
-def game_period(period: str, date: _dt.date | None, date_raw: str | None, year: int | None,
-                event: str | None = None) -> GamePeriod | None:
-    """The rating period of a game from the most precise date the database keeps of it
-    (``games.date``, a partial ``YYYY.MM.??`` in ``date_raw``, ``games.year``), or ``None``
-    for an undated game. See the module's text for what each ``period`` means.
+def game_period(period: str, first: _dt.date | None, precision: str | None,
+                year: int | None, event: str | None = None) -> GamePeriod | None:
+    """The rating period of a game from what the database knows of its date: the first day
+    it allows (``games.date_first``) and how much of it was written (``games.date_precision``:
+    ``day``, ``month`` or ``year``), else its ``year``; ``None`` for an undated game. See the
+    module's text for what each ``period`` means.
 
     Example:
-        >>> game_period("month", _dt.date(1965, 5, 17), None, 1965).label
+        >>> game_period("month", _dt.date(1965, 5, 17), "day", 1965).label
         '1965-05'
-        >>> game_period("month", None, "1965.05.??", 1965).label
+        >>> game_period("month", _dt.date(1965, 5, 1), "month", 1965).label
         '1965-05'
-        >>> p = game_period("month", None, "1965.??.??", 1965)
+        >>> p = game_period("month", _dt.date(1965, 1, 1), "year", 1965)
         >>> p.label, p.start
         ('1965', datetime.date(1965, 12, 31))
-        >>> game_period("event", None, "1965", 1965, "Cup").label
+        >>> game_period("event", None, None, 1965, "Cup").label
         'Cup'
         >>> game_period("year", None, None, None) is None
         True
     """
     if period not in RATING_PERIODS:
         raise ArgumentError(f"period must be one of {', '.join(RATING_PERIODS)}, got {period!r}")
-    y = date.year if date is not None else year
+    y = first.year if first is not None else year
     if y is None:
         return None
-    month: int | None = date.month if date is not None else None
-    if month is None:
-        m = _PARTIAL_MONTH.match(date_raw or "")
-        if m and int(m.group(1)) == y and 1 <= int(m.group(2)) <= 12:
-            month = int(m.group(2))
-    start = date or (_dt.date(y, month, 1) if month else _dt.date(y, 12, 31))
+    known = first if first is not None and precision in ("day", "month") else None
+    month = known.month if known is not None else None
+    if known is not None and precision == "day":
+        start = known
+    else:
+        start = _dt.date(y, month, 1) if month else _dt.date(y, 12, 31)
     if period == "event" and event and event.strip():
         name = event.strip()
         return GamePeriod(("event", name, y), name, start, None)
@@ -239,19 +237,21 @@ def _read_games(con: duckdb.DuckDBPyConnection, gf: GameFilter, period: str
     where, params = gf.sql(con=con)
     rows = con.execute(f"""
         SELECT g.game_id, g.variant, player_name(g.white), player_name(g.black),
-               {OUTCOME_SQL}, g.date, g.date_raw, g.year, g.event,
+               {OUTCOME_SQL}, coalesce(g.date_first, g.date),
+               coalesce(g.date_precision, CASE WHEN g.date IS NOT NULL THEN 'day' END),
+               g.year, g.event,
                g.white_rating, g.black_rating
         FROM games g WHERE {where} ORDER BY g.game_id""", params).fetchall()
     left = dict.fromkeys(LEFT_OUT, 0)
     games: list[_Game] = []
     seen: dict[tuple[object, ...], GamePeriod | None] = {}  # the games of a day share it
-    for gid, variant, w, b, oc, date, raw, year, event, wt, bt in rows:
+    for gid, variant, w, b, oc, date, precision, year, event, wt, bt in rows:
         if oc not in _SCORES:
             left[LEFT_OUT[0]] += 1
             continue
-        key = (date, raw, year, event)
+        key = (date, precision, year, event)
         when = seen[key] if key in seen else seen.setdefault(
-            key, game_period(period, date, raw, year, event))
+            key, game_period(period, date, precision, year, event))
         if when is None:
             left[LEFT_OUT[1]] += 1
             continue

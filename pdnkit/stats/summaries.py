@@ -321,10 +321,10 @@ def _findings_sql(by: str, gf: GameFilter, min_games: int,
                   con: duckdb.DuckDBPyConnection) -> tuple[str, list[SqlParam]]:
     """The query of :func:`findings` ``by`` one of its groupings, and its parameters."""
     where, params = gf.sql(con=con)
-    filtered = where != "TRUE"
+    filtered = not gf.is_empty()  # (a file's own findings count unless games are chosen)
     fcount = _FINDING_COUNTS
-    if by == "code":
-        gcond = f"(f.game_id IS NOT NULL AND {where})" if filtered else "TRUE"
+    if by == "code":  # (without a game, g's columns are NULL: duplicate_of IS NULL holds)
+        gcond = f"(f.game_id IS NOT NULL AND {where})" if filtered else where
         sql = f"""
             SELECT f.code, f.severity,
                    count(*)::BIGINT AS findings,

@@ -1,5 +1,5 @@
 """The DuckDB game database: ``connect``, ``import_files``, ``query``, ``export``,
-``duplicates`` and ``upgrade`` (the demo is :mod:`pdnkit.demo`, the samples
+``duplicates`` (with ``rule_copies``, ``rulings`` and ``merge``) and ``upgrade`` (the demo is :mod:`pdnkit.demo`, the samples
 :mod:`pdnkit.samples`: both above or beside the store, so not named here).
 
 The tables are described in ``schema.sql`` (and ``docs/schema.md``). Names are imported lazily.
@@ -33,6 +33,10 @@ _API: dict[str, str] = {
     "Stream": "pdnkit.store.stream",
     "export": "pdnkit.store.ops",
     "duplicates": "pdnkit.store.ops",
+    "rule_copies": "pdnkit.store.copyrulings",
+    "rulings": "pdnkit.store.copyrulings",
+    "merge": "pdnkit.store.merging",
+    "MergeResult": "pdnkit.store.merging",
     "summary_tables": "pdnkit.store.ops",
     # kept here for scripts that import them from the store; they live on higher floors
 }

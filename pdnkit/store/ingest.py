@@ -45,7 +45,7 @@ from pdnkit.errors import ArgumentError
 from pdnkit.openings.database import mark_loaded, mark_removed, settle_import
 from pdnkit.rows.batch import ReportBatch
 from pdnkit.rows.load import load_batch
-from pdnkit.store import steps
+from pdnkit.store import copies, steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
 from pdnkit.store.progress import ImportProgress
 from pdnkit.validation.flow import run
@@ -103,6 +103,10 @@ class ImportSummary:
     status_counts: Counter[str] = field(default_factory=Counter)
     code_counts: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
+    #: records of the database that are copies of a game counted once (after the import),
+    #: and pairs of probable copies left for a user to rule on (pdnkit duplicates)
+    copies: int = 0
+    probable: int = 0
 
     @property
     def imported(self) -> int:
@@ -131,7 +135,8 @@ class ImportSummary:
             "failed": self.failed, "games": self.games, "plies": self.plies,
             "replayed_plies": self.replayed_plies, "findings": self.findings,
             "status": dict(self.status_counts), "codes": dict(self.code_counts),
-            "seconds": round(self.seconds, 3),
+            "seconds": round(self.seconds, 3), "copies": self.copies,
+            "probable": self.probable,
             "files": [f.__dict__ for f in self.files],
         }
 
@@ -151,6 +156,10 @@ class ImportSummary:
             top = self.code_counts.most_common(8)
             lines.append("findings: " + ", ".join(f"{k} {v}" for k, v in top)
                          + (" ..." if len(self.code_counts) > 8 else ""))
+        if self.copies or self.probable:
+            lines.append(f"copies: {self.copies} record(s) are copies of a game counted once"
+                         + (f", {self.probable} pair(s) of probable copies to rule on"
+                            if self.probable else "") + " (pdnkit duplicates)")
         for f in self.files:
             if f.status == "failed":
                 lines.append(f"failed: {f.path}: {f.message}")
@@ -326,6 +335,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
             "FROM files WHERE sha256 = ?) AND path <> ? GROUP BY path", [sha, label]
         ).fetchall() if status == "replaced" else []
         mark_removed(con, old_ids)  # the games whose novelty the removal changes
+        copies.mark_removed(con, old_ids)  # ... and whose group of copies
         _delete_files(con, old_ids)
         file_id = _next_id(con, "files", "file_id")
         next_game = first_game = _next_id(con, "games", "game_id")
@@ -336,7 +346,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         writer = _Writer(con, file_id)
         for batch in _guarded(_batches(path, options, workers)):
             n = batch.games_count
-            if n:
+            if n or batch.findings_count:  # (findings about the file alone: no game)
                 writer.put(batch, next_game)
             next_game += n
             result.games += n
@@ -351,6 +361,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         writer.close()
         writer = None
         mark_loaded(con, first_game, next_game)  # openings settled at the import's end
+        copies.mark_loaded(con, first_game, next_game)  # groups of copies too, first
         con.execute(
             "INSERT INTO files (file_id, path, sha256, size, encoding, games, imported_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -544,7 +555,9 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: boo
                 summary.files.append(res)
                 if bar:
                     bar.file_done(_size(path))
-            settle_import(con)  # novelties (and loaded tables) of the games loaded
+            copies.settle_copies(con)  # the groups of copies of the games loaded, then
+            settle_import(con)  # novelties (and loaded tables), each game counted once
+            summary.copies, summary.probable = copies.copy_counts(con)
         finally:
             for tmp in spooled:
                 tmp.unlink(missing_ok=True)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     import fsspec
 
 __all__ = ["LAKE_TABLES", "LEGACY_PARTS", "MANIFEST", "LakeDamagedError", "SourceEntry",
-           "filesystem", "is_lake", "keep_novelties", "lock_down", "open_lake",
+           "filesystem", "is_lake", "keep_copies", "keep_novelties", "lock_down", "open_lake",
            "read_manifest",
            "upgrade_lake"]
 
@@ -133,8 +133,11 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
         if parts or legacy:
             _table_view(con, table, parts, legacy[0] if legacy else None)
     from pdnkit.openings.lake import attach_novelties
+    from pdnkit.store.lakecopies import attach_copies
 
-    # novelties: over the whole lake (kept in it by its writer: keep_novelties)
+    # the groups of copies, then the novelties among the games counted once: over the whole
+    # lake (kept in it by its writer: keep_copies, keep_novelties)
+    attach_copies(con, fs, root, _novelty_sources(entries))
     attach_novelties(con, fs, root, _novelty_sources(entries))
     if setup is not None:
         setup(con)
@@ -146,6 +149,33 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
 def _novelty_sources(entries: list[SourceEntry]) -> list[tuple[int, str, int, int]]:
     """What a lake's novelties depend on (:func:`pdnkit.openings.lake.novelty_digest`)."""
     return [(e.file_id, e.sha256, e.game_base, e.games) for e in entries]
+
+
+def keep_copies(lake: str | Path) -> bool:
+    """Compute the groups of copies of the whole lake and keep them in it, for its readers
+    (who write nothing: :func:`pdnkit.store.lakecopies.attach_copies`); the lake's writer
+    calls it under the lake's lock once its sources are in, before :func:`keep_novelties`.
+    Returns whether they were written (not when the lake has them for these sources, or
+    holds no game).
+
+    Example:
+        >>> import tempfile
+        >>> keep_copies(tempfile.mkdtemp())
+        False
+    """
+    from pdnkit.store.lakecopies import copies_paths, write_copies
+    from pdnkit.store.schema import schema_sql
+
+    entries = read_manifest(lake)
+    sources = _novelty_sources(entries)
+    fs, root = filesystem(lake)
+    if not any(s[3] for s in sources) or all(fs.exists(p) for p in copies_paths(root, sources)):
+        return False
+    con = open_lake(lake, schema=schema_sql(), lock=False)
+    try:
+        return write_copies(con, fs, root, sources)
+    finally:
+        con.close()
 
 
 def keep_novelties(lake: str | Path) -> bool:

@@ -1,5 +1,5 @@
 """Reading the database back: ``query`` (SQL -> DataFrame; ``query_stream``: the same in
-batches), ``export`` (canonical PDN) and ``duplicates`` (games with identical moves).
+batches), ``export`` (canonical PDN) and ``duplicates`` (the copies of one game).
 
 Example:
     >>> import duckdb
@@ -12,6 +12,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
@@ -147,16 +148,24 @@ def _check_statement(con: duckdb.DuckDBPyConnection, sql: str, path: str | None,
             "ATTACH could write them; write results with --out")
 
 
-def _where_clause(where: str | None) -> str:
-    return f"WHERE ({where})" if where and where.strip() else ""
+def _where_clause(where: str | None, all_copies: bool = True) -> str:
+    conds = [] if all_copies else ["duplicate_of IS NULL"]
+    if where and where.strip():
+        conds.append(f"({where})")
+    return f"WHERE {' AND '.join(conds)}" if conds else ""
 
 
 def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None, *,
-           annotate: bool = False, engine: str | None = None) -> int:
+           annotate: bool = False, engine: str | None = None, all_copies: bool = False,
+           tags: Mapping[int, Sequence[tuple[str, str]]] | None = None) -> int:
     """Write games from the database as canonical PDN (moves in canonical notation where they
     were replayed, everything else as read). ``where`` is an SQL condition on the ``games``
     table (``"variant = 'russian' AND status = 'ok'"``), run on a read-only connection that
-    cannot touch files. A path ``out`` is written whole or not at all (a temporary file
+    cannot touch files. Each game is written once, by the record that stands for its copies
+    (``games.duplicate_of`` NULL; :mod:`pdnkit.store.copies`); ``all_copies`` writes every
+    record. ``tags`` sets tags of games (``game_id`` -> ``(name, value)`` pairs: a tag of
+    that name, in any case, takes the value; another is added after the game's own; what
+    ``pdnkit merge`` writes). A path ``out`` is written whole or not at all (a temporary file
     renamed at the end; :func:`pdnkit._atomic.atomic_output`), and never over the database
     itself. Games are written in file order; a
     game that did not parse is written as it was read. A ``GameType`` tag is added to games
@@ -181,7 +190,7 @@ def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None
         with opened(db, must_exist=True, read_only=True) as con, \
                 atomic_output(out, inputs=inputs) as f:
             return export(cast("TextIO", f), db=con, where=where, annotate=annotate,
-                          engine=engine)
+                          engine=engine, all_copies=all_copies, tags=tags)
     n = 0
     with opened(db, must_exist=True, read_only=True) as con:
         key = None
@@ -193,7 +202,7 @@ def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None
                 raise ArgumentError("--annotate needs an analysis of the games: the database "
                                     "has no evals rows (run pdnkit analyse first)")
         ids = [r[0] for r in con.execute(
-            f"SELECT game_id FROM (SELECT * FROM games {_where_clause(where)}) "
+            f"SELECT game_id FROM (SELECT * FROM games {_where_clause(where, all_copies)}) "
             "ORDER BY file_id, game_index").fetchall()]
         for i in range(0, len(ids), EXPORT_CHUNK):
             chunk = ids[i:i + EXPORT_CHUNK]
@@ -214,7 +223,8 @@ def export(out: str | Path | TextIO, db: DbLike = None, where: str | None = None
                 marks = eval_marks(con, key, [g[0] for g in games])
             for gid, raw, status, variant, gametype, _ in games:
                 out.write(_game_text(pieced.get(gid, raw or ""), status, variant, gametype,
-                                     notation.get(gid), marks.get(gid)))
+                                     notation.get(gid), marks.get(gid),
+                                     (tags or {}).get(gid, ())))
                 n += 1
     return n
 
@@ -253,15 +263,18 @@ def _gametype_value(variant: str | None, gametype: int | None) -> str | None:
 
 def _game_text(raw: str, status: str | None, variant: str | None, gametype: int | None,
                notation: dict[int, str] | None,
-               marks: dict[int, tuple[float | None, int | None, int | None]] | None = None
-               ) -> str:
+               marks: dict[int, tuple[float | None, int | None, int | None]] | None = None,
+               tags: Sequence[tuple[str, str]] = ()) -> str:
     """Canonical PDN for one stored game (its raw text when it cannot be re-read), with
-    ``marks`` (ply -> score, depth, NAG) written after the main line's moves."""
+    ``marks`` (ply -> score, depth, NAG) written after the main line's moves and ``tags``
+    set."""
     if status != "unparsed":
         try:
             from pdnkit.pdn import parse_game, write_game
 
             record = parse_game(raw)
+            if tags:
+                record.tags = _set_tags(record.tags, tags)
             if marks and record.parsed:
                 _annotate(record, marks)
             if record.parsed:  # standard tags and a short GameType added by the writer
@@ -273,11 +286,37 @@ def _game_text(raw: str, status: str | None, variant: str | None, gametype: int 
     return raw.strip("\r\n") + "\n\n"
 
 
+def _set_tags(have: list[tuple[str, str]], new: Sequence[tuple[str, str]]
+              ) -> list[tuple[str, str]]:
+    """``have`` with each of ``new`` set: the first tag of its name (any case) takes its
+    value, another is added at the end.
+
+    Example:
+        >>> _set_tags([("Date", "2003.??.??"), ("White", "A")], [("date", "2003.03.15"),
+        ...                                                       ("Round", "5")])
+        [('Date', '2003.03.15'), ('White', 'A'), ('Round', '5')]
+    """
+    out = list(have)
+    for name, value in new:
+        at = next((i for i, (n, _) in enumerate(out) if n.lower() == name.lower()), None)
+        if at is None:
+            out.append((name, value))
+        else:
+            out[at] = (out[at][0], value)
+    return out
+
+
 def duplicates(db: DbLike = None, *, files: bool = False) -> pd.DataFrame:
-    """Groups of games with identical moves (same variant, start position and main line),
-    one row per group: ``group``, ``variant``, ``plies``, ``games`` (how many),
-    ``tags_differ`` (whether their tags differ), ``differing_tags`` (names of the tags that
-    differ), ``game_ids``, ``locations`` (``path#game-number``, 1-based) and ``players``.
+    """The copies of one game in the database, one row per group: ``group``, ``relation``
+    (``copies``), ``variant``, ``plies``, ``games`` (how many records), ``canonical`` (the
+    record that stands for the game, ``path#N``), ``locations`` (every record, the
+    canonical one first; N is the game's number in its file, from 1), ``kinds`` (how each
+    record is a copy: ``canonical``, then ``identical``, ``tags``, ``annotated``,
+    ``prefix`` or ``ruled``), ``players``, ``tags_differ``, ``differing_tags``,
+    ``game_ids``, ``moves_hash``. Then, listed apart and never counted as copies, the main
+    lines that other games share (``relation`` ``same-moves``) and the probable copies a
+    user has yet to rule on (``probable``). The rules are
+    :mod:`pdnkit.store.copyrules`' (docs/duplicates.md).
 
     ``files=True`` lists identical files instead: files whose bytes were imported under more
     than one path (loaded once, see ``file_paths``), one row each: ``file_id``, ``sha256``,
@@ -285,53 +324,17 @@ def duplicates(db: DbLike = None, *, files: bool = False) -> pd.DataFrame:
 
     Example:
         >>> import duckdb
-        >>> list(duplicates(db=duckdb.connect()).columns)[:4]
-        ['group', 'variant', 'plies', 'games']
+        >>> list(duplicates(db=duckdb.connect()).columns)[:6]
+        ['group', 'relation', 'variant', 'plies', 'games', 'canonical']
         >>> list(duplicates(db=duckdb.connect(), files=True).columns)
         ['file_id', 'sha256', 'size', 'games', 'names', 'paths']
     """
-    if files:
-        with opened(db, must_exist=True, read_only=True) as con:
-            return con.execute(_IDENTICAL_FILES).df()
-    sql = """
-    WITH dup AS (
-        SELECT moves_hash, count(*) AS n FROM games
-        WHERE moves_hash IS NOT NULL GROUP BY moves_hash HAVING count(*) > 1
-    ),
-    tagrows AS (
-        SELECT g.moves_hash, unnest(map_keys(g.tags)) AS k, unnest(map_values(g.tags)) AS v
-        FROM games g JOIN dup USING (moves_hash)
-    ),
-    tagdiff AS (
-        SELECT t.moves_hash, list(t.k ORDER BY t.k) AS differing
-        FROM (SELECT moves_hash, k, count(DISTINCT v) AS nv, count(*) AS nk
-              FROM tagrows GROUP BY moves_hash, k) t
-        JOIN dup USING (moves_hash)
-        WHERE t.nv > 1 OR t.nk < dup.n
-        GROUP BY t.moves_hash
-    )
-    SELECT
-        row_number() OVER (ORDER BY min(g.game_id)) AS "group",
-        any_value(g.variant) AS variant,
-        any_value(g.plies) AS plies,
-        count(*) AS games,
-        coalesce(len(any_value(d.differing)), 0) > 0 AS tags_differ,
-        coalesce(any_value(d.differing), []::VARCHAR[]) AS differing_tags,
-        list(g.game_id ORDER BY g.game_id) AS game_ids,
-        list(f.path || '#' || CAST(g.game_index + 1 AS VARCHAR) ORDER BY g.game_id)
-            AS locations,
-        list(DISTINCT coalesce(g.white, '?') || ' - ' || coalesce(g.black, '?')
-             ORDER BY coalesce(g.white, '?') || ' - ' || coalesce(g.black, '?')) AS players,
-        g.moves_hash AS moves_hash
-    FROM games g
-    JOIN dup USING (moves_hash)
-    LEFT JOIN files f USING (file_id)
-    LEFT JOIN tagdiff d USING (moves_hash)
-    GROUP BY g.moves_hash
-    ORDER BY "group"
-    """
     with opened(db, must_exist=True, read_only=True) as con:
-        return con.execute(sql).df()
+        if files:
+            return con.execute(_IDENTICAL_FILES).df()
+        from pdnkit.store.copylist import duplicate_groups
+
+        return duplicate_groups(con)
 
 
 _IDENTICAL_FILES = """
@@ -344,18 +347,22 @@ _IDENTICAL_FILES = """
 """
 
 
-def summary_tables(db: DbLike = None) -> dict[str, Any]:
+def summary_tables(db: DbLike = None, *, all_copies: bool = False) -> dict[str, Any]:
     """A few overview tables of a database (games per variant and status, the most frequent
-    finding codes, results), as DataFrames; what ``pdnkit demo`` prints.
+    finding codes, results), as DataFrames; what ``pdnkit demo`` prints. Each game once
+    (the copies of a game left out, their findings too) unless ``all_copies``.
 
     Example:
         >>> import duckdb
         >>> sorted(summary_tables(duckdb.connect()))
         ['codes', 'results', 'variants']
     """
+    once = "TRUE" if all_copies else "duplicate_of IS NULL"
+    findings = ("findings" if all_copies else "(SELECT * FROM findings WHERE game_id IS NULL "
+                "OR game_id IN (SELECT game_id FROM games WHERE duplicate_of IS NULL))")
     with opened(db, must_exist=True, read_only=True) as con:
         return {
-            "variants": con.execute("""
+            "variants": con.execute(f"""
                 SELECT coalesce(variant, '(unknown)') AS variant, count(*) AS games,
                        CAST(sum(plies) AS BIGINT) AS plies,
                        round(avg(plies), 1) AS avg_plies,
@@ -363,16 +370,16 @@ def summary_tables(db: DbLike = None) -> dict[str, Any]:
                        count(*) FILTER (WHERE status = 'warning') AS warning,
                        count(*) FILTER (WHERE status = 'error') AS error,
                        count(*) FILTER (WHERE status = 'unparsed') AS unparsed
-                FROM games GROUP BY ALL ORDER BY games DESC, variant""").df(),
-            "codes": con.execute("""
+                FROM games WHERE {once} GROUP BY ALL ORDER BY games DESC, variant""").df(),
+            "codes": con.execute(f"""
                 SELECT code, severity, count(*) AS findings, count(DISTINCT game_id) AS games
-                FROM findings GROUP BY ALL ORDER BY findings DESC, code""").df(),
-            "results": con.execute("""
+                FROM {findings} GROUP BY ALL ORDER BY findings DESC, code""").df(),
+            "results": con.execute(f"""
                 SELECT coalesce(variant, '(unknown)') AS variant,
                        count(*) FILTER (WHERE outcome = 'white') AS white_wins,
                        count(*) FILTER (WHERE outcome = 'black') AS black_wins,
                        count(*) FILTER (WHERE outcome = 'draw') AS draws,
                        count(*) FILTER (WHERE outcome IS NULL OR outcome = 'unknown')
                            AS unknown
-                FROM games GROUP BY ALL ORDER BY variant""").df(),
+                FROM games WHERE {once} GROUP BY ALL ORDER BY variant""").df(),
         }

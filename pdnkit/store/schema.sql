@@ -75,8 +75,15 @@ CREATE TABLE IF NOT EXISTS games (
     novelty_from    BIGINT,             -- the earlier game it deviated from (game_id)
     opening         VARCHAR,            -- Opening tag (Italian Apertura, Russian Debut ...)
     result_source   VARCHAR,            -- where result_raw comes from: tag | terminator | NULL
-    raw_pieces      INTEGER             -- NULL: raw_pdn is the whole text; else raw_pdn is NULL
+    raw_pieces      INTEGER,            -- NULL: raw_pdn is the whole text; else raw_pdn is NULL
                                         -- and the text is in this many raw_pieces rows
+    -- copies of one game (pdnkit.store.copies; docs/duplicates.md): statistics read the
+    -- games whose duplicate_of is NULL unless --all-copies
+    duplicate_of    BIGINT,             -- the game_id of the record that stands for this game's
+                                        -- group of copies; NULL: a canonical or unique game
+    duplicate_kind  VARCHAR             -- how this copy differs from that record: identical |
+                                        -- tags | annotated | prefix | ruled; NULL where
+                                        -- duplicate_of is
 );
 
 -- The text of a game too long for one row (over 1,000,000 characters, e.g. one with a huge
@@ -343,6 +350,25 @@ CREATE TABLE IF NOT EXISTS opening_tables (
 -- import in one transaction; what an import stopped before its end leaves, the next one does.
 CREATE TABLE IF NOT EXISTS opening_pending (
     game_id      BIGINT NOT NULL        -- a game loaded or changed by this import
+);
+
+-- Games whose group of copies an import has yet to bring up to date (pdnkit.store.copies):
+-- filled with each file, and with the neighbours of a file's games before they are replaced;
+-- emptied at the end of the import in one transaction, as opening_pending.
+CREATE TABLE IF NOT EXISTS copy_pending (
+    game_id      BIGINT NOT NULL        -- a game loaded, or one whose group a removal changes
+);
+
+-- What a user said about two records (pdnkit rule-copies): the same game (grouped whatever
+-- their moves and tags) or two games (never grouped). Records are named by their file's
+-- content and their place in it, so a ruling holds as files are renamed or imported again.
+CREATE TABLE IF NOT EXISTS copy_rulings (
+    first_sha256  VARCHAR NOT NULL,     -- files.sha256 of the first record's file
+    first_index   INTEGER NOT NULL,     -- its games.game_index (0-based)
+    second_sha256 VARCHAR NOT NULL,     -- the second record's file
+    second_index  INTEGER NOT NULL,     -- its game_index
+    same          BOOLEAN NOT NULL,     -- true: one game; false: two games
+    ruled_at      TIMESTAMP NOT NULL    -- when the ruling was made
 );
 
 -- pdnkit's own record of the database: schema_version, and the tables and columns it was

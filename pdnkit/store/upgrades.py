@@ -368,6 +368,11 @@ register_fill("games", ["date_first", "date_last", "date_precision", "date_text"
 register_fill("games", ["opening_code", "opening_name", "opening_ply"],
               "pdnkit.openings.database:fill_upgrade", what="games.opening_* from the positions",
               adds=(("findings", "code = 'opening-tag-mismatch'"),))
+# the groups of copies, from the moves and tags (after the openings: the novelties are then
+# computed again among the games counted once)
+register_fill("games", ["duplicate_of", "duplicate_kind"], "pdnkit.store.copies:fill_upgrade",
+              what="games.duplicate_of from the moves and tags",
+              adds=(("findings", "code = 'probable-copy'"),))
 
 
 # --------------------------------------------------------------------------------------------

@@ -91,12 +91,15 @@ def batched(reports: Iterable[GameReport], rows: Callable[[], RowsT]) -> Iterato
         [1]
     """
     batch = rows()
+    added = False
     for report in reports:
         batch.add(report)
+        added = True
         if batch.full():
             yield batch
             batch = rows()
-    if batch.games_count:
+            added = False
+    if added:  # (a file-level report may be all it holds: findings, no game)
         yield batch
 
 

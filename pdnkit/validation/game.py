@@ -30,6 +30,7 @@ from pdnkit.rules.fen import write_fen
 from pdnkit.rules.notation import resolve_short_move
 from pdnkit.validation import coreline
 from pdnkit.validation.clean import clean_line
+from pdnkit.validation.egdbcheck import add_egdb_findings
 from pdnkit.validation.judge import (
     FinalPosition,
     judge_draws,
@@ -66,6 +67,7 @@ from pdnkit.validation.report import (
 )
 from pdnkit.validation.runoptions import RunOptions
 from pdnkit.validation.start import Start, game_start, start_fen, start_position
+from pdnkit.validation.turn import turned_line
 
 if TYPE_CHECKING:
     from pdnkit.findings import Finding
@@ -144,10 +146,16 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     nodes = coreline.main_line(record, rules)
     _name_rules(report, rules, options.edition)
     final: FinalPosition | None = clean_line(report, record, rules, nodes, options)
+    start_pos: Position | None = None  # (a clean game: the variant's start)
     if final is None:  # not a clean game: the general replay, every diagnosis
         start = game_start(record, nodes, rules, found)
         if start is None:
             return _give_up(report, record, rules, convention, found, nodes)
+        turned = turned_line(record, nodes, start.pos)
+        if turned is not None:  # the first mover at the bottom of the notation's board
+            _turned(found, nodes[0], turned[0], rules)
+            nodes = turned
+        start_pos = start.pos
         line = MainLine(report, found, rules, nodes, start, options)
         line.run()
         line.finish()
@@ -157,9 +165,19 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     judge_result(report, record, rules, convention, found, final, complete,
                  report.rule_events)
     judge_draws(report, found, report.rule_events)
+    add_egdb_findings(report, rules, start_pos, nodes, complete, found)
     report.findings.extend(found.items)
     finish_status(report)
     return report
+
+
+def _turned(found: Findings, written: MoveNode, read: MoveNode, rules: Rules) -> None:
+    """The ``board-turned`` finding of a game read on the board turned round."""
+    mover = "Black" if int(rules.first_mover) else "White"
+    found.add("board-turned",
+              f"the moves are written from the first mover's side ({mover} at the bottom: "
+              f"{written.text} is {read.text} on the usual board); read turned round",
+              node=written, ply=1, written=written.text, read=read.text)
 
 
 def _give_up(report: GameReport, record: GameRecord, rules: Rules | None, convention: str,

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -56,12 +57,13 @@ if TYPE_CHECKING:
     from pdnkit.pdn.split import Chunk
     from pdnkit.validation.resolve import FileGuess
 
-#: (first line, chunk text, another chunk follows, decoding findings of its lines)
-Batch = list[tuple[int, str, bool, list[Finding]]]
+#: (first line, chunk text, another chunk follows, decoding findings of its lines, the
+#: encoding of a game decoded on its own: ``None`` for the file's)
+Batch = list[tuple[int, str, bool, list[Finding], str | None]]
 R = TypeVar("R")
 
 
-def _read(line: int, text: str, followed: bool, notes: list[Finding],
+def _read(line: int, text: str, followed: bool, notes: list[Finding], own: str | None,
           ctx: WorkContext[RowsT]) -> GameRecord | GameReport | list[Finding]:
     """One chunk in a worker: its game's record (provisional index -1), the report of a
     game that could not be read, or the findings of stray text (text between games that is
@@ -71,7 +73,7 @@ def _read(line: int, text: str, followed: bool, notes: list[Finding],
     from pdnkit.pdn.source import bare_record
     from pdnkit.pdn.split import Chunk
 
-    file, enc = ctx.file, ctx.encoding
+    file, enc = ctx.file, own or ctx.encoding
     try:
         bare = None if text else bare_record(Chunk("", line, line, True, notes), file=file,
                                              index=-1, encoding=enc)
@@ -97,8 +99,8 @@ def _work(batch: Batch, ctx: WorkContext[RowsT], here: bool = False) -> Part[Row
     """Parse and replay one batch in a worker (see the module doc), or in this process
     (``here``: nothing crosses to another process, so nothing is computed for the crossing).
     """
-    return fill((_read(line, text, followed, notes, ctx)
-                 for line, text, followed, notes in batch), ctx, here)
+    return fill((_read(line, text, followed, notes, own, ctx)
+                 for line, text, followed, notes, own in batch), ctx, here)
 
 
 def _span_here(span: FileSpan, ctx: WorkContext[RowsT]) -> Iterator[Part[RowsT]]:
@@ -311,7 +313,7 @@ class Probe:
         before = time.perf_counter()
         part = _work(batch, ctx, here=True)
         seconds = time.perf_counter() - before
-        chars = sum(len(text) for _, text, _, _ in batch)
+        chars = sum(len(item[1]) for item in batch)
         self.games += len(batch)
         self.chars += chars
         if timing:
@@ -460,12 +462,14 @@ def cut_batches(chunks: Iterable[Chunk], size: Callable[[], int]) -> Iterator[Ba
         [1, 1]
     """
     from pdnkit.pdn.reader import with_followed
+    from pdnkit.pdn.source import DecodedChunk
 
     batch: Batch = []
     chars = 0
     limit = size()
     for chunk, followed in with_followed(chunks):
-        batch.append((chunk.line, chunk.text, followed, chunk.findings))
+        own = chunk.encoding if isinstance(chunk, DecodedChunk) else None
+        batch.append((chunk.line, chunk.text, followed, chunk.findings, own))
         chars += len(chunk.text)
         if len(batch) >= limit or chars >= BATCH_CHARS:
             yield batch
@@ -565,6 +569,9 @@ def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT]
         file_guess = guess if guess is not None else file_guess_of(src, options)
         if before is not None:
             workers.probe.busy(before, cpu_idle())
+        if may_not_be_pdn(src):  # only the whole file's reading tells (read_chunks)
+            yield from _streamed(src, options, rows, file_guess)
+            continue
         if workers_can_pay():
             yield from _batches(src, options, rows, workers, max(1, int(chunk_size)),
                                 file_guess)
@@ -577,6 +584,40 @@ def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT]
             continue
         ctx = WorkContext(source_name(spans[0].path), "utf-8", options, file_guess, rows)
         yield from _spans(spans, ctx, workers)
+
+
+#: the opening of a tag pair, in bytes (a file holding one is PDN to
+#: :func:`pdnkit.pdn.reader.unless_not_pdn`, which reads its records)
+_TAG_OPENING = re.compile(rb"\[[ \t]*[A-Za-z_]")
+
+
+def may_not_be_pdn(src: object) -> bool:
+    """Whether the input ``src`` (a path or PDN text) could read as a file that is not PDN
+    (:func:`pdnkit.pdn.reader.unless_not_pdn`, which decides on a whole file's first
+    records): small enough to be held whole, and without the opening of a tag pair. Such a
+    file is read in this process, as the serial run reads it, never in parts by workers.
+
+    Example:
+        >>> may_not_be_pdn("A note.\\n\\nAnother line."), may_not_be_pdn('[Event "x"] 1. 32-28 *')
+        (True, False)
+    """
+    from pdnkit.pdn.reader import NOT_PDN_CHARS
+    from pdnkit.pdn.source import is_regular_file
+
+    if isinstance(src, str):
+        if len(src) > NOT_PDN_CHARS:
+            return False
+        data = src.encode("utf-8", "surrogatepass")
+    elif isinstance(src, Path) and is_regular_file(src):
+        if src.stat().st_size > 4 * NOT_PDN_CHARS:  # four bytes a character at most
+            return False
+        try:
+            data = src.read_bytes()
+        except OSError:
+            return False
+    else:
+        return False
+    return _TAG_OPENING.search(data) is None
 
 
 def _travel_light(rows: Callable[[], Rows]) -> bool:

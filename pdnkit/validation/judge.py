@@ -90,10 +90,19 @@ _MEANINGS: dict[str, str | None] = {}
 _MISSING = object()
 
 
+#: the typographic dashes a result is written with, each read as ``-`` (hyphen,
+#: non-breaking hyphen, figure dash, en dash, em dash, minus sign)
+_DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2212", "-"))
+
+
+#: ``0-0``, a double forfeit (spaces around its dash as :func:`normalise_token` reads them)
+_FORFEIT = re.compile(r"\s*0\s*-\s*0\s*")
+
+
 def _meaning(raw: str) -> str | None:
     """:func:`normalise_token` of a token not seen before."""
     t = raw.strip().lower().replace("½", "1/2").replace("0.5", "1/2")
-    t = t.replace("\u2013", "-").replace("\u2012", "-").replace("\u2011", "-")
+    t = t.translate(_DASHES)  # typographic dashes: 2\u20130 is 2-0
     t = re.sub(r"\s*-\s*", "-", t)
     if t in _UNKNOWN:
         return "unknown"
@@ -266,8 +275,8 @@ def judge_result(report: GameReport, record: GameRecord, rules: Rules, conventio
     _tag_vs_terminator(report, found, tag_value, term)
     if meaning is None:
         found.add("unknown-result", f"result {raw!r} is not a game result", ply=last)
-    elif meaning == "unknown" and raw is not None and raw.strip() == "0-0":
-        found.add("unknown-result", "0-0: double forfeit", ply=last)
+    elif meaning == "unknown" and raw is not None and _FORFEIT.fullmatch(raw.translate(_DASHES)):
+        found.add("unknown-result", f"{raw.strip()}: double forfeit", ply=last)
 
     black_first = int(rules.first_mover) == 1
     if convention == "auto" and black_first:

@@ -74,7 +74,7 @@ class Part(Generic[RowsT]):
 
     def games(self) -> int:
         """The games of this part."""
-        return sum(isinstance(x, GameReport) for x in self.lead) + (
+        return sum(isinstance(x, GameReport) and not x.file_level for x in self.lead) + (
             self.rows.games_count if self.rows is not None else 0)
 
 
@@ -92,6 +92,7 @@ def fill(items: Iterable[GameRecord | GameReport | list[Finding]], ctx: WorkCont
     rest = ctx.options.but(compact=compact)
     first = rest if here else ctx.options.but(compact=False)  # a report that travels: full
     head = True  # the batch's first game is still to come
+    added = False  # a report went into ``rows`` (a file-level one holds findings, no game)
     waiting: list[Finding] = []  # stray text's findings, for the next game of the batch
     for got in items:
         if isinstance(got, list):
@@ -110,7 +111,8 @@ def fill(items: Iterable[GameRecord | GameReport | list[Finding]], ctx: WorkCont
             restatus(rep)
         renumber(rep, rows.games_count, old=rep.index)
         rows.add(rep)
-    part.rows = rows if rows.games_count else None
+        added = True
+    part.rows = rows if added else None
     part.trailing = waiting
     return part
 
@@ -272,11 +274,12 @@ class FileOrder(Generic[RowsT]):
             index = self.index
             renumber(item, index)
             if self.stray:
-                item.findings[:0] = [f.located(game_index=index) for f in self.stray]
+                at = None if item.file_level else index
+                item.findings[:0] = [f.located(game_index=at) for f in self.stray]
                 self.stray = []
                 restatus(item)
             rows = self._of(item)
-            self.index += 1
+            self.index += not item.file_level  # (notes about the file take no number)
             yield rows
         if part.rows is not None:
             part.rows.shift_game_index(self.index)

@@ -159,7 +159,9 @@ def replay_with(record: GameRecord, options: RunOptions, rules: Rules | None = N
         'ok'
     """
     try:
-        if rules is not None:
+        if getattr(record, "file_level", False):
+            rep = file_report(record)
+        elif rules is not None:
             rep = replay_game(record, rules, [], options)
         else:
             res = resolve_rules(record, options.variant, options.edition, file_guess)
@@ -196,6 +198,26 @@ def restatus(report: GameReport) -> None:
         return
     w = worst(report.findings)
     report.status = "ok" if w is None or w is Severity.INFO else w.value
+
+
+def file_report(record: GameRecord) -> GameReport:
+    """The report of a file-level record (an empty file, a file that is not PDN, notes after
+    the last game): its findings, no game, no rules.
+
+    Example:
+        >>> from pdnkit.pdn.record import GameRecord
+        >>> rec = GameRecord(file_level=True, findings=[make_finding("empty-file", "empty")])
+        >>> rep = file_report(rec)
+        >>> rep.file_level, rep.status, [f.code for f in rep.findings]
+        (True, 'warning', ['empty-file'])
+    """
+    from pdnkit.validation.report import base_report
+
+    report = base_report(record)
+    report.file_level = True
+    report.findings = list(record.findings)
+    finish_status(report)
+    return report
 
 
 def failed_report(record: GameRecord, exc: BaseException, doing: str) -> GameReport:

@@ -416,6 +416,9 @@ class GameReport:
     #: :class:`~pdnkit.validation.coreplies.CoreRun`); ``plies`` then holds only the plies
     #: after them
     plain: LeadingRun | None = None
+    #: the report of a file-level record (:attr:`pdnkit.pdn.record.GameRecord.file_level`):
+    #: findings about the file, no game (not counted as one, no ``games`` row)
+    file_level: bool = False
 
     def finding_codes(self) -> list[str]:
         """The codes of the findings, in order.
@@ -447,8 +450,9 @@ class GameReport:
         return [f for f in self.findings if f.severity is Severity.ERROR]
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``pdnkit validate --format jsonl`` object (DESIGN.md section 4)."""
-        return {
+        """The ``pdnkit validate --format jsonl`` object (DESIGN.md section 4); a file-level
+        report (no game) has ``"file_level": true`` and its ``index`` is ``null``."""
+        out = {
             "file": self.file,
             "index": self.index,
             "line": self.line,
@@ -473,6 +477,10 @@ class GameReport:
                 for f in self.findings
             ],
         }
+        if self.file_level:
+            out["index"] = None
+            out["file_level"] = True
+        return out
 
 
 class Findings:

@@ -18,7 +18,7 @@ Example:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TextIO
 
@@ -29,8 +29,9 @@ from pdnkit.pdn.tools import expand_paths
 from pdnkit.pdn.writer import write_game
 
 if TYPE_CHECKING:  # pragma: no cover
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
 
+    from pdnkit.pdn.record import GameRecord
     from pdnkit.pdn.tools import PathLike
 
 __all__ = ["ConvertSummary", "convert"]
@@ -87,12 +88,19 @@ def _convert_to(files: list[Path], fh: IO[str], encoding: str | None) -> Convert
         summary.files += 1
         guess = _file_guess(path, encoding)
         for rec in read_games(path, encoding=encoding, file=source_name(path)):
+            if rec.file_level:  # no game: an empty file, a text that is not PDN
+                note = next((f for f in rec.findings if f.code == "not-pdn"), None)
+                if note is not None:
+                    fh.write(f"% pdnkit convert: {path.name} holds no PDN game, not "
+                             f"copied ({note.message})\n")
+                continue
             summary.games += 1
             if not first:
                 fh.write("\n")
             first = False
             if rec.parsed:
-                fh.write(write_game(rec, gametype=gametype_hint(rec)
+                game, notation = _on_the_usual_board(rec, guess)
+                fh.write(write_game(game, notation=notation, gametype=gametype_hint(rec)
                                     or _guessed_gametype(rec, guess)))
                 summary.written += 1
             else:
@@ -106,6 +114,32 @@ def _convert_to(files: list[Path], fh: IO[str], encoding: str | None) -> Convert
                 fh.write(raw + "\n")
                 summary.copied += 1
     return summary
+
+
+def _on_the_usual_board(record: GameRecord, guess: object
+                        ) -> tuple[GameRecord, Mapping[int, str] | None]:
+    """A game written with the first mover at the bottom of its squares (read turned round:
+    :mod:`pdnkit.validation.turn`), as the variant writes it: the main line in its canonical
+    notation, the variations' squares turned round; any other game as it is."""
+    first = record.moves[0].squares if record.moves else ()
+    if not first or not first[0][:1].isalpha():
+        return record, None  # (the usual case: a look at the first square)
+    from pdnkit.validation.pipeline import replay_with
+    from pdnkit.validation.report import Findings
+    from pdnkit.validation.resolve import resolve_rules
+    from pdnkit.validation.runoptions import RunOptions
+    from pdnkit.validation.start import game_start
+    from pdnkit.validation.turn import turned_line
+
+    rules = resolve_rules(record, file_guess=guess).rules  # type: ignore[arg-type]
+    start = game_start(record, record.moves, rules, Findings(record)) if rules else None
+    turned = turned_line(record, record.moves, start.pos) if start is not None else None
+    if turned is None:
+        return record, None
+    by_node = {id(old): new for old, new in zip(record.moves, turned, strict=True)}
+    body = [by_node.get(id(el), el) for el in record.body]
+    notation = replay_with(record, RunOptions(), file_guess=guess).notation_map()  # type: ignore[arg-type]
+    return replace(record, body=body, moves=turned), notation
 
 
 def _file_guess(path: Path, encoding: str | None) -> object:

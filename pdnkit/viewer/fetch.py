@@ -44,6 +44,8 @@ def file_game(source: PdnSource, game: int, *, variant: str | None = None) -> Ga
         file = source
     count = 0
     for record in read_games(source, file=file):
+        if record.file_level:  # findings about the file (empty, not PDN): no game
+            continue
         count += 1
         if count == game:
             return replay(record, variant=variant)
@@ -52,10 +54,11 @@ def file_game(source: PdnSource, game: int, *, variant: str | None = None) -> Ga
 
 
 def file_games(source: Source, *, variant: str | None = None) -> Iterator[GameReport]:
-    """Every game of a PDN file, folder or text, replayed (full reports, in file order)."""
+    """Every game of a PDN file, folder or text, replayed (full reports, in file order;
+    findings about a file that holds no game are no game to see)."""
     from pdnkit.validation import validate
 
-    yield from validate(source, variant)
+    yield from (r for r in validate(source, variant) if not r.file_level)
 
 
 def db_games(db: DbLike, *, where: str | None = None, game_id: int | None = None,

@@ -29,7 +29,7 @@ Example:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -39,7 +39,7 @@ from pdnkit.errors import ArgumentError
 from pdnkit.viewer.model import GameModel, game_model, players, winner_text
 from pdnkit.viewer.text import plain
 
-__all__ = ["GENERATOR", "ViewSummary", "game_model_of", "is_viewer_page", "layout", "view",
+__all__ = ["GENERATOR", "ViewSummary", "db_models", "game_model_of", "is_viewer_page", "layout", "view",
            "view_html"]
 
 
@@ -158,22 +158,36 @@ def _build(models: Iterable[GameModel], title: str) -> tuple[str, list[dict[str,
     return text, index
 
 
+def db_models(db: Any, *, where: str | None = None, game_id: int | None = None,
+              limit: int | None = None, engine: str | None = None) -> Iterator[GameModel]:
+    """The view models of the games of a database (``where``: an SQL condition on
+    ``games``; or the one ``game_id``), each with its engine analysis where the database has
+    one (``engine``: which, of several, :func:`pdnkit.store.evals.choose_key`): what
+    ``pdnkit view --db`` and the explorer's game pane show.
+
+    >>> from pdnkit.store import connect
+    >>> list(db_models(connect(":memory:"), game_id=1))
+    []
+    """
+    from pdnkit.store.evals import choose_key
+    from pdnkit.store.session import reading
+    from pdnkit.viewer.fetch import db_analysis, db_games
+    from pdnkit.viewer.model import add_analysis
+
+    with reading(db) as con:
+        key = choose_key(con, engine)  # default: the one with the most positions
+        for gid, label, report in db_games(con, where=where, game_id=game_id, limit=limit):
+            model = game_model(report, source=label)
+            if key is not None:
+                evals, found = db_analysis(con, gid, key)
+                add_analysis(model, evals, key.label, found)
+            yield model
+
+
 def _models(source: Any, db: Any, where: str | None, variant: str | None,
             limit: int | None, engine: str | None = None) -> Iterable[GameModel]:
     if db is not None:
-        from pdnkit.store.evals import choose_key
-        from pdnkit.store.session import reading
-        from pdnkit.viewer.fetch import db_analysis, db_games
-        from pdnkit.viewer.model import add_analysis
-
-        with reading(db) as con:
-            key = choose_key(con, engine)  # default: the one with the most positions
-            for gid, label, report in db_games(con, where=where, limit=limit):
-                model = game_model(report, source=label)
-                if key is not None:
-                    evals, found = db_analysis(con, gid, key)
-                    add_analysis(model, evals, key.label, found)
-                yield model
+        yield from db_models(db, where=where, limit=limit, engine=engine)
         return
     from pdnkit.viewer.fetch import file_games
 

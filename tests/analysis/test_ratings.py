@@ -187,15 +187,17 @@ def test_glicko2_stays_finite_on_generated_periods() -> None:
 def test_game_period_reads_the_most_precise_date() -> None:
     import datetime as dt
 
-    assert game_period("month", dt.date(1965, 5, 17), "1965.05.17", 1965).label == "1965-05"
-    assert game_period("month", None, "1965.05.??", 1965).label == "1965-05"
-    year_only = game_period("month", None, "1965.??.??", 1965)
-    december = game_period("month", dt.date(1965, 12, 31), None, 1965)
+    assert game_period("month", dt.date(1965, 5, 17), "day", 1965).label == "1965-05"
+    assert game_period("month", dt.date(1965, 5, 1), "month", 1965).label == "1965-05"
+    year_only = game_period("month", dt.date(1965, 1, 1), "year", 1965)
+    december = game_period("month", dt.date(1965, 12, 31), "day", 1965)
     assert year_only is not None and december is not None
     assert (year_only.label, year_only.clock) == ("1965", december.clock)
-    assert game_period("year", None, "1965.05.??", 1965).label == "1965"
+    assert game_period("year", dt.date(1965, 5, 1), "month", 1965).label == "1965"
     assert game_period("event", None, None, 1965, "  ").label == "1965"
-    assert game_period("month", None, "????.??.??", None) is None
+    assert game_period("month", None, None, None) is None
+    # a lake's older parts: no date columns of their own, the year alone
+    assert game_period("month", None, None, 1965).label == "1965"
     with pytest.raises(ValueError, match="period must be one of"):
         game_period("week", None, None, 1965)
 

@@ -38,19 +38,27 @@ TABLE_COMMANDS: dict[str, list[str]] = {
     "tree": ["tree", "--variant", "international"],
     "variants": ["variants"],
     "moves": ["moves", "international"],
+    "egdb-probe": ["egdb", "probe", "russian", "W:WK1:BK32", "B:WK1:B", "W:W22:B",
+                   "--dir", "{EGDB}"],
+    "egdb-info": ["egdb", "info", "--dir", "{EGDB}"],
 }
 SUFFIX = {"text": ".txt", "csv": ".csv", "json": ".json", "jsonl": ".jsonl",
           "parquet": ".parquet"}
-NO_DB = {"variants", "moves"}
+NO_DB = {"variants", "moves", "egdb-probe", "egdb-info"}
 
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build(tmp_path_factory.mktemp("cup"))
+    from pdnkit.egdb import build as build_egdb
+
+    path = build(tmp_path_factory.mktemp("cup"))
+    build_egdb("russian", 2, directory=path.parent / "egdb")  # for the egdb commands
+    return path
 
 
 def _args(name: str, db: Path) -> list[str | Path]:
-    return [*TABLE_COMMANDS[name], *([] if name in NO_DB else ["--db", db])]
+    args = [str(db.parent / "egdb") if a == "{EGDB}" else a for a in TABLE_COMMANDS[name]]
+    return [*args, *([] if name in NO_DB else ["--db", db])]
 
 
 def _read(path: Path, fmt: str) -> tuple[list[str], list[dict[str, Any]]]:

@@ -83,6 +83,37 @@ def test_random_plies_in_turns(rules: object) -> None:
         assert _events(a, n) == _events(b, n), where
 
 
+def _two_repetition_rules(name: str) -> object:
+    """A variant's record with a second repetition rule beside its own (no variant has two
+    today; the state the compiled loop hands back holds one table per rule)."""
+    import dataclasses
+
+    rules = get_rules(name)
+    extra = DrawRule("test-fourfold", "a test rule", False, "repetition", 4, "any",
+                     frozenset({"capture"}), "S")
+    return dataclasses.replace(rules, draw_rules=(*rules.draw_rules, extra))
+
+
+@needs_loop
+@pytest.mark.parametrize("name", ["international", "russian"])
+def test_two_repetition_rules_unpack_each_its_own_table(name: str) -> None:
+    rules = _two_repetition_rules(name)
+    assert [d.kind for d in rules.draw_rules].count("repetition") == 2  # type: ignore[attr-defined]
+    rng = random.Random(f"two-repetitions-{name}")
+    start = Position.initial(rules)  # type: ignore[arg-type]
+    for round_ in range(80):
+        n = rng.randrange(8, 120)
+        rep = _fake_replay(rng, rules, n)
+        a = DrawTracker(rules, start, None, int_keys=True)  # type: ignore[arg-type]
+        b = DrawTracker(rules, start, None, int_keys=True)  # type: ignore[arg-type]
+        cut = rng.randrange(1, n)  # the loop's tables, then Python reads them on
+        push_replay(a, rep, 0, cut, 0, False)
+        push_replay_python(a, rep, cut, n, cut, False)
+        push_replay_python(b, rep, 0, n, 0, False)
+        assert a.counts() == b.counts(), round_
+        assert _events(a, n) == _events(b, n), round_
+
+
 def test_patterns_are_the_conditions() -> None:
     """Every CountPattern holds exactly where its condition's function does."""
     for name, cond in MATERIAL_CONDITIONS.items():

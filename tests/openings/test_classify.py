@@ -209,3 +209,23 @@ def test_a_missing_user_table_is_an_opening_table_error(tmp_path: Path) -> None:
 def test_the_book_is_built_once() -> None:
     assert load_tables("english") is load_tables("checkers") is load_tables("21")
     assert load_tables("frisian").entries == ()
+
+
+def test_a_label_names_each_entry_once_with_its_transliteration() -> None:
+    """``entries_label``: a named opening with its transliteration in brackets, a code with
+    its name, ``; `` between them, each once (the Кол, I-12 by construction)."""
+    import io
+
+    from pdnkit.openings.labels import entries_label
+    from pdnkit.openings.table import read_table
+
+    line = "cd4 ba5 dc5 d:b4 a:c5"
+    names = read_table(io.StringIO(f"code,name,translit,moves,source\nk,Кол,Kol,{line},a book\n"
+                                   f"o,Отказанный кол,,{line},a book\n"), "russian",
+                       family="names", kind="name")
+    codes = read_table(io.StringIO(f"code,name,moves,source\n12,,{line},a book\n"
+                                   f"13,Stake,{line},a book\n"), "russian", family="codes",
+                       kind="code", prefix="I-")
+    assert entries_label([*names, *codes, *names]) == "Кол (Kol); Отказанный кол; I-12; I-13 Stake"
+    assert entries_label(names[:1]) == "Кол (Kol)"
+    assert entries_label([]) is None

@@ -106,12 +106,13 @@ def test_a_colour_swapped_record_is_read_mirrored_and_its_wins_swapped_back(
 
 def test_a_deviation_from_an_earlier_dated_game_at_a_known_ply(tmp_path: Path) -> None:
     """File order is not the order of play: the 1960 game comes first in the file, the
-    1950 game it deviates from (at ply 5, 9-13 for 4-8) second; an undated copy of the 1950
-    game comes after both and has no novelty."""
+    1950 game it deviates from (at ply 5, 9-13 for 4-8) second; an undated game of other
+    players with the 1950 game's moves comes after both and has no novelty (with the same
+    players it would be a copy of the 1950 game: tests/store/test_copies_import.py)."""
     f = write(tmp_path / "a.pdn",
               game("1. 11-15 23-19 2. 8-11 22-17 3. 9-13", date="1960.03.??"),
               game("1. 11-15 23-19 2. 8-11 22-17 3. 4-8", date="1950.01.02"),
-              game("1. 11-15 23-19 2. 8-11 22-17 3. 4-8"))
+              game("1. 11-15 23-19 2. 8-11 22-17 3. 4-8", white="Ann", black="Bob"))
     db = tmp_path / "a.duckdb"
     import_files([f], db=db)
     con = connect(db)

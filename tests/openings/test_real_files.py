@@ -2,8 +2,9 @@
 floors measured on these files and the reason of every game that is not.
 
 Measured: English OCA (43), Dyke's examples (16) and the tab-separated game (1): every game a
-ballot code; PlayStrategy exports (30, colour-swapped, read mirrored): 29, the one left has a
-single ply (its first move has a name, no ballot is one ply long); CheckerBoard's 11-man
+ballot code; PlayStrategy exports (30, the first mover at the bottom of their squares, read
+turned round: Black first, no longer mirrored): 29, the one left has a single ply (its first
+move has a name, no ballot is one ply long); CheckerBoard's 11-man
 ballots (2,400 FENs): all; the five problem collections (849 composed positions, no moves):
 none, as none is a table position. Russian: Abatsiev's games (56, UTF-8 and CP1251) and the
 lidraughts games (9): all.
@@ -33,9 +34,11 @@ def test_english_games_from_the_start_all_get_a_ballot(name: str, games: int) ->
     assert all(c.code and c.code.startswith("ACF ") for _, c in out)
 
 
-def test_playstrategy_games_are_read_with_the_colours_swapped() -> None:
+def test_playstrategy_games_are_read_turned_round_not_mirrored() -> None:
     out = classify_file("english", "random_pdns.derived.pdn")
-    assert len(out) == 30 and all(c.mirrored for _, c in out)
+    assert len(out) == 30 and not any(c.mirrored for _, c in out)
+    # the first game, 1. c3-d4 b6-c5 2. d4xb6 a7xc5, is 11-15 24-19 15x24 28x19
+    assert (out[0][1].code, out[0][1].name) == ("ACF 129", "Old Faithful")
     missing = [(rep, c) for rep, c in out if not c.code]
     assert len(missing) == 1
     rep, c = missing[0]

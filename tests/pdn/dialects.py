@@ -6,7 +6,12 @@ name from :data:`TRANSFORMS` (each stands for one way exporters lay PDN out: lin
 literal ``\\r`` text, games on one line, indented or broken tags, a missing bracket, junk
 between games, tag names in another language, HTML character references, a missing or odd
 terminator, move numbers written another way, a byte order mark, a legacy encoding). Every
-choice comes from a seeded random generator, so a case is reproducible from its seed.
+choice comes from a seeded random generator, so a case is reproducible from its seed. The
+notation transforms write the moves another way: squares in upper case, zero-padded, each
+capture with ``x``, ``:`` or ``-``, with its full path or the short one, and (English) the
+board turned round as PlayStrategy writes it (the first mover at the bottom, ``1. c3-d4``),
+the last three from the clean game's replay (:func:`attach_replays`); the tag transforms
+space a tag's value from its name with nothing, several spaces or a tab.
 
 :func:`view` is what must not change: per game, the fields the tag mapping gives, the
 main-line moves (squares and move numbers), and what the validator makes of the game
@@ -29,6 +34,7 @@ from typing import Any
 
 from pdnkit.pdn import read_games
 from pdnkit.pdn.tags import game_tags
+from pdnkit.rules import list_variants
 from pdnkit.validation import validate
 
 #: a clean tag pair at the head of a game's raw text
@@ -66,15 +72,31 @@ LANGUAGES: dict[str, dict[str, str]] = {
 _JUNK = ("[Empty]", "[", "--- page {n} ---", "Page {n}", "----------", "[ ]")
 
 
+@dataclass(frozen=True)
+class Ply:
+    """A main-line ply of a clean game as the validator replayed it: its squares (origin,
+    landings, destination), whether it captures, and its canonical notation."""
+
+    path: tuple[int, ...]
+    capture: bool
+    canonical: str
+
+
 @dataclass
 class Game:
     """One game of a clean file: its tags (name, value as read), its movetext as written
-    (without its terminator) and its terminator (``None``: none)."""
+    (without its terminator) and its terminator (``None``: none); after
+    :func:`attach_replays`, its variant and main-line plies (``None`` where a move of the
+    main line was not replayed as one move: the notation transforms leave it as written)
+    and whether the board may be written turned round for it (``turnable``)."""
 
     tags: list[tuple[str, str]]
     moves: str
     terminator: str | None
     result_tag: str | None = None
+    variant: str | None = None
+    plies: list[Ply] | None = None
+    turnable: bool = False
 
 
 @dataclass
@@ -93,7 +115,27 @@ class Options:
     terminator: str = "keep"  # "keep", "missing", "dash", "glued"
     numbers: bool = False
     encoding: str = "utf-8"  # "utf-8", "bom", "legacy"
+    tag_gap: str = " "  # between a tag's name and its value: "", " ", "   ", "\t"
+    upper: bool = False  # alphanumeric squares in upper case
+    turned: bool = False  # squares written from the first mover's side (algebraic)
+    padded: bool = False  # numeric squares below 10 zero-padded
+    separator: str | None = None  # every capture written with "x", ":" or "-"
+    paths: str | None = None  # captures with their "full" path, or "short" where enough
     explains: set[str] = field(default_factory=set)
+
+    @property
+    def squares_changed(self) -> bool:
+        """The squares as written change (not what they mean): the main-line moves are
+        compared as replayed (``canonical``, ``final``), not as written."""
+        return self.turned or self.paths is not None
+
+    @property
+    def ignore(self) -> frozenset[str]:
+        """The keys of :func:`view` a dialect changes by design."""
+        keys = {"moves"} if self.squares_changed else set()
+        if self.turned or self.separator is not None:
+            keys.add("type_tags")  # the GameType tag an exporter adds (_names_its_variant)
+        return frozenset(keys)
 
 
 #: transform name -> (dimension, how it sets the options, the finding codes it explains)
@@ -138,6 +180,22 @@ TRANSFORMS["move-numbers"] = ("numbers", lambda o: setattr(o, "numbers", True), 
 TRANSFORMS["bom"] = ("encoding", lambda o: setattr(o, "encoding", "bom"), frozenset())
 TRANSFORMS["legacy-encoding"] = ("encoding", lambda o: setattr(o, "encoding", "legacy"),
                                  frozenset({"encoding-fallback"}))
+# notation: how tag pairs are spaced and moves written (each cell must read as the clean file)
+for _name, _gap in (("tag-no-space", ""), ("tag-spaces", "   "), ("tag-tab", "\t")):
+    TRANSFORMS[_name] = ("tag-gap", lambda o, g=_gap: setattr(o, "tag_gap", g), frozenset())
+TRANSFORMS["upper-case-squares"] = ("case", lambda o: setattr(o, "upper", True),
+                                    frozenset({"strict-violation"}))
+TRANSFORMS["board-turned"] = ("orientation", lambda o: setattr(o, "turned", True),
+                              frozenset({"board-turned", "variant-guessed"}))
+TRANSFORMS["zero-padded"] = ("padding", lambda o: setattr(o, "padded", True), frozenset())
+for _name, _sep, _why in (("captures-x", "x", ("variant-guessed",)),
+                          ("captures-colon", ":", ("variant-guessed",)),
+                          ("captures-dash", "-", ("notation-mismatch", "strict-violation",
+                                                  "variant-guessed"))):
+    TRANSFORMS[_name] = ("separator", lambda o, x=_sep: setattr(o, "separator", x),
+                         frozenset(_why))
+TRANSFORMS["full-paths"] = ("paths", lambda o: setattr(o, "paths", "full"), frozenset())
+TRANSFORMS["short-paths"] = ("paths", lambda o: setattr(o, "paths", "short"), frozenset())
 
 
 def options(names: Sequence[str]) -> Options:
@@ -245,7 +303,7 @@ def _tag_lines(game: Game, o: Options, rng: random.Random) -> list[str]:
             text = rng.choice([f'[\n{name} "{value}"]', f'[{name}\n"{value}"]',
                                f'[{name} "{value}"\n]'])
         else:
-            text = f'[{name} "{value}"]'
+            text = f'[{name}{o.tag_gap}"{value}"]'
         if o.indent:
             text = rng.choice(["\t", "  ", "    ", " \t"]) + text
         out.append(text)
@@ -307,8 +365,18 @@ def render(games: Sequence[Game], names: Sequence[str], seed: int,
     rng = random.Random(seed)
     blocks: list[str] = []
     for i, game in enumerate(games):
+        if _names_its_variant(game, o):
+            # the squares or separators written were what the variant was told by: the
+            # exporter names it (a GameType tag)
+            from pdnkit.rules import get_rules
+
+            gametype = get_rules(str(game.variant)).gametype
+            game = Game([*game.tags, ("GameType", str(gametype))], game.moves,
+                        game.terminator, game.result_tag, game.variant, game.plies,
+                        game.turnable)
         tags = _tag_lines(game, o, rng)
-        moves = _renumber(game.moves, rng, i not in irregular) if o.numbers else game.moves
+        moves = _renotate(game, o) if _notation_changes(o) else game.moves
+        moves = _renumber(moves, rng, i not in irregular) if o.numbers else moves
         term = game.terminator
         given = _MEANING.get(term or "") is not None and game.result_tag is not None \
             and _MEANING.get(game.result_tag.strip()) == _MEANING.get(term or "")
@@ -375,10 +443,155 @@ def legacy_codec(games: Sequence[Game]) -> str | None:
 
 
 def applicable(name: str, games: Sequence[Game]) -> bool:
-    """Whether a transform can be applied to a file at all."""
+    """Whether a transform can be applied to a file at all (a notation transform: to one
+    of its games at least)."""
     if name == "legacy-encoding":
         return legacy_codec(games) is not None
+    tokens = [m.group() for g in games for m in _TOKEN.finditer(g.moves)
+              if _MOVE.fullmatch(_NUMBERED.sub("", m.group()))]
+    if name == "upper-case-squares":
+        return any(re.search(r"[a-l]\d", t) for t in tokens)
+    if name == "zero-padded":
+        return any(re.search(r"(?<![\d.])\d(?!\d)", _NUMBERED.sub("", t)) for t in tokens)
+    if name.startswith("captures-"):
+        return any(re.search(r"\d[x:]", t) for t in tokens)
+    if name == "board-turned":
+        return any(g.turnable for g in games)
+    if name.endswith("-paths"):
+        return any(g.plies and any(p.capture for p in g.plies) for g in games)
     return True
+
+
+def needs_replay(names: Sequence[str]) -> bool:
+    """Whether a dialect changes the squares as written (then only the replay tells
+    whether it reads as the clean file)."""
+    return options(names).squares_changed
+
+
+def attach_replays(games: list[Game], path: Path) -> None:
+    """Give each clean game of ``path`` its variant and main-line plies as the validator
+    replays them (the notation transforms write its moves from them), and say whether its
+    board may be written turned round: a variant Black begins whose squares are numbers,
+    every ply replayed as one move from the variant's own start, Black first."""
+    from pdnkit.rules import get_rules
+
+    for game, rep in zip(games, validate(path), strict=True):
+        game.variant = rep.variant
+        plies = rep.plies
+        if rep.variant is None or rep.replayed_plies != rep.ply_count or not plies \
+                or any(p.notation is None or not p.path for p in plies) \
+                or _main_line_tokens(game.moves) != [p.written for p in plies]:
+            continue  # a move written in pieces (1- 6, a jump a ply): left as written
+        rules = get_rules(rep.variant)
+        if {"notation-mismatch", "board-turned"} & set(rep.finding_codes()) \
+                or (plies[0].written[:1].isalpha()) != (rules.notation != "numeric"):
+            continue  # the notation is not the variant's own: left as written
+        game.plies = [Ply(tuple(p.path), bool(p.captured), str(p.notation)) for p in plies]
+        game.turnable = (int(rules.first_mover) == 1 and rules.notation == "numeric"
+                         and game_tags(game.tags).fen is None and plies[0].side == "B"
+                         and "move-number-mismatch" not in rep.finding_codes())
+
+
+def _main_line_tokens(moves: str) -> list[str]:
+    """The main line's move tokens of a movetext, without their move numbers."""
+    out: list[str] = []
+    depth = 0
+    for m in _TOKEN.finditer(moves):
+        tok = m.group()
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0 and not (tok.isspace() or tok[0] in "{;%/"):
+            move = _NUMBERED.sub("", tok)
+            if _MOVE.fullmatch(move):
+                out.append(move)
+    return out
+
+
+def _names_its_variant(game: Game, o: Options) -> bool:
+    """Whether the dialect writes a ``GameType`` tag the clean game lacks: a game without a
+    GameType or Variant tag whose variant is guessed from what the dialect changes -- its
+    board turned round (algebraic squares say Russian or Czech), or the capture separator of
+    an alphanumeric variant (``x`` says Czech, ``:`` Russian)."""
+    if game.variant is None:
+        return False
+    t = game_tags(game.tags)
+    if t.gametype is not None or t.variant is not None:
+        return False
+    if o.turned and game.turnable:
+        return True
+    return o.separator is not None and game.variant in _ALPHA_VARIANTS
+
+
+#: the variants whose notation is alphanumeric (their guess reads the capture separator)
+_ALPHA_VARIANTS = frozenset(r.name for r in list_variants() if r.notation != "numeric")
+
+
+def _notation_changes(o: Options) -> bool:
+    return o.upper or o.turned or o.padded or o.separator is not None or o.paths is not None
+
+
+def _square_text(n: int, rules: Any, o: Options) -> str:
+    """Square ``n`` as the dialect writes it: turned round (algebraic, seen from the first
+    mover's side), else in the variant's notation."""
+    from pdnkit.rules.notation import square_name
+
+    if not o.turned:
+        return square_name(rules, n)
+    f, r = rules.geometry.square_to_coords(n)
+    return chr(ord("a") + rules.width - 1 - f) + str(rules.height - r)
+
+
+def _ply_text(ply: Ply, rules: Any, o: Options) -> str:
+    """A main-line move written again from its replay: the canonical squares (the full
+    path where the canonical notation has it, or always with ``full-paths``)."""
+    full = o.paths == "full" or (len(re.findall(r"[a-l]?\d+", ply.canonical)) > 2)
+    squares = ply.path if full else (ply.path[0], ply.path[-1])
+    sep = rules.capture_separator if ply.capture else "-"
+    return sep.join(_square_text(n, rules, o) for n in squares)
+
+
+def _written(token: str, o: Options) -> str:
+    """A move token (its number kept) with the written-form transforms: zero-padded numbers,
+    the capture separator, upper-case files."""
+    nm = _NUMBERED.match(token)
+    head, move = (nm.group(1), token[nm.end():]) if nm else ("", token)
+    if o.padded and move[:1].isdigit():  # numbers only (c3 stays c3)
+        move = re.sub(r"(?<![\d])(\d)(?!\d)", r"0\1", move)
+    if o.separator is not None and re.search(r"[x:]", move):
+        move = re.sub(r"[-x:]", o.separator, move)
+    if o.upper:
+        move = move.upper().replace("X", "x")
+    return head + move
+
+
+def _renotate(game: Game, o: Options) -> str:
+    """The movetext with its moves written another way: the main line's from their replay
+    (``board-turned``, ``full-paths``, ``short-paths``) where the game has one, then every
+    move's written form (``zero-padded``, ``captures-*``, ``upper-case-squares``)."""
+    from pdnkit.rules import get_rules
+
+    replayed = (o.turned and game.turnable) or (o.paths is not None and game.plies)
+    rules = get_rules(game.variant) if replayed and game.variant else None
+    out: list[str] = []
+    depth = k = 0
+    for m in _TOKEN.finditer(game.moves):
+        tok = m.group()
+        if tok == "(":
+            depth += 1
+        elif tok == ")":
+            depth = max(0, depth - 1)
+        elif not (tok.isspace() or tok[0] in "{;%/") and _MOVE.fullmatch(_NUMBERED.sub("", tok)) \
+                and tok != (game.result_tag or "").strip():  # (a match score: 4-6)
+            if depth == 0 and rules is not None and game.plies and k < len(game.plies):
+                nm = _NUMBERED.match(tok)
+                tok = (nm.group(1) if nm else "") + _ply_text(game.plies[k], rules, o)
+            if depth == 0:
+                k += 1
+            tok = _written(tok, o)
+        out.append(tok)
+    return "".join(out)
 
 
 # ------------------------------------------------------------------------------------------
@@ -403,11 +616,12 @@ def view(data: bytes | Path) -> list[dict[str, Any]]:
         assert rec is not None
         t = game_tags(rec)
         out.append({
-            "tags": (t.white, t.black, t.event, t.site, t.date_raw, t.round, t.result,
-                     t.gametype, t.variant, t.fen),
+            "tags": (t.white, t.black, t.event, t.site, t.date_raw, t.round, t.result, t.fen),
+            "type_tags": (t.gametype, t.variant),
             "moves": _effective_numbers(rec.moves),
             "variant": rep.variant, "result": rep.result, "outcome": rep.outcome,
             "plies": rep.ply_count, "replayed": rep.replayed_plies,
+            "canonical": [p.notation for p in rep.plies],
             "final": rep.final_fen, "codes": Counter(f.code for f in rep.findings)})
     return out
 
@@ -420,8 +634,8 @@ def read_view(data: bytes | Path) -> list[dict[str, Any]]:
     for rec in read_games(data):
         t = game_tags(rec)
         out.append({
-            "tags": (t.white, t.black, t.event, t.site, t.date_raw, t.round, t.result,
-                     t.gametype, t.variant, t.fen),
+            "tags": (t.white, t.black, t.event, t.site, t.date_raw, t.round, t.result, t.fen),
+            "type_tags": (t.gametype, t.variant),
             "moves": _effective_numbers(rec.moves),
             "result": t.result or rec.result, "parsed": rec.parsed,
             "codes": Counter(f.code for f in rec.findings)})
@@ -436,10 +650,15 @@ def _less(game: dict[str, Any], explains: Iterable[str]) -> dict[str, Any]:
 
 
 def compare(clean: list[dict[str, Any]], got: list[dict[str, Any]],
-            explains: Iterable[str] = ()) -> tuple[list[bool], list[str]]:
+            explains: Iterable[str] = (), ignore: Iterable[str] = ()) -> tuple[list[bool], list[str]]:
     """(per clean game: read equal?, what differs) between two views, game for game in
-    file order; finding codes the dialect explains are left out on both sides."""
+    file order; finding codes the dialect explains are left out on both sides, and the keys
+    it changes by design (``ignore``: the moves as written of a dialect that writes other
+    squares, compared as replayed instead)."""
     explains = set(explains)
+    skip = set(ignore)
+    clean = [{k: v for k, v in g.items() if k not in skip} for g in clean]
+    got = [{k: v for k, v in g.items() if k not in skip} for g in got]
     diffs = []
     same = [False] * len(clean)
     if len(clean) != len(got):

@@ -126,6 +126,27 @@ def test_a_long_run_of_digits_takes_linear_time() -> None:
         assert g.findings[0].code == "unreadable-text"
 
 
+@pytest.mark.parametrize("kind", ["open-quote-spaces", "cut-short", "nul-bytes", "brackets"])
+def test_damaged_tags_and_bytes_take_linear_time(kind: str) -> None:
+    # a quote never closed before 200,000 spaces took minutes: its value's stop was looked
+    # for from every space of the run
+    n = 200_000
+    if kind == "open-quote-spaces":
+        data = ('[Event "a' + " " * n + 'b\n[White "W"]\n1. 32-28 *\n').encode()
+    elif kind == "cut-short":  # a UTF-8 game (its file too), then one of broken characters
+        data = ('[White "' + "é" * n + '"]\n1. 32-28 *\n\n[White "').encode() \
+            + b"\xe2\x82 " * n + b'"]\n1. 32-28 *\n'
+    elif kind == "brackets":  # a doubled [ is a tag's; a run of them was rescanned at each
+        data = ("1. 32-28 " + "[" * n + " 19-23 *\n").encode()
+    else:
+        data = ('[Event "' + "ab\0" * n + '"]\n1. 32-28 *\n').encode()  # (a NUL every
+        # second byte would be UTF-16)
+    t = time.perf_counter()
+    games = list(read_games(data))
+    assert time.perf_counter() - t < 20
+    assert games[-1].moves and games[-1].moves[0].text == "32-28"
+
+
 def _depth(line: list) -> int:  # type: ignore[type-arg]
     depth = 0
     while line and line[0].variations:

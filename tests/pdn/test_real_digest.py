@@ -30,7 +30,11 @@ DIGESTS: dict[str, tuple[int, str, str]] = {
     'english/gem.pdn': (162, '92d4723c6e9675b5df5321b1', 'ab4e18ab7ec66db1fea8f709'),
     'english/goulds.pdn': (262, '9292c9c9f400cb37210bc70f', 'b018bd8a27959d6fc39c0892'),
     'english/lpc.pdn': (100, '1a3a8757f234ee46d042cf1c', '1f1870e2d7e110119c7bc332'),
-    'english/random_pdns.derived.pdn': (30, '4fa04d11d0f6bfb3c9a6e1a5', '48c46f28d49f100842765e41'),
+    # PlayStrategy's English exports write the first mover at the bottom (1. c3-d4): all
+    # 30 games are now read on the board turned round, Black (P1) first as their move
+    # numbers say (board-turned instead of move-number-mismatch); the reader's view is as
+    # before, the replay's moves, positions and findings are not
+    'english/random_pdns.derived.pdn': (30, '4fa04d11d0f6bfb3c9a6e1a5', '08cdc15591aa6af3525abdeb'),
     'frisian/random_pdns.derived.pdn': (14, 'b255bc17fbef47176d5b9d4e', 'fb397a07abf9ca656ca1e642'),
     'frysk/random_pdns.derived.pdn': (25, '9500c7fc3af8ed4c6b84cfe9', 'd91edd6a01a85f5a992f6eb8'),
     'international/DUTCH96H.pdn': (13, '3d8f9ee4ac9a822cab3ebb15', '35fa270c645349287268af47'),
@@ -73,7 +77,7 @@ IMPORTED: dict[str, str] = {
     'english/gem.pdn': 'ef6b3a84a99b19a176364533',
     'english/goulds.pdn': '8097c612c03991705553cd85',
     'english/lpc.pdn': '9d15940cf618bd1442338020',
-    'english/random_pdns.derived.pdn': 'd438027b46cd3a03b8e04dc3',
+    'english/random_pdns.derived.pdn': '2b2bd6a6d1997f09ed61a015',  # turned round (above)
     'frisian/random_pdns.derived.pdn': '4d714e21d083870d4a62b4a4',
     'frysk/random_pdns.derived.pdn': '0360652911c6d7ac065ae5b3',
     'international/DUTCH96H.pdn': '7815a80439be0965ef09fc80',

@@ -185,26 +185,33 @@ def test_opened_source_lines_and_decoding_findings() -> None:
 
 
 def test_decoding_findings_reach_their_game_with_worker_processes(tmp_path: Path) -> None:
-    """validate --jobs and import --jobs carry each chunk's decoding findings to its game."""
+    """validate --jobs and import --jobs carry each chunk's decoding findings to its game:
+    a character cut short (game 3) is replaced, a game written in CP1252 (game 5) is read
+    in it, and the NUL bytes after the last game are the file's, not a game's."""
     import duckdb
 
     from pdnkit.store import import_files
 
     text = "".join(f'[White "Sijbrands é{i}"]\n1. 32-28 *\n\n' for i in range(8))
+    data = text.encode("utf-8").replace("Sijbrands é5".encode(), "Frédéric 5".encode("cp1252"))
     p = tmp_path / "bad.pdn"
-    p.write_bytes(text.encode("utf-8").replace("é5".encode(), b"\xe95") + b"\0" * 100)
+    p.write_bytes(data.replace("é3".encode(), b"\xe2\x823") + b"\0" * 100)
 
-    def where(reports) -> list[tuple[int, str, int | None]]:
-        return [(r.index, f.code, f.line) for r in reports for f in r.findings
-                if f.code in ("invalid-bytes", "binary-data")]
+    def where(reports) -> list[tuple[int | None, str, int | None]]:
+        return [(None if r.file_level else r.index, f.code, f.line) for r in reports
+                for f in r.findings
+                if f.code in ("invalid-bytes", "binary-data", "encoding-fallback")]
 
     serial = where(validate(p, "international"))
-    assert serial == [(5, "invalid-bytes", 16), (8, "binary-data", 25)]
+    assert serial == [(3, "invalid-bytes", 10), (5, "encoding-fallback", 16),
+                      (None, "binary-data", 25)]
     assert where(validate(p, "international", jobs=2, chunk_size=2)) == serial
+    assert [r.white for r in validate(p, "international")][5] == "Frédéric 5"
     db = tmp_path / "j.duckdb"
     import_files([p], db=db, jobs=2)
     con = duckdb.connect(str(db), read_only=True)
-    rows = con.execute("SELECT g.game_index, f.code FROM findings f JOIN games g USING "
-                       "(game_id) WHERE f.code IN ('invalid-bytes', 'binary-data') "
-                       "ORDER BY 1").fetchall()
-    assert rows == [(5, "invalid-bytes"), (8, "binary-data")]
+    rows = con.execute("SELECT g.game_index, f.code FROM findings f LEFT JOIN games g USING "
+                       "(game_id) WHERE f.code IN ('invalid-bytes', 'binary-data', "
+                       "'encoding-fallback') ORDER BY 1").fetchall()
+    assert rows == [(3, "invalid-bytes"), (5, "encoding-fallback"), (None, "binary-data")]
+    assert con.execute("SELECT games FROM files").fetchall() == [(8,)]

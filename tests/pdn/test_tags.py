@@ -172,3 +172,34 @@ def test_real_files_players_through_the_mapping() -> None:
             raw = {k.strip().lower(): v.strip() for k, v in r.tags}
             if raw.get("white") or raw.get("p1"):
                 assert t.white or t.black, (path, r.index)
+
+
+@pytest.mark.parametrize(("tags", "hint"), [
+    ([("Bianco", "Rossi"), ("Nero", "Verdi")], 22),  # FID's names: Italian draughts
+    ([("Luogo", "Roma"), ("Turno", "3")], 22),
+    ([("Nero", "Verdi")], 22),
+    ([("Risultato", "1-0"), ("White", "Rossi")], None),  # an English player name: no hint
+    ([("Bianco", "Rossi"), ("Black", "Verdi")], None),
+    ([("Bianco", "Rossi"), ("Zwart", "Verdi")], None),  # the Dutch Black: not Italian
+    ([("Apertura", "12"), ("Wit", "Rossi")], None),
+    ([("Evento", "Torneo")], None),  # Portuguese and Brazilian files write Evento too
+    ([("GameType", "20"), ("Bianco", "Rossi")], None),  # the GameType tag decides
+    ([("Variant", "Russian"), ("Bianco", "Rossi")], 25),  # a Variant tag before the names
+    ([], None),
+])
+def test_gametype_hint_from_italian_names(tags: list[tuple[str, str]], hint: int | None) -> None:
+    from pdnkit.pdn.record import GameRecord
+    from pdnkit.pdn.tags import gametype_hint
+
+    assert gametype_hint(GameRecord(tags=tags)) == hint
+
+
+def test_the_first_of_a_repeated_tag_wins_for_names_no_field_holds() -> None:
+    # P1/P2 and their ratings fill no field of their own: the first occurrence counts too
+    t = game_tags([("P1", "a"), ("P2", "b"), ("P1", "z"), ("P2Elo", "1500"), ("P2Elo", "99"),
+                   ("Variant", "American/English")])
+    assert (t.black, t.white, t.white_rating) == ("a", "b", 1500)
+    t = game_tags([("p1", "a"), ("P1", "z"), ("P2", "b")])  # case does not matter
+    assert (t.white, t.black) == ("a", "b")
+    t = game_tags([("P1", ""), ("P1", "z"), ("P2", "b")])  # the first, even when empty
+    assert (t.white, t.black) == (None, "b")

@@ -172,7 +172,7 @@ def test_the_game_list_opens_the_game_at_the_position(page: Any, served: Served,
     assert inner.get_attribute("#board", "data-ply") == ply
     assert _pieces(inner, "#board") == node  # the game at the ply it reached the node
     assert "game " + game_id in page.inner_text("#gp-title")
-    assert page.is_hidden("#gp-evals")  # the demo games were not analysed
+    assert inner.locator("#eval").count() == 0 or inner.is_hidden("#eval")  # not analysed
     shot(page, tmp_path, "explorer-game.png")
     page.keyboard.press("Escape")
     assert page.is_hidden("#game-pane")
@@ -264,28 +264,29 @@ def test_hostile_tag_text_stays_text(browser: Any, tmp_path: Path) -> None:  # n
 
 def test_evaluations_are_drawn_when_the_game_was_analysed(browser: Any, demo_db: Path,  # noqa: F811
                                                           tmp_path: Path) -> None:
+    """The game pane is the view page: an analysed game shows its evaluation graph there,
+    one point per position the table holds, and a click on it steps the board."""
     import duckdb
 
     db = tmp_path / "analysed.duckdb"
     shutil.copy(demo_db, db)
     con = duckdb.connect(str(db))
-    con.execute("CREATE TABLE evals (game_id BIGINT, ply INTEGER, score DOUBLE, depth INTEGER, "
-                "best VARCHAR, pv VARCHAR, engine VARCHAR)")
-    con.executemany("INSERT INTO evals VALUES (?, ?, ?, 12, ?, NULL, 'fake 1.0')",
-                    [(110, k, 0.5 * k - 2, "32-28") for k in range(0, 9)])
+    con.executemany("INSERT INTO evals (game_id, ply, engine, engine_version, settings, scale, "
+                    "score, depth, best) VALUES (?, ?, 'fake', '1.0', '{\"depth\":12}', "
+                    "'positional', ?, 12, '32-28')",
+                    [(110, k, 0.5 * k - 2) for k in range(0, 9)])
     con.close()
     with serving(db) as s:
         for pg in _watched(browser):
             pg.goto(s.url + "#variant=international")
             _wait_node(pg, 0)
             pg.evaluate("window.pdnkitExplorer.openGame(110, 0, 'A', 'B')")
-            pg.wait_for_selector("#eval-graph circle")
-            assert pg.locator("#eval-graph circle").count() == 9
-            assert pg.inner_text("#gp-eval-now").startswith("ply 0: -2")
-            pg.click("#eval-graph circle[data-ply='6']")
+            pg.frame_locator("#gp-frame").locator("#eval").wait_for()
             inner = next(f for f in pg.frames if "/view/" in f.url)
-            inner.wait_for_selector("#board[data-ply='6']")
-            pg.wait_for_selector("#gp-eval-now:text-is('ply 6: +1 (depth 12), best 32-28')")
+            assert inner.get_attribute("#eval", "data-points") == "9"
+            box = inner.query_selector("#eval").bounding_box()
+            pg.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] / 2)
+            assert inner.get_attribute("#board", "data-ply") != "0"
             shot(pg, tmp_path, "explorer-evals.png")
 
 

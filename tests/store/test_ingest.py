@@ -135,15 +135,20 @@ def test_slices_give_unique_contiguous_ids(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_duplicates_groups_identical_moves(tmp_path: Path) -> None:
+    """The same record twice is one game; the same four plies by the same players at
+    another event are listed apart as another game (a short line groups only where the
+    tags agree on the event or the round too: docs/duplicates.md)."""
     f = write_fake(tmp_path / "a.pdn", [G1, G2, G3, G1])
     db = tmp_path / "t.duckdb"
     import_files([f], db=db)
     d = duplicates(db=db)
-    assert len(d) == 1
-    row = d.iloc[0]
-    assert row["games"] == 3 and bool(row["tags_differ"])
-    assert list(row["differing_tags"]) == ["Event"]
-    assert [loc.rsplit("#", 1)[1] for loc in row["locations"]] == ["1", "3", "4"]
+    assert d["relation"].tolist() == ["copies", "same-moves"]
+    copies, other = d.iloc[0], d.iloc[1]
+    assert copies["games"] == 2 and not bool(copies["tags_differ"])
+    assert [loc.rsplit("#", 1)[1] for loc in copies["locations"]] == ["1", "4"]
+    assert list(copies["kinds"]) == ["canonical", "identical"]
+    assert other["games"] == 2 and list(other["differing_tags"]) == ["Event"]
+    assert [loc.rsplit("#", 1)[1] for loc in other["locations"]] == ["1", "3"]
 
 
 def test_identical_tags_are_reported_as_not_differing(tmp_path: Path) -> None:

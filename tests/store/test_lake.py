@@ -170,7 +170,7 @@ def test_read_commands_run_on_a_lake(sample: Path, tmp_path: Path) -> None:
     for args in (["query", "SELECT count(*) AS n FROM games", "--format", "csv"],
                  ["stats", "players"], ["stats", "findings"], ["duplicates"],
                  ["tree", "--variant", "international"],
-                 ["export", "--out", str(tmp_path / "out.pdn")]):
+                 ["export", "--out", str(tmp_path / "out.pdn"), "--all-copies"]):
         res = runner.invoke(app, [*args, "--db", str(lake)])
         assert res.exit_code == 0, (args, res.output)
     assert runner.invoke(app, ["query", "SELECT count(*) AS n FROM games", "--format", "csv",

@@ -269,7 +269,18 @@ def test_a_fault_in_one_game_does_not_stop_the_import(tmp_path: Path,
             raise ZeroDivisionError("division by zero")
         return rows_run(self, gid, run, canonical)
 
-    # whichever strategy replays the main line (the compiled core's or Python's) faults
+    # whatever replays the main line (a clean game's one core call, the compiled core's
+    # strategy or Python's) faults
+    import pdnkit.validation.game as game_mod
+
+    clean = game_mod.clean_line
+
+    def clean_fault(report, *args):  # type: ignore[no-untyped-def]
+        if report.index == 1:
+            raise KeyError("ghost square")
+        return clean(report, *args)
+
+    monkeypatch.setattr(game_mod, "clean_line", clean_fault)
     monkeypatch.setattr(PlainLine, "take", replay_fault(PlainLine.take))
     monkeypatch.setattr(CoreLine, "take", replay_fault(CoreLine.take))
     monkeypatch.setattr(ReportBatch, "_add_run", rows_fault)

@@ -71,7 +71,7 @@ def test_fault_in_the_reader_loses_only_that_file(tmp_path: Path,
     assert "internal-error" in reps[1].finding_codes()
     assert reps[-1].file and reps[-1].file.endswith("b.pdn") and reps[-1].status == "ok"
     # a worker guards each game on its own
-    batch = [(1, t, True, []) for t in GAMES.split("\n\n")]
+    batch = [(1, t, True, [], None) for t in GAMES.split("\n\n")]
     ctx = jobs_mod.WorkContext("a.pdn", None, RunOptions(light=True), None, Reports)
     part = jobs_mod._work(batch, ctx)
     out = [*part.lead, *(part.rows or [])]

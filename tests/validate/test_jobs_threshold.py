@@ -135,7 +135,7 @@ def test_batches_end_at_a_byte_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     longest = max(len(c.text) for c in split_text(text))
 
     def chars(batch: list[tuple[int, str, bool, list[object]]]) -> tuple[int, int]:
-        return len(batch), sum(len(t) for _, t, _, _ in batch)
+        return len(batch), sum(len(item[1]) for item in batch)
 
     with ThreadPoolExecutor(2) as pool:
         got = list(jobs_mod.run_batches(pool, split_text(text), 200, 4, chars))

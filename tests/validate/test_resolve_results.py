@@ -79,6 +79,22 @@ def test_result_tokens(token: str | None, meaning: str | None) -> None:
     assert normalise_token(token) == meaning
 
 
+@pytest.mark.parametrize(("terminator", "tags"), [
+    ("0-0", {}), ("*", {"Result": "0-0"}), ("*", {"Result": " 0 - 0 "}),
+    ("0\u20130", {}),  # the same with an en dash
+])
+def test_a_double_forfeit_is_said(terminator: str, tags: dict[str, str]) -> None:
+    rep = run(game(None, "1. 32-28 19-23", gametype="20", result=terminator, tags=tags))
+    assert (rep.result, rep.outcome) == ("*", "unknown")
+    f = only(rep, "unknown-result")
+    assert f.message.endswith(": double forfeit") and f.ply == 2 and f.severity.value == "info"
+
+
+def test_an_unknown_result_is_no_forfeit() -> None:
+    rep = run(game(None, "1. 32-28 19-23", gametype="20", result="*"))
+    assert rep.result == "*" and "unknown-result" not in codes(rep)
+
+
 def test_international_results_normalised_white_first() -> None:
     assert run(game(None, "1. 32-28", gametype="20", result="2-0")).result == "1-0"
     rep = run(game(None, "1. 32-28", gametype="20", result="1-1"))

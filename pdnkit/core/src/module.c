@@ -873,10 +873,16 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
                                     "pdnkit's compiled replay core (see pdnkit.core).", -1,
                                     METHODS, NULL, NULL, NULL, NULL};
 
+extern PyMethodDef EGDB_METHODS[]; /* egdbmod.c: the endgame databases */
+
 PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&MODULE);
     if (!m)
         return NULL;
+    if (PyModule_AddFunctions(m, EGDB_METHODS) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     SearchLimit = PyErr_NewExceptionWithDoc(
         "pdnkit.core._core.SearchLimit",
         "The capture search of a position went past the core's bounds (a hostile position);"

@@ -77,7 +77,7 @@ static long clean_tag(const Text *s, long i, long span[4]) {
         j++;
     span[1] = j;
     long k = skip_blank(s, j);
-    if (k == j || ch(s, k) != '"')
+    if (ch(s, k) != '"') /* [Event"x"]: no space needed before the value */
         return k >= s->len ? -2 : -1;
     span[2] = ++k;
     for (;; k++) {
@@ -124,7 +124,7 @@ static int next_game_line(const Text *s, long i) {
             return 0;
     }
     long k = skip_blank(s, j);
-    if (k == j || ch(s, k) != '"')
+    if (ch(s, k) != '"')
         return k >= s->len ? -1 : 0;
     for (k++;; k++) {
         if (k >= s->len)

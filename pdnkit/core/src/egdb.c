@@ -1,0 +1,513 @@
+/* Endgame databases: the index of a material signature and the retrograde solver (egdb.h).
+ *
+ * The solver works one signature at a time, both sides to move together. A first pass runs
+ * the move generator on every position: a position without a legal move is decided (ply 0);
+ * a capture or a promotion leaves the signature, and the value it leads to is read from the
+ * databases of the smaller or more crowned signatures, which were built before; the quiet
+ * moves that stay inside are counted. Then, ply by ply, the positions decided at the last ply
+ * are walked backwards (quiet moves taken back, checked against the generator: the earlier
+ * position must have that move and no capture): a predecessor of a loss is a win one ply
+ * longer; a predecessor of a win loses when its last move to be decided was. The moves that
+ * leave the signature are events at the ply their value gives. Positions never decided are
+ * draws. Winning as fast and losing as slowly as possible falls out of the order: the first
+ * decided loss among a position's children is its shortest win, and a loss is decided when its
+ * longest-lasting child is.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "egdb.h"
+
+#define NOLOSE 0x8000 /* rem: the position can no longer lose (a child is a draw or a loss) */
+#define GAP 0xFFFF    /* val: a slot that is not a position */
+#define MAXPLIES 32000
+
+static inline int low(bb_t x) {
+    uint64_t lo = (uint64_t)x;
+    if (lo)
+        return __builtin_ctzll(lo);
+    return 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+
+#define EACH(s, set) for (bb_t _y = (set); _y && ((s) = low(_y), 1); _y &= _y - 1)
+
+/* The bits of a sparse set (a few pieces): faster than popcount without a POPCNT build. */
+static inline int few(bb_t x) {
+    int n = 0;
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+static inline uint16_t code_of(int plies, int win) { return (uint16_t)(1 + 2 * plies + win); }
+
+int eg_sig_code(int wm, int wk, int bm, int bk) {
+    return ((wm * (EG_MAXP + 1) + wk) * (EG_MAXP + 1) + bm) * (EG_MAXP + 1) + bk;
+}
+
+static int reverse_tables(Egdb *e, const char **why) {
+    const Table *t = e->t;
+    for (int o = 0; o < t->nsq; o++)
+        for (int r = 0; r < t->qr_n[o]; r++) {
+            bb_t between = 0;
+            for (int k = 0; k < t->qr_len[o][r]; k++) {
+                int d = t->qr[o][r][k];
+                if (e->rk_n[d] >= MAXSQ) {
+                    *why = "too many king moves end on one square";
+                    return -1;
+                }
+                e->rk_o[d][e->rk_n[d]] = (uint8_t)o;
+                e->rk_between[d][e->rk_n[d]++] = between;
+                between |= BIT(d);
+            }
+        }
+    for (int side = 0; side < 2; side++)
+        for (int o = 0; o < t->nsq; o++)
+            for (int j = 0; j < t->ms_n[side][o]; j++) {
+                int d = t->ms[side][o][j];
+                if (e->rm_n[side][d] >= EG_MAXREV) {
+                    *why = "too many men's steps end on one square";
+                    return -1;
+                }
+                e->rm_o[side][d][e->rm_n[side][d]++] = (uint8_t)o;
+            }
+    return 0;
+}
+
+int eg_init(Egdb *e, const Table *t, int losing_game, const char **why) {
+    memset(e, 0, sizeof *e);
+    if (t->king_limit) {
+        *why = "the variant's king-move counters are part of a position and the index has no "
+               "place for them";
+        return -1;
+    }
+    e->t = t;
+    e->nsq = t->nsq;
+    e->losing_game = losing_game ? 1 : 0;
+    for (int n = 0; n <= MAXSQ; n++) {
+        e->binom[n][0] = 1;
+        for (int k = 1; k <= EG_MAXP; k++)
+            e->binom[n][k] = n ? e->binom[n - 1][k - 1] + e->binom[n - 1][k] : 0;
+    }
+    for (int side = 0; side < 2; side++) {
+        e->man_ok[side] = t->board & ~t->promo[side];
+        for (int s = 0; s < MAXSQ; s++)
+            e->man_rank[side][s] = 255;
+        int s;
+        EACH(s, e->man_ok[side]) {
+            e->man_sq[side][e->nman[side]] = (uint8_t)s;
+            e->man_rank[side][s] = (uint8_t)e->nman[side]++;
+        }
+    }
+    if (reverse_tables(e, why) < 0)
+        return -1;
+    eg_symmetry(e);
+    return 0;
+}
+
+uint64_t eg_half(const Egdb *e, int wm, int wk, int bm, int bk) {
+    if (wm < 0 || wk < 0 || bm < 0 || bk < 0 || wm + wk + bm + bk > EG_MAXP)
+        return 0;
+    int f = e->nsq - wm - bm;
+    if (f < wk + bk)
+        return 0;
+    return e->binom[e->nman[0]][wm] * e->binom[e->nman[1]][bm] * e->binom[f][wk] *
+           e->binom[f - wk][bk];
+}
+
+int eg_index(const Egdb *e, const Pos *p, int *sig, uint64_t *idx) {
+    bb_t wmen = p->w & ~p->k, wk = p->w & p->k, bmen = p->b & ~p->k, bk = p->b & p->k;
+    int c0 = few(wmen), c1 = few(wk), c2 = few(bmen), c3 = few(bk);
+    if (c0 + c1 + c2 + c3 > EG_MAXP || (wmen & ~e->man_ok[0]) || (bmen & ~e->man_ok[1]))
+        return -1;
+    uint64_t iw = 0, ib = 0, ikw = 0, ikb = 0;
+    int s, i;
+    i = 1;
+    EACH(s, wmen) iw += e->binom[e->man_rank[0][s]][i++];
+    i = 1;
+    EACH(s, bmen) ib += e->binom[e->man_rank[1][s]][i++];
+    bb_t men = wmen | bmen, taken = men | wk; /* a king's rank: its square less those below */
+    i = 1;
+    EACH(s, wk) ikw += e->binom[s - few(men & (BIT(s) - 1))][i++];
+    i = 1;
+    EACH(s, bk) ikb += e->binom[s - few(taken & (BIT(s) - 1))][i++];
+    int f = e->nsq - c0 - c2;
+    *idx = ((iw * e->binom[e->nman[1]][c2] + ib) * e->binom[f][c1] + ikw) * e->binom[f - c1][c3] +
+           ikb;
+    *sig = eg_sig_code(c0, c1, c2, c3);
+    return 0;
+}
+
+/* The largest c below top with C(c, i) <= x (binomials grow with c). */
+static inline int largest(const Egdb *e, uint64_t x, int i, int top) {
+    int lo = i - 1, hi = top; /* C(i - 1, i) = 0 <= x; find the last c in [lo, hi] */
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (e->binom[mid][i] <= x)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* The k ranks (among n) of combinatorial rank x, highest first. */
+static void unrank(const Egdb *e, uint64_t x, int k, int n, int *ranks) {
+    int c = n - 1;
+    for (int i = k; i >= 1; i--) {
+        c = largest(e, x, i, c);
+        x -= e->binom[c][i];
+        ranks[k - i] = c--;
+    }
+}
+
+static bb_t men_of(const Egdb *e, int side, uint64_t x, int k) {
+    int r[EG_MAXP];
+    bb_t out = 0;
+    unrank(e, x, k, e->nman[side], r);
+    for (int i = 0; i < k; i++)
+        out |= BIT(e->man_sq[side][r[i]]);
+    return out;
+}
+
+/* The k squares of rank x among the squares not in taken (a few pieces). */
+static bb_t kings_of(const Egdb *e, uint64_t x, int k, bb_t taken) {
+    int r[EG_MAXP];
+    bb_t out = 0;
+    unrank(e, x, k, e->nsq - few(taken), r);
+    for (int i = k - 1; i >= 0; i--) { /* lowest rank first: step over the squares taken */
+        int sq = r[i];
+        for (bb_t y = taken; y && low(y) <= sq; y &= y - 1)
+            sq++;
+        out |= BIT(sq);
+    }
+    return out;
+}
+
+/* What the last decode found for the squares of the men and the white kings: the first
+ * pass walks the slots in order, where only the black kings change from one to the next. */
+typedef struct {
+    int valid, gap;
+    uint64_t head;
+    bb_t wmen, bmen, wkings;
+} Decoded;
+
+static int decode(const Egdb *e, const int sig[4], int side, uint64_t idx, Pos *p, Decoded *c) {
+    int wm = sig[0], wk = sig[1], bm = sig[2], bk = sig[3];
+    int f = e->nsq - wm - bm;
+    uint64_t nbk = e->binom[f - wk][bk], nwk = e->binom[f][wk], nbm = e->binom[e->nman[1]][bm];
+    if (!nbk || !nwk || !nbm)
+        return -1;
+    uint64_t ikb = idx % nbk, head = idx / nbk;
+    if (!c->valid || c->head != head) {
+        uint64_t ikw = head % nwk, rest = head / nwk;
+        uint64_t ib = rest % nbm, iw = rest / nbm;
+        c->valid = 1;
+        c->head = head;
+        c->wmen = men_of(e, 0, iw, wm);
+        c->bmen = men_of(e, 1, ib, bm);
+        c->gap = (c->wmen & c->bmen) != 0;
+        if (!c->gap)
+            c->wkings = kings_of(e, ikw, wk, c->wmen | c->bmen);
+    }
+    if (c->gap)
+        return -1;
+    bb_t bkings = kings_of(e, ikb, bk, c->wmen | c->bmen | c->wkings);
+    p->w = c->wmen | c->wkings;
+    p->b = c->bmen | bkings;
+    p->k = c->wkings | bkings;
+    p->side = side;
+    p->csq[0] = p->csq[1] = -1;
+    p->cn[0] = p->cn[1] = 0;
+    return 0;
+}
+
+int eg_decode(const Egdb *e, const int sig[4], int side, uint64_t idx, Pos *p) {
+    Decoded c = {0, 0, 0, 0, 0, 0};
+    return decode(e, sig, side, idx, p, &c);
+}
+
+int eg_lookup(const Egdb *e, const Pos *p) {
+    int sig;
+    uint64_t idx;
+    if (eg_index(e, p, &sig, &idx) < 0)
+        return EG_BAD;
+    const EgSlot *s = &e->slots[sig];
+    if (!s->data)
+        return EG_MISSING;
+    uint64_t at = (uint64_t)p->side * s->half + idx;
+    if (s->width == 1)
+        return s->data[at];
+    return s->data[2 * at] | (s->data[2 * at + 1] << 8);
+}
+
+/* ------------------------------------------------------------------ the solver */
+
+typedef struct {
+    const Egdb *e;
+    const int *sig;
+    uint64_t half, m;
+    uint16_t *val, *rem, *wt, *dt;
+    uint32_t *cur, *next, *ev;
+    uint64_t ncur, nnext;
+    uint64_t *ev_start;
+    int last_event;
+} Work;
+
+/* The value of a position without a legal move: the side to move loses (wins in a losing
+ * game); in a variant won by the first king, the side that just moved has won if it has one. */
+static uint16_t terminal_code(const Egdb *e, const Pos *p) {
+    if (e->t->first_king_wins && p->k) {
+        bb_t mover = p->side ? p->w : p->b;
+        return code_of(0, (mover & p->k) ? 0 : 1);
+    }
+    return code_of(0, e->losing_game);
+}
+
+static int is_internal(const Move *m, const Pos *p) {
+    return !m->ncap && !(m->ends_king && !HAS(p->k, m->orig));
+}
+
+/* The first pass over one position (see the top of the file). */
+static int first_look(Work *w, Gen *g, uint64_t id, Decoded *dc) {
+    const Egdb *e = w->e;
+    int side = id >= w->half;
+    Pos p;
+    if (decode(e, w->sig, side, side ? id - w->half : id, &p, dc) < 0) {
+        w->val[id] = GAP;
+        return 0;
+    }
+    g->n = 0;
+    int n = gen_moves(g, &p, DUP_SET);
+    if (n < 0)
+        return -4;
+    if (n == 0) {
+        w->val[id] = terminal_code(e, &p);
+        w->cur[w->ncur++] = (uint32_t)id;
+        return 0;
+    }
+    int inside = 0, nolose = 0, exit_win = 0, win_at = 0, dec_at = 0;
+    for (int i = 0; i < n; i++) {
+        const Move *m = &g->moves[i];
+        if (is_internal(m, &p)) {
+            inside++;
+            continue;
+        }
+        Pos c = p;
+        play_move(e->t, &c, m);
+        int code = eg_lookup(e, &c);
+        if (code == EG_MISSING || code == EG_BAD)
+            return -2;
+        if (code == 0) {
+            nolose = 1;
+            continue;
+        }
+        int d = (code - 1) >> 1;
+        if ((code - 1) & 1) {
+            exit_win = 1;
+            if (d + 1 > dec_at)
+                dec_at = d + 1;
+        } else {
+            nolose = 1;
+            if (!win_at || d + 1 < win_at)
+                win_at = d + 1;
+        }
+    }
+    w->rem[id] = (uint16_t)((inside + exit_win) | (nolose ? NOLOSE : 0));
+    w->wt[id] = (uint16_t)win_at;
+    w->dt[id] = (uint16_t)(exit_win ? dec_at : 0);
+    return 0;
+}
+
+/* The moves leaving the signature as events by ply: ev holds, for each ply t from
+ * ev_start[t] to ev_start[t + 1], ids with the top bit set for "a child decided as a win"
+ * and clear for "a child decided as a loss". */
+static int bucket_events(Work *w) {
+    int top = 0;
+    for (uint64_t id = 0; id < w->m; id++) {
+        if (w->wt[id] > top)
+            top = w->wt[id];
+        if (w->dt[id] > top)
+            top = w->dt[id];
+    }
+    w->last_event = top;
+    w->ev_start = calloc((size_t)top + 2, sizeof(uint64_t));
+    if (!w->ev_start)
+        return -1;
+    for (uint64_t id = 0; id < w->m; id++) {
+        if (w->wt[id])
+            w->ev_start[w->wt[id] + 1]++;
+        if (w->dt[id])
+            w->ev_start[w->dt[id] + 1]++;
+    }
+    for (int t = 1; t <= top + 1; t++)
+        w->ev_start[t] += w->ev_start[t - 1];
+    uint64_t total = w->ev_start[top + 1];
+    w->ev = malloc((size_t)(total ? total : 1) * sizeof(uint32_t));
+    uint64_t *fill = calloc((size_t)top + 2, sizeof(uint64_t));
+    if (!w->ev || !fill) {
+        free(fill);
+        return -1;
+    }
+    for (uint64_t id = 0; id < w->m; id++) {
+        if (w->wt[id])
+            w->ev[w->ev_start[w->wt[id]] + fill[w->wt[id]]++] = (uint32_t)id;
+        if (w->dt[id])
+            w->ev[w->ev_start[w->dt[id]] + fill[w->dt[id]]++] = (uint32_t)id | 0x80000000u;
+    }
+    free(fill);
+    return 0;
+}
+
+/* A child of position id was decided at ply t - 1: as a loss (the position wins at t) or
+ * as a win (one move fewer to decide; when none is left and nothing saves it, it loses). */
+static void child_decided(Work *w, uint64_t id, int child_won, int t) {
+    if (w->val[id])
+        return;
+    if (!child_won) {
+        w->val[id] = code_of(t, 1);
+        w->next[w->nnext++] = (uint32_t)id;
+        return;
+    }
+    uint16_t r = w->rem[id];
+    w->rem[id] = --r;
+    if (r == 0) {
+        w->val[id] = code_of(t, 0);
+        w->next[w->nnext++] = (uint32_t)id;
+    }
+}
+
+/* Take back the quiet moves that led to position id (decided at ply t - 1). */
+static void take_back(Work *w, uint64_t id, int t) {
+    const Egdb *e = w->e;
+    const Table *tb = e->t;
+    int qside = id >= w->half;
+    Pos q;
+    if (eg_decode(e, w->sig, qside, qside ? id - w->half : id, &q) < 0)
+        return;
+    int child_won = (w->val[id] - 1) & 1;
+    int mover = 1 - qside;
+    bb_t own = mover ? q.b : q.w, occ = q.w | q.b;
+    int d;
+    EACH(d, own) {
+        int king = HAS(q.k, d);
+        int n = king ? e->rk_n[d] : e->rm_n[mover][d];
+        for (int j = 0; j < n; j++) {
+            int o = king ? e->rk_o[d][j] : e->rm_o[mover][d][j];
+            if (HAS(occ, o))
+                continue;
+            if (king ? (e->rk_between[d][j] & occ) != 0 : !HAS(e->man_ok[mover], o))
+                continue;
+            Pos p = q;
+            bb_t swap = BIT(o) | BIT(d);
+            if (mover)
+                p.b ^= swap;
+            else
+                p.w ^= swap;
+            if (king)
+                p.k ^= swap;
+            p.side = mover;
+            int sig;
+            uint64_t idx;
+            if (eg_index(e, &p, &sig, &idx) < 0)
+                continue;
+            uint64_t pid = (uint64_t)mover * w->half + idx;
+            if (w->val[pid])
+                continue; /* decided already (or a gap) */
+            /* the move o-d is one of p's quiet moves by the tables (the squares between
+             * empty); p must have no capture, and no king in a variant the first king wins */
+            if ((tb->first_king_wins && p.k) || has_capture(tb, &p))
+                continue;
+            child_decided(w, pid, child_won, t);
+        }
+    }
+}
+
+static void work_free(Work *w) {
+    free(w->val);
+    free(w->rem);
+    free(w->wt);
+    free(w->dt);
+    free(w->cur);
+    free(w->next);
+    free(w->ev);
+    free(w->ev_start);
+}
+
+static int propagate(Work *w, EgStats *st) {
+    for (int t = 1;; t++) {
+        if (t > MAXPLIES)
+            return -3;
+        w->nnext = 0;
+        for (uint64_t i = 0; i < w->ncur; i++)
+            take_back(w, w->cur[i], t);
+        if (t <= w->last_event)
+            for (uint64_t i = w->ev_start[t]; i < w->ev_start[t + 1]; i++) {
+                uint32_t x = w->ev[i];
+                child_decided(w, x & 0x7FFFFFFFu, (x >> 31) != 0, t);
+            }
+        st->passes = t;
+        if (!w->nnext && t >= w->last_event)
+            return 0;
+        uint32_t *tmp = w->cur;
+        w->cur = w->next;
+        w->next = tmp;
+        w->ncur = w->nnext;
+    }
+}
+
+int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
+    Work w;
+    memset(&w, 0, sizeof w);
+    memset(st, 0, sizeof *st);
+    w.e = e;
+    w.sig = sig;
+    w.half = eg_half(e, sig[0], sig[1], sig[2], sig[3]);
+    w.m = 2 * w.half;
+    if (w.m >= 0x80000000ULL)
+        return -3;
+    size_t m = (size_t)(w.m ? w.m : 1);
+    w.val = calloc(m, 2);
+    w.rem = calloc(m, 2);
+    w.wt = calloc(m, 2);
+    w.dt = calloc(m, 2);
+    w.cur = malloc(m * 4);
+    w.next = malloc(m * 4);
+    int rc = 0;
+    if (!w.val || !w.rem || !w.wt || !w.dt || !w.cur || !w.next)
+        rc = -1;
+    Gen g;
+    gen_init(&g, e->t);
+    Decoded dc = {0, 0, 0, 0, 0, 0};
+    for (uint64_t id = 0; id < w.m && !rc; id++)
+        rc = first_look(&w, &g, id, &dc);
+    gen_free(&g);
+    if (!rc)
+        rc = bucket_events(&w);
+    if (!rc)
+        rc = propagate(&w, st);
+    if (!rc)
+        for (uint64_t id = 0; id < w.m; id++) {
+            uint16_t v = w.val[id];
+            out[id] = v == GAP ? 0 : v;
+            if (v != GAP)
+                eg_count(st, v);
+        }
+    work_free(&w);
+    return rc;
+}
+
+void eg_count(EgStats *st, uint16_t v) {
+    st->positions++;
+    if (!v) {
+        st->draws++;
+        return;
+    }
+    int d = (v - 1) >> 1;
+    if ((v - 1) & 1)
+        st->wins++;
+    else
+        st->losses++;
+    if (d > st->max_plies)
+        st->max_plies = d;
+}

@@ -1,0 +1,103 @@
+"""The endgame report on the shared real files: the games whose endings the databases judge,
+with their boards; every verdict right when probed, and the same whether stored at import or
+computed by the report from the stored positions."""
+
+from __future__ import annotations
+
+import pytest
+
+from pdnkit.egdb import Egdb, build
+from pdnkit.rules import get_rules, match_move, parse_fen
+from pdnkit.validation.egdbcheck import forget_databases
+from tests.shared import shared_path
+
+from .support import compiled
+
+CODES = ("result-vs-egdb", "win-thrown-away", "draw-thrown-away", "egdb-win-drawn-by-rule")
+
+
+def _import(folder, files, tmp_path, monkeypatch):
+    from pdnkit.store import import_files
+
+    monkeypatch.setenv("PDNKIT_EGDB", str(folder))
+    forget_databases()
+    db = tmp_path / "real.duckdb"
+    import_files(files, db)
+    return db
+
+
+def _check_against_the_databases(folder, verdicts) -> None:
+    """Each verdict, probed again from its position."""
+    for row in verdicts.itertuples(index=False):
+        db = Egdb(row.variant, folder)
+        pos = parse_fen(row.fen, db.rules)
+        before = db.verdict(pos)
+        assert before.value is not None
+        if row.code == "result-vs-egdb":
+            winner = (None if before.value == "draw" else
+                      int(pos.side) if before.value == "win" else 1 - int(pos.side))
+            scored = {"1-0": 0, "0-1": 1, "1/2-1/2": None}[row.result]
+            assert winner != scored
+            continue
+        (move,) = match_move(pos, row.move)
+        after = db.verdict(pos.play(move))
+        if row.code == "win-thrown-away":
+            assert before.value == "win" and after.value != "loss"
+        else:
+            assert before.value == "draw" and after.value == "win"
+        assert row.best_moves and all(match_move(pos, m) for m in row.best_moves)
+
+
+def _stored(db):
+    from pdnkit.store import connect
+
+    con = connect(db, read_only=True)
+    return sorted(con.execute(
+        f"SELECT game_id, code, ply, fen FROM findings WHERE code IN {CODES}").fetchall())
+
+
+def test_report_on_real_files_three_pieces(tmp_path_factory, tmp_path, monkeypatch) -> None:
+    compiled(get_rules("russian"))
+    folder = tmp_path_factory.mktemp("egdb-real3")
+    for variant in ("russian", "brazilian"):
+        build(variant, 3, directory=folder)
+    files = [shared_path("real", v, "random_pdns.derived.pdn") for v in ("russian", "brazilian")]
+    db = _import(folder, files, tmp_path, monkeypatch)
+    from pdnkit.reports import endgame_report
+    from pdnkit.stats.endings import egdb_coverage, egdb_verdicts
+
+    verdicts = egdb_verdicts(db)
+    assert sorted(verdicts["code"]) == ["result-vs-egdb", "result-vs-egdb"]
+    assert set(verdicts["fen"]) == {"W:Wa3:Bc5,Kg1", "B:Wb4:Ba5,Kd6"}
+    _check_against_the_databases(folder, verdicts)
+    assert _stored(db) == sorted((r.game_id, r.code, r.ply, r.fen)
+                                 for r in verdicts.itertuples(index=False))
+    cover = egdb_coverage(db)
+    built = cover[cover["variant"] == "russian"].set_index("pieces")["built"].to_dict()
+    assert all(built[n] == (n <= 3) for n in built) and 4 in built
+    md = endgame_report(db)
+    section = md.split("## Endgame databases")[1].split("\n## ")[0]
+    assert "2 results against the databases" in section
+    assert "W:Wa3:Bc5,Kg1" in section and "pdnkit egdb build russian --pieces 4" in section
+    html = endgame_report(db, fmt="html")
+    assert html.split("<h2>Endgame databases</h2>")[1].split("<h2>")[0].count("<svg") == 2
+    forget_databases()
+
+
+@pytest.mark.slow
+def test_report_on_real_english_games_four_pieces(tmp_path_factory, tmp_path,
+                                                  monkeypatch) -> None:
+    compiled(get_rules("english"))
+    folder = tmp_path_factory.mktemp("egdb-real4")
+    build("english", 4, directory=folder)
+    db = _import(folder, [shared_path("real", "english", "random_pdns.derived.pdn")], tmp_path,
+                 monkeypatch)
+    from pdnkit.stats.endings import egdb_verdicts
+
+    verdicts = egdb_verdicts(db)
+    counts = verdicts["code"].value_counts().to_dict()
+    assert counts.get("win-thrown-away", 0) >= 5 and counts.get("draw-thrown-away", 0) >= 5
+    _check_against_the_databases(folder, verdicts)
+    assert _stored(db) == sorted((r.game_id, r.code, r.ply, r.fen)
+                                 for r in verdicts.itertuples(index=False))
+    forget_databases()
