@@ -12,7 +12,9 @@ A result read in Arrow record batches (a streamed query, :func:`arrow_values`) f
 same conventions from the column's type, so a batch never depends on another: a ``DECIMAL``
 is a ``float`` (as pandas gave it), a ``HUGEINT`` an exact ``int`` (pandas made it a float
 and lost bits of a 72-square bitboard), a ``DATE`` a date and a ``TIMESTAMP`` a date and time
-(pandas' whole-column rule, dates where every value is at midnight, needs the whole column).
+(pandas' whole-column rule, dates where every value is at midnight, needs the whole column;
+a ``DATE`` column is read as dates by Arrow, so the rule is not needed), an ``INTERVAL`` the
+text pandas gives it.
 
 Example:
     >>> import datetime as dt
@@ -196,9 +198,10 @@ def _datetime(v: Any) -> object:
 
 
 def _interval(v: Any) -> object:
-    """An Arrow month-day-nano interval: a ``timedelta`` when it has no months, else its
-    text."""
-    months, days, nanos = v.months, v.days, v.nanoseconds
-    if months:
-        return f"{months} months {days} days {nanos // 1000} microseconds"
-    return dt.timedelta(days=days, microseconds=nanos // 1000)
+    """An Arrow month-day-nano interval as the text pandas gives the same value (a month
+    counted as 30 days, as DuckDB's conversion to pandas counts it): ``3 days 00:00:00``."""
+    import pandas as pd  # only for a result with an INTERVAL column
+
+    days = v.months * 30 + v.days
+    return str(pd.Timedelta(days=days, microseconds=v.nanoseconds // 1000,
+                            nanoseconds=v.nanoseconds % 1000))

@@ -185,9 +185,9 @@ def query_command(
     from pdnkit.store import query_stream
 
     sink = output(fmt, out, [db], wide=wide)
-    with usage_errors(), user_sql(write_hint=not write):  # several statements, SQL errors
-        with query_stream(sql, db=db, write=write) as result:  # rows written as read
-            emit_stream(result, sink, limit=limit)
+    with usage_errors(), user_sql(write_hint=not write), \
+            query_stream(sql, db=db, write=write) as result:  # rows written as read
+        emit_stream(result, sink, limit=limit)
 
 
 @app.command(

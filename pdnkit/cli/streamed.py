@@ -37,7 +37,7 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any, Protocol
 
 from pdnkit._cells import arrow_values, is_numeric, json_default
@@ -97,7 +97,7 @@ def _plain_batches(stream: Batches) -> Iterator[list[list[object]]]:
         yield [arrow_values(batch.column(i), types[i]) for i in range(batch.num_columns)]
 
 
-def _rows_of(columns: list[list[object]]) -> Iterable[tuple[object, ...]]:
+def _rows_of(columns: Sequence[Sequence[object]]) -> Iterable[tuple[object, ...]]:
     return zip(*columns, strict=True) if columns else ()
 
 

@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import Any
 
+from pdnkit.errors import ArgumentError
+
 __all__ = ["BATCH_ROWS", "Stream"]
 
 #: rows a batch holds: small enough for the first rows to come at once and for a batch's
@@ -52,9 +54,9 @@ class Stream:
 
     def __iter__(self) -> Iterator[Any]:
         if self._closed:
-            raise ValueError("the stream is closed")
+            raise ArgumentError("the stream is closed")
         if self._reader is not None:
-            raise ValueError("a stream is read once")
+            raise ArgumentError("a stream is read once")
         from pdnkit._arrow import pyarrow_module
 
         pyarrow_module()  # pyarrow without its pandas import
@@ -65,6 +67,8 @@ class Stream:
                 batch = self._reader.read_next_batch()
             except StopIteration:
                 return
+            except (OSError, ValueError) as exc:  # Arrow's wrapping of the statement's error
+                raise _statement_error(exc) from None
             yield batch
 
     def close(self) -> None:
@@ -87,3 +91,23 @@ class Stream:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+def _statement_error(exc: Exception) -> Exception:
+    """The DuckDB error a statement raised while its rows were read, as DuckDB raises it for a
+    whole result (Arrow's reader hands it over as ``OSError`` or ``ValueError``); another
+    error as it is."""
+    import duckdb
+
+    text = str(exc)
+    kinds = {"Invalid Input Error": duckdb.InvalidInputException,
+             "Conversion Error": duckdb.ConversionException,
+             "Out of Range Error": duckdb.OutOfRangeException,
+             "Out of Memory Error": duckdb.OutOfMemoryException,
+             "Interrupt Error": duckdb.InterruptException,
+             "Permission Error": duckdb.PermissionException,
+             "IO Error": duckdb.IOException}
+    for prefix, kind in kinds.items():
+        if text.startswith(prefix):
+            return kind(text)
+    return duckdb.Error(text) if "Error: " in text.split("\n")[0] else exc
