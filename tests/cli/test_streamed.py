@@ -207,3 +207,11 @@ def test_a_streamed_query_still_cannot_reach_files(db: Path, tmp_path: Path) -> 
         _, err = proc.communicate(timeout=120)
         assert proc.returncode == 2 and err.decode().startswith("pdnkit: error:"), err
         assert not target.exists()
+
+
+def test_a_streamed_query_needs_neither_pandas_nor_rich_for_csv(db: Path) -> None:
+    from tests.imported import modules_after
+
+    assert modules_after(["query", "SELECT * FROM moves", "--db", str(db), "--format", "csv"],
+                         ("pandas", "rich")) == []
+    assert modules_after(["query", "SELECT * FROM moves", "--db", str(db)], ("pandas",)) == []
