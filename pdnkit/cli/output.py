@@ -362,7 +362,7 @@ def aligned_line(cells: Sequence[str], widths: Sequence[int], numeric: Sequence[
 
     Example:
         >>> aligned_line(["a", "7"], [3, 2], [False, True])
-        'a     7\n'
+        'a     7\\n'
     """
     parts = [c.rjust(w) if num else c.ljust(w)
              for c, w, num in zip(cells, widths, numeric, strict=True)]
