@@ -14,6 +14,13 @@ Replicates ``../shared/data/bench/intl_2000.pdn`` (2,000 random legal internatio
     python benchmarks/search.py                    # 100,000 games (long: tens of minutes)
     python benchmarks/search.py --games 10000      # a quicker run
     python benchmarks/search.py --db keep.duckdb   # keep (or reuse) the database
+    python benchmarks/search.py --generated --games 1000000 --jobs 2 --ratio-games 0
+
+``--generated`` writes distinct random games instead (``benchmarks/randomgames.py``, seeded by
+``--seed``: the same arguments give the same games, in ``--jobs`` processes). Besides the warm
+timings it then times ``stats openings`` warm, and ``pdnkit search --fen``, ``search
+--pattern``, ``tree`` and ``stats openings`` each as a fresh process (best of ``--repeat``),
+and prints the load average before and after.
 """
 
 from __future__ import annotations
@@ -101,11 +108,36 @@ def sizes(db: Path) -> dict[str, float]:
     return out
 
 
+def fresh(db: Path, repeat: int, fen: str) -> list[tuple[str, float]]:
+    """Best wall seconds of whole ``pdnkit`` processes (bytecode cached, as installed)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    cases = [("search --fen", ["search", "--fen", fen]),
+             ("search --pattern", ["search", "--pattern", "W28,K33:B19:E23"]),
+             ("tree", ["tree", "--variant", "international"]),
+             ("stats openings", ["stats", "openings"])]
+    out = []
+    for name, args in cases:
+        best, cpu = float("inf"), float("inf")
+        for _ in range(repeat + 1):
+            t = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, "-m", "pdnkit", *args, "--db", str(db)],
+                                    env=env, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            _, _, usage = os.wait4(proc.pid, 0)
+            best = min(best, time.perf_counter() - t)
+            cpu = min(cpu, usage.ru_utime + usage.ru_stime)
+        print(f"  fresh process: pdnkit {name:26s} {best * 1000:8.0f} ms (CPU {cpu * 1000:.0f} ms)",
+              flush=True)
+        out.append((name, best))
+    return out
+
+
 def timings(db: Path, repeat: int) -> list[tuple[str, float, int]]:
     import duckdb
 
     import pdnkit
-    from pdnkit.stats import tree
+    from pdnkit.stats import openings, tree
 
     con = duckdb.connect(str(db), read_only=True)
     con.execute("SET enable_progress_bar = false")
@@ -128,6 +160,7 @@ def timings(db: Path, repeat: int) -> list[tuple[str, float, int]]:
         ("tree (initial position)", lambda: tree(con)),
         (f'tree --moves "{two}"', lambda: tree(con, moves=two)),
         ("tree --fen (ply 20 of game 1)", lambda: tree(con, fen=fen)),
+        ("stats openings", lambda: openings(con)),
     ]
     out = []
     for name, fn in cases:
@@ -146,15 +179,26 @@ def main() -> None:
                     help="games for the import/validate ratio (0: skip)")
     ap.add_argument("--ratio-repeat", type=int, default=2)
     ap.add_argument("--db", type=Path, help="keep the database here (reused if present)")
+    ap.add_argument("--generated", action="store_true",
+                    help="distinct random games (benchmarks/randomgames.py) instead of copies")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--jobs", type=int, default=1, help="processes writing random games")
     args = ap.parse_args()
-    if not SOURCE.exists():
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    if not SOURCE.exists() and not args.generated:
         sys.exit(f"missing {SOURCE}")
     work = Path(tempfile.mkdtemp(prefix="pdnkit-search-"))
     db = args.db or work / "search.duckdb"
     result: dict[str, Any] = {"games": args.games}
     if not db.exists():
         pdn = work / "games.pdn"
-        n = replicate(SOURCE, args.games, pdn)
+        if args.generated:
+            sys.path.insert(0, str(ROOT / "benchmarks"))
+            from randomgames import write_games
+
+            n = write_games(args.games, pdn, seed=args.seed, jobs=args.jobs)
+        else:
+            n = replicate(SOURCE, args.games, pdn)
         print(f"{n} games, {pdn.stat().st_size / 1e6:.1f} MB of PDN; importing ...", flush=True)
         r = run_child("import", pdn, db)
         result["import"] = r
@@ -169,6 +213,14 @@ def main() -> None:
     result["sizes_mb"] = s
     print(f"warm timings (best of {args.repeat}):", flush=True)
     result["timings"] = timings(db, args.repeat)
+    if args.generated:
+        import duckdb
+
+        con = duckdb.connect(str(db), read_only=True)
+        fen = con.execute("SELECT fen FROM positions WHERE game_id = 1 AND ply = 20"
+                          ).fetchall()[0][0]
+        con.close()
+        result["fresh"] = fresh(db, args.repeat, fen)
     if args.ratio_games:
         pdn = work / "ratio.pdn"
         replicate(SOURCE, args.ratio_games, pdn)
@@ -186,6 +238,7 @@ def main() -> None:
               f"{best['import']:.0f} / {best['validate']:.0f} games/s = {ratio:.2f}", flush=True)
         result["ratio"] = {"validate": best["validate"], "import": best["import"],
                            "ratio": ratio}
+    print(f"load average after: {os.getloadavg()}", flush=True)
     print(json.dumps(result, default=str))
 
 

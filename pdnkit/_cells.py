@@ -8,6 +8,14 @@ on (the command line's output layer, :mod:`pdnkit.cli.output`, and the explorer'
   gives dates: DuckDB's ``DATE`` comes back from pandas as one); JSON writes them ISO;
 * **lists and maps** are Python lists and dicts with text keys.
 
+A result read in Arrow record batches (a streamed query, :func:`arrow_values`) follows the
+same conventions from the column's type, so a batch never depends on another: a ``DECIMAL``
+is a ``float`` (as pandas gave it), a ``HUGEINT`` an exact ``int`` (pandas made it a float
+and lost bits of a 72-square bitboard), a ``DATE`` a date and a ``TIMESTAMP`` a date and time
+(pandas' whole-column rule, dates where every value is at midnight, needs the whole column;
+a ``DATE`` column is read as dates by Arrow, so the rule is not needed), an ``INTERVAL`` the
+text pandas gives it.
+
 Example:
     >>> import datetime as dt
     >>> plain(float("nan")), plain((1, [2.0])), plain({1: None})
@@ -23,7 +31,8 @@ import math
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["column_values", "frame_records", "is_numeric", "json_default", "plain"]
+__all__ = ["arrow_values", "column_values", "frame_records", "is_numeric", "json_default",
+           "plain"]
 
 
 def column_values(s: Any) -> list[object]:
@@ -111,3 +120,88 @@ def frame_records(df: Any) -> list[dict[str, object]]:
     values = [column_values(df.iloc[:, i]) for i in range(len(names))]
     rows = len(values[0]) if values else 0
     return [{n: col[i] for n, col in zip(names, values, strict=True)} for i in range(rows)]
+
+
+#: DuckDB's whole-number types that Arrow carries as ``decimal128(38, 0)``
+_WHOLE = ("HUGEINT", "UHUGEINT")
+
+
+def arrow_values(column: Any, duck_type: str = "") -> list[object]:
+    """An Arrow array (or chunked array) of a query's result as plain values, by its type
+    (see the module's text); ``duck_type`` is the column's DuckDB type, which tells a
+    ``HUGEINT`` (an ``int``) from a ``DECIMAL`` (a ``float``).
+
+    Example:
+        >>> from pdnkit._arrow import pyarrow_module
+        >>> pa = pyarrow_module()
+        >>> arrow_values(pa.array([1.5, float("nan"), None]))
+        [1.5, None, None]
+        >>> arrow_values(pa.array([[(1, "a")]], pa.map_(pa.int32(), pa.string())))
+        [{'1': 'a'}]
+        >>> import decimal
+        >>> arrow_values(pa.array([decimal.Decimal("-5")], pa.decimal128(38, 0)), "HUGEINT")
+        [-5]
+    """
+    values: list[object] = column.to_pylist()
+    convert = _converter(column.type, duck_type.upper() in _WHOLE)
+    if convert is None:
+        return values
+    return [None if v is None else convert(v) for v in values]
+
+
+def _converter(t: Any, whole: bool = False) -> Any:
+    """The function that makes a non-NULL value of Arrow type ``t`` plain, or ``None`` where
+    ``to_pylist`` gives it plain already (numbers, text, booleans, dates, times)."""
+    from pdnkit._arrow import pyarrow_module
+
+    types = pyarrow_module().types
+    if types.is_floating(t):
+        return _no_nan
+    if types.is_decimal(t):
+        return int if whole else float
+    if types.is_dictionary(t):
+        return _converter(t.value_type)
+    if types.is_map(t):
+        key, item = _converter(t.key_type), _converter(t.item_type)
+        return lambda v: {str(k if key is None or k is None else key(k)):
+                          _apply(item, x) for k, x in v}
+    if types.is_list(t) or types.is_large_list(t) or types.is_fixed_size_list(t):
+        inner = _converter(t.value_type)
+        return None if inner is None else lambda v: [_apply(inner, x) for x in v]
+    if types.is_struct(t):
+        fields = {t.field(i).name: _converter(t.field(i).type) for i in range(t.num_fields)}
+        if all(f is None for f in fields.values()):
+            return None
+        return lambda v: {k: _apply(fields.get(k), x) for k, x in v.items()}
+    if types.is_timestamp(t):
+        return _datetime
+    if types.is_interval(t):
+        return _interval
+    if (types.is_integer(t) or types.is_string(t) or types.is_large_string(t)
+            or types.is_boolean(t) or types.is_date(t) or types.is_time(t)
+            or types.is_null(t) or types.is_binary(t) or types.is_large_binary(t)):
+        return None
+    return plain
+
+
+def _apply(convert: Any, v: object) -> object:
+    return v if v is None or convert is None else convert(v)
+
+
+def _no_nan(v: float) -> float | None:
+    return None if v != v else v
+
+
+def _datetime(v: Any) -> object:
+    convert = getattr(v, "to_pydatetime", None)  # a nanosecond timestamp read by pandas
+    return convert() if convert is not None else v
+
+
+def _interval(v: Any) -> object:
+    """An Arrow month-day-nano interval as the text pandas gives the same value (a month
+    counted as 30 days, as DuckDB's conversion to pandas counts it): ``3 days 00:00:00``."""
+    import pandas as pd  # only for a result with an INTERVAL column
+
+    days = v.months * 30 + v.days
+    return str(pd.Timedelta(days=days, microseconds=v.nanoseconds // 1000,
+                            nanoseconds=v.nanoseconds % 1000))

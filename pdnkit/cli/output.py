@@ -7,6 +7,7 @@ Conventions (the same for every command):
 * **NULL** is an empty field in CSV and text, ``null`` in JSON and JSONL (NaN and NaT too);
 * **dates** are ISO (``2020-05-01``; a date-and-time column ``2020-05-01T10:30:00``);
 * **lists and maps** are JSON in CSV and text (``[279, 280]``), arrays and objects in JSON;
+* **bytes** (a ``BLOB``) are hexadecimal everywhere;
 * **CSV cells that a spreadsheet would run** (text beginning with ``=``, ``+``, ``-``,
   ``@``, a tab or a carriage return, as OWASP lists them) are written after a ``'``
   (:func:`spreadsheet_safe`); numbers stay numbers, and the ``csv-raw`` format writes every
@@ -230,8 +231,13 @@ def _iso(v: dt.date | dt.time) -> str:
     return v.isoformat()
 
 
-def _field(v: object) -> str:
-    """A cell as CSV and text write it: NULL empty, lists and maps as JSON, dates ISO."""
+def cell_text(v: object) -> str:
+    """A cell as CSV and text write it: NULL empty, lists and maps as JSON, dates ISO.
+
+    Example:
+        >>> cell_text(None), cell_text([1, "a"]), cell_text(dt.date(2020, 5, 1))
+        ('', '[1, "a"]', '2020-05-01')
+    """
     if v is None:
         return ""
     if isinstance(v, str):
@@ -240,6 +246,8 @@ def _field(v: object) -> str:
         return json.dumps(v, ensure_ascii=False, default=_json_default)
     if isinstance(v, (dt.date, dt.time)):
         return _iso(v)
+    if isinstance(v, (bytes, bytearray, memoryview)):  # a BLOB: hex, as JSON writes it
+        return bytes(v).hex()
     return str(v)
 
 
@@ -313,12 +321,12 @@ def spreadsheet_safe(text: str) -> str:
 
 
 def _write_csv(cols: _Columns, fh: IO[str], raw: bool = False) -> None:
-    """CSV: every cell as :func:`_field` writes it; a text cell that would start a formula
+    """CSV: every cell as :func:`cell_text` writes it; a text cell that would start a formula
     made :func:`spreadsheet_safe` unless ``raw`` (numbers are never text cells here)."""
     w = csv.writer(fh, lineterminator="\n")
     safe = (lambda text: text) if raw else spreadsheet_safe
     w.writerow([safe(n) for n in cols.names])
-    fields = [[safe(_field(v)) if isinstance(v, str) else _field(v) for v in col]
+    fields = [[safe(cell_text(v)) if isinstance(v, str) else cell_text(v) for v in col]
               for col in cols.values]
     w.writerows(zip(*fields, strict=True) if fields else [])
 
@@ -339,19 +347,26 @@ def _write_jsonl(cols: _Columns, fh: IO[str]) -> None:
 
 def _write_text(cols: _Columns, fh: IO[str]) -> None:
     """A plain aligned table (a file, or standard output that is not a terminal)."""
-    texts = [[_field(v).replace("\n", " ") for v in col] for col in cols.values]
+    texts = [[cell_text(v).replace("\n", " ") for v in col] for col in cols.values]
     widths = [max([len(n)] + [len(t) for t in col]) for n, col in zip(cols.names, texts,
                                                                        strict=True)]
-
-    def line(cells: Sequence[str]) -> str:
-        parts = [c.rjust(w) if num else c.ljust(w)
-                 for c, w, num in zip(cells, widths, cols.numeric, strict=True)]
-        return "  ".join(parts).rstrip() + "\n"
-
-    fh.write(line(cols.names))
-    fh.write(line(["-" * w for w in widths]))
+    fh.write(aligned_line(cols.names, widths, cols.numeric))
+    fh.write(aligned_line(["-" * w for w in widths], widths, cols.numeric))
     for i in range(cols.rows):
-        fh.write(line([col[i] for col in texts]))
+        fh.write(aligned_line([col[i] for col in texts], widths, cols.numeric))
+
+
+def aligned_line(cells: Sequence[str], widths: Sequence[int], numeric: Sequence[bool]) -> str:
+    """One line of a plain aligned table: numbers to the right, text to the left, two
+    spaces between columns, no trailing space.
+
+    Example:
+        >>> aligned_line(["a", "7"], [3, 2], [False, True])
+        'a     7\\n'
+    """
+    parts = [c.rjust(w) if num else c.ljust(w)
+             for c, w, num in zip(cells, widths, numeric, strict=True)]
+    return "  ".join(parts).rstrip() + "\n"
 
 
 def _write_parquet(table: Table, sink: Output) -> None:
@@ -555,22 +570,43 @@ def print_table(table: Table | _Columns, *, title: str | None = None, limit: int
     """Print a text table on the screen, fitted to its width (see the module's doc)."""
     from rich.console import Console
 
+    cols = table if isinstance(table, _Columns) else _columns(table)
+    console = console or Console(highlight=False)
+    shown = cols.rows if limit is None else min(limit, cols.rows)
+    hidden = show_table(cols, title=title, limit=limit, wide=wide, console=console)
+    print_notes(console, rows=cols.rows, shown=shown, hidden=hidden, empty=empty)
+
+
+def show_table(table: Table | _Columns, *, title: str | None = None,
+               limit: int | None = None, wide: bool = False,
+               console: Console | None = None) -> list[str]:
+    """Print the first ``limit`` rows of a text table on the screen, fitted to its width,
+    without the notes below it (:func:`print_notes`); returns the columns left out."""
+    from rich.console import Console
+
     from pdnkit.cli.fit import fit_table
 
     cols = table if isinstance(table, _Columns) else _columns(table)
     console = console or Console(highlight=False)
     shown = cols.rows if limit is None else min(limit, cols.rows)
-    texts = [[terminal_safe(_field(v)) for v in col[:shown]] for col in cols.values]
+    texts = [[terminal_safe(cell_text(v)) for v in col[:shown]] for col in cols.values]
     width = None if wide else screen_width(console)
     rich_table, hidden, needed = fit_table([terminal_safe(n) for n in cols.names], texts,
                                            cols.numeric, width, title=title)
     Console(file=console.file, width=max(needed, width or 0), highlight=False,
             force_terminal=console.is_terminal).print(rich_table)
+    return list(hidden)
+
+
+def print_notes(console: Console, *, rows: int, shown: int, hidden: Sequence[str],
+                empty: str = "(no rows)") -> None:
+    """The notes below a text table of ``rows`` rows of which ``shown`` were shown: no row,
+    more rows, more columns (``hidden``)."""
     notes = []
-    if cols.rows == 0 and empty:
+    if rows == 0 and empty:
         notes.append(empty)
-    if shown < cols.rows:
-        notes.append(f"... {cols.rows - shown} more rows (--limit N, or --format csv for all)")
+    if shown < rows:
+        notes.append(f"... {rows - shown} more rows (--limit N, or --format csv for all)")
     if hidden:
         notes.append(f"... {len(hidden)} more column(s): {', '.join(hidden)} "
                      "(--wide shows them)")
@@ -578,7 +614,7 @@ def print_table(table: Table | _Columns, *, title: str | None = None, limit: int
         console.print(note, style="dim", highlight=False, markup=False)
 
 
-__all__ = ["FORMAT_ALIASES", "FORMULA_START", "Output", "Rows", "SUFFIXES", "Safe", "check",
-           "emit", "is_terminal", "markup_safe", "output", "print_safe", "print_table",
-           "resolve_format", "screen", "screen_text", "screen_width", "spreadsheet_safe",
-           "terminal_safe", "ScreenStream"]
+__all__ = ["FORMAT_ALIASES", "FORMULA_START", "Output", "Rows", "SUFFIXES", "Safe",
+           "aligned_line", "cell_text", "check", "emit", "is_terminal", "markup_safe", "output",
+           "print_notes", "print_safe", "print_table", "resolve_format", "screen", "screen_text",
+           "screen_width", "show_table", "spreadsheet_safe", "terminal_safe", "ScreenStream"]

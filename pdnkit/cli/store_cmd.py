@@ -181,12 +181,13 @@ def query_command(
     DuckDB file and gives the SQL DuckDB's file access: use it with SQL you trust. One
     statement at a time.
     """
-    from pdnkit.store import query
+    from pdnkit.cli.streamed import emit_stream
+    from pdnkit.store import query_stream
 
     sink = output(fmt, out, [db], wide=wide)
-    with usage_errors(), user_sql(write_hint=not write):  # several statements, SQL errors
-        df = query(sql, db=db, write=write)
-    emit(df, sink, limit=limit)
+    with usage_errors(), user_sql(write_hint=not write), \
+            query_stream(sql, db=db, write=write) as result:  # rows written as read
+        emit_stream(result, sink, limit=limit)
 
 
 @app.command(

@@ -29,6 +29,8 @@ _API: dict[str, str] = {
     "ImportSummary": "pdnkit.store.ingest",
     "FileResult": "pdnkit.store.ingest",
     "query": "pdnkit.store.ops",
+    "query_stream": "pdnkit.store.ops",
+    "Stream": "pdnkit.store.stream",
     "export": "pdnkit.store.ops",
     "duplicates": "pdnkit.store.ops",
     "rule_copies": "pdnkit.store.copyrulings",

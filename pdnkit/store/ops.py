@@ -1,5 +1,5 @@
-"""Reading the database back: ``query`` (SQL -> DataFrame), ``export`` (canonical PDN) and
-``duplicates`` (the copies of one game).
+"""Reading the database back: ``query`` (SQL -> DataFrame; ``query_stream``: the same in
+batches), ``export`` (canonical PDN) and ``duplicates`` (the copies of one game).
 
 Example:
     >>> import duckdb
@@ -24,7 +24,10 @@ from pdnkit.store.session import LakeIsReadOnlyError
 from pdnkit.store.session import is_lake as is_lake_connection
 
 if TYPE_CHECKING:
+    import duckdb
     import pandas as pd
+
+    from pdnkit.store.stream import Stream
 
 #: games read from the database per round trip when exporting
 EXPORT_CHUNK = 500
@@ -69,6 +72,8 @@ def query(sql: str, db: DbLike = None, *, write: bool = False) -> pd.DataFrame:
     one at a time. On a path opened read-only DuckDB's settings are locked
     (:data:`pdnkit.store.db.READ_ONLY_CONFIG`), and a statement that configures (``SET``,
     ``RESET``, ``PRAGMA name = value``, ``USE``) raises ``ValueError`` naming what it set.
+    :func:`query_stream` runs the same statement under the same checks and hands its rows
+    over in batches, for results larger than memory.
 
     Example:
         >>> import duckdb
@@ -76,28 +81,71 @@ def query(sql: str, db: DbLike = None, *, write: bool = False) -> pd.DataFrame:
         ...       db=duckdb.connect())["name"].tolist() in ([], ["russian"])
         True
     """
+    path = _query_path(db, write)
+    with opened(db, must_exist=True, read_only=not write) as con:
+        _check_statement(con, sql, path, write)
+        return con.execute(sql).df()
+
+
+def query_stream(sql: str, db: DbLike = None, *, write: bool = False,
+                 rows: int | None = None) -> Stream:
+    """Run one SQL statement as :func:`query` does (the same database, the same checks) and
+    return its result as a :class:`~pdnkit.store.stream.Stream`: Arrow record batches of
+    ``rows`` rows (:data:`~pdnkit.store.stream.BATCH_ROWS` by default) made as they are read,
+    so the first rows come at once and memory stays flat whatever the result's size. Use it
+    in a ``with`` block: its end (or ``close()``) stops the statement, and closes the
+    connection when ``db`` was a path. What ``pdnkit query`` writes.
+
+    Example:
+        >>> import duckdb
+        >>> with query_stream("SELECT range AS n FROM range(3)", db=duckdb.connect()) as s:
+        ...     [n for batch in s for n in batch.column(0).to_pylist()]
+        [0, 1, 2]
+    """
+    from contextlib import ExitStack
+
+    from pdnkit.store.stream import BATCH_ROWS, Stream
+
+    path = _query_path(db, write)
+    stack = ExitStack()
+    try:
+        con = stack.enter_context(opened(db, must_exist=True, read_only=not write))
+        _check_statement(con, sql, path, write)
+        return Stream(con.sql(sql), rows=rows or BATCH_ROWS, on_close=stack.close)
+    except BaseException:
+        stack.close()
+        raise
+
+
+def _query_path(db: DbLike, write: bool) -> str | None:
+    """The database file ``db`` names (``None`` for a connection); a lake refuses a write."""
     path = db_path(db) if db is None or isinstance(db, (str, Path)) else None
     if write and path is not None and is_lake(path):
         raise LakeIsReadOnlyError(
             f"a lake is read-only: {path}'s tables are views over Parquet parts and nothing "
             "written would be kept; --write needs a DuckDB database (pdnkit import FILES "
             "--db games.duckdb)")
-    with opened(db, must_exist=True, read_only=not write) as con:
-        statements = con.extract_statements(sql)
-        if len(statements) > 1:
-            raise ArgumentError(f"{len(statements)} SQL statements given: run one at a time")
-        if statements and path is not None and not write \
-                and statements[0].type.name in CONFIGURES:
-            raise ArgumentError(
-                f"a read-only query cannot change DuckDB's settings "
-                f"({configuring(statements[0].query or sql)}): they are locked on a "
-                "read-only connection (threads, memory, file access); run queries only")
-        if statements and is_lake_connection(con) and statements[0].type.name not in READS:
-            raise LakeIsReadOnlyError(
-                f"a query on a lake may only read (SELECT, DESCRIBE, SUMMARIZE, EXPLAIN), "
-                f"not {statements[0].type.name}: its files are the lake's parts, and COPY or "
-                "ATTACH could write them; write results with --out")
-        return con.execute(sql).df()
+    return path
+
+
+def _check_statement(con: duckdb.DuckDBPyConnection, sql: str, path: str | None,
+                     write: bool) -> None:
+    """The checks of :func:`query` on the statement ``sql`` before it runs: one statement,
+    no setting changed on a read-only file, only reads on a lake."""
+    statements = con.extract_statements(sql)
+    if len(statements) > 1:
+        raise ArgumentError(f"{len(statements)} SQL statements given: run one at a time")
+    if statements and path is not None and not write \
+            and statements[0].type.name in CONFIGURES:
+        raise ArgumentError(
+            f"a read-only query cannot change DuckDB's settings "
+            f"({configuring(statements[0].query or sql)}): they are locked on a "
+            "read-only connection (threads, memory, file access); run queries only")
+    if statements and is_lake_connection(con) and statements[0].type.name not in READS:
+        raise LakeIsReadOnlyError(
+            f"a query on a lake may only read (SELECT, DESCRIBE, SUMMARIZE, EXPLAIN), "
+            f"not {statements[0].type.name}: its files are the lake's parts, and COPY or "
+            "ATTACH could write them; write results with --out")
 
 
 def _where_clause(where: str | None, all_copies: bool = True) -> str:
