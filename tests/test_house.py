@@ -25,9 +25,6 @@ FLOORS: dict[str, int] = {
     "pdnkit.validation": 4,
     "pdnkit.rows": 5, "pdnkit.samples": 5, "pdnkit.openings": 5,
     "pdnkit.store": 6,
-    # the openings' database side (labels stored games, opens a database): beside the store,
-    # which calls it at import; the rest of pdnkit.openings stays on floor 5
-    "pdnkit.openings.database": 6, "pdnkit.openings.listing": 6,
     "pdnkit.lake": 7, "pdnkit.stats": 7, "pdnkit.analysis": 7,
     "pdnkit.viewer": 8, "pdnkit.plots": 8,
     "pdnkit.reports": 9, "pdnkit.report_files": 9, "pdnkit.demo": 9, "pdnkit.serve": 9,

@@ -6,8 +6,8 @@ The import calls it once per game while it builds the game's rows
 it costs one dictionary lookup per opening ply. What it gives becomes ``games.opening_code``,
 ``opening_name``, ``opening_ply``, ``opening_family`` and ``opening_mirrored``; a tag the
 moves disagree with becomes an ``opening-tag-mismatch`` finding (``info``). Tables a user
-loaded into a database (:func:`pdnkit.openings.database.load_opening_table`) are applied after the
-rows are loaded (:mod:`pdnkit.openings.database`).
+loaded into a database (:func:`pdnkit.store.openingdb.load_opening_table`) are applied after the
+rows are loaded (:mod:`pdnkit.store.openingdb`).
 
 Example:
     >>> from pdnkit.validation import validate

@@ -5,7 +5,7 @@ sources, and are never rewritten; a game's novelty depends on every other game o
 (a source imported later with older games changes it). So the lake's ``games`` view takes
 ``novelty_ply`` and ``novelty_from`` from a table computed over the whole lake
 (:func:`attach_novelties`, called when the lake is opened: the SQL of
-:mod:`pdnkit.openings.novelty_db` over the views, the same rule and order as a DuckDB import
+:mod:`pdnkit.store.novelties` over the views, the same rule and order as a DuckDB import
 of the same files). The lake's writer keeps the result in the lake
 (``_openings/novelties-<digest>.parquet``, the digest naming the manifest's sources):
 :func:`pdnkit.store.lakeview.keep_novelties`, at the end of ``pdnkit import --lake`` under the
@@ -32,7 +32,7 @@ import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pdnkit.openings.novelty_db import compute_novelties
+from pdnkit.store.novelties import compute_novelties
 
 if TYPE_CHECKING:
     import duckdb
