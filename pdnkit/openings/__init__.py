@@ -12,7 +12,7 @@ In a database (the store's side of openings, :mod:`pdnkit.store.openingdb`): the
 labels every game (:func:`label_report`, :mod:`~pdnkit.openings.labels`) and computes
 novelties in SQL (:mod:`pdnkit.store.novelties`); :mod:`pdnkit.store.openinglist` is ``pdnkit
 openings list`` and ``classify``; a lake keeps its novelties in it
-(:mod:`pdnkit.store.lakecache`). This package reads no database: it is the floor below them.
+(:mod:`pdnkit.store.lakenovelties`). This package reads no database: it is the floor below them.
 
 Names are imported lazily from the submodules that define them.
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pdnkit.store.copies import compute_groups, group_rows, probable_findings
-from pdnkit.store.lakecache import read_cached, write_cached
+from pdnkit.store.lakeparts import read_cached, write_cached
 
 if TYPE_CHECKING:
     import duckdb
