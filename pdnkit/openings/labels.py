@@ -331,10 +331,12 @@ class BatchOpenings:
 def _waiting(report: GameReport) -> tuple[OpeningBook, BitsKey, bytes, bool, int, bool] | None:
     """What a game needs to wait for its batch (see :class:`BatchOpenings`), ``None`` when
     it is labelled at once."""
-    plain = getattr(report, "plain", None)
-    rep = getattr(plain, "rep", None)
-    if plain is None or rep is None or report.variant is None or rep.bits_high:
+    from pdnkit.validation.coreplies import CoreRun
+
+    plain = report.plain
+    if not isinstance(plain, CoreRun) or report.variant is None or plain.rep.bits_high:
         return None  # (bits_high: squares past 64, a 12x12 board's, labelled per game)
+    rep = plain.rep
     plies = report.plies
     if plies and plies[0].replayed:  # the main line goes on past the core's run
         return None
