@@ -78,6 +78,13 @@ def test_every_room_has_a_floor() -> None:
     assert [m for m in MODULES if floor(m) is None] == []
 
 
+def test_one_floor_per_package() -> None:
+    """A package lives on one floor: the table names top-level rooms only, so no module of a
+    package is given a floor of its own (``pdnkit.openings.database`` once stood on the
+    store's floor while the rest of ``pdnkit.openings`` stood below it)."""
+    assert [room for room in FLOORS if room.count(".") > 1] == []
+
+
 def test_imports_never_run_up_a_floor() -> None:
     upward = []
     for module, path in MODULES.items():
