@@ -257,12 +257,12 @@ def parts(pdn: Path, tmpdir: Path, games: int) -> None:
     sys.path.insert(0, str(ROOT))
     import duckdb
 
-    from pdnkit.openings.database import mark_loaded, settle_import
     from pdnkit.rows.batch import BATCH_GAMES, ReportBatch
     from pdnkit.rows.load import load_batch
     from pdnkit.store import copies
     from pdnkit.store.db import ensure_schema
     from pdnkit.store.ingest import IMPORT_SETTINGS
+    from pdnkit.store.openingdb import mark_loaded, settle_import
     from pdnkit.validation import validate
 
     def cpu(fn: Any) -> tuple[float, Any]:

@@ -1,4 +1,4 @@
-"""``pdnkit stats``, ``pdnkit tree``, ``pdnkit plot`` and ``pdnkit report``: analysis of a database.
+"""``pdnkit stats``, ``pdnkit tree``, ``pdnkit plot`` and ``pdnkit report``: reading a database.
 
 Each command is a thin shell over one library function: :func:`pdnkit.stats.stats`,
 :func:`pdnkit.stats.crosstable`, :func:`pdnkit.stats.tree`, :func:`pdnkit.plots.plot` and
