@@ -296,3 +296,41 @@ def test_a_lake_answers_as_the_database(world: dict[str, Any]) -> None:
             got, want = (plain(STATS[name](x, f).drop(columns=["findings"], errors="ignore"))
                          for x in (lake, db))
             assert got == want, (name, f)
+
+
+def test_endgame_database_verdicts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The endgame databases' verdicts and coverage (the endgame report's section) count
+    each game once: a copy of a file with other line breaks, imported first or last,
+    changes nothing; every record counts each verdict twice."""
+    from pdnkit.egdb import build as build_egdb
+    from pdnkit.rules import get_rules
+    from pdnkit.stats.endings import egdb_coverage, egdb_verdicts
+    from pdnkit.validation.egdbcheck import forget_databases
+    from tests.egdb.support import compiled
+
+    compiled(get_rules("russian"))
+    folder = tmp_path / "egdb"
+    build_egdb("russian", 3, directory=folder)
+    monkeypatch.setenv("PDNKIT_EGDB", str(folder))
+    forget_databases()
+    original = shared_path("real", "russian", "random_pdns.derived.pdn")
+    copy = tmp_path / "archive" / "russian-crlf.pdn"
+    copy.parent.mkdir()
+    copy.write_bytes(original.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    base = tmp_path / "base.duckdb"
+    import_files([original], db=base)
+    dbs = {}
+    for first in ("copies", "originals"):
+        dbs[first] = tmp_path / f"{first}-first.duckdb"
+        for f in ([copy, original] if first == "copies" else [original, copy]):
+            import_files([f], db=dbs[first])
+    forget_databases()
+
+    def read(db: Path, f: GameFilter) -> Any:
+        verdicts = egdb_verdicts(db, directory=folder, filter=f).drop(columns=["file"])
+        return {"verdicts": verdicts, "coverage": egdb_coverage(db, directory=folder, filter=f)}
+
+    same_answers({"base": base, "dbs": dbs}, read)
+    once = egdb_verdicts(dbs["copies"], directory=folder)
+    every = egdb_verdicts(dbs["copies"], directory=folder, filter=EVERY)
+    assert len(once) and len(every) == 2 * len(once)
