@@ -54,6 +54,9 @@ def test_every_read_command_takes_all_copies(db: Path, tmp_path: Path) -> None:
     listed = [json.loads(cli("games", "--db", db, "-f", "json", *x)[1])
               for x in ([], ["--all-copies"])]
     assert [len(x) for x in listed] == [6, 12]
+    for extra, n in (([], 6), (["--all-copies"], 12)):
+        code, out, err = cli("view", "--db", db, "--out", tmp_path / "v.html", *extra)
+        assert code == 0 and f": {n} games," in out, err
     for args in (["stats", "openings", "--plies", "2"], ["stats", "novelties"],
                  ["stats", "accuracy"], ["games", "--player", "Sijbrands", "--match"],
                  ["stats", "lengths"], ["stats", "findings"],

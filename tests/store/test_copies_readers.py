@@ -334,3 +334,30 @@ def test_endgame_database_verdicts(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     once = egdb_verdicts(dbs["copies"], directory=folder)
     every = egdb_verdicts(dbs["copies"], directory=folder, filter=EVERY)
     assert len(once) and len(every) == 2 * len(once)
+
+
+def test_view_page(world: dict[str, Any]) -> None:
+    """``pdnkit view --db``: the page lists each game once (``--all-copies``: every
+    record); the explorer's game pane still opens any record by its number."""
+    from pdnkit.viewer.page import db_models, view
+
+    out = world["tmp"] / "view.html"
+
+    def read(db: Path, f: GameFilter) -> Any:
+        summary = view(db=db, out=out, all_copies=f.all_copies)
+        page = out.read_text(encoding="utf-8")
+        index = json.loads(re.search(r'id="pdnkit-index">(.*?)</script>', page,
+                                     flags=re.S).group(1))  # type: ignore[union-attr]
+        return {"games": summary.games,
+                "index": [{k: re.sub(r" \(game_id \d+\)", "", v) if isinstance(v, str) else v
+                           for k, v in e.items() if k != "i"} for e in index["games"]]}
+
+    same_answers(world, read)
+    from pdnkit.store import connect
+
+    db = world["dbs"]["originals"]
+    con = connect(db, read_only=True)
+    (copy,) = con.execute("SELECT min(game_id) FROM games WHERE duplicate_of IS NOT NULL"
+                          ).fetchall()[0]
+    con.close()
+    assert len(list(db_models(db, game_id=copy))) == 1
