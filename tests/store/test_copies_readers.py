@@ -278,7 +278,7 @@ def test_export(world: dict[str, Any]) -> None:
 
 
 def test_opening_tables(world: dict[str, Any]) -> None:
-    from pdnkit.openings.listing import list_openings
+    from pdnkit.store.openinglist import list_openings
 
     same_answers(world, lambda db, f: {
         v: list_openings(db, variant=v, all_copies=f.all_copies)
