@@ -254,6 +254,7 @@ typedef struct {
     uint64_t ncur, nnext;
     uint64_t *ev_start;
     int last_event;
+    int lone;                                  /* one side has no piece: nothing to take back */
     int ng;                                    /* board symmetries used (identity first) */
     const uint8_t (*g)[MAXSQ];
 } Work;
@@ -342,19 +343,23 @@ static int first_look(Work *w, Gen *g, uint64_t id, Decoded *dc) {
         return -4;
     if (n == 0) {
         w->val[id] = terminal_code(e, &p);
-        w->cur[w->ncur++] = (uint32_t)id;
+        if (!w->lone)
+            w->cur[w->ncur++] = (uint32_t)id;
         return 0;
     }
     int inside = 0, nolose = 0, exit_win = 0, win_at = 0, dec_at = 0;
     for (int i = 0; i < n; i++) {
         const Move *m = &g->moves[i];
-        if (is_internal(m, &p)) {
+        int internal = is_internal(m, &p);
+        if (internal && !w->lone) {
             inside++;
             continue;
         }
         Pos c = p;
         play_move(e->t, &c, m);
-        int code = eg_lookup(e, &c);
+        /* with one side bare, a move inside leaves it to move without a move: its value is
+         * the end of the game's, an event like a move leaving the signature */
+        int code = internal ? terminal_code(e, &c) : eg_lookup(e, &c);
         if (code == EG_MISSING || code == EG_BAD)
             return -2;
         if (code == 0) {
@@ -542,6 +547,7 @@ int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
     w.e = e;
     w.sig = sig;
     int kings_only = !sig[0] && !sig[2];
+    w.lone = !(sig[0] + sig[1]) || !(sig[2] + sig[3]);
     w.ng = e->use_sym ? e->nsym[kings_only] : 1;
     w.g = (const uint8_t(*)[MAXSQ])e->sym[kings_only];
     w.half = eg_half(e, sig[0], sig[1], sig[2], sig[3]);
