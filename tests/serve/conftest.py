@@ -78,8 +78,29 @@ def serving(db: Path) -> Iterator[Served]:
 
 @pytest.fixture(scope="module")
 def demo_db(demo_folder: Path) -> Path:
-    """The demo database: 200 games of eight variants, a flawed collection among them."""
+    """The demo database: 200 records of eight variants, a flawed collection among them."""
     return demo_folder / "pdnkit-demo.duckdb"
+
+
+def games_once(db: Path) -> int:
+    """The games of ``db`` counted once (its records that stand for their copies): what the
+    explorer counts, read from the database itself."""
+    import shutil
+    import tempfile
+
+    import duckdb
+
+    with tempfile.TemporaryDirectory() as tmp:  # (a copy: a server of this process has it open)
+        copy = Path(tmp) / db.name
+        shutil.copy(db, copy)
+        con = duckdb.connect(str(copy), read_only=True)
+        try:
+            n, records = con.execute("SELECT count(*) FILTER (WHERE duplicate_of IS NULL), "
+                                     "count(*) FROM games").fetchone()  # type: ignore[misc]
+        finally:
+            con.close()
+    assert 0 < n < records  # the demo holds a copy of a game
+    return int(n)
 
 
 @pytest.fixture(scope="module")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.serve.conftest import refuses
+from tests.serve.conftest import games_once, refuses
 
 PDNKIT = [sys.executable, "-m", "pdnkit"]
 
@@ -104,8 +104,9 @@ def test_the_command_serves_until_stopped_and_leaves_nothing(db: Path, stop: int
 
 def test_the_line_says_where_and_how_many_games(db: Path) -> None:
     with running("--db", db, "--quiet") as (proc, url, line):
-        assert line == f"pdnkit explorer on {url} (200 games in club.duckdb); Ctrl-C stops it\n"
-        assert _get(url + "api/info")["games"] == 200  # type: ignore[index]
+        n = games_once(db)
+        assert line == f"pdnkit explorer on {url} ({n} games in club.duckdb); Ctrl-C stops it\n"
+        assert _get(url + "api/info")["games"] == n  # type: ignore[index]
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0
         assert proc.stderr.read() == ""  # type: ignore[union-attr]  (--quiet: no request log)

@@ -31,7 +31,7 @@ def fake_report(index: int, white: str, black: str, event: str, date: str, moves
             replayed=True, fen_after=("B" if i % 2 else "W") + f":W{a}:B{b}",
             key_after=-(i * 1_000_003) if i % 3 else i,
             counts_after={"white_men": 20, "white_kings": 0, "black_men": 20 - i,
-                          "black_kings": 0}))
+                          "black_kings": 0}, position_before=None, position_after=None))
     findings = []
     if status != "ok":
         findings.append(make_finding("illegal-move", "bad", file=file, game_index=index,
@@ -44,7 +44,7 @@ def fake_report(index: int, white: str, black: str, event: str, date: str, moves
         record=record, file=file, index=index, line=1 + index * 9, variant="international",
         gametype=20, edition=None, start_fen=None, plies=plies, replayed_plies=len(plies),
         findings=findings, status=status, result="2-0", result_raw="2-0", outcome="white",
-        draw_basis=None, final_fen="W:W1:B2", rule_events=events)
+        draw_basis=None, final_fen="W:W1:B2", rule_events=events, plain=None, file_level=False)
 
 
 def fake_file_reports(path: Path, options: Any = None, guess: Any = None) -> Any:
