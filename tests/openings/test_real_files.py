@@ -115,4 +115,4 @@ def test_the_share_of_real_games_classified_through_the_import(tmp_path) -> None
     one = con.execute("SELECT replayed_plies, opening_name, opening_mirrored FROM games g "
                       "JOIN files f USING (file_id) WHERE g.opening_code IS NULL AND "
                       "f.path LIKE '%random_pdns%'").fetchall()
-    assert one == [(1, "Old Faithful", True)]
+    assert one == [(1, "Old Faithful", False)]  # read turned round, not mirrored
