@@ -1,0 +1,54 @@
+"""The end of an import (the settle of the copies and of the openings: classification and
+novelties of the games loaded) keeps to the import's bounded memory whatever the size of the
+database: a second file imported into a database that holds as many games, under a memory
+limit far below the positions' size, settles every mark and gives the novelties a full
+recomputation gives."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pdnkit.openings.novelty_db import compute_novelties
+from pdnkit.store import connect, import_files, ingest
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = 4000  # per file: ~330,000 positions each, about 24 MB of position rows in all
+
+
+def _generated(out: Path, seed: int) -> Path:
+    """A seeded file of distinct random international games (benchmarks/randomgames.py)."""
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "randomgames.py"), str(GAMES),
+                    str(out), "--seed", str(seed)], check=True, capture_output=True)
+    return out
+
+
+@pytest.mark.slow
+def test_second_import_settles_under_a_small_memory_limit(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    pytest.importorskip("pdnkit.core.compiled")
+    a, b = _generated(tmp_path / "a.pdn", 1), _generated(tmp_path / "b.pdn", 2)
+    db = tmp_path / "g.duckdb"
+    first = import_files([a], db=db, variant="international")
+    assert first.games == GAMES
+    # 24 MB for 8,000 games is tighter than 96 MB for 200,000: before the settle worked in
+    # batches, the openings' step stopped with DuckDB's "Out of Memory Error"
+    monkeypatch.setitem(ingest.IMPORT_SETTINGS, "memory_limit", "24MB")
+    second = import_files([b], db=db, variant="international")
+    assert second.games == GAMES
+    con = connect(db)
+    assert con.execute("SELECT count(*) FROM games").fetchall() == [(2 * GAMES,)]
+    assert con.execute("SELECT count(*) FROM opening_pending").fetchall() == [(0,)]
+    assert con.execute("SELECT count(*) FROM copy_pending").fetchall() == [(0,)]
+    # the incremental settle equals a recomputation of every game from scratch
+    compute_novelties(con, "everything")
+    differ = con.execute("""
+        SELECT count(*) FROM games g JOIN temp.everything e USING (game_id)
+        WHERE g.novelty_ply IS DISTINCT FROM e.novelty_ply
+           OR g.novelty_from IS DISTINCT FROM e.novelty_from""").fetchall()[0][0]
+    assert differ == 0
+    assert con.execute("SELECT count(novelty_ply) FROM games").fetchall()[0][0] > GAMES
