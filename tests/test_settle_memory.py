@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = 4000  # per file: ~330,000 positions each, about 24 MB of position rows in all
 
 
-def _generated(out: Path, seed: int) -> Path:
+def _generated(out: Path, seed: int, games: int = GAMES) -> Path:
     """A seeded file of distinct random international games (benchmarks/randomgames.py)."""
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "randomgames.py"), str(GAMES),
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "randomgames.py"), str(games),
                     str(out), "--seed", str(seed)], check=True, capture_output=True)
     return out
 
@@ -52,3 +52,51 @@ def test_second_import_settles_under_a_small_memory_limit(tmp_path: Path,
            OR g.novelty_from IS DISTINCT FROM e.novelty_from""").fetchall()[0][0]
     assert differ == 0
     assert con.execute("SELECT count(novelty_ply) FROM games").fetchall()[0][0] > GAMES
+
+
+def test_a_settle_stopped_by_duckdb_is_said_and_settled_by_the_next_import(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DuckDB stopping the settle midway (out of memory) keeps the games and the marks of
+    the batches not yet done, says so in one line, and the next import settles them."""
+    pytest.importorskip("pdnkit.core.compiled")
+    import duckdb
+
+    import pdnkit.openings.database as odb
+    from pdnkit.store.db import DatabaseError
+
+    a = _generated(tmp_path / "a.pdn", 3, 300)
+    b = _generated(tmp_path / "b.pdn", 4, 300)
+    db = tmp_path / "g.duckdb"
+    import_files([a], db=db, variant="international")
+    monkeypatch.setattr(odb, "SETTLE_MIN_BATCH", 100)  # batches of 100 games
+    monkeypatch.setattr(odb, "SETTLE_BYTES_PER_GAME", 1 << 40)
+    real, calls = odb.refresh_novelties, []
+
+    def second_fails(con: duckdb.DuckDBPyConnection, games: str | None = None) -> int:
+        calls.append(games)
+        if len(calls) == 2:
+            raise duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block")
+        return real(con, games)
+
+    monkeypatch.setattr(odb, "refresh_novelties", second_fails)
+    with pytest.raises(DatabaseError) as info:
+        import_files([b], db=db, variant="international")
+    message = str(info.value)
+    assert "\n" not in message and "Out of Memory" in message
+    assert "next import" in message
+    con = connect(db)
+    assert con.execute("SELECT count(*) FROM games").fetchall() == [(600,)]
+    waiting = con.execute("SELECT count(DISTINCT game_id) FROM opening_pending").fetchall()
+    assert 0 < waiting[0][0] <= 600 - 100  # the first batch was settled and cleared
+    assert f"{waiting[0][0]} game(s)" in message
+    con.close()
+    monkeypatch.setattr(odb, "refresh_novelties", real)
+    again = import_files([b], db=db, variant="international")  # a file already loaded
+    assert again.skipped == 1
+    con = connect(db)
+    assert con.execute("SELECT count(*) FROM opening_pending").fetchall() == [(0,)]
+    compute_novelties(con, "everything")
+    assert con.execute("""
+        SELECT count(*) FROM games g JOIN temp.everything e USING (game_id)
+        WHERE g.novelty_ply IS DISTINCT FROM e.novelty_ply
+           OR g.novelty_from IS DISTINCT FROM e.novelty_from""").fetchall() == [(0,)]
