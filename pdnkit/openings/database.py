@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import functools
 import io
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -451,13 +452,14 @@ def mark_loaded(con: duckdb.DuckDBPyConnection, first: int, end: int) -> None:
                     [int(first), int(end)])
 
 
-#: bytes of DuckDB's memory limit a game of the settle may take: the settle works through the
-#: marked games in batches of ``memory_limit // SETTLE_BYTES_PER_GAME`` games (at least
-#: :data:`SETTLE_MIN_BATCH`; 96 MB: 2,928 games), each in a transaction of its own, so that its
-#: memory stays bounded whatever the size of the database and of the import (every
-#: statement's working set grows with the games of a batch: the distinct positions they
-#: reached, the rows they update)
-SETTLE_BYTES_PER_GAME = 32768
+#: bytes of DuckDB's memory limit a game of the settle starts with: the settle works through
+#: the marked games in batches of ``memory_limit // SETTLE_BYTES_PER_GAME`` games (96 MB:
+#: 23,424 games), each in a transaction of its own, so that its memory stays bounded whatever
+#: the size of the database and of the import (every statement's working set grows with the
+#: games of a batch: the distinct positions they reached, the rows they update). A batch
+#: DuckDB cannot hold (``Out of Memory Error``: not every operator spills) is rolled back and
+#: done again in halves, down to :data:`SETTLE_MIN_BATCH` games
+SETTLE_BYTES_PER_GAME = 4096
 #: the fewest games of a settle's batch
 SETTLE_MIN_BATCH = 500
 
@@ -474,7 +476,7 @@ def settle_batch(con: duckdb.DuckDBPyConnection) -> int:
         >>> con = connect(":memory:")
         >>> _ = con.execute("SET memory_limit = '96MB'")
         >>> settle_batch(con)
-        2928
+        23424
     """
     text = str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
     number, _, unit = text.strip().partition(" ")
@@ -492,25 +494,31 @@ def _batches(con: duckdb.DuckDBPyConnection, size: int) -> list[tuple[int, int]]
     return [(ids[i], ids[min(i + size, len(ids)) - 1]) for i in range(0, len(ids), size)]
 
 
-def _in_one_transaction(con: duckdb.DuckDBPyConnection, work: Callable[[], None]) -> None:
+def _in_one_transaction(con: duckdb.DuckDBPyConnection, work: Callable[[], int]) -> int:
     con.execute("BEGIN TRANSACTION")
     try:
-        work()
+        n = work()
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")
         raise
+    return n
+
+
+def _out_of_memory(exc: BaseException) -> bool:
+    return type(exc).__name__ == "OutOfMemoryException" and \
+        type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb")
 
 
 def settle_import(con: duckdb.DuckDBPyConnection) -> int:
     """At the end of an import: the marked games (``opening_pending``) of a variant with
     loaded tables are classified again with them, the games whose novelty the new ones
     change are added to the marks, and the novelties of all of them recomputed; the marks
-    are cleared. It works in batches of games (:func:`settle_batch`), each batch in a
-    transaction of its own that clears its marks: its memory stays within the import's
-    limit whatever the size of the database. An import stopped before the end leaves the
-    marks not yet cleared, and the next one (or ``pdnkit upgrade``) settles them. Returns
-    the number of games recomputed.
+    are cleared. It works in batches of games (:func:`settle_batch`, halved while DuckDB
+    runs out of memory), each batch in a transaction of its own that clears its marks: its
+    memory stays within the import's limit whatever the size of the database. An import
+    stopped before the end leaves the marks not yet cleared, and the next one settles them.
+    Returns the number of games recomputed.
 
     Example:
         >>> from pdnkit.store import connect
@@ -523,26 +531,38 @@ def settle_import(con: duckdb.DuckDBPyConnection) -> int:
     variants = sorted({t.variant for t in stored_tables(con)})
     rng = "SELECT DISTINCT game_id FROM opening_pending WHERE game_id BETWEEN {} AND {}"
 
-    def affected() -> None:  # before any novelty changes: those of the others are current
+    def affected() -> int:  # before any novelty changes: those of the others are current
         touched: set[int] = set()
-        batches = _batches(con, size)
-        for lo, hi in batches:
+        for lo, hi in _batches(con, size):
             touched.update(affected_by_new(con, rng.format(lo, hi)))
         touched -= {int(g) for (g,) in con.execute("SELECT game_id FROM opening_pending")
                     .fetchall()}
         if touched:
             con.executemany("INSERT INTO opening_pending VALUES (?)", [(g,) for g in touched])
+        return len(touched)
 
-    _in_one_transaction(con, affected)
+    def one(lo: int, hi: int) -> int:
+        for variant in variants:
+            classify_games(con, variant, games=rng.format(lo, hi))
+        n = refresh_novelties(con, rng.format(lo, hi))
+        con.execute("DELETE FROM opening_pending WHERE game_id BETWEEN ? AND ?", [lo, hi])
+        return n
+
     done = 0
-    for lo, hi in _batches(con, size):
-
-        def one(lo: int = lo, hi: int = hi) -> None:
-            nonlocal done
-            for variant in variants:
-                classify_games(con, variant, games=rng.format(lo, hi))
-            done += refresh_novelties(con, rng.format(lo, hi))
-            con.execute("DELETE FROM opening_pending WHERE game_id BETWEEN ? AND ?", [lo, hi])
-
-        _in_one_transaction(con, one)
+    while True:
+        try:
+            _in_one_transaction(con, affected)
+            break
+        except Exception as exc:
+            if not _out_of_memory(exc) or size <= SETTLE_MIN_BATCH:
+                raise
+            size = max(SETTLE_MIN_BATCH, size // 2)
+    while batches := _batches(con, size):
+        try:
+            for lo, hi in batches:
+                done += _in_one_transaction(con, functools.partial(one, lo, hi))
+        except Exception as exc:  # the batches done are committed; the rest in halves
+            if not _out_of_memory(exc) or size <= SETTLE_MIN_BATCH:
+                raise
+            size = max(SETTLE_MIN_BATCH, size // 2)
     return done
