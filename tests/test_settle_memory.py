@@ -100,3 +100,41 @@ def test_a_settle_stopped_by_duckdb_is_said_and_settled_by_the_next_import(
         SELECT count(*) FROM games g JOIN temp.everything e USING (game_id)
         WHERE g.novelty_ply IS DISTINCT FROM e.novelty_ply
            OR g.novelty_from IS DISTINCT FROM e.novelty_from""").fetchall() == [(0,)]
+
+
+def test_a_batch_out_of_memory_is_done_again_in_halves(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch DuckDB cannot hold is rolled back and the rest settled in smaller batches:
+    the import succeeds and its novelties equal a recomputation from scratch."""
+    pytest.importorskip("pdnkit.core.compiled")
+    import duckdb
+
+    import pdnkit.openings.database as odb
+
+    a = _generated(tmp_path / "a.pdn", 5, 300)
+    b = _generated(tmp_path / "b.pdn", 6, 300)
+    db = tmp_path / "g.duckdb"
+    import_files([a], db=db, variant="international")
+    monkeypatch.setattr(odb, "SETTLE_MIN_BATCH", 100)
+    monkeypatch.setattr(odb, "SETTLE_BYTES_PER_GAME", 1 << 40)
+    monkeypatch.setattr(odb, "settle_batch", lambda con: 400)
+    real, sizes = odb.refresh_novelties, []
+
+    def big_fails(con: duckdb.DuckDBPyConnection, games: str | None = None) -> int:
+        assert games is not None
+        n = con.execute(f"SELECT count(*) FROM ({games})").fetchall()[0][0]
+        sizes.append(n)
+        if n > 200:
+            raise duckdb.OutOfMemoryException("Out of Memory Error: could not allocate block")
+        return real(con, games)
+
+    monkeypatch.setattr(odb, "refresh_novelties", big_fails)
+    assert import_files([b], db=db, variant="international").games == 300
+    assert sizes[0] == 400 and max(sizes[1:]) <= 200
+    con = connect(db)
+    assert con.execute("SELECT count(*) FROM opening_pending").fetchall() == [(0,)]
+    compute_novelties(con, "everything")
+    assert con.execute("""
+        SELECT count(*) FROM games g JOIN temp.everything e USING (game_id)
+        WHERE g.novelty_ply IS DISTINCT FROM e.novelty_ply
+           OR g.novelty_from IS DISTINCT FROM e.novelty_from""").fetchall() == [(0,)]
