@@ -125,9 +125,8 @@ def statistics(db: object, event: str | None = None) -> dict[str, object]:
     def js(df: object) -> object:
         return json.loads(df.to_json(orient="records", date_format="iso"))  # type: ignore[attr-defined]
 
-    # (by name, the code shown where several codes share a name is chosen among equally
-    # frequent ones by the order of the rows: left out)
-    openings = named_openings(db, by="name").drop(columns=["code", "family"])
+    # (whole rows: by name, every code the name's games have, in natural order)
+    openings = named_openings(db, by="name")
     out = {"players": js(players(db)), "openings": js(openings),
            "results": js(results(db, by=["variant", "event", "year"]))}
     if event:

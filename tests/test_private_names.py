@@ -154,21 +154,38 @@ def reached_attributes(trees: dict[str, ast.AST]) -> list[str]:
     found = []
     for module, tree in trees.items():
         for node in ast.walk(tree):
-            if not (isinstance(node, ast.Attribute) and _private(node.attr)):
+            reached = _reached(node)
+            if reached is None:
                 continue
-            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            obj, attr = reached
+            if isinstance(obj, ast.Name) and obj.id in ("self", "cls"):
                 continue
-            where = owners.get(node.attr)
+            where = owners.get(attr)
             if where and module not in where:
-                found.append(f"{module}:{node.lineno}: .{node.attr}")
+                found.append(f"{module}:{node.lineno}: .{attr}")
     return found
+
+
+def _reached(node: ast.AST) -> tuple[ast.expr, str] | None:
+    """The object and private attribute name ``node`` asks for: ``obj._x``, or the
+    string a ``getattr``/``hasattr``/``setattr``/``delattr`` call names (a reach all the
+    same); ``None`` for anything else."""
+    if isinstance(node, ast.Attribute) and _private(node.attr):
+        return node.value, node.attr
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr", "setattr", "delattr")
+            and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str) and _private(node.args[1].value)):
+        return node.args[0], node.args[1].value
+    return None
 
 
 def test_the_attribute_walk_finds_a_reach_into_another_module() -> None:
     owner = ast.parse("class P:\n    __slots__ = ('_w',)\n    def _set(self): self._k = 1\n")
-    user = ast.parse("def f(p):\n    return p._w, p._k, p._set(), p._nowhere\n")
-    assert reached_attributes({"pdnkit.a": owner, "pdnkit.b": user}) == [
-        "pdnkit.b:2: ._w", "pdnkit.b:2: ._k", "pdnkit.b:2: ._set"]
+    user = ast.parse("def f(p):\n    return p._w, p._k, p._set(), p._nowhere\n"
+                     "def g(p):\n    return getattr(p, '_w', None), hasattr(p, '_nowhere')\n")
+    assert sorted(reached_attributes({"pdnkit.a": owner, "pdnkit.b": user})) == [
+        "pdnkit.b:2: ._k", "pdnkit.b:2: ._set", "pdnkit.b:2: ._w", "pdnkit.b:4: ._w"]
     assert reached_attributes({"pdnkit.a": owner}) == []
 
 

@@ -32,7 +32,7 @@ _PANELS: list[tuple[str, list[str]]] = [
 
 #: the module (under ``pdnkit.cli``) that registers each command, in registration order
 _MODULES: dict[str, list[str]] = {
-    "analysis_cmd": ["stats", "report", "tree", "plot"],
+    "stats_cmd": ["stats", "report", "tree", "plot"],
     "analyse_cmd": ["analyse"],
     "egdb_cmd": ["egdb"],
     "pdn_cmd": ["lint", "convert"],

@@ -140,9 +140,14 @@ def probe_command(
 @egdb_app.command("info", epilog=(
     "Examples:\n\n"
     "  [bold]pdnkit egdb info[/bold]\n\n"
-    "  [bold]pdnkit egdb info english --format json[/bold]"))
+    "  [bold]pdnkit egdb info english --format json[/bold]\n\n"
+    "  [bold]pdnkit egdb info english --signatures[/bold]"))
 def info_command(
     variant: str | None = typer.Argument(None, help="Only this variant."),
+    signatures: bool = typer.Option(
+        False, "--signatures", help="One row per signature (two kings against one, a king "
+        "and a man against two men ...) instead of per number of pieces: its positions "
+        "(one side to move), wins, draws, losses, longest, bytes."),
     directory: Dir = None,
     fmt: Format = None,
     out: Out = None,
@@ -152,12 +157,12 @@ def info_command(
     signatures built (of how many), positions (one side to move: the published way of
     counting, 120 / 6,972 / 261,224 / 7,092,774 for checkers), complete, wins, draws and
     losses (for the side to move, both sides to move counted), the longest win or loss in
-    plies, bytes on disk and the folder.
+    plies, bytes on disk and the folder. With --signatures, one row per signature.
     """
     from pdnkit.egdb import info
-    from pdnkit.egdb.catalog import COLUMNS
+    from pdnkit.egdb.catalog import COLUMNS, SIGNATURE_COLUMNS
 
     sink = output(fmt, out)
     with usage_errors():
-        rows = info(directory, variant)
-    emit(_rows(rows, COLUMNS), sink)
+        rows = info(directory, variant, by_signature=signatures)
+    emit(_rows(rows, SIGNATURE_COLUMNS if signatures else COLUMNS), sink)

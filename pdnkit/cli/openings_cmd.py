@@ -1,7 +1,7 @@
 """``pdnkit openings load|list|classify``: the opening tables, and games labelled by them.
 
-Each command is a thin shell over one library function: :func:`pdnkit.openings.database.load_opening_table`,
-:func:`pdnkit.openings.listing.list_openings` and :func:`pdnkit.openings.listing.classify`.
+Each command is a thin shell over one library function: :func:`pdnkit.store.openingdb.load_opening_table`,
+:func:`pdnkit.store.openinglist.list_openings` and :func:`pdnkit.store.openinglist.classify`.
 """
 
 from __future__ import annotations
@@ -74,8 +74,8 @@ def openings_load(
 ) -> None:
     """Store an opening table of your own in the database and classify the variant's games
     with it (beside the tables shipped with pdnkit); later imports use it too."""
-    from pdnkit.openings.database import load_opening_table
     from pdnkit.store import connect
+    from pdnkit.store.openingdb import load_opening_table
 
     with usage_errors():
         connect(db, read_only=True).close()  # never an empty database for a mistyped name
@@ -99,7 +99,7 @@ def openings_list(
 ) -> None:
     """The opening tables: shipped with pdnkit and (with --db) loaded into the database,
     with their kind, entries, sources and the games they name there."""
-    from pdnkit.openings.listing import list_openings
+    from pdnkit.store.openinglist import list_openings
 
     sink = output(fmt, out, [db] if db else [], wide=wide)
     with usage_errors():
@@ -124,7 +124,7 @@ def openings_classify(
 ) -> None:
     """Label games with their opening without importing them: code, name, the ply they
     reached it, and the verdict on their opening tag."""
-    from pdnkit.openings.listing import classify
+    from pdnkit.store.openinglist import classify
 
     if bool(paths) == (db is not None):
         raise fail("give PDN files or --db DB")

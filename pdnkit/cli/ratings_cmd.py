@@ -10,6 +10,7 @@ import typer
 
 from pdnkit.cli.app import app, usage_errors
 from pdnkit.cli.options import (
+    AllCopies,
     DateFrom,
     DateTo,
     Db,
@@ -19,6 +20,7 @@ from pdnkit.cli.options import (
     Out,
     VariantFilter,
     Wide,
+    read_filter,
 )
 from pdnkit.cli.output import emit, output
 
@@ -86,6 +88,7 @@ def ratings_command(
                                  help="The rating of each player after each period he "
                                       "played, with his games, points and performance rating "
                                       "in it, instead of the final list."),
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Rating lists from the games: Elo (formula or table) or Glicko-2, one list per variant,
@@ -103,7 +106,7 @@ def ratings_command(
         result = ratings(db, system=system.value, period=period.value, variant=variant,
                          event=event, player=player, date_from=date_from, date_to=date_to,
                          min_games=min_games, seed=seed, from_tags=from_tags, k=k, tau=tau,
-                         progress=True)
+                         filter=read_filter(all_copies=all_copies), progress=True)
     table = result.history if history else result.table
     emit(table, sink, title=(f"{system.value} rating history ({len(table)} rows)" if history
                              else f"{system.value} ratings ({len(table)} players)"))

@@ -138,8 +138,10 @@ def games_command(
     variant: VariantFilter = None,
     event: Event = None,
     player: Player = None,
+    match: Match = False,
     date_from: DateFrom = None,
     date_to: DateTo = None,
+    all_copies: AllCopies = False,
     fmt: Format = None,
     out: Out = None,
     wide: Wide = False,
@@ -149,7 +151,8 @@ def games_command(
     One row a game, in import order: players, event, date, result and who won, status, the
     number of findings, plies, the opening and the game's file and its number there (as
     show --game counts). With --moves or --fen, [cyan]ply[/cyan] is where the game first
-    reached the position: transpositions merge, as in the tree.
+    reached the position: transpositions merge, as in the tree. Each game is listed once,
+    by the record that stands for its copies (--all-copies: every record).
     """
     from pdnkit.stats import games
 
@@ -159,7 +162,7 @@ def games_command(
     with usage_errors():  # a bad FEN, move, status or date, no database
         df = games(db, fen=fen, moves=moves, status=status, limit=limit, offset=offset,
                    variant=variant, event=event, player=player, date_from=date_from,
-                   date_to=date_to)
+                   date_to=date_to, filter=read_filter(match, all_copies))
     total = int(df.attrs.get("total", len(df)))
     shown = f"{offset + 1}-{offset + len(df)} of {total}" if len(df) else f"0 of {total}"
     emit(df, sink, title=f"games ({shown})", limit=50)

@@ -75,6 +75,11 @@ def view_cmd(
         help="With --db: whose analysis to graph where the database holds several (an "
              "engine's name, or the start of [cyan]name version depth N[/cyan]; default: "
              "the one with the most positions)."),
+    all_copies: bool = typer.Option(
+        False, "--all-copies", help="With --db: every record, the copies of a game included "
+                                    "([bold]pdnkit duplicates[/bold] lists them). By default "
+                                    "each game once, by the record that stands for its "
+                                    "copies."),
 ) -> None:
     """One self-contained HTML game viewer: game list, board, moves, findings, and the engine's evaluation graph where the games were analysed.
 
@@ -89,6 +94,8 @@ def view_cmd(
         raise fail("give PDN files, or --db DB (with --where to choose games)")
     if where is not None and db is None:
         raise fail("--where needs --db")
+    if all_copies and db is None:
+        raise fail("--all-copies needs --db")
     for p in paths or []:
         if not p.exists():
             raise fail(f"no such file or folder: {p}")
@@ -98,5 +105,5 @@ def view_cmd(
     with usage_errors(), user_sql("--where"):  # no database, no PDN file in a folder
         summary = view([str(p) for p in paths] if paths else None, out=out,
                        db=str(db) if db else None, where=where, variant=variant, limit=limit,
-                       engine=engine)
+                       engine=engine, all_copies=all_copies)
     typer.echo(f"wrote {summary.path}: {summary.games} games, {summary.errors} with errors")

@@ -110,6 +110,22 @@ class Retro:
         stand for :meth:`solve`."""
         return bool(self._ext.egdb_symmetric(self._eg))
 
+    def board_symmetries(self, use: bool | None = None) -> tuple[int, int]:
+        """How many board symmetries (turns and reflections keeping the colours, the
+        identity included; checked from the tables, ``src/egdbsym.c``) :meth:`solve` uses for
+        a signature with men and for kings alone: it solves one position of each class and
+        reads the others off it. ``use``: turn them off (``False``: every position solved)
+        or on.
+
+        Example:
+            >>> from pdnkit.rules import get_rules
+            >>> r = retro_for(get_rules("turkish"))
+            >>> r is None or r.board_symmetries()
+            (2, 8)
+        """
+        got = self._ext.egdb_board_symmetries(self._eg, -1 if use is None else int(use))
+        return int(got[0]), int(got[1])
+
     def mirror(self, sig: Signature) -> Solved:
         """A signature's codes read off those of its mirror ``(bm, bk, wm, wk)`` (added
         before): the position turned half a turn, colours and side to move swapped, has the

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any
 from pdnkit.errors import ArgumentError, PdnkitError
 from pdnkit.lake.cut import scan_source, source_encoding
 from pdnkit.lake.engines import Engine, make_engine
-from pdnkit.lake.manifest import make_entry, remove_entry, write_entry
 from pdnkit.lake.tasks import CHUNK_BYTES, ChunkResult, plan_chunks
 from pdnkit.store import steps
 from pdnkit.store.ingest import FileResult, ImportSummary
@@ -46,7 +45,10 @@ from pdnkit.store.lakeparts import (
     damaged_parts,
     filesystem,
     is_local,
+    make_entry,
     read_manifest,
+    remove_entry,
+    write_entry,
 )
 from pdnkit.store.lock import StoreLock
 from pdnkit.store.progress import ImportProgress

@@ -7,7 +7,7 @@ games with the validator's own pipeline and builds rows with the loader's own SQ
 (:func:`pdnkit.rows.load.load_batch`) in an in-memory DuckDB, streaming them into one
 Parquet part per table, each under a temporary name renamed when complete. Its game numbers,
 game indexes and line numbers are local to the chunk (column ``chunk``); the manifest entry
-adds the bases (:mod:`pdnkit.lake.manifest`).
+adds the bases (:func:`pdnkit.store.lakeparts.make_entry`).
 
 Example:
     >>> [(t.start, t.end) for t in plan_chunks("l", "f", 10, 1, "utf-8", 4, None, None)]
@@ -29,6 +29,7 @@ from pdnkit.rows.batch import ReportBatch
 from pdnkit.rows.bitboards import WHOLE_BITS
 from pdnkit.rows.load import load_batch
 from pdnkit.store.db import ensure_schema
+from pdnkit.store.lakeparts import chunk_id
 from pdnkit.store.lakeview import LAKE_TABLES, filesystem
 from pdnkit.validation import RunOptions, restatus, run
 
@@ -88,16 +89,6 @@ class ChunkResult:
     peak_rss_mb: float = 0.0
     #: the chunk's board layouts: (its local number, squares, names, FEN order)
     layouts: list[tuple[int, int, list[str], list[int]]] = field(default_factory=list)
-
-
-def chunk_id(file_id: int, chunk: int) -> int:
-    """The key that ties a chunk's rows to its manifest entry.
-
-    Example:
-        >>> chunk_id(3, 2)
-        3145730
-    """
-    return (int(file_id) << 20) | int(chunk)
 
 
 def _chunk_encoding(encoding: str, start: int) -> str:

@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.lake.importer import lake_lock
-from pdnkit.lake.manifest import write_entry
 from pdnkit.store import lakeview
 from pdnkit.store.db import refresh_variants, schema_sql
-from pdnkit.store.lakeparts import damaged_parts, part_location
+from pdnkit.store.lakeparts import damaged_parts, part_location, write_entry
 from pdnkit.store.lakeview import LAKE_TABLES, LEGACY_PARTS, SourceEntry, filesystem, read_manifest
 
 if TYPE_CHECKING:

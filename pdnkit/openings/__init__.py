@@ -8,13 +8,11 @@ land in the same opening; :func:`classify_record` does it for a record or a repo
 :func:`check_opening_tag` compares a game's ``Opening``-like tag with what its moves say;
 :func:`novelties` finds where each game left the games played before it.
 
-In a database (:mod:`~pdnkit.openings.database`): the import labels every game
-(:func:`label_report`, :mod:`~pdnkit.openings.labels`) and computes novelties in SQL
-(:mod:`~pdnkit.openings.novelty_db`); :func:`~pdnkit.openings.database.load_opening_table` adds a user's table,
-:func:`~pdnkit.openings.database.fill_database` classifies every stored game and recomputes every novelty;
-:func:`~pdnkit.openings.listing.list_openings` and :func:`~pdnkit.openings.listing.classify` are ``pdnkit openings list`` and ``classify``;
-:func:`~pdnkit.openings.database.fill_upgrade` is the upgrade's fill step. A lake's novelties are computed over the
-whole lake and kept in it by its import (:mod:`~pdnkit.openings.lake`).
+In a database (the store's side of openings, :mod:`pdnkit.store.openingdb`): the import
+labels every game (:func:`label_report`, :mod:`~pdnkit.openings.labels`) and computes
+novelties in SQL (:mod:`pdnkit.store.novelties`); :mod:`pdnkit.store.openinglist` is ``pdnkit
+openings list`` and ``classify``; a lake keeps its novelties in it
+(:mod:`pdnkit.store.lakenovelties`). This package reads no database: it is the floor below them.
 
 Names are imported lazily from the submodules that define them.
 
@@ -59,7 +57,6 @@ _API: dict[str, str] = {
     "GameOpening": "pdnkit.openings.labels",
     "label_report": "pdnkit.openings.labels",
     "entries_label": "pdnkit.openings.labels",
-    "refresh_novelties": "pdnkit.openings.novelty_db",
     "sort_date": "pdnkit.openings.novelty",
 }
 

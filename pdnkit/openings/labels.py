@@ -6,8 +6,8 @@ The import calls it once per game while it builds the game's rows
 it costs one dictionary lookup per opening ply. What it gives becomes ``games.opening_code``,
 ``opening_name``, ``opening_ply``, ``opening_family`` and ``opening_mirrored``; a tag the
 moves disagree with becomes an ``opening-tag-mismatch`` finding (``info``). Tables a user
-loaded into a database (:func:`pdnkit.openings.database.load_opening_table`) are applied after the
-rows are loaded (:mod:`pdnkit.openings.database`).
+loaded into a database (:func:`pdnkit.store.openingdb.load_opening_table`) are applied after the
+rows are loaded (:mod:`pdnkit.store.openingdb`).
 
 Example:
     >>> from pdnkit.validation import validate
@@ -331,10 +331,12 @@ class BatchOpenings:
 def _waiting(report: GameReport) -> tuple[OpeningBook, BitsKey, bytes, bool, int, bool] | None:
     """What a game needs to wait for its batch (see :class:`BatchOpenings`), ``None`` when
     it is labelled at once."""
-    plain = getattr(report, "plain", None)
-    rep = getattr(plain, "rep", None)
-    if plain is None or rep is None or report.variant is None or rep.bits_high:
+    from pdnkit.validation.coreplies import CoreRun
+
+    plain = report.plain
+    if not isinstance(plain, CoreRun) or report.variant is None or plain.rep.bits_high:
         return None  # (bits_high: squares past 64, a 12x12 board's, labelled per game)
+    rep = plain.rep
     plies = report.plies
     if plies and plies[0].replayed:  # the main line goes on past the core's run
         return None

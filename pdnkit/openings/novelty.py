@@ -19,7 +19,7 @@ The order of "earlier" (what the chess databases' "N" mark needs, here defined o
    played earlier, so they never make a dated game's move a repetition.
 
 In a database, "file order" is the order of import, then of the games in each file
-(``games.game_id``), and the rule is computed in SQL (:mod:`pdnkit.openings.novelty_db`).
+(``games.game_id``), and the rule is computed in SQL (:mod:`pdnkit.store.novelties`).
 
 Only the positions up to ``max_ply`` take part when it is given (novelties lie in the
 opening; a limit keeps the memory of a large collection bounded).
@@ -46,7 +46,7 @@ def sort_date(date: _dt.date | None, date_raw: str | None,
     allows (a partial ``YYYY.MM.??`` date's month, a season's first year:
     :func:`pdnkit.pdn.dates.date_span`, ``games.date_first``), else 1 January of the year;
     ``None`` (undated) without a year. The database computes the same in SQL
-    (:data:`pdnkit.openings.novelty_db.SORT_DATE`).
+    (:data:`pdnkit.store.novelties.SORT_DATE`).
 
     Example:
         >>> sort_date(None, "1965.05.??", 1965), sort_date(None, "1965.??.??", 1965)

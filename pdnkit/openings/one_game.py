@@ -38,16 +38,16 @@ def start_position(report: GameReport) -> Position | None:
         >>> start_position(rep) == Position.initial(get_rules("international"))
         True
     """
-    plain = getattr(report, "plain", None)
+    plain = report.plain
     if plain is not None:
         return plain.start
     plies = report.plies
-    if plies and getattr(plies[0], "position_before", None) is not None:
+    if plies and plies[0].position_before is not None:
         return plies[0].position_before
     if report.variant is None:
         return None
     try:
-        rules = get_rules(report.variant, getattr(report, "edition", None))
+        rules = get_rules(report.variant, report.edition)
     except ValueError:
         return None
     if report.start_fen:
@@ -73,7 +73,7 @@ def game_positions(report: GameReport) -> Iterator[Position]:
     if start is None:
         return
     yield start
-    plain = getattr(report, "plain", None)
+    plain = report.plain
     if plain is not None:
         yield from plain.iter_afters()  # made only as far as the classifier reads
     yield from _replayed_after(report, start.rules)
@@ -85,9 +85,9 @@ def _replayed_after(report: GameReport, rules: Rules) -> Iterator[Position]:
     for ply in report.plies:
         if not ply.replayed:
             return
-        after = getattr(ply, "position_after", None)
+        after = ply.position_after
         if after is None:
-            fen = getattr(ply, "fen_after", None)
+            fen = ply.fen_after
             if not fen:
                 return
             try:
@@ -131,11 +131,13 @@ def game_bits(report: GameReport) -> Iterator[BitsKey]:
         >>> [square_bits(p) for p in game_positions(rep)] == list(game_bits(rep))
         True
     """
-    plain = getattr(report, "plain", None)
-    rep = getattr(plain, "rep", None)
-    if plain is None or rep is None:  # the pure core, a worker's report, a full replay
+    from pdnkit.validation.coreplies import CoreRun
+
+    plain = report.plain
+    if not isinstance(plain, CoreRun):  # the pure core, a worker's report, a full replay
         yield from map(square_bits, game_positions(report))
         return
+    rep = plain.rep
     yield start_bits(plain.start)
     black = plain.black
     for i in range(len(plain)):

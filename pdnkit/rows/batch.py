@@ -270,6 +270,11 @@ class ReportBatch:
         #: the board layouts that the ``layout`` columns number
         self.layouts: list[BoardLayout] = []
         self._layout_codes: dict[BoardLayout, int] = {}
+        #: id(layout) -> (layout, code): the layout a run or position names is one object per
+        #: rules record, and hashing its tuples cost 1.5-2 us a game (the object is kept, and
+        #: checked, so an id reused elsewhere, or in a process the batch was pickled to, never
+        #: finds another layout's code)
+        self._layout_ids: dict[int, tuple[BoardLayout, int]] = {}
         #: the games whose opening columns wait for the batch (filled by :meth:`to_arrow`)
         self.openings = BatchOpenings()
         self.encoding: str | None = None
@@ -312,7 +317,9 @@ class ReportBatch:
         an import."""
         tables = (self.games, self.moves, self.positions, self.squares, self.position_bits,
                   self.findings, self.rule_events, self.runs, self.run_moves)
-        marks = [len(next(iter(t.values()))) for t in tables]
+        # (every table's first column is game_id, the runs' moves' their chunk)
+        marks = [len(t["game_id"]) for t in tables[:-1]]
+        marks.append(len(self.run_moves["chunk"]))
         counters = (dict(self.status_counts), dict(self.code_counts), self.replayed_count)
         try:
             return self._add(report)
@@ -556,10 +563,14 @@ class ReportBatch:
 
     def _layout_code(self, layout: BoardLayout) -> int:
         """The batch's number for ``layout`` (an index into :attr:`layouts`)."""
+        hit = self._layout_ids.get(id(layout))
+        if hit is not None and hit[0] is layout:
+            return hit[1]
         code = self._layout_codes.get(layout)
         if code is None:
             code = self._layout_codes[layout] = len(self.layouts)
             self.layouts.append(layout)
+        self._layout_ids[id(layout)] = (layout, code)
         return code
 
     def _add_plies_general(self, gid: int, plies: list[Any], canonical: list[str | None],

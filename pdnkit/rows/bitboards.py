@@ -33,6 +33,8 @@ from pdnkit.errors import ArgumentError
 if TYPE_CHECKING:
     import duckdb
 
+    from pdnkit.rules.material import Placement
+    from pdnkit.rules.position import Position
     from pdnkit.rules.variants import Rules
 
 #: the four square bitboards of a position: white men, white kings, black men, black kings
@@ -134,17 +136,20 @@ def _mask(squares: Any) -> int:
     return out
 
 
-def square_bits(position: Any) -> Bits:
-    """``(wm, wk, bm, bk)`` of a position: bit ``n - 1`` set for a piece on square ``n``.
+def square_bits(position: Position | Placement) -> Bits:
+    """``(wm, wk, bm, bk)`` of a position: bit ``n - 1`` set for a piece on square ``n``
+    (a :class:`~pdnkit.rules.position.Position` through its engine bitboards, any other
+    placement through its squares).
 
     Example:
         >>> from pdnkit.rules import get_rules, parse_fen
         >>> square_bits(parse_fen("W:W28,K33:B19", get_rules("international")))
         (134217728, 4294967296, 262144, 0)
     """
-    w, b, k = getattr(position, "_w", None), getattr(position, "_b", None), getattr(
-        position, "_k", None)
-    if type(w) is int and type(b) is int and type(k) is int:
+    from pdnkit.rules.position import Position as _Position
+
+    if isinstance(position, _Position):
+        w, b, k = position.engine_bits
         lay = board_layout(position.rules)
         return (lay.from_engine(w & ~k), lay.from_engine(w & k), lay.from_engine(b & ~k),
                 lay.from_engine(b & k))

@@ -411,7 +411,9 @@ def _spans(strs: list[str]) -> tuple[bytes, bytes, bytes]:
 
 def _canonical(chunks: list[RunChunk], ns: np.ndarray) -> pa.Array:
     """The canonical notations of the runs: short forms by index into
-    :func:`short_forms` of each board, the rest (full paths, a Python run's) as given."""
+    :func:`short_forms` of each board (one vectorized index over the batch: each chunk's
+    table base and board size repeated over its plies), the rest (full paths, a Python
+    run's) as given."""
     import numpy as np
     import pyarrow as pa
 
@@ -419,39 +421,44 @@ def _canonical(chunks: list[RunChunk], ns: np.ndarray) -> pa.Array:
     dictionary: list[pa.Array] = []
     size = 0
     extra: list[str] = []
-    pieces: list[tuple[int, int, int, dict[int, str]]] = []
-    for c in chunks:
+    bases = np.zeros(len(chunks), np.int64)
+    sizes = np.zeros(len(chunks), np.int64)
+    given: list[tuple[int, int, int]] = []  # (first row, first extra, plies) of Python runs
+    full_rows: list[int] = []  # rows whose notation is the extra after the given ones
+    full_texts: list[str] = []
+    at = 0
+    for j, c in enumerate(chunks):
         canon = c.canonical
         if isinstance(canon, list):
-            start = len(extra)
+            given.append((at, len(extra), c.n))
             extra.extend(canon)
-            pieces.append((-1, 0, start, {}))
-            continue
-        names, sep, full = canon
-        key = (names, sep)
-        base = tables.get(key)
-        if base is None:
-            forms = short_forms(names, sep)
-            base = tables[key] = size
-            dictionary.append(forms)
-            size += len(forms)
-        pieces.append((base, len(names), 0, full))
-    extra_base = size
-    idx = np.empty(int(ns.sum()), np.int64)
+        else:
+            names, sep, full = canon
+            key = (names, sep)
+            base = tables.get(key)
+            if base is None:
+                forms = short_forms(names, sep)
+                base = tables[key] = size
+                dictionary.append(forms)
+                size += len(forms)
+            bases[j] = base
+            sizes[j] = len(names)
+            for i, text in full.items():
+                full_rows.append(at + i)
+                full_texts.append(text)
+        at += c.n
+    s = np.repeat(sizes, ns)
     o = np.frombuffer(b"".join([c.origin for c in chunks]), np.uint8).astype(np.int64)
     d = np.frombuffer(b"".join([c.destination for c in chunks]), np.uint8).astype(np.int64)
     cap = (np.frombuffer(b"".join([c.flags for c in chunks]), np.uint8) & FLAG_CAPTURE) != 0
-    at = 0
-    for (base, s, start, full), c in zip(pieces, chunks, strict=True):
-        stop = at + c.n
-        if base < 0:
-            idx[at:stop] = np.arange(extra_base + start, extra_base + start + c.n)
-        else:
-            idx[at:stop] = base + (cap[at:stop] * s + o[at:stop]) * s + d[at:stop]
-            for i, text in full.items():
-                idx[at + i] = extra_base + len(extra)
-                extra.append(text)
-        at = stop
+    idx = np.repeat(bases, ns) + (cap * s + o) * s + d
+    extra_base = size
+    for row, first, n in given:
+        idx[row:row + n] = np.arange(extra_base + first, extra_base + first + n)
+    if full_rows:
+        idx[np.asarray(full_rows, np.int64)] = np.arange(
+            extra_base + len(extra), extra_base + len(extra) + len(full_rows))
+        extra.extend(full_texts)
     dictionary.append(pa.array(extra, pa.string()))
     return pa.concat_arrays(dictionary).take(pa.array(idx))
 

@@ -457,7 +457,7 @@ class DrawTracker:
     def first_reached(self, automatic_only: bool = False) -> RuleEvent | None:
         """The event whose limit was reached earliest (ties: the order of
         ``Rules.draw_rules``), or ``None``. With ``automatic_only`` claims are ignored."""
-        order = {r.name: i for i, r in enumerate(getattr(self.rules, "draw_rules", ()) or ())}
+        order = {r.name: i for i, r in enumerate(self.rules.draw_rules)}
         best: RuleEvent | None = None
         best_key: tuple[int, int] | None = None
         for e in self._events:
@@ -639,7 +639,7 @@ def _slots_of(rules: Rules) -> tuple[tuple[_RepSlot, ...], tuple[_CtrSlot, ...]]
         return hit[1], hit[2]
     reps: list[_RepSlot] = []
     ctrs: list[_CtrSlot] = []
-    for rule in getattr(rules, "draw_rules", ()) or ():
+    for rule in rules.draw_rules:
         _check_rule(rule)
         if rule.kind == "repetition":
             reps.append((rule, frozenset(rule.resets)))

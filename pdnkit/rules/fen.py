@@ -307,10 +307,12 @@ def write_fen(position: Position) -> str:
         >>> write_fen(Position.initial(get_rules("russian")))[:30]
         'W:Wa1,a3,b2,c1,c3,d2,e1,e3,f2,'
     """
-    w = getattr(position, "_w", None)
-    b = getattr(position, "_b", None)
-    k = getattr(position, "_k", None)
-    if type(w) is not int or type(b) is not int or type(k) is not int:
+    from pdnkit.rules.position import Position
+
+    if not isinstance(position, Position):  # a position-like object: its square sets
+        return _write_fen_sets(position)
+    w, b, k = position.engine_bits
+    if type(w) is not int or type(b) is not int or type(k) is not int:  # (numpy integers)
         return _write_fen_sets(position)
     groups = _fen_groups(position.rules)
     return ":".join((str(position.side), "W" + _fen_field(groups, w & ~k, w & k),

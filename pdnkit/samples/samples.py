@@ -27,7 +27,10 @@ import sys
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pdnkit.rules.variants import Rules
 
 #: the seed of every sample collection
 SEED = 20240601
@@ -64,11 +67,11 @@ def _split_text(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return squares, seps
 
 
-def _result_text(rules: Any, winner: int | None) -> str:
+def _result_text(rules: Rules, winner: int | None) -> str:
     """Result token for a winner (0 White, 1 Black, None draw) in the variant's convention:
     international result type ``2-0``/``1-1``; for Black-first variants the first number is
     the first mover's (PDN 2.0)."""
-    intl = getattr(rules, "result_type", "default") == "international"
+    intl = rules.result_type == "international"
     win, loss, draw = ("2", "0", "1-1") if intl else ("1", "0", "1/2-1/2")
     if winner is None:
         return draw
@@ -223,7 +226,7 @@ def random_game(rules: Any, rng: random.Random, start: Any = None,
     book = [] if start is not None else _opening(rules, pos, rng)
     tracker = DrawTracker(rules, pos)
     moves: list[str] = []
-    losing = getattr(rules, "losing_game", False)
+    losing = rules.losing_game
     for ply in range(1, max_plies + 1):
         legal = pos.legal_moves()
         if not legal:

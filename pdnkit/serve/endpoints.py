@@ -5,15 +5,17 @@ library function the command line calls, with the command's option names as para
 path                 parameters                                             gives (as ``--format json``)
 ===================  =====================================================  ==========================
 ``/api/tree``        moves, fen, variant, event, player, from, to,          ``pdnkit tree``
-                     min_games
+                     all_copies, match, min_games
 ``/api/games``       moves, fen, status, limit, offset, variant, event,     ``pdnkit games`` (the
-                     player, from, to                                       total in ``X-Total-Count``)
+                     player, from, to, all_copies, match                    total in ``X-Total-Count``)
 ``/api/search``      fen, pattern, exclude, any, side, mirror, material,    ``pdnkit search``
                      manoeuvre, captures, promotes, before, after, first,
-                     limit, variant, event, player, from, to
+                     limit, variant, event, player, from, to,
+                     all_copies, match
 ``/api/stats``       kind (openings, novelties, players, results, lengths,  ``pdnkit stats KIND``
                      findings, crosstable), by, plies, bin, scoring,
-                     min_games, variant, event, player, from, to
+                     min_games, variant, event, player, from, to,
+                     all_copies, match
 ``/api/node``        variant, moves, fen (moves from fen too)               the board of a node
 ``/api/game``        id                                                     a game as the view page
                                                                             holds it, and its
@@ -23,7 +25,10 @@ path                 parameters                                             give
 ===================  =====================================================  ==========================
 
 ``moves=32-28+19-23`` is ``--moves "32-28 19-23"`` (a ``+`` in a query is a space); a flag is
-``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``. An unknown parameter, a bad
+``1``/``true``/``yes``/``on`` or ``0``/``false``/``no``/``off``. Each game counts once, by
+the record that stands for its copies (``pdnkit duplicates``); ``all_copies=1`` counts every
+record (``--all-copies``), ``match=1`` selects every name the player can be written as
+(``--match``). An unknown parameter, a bad
 value or a move that is not legal is an :class:`~pdnkit.errors.ArgumentError` (the server's
 400, with the message the command line prints).
 
@@ -52,8 +57,9 @@ __all__ = ["ENDPOINTS", "STATS", "Answer", "Params", "answer", "info"]
 
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("", "0", "false", "no", "off")
-#: the filters every statistic takes (the CLI's --variant --event --player --from --to)
-_FILTERS = ("variant", "event", "player", "from", "to")
+#: the filters every statistic takes (the CLI's --variant --event --player --from --to
+#: --all-copies --match)
+_FILTERS = ("variant", "event", "player", "from", "to", "all_copies", "match")
 
 
 @dataclass
@@ -117,13 +123,20 @@ class Params:
                             f"{value!r}")
 
     def game_filter(self) -> GameFilter:
-        """The statistics' filters (``variant``, ``event``, ``player``, ``from``, ``to``) as
-        one :class:`~pdnkit.stats.GameFilter` (an unknown variant or a bad date raises)."""
+        """The statistics' filters (``variant``, ``event``, ``player``, ``from``, ``to``,
+        ``all_copies``, ``match``) as one :class:`~pdnkit.stats.GameFilter` (an unknown
+        variant or a bad date raises).
+
+        Example:
+            >>> Params({"all_copies": ["1"]}, _FILTERS, "x").game_filter().all_copies
+            True
+        """
         from pdnkit.stats.filters import GameFilter
 
         return GameFilter(variant=self.text("variant"), event=self.text("event"),
                           player=self.text("player"), date_from=self.text("from"),
-                          date_to=self.text("to"))
+                          date_to=self.text("to"), match=self.flag("match"),
+                          all_copies=self.flag("all_copies"))
 
 
 def _rows(df: Any) -> list[dict[str, object]]:
@@ -183,7 +196,8 @@ def _stats(con: duckdb.DuckDBPyConnection, p: Params) -> Answer:
             raise ArgumentError("a crosstable needs an event (event=...)")
         return Answer(_rows(crosstable(con, event=gf.event, variant=gf.variant,
                                        date_from=gf.date_from, date_to=gf.date_to,
-                                       scoring=p.text("scoring") or "auto")))
+                                       scoring=p.text("scoring") or "auto",
+                                       filter=gf.without_player())))
     from pdnkit.stats import stats
 
     plies, by = p.number("plies", least=1), p.text("by")

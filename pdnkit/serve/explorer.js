@@ -9,7 +9,7 @@
   const $ = (id) => document.getElementById(id);
   const state = {
     info: null, tab: "explorer", variant: "", fen: "", moves: [], status: "", offset: 0,
-    filters: { player: "", event: "", from: "", to: "" },
+    filters: { player: "", event: "", from: "", to: "", all_copies: "" },
     node: null, pick: null, tool: "w", editor: {},
     kind: "players", by: "", all: false,
   };
@@ -41,7 +41,7 @@
   function sideName(s) { return s === "B" ? "Black" : "White"; }
   function filterParams() {
     const f = state.filters, out = {};
-    ["player", "event", "from", "to"].forEach((k) => { if (f[k]) out[k] = f[k]; });
+    ["player", "event", "from", "to", "all_copies"].forEach((k) => { if (f[k]) out[k] = f[k]; });
     return out;
   }
   /* ask the API: the JSON, and the total of a paged list; a refusal throws its message */
@@ -82,6 +82,7 @@
     state.fen = h.get("fen") || "";  /* a set-up position to explore from ("": the start) */
     state.moves = (h.get("moves") || "").split(" ").filter((m) => m);
     ["player", "event", "from", "to"].forEach((k) => { state.filters[k] = h.get(k) || ""; });
+    state.filters.all_copies = h.get("all_copies") === "1" ? "1" : "";  /* every record, copies too */
     state.status = h.get("status") || "";
     state.offset = Math.max(0, +(h.get("offset") || 0) || 0);
     state.kind = h.get("kind") || "players";
@@ -103,6 +104,7 @@
     readHash();
     $("f-variant").value = state.variant;
     ["player", "event", "from", "to"].forEach((k) => { $("f-" + k).value = state.filters[k]; });
+    $("f-copies").checked = state.filters.all_copies === "1";
     $("gl-status").value = state.status;
     document.querySelectorAll(".tab").forEach((b) => b.setAttribute("aria-selected", String(b.getAttribute("data-tab") === state.tab)));
     ["explorer", "search", "stats"].forEach((t) => { $("tab-" + t).hidden = t !== state.tab; });
@@ -503,7 +505,8 @@
     ["player", "event", "from", "to"].forEach((k) => $("f-" + k).addEventListener("change", () => {
       const c = { offset: 0 }; c[k] = $("f-" + k).value.trim(); go(c);
     }));
-    $("f-clear").addEventListener("click", () => go({ player: "", event: "", from: "", to: "", status: "", offset: 0 }));
+    $("f-copies").addEventListener("change", () => go({ all_copies: $("f-copies").checked ? "1" : "", offset: 0 }));
+    $("f-clear").addEventListener("click", () => go({ player: "", event: "", from: "", to: "", all_copies: "", status: "", offset: 0 }));
     $("ex-start").addEventListener("click", () => play(0));
     $("ex-back").addEventListener("click", () => play(state.moves.length - 1));
     $("gl-status").addEventListener("change", () => go({ status: $("gl-status").value, offset: 0 }));

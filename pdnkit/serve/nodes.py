@@ -46,10 +46,10 @@ def node(db: DbLike = None, *, variant: str, moves: str | Sequence[str] | None =
     """
     if not variant:
         raise ArgumentError("a node needs its variant")
-    from pdnkit.openings.database import opening_book
     from pdnkit.openings.labels import entries_label
     from pdnkit.rules import Position, get_rules
     from pdnkit.stats.positions import positions_at
+    from pdnkit.store.openingdb import opening_book
 
     rules = get_rules(variant)
     if fen and moves:  # a set-up position and moves from it: the rules engine plays them

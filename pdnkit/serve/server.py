@@ -259,7 +259,9 @@ def serve(db: DbLike, *, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
     server = make_server(db, host=host, port=port, log=log)
     try:
         server.app.warm()
-        games = server.app.con.execute("SELECT count(*) FROM games").fetchall()[0][0]
+        from pdnkit.serve.endpoints import info
+
+        games = info(server.app.con, server.app.name)["games"]  # each game once
         announce(f"pdnkit explorer on {server.url} ({games} games in {server.app.name}); "
                  "Ctrl-C stops it")
         if open_browser:

@@ -241,9 +241,9 @@ def _tree_book(con: duckdb.DuckDBPyConnection, start: pd.DataFrame, gf: GameFilt
 def _tree_openings(con: duckdb.DuckDBPyConnection, df: pd.DataFrame) -> list[str | None]:
     """The opening name of the position after each move of a tree (``fen_after``), as the
     database's opening tables name it (:func:`pdnkit.openings.labels.entries_label`)."""
-    from pdnkit.openings.database import opening_book
     from pdnkit.openings.labels import entries_label
     from pdnkit.rules import get_rules, parse_fen
+    from pdnkit.store.openingdb import opening_book
 
     out: list[str | None] = []
     books = {}

@@ -80,7 +80,7 @@ def games(
     ``df.attrs["total"]`` is the number of games before the page was cut.
 
     Columns: ``game_id``, ``ply``, ``variant``, ``white``, ``black``, ``event``, ``date``
-    (as written), ``result`` (normalised, White first), ``outcome`` (who won: ``white``,
+    (``games.date_text``, as every table writes it), ``result`` (normalised, White first), ``outcome`` (who won: ``white``,
     ``black``, ``draw``, ``unknown``), ``status``, ``findings`` (how many), ``plies``,
     ``opening_code``, ``opening_name``, ``file`` and ``game`` (the game's number in its file,
     from 1, as ``pdnkit validate`` and ``show --game`` count).
@@ -154,7 +154,7 @@ def _page(con: duckdb.DuckDBPyConnection, hits: str, limit: int | None,
         WITH page AS (SELECT * FROM temp.{hits} ORDER BY game_id{cut}),
         fc AS (SELECT f.game_id, count(*)::BIGINT AS n FROM findings f
                WHERE f.game_id IN (SELECT game_id FROM page) GROUP BY f.game_id)
-        SELECT h.game_id, h.ply, g.variant, g.white, g.black, g.event, g.date_raw AS date,
+        SELECT h.game_id, h.ply, g.variant, g.white, g.black, g.event, g.date_text AS date,
                g.result, {OUTCOME_SQL} AS outcome, g.status,
                coalesce(fc.n, 0)::BIGINT AS findings, g.plies, g.opening_code,
                g.opening_name, fl.path AS file, (g.game_index + 1)::INTEGER AS game

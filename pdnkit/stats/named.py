@@ -258,7 +258,7 @@ def _ballot_info(con: duckdb.DuckDBPyConnection,
                  variants: list[str]) -> dict[tuple[str, str], tuple[int, str]]:
     """``(variant, full code) -> (its place in the book, its flags)`` of every ballot entry
     the database classifies with."""
-    from pdnkit.openings.database import opening_book
+    from pdnkit.store.openingdb import opening_book
 
     out: dict[tuple[str, str], tuple[int, str]] = {}
     for v in variants:
@@ -298,7 +298,7 @@ def novelties(
     >>> list(novelties(connect(":memory:")).columns)[8:11]
     ['novelty_ply', 'move_number', 'novelty']
     """
-    from pdnkit.openings.novelty_db import ORDER
+    from pdnkit.store.novelties import ORDER
 
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)

@@ -575,7 +575,7 @@ def regroup(con: duckdb.DuckDBPyConnection, games: str | None = None, *,
     record) again (:func:`compute_groups`) and write them: ``duplicate_of``,
     ``duplicate_kind`` and the ``probable-copy`` findings of the records examined; a record
     that starts or stops standing for its group is marked for the novelties
-    (``opening_pending``; :func:`pdnkit.openings.database.settle_import` recomputes them)
+    (``opening_pending``; :func:`pdnkit.store.openingdb.settle_import` recomputes them)
     unless not ``novelties`` (the caller recomputes them all). Runs in the caller's
     transaction, if any.
 
@@ -653,7 +653,7 @@ def _mark_novelties(con: duckdb.DuckDBPyConnection, name: str, hidden: list[int]
     groups are written: the hidden ones still count there)."""
     pa = pyarrow_module()
 
-    from pdnkit.openings.novelty_db import affected_by_removal
+    from pdnkit.store.novelties import affected_by_removal
 
     pending = sorted(set(hidden) | set(shown))
     if hidden:  # no longer a game of its own: the novelties it gave others change
@@ -669,7 +669,7 @@ def settle_copies(con: duckdb.DuckDBPyConnection) -> Settled:
     """At the end of an import, in one transaction: regroup the records marked in
     ``copy_pending`` (and any whose ``duplicate_of`` names a record that is gone) and clear
     the marks. An import stopped before this leaves its marks, and the next one settles
-    them. Call it before :func:`pdnkit.openings.database.settle_import` (which then
+    them. Call it before :func:`pdnkit.store.openingdb.settle_import` (which then
     recomputes the novelties of the records marked).
 
     Example:
@@ -722,7 +722,7 @@ def regroup_names(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> Settl
         >>> regroup_names(connect(":memory:"), ["M Tinsley"])
         Settled(examined=0, hidden=0, shown=0, probable=0)
     """
-    from pdnkit.openings.database import settle_import
+    from pdnkit.store.openingdb import settle_import
 
     clean = sorted({n.strip() for n in names if n and n.strip()})
     if not clean:
@@ -753,7 +753,7 @@ def fill_upgrade(con: duckdb.DuckDBPyConnection) -> None:
         >>> from pdnkit.store import connect
         >>> fill_upgrade(connect(":memory:"))
     """
-    from pdnkit.openings.novelty_db import refresh_novelties
+    from pdnkit.store.novelties import refresh_novelties
 
     done = regroup(con, novelties=False)
     con.execute("DELETE FROM copy_pending")

@@ -140,8 +140,8 @@ def rule_copies(db: DbLike, first: str, second: str, ruling: str = "same") -> Ru
 
 def _regroup(con: duckdb.DuckDBPyConnection, ids: list[int]) -> None:
     """Group the two records (and what their groups touch) again, then the novelties."""
-    from pdnkit.openings.database import settle_import
     from pdnkit.store.copies import regroup
+    from pdnkit.store.openingdb import settle_import
 
     con.execute("BEGIN TRANSACTION")
     try:

@@ -42,11 +42,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import ArgumentError
-from pdnkit.openings.database import mark_loaded, mark_removed, settle_import
 from pdnkit.rows.batch import ReportBatch
 from pdnkit.rows.load import load_batch
 from pdnkit.store import copies, steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
+from pdnkit.store.openingdb import mark_loaded, mark_removed, settle_import
 from pdnkit.store.progress import ImportProgress
 from pdnkit.validation.flow import run
 from pdnkit.validation.inputs import collect_paths
@@ -404,9 +404,9 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     :func:`pdnkit.validation.replay`. ``-`` (standard input), a FIFO or ``/dev/stdin`` is read once into a temporary
     copy (hashed on the way) and recorded under its own name (``<stdin>`` for ``-``).
     ``openings``: CSV tables of named openings for the games of ``variant``, stored in the
-    database first (:func:`pdnkit.openings.database.load_opening_table`, one replaced if loaded
+    database first (:func:`pdnkit.store.openingdb.load_opening_table`, one replaced if loaded
     before). Every game gets its opening columns and its novelty
-    (:mod:`pdnkit.openings.database`). Returns an :class:`ImportSummary`.
+    (:mod:`pdnkit.store.openingdb`). Returns an :class:`ImportSummary`.
 
     While it runs, the interpreter's thread switch interval is shortened and the automatic
     garbage collector is off, with a full pass every 20,000 games (see ``_import_tuning``);
@@ -475,7 +475,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
 
 def _load_tables(db: DbLike, tables: list[Path], variant: str) -> None:
     """Store the users' opening tables before the import (each replacing its earlier load)."""
-    from pdnkit.openings.database import load_opening_table
+    from pdnkit.store.openingdb import load_opening_table
 
     with opened(db) as con:
         for t in tables:

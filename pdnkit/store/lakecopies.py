@@ -26,8 +26,8 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pdnkit.openings.lake import read_cached, write_cached
 from pdnkit.store.copies import compute_groups, group_rows, probable_findings
+from pdnkit.store.lakeparts import read_cached, write_cached
 
 if TYPE_CHECKING:
     import duckdb

@@ -1,8 +1,19 @@
-"""A lake's manifest and its parts: the entries (:func:`read_manifest`), where each part is
-(:func:`part_location`: relative to the lake's own folder), whether it is whole
-(:func:`damaged_parts`), and the manifest's upgrade to relative paths (:func:`upgrade_lake`).
-On the store's floor, below the lake's writer; of the store it uses only the schema's errors
-and the lock.
+"""The lake's format, written and read in one place: what a lake's files are.
+
+A lake is a folder (or an object store prefix) of Parquet parts, one per table
+(:data:`LAKE_TABLES`) and chunk of a source, and a manifest: one entry per source
+(``_manifest/<sha256>.json``, :class:`SourceEntry`), written after all its parts
+(:func:`make_entry`, :func:`write_entry`), so its presence means the source is complete; the
+entry gives each chunk its bases (first game id, first game index, lines before it, the sums
+over the chunks before it in byte order) and its parts. Here too: reading the entries
+(:func:`read_manifest`), where each part is (:func:`part_location`: relative to the lake's own
+folder), whether it is whole (:func:`damaged_parts`), taking a source out
+(:func:`remove_entry`), the manifest's upgrade to relative paths (:func:`upgrade_lake`), and
+the tables computed over the whole lake that it keeps (:func:`read_cached`,
+:func:`write_cached`: the novelties of :mod:`pdnkit.store.lakenovelties`, the copies of
+:mod:`pdnkit.store.lakecopies`). The views a connection reads a lake through are
+:mod:`pdnkit.store.lakeview`; the writer that cuts sources into chunks is :mod:`pdnkit.lake`,
+a floor above. Of the store this uses only the schema's errors and the lock.
 
 A manifest entry names each part by its path relative to the lake (``games/part-...``), so a
 lake copied or moved elsewhere reads its own parts. Entries written before that name them by
@@ -16,6 +27,13 @@ Example:
     '/l/games/part-1.parquet'
     >>> relative_part("/l", "/l/games/part-1.parquet")
     'games/part-1.parquet'
+    >>> import tempfile
+    >>> from pdnkit.lake.tasks import ChunkResult
+    >>> entry = make_entry("a.pdn", "ab", 10, "utf-8", 1, 1, [ChunkResult(0, 0, 10, games=2)])
+    >>> d = tempfile.mkdtemp()
+    >>> write_entry(*filesystem(d), entry)
+    >>> [(e.path, e.games) for e in read_manifest(d)]
+    [('a.pdn', 2)]
 """
 
 from __future__ import annotations
@@ -23,19 +41,24 @@ from __future__ import annotations
 import json
 import posixpath
 import uuid
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pdnkit.store.schema import DatabaseError
 
 if TYPE_CHECKING:
+    import duckdb
     import fsspec
+    from fsspec import AbstractFileSystem
 
-__all__ = ["LAKE_TABLES", "LOCK_NAME", "MANIFEST", "DamagedPart", "LakeDamagedError",
-           "SourceEntry", "damaged_parts", "entry_parts", "filesystem", "is_lake",
-           "owned_part", "part_location", "read_manifest", "relative_part", "store_entry",
-           "upgrade_lake", "url_of"]
+__all__ = ["LAKE_TABLES", "LOCK_NAME", "MANIFEST", "ChunkReport", "DamagedPart",
+           "LakeDamagedError", "SourceEntry", "chunk_id", "damaged_parts", "entry_parts",
+           "filesystem", "is_lake", "make_entry", "owned_part", "part_location", "read_cached",
+           "read_manifest", "relative_part", "remove_entry", "store_entry", "upgrade_lake",
+           "url_of", "write_cached", "write_entry"]
 
 #: the tables a lake holds as Parquet parts (``files`` comes from the manifest)
 LAKE_TABLES = ("games", "raw_pieces", "move_rows", "position_bits", "findings", "rule_events")
@@ -302,3 +325,154 @@ def upgrade_lake(lake: str | Path) -> int:
                 store_entry(fs, root, e)
                 n += 1
     return n
+
+
+# --------------------------------------------------------------------------------------
+# writing the manifest
+# --------------------------------------------------------------------------------------
+
+
+def chunk_id(file_id: int, chunk: int) -> int:
+    """The key that ties a chunk's rows to its manifest entry.
+
+    Example:
+        >>> chunk_id(3, 2)
+        3145730
+    """
+    return (int(file_id) << 20) | int(chunk)
+
+
+class ChunkReport(Protocol):
+    """What the lake's writer knows of one chunk once its task came back
+    (:class:`pdnkit.lake.tasks.ChunkResult`): its cut range, games, lines, rows and parts."""
+
+    chunk: int
+    start: int
+    end: int
+    games: int
+    lines: int
+    rows: dict[str, int]
+    parts: dict[str, str]
+    worker_pid: int
+    peak_rss_mb: float
+    layouts: list[tuple[int, int, list[str], list[int]]]
+
+
+def write_entry(fs: fsspec.AbstractFileSystem, root: str, entry: SourceEntry) -> None:
+    """Write ``entry`` (a temporary object renamed into place), its parts named relative to
+    the lake."""
+    for chunk in entry.chunks:
+        parts = chunk.get("parts", {})
+        for table, part in list(parts.items()):
+            parts[table] = relative_part(root, part)
+    store_entry(fs, root, entry)
+
+
+def remove_entry(fs: fsspec.AbstractFileSystem, root: str, entry: SourceEntry) -> list[str]:
+    """Take a source out of the lake: its manifest entry first, then its parts (the lake's
+    own only: a part an older entry names outside the lake, e.g. in the lake this one was
+    copied from, is never deleted). Returns the parts left alone outside the lake."""
+    fs.rm(f"{root}/{MANIFEST}/{entry.sha256}.json")
+    outside = []
+    for chunk in entry.chunks:
+        for part in chunk.get("parts", {}).values():
+            loc = part_location(root, part)
+            if fs.exists(loc):
+                fs.rm(loc)
+            if not owned_part(root, part) and loc != part:
+                outside.append(part)
+    return outside
+
+
+def make_entry(src: str, sha: str, size: int, enc: str, file_id: int, game_base: int,
+               results: Sequence[ChunkReport], root: str | None = None) -> SourceEntry:
+    """The manifest entry of a source whose chunks all came back: each chunk's bases are
+    the sums over the chunks before it, in byte order; parts named relative to the lake at
+    ``root``."""
+    from pdnkit._version import __version__
+
+    results = sorted(results, key=lambda r: r.chunk)
+    chunks = []
+    games = lines = 0
+    rows = {t: 0 for t in LAKE_TABLES}
+    for r in results:
+        chunks.append({"chunk": r.chunk, "key": chunk_id(file_id, r.chunk), "start": r.start,
+                       "end": r.end, "game_base": game_base + games, "index_base": games,
+                       "line_base": lines, "games": r.games, "rows": r.rows,
+                       "parts": {t: relative_part(root, p) if root else p
+                                 for t, p in r.parts.items()},
+                       "worker_pid": r.worker_pid,
+                       "layouts": [list(x) for x in r.layouts],
+                       "peak_rss_mb": round(r.peak_rss_mb, 1)})
+        games += r.games
+        lines += r.lines
+        for t, n in r.rows.items():
+            rows[t] = rows.get(t, 0) + n
+    return SourceEntry(sha, src, size, enc, file_id, game_base, games,
+                       datetime.now().isoformat(timespec="seconds"), __version__, chunks, rows)
+
+
+# --------------------------------------------------------------------------------------
+# tables computed over the whole lake, kept in it
+# --------------------------------------------------------------------------------------
+
+
+def read_cached(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, path: str,
+                table: str) -> bool:
+    """Load the table a lake keeps at ``path`` into ``table`` of ``con``; False when there
+    is none (or it cannot be read: a half-written file of another reader).
+
+    Example:
+        >>> import duckdb, fsspec
+        >>> read_cached(duckdb.connect(), fsspec.filesystem("file"), "/nowhere.parquet", "t")
+        False
+    """
+    import pyarrow.parquet as pq
+
+    try:
+        if not fs.exists(path):
+            return False
+        with fs.open(path, "rb") as f:
+            data = pq.read_table(f)
+    except (OSError, ValueError):  # unreadable (a half-written file of another reader)
+        return False
+    con.from_arrow(data).create(table)
+    return True
+
+
+def write_cached(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, folder: str,
+                 path: str, table: str, prefix: str) -> None:
+    """Keep ``table`` of ``con`` at ``path`` in the lake's ``folder`` (written under a
+    temporary name, then renamed; the older files of the folder whose names start with
+    ``prefix`` removed); a lake that cannot be written keeps none. For the lake's writer,
+    under its lock.
+
+    Example:
+        >>> import duckdb, fsspec, tempfile
+        >>> con = duckdb.connect(); _ = con.execute("CREATE TABLE t AS SELECT 1 AS x")
+        >>> d = tempfile.mkdtemp()
+        >>> write_cached(con, fsspec.filesystem("file"), d, d + "/x-1.parquet", "t", "x-")
+        >>> read_cached(con, fsspec.filesystem("file"), d + "/x-1.parquet", "u")
+        True
+    """
+    import pyarrow.parquet as pq
+
+    data = con.sql(f"SELECT * FROM {table}").arrow()
+    if hasattr(data, "read_all"):  # a RecordBatchReader in newer DuckDB releases
+        data = data.read_all()
+    tmp = f"{folder}/.tmp-{uuid.uuid4().hex}"
+    try:
+        fs.makedirs(folder, exist_ok=True)
+        with fs.open(tmp, "wb") as f:
+            pq.write_table(data, f, compression="zstd")
+        fs.mv(tmp, path)
+        for old in fs.ls(folder, detail=False):
+            name = str(old).rsplit("/", 1)[-1]
+            if name.startswith(prefix) and str(old).rstrip("/") != path:
+                fs.rm(old)
+    except OSError:  # a read-only lake: computed again at the next open
+        try:
+            if fs.exists(tmp):
+                fs.rm(tmp)
+        except OSError:
+            pass

@@ -132,8 +132,8 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
         read += parts + (legacy[1] if legacy else [])
         if parts or legacy:
             _table_view(con, table, parts, legacy[0] if legacy else None)
-    from pdnkit.openings.lake import attach_novelties
     from pdnkit.store.lakecopies import attach_copies
+    from pdnkit.store.lakenovelties import attach_novelties
 
     # the groups of copies, then the novelties among the games counted once: over the whole
     # lake (kept in it by its writer: keep_copies, keep_novelties)
@@ -147,7 +147,7 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
 
 
 def _novelty_sources(entries: list[SourceEntry]) -> list[tuple[int, str, int, int]]:
-    """What a lake's novelties depend on (:func:`pdnkit.openings.lake.novelty_digest`)."""
+    """What a lake's novelties depend on (:func:`pdnkit.store.lakenovelties.novelty_digest`)."""
     return [(e.file_id, e.sha256, e.game_base, e.games) for e in entries]
 
 
@@ -180,7 +180,7 @@ def keep_copies(lake: str | Path) -> bool:
 
 def keep_novelties(lake: str | Path) -> bool:
     """Compute the novelties of the whole lake and keep them in it, for its readers (who
-    write nothing: :func:`pdnkit.openings.lake.attach_novelties`); the lake's writer calls
+    write nothing: :func:`pdnkit.store.lakenovelties.attach_novelties`); the lake's writer calls
     it under the lake's lock once its sources are in. Returns whether a table was written
     (not when the lake has it for these sources, or holds no game).
 
@@ -189,7 +189,7 @@ def keep_novelties(lake: str | Path) -> bool:
         >>> keep_novelties(tempfile.mkdtemp())
         False
     """
-    from pdnkit.openings.lake import novelty_path, write_novelties
+    from pdnkit.store.lakenovelties import novelty_path, write_novelties
     from pdnkit.store.schema import schema_sql
 
     entries = read_manifest(lake)

@@ -478,17 +478,16 @@ def variant_rows() -> list[dict[str, Any]]:
         if dataclasses.is_dataclass(r):
             for f in dataclasses.fields(r):
                 settings[f.name] = _jsonable(getattr(r, f.name))
-        first = getattr(r, "first_mover", None)
         rows.append({
             "name": r.name,
-            "edition": getattr(r, "edition", None),
-            "title": getattr(r, "title", None),
-            "gametype": getattr(r, "gametype", None),
-            "gametype_full": getattr(r, "gametype_full", None),
-            "aliases": list(getattr(r, "aliases", ()) or ()),
-            "board": f"{r.width}x{r.height}" if hasattr(r, "width") else None,
-            "first_mover": None if first is None else str(first),
-            "notation": getattr(r, "notation", None),
+            "edition": r.edition,
+            "title": r.title,
+            "gametype": r.gametype,
+            "gametype_full": r.gametype_full,
+            "aliases": list(r.aliases),
+            "board": f"{r.width}x{r.height}",
+            "first_mover": None if r.first_mover is None else str(r.first_mover),
+            "notation": r.notation,
             "settings": json.dumps(settings, sort_keys=True),
         })
     return rows

@@ -281,7 +281,7 @@ def _no_self_aliases(src: Sources) -> None:
                  "opening_tables and opening_pending")
 def _opening_columns(src: Sources) -> None:
     """Nothing to rewrite: the new columns and tables start empty, the fill step
-    ``pdnkit.openings.database:fill_upgrade`` (below) fills the columns."""
+    ``pdnkit.store.openingdb:fill_upgrade`` (below) fills the columns."""
 
 
 def fill_result_source(con: duckdb.DuckDBPyConnection) -> None:
@@ -366,7 +366,7 @@ register_fill("games", ["date_first", "date_last", "date_precision", "date_text"
 # the openings' columns, classified from the stored positions (a fill whose columns
 # schema.sql does not have never runs: this waits for the columns and the function)
 register_fill("games", ["opening_code", "opening_name", "opening_ply"],
-              "pdnkit.openings.database:fill_upgrade", what="games.opening_* from the positions",
+              "pdnkit.store.openingdb:fill_upgrade", what="games.opening_* from the positions",
               adds=(("findings", "code = 'opening-tag-mismatch'"),))
 # the groups of copies, from the moves and tags (after the openings: the novelties are then
 # computed again among the games counted once)

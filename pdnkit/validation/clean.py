@@ -72,7 +72,7 @@ class FinalState:
         self.rules = rules
         self.state = state
         self._terminal = not core.has_moves(rules, state)
-        self._losing = bool(getattr(rules, "losing_game", False))
+        self._losing = rules.losing_game
 
     @property
     def side(self) -> int:
@@ -140,7 +140,7 @@ def _start(rules: Rules) -> _Start | None:
     if hit is not None and hit[0] is rules:
         return hit[1]
     # (the core replays ``rules``: the main line came as LaneNodes, coreline.main_line)
-    ok = compiled.draw_run() is not None and not getattr(rules, "wins_on_promotion", False)
+    ok = compiled.draw_run() is not None and not rules.wins_on_promotion
     start = _Start(rules) if ok else None
     _STARTS[id(rules)] = (rules, start)
     return start

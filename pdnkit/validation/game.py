@@ -125,9 +125,12 @@ def header_findings(record: GameRecord) -> list[Finding]:
 
 
 def _name_rules(report: GameReport, rules: Rules | None, edition: str | None) -> None:
-    report.variant = getattr(rules, "name", None)
-    report.gametype = getattr(rules, "gametype", None)
-    report.edition = edition or getattr(rules, "edition", None)
+    if rules is None:
+        report.variant = report.gametype = None
+        report.edition = edition
+        return
+    report.variant, report.gametype = rules.name, rules.gametype
+    report.edition = edition or rules.edition
 
 
 def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],

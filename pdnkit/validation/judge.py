@@ -243,7 +243,7 @@ def judge_result(report: GameReport, record: GameRecord, rules: Rules, conventio
     # what the rules say: the final position decides, or an automatic draw was reached
     decided: str | None = None
     why = ""
-    if complete and pos is not None and getattr(rules, "wins_on_promotion", False):
+    if complete and pos is not None and rules.wins_on_promotion:
         winner = pos.winner()  # the first king wins (Breakthrough, RULES.md 2.5)
         if winner is not None:
             decided = "white" if int(winner) == 0 else "black"
@@ -254,9 +254,9 @@ def judge_result(report: GameReport, record: GameRecord, rules: Rules, conventio
                    "end and so loses")
     elif complete and pos is not None and pos.is_terminal():
         mover = int(pos.side)
-        loser = mover if not getattr(rules, "losing_game", False) else 1 - mover
+        loser = mover if not rules.losing_game else 1 - mover
         decided = "black" if loser == 0 else "white"
-        what = "wins" if getattr(rules, "losing_game", False) else "loses"
+        what = "wins" if rules.losing_game else "loses"
         why = (f"{'White' if mover == 0 else 'Black'} has no legal move at the end and so "
                f"{what}")
     verdict = decided

@@ -119,29 +119,15 @@ def parse_squares(rules: Rules, tokens: Sequence[str]) -> list[int] | str:
 
 def _relaxed_positions(pos: Position) -> list[tuple[str | None, Position]]:
     """Copies of ``pos`` under rules with a growing prefix of the capture precedence keys:
-    ``[(None, no filter), (key1, keys[:1]), ...]``. Empty when the rules have no such field."""
+    ``[(None, no filter), (key1, keys[:1]), ...]``. Empty when the rules have no
+    precedence keys."""
     rules = pos.rules
-    name = _precedence_field(rules)
-    if name is None:
-        return []
-    keys: tuple[str, ...] = tuple(getattr(rules, name))
+    keys = tuple(rules.capture_precedence)
     out: list[tuple[str | None, Position]] = []
     for i in range(len(keys)):
-        r = _replace_rules(rules, **{name: keys[:i]})
+        r = _replace_rules(rules, capture_precedence=keys[:i])
         out.append((keys[i - 1] if i else None, _same_position(pos, r)))
     return out
-
-
-_PRECEDENCE_NAMES = ("capture_precedence", "capture_choice", "capture_priority",
-                     "capture_rule", "capture_filters", "choice")
-
-
-def _precedence_field(rules: Rules) -> str | None:
-    for n in _PRECEDENCE_NAMES:
-        v = getattr(rules, n, None)
-        if isinstance(v, tuple) and all(isinstance(x, str) for x in v):
-            return n
-    return None
 
 
 def _same_position(pos: Position, rules: Rules) -> Position:
@@ -235,7 +221,7 @@ def _relaxation_note(pos: Position, sq: Sequence[int]) -> str | None:
     explains it (e.g. an Italian man taking a king)."""
     rules = pos.rules
     for name, value, note in _RELAXATIONS:
-        if getattr(rules, name, value) == value:
+        if getattr(rules, name) == value:
             continue
         rp = _same_position(pos, _replace_rules(rules, **{name: value}))
         if _select(rp, rp.legal_moves(), sq):
@@ -244,8 +230,7 @@ def _relaxation_note(pos: Position, sq: Sequence[int]) -> str | None:
 
 
 def _precedence_field_last(rules: Rules) -> str | None:
-    name = _precedence_field(rules)
-    keys: tuple[str, ...] = tuple(getattr(rules, name)) if name else ()
+    keys = tuple(rules.capture_precedence)
     return keys[-1] if keys else None
 
 
@@ -398,7 +383,7 @@ def partial_capture(pos: Position, sq: Sequence[int]) -> Move | None:
     if piece is None or int(piece[0]) != int(pos.side):
         return None
     promo = pos.rules.geometry.promotion_squares(int(pos.side))
-    crown_mid = getattr(pos.rules, "promotion_during_capture", "pass") == "king"
+    crown_mid = pos.rules.promotion_during_capture == "king"
     for m in free.legal_moves(all_routes=True):
         if m.origin != o or not m.captured:
             continue

@@ -62,21 +62,25 @@ def file_games(source: Source, *, variant: str | None = None) -> Iterator[GameRe
 
 
 def db_games(db: DbLike, *, where: str | None = None, game_id: int | None = None,
-             limit: int | None = None) -> Iterator[tuple[int, str, GameReport]]:
+             limit: int | None = None, all_copies: bool = False
+             ) -> Iterator[tuple[int, str, GameReport]]:
     """``(game_id, source label, report)`` for the games of a database that match ``where``
-    (an SQL condition on ``games``) or the one ``game_id``, in game_id order. A database
-    opened from a path is closed when the games run out (or the iterator is closed).
+    (an SQL condition on ``games``) or the one ``game_id``, in game_id order: each game once
+    (the copies of a game left out, ``games.duplicate_of``), every record with
+    ``all_copies``; the one ``game_id`` whatever it is. A database opened from a path is
+    closed when the games run out (or the iterator is closed).
 
     >>> from pdnkit.store import connect
     >>> list(db_games(connect(":memory:"), where="status = 'error'"))
     []
     """
     with reading(db) as con:
-        yield from _games(con, where, game_id, limit)
+        yield from _games(con, where, game_id, limit, all_copies)
 
 
 def _games(con: duckdb.DuckDBPyConnection, where: str | None, game_id: int | None,
-           limit: int | None) -> Iterator[tuple[int, str, GameReport]]:
+           limit: int | None, all_copies: bool = False
+           ) -> Iterator[tuple[int, str, GameReport]]:
     """The games of :func:`db_games` from the open connection ``con``."""
     from pdnkit.pdn import parse_game
     from pdnkit.validation import replay
@@ -86,6 +90,8 @@ def _games(con: duckdb.DuckDBPyConnection, where: str | None, game_id: int | Non
         cond, params = "g.game_id = ?", [int(game_id)]
     elif where:
         cond = f"({where})"
+    if game_id is None and not all_copies:  # each game once: the record standing for it
+        cond += " AND g.duplicate_of IS NULL"
     sql = (f"SELECT g.game_id, g.game_index, g.variant, g.edition, g.raw_pdn, f.path "
            f"FROM games g LEFT JOIN files f ON f.file_id = g.file_id WHERE {cond} "
            f"ORDER BY g.game_id" + (f" LIMIT {int(limit)}" if limit else ""))

@@ -159,9 +159,10 @@ def _build(models: Iterable[GameModel], title: str) -> tuple[str, list[dict[str,
 
 
 def db_models(db: Any, *, where: str | None = None, game_id: int | None = None,
-              limit: int | None = None, engine: str | None = None) -> Iterator[GameModel]:
+              limit: int | None = None, engine: str | None = None,
+              all_copies: bool = False) -> Iterator[GameModel]:
     """The view models of the games of a database (``where``: an SQL condition on
-    ``games``; or the one ``game_id``), each with its engine analysis where the database has
+    ``games``, each game once unless ``all_copies``; or the one ``game_id``), each with its engine analysis where the database has
     one (``engine``: which, of several, :func:`pdnkit.store.evals.choose_key`): what
     ``pdnkit view --db`` and the explorer's game pane show.
 
@@ -176,7 +177,8 @@ def db_models(db: Any, *, where: str | None = None, game_id: int | None = None,
 
     with reading(db) as con:
         key = choose_key(con, engine)  # default: the one with the most positions
-        for gid, label, report in db_games(con, where=where, game_id=game_id, limit=limit):
+        for gid, label, report in db_games(con, where=where, game_id=game_id, limit=limit,
+                                           all_copies=all_copies):
             model = game_model(report, source=label)
             if key is not None:
                 evals, found = db_analysis(con, gid, key)
@@ -185,9 +187,11 @@ def db_models(db: Any, *, where: str | None = None, game_id: int | None = None,
 
 
 def _models(source: Any, db: Any, where: str | None, variant: str | None,
-            limit: int | None, engine: str | None = None) -> Iterable[GameModel]:
+            limit: int | None, engine: str | None = None,
+            all_copies: bool = False) -> Iterable[GameModel]:
     if db is not None:
-        yield from db_models(db, where=where, limit=limit, engine=engine)
+        yield from db_models(db, where=where, limit=limit, engine=engine,
+                             all_copies=all_copies)
         return
     from pdnkit.viewer.fetch import file_games
 
@@ -208,9 +212,12 @@ def _name(source: Any, db: Any, where: str | None) -> str:
 
 def view(source: Any = None, *, out: str | Path = "games.html", db: Any = None,
          where: str | None = None, variant: str | None = None, limit: int | None = None,
-         title: str | None = None, engine: str | None = None) -> ViewSummary:
+         title: str | None = None, engine: str | None = None,
+         all_copies: bool = False) -> ViewSummary:
     """Write the viewer page of a PDN file or folder, or of the database games matching
-    ``where`` (an SQL condition on ``games``), to ``out``; return a :class:`ViewSummary`.
+    ``where`` (an SQL condition on ``games``; each game once, by the record that stands for
+    its copies, or every record with ``all_copies``), to ``out``; return a
+    :class:`ViewSummary`.
     Where the database holds an engine analysis (``pdnkit analyse``; ``engine`` chooses one
     of several, :func:`pdnkit.store.evals.choose_key`), each game shows its evaluation graph
     and the analysis findings; a PDN file's ``[%eval]`` comments give the graph too.
@@ -222,7 +229,7 @@ def view(source: Any = None, *, out: str | Path = "games.html", db: Any = None,
     """
     if source is None and db is None:
         raise ArgumentError("give a PDN file or a database")
-    models = _models(source, db, where, variant, limit, engine)
+    models = _models(source, db, where, variant, limit, engine, all_copies)
     name = title or _name(source, db, where)
     text, index = _build(models, f"pdnkit view: {name}")
     path = Path(out)

@@ -16,7 +16,7 @@ from tests.imported import modules_after
 HEAVY = ("pandas", "pyarrow", "duckdb", "numpy", "lark", "matplotlib", "fsspec", "pydantic")
 #: the jobs stage and what only it needs, the PDN writer (convert), Lark's parser module
 NOT_WITH_ONE_JOB = ("pdnkit.validation.jobs", "concurrent.futures", "pdnkit.validation.rewrite",
-                    "pdnkit.pdn.writer", "pdnkit.cli.store_cmd", "pdnkit.cli.analysis_cmd")
+                    "pdnkit.pdn.writer", "pdnkit.cli.store_cmd", "pdnkit.cli.stats_cmd")
 
 
 @pytest.fixture

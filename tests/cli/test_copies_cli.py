@@ -44,13 +44,21 @@ def test_duplicates_as_json(db: Path, sources: tuple[Path, Path]) -> None:
 
 
 def test_every_read_command_takes_all_copies(db: Path, tmp_path: Path) -> None:
-    once = {"stats players": 12, "stats results": 6}
-    for args, col in ((["stats", "players"], "games"), (["stats", "results"], "games")):
+    # (games a player: each game twice; the truncated copy, its result open, is not rated)
+    counts = {"stats players": (12, 24), "stats results": (6, 12), "ratings": (12, 22)}
+    for args, col in ((["stats", "players"], "games"), (["stats", "results"], "games"),
+                      (["ratings"], "games")):
         a = json.loads(cli(*args, "--db", db, "-f", "json")[1])
         b = json.loads(cli(*args, "--db", db, "-f", "json", "--all-copies")[1])
-        assert sum(r[col] for r in a) == once[" ".join(args)]
-        assert sum(r[col] for r in b) == 2 * once[" ".join(args)]
+        assert (sum(r[col] for r in a), sum(r[col] for r in b)) == counts[" ".join(args)]
+    listed = [json.loads(cli("games", "--db", db, "-f", "json", *x)[1])
+              for x in ([], ["--all-copies"])]
+    assert [len(x) for x in listed] == [6, 12]
+    for extra, n in (([], 6), (["--all-copies"], 12)):
+        code, out, err = cli("view", "--db", db, "--out", tmp_path / "v.html", *extra)
+        assert code == 0 and f": {n} games," in out, err
     for args in (["stats", "openings", "--plies", "2"], ["stats", "novelties"],
+                 ["stats", "accuracy"], ["games", "--player", "Sijbrands", "--match"],
                  ["stats", "lengths"], ["stats", "findings"],
                  ["stats", "crosstable", "--event", "Club"], ["tree"],
                  ["search", "--pattern", "W28"], ["openings", "list", "--variant", "russian"],

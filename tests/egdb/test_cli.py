@@ -102,3 +102,15 @@ def test_info_counts_per_piece_count(folder) -> None:
                                ("english", 3, 261224, 20, 20)]
     r = run("egdb", "info", "russian", "--dir", folder, "--format", "json")
     assert json.loads(r.stdout) == []
+
+
+def test_info_by_signature_counts_kings_only(folder) -> None:
+    """Schaeffer et al. 2007 (and OEIS A055213's split): one king against one, 32 x 31 = 992;
+    two against one, C(32, 2) x 30 = 14,880; the rows add up to the piece counts."""
+    r = run("egdb", "info", "english", "--dir", folder, "--signatures", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    rows = json.loads(r.stdout)
+    by_label = {x["label"]: x["positions"] for x in rows}
+    assert (by_label["K v K"], by_label["2K v K"], by_label["K v 2K"]) == (992, 14_880, 14_880)
+    totals = {n: sum(x["positions"] for x in rows if x["pieces"] == n) for n in (1, 2, 3)}
+    assert totals == {1: 120, 2: 6_972, 3: 261_224} and len(rows) == 4 + 10 + 20

@@ -101,3 +101,70 @@ def test_report_on_real_english_games_four_pieces(tmp_path_factory, tmp_path,
     assert _stored(db) == sorted((r.game_id, r.code, r.ply, r.fen)
                                  for r in verdicts.itertuples(index=False))
     forget_databases()
+
+
+#: the variants of the shared real files that have databases (Frisian's have none)
+REAL = ("english", "russian", "brazilian", "czech", "italian", "international",
+        "antidraughts", "breakthrough")
+
+
+def _pieces(fen: str) -> int:
+    return sum(1 for part in fen.split(":")[1:] for sq in part[1:].split(",") if sq)
+
+
+def _best_moves_keep_the_value(folder, verdicts) -> None:
+    """Each verdict's best moves lead where the value before says: a win in n to a loss in
+    n - 1 for the opponent, a draw to a draw."""
+    for row in verdicts.itertuples(index=False):
+        db = Egdb(row.variant, folder)
+        pos = parse_fen(row.fen, db.rules)
+        before = db.verdict(pos)
+        for text in row.best_moves:
+            (move,) = match_move(pos, text)
+            after = db.verdict(pos.play(move))
+            if before.value == "win":
+                assert (after.value, after.plies) == ("loss", before.plies - 1)
+            elif before.value == "draw":
+                assert after.value == "draw"
+            else:
+                assert (after.value, after.plies) == ("win", before.plies - 1)
+
+
+@pytest.mark.slow
+def test_report_on_every_real_file_three_pieces(tmp_path_factory, tmp_path,
+                                                 monkeypatch) -> None:
+    """Every shared real file imported with every variant's databases of up to 3 pieces:
+    the games judged are those whose final position has at most 3 pieces, every verdict is
+    right when probed again (the value before and after the move, the best moves), the
+    findings stored at import are the report's, and the report's section counts them."""
+    compiled(get_rules("english"))
+    folder = tmp_path_factory.mktemp("egdb-real-all")
+    for variant in REAL:
+        build(variant, 3, directory=folder)
+    db = _import(folder, [shared_path("real")], tmp_path, monkeypatch)
+    from pdnkit.reports import endgame_report
+    from pdnkit.stats.endings import egdb_verdicts
+    from pdnkit.store import connect
+
+    verdicts = egdb_verdicts(db)
+    assert len(verdicts) >= 2 and set(verdicts["variant"]) <= set(REAL)
+    _check_against_the_databases(folder, verdicts)
+    _best_moves_keep_the_value(folder, verdicts)
+    assert _stored(db) == sorted((r.game_id, r.code, r.ply, r.fen)
+                                 for r in verdicts.itertuples(index=False))
+    con = connect(db, read_only=True)
+    finals = con.execute("SELECT game_id, variant, final_fen FROM games WHERE final_fen IS "
+                         "NOT NULL AND duplicate_of IS NULL").fetchall()
+    con.close()
+    judged = sum(1 for _, v, fen in finals if v in REAL and _pieces(fen) <= 3)
+    counts = verdicts["code"].value_counts().to_dict()
+    md = endgame_report(db)
+    section = md.split("## Endgame databases")[1].split("\n## ")[0]
+    assert f"{judged} games end in positions the built endgame databases hold" in section
+    assert (f"{counts.get('win-thrown-away', 0)} wins thrown away, "
+            f"{counts.get('draw-thrown-away', 0)} draws thrown away, "
+            f"{counts.get('result-vs-egdb', 0)} results against the databases") in section
+    html = endgame_report(db, fmt="html")
+    part = html.split("<h2>Endgame databases</h2>")[1].split("<h2>")[0]
+    assert part.count("<svg") == min(12, len(verdicts))
+    forget_databases()

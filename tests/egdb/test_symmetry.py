@@ -51,3 +51,50 @@ def test_tables_that_differ_between_the_colours_are_not_symmetric() -> None:
     retro.add((0, 1, 0, 0), 1, bytes(64))
     with pytest.raises(ValueError, match="not the same for both colours"):
         retro.mirror((0, 0, 0, 1))
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    # RULES.md 2.13: Turkish men step forward or sideways, so the left-right mirror keeps
+    # them; its kings move like rooks over all 64 squares, so every turn and reflection of
+    # the square keeps a board of kings alone
+    ("turkish", (2, 8)),
+    # the dark squares: the half-turn and the two diagonal reflections keep the kings'
+    # diagonals; no reflection keeps men that move forward only (without swapping colours)
+    ("english", (1, 4)), ("russian", (1, 4)), ("italian", (1, 4)), ("international", (1, 4))])
+def test_board_symmetries_are_read_from_the_tables(name: str, expected) -> None:
+    from pdnkit.rules import get_rules
+
+    assert compiled(get_rules(name)).retro.board_symmetries() == expected
+
+
+def _both_ways(retro: Retro, sigs) -> None:
+    """Each signature solved on one position of each class under the board symmetries and
+    on every position: the same codes and counts, byte for byte."""
+    try:
+        for sig in sigs:
+            retro.board_symmetries(True)
+            reduced = retro.solve(sig)
+            retro.board_symmetries(False)
+            plain = retro.solve(sig)
+            assert reduced.codes == plain.codes, sig
+            assert reduced[2:7] == plain[2:7], sig
+            retro.add(sig, reduced.width, reduced.codes)
+    finally:
+        retro.board_symmetries(True)
+
+
+#: Turkish's three pieces take half a minute both ways: by default the kings alone and one
+#: signature of men and kings, after the two pieces
+TURKISH = [*build_order(2), Signature(0, 2, 0, 1), Signature(0, 1, 0, 2), Signature(1, 1, 0, 1)]
+
+
+@pytest.mark.parametrize(("name", "sigs"), [
+    ("turkish", TURKISH),
+    pytest.param("turkish", build_order(3), marks=pytest.mark.slow),
+    ("english", build_order(3)),
+    ("giveaway", build_order(3)),
+    ("international", [*build_order(2), Signature(0, 2, 0, 1), Signature(0, 1, 0, 2)])])
+def test_solved_by_classes_equals_every_position_solved(name: str, sigs) -> None:
+    from pdnkit.rules import get_rules
+
+    _both_ways(compiled(get_rules(name)).retro, sigs)  # (a new index of its own)

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from pdnkit.cli import app
 from pdnkit.openings import OpeningTableError
-from pdnkit.openings.database import fill_database, load_opening_table
-from pdnkit.openings.listing import classify, list_openings
 from pdnkit.store import connect, import_files
+from pdnkit.store.openingdb import fill_database, load_opening_table
+from pdnkit.store.openinglist import classify, list_openings
 from pdnkit.store.session import LakeIsReadOnlyError
 from tests.openings.test_database import game, write
 

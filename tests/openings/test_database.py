@@ -16,10 +16,10 @@ import duckdb
 import pytest
 
 from pdnkit.findings import CODES, explain
-from pdnkit.openings.database import fill_database
 from pdnkit.rules import Position, get_rules, match_move
 from pdnkit.stats import ballots, named_openings, novelties, openings, tree
 from pdnkit.store import connect, import_files
+from pdnkit.store.openingdb import fill_database
 
 
 def game(moves: str, *, date: str | None = None, result: str = "*", tags: str = "",

@@ -1,5 +1,5 @@
 """An older database gains the opening columns through the store's upgrade: the fill step
-the registry names (``pdnkit.openings.database:fill_upgrade``, :mod:`pdnkit.store.upgrades`) runs on
+the registry names (``pdnkit.store.openingdb:fill_upgrade``, :mod:`pdnkit.store.upgrades`) runs on
 the upgrade's copy and gives the columns a fresh import gives, novelties and the
 opening-tag finding included; a write command upgrades such a database on its own, and the
 version-4 database of the store's upgrade tests comes out classified like a fresh import."""
@@ -12,8 +12,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pdnkit.openings.database import fill_database
 from pdnkit.store import DatabaseError, connect, import_files, upgrades
+from pdnkit.store.openingdb import fill_database
 from pdnkit.store.upgrades import FILL_STEPS, needs_upgrade, upgrade
 from tests.openings.test_database import game, write
 from tests.store.legacy import record_as, version_4_database
@@ -60,7 +60,7 @@ def _labels(db: Path) -> list[tuple[object, ...]]:
 def test_the_openings_fill_step_is_registered_by_name() -> None:
     step = next(s for s in FILL_STEPS if s.what == FILL)
     assert step.table == "games" and "opening_code" in step.columns
-    from pdnkit.openings.database import fill_upgrade
+    from pdnkit.store.openingdb import fill_upgrade
 
     assert step.function() is fill_upgrade
 

@@ -139,3 +139,24 @@ def test_the_runs_cover_the_compiled_core() -> None:
             if isinstance(run, CoreRun):
                 kinds.add(type(run.fields) is LaneFields)
     assert kinds == {True, False}
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled core is not built")
+def test_one_batch_of_runs_of_every_kind() -> None:
+    """A batch mixing compiled runs of two boards (one with a full-path ply, written as
+    hand-checked above) and Python runs: each ply's canonical notation is its own run's,
+    in order, whatever the runs around it."""
+    russian = '[GameType "25"] 1. c3-d4 f6-e5 2. d4:f6 g7:e5 *'
+    intl = '[GameType "20"] 1. 32-28 19-23 2. 28x19 14x23 *'
+    compiled = [next(validate(g, compact=True)).plain for g in (FULL_PATH, russian, intl)]
+    with pure_core():
+        python = [next(validate(g, compact=True)).plain for g in (russian, intl)]
+    runs = [compiled[0], python[0], compiled[1], python[1], compiled[2], compiled[0]]
+    assert all(r is not None for r in runs)
+    chunks = [run_chunk(r, board_layout(r.rules)) for r in runs]
+    got = run_columns(chunks)["canonical"].to_pylist()
+    full = ["47x38x20x9x36", "10-15", "36-41"]
+    assert got == [*full, "c3-d4", "f6-e5", "d4:f6", "g7:e5", "c3-d4", "f6-e5", "d4:f6",
+                   "g7:e5", "32-28", "19-23", "28x19", "14x23", "32-28", "19-23", "28x19",
+                   "14x23", *full]
+    assert got == [n for r in runs for n in r.notations()]

@@ -74,6 +74,23 @@ def test_games_answers_the_rows_of_the_command_with_the_total(served: Served) ->
     assert {r["ply"] for r in node} == {1}
 
 
+def test_every_record_with_all_copies(served: Served) -> None:
+    """Each game counts once, as the command counts it; ``all_copies=1`` is
+    ``--all-copies`` (the demo holds one copy of an international game)."""
+    for flag, extra in (({}, []), ({"all_copies": "1"}, ["--all-copies"])):
+        q = urlencode({"variant": "international", **flag})
+        assert served.json(f"/api/tree?{q}") == _cli_json(
+            "tree", "--db", served.db, "--variant", "international", *extra)
+        assert served.json(f"/api/stats?kind=players&{q}") == _cli_json(
+            "stats", "players", "--db", served.db, "--variant", "international", *extra)
+        assert served.json(f"/api/games?{q}") == _cli_json(
+            "games", "--db", served.db, "--variant", "international", *extra)
+    totals = [int(served.get(f"/api/games?variant=international{x}")[1]["x-total-count"])
+              for x in ("", "&all_copies=0", "&all_copies=1")]
+    assert totals == [52, 52, 53]
+    assert served.get("/api/games?all_copies=maybe")[0] == 400
+
+
 def test_search_answers_the_rows_of_the_command(served: Served) -> None:
     api = served.json("/api/search?" + _q(pattern="W28:B19:E23", variant="international",
                                           first="1"))
@@ -231,12 +248,13 @@ def test_answers_in_parallel_equal_answers_in_turn(served: Served) -> None:
 def test_info_lists_the_variants_by_games(served: Served) -> None:
     from pdnkit.store import query
 
-    info = served.json("/api/info")
+    info = served.json("/api/info")  # each game once: the demo's one copy left out
     counts = query("SELECT variant, count(*) AS n FROM games WHERE variant IS NOT NULL "
-                   "GROUP BY ALL ORDER BY n DESC, variant", db=served.db)
+                   "AND duplicate_of IS NULL GROUP BY ALL ORDER BY n DESC, variant",
+                   db=served.db)
     assert [(v["variant"], v["games"]) for v in info["variants"]] == \
         list(counts.itertuples(index=False, name=None))
-    assert info["database"] == "pdnkit-demo.duckdb" and info["games"] == 200
+    assert info["database"] == "pdnkit-demo.duckdb" and info["games"] == 199
     assert served.get("/api/info?x=1")[0] == 400
 
 

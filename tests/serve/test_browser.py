@@ -320,3 +320,20 @@ def test_the_searchs_position_is_explored_from_the_search(page: Any, served: Ser
     _wait_node(page, 0)
     assert _table(page) == [_as_shown(r) for r in _api(
         served, "/api/tree", variant="international", moves="32-28")]
+
+
+def test_all_copies_counts_every_record(page: Any, served: Served) -> None:
+    """The filter bar's "all copies" box asks for every record (the demo holds one copy of
+    an international game), and the address keeps it."""
+    page.goto(served.url + "#variant=international")
+    _wait_node(page, 0)
+    once = served.get("/api/games?variant=international")[1]["x-total-count"]
+    every = served.get("/api/games?variant=international&all_copies=1")[1]["x-total-count"]
+    assert int(every) == int(once) + 1
+    page.wait_for_selector(f"#gl-count:text-is('({once})')")
+    page.check("#f-copies")
+    page.wait_for_selector(f"#gl-count:text-is('({every})')")
+    assert "all_copies=1" in page.url
+    page.click("#f-clear")
+    page.wait_for_selector(f"#gl-count:text-is('({once})')")
+    assert not page.is_checked("#f-copies")

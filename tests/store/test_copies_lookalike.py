@@ -24,9 +24,8 @@ def answers(db: Path, events: list[str]) -> dict[str, object]:
     def js(df: object) -> object:
         return json.loads(df.to_json(orient="records", date_format="iso"))  # type: ignore[attr-defined]
 
-    # (by name, the code shown where several codes share a name, and its family, is
-    # chosen among equally frequent ones by the order of the rows: not this test's matter)
-    openings = named_openings(db, by="name").drop(columns=["code", "family"])
+    # (whole rows: by name, every code of the name's games and their tables, in order)
+    openings = named_openings(db, by="name")
     return {"players": js(players(db)), "openings": js(openings),
             "results": js(results(db, by=["variant", "event", "year"])),
             **{f"crosstable {e}": js(crosstable(db, event=e)) for e in events}}

@@ -110,6 +110,10 @@ def test_every_table_shows_the_same_date_text(db: Path, tmp_path: Path) -> None:
         1: "2003-04-02", 2: "2003-03", 3: "1841"}
     ann = players(db).set_index("player").loc["Ann"]
     assert (ann["first_date"], ann["last_date"]) == ("1841", "2003-04-02")
+    from pdnkit.stats import games
+
+    listed = games(db)  # pdnkit games and the explorer's game list
+    assert [None if pd.isna(d) else d for d in listed["date"]] == [e[3] for e in EXPECTED]
     from pdnkit.viewer.page import view
 
     out = tmp_path / "v.html"

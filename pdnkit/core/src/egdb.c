@@ -102,6 +102,8 @@ int eg_init(Egdb *e, const Table *t, int losing_game, const char **why) {
     if (reverse_tables(e, why) < 0)
         return -1;
     eg_symmetry(e);
+    eg_board_symmetries(e);
+    e->use_sym = 1;
     return 0;
 }
 
@@ -252,7 +254,59 @@ typedef struct {
     uint64_t ncur, nnext;
     uint64_t *ev_start;
     int last_event;
+    int lone;                                  /* one side has no piece: nothing to take back */
+    int ng;                                    /* board symmetries used (identity first) */
+    const uint8_t (*g)[MAXSQ];
 } Work;
+
+/* The class of a position under the board symmetries (egdbsym.c): its representative, the
+ * image with the smallest (white, black, kings) bitboards, into rep, and how many of the
+ * symmetries leave it as it is (stab). Returns whether p is its class's representative. The
+ * solver decides the representatives only; a move into a class counts with a weight
+ * (child_decided). */
+static int represent(const Work *w, const Pos *p, Pos *rep, int *stab) {
+    *rep = *p;
+    int same = 1, own = 1, n = 0, s;
+    uint8_t sq[EG_MAXP], black[EG_MAXP], king[EG_MAXP];
+    EACH(s, p->w | p->b) {
+        sq[n] = (uint8_t)s;
+        black[n] = (uint8_t)HAS(p->b, s);
+        king[n++] = (uint8_t)HAS(p->k, s);
+    }
+    for (int i = 1; i < w->ng; i++) {
+        const uint8_t *g = w->g[i];
+        bb_t iw = 0, ib = 0, ik = 0;
+        for (int j = 0; j < n; j++) {
+            bb_t t = BIT(g[sq[j]]);
+            if (black[j])
+                ib |= t;
+            else
+                iw |= t;
+            if (king[j])
+                ik |= t;
+        }
+        if (iw == p->w && ib == p->b && ik == p->k) {
+            same++;
+            continue;
+        }
+        if (iw < rep->w || (iw == rep->w && (ib < rep->b || (ib == rep->b && ik < rep->k)))) {
+            rep->w = iw;
+            rep->b = ib;
+            rep->k = ik;
+            own = 0;
+        }
+    }
+    *stab = same;
+    return own;
+}
+
+/* The slot of a position of the signature being solved. */
+static uint64_t slot_of(const Work *w, const Pos *p) {
+    int sig;
+    uint64_t idx;
+    eg_index(w->e, p, &sig, &idx);
+    return (uint64_t)p->side * w->half + idx;
+}
 
 /* The value of a position without a legal move: the side to move loses (wins in a losing
  * game); in a variant won by the first king, the side that just moved has won if it has one. */
@@ -277,25 +331,35 @@ static int first_look(Work *w, Gen *g, uint64_t id, Decoded *dc) {
         w->val[id] = GAP;
         return 0;
     }
+    int stab;
+    Pos rep;
+    if (w->ng > 1 && !represent(w, &p, &rep, &stab)) {
+        w->val[id] = GAP; /* another of its class is solved (filled in at the end) */
+        return 0;
+    }
     g->n = 0;
     int n = gen_moves(g, &p, DUP_SET);
     if (n < 0)
         return -4;
     if (n == 0) {
         w->val[id] = terminal_code(e, &p);
-        w->cur[w->ncur++] = (uint32_t)id;
+        if (!w->lone)
+            w->cur[w->ncur++] = (uint32_t)id;
         return 0;
     }
     int inside = 0, nolose = 0, exit_win = 0, win_at = 0, dec_at = 0;
     for (int i = 0; i < n; i++) {
         const Move *m = &g->moves[i];
-        if (is_internal(m, &p)) {
+        int internal = is_internal(m, &p);
+        if (internal && !w->lone) {
             inside++;
             continue;
         }
         Pos c = p;
         play_move(e->t, &c, m);
-        int code = eg_lookup(e, &c);
+        /* with one side bare, a move inside leaves it to move without a move: its value is
+         * the end of the game's, an event like a move leaving the signature */
+        int code = internal ? terminal_code(e, &c) : eg_lookup(e, &c);
         if (code == EG_MISSING || code == EG_BAD)
             return -2;
         if (code == 0) {
@@ -313,7 +377,11 @@ static int first_look(Work *w, Gen *g, uint64_t id, Decoded *dc) {
                 win_at = d + 1;
         }
     }
-    w->rem[id] = (uint16_t)((inside + exit_win) | (nolose ? NOLOSE : 0));
+    /* the moves to decide, in units of 1/ng (child_decided) */
+    int units = (inside + exit_win) * w->ng;
+    if (units >= NOLOSE)
+        return -3;
+    w->rem[id] = (uint16_t)(units | (nolose ? NOLOSE : 0));
     w->wt[id] = (uint16_t)win_at;
     w->dt[id] = (uint16_t)(exit_win ? dec_at : 0);
     return 0;
@@ -360,8 +428,12 @@ static int bucket_events(Work *w) {
 }
 
 /* A child of position id was decided at ply t - 1: as a loss (the position wins at t) or
- * as a win (one move fewer to decide; when none is left and nothing saves it, it loses). */
-static void child_decided(Work *w, uint64_t id, int child_won, int t) {
+ * as a win (one move fewer to decide; when none is left and nothing saves it, it loses).
+ * rem counts ng units a move; under the board symmetries a move taken back from a class's
+ * lowest position q stands for units = (symmetries fixing the predecessor) * (positions of
+ * q's class) of them: summed over the moves into q, the moves from the predecessor's class
+ * into q's class, each once (orbit and stabiliser counting). */
+static void child_decided(Work *w, uint64_t id, int child_won, int t, int units) {
     if (w->val[id])
         return;
     if (!child_won) {
@@ -369,8 +441,8 @@ static void child_decided(Work *w, uint64_t id, int child_won, int t) {
         w->next[w->nnext++] = (uint32_t)id;
         return;
     }
-    uint16_t r = w->rem[id];
-    w->rem[id] = --r;
+    uint16_t r = (uint16_t)(w->rem[id] - units);
+    w->rem[id] = r;
     if (r == 0) {
         w->val[id] = code_of(t, 0);
         w->next[w->nnext++] = (uint32_t)id;
@@ -386,7 +458,11 @@ static void take_back(Work *w, uint64_t id, int t) {
     if (eg_decode(e, w->sig, qside, qside ? id - w->half : id, &q) < 0)
         return;
     int child_won = (w->val[id] - 1) & 1;
-    int mover = 1 - qside;
+    int mover = 1 - qside, qstab = 1;
+    Pos rep;
+    if (w->ng > 1)
+        represent(w, &q, &rep, &qstab);
+    int qclass = w->ng / qstab;
     bb_t own = mover ? q.b : q.w, occ = q.w | q.b;
     int d;
     EACH(d, own) {
@@ -407,20 +483,28 @@ static void take_back(Work *w, uint64_t id, int t) {
             if (king)
                 p.k ^= swap;
             p.side = mover;
-            int sig;
-            uint64_t idx;
-            if (eg_index(e, &p, &sig, &idx) < 0)
-                continue;
-            uint64_t pid = (uint64_t)mover * w->half + idx;
+            int pstab = 1; /* (a man came from a square it may stand on: p is indexed) */
+            uint64_t pid = w->ng > 1 && !represent(w, &p, &rep, &pstab) ? slot_of(w, &rep)
+                                                                         : slot_of(w, &p);
             if (w->val[pid])
-                continue; /* decided already (or a gap) */
+                continue; /* decided already */
             /* the move o-d is one of p's quiet moves by the tables (the squares between
              * empty); p must have no capture, and no king in a variant the first king wins */
             if ((tb->first_king_wins && p.k) || has_capture(tb, &p))
                 continue;
-            child_decided(w, pid, child_won, t);
+            child_decided(w, pid, child_won, t, pstab * qclass);
         }
     }
+}
+
+/* The value of a position not solved itself: its class's lowest position's (GAP: a gap). */
+static uint16_t class_value(const Work *w, uint64_t id) {
+    int side = id >= w->half, stab;
+    Pos p, rep;
+    if (eg_decode(w->e, w->sig, side, side ? id - w->half : id, &p) < 0)
+        return GAP;
+    represent(w, &p, &rep, &stab);
+    return w->val[slot_of(w, &rep)];
 }
 
 static void work_free(Work *w) {
@@ -444,7 +528,7 @@ static int propagate(Work *w, EgStats *st) {
         if (t <= w->last_event)
             for (uint64_t i = w->ev_start[t]; i < w->ev_start[t + 1]; i++) {
                 uint32_t x = w->ev[i];
-                child_decided(w, x & 0x7FFFFFFFu, (x >> 31) != 0, t);
+                child_decided(w, x & 0x7FFFFFFFu, (x >> 31) != 0, t, w->ng);
             }
         st->passes = t;
         if (!w->nnext && t >= w->last_event)
@@ -462,6 +546,10 @@ int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
     memset(st, 0, sizeof *st);
     w.e = e;
     w.sig = sig;
+    int kings_only = !sig[0] && !sig[2];
+    w.lone = !(sig[0] + sig[1]) || !(sig[2] + sig[3]);
+    w.ng = e->use_sym ? e->nsym[kings_only] : 1;
+    w.g = (const uint8_t(*)[MAXSQ])e->sym[kings_only];
     w.half = eg_half(e, sig[0], sig[1], sig[2], sig[3]);
     w.m = 2 * w.half;
     if (w.m >= 0x80000000ULL)
@@ -489,6 +577,8 @@ int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
     if (!rc)
         for (uint64_t id = 0; id < w.m; id++) {
             uint16_t v = w.val[id];
+            if (v == GAP && w.ng > 1)
+                v = class_value(&w, id);
             out[id] = v == GAP ? 0 : v;
             if (v != GAP)
                 eg_count(st, v);

@@ -49,6 +49,11 @@ typedef struct {
      * half-turn of the board, rot[s] the square it takes s to */
     int symmetric;
     uint8_t rot[MAXSQ];
+    /* the board symmetries that keep the colours (egdbsym.c), the identity first: [0] for
+     * signatures with men, [1] for kings alone; use_sym 0 solves every position */
+    int nsym[2];
+    uint8_t sym[2][8][MAXSQ];
+    int use_sym;
     EgSlot slots[EG_NSIG];
 } Egdb;
 
@@ -80,6 +85,7 @@ void eg_count(EgStats *st, uint16_t code);
  * signature's codes from those of its mirror (bm, bk, wm, wk), which must have been added:
  * 0 done, -2 the mirror is missing, -5 the variant is not symmetric */
 void eg_symmetry(Egdb *e);
+void eg_board_symmetries(Egdb *e);
 int eg_mirror(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st);
 
 #endif

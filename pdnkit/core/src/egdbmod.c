@@ -7,6 +7,8 @@
  *   egdb_solve(eg, sig) -> (codes, width, stats)     one signature solved (without the GIL)
  *   egdb_mirror(eg, sig) -> (codes, width, stats)    the same, read off (bm, bk, wm, wk)
  *   egdb_symmetric(eg) -> bool                       the colour symmetry holds (egdbsym.c)
+ *   egdb_board_symmetries(eg, use) -> (men, kings)   the board symmetries solve uses, with
+ *                                                    men and kings alone (use 0/1: off/on)
  *   egdb_probe(eg, records) -> bytes                 the code of each position (uint16 each)
  *   egdb_index(eg, records) -> bytes                 (signature code uint32, index uint64) each
  *   egdb_decode(eg, sig, side, idx) -> record|None   the position of a slot (None: a gap)
@@ -240,6 +242,21 @@ static PyObject *py_egdb_symmetric(PyObject *self, PyObject *cap) {
     return PyBool_FromLong(o->e.symmetric);
 }
 
+static PyObject *py_egdb_board_symmetries(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cap;
+    int use = -1;
+    if (!PyArg_ParseTuple(args, "O|i", &cap, &use))
+        return NULL;
+    EgObj *o = get_egdb(cap);
+    if (!o)
+        return NULL;
+    if (use >= 0)
+        o->e.use_sym = use ? 1 : 0;
+    return Py_BuildValue("(ii)", o->e.use_sym ? o->e.nsym[0] : 1,
+                         o->e.use_sym ? o->e.nsym[1] : 1);
+}
+
 static uint64_t word(const uint8_t *p) {
     uint64_t x = 0;
     for (int i = 7; i >= 0; i--)
@@ -377,6 +394,9 @@ PyMethodDef EGDB_METHODS[] = {
     {"egdb_solve", py_egdb_solve, METH_VARARGS, "egdb_solve(eg, sig) -> (codes, width, stats)"},
     {"egdb_mirror", py_egdb_mirror, METH_VARARGS,
      "egdb_mirror(eg, sig) -> (codes, width, stats) from the mirror signature's codes"},
+    {"egdb_board_symmetries", py_egdb_board_symmetries, METH_VARARGS,
+     "egdb_board_symmetries(eg, use=-1) -> (with men, kings alone): the board symmetries "
+     "egdb_solve uses (use 0 or 1 turns them off or on)"},
     {"egdb_symmetric", py_egdb_symmetric, METH_O,
      "egdb_symmetric(eg) -> the tables are the same for both colours under a half-turn"},
     {"egdb_probe", py_egdb_probe, METH_VARARGS, "egdb_probe(eg, records) -> uint16 codes"},

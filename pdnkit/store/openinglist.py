@@ -70,7 +70,7 @@ def list_openings(db: DbLike | None = None, *, variant: str | None = None,
     with reading(db) as con:
         names = _variants(variant)
         if variant is None:
-            from pdnkit.openings.database import stored_tables
+            from pdnkit.store.openingdb import stored_tables
 
             names += [t.variant for t in stored_tables(con) if t.variant not in names]
         return pd.DataFrame(_rows(con, names, entries, all_copies))
@@ -79,7 +79,7 @@ def list_openings(db: DbLike | None = None, *, variant: str | None = None,
 def _rows(con: duckdb.DuckDBPyConnection | None, variants: list[str],
           entries: bool, all_copies: bool = False) -> list[dict[str, object]]:
     """The rows of :func:`list_openings`."""
-    from pdnkit.openings.database import opening_book, stored_tables
+    from pdnkit.store.openingdb import opening_book, stored_tables
 
     out: list[dict[str, object]] = []
     for v in variants:
@@ -169,7 +169,7 @@ def classify(paths: Iterable[str | Path] | str | Path | None = None, *,
         if con is None:
             base = load_tables(v)
         else:
-            from pdnkit.openings.database import opening_book
+            from pdnkit.store.openingdb import opening_book
 
             base = opening_book(con, v)
         return base.combined(*extra[v]) if extra[v] else base
@@ -212,7 +212,7 @@ def _db_rows(db: DbLike, variant: str | None, book_of: _BookOf,
              all_copies: bool = False) -> list[dict[str, object]]:
     """The rows of :func:`classify` for a database's stored games."""
     from pdnkit.openings.book import Classification
-    from pdnkit.openings.database import stored_classifications
+    from pdnkit.store.openingdb import stored_classifications
     from pdnkit.store.session import reading
 
     with reading(db) as con:

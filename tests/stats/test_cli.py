@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from pdnkit.cli import app
 from pdnkit.store.db import schema_sql
-from tests.analysis.conftest import Builder, build_small
+from tests.stats.conftest import Builder, build_small
 
 runner = CliRunner()
 

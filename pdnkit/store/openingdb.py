@@ -14,7 +14,7 @@ tables users load, and the import's upkeep of classification and novelties.
   database made before these columns existed.
 * The import (:func:`pdnkit.store.import_files`) calls :func:`mark_removed` before it
   deletes a replaced file's games, :func:`mark_loaded` after a file's rows are in, and
-  :func:`settle_import` once at its end (see :mod:`pdnkit.openings.novelty_db`).
+  :func:`settle_import` once at its end (see :mod:`pdnkit.store.novelties`).
 
 Example:
     >>> from pdnkit.store import connect
@@ -38,7 +38,6 @@ from typing import TYPE_CHECKING
 
 from pdnkit.openings.book import Classification, OpeningBook, load_tables
 from pdnkit.openings.labels import FINDING_CODE, coded_family, tag_finding, tag_line
-from pdnkit.openings.novelty_db import affected_by_new, affected_by_removal, refresh_novelties
 from pdnkit.openings.table import (
     BitsKey,
     OpeningTableError,
@@ -50,6 +49,7 @@ from pdnkit.openings.table import (
 from pdnkit.openings.tagcheck import OPENING_TAGS
 from pdnkit.rows.bitboards import bits_source
 from pdnkit.rules import Position, get_rules
+from pdnkit.store.novelties import affected_by_new, affected_by_removal, refresh_novelties
 
 if TYPE_CHECKING:
     import duckdb

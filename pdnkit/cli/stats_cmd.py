@@ -1,4 +1,4 @@
-"""``pdnkit stats``, ``pdnkit tree``, ``pdnkit plot`` and ``pdnkit report``: analysis of a database.
+"""``pdnkit stats``, ``pdnkit tree``, ``pdnkit plot`` and ``pdnkit report``: reading a database.
 
 Each command is a thin shell over one library function: :func:`pdnkit.stats.stats`,
 :func:`pdnkit.stats.crosstable`, :func:`pdnkit.stats.tree`, :func:`pdnkit.plots.plot` and
@@ -260,6 +260,7 @@ def stats_accuracy(
     player: str | None = typer.Option(None, "--player", "-p",
                                       help="Only players whose name contains this text."),
     date_from: DateFrom = None, date_to: DateTo = None, min_games: MinGames = 1,
+    all_copies: AllCopies = False,
     fmt: Format = None, out: Out = None, wide: Wide = False,
 ) -> None:
     """Players by the engine's judgement: moves, average loss per move (men), missed shots, blunders and mistakes, and those per game; the most accurate first."""
@@ -268,7 +269,8 @@ def stats_accuracy(
     sink = output(fmt, out, [db], wide=wide)
     with usage_errors():
         df = accuracy(db, engine=engine, variant=variant, event=event, player=player,
-                      date_from=date_from, date_to=date_to, min_games=min_games)
+                      date_from=date_from, date_to=date_to, min_games=min_games,
+                      filter=read_filter(all_copies=all_copies))
     emit(df, sink, title=f"accuracy ({len(df)} players)")
 
 

@@ -18,7 +18,7 @@ novelty of a later game that reaches the new game's position at its novelty ply 
 before it (:func:`affected_by_new`), and removing games (a file replaced) only changes
 games that reached, before their novelty, a position first reached by a removed game
 (:func:`affected_by_removal`). The import marks those games in ``opening_pending`` and
-recomputes them at its end (:mod:`pdnkit.openings.database`).
+recomputes them at its end (:mod:`pdnkit.store.openingdb`).
 
 Example:
     >>> from pdnkit.store import connect, import_files

@@ -5,7 +5,7 @@ sources, and are never rewritten; a game's novelty depends on every other game o
 (a source imported later with older games changes it). So the lake's ``games`` view takes
 ``novelty_ply`` and ``novelty_from`` from a table computed over the whole lake
 (:func:`attach_novelties`, called when the lake is opened: the SQL of
-:mod:`pdnkit.openings.novelty_db` over the views, the same rule and order as a DuckDB import
+:mod:`pdnkit.store.novelties` over the views, the same rule and order as a DuckDB import
 of the same files). The lake's writer keeps the result in the lake
 (``_openings/novelties-<digest>.parquet``, the digest naming the manifest's sources):
 :func:`pdnkit.store.lakeview.keep_novelties`, at the end of ``pdnkit import --lake`` under the
@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pdnkit.openings.novelty_db import compute_novelties
+from pdnkit.store.lakeparts import read_cached, write_cached
+from pdnkit.store.novelties import compute_novelties
 
 if TYPE_CHECKING:
     import duckdb
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 Source = tuple[int, str, int, int]
 
 __all__ = ["CACHE_FOLDER", "RULE", "attach_novelties", "novelty_digest", "novelty_path",
-           "read_cached", "write_cached", "write_novelties"]
+           "write_novelties"]
 
 #: the lake's folder of computed opening data
 CACHE_FOLDER = "_openings"
@@ -113,64 +113,3 @@ def write_novelties(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, root
         return False
     write_cached(con, fs, f"{root}/{CACHE_FOLDER}", path, _TABLE, "novelties-")
     return bool(fs.exists(path))
-
-
-def read_cached(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, path: str,
-                table: str) -> bool:
-    """Load the table a lake keeps at ``path`` into ``table`` of ``con``; False when there
-    is none (or it cannot be read: a half-written file of another reader).
-
-    Example:
-        >>> import duckdb, fsspec
-        >>> read_cached(duckdb.connect(), fsspec.filesystem("file"), "/nowhere.parquet", "t")
-        False
-    """
-    import pyarrow.parquet as pq
-
-    try:
-        if not fs.exists(path):
-            return False
-        with fs.open(path, "rb") as f:
-            data = pq.read_table(f)
-    except (OSError, ValueError):  # unreadable (a half-written file of another reader)
-        return False
-    con.from_arrow(data).create(table)
-    return True
-
-
-def write_cached(con: duckdb.DuckDBPyConnection, fs: AbstractFileSystem, folder: str,
-                 path: str, table: str, prefix: str) -> None:
-    """Keep ``table`` of ``con`` at ``path`` in the lake's ``folder`` (written under a
-    temporary name, then renamed; the older files of the folder whose names start with
-    ``prefix`` removed); a lake that cannot be written keeps none. For the lake's writer,
-    under its lock.
-
-    Example:
-        >>> import duckdb, fsspec, tempfile
-        >>> con = duckdb.connect(); _ = con.execute("CREATE TABLE t AS SELECT 1 AS x")
-        >>> d = tempfile.mkdtemp()
-        >>> write_cached(con, fsspec.filesystem("file"), d, d + "/x-1.parquet", "t", "x-")
-        >>> read_cached(con, fsspec.filesystem("file"), d + "/x-1.parquet", "u")
-        True
-    """
-    import pyarrow.parquet as pq
-
-    data = con.sql(f"SELECT * FROM {table}").arrow()
-    if hasattr(data, "read_all"):  # a RecordBatchReader in newer DuckDB releases
-        data = data.read_all()
-    tmp = f"{folder}/.tmp-{uuid.uuid4().hex}"
-    try:
-        fs.makedirs(folder, exist_ok=True)
-        with fs.open(tmp, "wb") as f:
-            pq.write_table(data, f, compression="zstd")
-        fs.mv(tmp, path)
-        for old in fs.ls(folder, detail=False):
-            name = str(old).rsplit("/", 1)[-1]
-            if name.startswith(prefix) and str(old).rstrip("/") != path:
-                fs.rm(old)
-    except OSError:  # a read-only lake: computed again at the next open
-        try:
-            if fs.exists(tmp):
-                fs.rm(tmp)
-        except OSError:
-            pass

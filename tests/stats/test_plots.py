@@ -20,7 +20,7 @@ from pdnkit.plots import (
     square_heatmap,
 )
 from pdnkit.stats import findings, lengths, openings, results, square_counts
-from tests.analysis.conftest import memory_db
+from tests.stats.conftest import memory_db
 
 matplotlib.use("Agg")
 
