@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.openings.novelty_db import compute_novelties
+from pdnkit.store.novelties import compute_novelties
 from pdnkit.store import connect, import_files, ingest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,7 +61,7 @@ def test_a_settle_stopped_by_duckdb_is_said_and_settled_by_the_next_import(
     pytest.importorskip("pdnkit.core.compiled")
     import duckdb
 
-    import pdnkit.openings.database as odb
+    import pdnkit.store.openingdb as odb
     from pdnkit.store.db import DatabaseError
 
     a = _generated(tmp_path / "a.pdn", 3, 300)
@@ -109,7 +109,7 @@ def test_a_batch_out_of_memory_is_done_again_in_halves(tmp_path: Path,
     pytest.importorskip("pdnkit.core.compiled")
     import duckdb
 
-    import pdnkit.openings.database as odb
+    import pdnkit.store.openingdb as odb
 
     a = _generated(tmp_path / "a.pdn", 5, 300)
     b = _generated(tmp_path / "b.pdn", 6, 300)
