@@ -550,14 +550,41 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: boo
                 summary.files.append(res)
                 if bar:
                     bar.file_done(_size(path))
-            copies.settle_copies(con)  # the groups of copies of the games loaded, then
-            settle_import(con)  # novelties (and loaded tables), each game counted once
+            _settle(con, db, summary)
             summary.copies, summary.probable = copies.copy_counts(con)
         finally:
             for tmp in spooled:
                 tmp.unlink(missing_ok=True)
             if bar:
                 bar.close()
+
+
+def _settle(con: duckdb.DuckDBPyConnection, db: DbLike, summary: ImportSummary) -> None:
+    """The end of an import: the groups of copies of the games loaded, then their openings
+    and novelties (each game counted once). Should DuckDB stop there (out of memory, a full
+    disk), the games loaded are kept with their marks (``copy_pending``,
+    ``opening_pending``), and the error says so in one line: the next import into the
+    database settles them."""
+    try:
+        copies.settle_copies(con)
+        settle_import(con)
+    except Exception as exc:
+        if type(exc).__module__.split(".")[0] not in ("duckdb", "_duckdb"):
+            raise
+        name = str(db) if isinstance(db, (str, Path)) else "<connection>"
+        err = database_error(exc, name, "write")
+        try:
+            waiting = int(con.execute(
+                "SELECT count(*) FROM (SELECT game_id FROM copy_pending UNION "
+                "SELECT game_id FROM opening_pending)").fetchall()[0][0])
+        except Exception:  # (the connection may be unusable after the error)
+            waiting = -1
+        games = "some games" if waiting < 0 else f"{waiting} game(s)"
+        raise DatabaseError(
+            f"{err}; the games of the {summary.imported} file(s) loaded are kept, but "
+            f"{games} still wait for their duplicates, openings and novelties to be "
+            "settled: the next import into this database settles them (importing a "
+            "file already loaded will do)") from None
 
 
 def _size(path: Path) -> int:

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import functools
 import io
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
@@ -451,12 +452,73 @@ def mark_loaded(con: duckdb.DuckDBPyConnection, first: int, end: int) -> None:
                     [int(first), int(end)])
 
 
+#: bytes of DuckDB's memory limit a game of the settle starts with: the settle works through
+#: the marked games in batches of ``memory_limit // SETTLE_BYTES_PER_GAME`` games (96 MB:
+#: 23,424 games), each in a transaction of its own, so that its memory stays bounded whatever
+#: the size of the database and of the import (every statement's working set grows with the
+#: games of a batch: the distinct positions they reached, the rows they update). A batch
+#: DuckDB cannot hold (``Out of Memory Error``: not every operator spills) is rolled back and
+#: done again in halves, down to :data:`SETTLE_MIN_BATCH` games
+SETTLE_BYTES_PER_GAME = 4096
+#: the fewest games of a settle's batch
+SETTLE_MIN_BATCH = 500
+
+_UNITS = {"": 1, "B": 1, "BYTES": 1, "KB": 1000, "KIB": 1024, "MB": 1000**2, "MIB": 1024**2,
+          "GB": 1000**3, "GIB": 1024**3, "TB": 1000**4, "TIB": 1024**4}
+
+
+def settle_batch(con: duckdb.DuckDBPyConnection) -> int:
+    """The number of marked games :func:`settle_import` recomputes at a time: a share of
+    the connection's ``memory_limit`` (:data:`SETTLE_BYTES_PER_GAME`).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> con = connect(":memory:")
+        >>> _ = con.execute("SET memory_limit = '96MB'")
+        >>> settle_batch(con)
+        23424
+    """
+    text = str(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
+    number, _, unit = text.strip().partition(" ")
+    try:
+        limit = float(number) * _UNITS.get(unit.strip().upper(), 1)
+    except ValueError:
+        return SETTLE_MIN_BATCH
+    return max(SETTLE_MIN_BATCH, int(limit) // SETTLE_BYTES_PER_GAME)
+
+
+def _batches(con: duckdb.DuckDBPyConnection, size: int) -> list[tuple[int, int]]:
+    """The marked games as ranges of ``game_id`` (first, last) of ``size`` games each."""
+    ids = [int(g) for (g,) in con.execute(
+        "SELECT DISTINCT game_id FROM opening_pending ORDER BY 1").fetchall()]
+    return [(ids[i], ids[min(i + size, len(ids)) - 1]) for i in range(0, len(ids), size)]
+
+
+def _in_one_transaction(con: duckdb.DuckDBPyConnection, work: Callable[[], int]) -> int:
+    con.execute("BEGIN TRANSACTION")
+    try:
+        n = work()
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return n
+
+
+def _out_of_memory(exc: BaseException) -> bool:
+    return type(exc).__name__ == "OutOfMemoryException" and \
+        type(exc).__module__.split(".")[0] in ("duckdb", "_duckdb")
+
+
 def settle_import(con: duckdb.DuckDBPyConnection) -> int:
-    """At the end of an import, in one transaction: the marked games (``opening_pending``)
-    of a variant with loaded tables are classified again with them, the games whose
-    novelty the new ones change are added, and the novelties of all of them recomputed;
-    the marks are cleared. An import stopped before this leaves its marks, and the next one
-    settles them. Returns the number of games recomputed.
+    """At the end of an import: the marked games (``opening_pending``) of a variant with
+    loaded tables are classified again with them, the games whose novelty the new ones
+    change are added to the marks, and the novelties of all of them recomputed; the marks
+    are cleared. It works in batches of games (:func:`settle_batch`, halved while DuckDB
+    runs out of memory), each batch in a transaction of its own that clears its marks: its
+    memory stays within the import's limit whatever the size of the database. An import
+    stopped before the end leaves the marks not yet cleared, and the next one settles them.
+    Returns the number of games recomputed.
 
     Example:
         >>> from pdnkit.store import connect
@@ -465,18 +527,42 @@ def settle_import(con: duckdb.DuckDBPyConnection) -> int:
     """
     if not con.execute("SELECT count(*) FROM opening_pending").fetchall()[0][0]:
         return 0
-    pending = "SELECT DISTINCT game_id FROM opening_pending"
-    con.execute("BEGIN TRANSACTION")
-    try:
-        for variant in sorted({t.variant for t in stored_tables(con)}):
-            classify_games(con, variant, games=pending)
-        touched = affected_by_new(con, pending)
+    size = settle_batch(con)
+    variants = sorted({t.variant for t in stored_tables(con)})
+    rng = "SELECT DISTINCT game_id FROM opening_pending WHERE game_id BETWEEN {} AND {}"
+
+    def affected() -> int:  # before any novelty changes: those of the others are current
+        touched: set[int] = set()
+        for lo, hi in _batches(con, size):
+            touched.update(affected_by_new(con, rng.format(lo, hi)))
+        touched -= {int(g) for (g,) in con.execute("SELECT game_id FROM opening_pending")
+                    .fetchall()}
         if touched:
             con.executemany("INSERT INTO opening_pending VALUES (?)", [(g,) for g in touched])
-        n = refresh_novelties(con, pending)
-        con.execute("DELETE FROM opening_pending")
-        con.execute("COMMIT")
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    return n
+        return len(touched)
+
+    def one(lo: int, hi: int) -> int:
+        for variant in variants:
+            classify_games(con, variant, games=rng.format(lo, hi))
+        n = refresh_novelties(con, rng.format(lo, hi))
+        con.execute("DELETE FROM opening_pending WHERE game_id BETWEEN ? AND ?", [lo, hi])
+        return n
+
+    done = 0
+    while True:
+        try:
+            _in_one_transaction(con, affected)
+            break
+        except Exception as exc:
+            if not _out_of_memory(exc) or size <= SETTLE_MIN_BATCH:
+                raise
+            size = max(SETTLE_MIN_BATCH, size // 2)
+    while batches := _batches(con, size):
+        try:
+            for lo, hi in batches:
+                done += _in_one_transaction(con, functools.partial(one, lo, hi))
+        except Exception as exc:  # the batches done are committed; the rest in halves
+            if not _out_of_memory(exc) or size <= SETTLE_MIN_BATCH:
+                raise
+            size = max(SETTLE_MIN_BATCH, size // 2)
+    return done
