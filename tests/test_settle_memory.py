@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.store.novelties import compute_novelties
 from pdnkit.store import connect, import_files, ingest
+from pdnkit.store.novelties import compute_novelties
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = 4000  # per file: ~330,000 positions each, about 24 MB of position rows in all
