@@ -61,7 +61,8 @@ def test_light_compact_and_stop_modes(files: str) -> None:
         pytest.skip("no corpus")
     sample = _sample(FILES)
     chosen = sample if files == "sample" else [p for p in FILES if p not in sample]
-    assert chosen
+    if not chosen:  # the samples alone (no shared real files): every file is in the sample
+        pytest.skip("no file outside the sample (the shared real files are not available)")
     paths = [str(p) for p in chosen]
     _same(paths, deep=False, light=True)
     _same(paths, compact=True)
