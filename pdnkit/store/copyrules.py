@@ -584,9 +584,16 @@ def _agreeing(by_tags: dict[Tags, dict[int, list[int]]]) -> list[dict[int, list[
 
 def _bucket(t: Tags) -> tuple[str, str, int] | None:
     """Where a record with tags ``t`` looks for its probable copies: the players' keys and
-    the year (``None`` where a tag is unknown)."""
+    the year (``None`` where a tag is unknown). The year is the one every reading of the
+    date starts in (a season's first year, a range's first): a date whose readings start in
+    other years (``03.07.20``: 1903, 1920, 2003 or 2020) has no year, as the store's ``year``
+    column has none, and so a record pairs with the same partners whether it is examined
+    with its own file's records or found later by its year
+    (:func:`pdnkit.store.copies.compute_groups` looks partners up by that column)."""
     if t.white is None or t.black is None or t.dates is None or t.round is None \
             or t.event is None:
         return None
-    year = _dt.date.fromordinal(min(s[0] for s in t.dates)).year
-    return name_key(t.white), name_key(t.black), year
+    years = {_dt.date.fromordinal(s[0]).year for s in t.dates}
+    if len(years) != 1:
+        return None
+    return name_key(t.white), name_key(t.black), years.pop()

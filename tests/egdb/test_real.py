@@ -92,14 +92,31 @@ def test_report_on_real_english_games_four_pieces(tmp_path_factory, tmp_path,
     build("english", 4, directory=folder)
     db = _import(folder, [shared_path("real", "english", "random_pdns.derived.pdn")], tmp_path,
                  monkeypatch)
+    from pdnkit.stats import GameFilter
     from pdnkit.stats.endings import egdb_verdicts
+    from pdnkit.store import connect
 
-    verdicts = egdb_verdicts(db)
-    counts = verdicts["code"].value_counts().to_dict()
+    every = egdb_verdicts(db, filter=GameFilter(all_copies=True))
+    counts = every["code"].value_counts().to_dict()
     assert counts.get("win-thrown-away", 0) >= 5 and counts.get("draw-thrown-away", 0) >= 5
-    _check_against_the_databases(folder, verdicts)
+    _check_against_the_databases(folder, every)
+    # the findings are stored on every record, copies included
     assert _stored(db) == sorted((r.game_id, r.code, r.ply, r.fen)
-                                 for r in verdicts.itertuples(index=False))
+                                 for r in every.itertuples(index=False))
+    # the report counts each game once: a copy's verdicts are its original's
+    copies = dict(connect(db, read_only=True).execute(
+        "SELECT game_id, duplicate_of FROM games WHERE duplicate_of IS NOT NULL").fetchall())
+    once = egdb_verdicts(db)
+    assert not set(once["game_id"]) & set(copies)
+    assert sorted(map(tuple, once[["game_id", "code", "ply"]].values.tolist())) == sorted(
+        (g, c, p) for g, c, p in every[["game_id", "code", "ply"]].values.tolist()
+        if g not in copies)
+    judged_copies = set(every["game_id"]) & set(copies)
+    assert judged_copies  # the file holds a copy of a judged game
+    for copy in judged_copies:
+        assert (sorted(every.loc[every["game_id"] == copy, ["code", "ply"]].values.tolist())
+                == sorted(every.loc[every["game_id"] == copies[copy],
+                                    ["code", "ply"]].values.tolist()))
     forget_databases()
 
 

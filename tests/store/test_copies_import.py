@@ -139,3 +139,29 @@ def test_a_probable_copy_goes_with_its_partner(tmp_path: Path) -> None:
     write(b, record(random_line(2, 40), **{**tags, "round": "4"}))
     import_files([b], db=db)  # edited: its old game is removed
     assert connect(db, read_only=True).execute(sql).fetchall() == [(0,)]
+
+
+@pytest.mark.parametrize("date", ["03.07.20", "2001.05.02", "2001.05.??", "1999/00"])
+def test_probable_copies_stored_equal_those_of_the_whole(tmp_path: Path, date: str) -> None:
+    """The probable copies an import keeps (its records examined with their own file's, and
+    later with the partners found by year) are those of the whole collection examined at
+    once, whether the two records came in one file or in two: a date without a certain
+    year (``03.07.20``) pairs in neither."""
+    from pdnkit.store.copies import compute_groups
+    from tests.copies_kit import random_line, record, write
+
+    tags = {"event": "Cup", "date": date, "round": "3", "white": "Ann Lee",
+            "black": "Bob Stone"}
+    one, two = record(random_line(1, 40), **tags), record(random_line(2, 40), **tags)
+    together = write(tmp_path / "one.pdn", one + "\n" + two)
+    apart = [write(tmp_path / "a.pdn", one), write(tmp_path / "b.pdn", two)]
+    for name, batches in (("together", [[together]]), ("apart", [[p] for p in apart])):
+        db = tmp_path / f"{name}.duckdb"
+        for batch in batches:
+            import_files(batch, db=db)
+        con = connect(db, read_only=True)
+        stored = con.execute("SELECT count(*) FROM findings "
+                             "WHERE code = 'probable-copy'").fetchall()[0][0]
+        whole = compute_groups(con).probable
+        assert stored == 2 * len(whole), (name, date)
+        assert len(whole) == (0 if date == "03.07.20" else 1), (name, date)

@@ -215,3 +215,39 @@ def test_probable_copies_agree_on_every_tag() -> None:
     assert probable_copies([a, c], {1: 1, 3: 3}) == []  # the round unknown
     d = rec(4, "k", t=tags(white="M. Tinsley", result="0-1"))
     assert probable_copies([a, d], {1: 1, 4: 4}) == [(1, 4)]  # results may differ
+
+
+def _date_texts() -> list[str]:
+    """Dates as archives write them, generated: every order of day, month and year, two-
+    digit years, unknown parts, seasons, ranges, words."""
+    out = ["????.??.??", "", "?"]
+    for y in (1841, 1903, 1999, 2003, 2020):
+        for m in (1, 3, 12):
+            for d in (1, 4, 13, 31):
+                yy = y % 100
+                out += [f"{y}.{m:02}.{d:02}", f"{d:02}.{m:02}.{y}", f"{y}-{m:02}-??",
+                        f"{y}.??.??", f"{d}/{m}/{y}", f"{yy:02}.{m:02}.{d:02}",
+                        f"{d:02}.{m:02}.{yy:02}", f"{y}/{(y + 1) % 100:02}", f"{y}",
+                        f"{m:02}.{y}", f"{y}.{m:02}.{d:02} - {y + 1}.01.01",
+                        f"March {d}, {y}", f"{d} april {y}"]
+    return sorted(set(out))
+
+
+@pytest.mark.parametrize("text", _date_texts())
+def test_a_probable_copy_has_the_year_the_store_keeps(text: str) -> None:
+    """A record takes part in probable copies only under the year the store's ``year``
+    column holds for its date: a later import finds its partners by that column, so a
+    date it leaves without a year (``03.07.20`` reads as four days in four years) pairs
+    with nothing, whether the two records came in one file or in two."""
+    from pdnkit.pdn.dates import parse_date
+
+    a, b = rec(1, "h", t=tags(date=text)), rec(2, "k", plies=50, t=tags(date=text))
+    paired = probable_copies([a, b], {1: 1, 2: 2}) == [(1, 2)]
+    stored_year = parse_date(text)[1]
+    spans = date_spans(text)
+    if paired:
+        assert spans is not None
+        assert {dt.date.fromordinal(s[0]).year for s in spans} == {stored_year}, text
+    else:
+        assert stored_year is None or spans is None or len(
+            {dt.date.fromordinal(s[0]).year for s in spans}) > 1, text
