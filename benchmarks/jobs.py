@@ -10,8 +10,9 @@ In one process, on one core (CPU time, so a loaded machine inflates all three al
 
 * *serial*: ``pdnkit.validate(path, light=True)`` as ``pdnkit validate --jobs 1`` runs it;
 * *worker*: every part of the file (:func:`pdnkit.validation.jobs.file_parts`) read and
-  replayed as a worker reads it (:func:`pdnkit.validation.parts.span_work`) and pickled, as
-  the pool sends it back;
+  replayed as a worker reads it (:func:`pdnkit.validation.parts.span_work`, with the
+  worker's garbage-collector settings, :func:`pdnkit.validation.parts.worker_start`) and
+  pickled, as the pool sends it back;
 * *parent*: the pickled parts loaded and put in file order
   (:class:`pdnkit.validation.parts.FileOrder`), as this process takes them back.
 
@@ -25,6 +26,7 @@ forced (the decision overridden): wall and CPU of the process tree, with the loa
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import pickle
 import subprocess
@@ -52,6 +54,11 @@ def in_process(path: Path) -> dict[str, float]:
     from pdnkit.validation.collect import Reports
     from pdnkit.validation.jobs import file_parts
     from pdnkit.validation.parts import FileOrder, WorkContext, span_work
+
+    try:
+        from pdnkit.validation.parts import worker_start
+    except ImportError:  # an earlier tree (benchmarks/lean.py): its workers' own settings
+        worker_start = None
     from pdnkit.validation.pipeline import file_guess_of
     from pdnkit.validation.runoptions import RunOptions
 
@@ -64,9 +71,16 @@ def in_process(path: Path) -> dict[str, float]:
     if spans is None:
         raise SystemExit(f"{path} is not cut into parts (the pure core, or not plain UTF-8)")
     ctx = WorkContext(str(path), "utf-8", opts, file_guess_of(path, opts), Reports)
-    t = time.process_time()
-    blobs = [pickle.dumps(span_work(s, ctx)) for s in spans]
-    worker = time.process_time() - t
+    gc_was = gc.get_threshold()
+    if worker_start is not None:
+        worker_start()  # (as the pool's initializer sets a worker up: undone below)
+    try:
+        t = time.process_time()
+        blobs = [pickle.dumps(span_work(s, ctx)) for s in spans]
+        worker = time.process_time() - t
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*gc_was)
     t = time.process_time()
     order = FileOrder(str(path), Reports)
     back = sum(len(rows) for b in blobs for rows in order.take(pickle.loads(b)))

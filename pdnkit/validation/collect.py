@@ -128,7 +128,47 @@ class Reports(list[GameReport]):
             renumber(report, base + i, old=i)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Reports, ([travel_light(r) for r in self],))
+        # each report as the tuple of its fields' values (in the order of FIELDS): a
+        # worker's reports cross as rows, not as objects each with its field names
+        return (_unpack, (_pack(self),))
 
 
-__all__ = ["Reports", "Rows", "RowsT", "batched", "renumber", "travel_light"]
+#: the fields of a :class:`GameReport` in the order its ``__dict__`` holds them
+FIELDS = tuple(GameReport(file=None, index=0, line=None).__dict__)
+
+
+def _pack(reports: Iterable[GameReport]) -> list[tuple[Any, ...] | GameReport]:
+    """The reports made light for the crossing, each as its fields' values (a report with
+    other attributes than :data:`FIELDS`, in another order, goes whole)."""
+    out: list[tuple[Any, ...] | GameReport] = []
+    for r in reports:
+        travel_light(r)
+        d = r.__dict__
+        out.append(tuple(d.values()) if tuple(d) == FIELDS else r)
+    return out
+
+
+def _unpack(rows: list[tuple[Any, ...] | GameReport]) -> Reports:
+    """The :class:`Reports` of :func:`_pack`'s rows.
+
+    Example:
+        >>> import pickle
+        >>> from pdnkit.validation import validate
+        >>> rows = Reports(validate('[White "A"] 1. 32-28 *', "international"))
+        >>> back = pickle.loads(pickle.dumps(rows))
+        >>> type(back).__name__, back[0].to_dict() == rows[0].to_dict(), back[0].white
+        ('Reports', True, 'A')
+    """
+    out = Reports()
+    new = object.__new__
+    for row in rows:
+        if isinstance(row, GameReport):
+            out.append(row)
+        else:
+            r = new(GameReport)
+            r.__dict__.update(zip(FIELDS, row, strict=True))
+            out.append(r)
+    return out
+
+
+__all__ = ["FIELDS", "Reports", "Rows", "RowsT", "batched", "renumber", "travel_light"]

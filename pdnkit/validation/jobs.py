@@ -201,8 +201,9 @@ class Workers:
         """The pool, started now if it is not yet (its workers die with this process)."""
         if self.pool is None:
             from pdnkit._children import process_pool
+            from pdnkit.validation.parts import worker_start
 
-            self.pool = process_pool(self.jobs)
+            self.pool = process_pool(self.jobs, worker_start)
         return self.pool
 
     def close(self) -> None:
