@@ -137,10 +137,10 @@ class Reports(list[GameReport]):
 FIELDS = tuple(GameReport(file=None, index=0, line=None).__dict__)
 
 
-def _pack(reports: Iterable[GameReport]) -> list[tuple[Any, ...] | GameReport]:
+def _pack(reports: Iterable[GameReport]) -> list[tuple[object, ...] | GameReport]:
     """The reports made light for the crossing, each as its fields' values (a report with
     other attributes than :data:`FIELDS`, in another order, goes whole)."""
-    out: list[tuple[Any, ...] | GameReport] = []
+    out: list[tuple[object, ...] | GameReport] = []
     for r in reports:
         travel_light(r)
         d = r.__dict__
@@ -148,7 +148,7 @@ def _pack(reports: Iterable[GameReport]) -> list[tuple[Any, ...] | GameReport]:
     return out
 
 
-def _unpack(rows: list[tuple[Any, ...] | GameReport]) -> Reports:
+def _unpack(rows: list[tuple[object, ...] | GameReport]) -> Reports:
     """The :class:`Reports` of :func:`_pack`'s rows.
 
     Example:
