@@ -45,7 +45,6 @@ from pdnkit.validation.pipeline import (
     replay,
     replay_with,
     restatus,
-    serial_reports,
 )
 from pdnkit.validation.report import GameReport, PlyRecord, internal_error
 from pdnkit.validation.runoptions import RunOptions
@@ -100,16 +99,9 @@ def validate(source: Source, variant: str | None = None, *, edition: str | None 
     options = RunOptions(variant=variant, edition=edition, result_convention=result_convention,
                          irregular=irregular, light=light, compact=compact,
                          encoding=encoding, strict=strict, codes=codes)
-    if (jobs or 1) <= 1:  # in this process: the reports as they come (run's serial path
-        reports: Iterable[GameReport] = serial_reports(source, options)  # without the rows)
-    else:
-        reports = (r for rows in run(source, options, Reports, jobs=jobs, chunk_size=chunk_size)
-                   for r in rows)
-    if codes is None:
-        yield from reports
-        return
-    for report in reports:
-        yield keep_findings(report, codes)
+    for rows in run(source, options, Reports, jobs=jobs or 1, chunk_size=chunk_size):
+        for report in rows:
+            yield report if codes is None else keep_findings(report, codes)
 
 
 __getattr__, __dir__ = lazy_exports(__name__, _LAZY, globals())
