@@ -102,6 +102,7 @@ class _Reader:
         self.buffer = b""
         self.ready: collections.deque[str] = collections.deque()
         self.ended = False
+        self.stopping = False
         self.queue: queue.Queue[str | None] | None = None
         self.errors: collections.deque[str] = collections.deque(maxlen=8)
         self.threads = [threading.Thread(target=self._err, args=(proc.stderr,), daemon=True,
@@ -164,11 +165,38 @@ class _Reader:
         self.queue.put(_EOF)
 
     def _err(self, stream: IO[bytes]) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            for raw in iter(stream.readline, b""):
-                text = raw.decode("utf-8", "replace").strip()
-                if text:
-                    self.errors.append(text[:300])
+        """Keep the last lines of standard error, until it ends or :meth:`stop` (a wait a
+        slice at a time: the pipe may stay open in a process the engine started)."""
+        if self.queue is not None:  # pragma: no cover - Windows
+            with contextlib.suppress(OSError, ValueError):
+                for raw in iter(stream.readline, b""):
+                    self._keep(raw)
+            return
+        fd, rest = stream.fileno(), b""
+        while not self.stopping:
+            try:
+                if not select.select([fd], [], [], READ_SLICE)[0]:
+                    continue
+                chunk = os.read(fd, 1 << 16)
+            except (OSError, ValueError):
+                break
+            if not chunk:
+                break
+            *lines, rest = (rest + chunk).split(b"\n")
+            for raw in lines:
+                self._keep(raw)
+        self._keep(rest)
+
+    def _keep(self, raw: bytes) -> None:
+        text = raw.decode("utf-8", "replace").strip()
+        if text:
+            self.errors.append(text[:300])
+
+    def stop(self) -> None:
+        """Stop reading standard error (before its pipe is closed), waiting a slice at most."""
+        self.stopping = True
+        if self.queue is None:
+            self.threads[0].join(timeout=READ_SLICE * 4)
 
 
 class HubEngine:
@@ -322,6 +350,8 @@ class HubEngine:
             proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired, OSError):
             proc.wait(timeout=5)
+        if self._reader is not None:
+            self._reader.stop()
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             with contextlib.suppress(OSError, ValueError):
                 if stream is not None:
