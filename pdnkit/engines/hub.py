@@ -14,7 +14,8 @@ The protocol is Hub version 2 as Scan 3 and the Hub GUI speak it (Fabien Letouze
 
 The engine is a child that dies with pdnkit (:func:`pdnkit._children.start_child`, the
 mechanism of pdnkit's worker processes: ``kill -9`` of pdnkit included). Its output is read by
-a thread, so every wait has a deadline: a start that does not reach ``ready`` in time is an
+the thread that waits for it (``select`` with a deadline), so every wait has a deadline: a
+start that does not reach ``ready`` in time is an
 :class:`~pdnkit.engines.base.EngineError` (the engine cannot be used); a position without its
 ``done`` in time is killed and raised as an :class:`~pdnkit.engines.base.EngineFault`
 (``hang``), as is an engine that ends (``crash``) or answers what cannot be read (``garbage``:
