@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.analysis.plan import pending_work, scope_games, write_faults, write_rows
-from pdnkit.analysis.pool import Pool
+from pdnkit.analysis.plan import GameWork, pending_work, scope_games, write_faults, write_rows
+from pdnkit.analysis.pool import GameDone, Pool
 from pdnkit.analysis.thresholds import THRESHOLDS, Thresholds, write_mistakes
 from pdnkit.errors import ArgumentError
 from pdnkit.store.evals import AnalysisKey
@@ -50,6 +50,9 @@ COMMIT_GAMES = 200
 #: positions each engine must have to evaluate for one more engine to start: a start (a
 #: process, its handshake, an engine's tables) costs what a few dozen searches cost
 MIN_POSITIONS_PER_ENGINE = 40
+#: positions of a game one engine evaluates at a time when several work at once (each piece
+#: begins with a new game for the engine)
+PIECE = 40
 
 
 def engines_for(jobs: int, pending: list[int]) -> int:
@@ -213,6 +216,7 @@ def _run(con: duckdb.DuckDBPyConnection, key: AnalysisKey, games: list[ScopeGame
     pool.grow(engines_for(jobs, [g.positions - g.done for g in games if g.done < g.positions]))
     rows: list[dict[str, Any]] = []
     faults: dict[int, list[tuple[int, str, str]]] = {}
+    gather = _Pieces()
     out, last, exhausted, error = 0, time.monotonic(), False, None
     try:
         while True:
@@ -221,8 +225,9 @@ def _run(con: duckdb.DuckDBPyConnection, key: AnalysisKey, games: list[ScopeGame
                 if item is None:
                     exhausted = True
                     break
-                pool.give(item)
-                out += 1
+                for piece in gather.pieces(item, len(pool.threads) > 1):
+                    pool.give(piece)
+                    out += 1
             if exhausted and out == 0:
                 break
             kind, value = pool.take(0.2)
@@ -231,8 +236,10 @@ def _run(con: duckdb.DuckDBPyConnection, key: AnalysisKey, games: list[ScopeGame
                 break
             if kind == "game":
                 out -= 1
-                rows += value.rows
-                faults[value.game_id] = value.faults
+                whole = gather.back(value)
+                if whole is not None:
+                    rows += whole.rows
+                    faults[whole.game_id] = whole.faults
                 summary.positions += len(value.rows)
                 summary.searched += value.searched
                 summary.faults += len(value.faults)
@@ -267,6 +274,35 @@ def _flush(con: duckdb.DuckDBPyConnection, key: AnalysisKey, rows: list[dict[str
         reached("analyse.committed")
     rows.clear()
     faults.clear()
+
+
+class _Pieces:
+    """A game cut into pieces of :data:`PIECE` positions for engines working at once (the
+    last games handed out end close together, whatever their length), and its rows and
+    faults gathered until every piece is back: a game's rows are committed whole."""
+
+    def __init__(self) -> None:
+        self.left: dict[int, int] = {}
+        self.held: dict[int, GameDone] = {}
+
+    def pieces(self, work: GameWork, cut: bool) -> list[GameWork]:
+        size = PIECE if cut else len(work.positions)
+        out = [GameWork(work.game_id, work.variant, work.positions[i:i + size])
+               for i in range(0, len(work.positions), max(size, 1))] or [work]
+        self.left[work.game_id] = self.left.get(work.game_id, 0) + len(out)
+        return out
+
+    def back(self, done: GameDone) -> GameDone | None:
+        """The game whole once its last piece is back, else None."""
+        held = self.held.setdefault(done.game_id, GameDone(done.game_id))
+        held.rows += done.rows
+        held.faults += done.faults
+        held.searched += done.searched
+        self.left[done.game_id] -= 1
+        if self.left[done.game_id]:
+            return None
+        del self.left[done.game_id]
+        return self.held.pop(done.game_id)
 
 
 class _Bar:
