@@ -73,14 +73,16 @@ def scope_games(con: duckdb.DuckDBPyConnection, key: AnalysisKey, where: str,
 def pending_work(con: duckdb.DuckDBPyConnection, key: AnalysisKey, games: Sequence[ScopeGame],
                  chunk: int = 200) -> Iterator[GameWork]:
     """The pending positions of ``games`` (those with some), ``chunk`` games a query, as
-    positions of each game's rules (the stored square bitboards and side to move)."""
+    positions of each game's rules (the stored square bitboards and side to move); in each
+    chunk the games with the most positions pending first, so that the engines working at
+    once end close together (the last game handed out is a short one)."""
     from pdnkit.core import State, position_of
     from pdnkit.rules import get_rules
 
     cond, kparams = key.sql("e")
     todo = [g for g in games if g.done < g.positions and g.variant]
     for i in range(0, len(todo), chunk):
-        part = todo[i:i + chunk]
+        part = sorted(todo[i:i + chunk], key=lambda g: (g.done - g.positions, g.game_id))
         ids = ", ".join(str(g.game_id) for g in part)
         rows = con.execute(f"""
             WITH done AS (SELECT e.game_id, e.ply FROM evals e

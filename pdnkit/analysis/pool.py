@@ -56,19 +56,46 @@ class GameDone:
 
 
 class Pool:
-    """``jobs`` worker threads: the first runs ``first``, each other one ``make()``."""
+    """``jobs`` worker threads (:meth:`grow` adds more): the first runs ``first`` (None: an
+    engine it starts with ``make()``, :meth:`first_engine`), each other one ``make()``."""
 
-    def __init__(self, first: Engine, make: Callable[[], Engine], jobs: int) -> None:
+    def __init__(self, first: Engine | None, make: Callable[[], Engine], jobs: int) -> None:
         self.tasks: queue.Queue[GameWork | None] = queue.Queue()
         self.results: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.stop = threading.Event()
         self.engines: list[Engine] = []
         self._lock = threading.Lock()
-        self.threads = [threading.Thread(target=self._work, args=(first if i == 0 else make,),
-                                         name=f"pdnkit-analyse-{i}", daemon=True)
-                        for i in range(jobs)]
-        for t in self.threads:
-            t.start()
+        self._make = make
+        self._ready: queue.Queue[Engine | Exception] = queue.Queue()
+        self.threads: list[threading.Thread] = []
+        self._add(first if first is not None else make)
+        self.grow(jobs)
+
+    def grow(self, jobs: int) -> None:
+        """Workers up to ``jobs`` in all, each new one with an engine it starts itself."""
+        while len(self.threads) < jobs:
+            self._add(self._make)
+
+    def _add(self, source: Engine | Callable[[], Engine]) -> None:
+        i = len(self.threads)
+        t = threading.Thread(target=self._work, args=(source, i == 0),
+                             name=f"pdnkit-analyse-{i}", daemon=True)
+        self.threads.append(t)
+        t.start()
+
+    def first_engine(self) -> Engine:
+        """The first worker's engine once it has started (a pool made without ``first``
+        starts it in that worker, which the engine's life is tied to, while this thread does
+        something else); raises what its start raised."""
+        while True:
+            try:
+                got = self._ready.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            self._ready.put(got)
+            if isinstance(got, Exception):
+                raise got
+            return got
 
     def give(self, work: GameWork) -> None:
         """Queue one game for the workers."""
@@ -82,12 +109,14 @@ class Pool:
         except queue.Empty:
             return "idle", None
 
-    def _work(self, source: Engine | Callable[[], Engine]) -> None:
+    def _work(self, source: Engine | Callable[[], Engine], first: bool) -> None:
         engine: Engine | None = None
         try:
             engine = source() if callable(source) else source
             with self._lock:
                 self.engines.append(engine)
+            if first:
+                self._ready.put(engine)
             streak = 0
             while not self.stop.is_set():
                 work = self.tasks.get()
@@ -98,6 +127,8 @@ class Pool:
                     self.results.put(("game", done))
         except Exception as exc:  # an engine that cannot go on (EngineError), or a fault of
             self.results.put(("error", exc))  # pdnkit's own: the analysis stops, says what
+            if first and engine is None:
+                self._ready.put(exc)
         finally:
             if engine is not None:
                 with contextlib.suppress(Exception):

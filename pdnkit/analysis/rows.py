@@ -41,8 +41,9 @@ def material(position: Position) -> float:
     from pdnkit.core.lookahead import king_value
 
     rules = position.rules
-    men = len(position.white_men) - len(position.black_men)
-    kings = len(position.white_kings) - len(position.black_kings)
+    white, black, kings_bits = position.engine_bits
+    men = (white & ~kings_bits).bit_count() - (black & ~kings_bits).bit_count()
+    kings = (white & kings_bits).bit_count() - (black & kings_bits).bit_count()
     value = (men * 100 + kings * king_value(rules)) / 100
     return round(-value if rules.losing_game else value, 2) + 0.0  # never -0.0
 
@@ -72,10 +73,21 @@ def line_text(position: Position, line: Sequence[Move]) -> tuple[str, Position]:
         '32-27 18-22 27x18'
     """
     from pdnkit.rules import canonical_notation
+    from pdnkit.rules.notation import square_tables
 
     words = []
     pos = position
+    names = square_tables(position.rules).names
+    sep = position.rules.capture_separator
     for m in line:
+        if m.captured:
+            # the one capture that joins the two squares (as a game's replay finds it) is
+            # written short, as canonical_notation writes it, without a list of every move
+            found = pos.play_written(m.origin, m.destination)
+            if found is not None and sorted(found[0].captured) == sorted(m.captured):
+                words.append(f"{names[m.origin]}{sep}{names[m.destination]}")
+                pos = found[1]
+                continue
         words.append(canonical_notation(m, pos))
         pos = pos.play(m)
     return " ".join(words), pos

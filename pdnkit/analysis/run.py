@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pdnkit.analysis.plan import pending_work, scope_games, write_faults, write_rows
-from pdnkit.analysis.pool import Pool
+from pdnkit.analysis.plan import GameWork, pending_work, scope_games, write_faults, write_rows
+from pdnkit.analysis.pool import GameDone, Pool
 from pdnkit.analysis.thresholds import THRESHOLDS, Thresholds, write_mistakes
 from pdnkit.errors import ArgumentError
 from pdnkit.store.evals import AnalysisKey
@@ -42,11 +42,32 @@ if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.engines.base import Engine
     from pdnkit.store.ingest import ImportSummary
 
-__all__ = ["AnalysisSummary", "analyse"]
+__all__ = ["MIN_POSITIONS_PER_ENGINE", "AnalysisSummary", "analyse", "engines_for"]
 
 #: seconds (or games) between two commits of evaluated games
 COMMIT_SECONDS = 1.0
 COMMIT_GAMES = 200
+#: positions each engine must have to evaluate for one more engine to start: a start (a
+#: process, its handshake, an engine's tables) costs what a few dozen searches cost
+MIN_POSITIONS_PER_ENGINE = 40
+#: positions of a game one engine evaluates at a time when several work at once (each piece
+#: begins with a new game for the engine)
+PIECE = 40
+
+
+def engines_for(jobs: int, pending: list[int]) -> int:
+    """How many engines work at once for ``jobs`` with ``pending`` positions per game: no
+    more than there are games (a game is one engine's), nor than give each engine
+    :data:`MIN_POSITIONS_PER_ENGINE` positions; one at least. The machine's load does not
+    lower it: each engine is a process of its own, and a busy machine's scheduler gives
+    each its share, so a second engine is never slower but for its start.
+
+    Example:
+        >>> engines_for(2, [100, 100]), engines_for(2, [100]), engines_for(4, [30, 30, 5])
+        (2, 1, 1)
+    """
+    total = sum(pending)
+    return max(1, min(jobs, len(pending), total // MIN_POSITIONS_PER_ENGINE))
 
 
 @dataclass
@@ -148,50 +169,54 @@ def analyse(paths: Iterable[str | Path] | str | Path | None = None, db: DbLike =
     if not isinstance(jobs, int) or jobs < 1:
         raise ArgumentError(f"jobs must be at least 1, not {jobs!r}")
     say = note or (lambda text: None)
-    imported = None
-    if paths is not None:
-        from pdnkit.store import import_files
-
-        imported = import_files(paths, db=db, variant=variant, progress=progress)
-    first = open_engine(engine, depth=depth, movetime=movetime, params=params, timeout=timeout)
-    summary = AnalysisSummary(db=str(db) if db is not None else "pdnkit.duckdb",
-                              imported=imported)
+    make = lambda: open_engine(engine, depth=depth, movetime=movetime,  # noqa: E731
+                               params=params, timeout=timeout)
+    # the first engine starts in the worker it belongs to while this thread imports the files
+    # and opens the database
+    pool = Pool(None, make, 1)
+    summary = AnalysisSummary(db=str(db) if db is not None else "pdnkit.duckdb")
+    done = False
     try:
+        if paths is not None:
+            from pdnkit.store import import_files
+
+            summary.imported = import_files(paths, db=db, variant=variant, progress=progress)
+        first = pool.first_engine()
         with writing(db, what="an analysis") as con:
             key = AnalysisKey.of(first.info, first.scale)
             summary.key = key
-            scope, sparams = _scope(con, imported, where)
+            scope, sparams = _scope(con, summary.imported, where)
             summary.scope = (scope, sparams)
             games, summary.skipped = _playable(first, scope_games(con, key, scope, sparams),
                                                say)
             summary.games = len(games)
             summary.already = sum(g.done for g in games)
             total = sum(g.positions - g.done for g in games)
-            make = lambda: open_engine(engine, depth=depth, movetime=movetime,  # noqa: E731
-                                       params=params, timeout=timeout)
             try:
-                _run(con, key, games, first, make, jobs, total, progress, summary)
+                _run(con, key, games, pool, jobs, total, progress, summary)
             finally:
                 if not summary.interrupted:
                     t = thresholds or THRESHOLDS.get(key.scale, Thresholds())
                     summary.findings = write_mistakes(con, key, scope, sparams, t)
+        done = True
     finally:
-        first.close()
+        pool.close(kill=not done)
         summary.seconds = time.perf_counter() - start
     return summary
 
 
 def _run(con: duckdb.DuckDBPyConnection, key: AnalysisKey, games: list[ScopeGame],
-         first: Engine, make: Callable[[], Engine], jobs: int, total: int, progress: bool,
-         summary: AnalysisSummary) -> None:
-    """Feed the pending games to the workers and write what comes back."""
+         pool: Pool, jobs: int, total: int, progress: bool, summary: AnalysisSummary) -> None:
+    """Feed the pending games to the workers (as many as :func:`engines_for` says) and write
+    what comes back."""
     if total == 0:
         return
     bar = _Bar(total) if progress else None
     work = pending_work(con, key, games)
-    pool = Pool(first, make, max(1, min(jobs, sum(1 for g in games if g.done < g.positions))))
+    pool.grow(engines_for(jobs, [g.positions - g.done for g in games if g.done < g.positions]))
     rows: list[dict[str, Any]] = []
     faults: dict[int, list[tuple[int, str, str]]] = {}
+    gather = _Pieces()
     out, last, exhausted, error = 0, time.monotonic(), False, None
     try:
         while True:
@@ -200,8 +225,9 @@ def _run(con: duckdb.DuckDBPyConnection, key: AnalysisKey, games: list[ScopeGame
                 if item is None:
                     exhausted = True
                     break
-                pool.give(item)
-                out += 1
+                for piece in gather.pieces(item, len(pool.threads) > 1):
+                    pool.give(piece)
+                    out += 1
             if exhausted and out == 0:
                 break
             kind, value = pool.take(0.2)
@@ -210,8 +236,10 @@ def _run(con: duckdb.DuckDBPyConnection, key: AnalysisKey, games: list[ScopeGame
                 break
             if kind == "game":
                 out -= 1
-                rows += value.rows
-                faults[value.game_id] = value.faults
+                whole = gather.back(value)
+                if whole is not None:
+                    rows += whole.rows
+                    faults[whole.game_id] = whole.faults
                 summary.positions += len(value.rows)
                 summary.searched += value.searched
                 summary.faults += len(value.faults)
@@ -246,6 +274,35 @@ def _flush(con: duckdb.DuckDBPyConnection, key: AnalysisKey, rows: list[dict[str
         reached("analyse.committed")
     rows.clear()
     faults.clear()
+
+
+class _Pieces:
+    """A game cut into pieces of :data:`PIECE` positions for engines working at once (the
+    last games handed out end close together, whatever their length), and its rows and
+    faults gathered until every piece is back: a game's rows are committed whole."""
+
+    def __init__(self) -> None:
+        self.left: dict[int, int] = {}
+        self.held: dict[int, GameDone] = {}
+
+    def pieces(self, work: GameWork, cut: bool) -> list[GameWork]:
+        size = PIECE if cut else len(work.positions)
+        out = [GameWork(work.game_id, work.variant, work.positions[i:i + size])
+               for i in range(0, len(work.positions), max(size, 1))] or [work]
+        self.left[work.game_id] = self.left.get(work.game_id, 0) + len(out)
+        return out
+
+    def back(self, done: GameDone) -> GameDone | None:
+        """The game whole once its last piece is back, else None."""
+        held = self.held.setdefault(done.game_id, GameDone(done.game_id))
+        held.rows += done.rows
+        held.faults += done.faults
+        held.searched += done.searched
+        self.left[done.game_id] -= 1
+        if self.left[done.game_id]:
+            return None
+        del self.left[done.game_id]
+        return self.held.pop(done.game_id)
 
 
 class _Bar:

@@ -14,7 +14,8 @@ The protocol is Hub version 2 as Scan 3 and the Hub GUI speak it (Fabien Letouze
 
 The engine is a child that dies with pdnkit (:func:`pdnkit._children.start_child`, the
 mechanism of pdnkit's worker processes: ``kill -9`` of pdnkit included). Its output is read by
-a thread, so every wait has a deadline: a start that does not reach ``ready`` in time is an
+the thread that waits for it (``select`` with a deadline), so every wait has a deadline: a
+start that does not reach ``ready`` in time is an
 :class:`~pdnkit.engines.base.EngineError` (the engine cannot be used); a position without its
 ``done`` in time is killed and raised as an :class:`~pdnkit.engines.base.EngineFault`
 (``hang``), as is an engine that ends (``crash``) or answers what cannot be read (``garbage``:
@@ -45,9 +46,12 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import os
 import queue
+import select
 import shlex
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -62,12 +66,13 @@ from pdnkit.engines.hubtext import (
     format_line,
     hub_position,
     line_from_hub,
-    move_from_hub,
     parse_line,
+    play_hub,
 )
 from pdnkit.errors import ArgumentError
 
-__all__ = ["DEFAULT_DEPTH", "HUB_VARIANTS", "POSITION_TIMEOUT", "START_TIMEOUT", "HubEngine"]
+__all__ = ["DEFAULT_DEPTH", "HUB_VARIANTS", "POSITION_TIMEOUT", "READ_SLICE", "START_TIMEOUT",
+           "HubEngine"]
 
 #: the values of a Hub engine's ``variant`` parameter that pdnkit knows (Scan's names)
 HUB_VARIANTS = {"normal": "international", "frisian": "frisian", "bt": "breakthrough",
@@ -80,41 +85,119 @@ START_TIMEOUT = 60.0
 POSITION_TIMEOUT = 60.0
 #: lines that are neither ``info`` nor ``done`` an engine may print for one position
 MAX_OTHER_LINES = 10_000
+#: seconds a wait for the engine's output sleeps at most before it looks whether the engine
+#: was killed by another thread
+READ_SLICE = 0.25
 _EOF = None
 
 
 class _Reader:
-    """The engine's standard output as a queue of lines (a thread reads it), and the last
-    lines of its standard error (another thread)."""
+    """The engine's standard output, read by the thread that waits for its next line (no
+    thread in between: a line costs no hand-over between threads, and a search's lines come
+    in a read or two), and the last lines of its standard error (a thread). Where a pipe
+    cannot be waited on with a deadline (Windows), a thread reads the output into a queue."""
 
     def __init__(self, proc: subprocess.Popen[bytes]) -> None:
-        self.lines: queue.Queue[str | None] = queue.Queue()
+        assert proc.stdout is not None
+        self.fd = proc.stdout.fileno()
+        self.buffer = b""
+        self.ready: collections.deque[str] = collections.deque()
+        self.ended = False
+        self.stopping = False
+        self.queue: queue.Queue[str | None] | None = None
         self.errors: collections.deque[str] = collections.deque(maxlen=8)
-        self.threads = [threading.Thread(target=target, args=(stream,), daemon=True,
-                                         name="pdnkit-engine-reader")
-                        for stream, target in ((proc.stdout, self._out),
-                                               (proc.stderr, self._err))]
+        self.threads = [threading.Thread(target=self._err, args=(proc.stderr,), daemon=True,
+                                         name="pdnkit-engine-reader")]
+        if sys.platform == "win32":  # pragma: no cover - no select() on a pipe there
+            self.queue = queue.Queue()
+            self.threads.append(threading.Thread(target=self._out, args=(proc.stdout,),
+                                                 daemon=True, name="pdnkit-engine-reader"))
         for t in self.threads:
             t.start()
+
+    def line(self, timeout: float) -> str | None:
+        """The next line within ``timeout`` seconds (None: the output ended); raises
+        ``TimeoutError`` when none came in time."""
+        if self.queue is not None:  # pragma: no cover - Windows
+            try:
+                return self.queue.get(timeout=timeout) if timeout > 0 else \
+                    self.queue.get_nowait()
+            except queue.Empty:
+                raise TimeoutError from None
+        deadline = time.monotonic() + timeout
+        while not self.ready:
+            if self.ended:
+                return _EOF
+            left = deadline - time.monotonic()
+            try:  # a slice at a time: an engine killed meanwhile is seen at once
+                readable = select.select([self.fd], [], [], min(max(left, 0.0), READ_SLICE))[0]
+            except (OSError, ValueError):  # the pipe was closed (the engine was killed)
+                readable, self.ended = [], True
+                continue
+            if not readable:
+                if left <= 0:
+                    raise TimeoutError
+                continue
+            self._take()
+        return self.ready.popleft()
+
+    def _take(self) -> None:
+        try:
+            chunk = os.read(self.fd, 1 << 16)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self.ended = True
+            chunk = b"\n" if self.buffer else b""
+        *lines, self.buffer = (self.buffer + chunk).split(b"\n")
+        self.ready.extend(raw.decode("utf-8", "replace").rstrip("\r") for raw in lines)
 
     def last_error(self) -> str | None:
         """The engine's last line on standard error, once it has ended (read to its end,
         waiting a second at most)."""
-        self.threads[1].join(timeout=1.0)
+        self.threads[0].join(timeout=1.0)
         return self.errors[-1] if self.errors else None
 
-    def _out(self, stream: IO[bytes]) -> None:
+    def _out(self, stream: IO[bytes]) -> None:  # pragma: no cover - Windows
+        assert self.queue is not None
         with contextlib.suppress(OSError, ValueError):
             for raw in iter(stream.readline, b""):
-                self.lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
-        self.lines.put(_EOF)
+                self.queue.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        self.queue.put(_EOF)
 
     def _err(self, stream: IO[bytes]) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            for raw in iter(stream.readline, b""):
-                text = raw.decode("utf-8", "replace").strip()
-                if text:
-                    self.errors.append(text[:300])
+        """Keep the last lines of standard error, until it ends or :meth:`stop` (a wait a
+        slice at a time: the pipe may stay open in a process the engine started)."""
+        if self.queue is not None:  # pragma: no cover - Windows
+            with contextlib.suppress(OSError, ValueError):
+                for raw in iter(stream.readline, b""):
+                    self._keep(raw)
+            return
+        fd, rest = stream.fileno(), b""
+        while not self.stopping:
+            try:
+                if not select.select([fd], [], [], READ_SLICE)[0]:
+                    continue
+                chunk = os.read(fd, 1 << 16)
+            except (OSError, ValueError):
+                break
+            if not chunk:
+                break
+            *lines, rest = (rest + chunk).split(b"\n")
+            for raw in lines:
+                self._keep(raw)
+        self._keep(rest)
+
+    def _keep(self, raw: bytes) -> None:
+        text = raw.decode("utf-8", "replace").strip()
+        if text:
+            self.errors.append(text[:300])
+
+    def stop(self) -> None:
+        """Stop reading standard error (before its pipe is closed), waiting a slice at most."""
+        self.stopping = True
+        if self.queue is None:
+            self.threads[0].join(timeout=READ_SLICE * 4)
 
 
 class HubEngine:
@@ -241,11 +324,9 @@ class HubEngine:
     def _line(self, deadline: float, waiting: str, limit: float) -> str:
         """The next line of the engine's output, as it came."""
         assert self._reader is not None
-        left = deadline - time.monotonic()
         try:
-            line = self._reader.lines.get(timeout=left) if left > 0 else \
-                self._reader.lines.get_nowait()
-        except queue.Empty:
+            line = self._reader.line(deadline - time.monotonic())
+        except TimeoutError:
             raise EngineFault("hang", f"no answer to {waiting} within {limit:g} s") from None
         if line is _EOF:
             raise EngineFault("crash", self._ended())
@@ -270,6 +351,8 @@ class HubEngine:
             proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired, OSError):
             proc.wait(timeout=5)
+        if self._reader is not None:
+            self._reader.stop()
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             with contextlib.suppress(OSError, ValueError):
                 if stream is not None:
@@ -355,8 +438,15 @@ class HubEngine:
         return _evaluation(position, info, args)
 
     def kill(self) -> None:
-        """End the process at once (from any thread); the next position starts another."""
-        self._kill()
+        """End the process at once, from any thread: the thread at work sees its output end
+        (within :data:`READ_SLICE` seconds, even where another process holds the pipe open)
+        and closes what is left; the next position starts another process."""
+        proc, reader = self._proc, self._reader
+        if reader is not None:
+            reader.ended = True
+        if proc is not None:
+            with contextlib.suppress(OSError):
+                proc.kill()
 
     def close(self) -> None:
         """Say ``quit`` and end the process (killed if it does not end within 2 s)."""
@@ -408,7 +498,7 @@ def _evaluation(position: Any, info: Mapping[str, str], done: Mapping[str, str])
     if not move_text:
         raise EngineFault("garbage", "its done line names no move")
     try:
-        best = move_from_hub(position, move_text)
+        best = play_hub(position, move_text)[0]
     except HubSyntaxError as exc:
         raise EngineFault("garbage", str(exc)) from None
     line, note = line_from_hub(position, info.get("pv", ""))

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules
 
 __all__ = ["HUB_SQUARES", "HubSyntaxError", "board_of", "format_line", "hub_move",
-           "hub_position", "line_from_hub", "move_from_hub", "parse_line"]
+           "hub_position", "line_from_hub", "move_from_hub", "parse_line", "play_hub"]
 
 #: squares of the board Hub describes (10x10: the only board of the protocol)
 HUB_SQUARES = 50
@@ -110,10 +110,13 @@ def hub_position(position: Position) -> str:
     if n != HUB_SQUARES:
         raise ArgumentError(f"Hub describes the 10x10 board only; {rules.name} has {n} squares")
     cells = ["e"] * n
-    for squares, ch in ((position.white_men, "w"), (position.white_kings, "W"),
-                        (position.black_men, "b"), (position.black_kings, "B")):
-        for s in squares:
-            cells[s - 1] = ch
+    sob = rules.geometry.square_of_bit
+    white, black, kings = position.engine_bits
+    for bits, man, king in ((white, "w", "W"), (black, "b", "B")):
+        while bits:
+            low = bits & -bits
+            cells[sob[low.bit_length() - 1] - 1] = king if kings & low else man
+            bits ^= low
     return ("B" if int(position.side) == 1 else "W") + "".join(cells)
 
 
@@ -163,10 +166,41 @@ def move_from_hub(position: Position, text: str) -> Move:
     return found[0]
 
 
+def play_hub(position: Position, text: str) -> tuple[Move, Position]:
+    """The legal move of ``position`` that the Hub move ``text`` names (as
+    :func:`move_from_hub` finds it) and the position after it. The way a recorded game is
+    replayed comes first (:meth:`~pdnkit.rules.position.Position.play_written`: a few bit
+    tests for a quiet move, the captures that join two squares): where it settles the move
+    and, for a capture, takes the pieces ``text`` names, no list of every legal move is made;
+    otherwise :func:`move_from_hub` decides (and raises :class:`HubSyntaxError` as it does).
+
+    Example:
+        >>> from pdnkit.rules import get_rules, parse_fen
+        >>> pos = parse_fen("W:W28,32:B22,23", get_rules("international"))
+        >>> move, after = play_hub(pos, "28x19x23")
+        >>> str(move), sorted(after.black_men)
+        ('28x19', [22])
+    """
+    raw = text.strip()
+    quiet = "x" not in raw
+    parts = raw.split("-") if quiet else raw.split("x")
+    if len(parts) >= 2 and all(p.isdigit() and p.isascii() for p in parts) and (
+            not quiet or len(parts) == 2):
+        found = position.play_written(int(parts[0]), int(parts[1]))
+        if found is not None:
+            move, after = found
+            if quiet != bool(move.captured) and (
+                    quiet or len(parts) == 2
+                    or sorted(move.captured) == sorted(int(p) for p in parts[2:])):
+                return move, after
+    move = move_from_hub(position, raw)
+    return move, position.play(move)
+
+
 def line_from_hub(position: Position, text: str) -> tuple[list[Move], str | None]:
     """The moves of a Hub line (a principal variation, moves separated by spaces), played one
-    after the other from ``position``; stops at the first move that does not read or is not
-    legal there and says why (``None``: the whole line was read).
+    after the other from ``position`` (:func:`play_hub`); stops at the first move that does
+    not read or is not legal there and says why (``None``: the whole line was read).
 
     Example:
         >>> from pdnkit.rules import Position, get_rules
@@ -179,11 +213,10 @@ def line_from_hub(position: Position, text: str) -> tuple[list[Move], str | None
     pos = position
     for token in text.split():
         try:
-            m = move_from_hub(pos, token)
+            m, pos = play_hub(pos, token)
         except HubSyntaxError as exc:
             return moves, str(exc)
         moves.append(m)
-        pos = pos.play(m)
     return moves, None
 
 

@@ -152,3 +152,45 @@ def test_games_of_a_variant_the_engine_does_not_play_are_left_out_with_a_note(
     assert notes == ["1 game of russian left out: fake 1.0 plays international"]
     assert table(tmp_path / "a.duckdb", "SELECT DISTINCT g.variant FROM evals "
                                         "JOIN games g USING (game_id)") == [("international",)]
+
+
+def test_jobs_start_no_more_engines_than_the_work_pays_for(collection: Path,
+                                                            tmp_path: Path) -> None:
+    from pdnkit.analysis.run import MIN_POSITIONS_PER_ENGINE, engines_for
+
+    assert engines_for(2, [MIN_POSITIONS_PER_ENGINE] * 2) == 2
+    assert engines_for(2, [MIN_POSITIONS_PER_ENGINE, MIN_POSITIONS_PER_ENGINE - 1]) == 1
+    assert engines_for(8, [500, 500, 500]) == 3 and engines_for(1, [500, 500]) == 1
+    assert engines_for(3, []) == 1
+    # the first game's positions alone: one engine though two were asked for
+    moves, fen = GAMES[0]
+    few = positions_of(moves, fen)
+    assert len(few) < 2 * MIN_POSITIONS_PER_ENGINE
+    engine, _ = script(tmp_path)
+    db = tmp_path / "a.duckdb"
+    analyse([collection], db, engine=engine, depth=7, where="g.game_index = 0", jobs=2)
+    assert len(set(pids(tmp_path / "pids"))) == 1
+    rows = table(db, EVALS)
+    assert [(r[0], r[1], r[6], r[7], r[8], r[9]) for r in rows] == \
+        [r for r in expected_rows() if r[0] == 0]
+    assert not any(alive(p) for p in pids(tmp_path / "pids"))
+
+
+def test_two_engines_cut_a_game_into_pieces_and_keep_a_fault_of_any_piece(
+        collection: Path, tmp_path: Path) -> None:
+    from pdnkit.analysis.run import PIECE
+
+    moves, fen = GAMES[0]
+    positions = positions_of(moves, fen)
+    assert len(positions) > PIECE + 6  # two pieces: the fault in the second one
+    broken = positions[PIECE + 5]
+    db = tmp_path / "a.duckdb"
+    engine, _ = script(tmp_path, crash_on=[hub_position(broken)])
+    s = analyse([collection], db, engine=engine, depth=7, jobs=2)
+    assert s.faults == 1 and s.positions == len(ALL_POSITIONS) - 1
+    rows = table(db, "SELECT game_index, ply FROM findings WHERE code = 'engine-failed'")
+    assert rows == [(0, PIECE + 5)]
+    got = table(db, EVALS)
+    assert [(r[0], r[1], r[6], r[7], r[8], r[9]) for r in got] == \
+        [r for r in expected_rows() if (r[0], r[1]) != (0, PIECE + 5)]
+    assert not any(alive(p) for p in pids(tmp_path / "pids"))

@@ -5,6 +5,9 @@ never reaches ``ready``, a crash, a hang, garbage; none leaves a process behind.
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -173,3 +176,30 @@ def test_a_new_game_clears_the_tables_and_waits_for_pong(tmp_path: Path) -> None
     said = log.read_text().splitlines()
     assert said[said.index("new-game") + 1] == "ping"
     assert said.index("ping") < said.index("go analyze")
+
+
+def test_a_kill_from_another_thread_ends_a_wait_even_where_a_grandchild_holds_the_pipe(
+        tmp_path: Path) -> None:
+    # the engine is started by a shell that runs it as its child and stays: killing the
+    # shell leaves the engine holding the output pipe, so no end of output comes; the
+    # waiting thread must still see the kill and not wait out the position's timeout
+    import shlex
+    import threading
+
+    from pdnkit.engines.hub import READ_SLICE
+
+    pidfile = tmp_path / "pids"
+    script = {"pidfile": str(pidfile), "hang_on": [hub_position(START)]}
+    inner = shlex.join(fake_engine(tmp_path, script))
+    engine = HubEngine(["sh", "-c", f"{inner}; true"], timeout=60.0)
+    try:
+        threading.Timer(0.3, engine.kill).start()
+        began = time.monotonic()
+        with pytest.raises(EngineFault):
+            engine.evaluate(START)
+        assert time.monotonic() - began < 0.3 + READ_SLICE + 5
+    finally:
+        engine.close()
+        for pid in pids(pidfile):  # the orphaned engine: ended by this test
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
