@@ -67,16 +67,17 @@ def escape_char(m: re.Match[str]) -> str:
 
 #: the environment variables that change what rich prints (colour forced on a pipe, a width
 #: or a terminal assumed): where one is set, rich prints and no plain table stands in for it
-RICH_ENVIRON = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "COLUMNS", "LINES",
-                "JUPYTER_COLUMNS", "JUPYTER_LINES")
+RICH_ENVIRON = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS",
+                "JUPYTER_LINES")
 #: printable ASCII: text whose width is its length and which rich prints unchanged
 _PLAIN = re.compile(r"[ -~]*")
 
 
 def plain_width(stream: object) -> int | None:
     """The width rich gives a console on ``stream`` when it is no terminal and nothing in
-    the environment changes what rich prints (else ``None``: let rich print): the first
-    terminal's among standard input, output and error, else 80. Its text must be UTF-8
+    the environment changes what rich prints (else ``None``: let rich print): ``COLUMNS``
+    when it is a number, else the first terminal's among standard input, output and error,
+    else 80 (as ``rich.console.Console.size`` finds it). Its text must be UTF-8
     (rich draws ASCII boxes on other encodings).
 
     Example:
@@ -94,13 +95,17 @@ def plain_width(stream: object) -> int | None:
             return None
     except (AttributeError, ValueError, OSError):
         return None
+    width = 0
     for fd in (0, 1, 2):
         try:
             width = os.get_terminal_size(fd).columns
         except (AttributeError, ValueError, OSError):
             continue
-        return width or 80
-    return 80
+        break
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit():
+        width = int(columns)
+    return width or 80
 
 
 def plain_table(title: str, rows: Sequence[Sequence[str]], *,

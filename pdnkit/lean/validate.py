@@ -198,10 +198,22 @@ class Display:
     to_file: bool
 
 
-#: a finding's line that rich prints as it is: printable ASCII without markup, escapes or
-#: emoji codes (``:smile:``), which rich would change
-_PRINTABLE = re.compile(r"[ -Z\]-~]*")  # (no "[", no "\\")
-_EMOJI_CODE = re.compile(r":\S*:")
+#: a finding's line that rich prints as it is: printable ASCII without a backslash, a
+#: ``[`` that could open markup (``[32-27]`` cannot: rich's tags begin with a letter, ``#``,
+#: ``/`` or ``@``) or an emoji code (``:smile:``), which rich would change
+_PRINTABLE = re.compile(r"[ -\[\]-~]*")
+_CHANGED = re.compile(r"\[[a-zA-Z#/@]|:\S*:")
+
+
+def prints_as_is(text: str) -> bool:
+    """Whether rich prints the markup-escaped ``text`` on a stream that is no terminal as it
+    is (soft-wrapped: no width), so a plain write may stand in for it.
+
+    Example:
+        >>> prints_as_is("error illegal-move [32-27]: no piece"), prints_as_is("a :smile:")
+        (True, False)
+    """
+    return bool(_PRINTABLE.fullmatch(text)) and not _CHANGED.search(text)
 
 
 class _Printer:
@@ -216,7 +228,7 @@ class _Printer:
 
     def finding(self, text: str, severity: str) -> None:
         """Print a finding's line in its severity's colour."""
-        if self.plain and _PRINTABLE.fullmatch(text) and not _EMOJI_CODE.search(text):
+        if self.plain and prints_as_is(text):
             self.shown.stream.write(text + "\n")
             return
         if self.console is None:
@@ -304,4 +316,4 @@ def run(paths: list[Path], call: Call, shown: Display) -> Summary:
 
 
 __all__ = ["CSV_FIELDS", "VALIDATE_FORMATS", "Call", "Display", "Summary", "cores", "counts_text",
-           "csv_rows", "run"]
+           "csv_rows", "prints_as_is", "run"]
