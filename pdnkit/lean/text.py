@@ -11,6 +11,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pdnkit._lazy import lazy_pattern
+
 if TYPE_CHECKING:
     from rich.console import Console, ConsoleOptions, RenderResult
 
@@ -18,7 +20,7 @@ if TYPE_CHECKING:
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 #: a plain number written as text (``-5``, ``+1.5``, ``2e3``): a spreadsheet reads it as the
 #: number, never as a formula
-NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+NUMBER = lazy_pattern(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def spreadsheet_safe(text: str) -> str:
@@ -40,7 +42,7 @@ def spreadsheet_safe(text: str) -> str:
 
 #: what never reaches the terminal from file text: C0 controls but newline and tab, DEL, C1
 #: controls, and the bidi controls that reorder what is shown
-UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
+UNSAFE = lazy_pattern("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
                      "\u2066-\u2069]")
 
 
@@ -70,7 +72,7 @@ def escape_char(m: re.Match[str]) -> str:
 RICH_ENVIRON = ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE", "JUPYTER_COLUMNS",
                 "JUPYTER_LINES")
 #: printable ASCII: text whose width is its length and which rich prints unchanged
-_PLAIN = re.compile(r"[ -~]*")
+_PLAIN = lazy_pattern(r"[ -~]*")
 
 
 def plain_width(stream: object) -> int | None:
