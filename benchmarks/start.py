@@ -33,6 +33,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+#: where the processes run: never this tree (``python -c`` and ``-m`` put the working folder
+#: before ``PYTHONPATH``, so ``--base`` would run this tree's sources again)
+CWD = tempfile.gettempdir()
 BENCH = ROOT.parent / "shared" / "data" / "bench" / "intl_2000.pdn"
 
 
@@ -71,7 +74,7 @@ def _timed(args: list[str], root: Path = ROOT) -> tuple[float, float, int]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     res = subprocess.run(args, stdin=subprocess.DEVNULL, capture_output=True,
-                         env=_env(root), check=False)
+                         env=_env(root), check=False, cwd=CWD)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -28,7 +28,6 @@ Example:
 
 from __future__ import annotations
 
-import calendar
 import datetime as _dt
 import re
 from dataclasses import dataclass
@@ -151,8 +150,9 @@ def _day(y: int, mo: int, d: int) -> DateSpan | None:
 def _month(y: int, mo: int) -> DateSpan | None:
     if not 1 <= mo <= 12:
         return None
-    return DateSpan(_dt.date(y, mo, 1), _dt.date(y, mo, calendar.monthrange(y, mo)[1]),
-                    "month")
+    # the month's last day without the calendar module (it imports locale: 3 ms a start)
+    last = _dt.date(y, 12, 31) if mo == 12 else _dt.date(y, mo + 1, 1) - _dt.timedelta(days=1)
+    return DateSpan(_dt.date(y, mo, 1), last, "month")
 
 
 def year_span(first: int, last: int | None = None) -> DateSpan:

@@ -33,7 +33,6 @@ Example:
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass, field
 
@@ -142,6 +141,8 @@ def decode_entities(text: str) -> str:
     """
     if "&" not in text:
         return text
+    import html  # (its entity table: only for text with an entity)
+
     return _ENTITY.sub(lambda m: html.unescape(m.group()), text)
 
 
