@@ -134,7 +134,7 @@ def _lines(pdnkit: list[str], ten: Path, db: Path, games: int) -> dict[str, list
         f"validate {games} games (text)": [*pdnkit, "validate", str(ten)],
         f"validate {games} games (jsonl)": [*pdnkit, "validate", str(ten), "--format",
                                                "jsonl"],
-        "search --player": [*pdnkit, "search", "--db", str(db), "--player", "Amrillaev"],
+        "search --fen": [*pdnkit, "search", "--db", str(db), "--fen", "W:W31-50:B1-20"],
         "stats results": [*pdnkit, "stats", "results", "--db", str(db)],
         "query SELECT": [*pdnkit, "query", "SELECT count(*) FROM games", "--db", str(db)],
     }
