@@ -13,6 +13,10 @@ quick form                         does
 =================================  ==========================================================
 ``pdnkit --version``               the version and the replay core in use
 ``pdnkit perft VARIANT DEPTH``     the leaf count (:func:`pdnkit.core.perft`), speed on stderr
+``pdnkit validate FILE...``        the reports and summary (:func:`pdnkit.lean.validate.run`),
+                                   with ``--format text|jsonl|csv|csv-raw``, ``-q``,
+                                   ``--info``, ``--strict``, ``--fail-on``, ``--jobs``; its
+                                   output not a terminal
 =================================  ==========================================================
 
 Example:
@@ -72,6 +76,81 @@ def _perft_form(args: Sequence[str]) -> Runner | None:
     return run
 
 
+#: the options of ``validate`` a quick form reads: each flag, and each option with the values
+#: it takes (exactly as the command's help lists them; anything else is Typer's to read)
+_VALIDATE_FLAGS = {"-q": "quiet", "--quiet": "quiet", "--info": "info", "--strict": "strict"}
+_VALIDATE_VALUES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "--format": ("format", ("text", "jsonl", "csv", "csv-raw")),
+    "--fail-on": ("fail_on", ("error", "warning", "never")),
+    "--jobs": ("jobs", ()), "-j": ("jobs", ())}
+
+
+def _validate_options(args: Sequence[str]) -> tuple[list[str], dict[str, object]] | None:
+    """The paths and options of a ``validate`` line the quick form reads, else ``None``."""
+    paths: list[str] = []
+    opts: dict[str, object] = {"format": "text", "fail_on": "error", "jobs": "1"}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg in _VALIDATE_FLAGS:
+            opts[_VALIDATE_FLAGS[arg]] = True
+            continue
+        name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if name in _VALIDATE_VALUES:
+            if not eq:
+                if i >= len(args):
+                    return None
+                value, i = args[i], i + 1
+            key, allowed = _VALIDATE_VALUES[name]
+            ok = value in allowed if allowed else value.isascii() and value.isdigit()
+            if not ok:
+                return None
+            opts[key] = value
+            continue
+        if not arg or arg.startswith("-"):  # "-" (standard input), --help, other options
+            return None
+        paths.append(arg)
+    return (paths, opts) if paths else None
+
+
+def _validate_form(args: Sequence[str]) -> Runner | None:
+    """``validate FILE... [options]``: the paths and the options of
+    :data:`_VALIDATE_FLAGS` and :data:`_VALIDATE_VALUES`, standard output no terminal (a
+    terminal gets its escaped text and widths from the command line's output layer)."""
+    read = _validate_options(args)
+    if read is None or sys.stdout.isatty():
+        return None
+    paths, opts = read
+
+    def run() -> int:
+        from pathlib import Path
+
+        from pdnkit.lean.errors import error_message
+        from pdnkit.lean.text import terminal_safe
+        from pdnkit.lean.validate import Call, Display, cores
+        from pdnkit.lean.validate import run as run_validate
+
+        jobs = int(str(opts["jobs"]))
+        call = Call(variant=None, edition=None, jobs=jobs or cores(), result_convention="auto",
+                    strict=bool(opts.get("strict")), encoding=None, select=None, ignore=None,
+                    irregular="stand")
+        shown = Display(str(opts["format"]), bool(opts.get("quiet")), bool(opts.get("info")),
+                        sys.stdout, False)
+        try:
+            summary = run_validate([Path(p) for p in paths], call, shown)
+        except Exception as exc:  # as the command line's group ends a command
+            message = error_message(exc)
+            if message is None:
+                raise
+            sys.stdout.flush()
+            sys.stderr.write(f"pdnkit: error: {terminal_safe(message)}\n")
+            return 2
+        return summary.exit_code(str(opts["fail_on"]))
+
+    return run
+
+
 def _output_failed(exc: OSError) -> int:
     """The exit status, and message, of a quick form whose output could not be written, as
     the Typer command line ends then: a reader that went away (a closed pipe) ends it quietly
@@ -85,8 +164,8 @@ def _output_failed(exc: OSError) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)  # (the exit's own flush finds no pipe)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    from pdnkit.cli.app import error_message
-    from pdnkit.cli.output import terminal_safe
+    from pdnkit.lean.errors import error_message
+    from pdnkit.lean.text import terminal_safe
 
     message = error_message(exc)
     if message is None:
@@ -100,13 +179,15 @@ def quick_form(args: Sequence[str]) -> Runner | None:
     when it is a quick form, else ``None``.
 
     Example:
-        >>> quick_form(["--version"]) is not None, quick_form(["validate", "x.pdn"])
+        >>> quick_form(["--version"]) is not None, quick_form(["validate", "--help"])
         (True, None)
     """
     if list(args) == ["--version"]:
         return _version
     if args and args[0] == "perft":
         return _perft_form(args[1:])
+    if args and args[0] == "validate":
+        return _validate_form(args[1:])
     return None
 
 

@@ -28,7 +28,7 @@ FLOORS: dict[str, int] = {
     "pdnkit.lake": 7, "pdnkit.stats": 7, "pdnkit.analysis": 7,
     "pdnkit.viewer": 8, "pdnkit.plots": 8,
     "pdnkit.reports": 9, "pdnkit.report_files": 9, "pdnkit.demo": 9, "pdnkit.serve": 9,
-    "pdnkit.cli": 10,
+    "pdnkit.cli": 10, "pdnkit.lean": 10,
     "pdnkit": 11, "pdnkit.__main__": 11, "pdnkit.launch": 11,
 }
 

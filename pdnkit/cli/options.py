@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pdnkit.errors import ArgumentError
+from pdnkit.lean.errors import UsageError
+from pdnkit.lean.validate import VALIDATE_FORMATS
 
 if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.stats.filters import GameFilter
@@ -33,8 +34,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: every format a table result can be written in (:mod:`pdnkit.cli.output` writes them);
 #: ``csv-raw`` is CSV with no cell quoted for spreadsheets
 TABLE_FORMATS = ("text", "csv", "csv-raw", "json", "jsonl", "parquet")
-#: the formats of ``pdnkit validate`` (a stream of reports, not a table)
-VALIDATE_FORMATS = ("text", "jsonl", "csv", "csv-raw")
 #: what the help says of CSV's cells that would start a formula in a spreadsheet
 CSV_FORMULA_HELP = (
     "A CSV text cell beginning with [cyan]= + - @[/cyan], a tab or a carriage return is "
@@ -43,10 +42,6 @@ CSV_FORMULA_HELP = (
     "stored, for programs.")
 #: old names of a format, still understood
 FORMAT_ALIASES = {"table": "text"}
-
-
-class UsageError(ArgumentError):
-    """A value on the command line that the command cannot use (printed as one line)."""
 
 
 def known_variant(value: str | None) -> str | None:

@@ -42,7 +42,6 @@ import datetime as dt
 import io
 import json
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -54,9 +53,10 @@ from pdnkit._cells import is_numeric as _is_numeric
 from pdnkit._cells import json_default as _json_default
 from pdnkit._cells import plain as _plain
 from pdnkit.cli.options import FORMAT_ALIASES, TABLE_FORMATS, UsageError, format_name
+from pdnkit.lean.text import FORMULA_START, Safe, spreadsheet_safe, terminal_safe
 
 if TYPE_CHECKING:
-    from rich.console import Console, ConsoleOptions, RenderResult
+    from rich.console import Console
 
 
 class Frame(Protocol):
@@ -296,30 +296,6 @@ def emit(table: Table, sink: Output, *, title: str | None = None, limit: int | N
         print(f"{len(table)} rows -> {sink.path}", file=sys.stderr)
 
 
-#: what a spreadsheet reads as the start of a formula (OWASP's CSV injection page)
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-#: a plain number written as text (``-5``, ``+1.5``, ``2e3``): a spreadsheet reads it as the
-#: number, never as a formula
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
-
-
-def spreadsheet_safe(text: str) -> str:
-    """``text`` as a CSV cell that no spreadsheet runs: after a ``'`` when it begins with
-    one of :data:`FORMULA_START`, holds more than that character and is not a plain number
-    (OWASP's advice against CSV injection); unchanged otherwise. A lone ``-`` or ``+`` (a
-    placeholder Round tag, the tree's ``+``/``=``/``-`` columns) holds no formula to run.
-
-    Example:
-        >>> spreadsheet_safe("=cmd|' /C calc'!A0"), spreadsheet_safe("@SUM(A1)")
-        ("'=cmd|' /C calc'!A0", "'@SUM(A1)")
-        >>> spreadsheet_safe("-2+3"), spreadsheet_safe("-5"), spreadsheet_safe("-")
-        ("'-2+3", '-5', '-')
-    """
-    if len(text) > 1 and text.startswith(FORMULA_START) and not _NUMBER.fullmatch(text):
-        return "'" + text
-    return text
-
-
 def _write_csv(cols: _Columns, fh: IO[str], raw: bool = False) -> None:
     """CSV: every cell as :func:`cell_text` writes it; a text cell that would start a formula
     made :func:`spreadsheet_safe` unless ``raw`` (numbers are never text cells here)."""
@@ -403,25 +379,6 @@ def _dates_as_dates(arrow: Any) -> Any:
 # ------------------------------------------------------------------------------------------
 # the screen: control characters escaped, tables fitted to the terminal
 
-#: what never reaches the terminal from file text: C0 controls but newline and tab, DEL, C1
-#: controls, and the bidi controls that reorder what is shown
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e"
-                     "\u2066-\u2069]")
-
-
-def terminal_safe(text: str) -> str:
-    """``text`` with every control character that a terminal would act on (ESC sequences,
-    BEL, CR, backspace, C1 controls, bidi overrides) written as an escape instead.
-
-    Example:
-        >>> terminal_safe("Ann\\x1b[2J\\u202eB\\nC")
-        'Ann\\\\x1b[2J\\\\u202eB\\nC'
-    """
-    if not _UNSAFE.search(text):
-        return text
-    return _UNSAFE.sub(_escape_char, text)
-
-
 def markup_safe(text: str) -> str:
     """``text`` from a file made safe to print in rich markup: control characters escaped
     (:func:`terminal_safe`) and ``[`` no longer read as a style.
@@ -433,11 +390,6 @@ def markup_safe(text: str) -> str:
     from rich.markup import escape
 
     return escape(terminal_safe(text))
-
-
-def _escape_char(m: re.Match[str]) -> str:
-    code = ord(m.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 class ScreenStream(io.TextIOBase):
@@ -508,37 +460,6 @@ def screen_text(text: str, stream: object = None) -> str:
     """
     return terminal_safe(text) if is_terminal(sys.stdout if stream is None else stream) \
         else text
-
-
-class Safe:
-    """A rich renderable shown with :func:`terminal_safe` applied to every piece of text it
-    renders (``show``'s board and moves, ``validate``'s summary): whatever a file holds, the
-    terminal gets no control sequence from it.
-
-    Example:
-        >>> import io
-        >>> from rich.console import Console
-        >>> c = Console(file=io.StringIO(), width=40)
-        >>> c.print(Safe("a\\x1b[31mb"))
-        >>> c.file.getvalue()
-        'a\\\\x1b[31mb\\n'
-    """
-
-    def __init__(self, renderable: object) -> None:
-        self.renderable = renderable
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        from rich.segment import Segment
-        from rich.text import Text
-
-        inner = self.renderable
-        if isinstance(inner, str):  # plain text, never markup: the file's '[' stays
-            inner = Text(inner)
-        for seg in console.render(inner, options):  # type: ignore[arg-type]
-            if seg.control or not _UNSAFE.search(seg.text):
-                yield seg
-            else:
-                yield Segment(terminal_safe(seg.text), seg.style)
 
 
 def print_safe(console: Console, renderable: object) -> None:

@@ -28,12 +28,13 @@ Example:
 
 from __future__ import annotations
 
-import calendar
 import datetime as _dt
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TypeAlias
+
+from pdnkit._lazy import lazy_pattern
 
 __all__ = ["MONTHS", "PRECISIONS", "DateSpan", "date_span", "date_text", "parse_date",
            "year_span"]
@@ -72,22 +73,22 @@ MONTHS = {
     "дек": 12,
 }
 
-_UNKNOWN = re.compile(r"^[?\s.\-/]*$")
+_UNKNOWN = lazy_pattern(r"^[?\s.\-/]*$")
 #: ``YYYY.MM.DD`` with any part unknown (``??``); separators ``.``, ``-``, ``/``
-_YMD = re.compile(r"^(\d{4}|\?{4})[.\-/](\d{1,2}|\?\?)[.\-/](\d{1,2}|\?\?)$")
+_YMD = lazy_pattern(r"^(\d{4}|\?{4})[.\-/](\d{1,2}|\?\?)[.\-/](\d{1,2}|\?\?)$")
 #: ``DD.MM.YYYY`` (Russian, Dutch, Czech lists), days and months may be unknown
-_DMY = re.compile(r"^(\d{1,2}|\?\?)[.\-/](\d{1,2}|\?\?)[.\-/](\d{4})$")
-_YEAR_ONLY = re.compile(r"^(\d{4})\.?$")
+_DMY = lazy_pattern(r"^(\d{1,2}|\?\?)[.\-/](\d{1,2}|\?\?)[.\-/](\d{4})$")
+_YEAR_ONLY = lazy_pattern(r"^(\d{4})\.?$")
 #: ``YYYY-MM`` / ``YYYY.MM`` (ISO 8601's year and month) and ``MM.YYYY``
-_YM = re.compile(r"^(\d{4})[.\-](\d{1,2})$")
-_MY = re.compile(r"^(\d{1,2})[.\-/](\d{4})$")
+_YM = lazy_pattern(r"^(\d{4})[.\-](\d{1,2})$")
+_MY = lazy_pattern(r"^(\d{1,2})[.\-/](\d{4})$")
 #: a season or span of years: ``1999/00``, ``2007/08``, ``1999-2000``, ``1999–2000``
-_YEAR_SPAN = re.compile(r"^(\d{4})\s*[/\-–]\s*(\d{2}|\d{4})$")
+_YEAR_SPAN = lazy_pattern(r"^(\d{4})\s*[/\-–]\s*(\d{2}|\d{4})$")
 #: ``17 april 2009``, ``17. April 2009``, ``April 17, 2009``
-_WORDS = re.compile(r"^(?:(\d{1,2})\.?\s+([^\W\d_]+)\.?|([^\W\d_]+)\.?\s+(\d{1,2}),?)\s+(\d{4})$")
-_MONTH_YEAR = re.compile(r"^([^\W\d_]+)\.?,?\s+(\d{4})$")
-_ANY_YEAR = re.compile(r"(?<!\d)(1[0-9]\d\d|20\d\d)(?!\d)")
-_RANGE_SEP = re.compile(r"\s+to\s+|\.\.|[-–/]")
+_WORDS = lazy_pattern(r"^(?:(\d{1,2})\.?\s+([^\W\d_]+)\.?|([^\W\d_]+)\.?\s+(\d{1,2}),?)\s+(\d{4})$")
+_MONTH_YEAR = lazy_pattern(r"^([^\W\d_]+)\.?,?\s+(\d{4})$")
+_ANY_YEAR = lazy_pattern(r"(?<!\d)(1[0-9]\d\d|20\d\d)(?!\d)")
+_RANGE_SEP = lazy_pattern(r"\s+to\s+|\.\.|[-–/]")
 #: a season's second year is at most this many years after its first
 _MAX_SPAN_YEARS = 5
 
@@ -149,8 +150,9 @@ def _day(y: int, mo: int, d: int) -> DateSpan | None:
 def _month(y: int, mo: int) -> DateSpan | None:
     if not 1 <= mo <= 12:
         return None
-    return DateSpan(_dt.date(y, mo, 1), _dt.date(y, mo, calendar.monthrange(y, mo)[1]),
-                    "month")
+    # the month's last day without the calendar module (it imports locale: 3 ms a start)
+    last = _dt.date(y, 12, 31) if mo == 12 else _dt.date(y, mo + 1, 1) - _dt.timedelta(days=1)
+    return DateSpan(_dt.date(y, mo, 1), last, "month")
 
 
 def year_span(first: int, last: int | None = None) -> DateSpan:
@@ -208,9 +210,10 @@ def _one_date(t: str) -> _Read:
     if m:
         y = int(m.group(1))
         return (year_span(y), True, None) if _plausible(y) else (None, False, None)
-    m = _YM.match(t) or _MY.match(t)
+    ym = _YM.match(t)
+    m = ym or _MY.match(t)
     if m:
-        y_text, mo_text = (m.group(1), m.group(2)) if m.re is _YM else (m.group(2), m.group(1))
+        y_text, mo_text = (m.group(1), m.group(2)) if ym else (m.group(2), m.group(1))
         y = int(y_text)
         span = _month(y, int(mo_text)) if _plausible(y) else None
         if span is not None:

@@ -40,9 +40,10 @@ from __future__ import annotations
 
 import codecs
 import math
-import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
+
+from pdnkit._lazy import lazy_pattern
 
 if TYPE_CHECKING:
     from pdnkit.findings import Finding
@@ -52,16 +53,16 @@ LEGACY = ("cp1251", "cp866", "cp1252", "latin-1")
 #: bytes looked at to decide (from the first non-ASCII byte on): detection is bounded
 WINDOW = 1 << 20
 
-_VALID_UTF8 = re.compile(
+_VALID_UTF8 = lazy_pattern(
     rb"[\xc2-\xdf][\x80-\xbf]|\xe0[\xa0-\xbf][\x80-\xbf]|[\xe1-\xec\xee\xef][\x80-\xbf]{2}"
     rb"|\xed[\x80-\x9f][\x80-\xbf]|\xf0[\x90-\xbf][\x80-\xbf]{2}|[\xf1-\xf3][\x80-\xbf]{3}"
     rb"|\xf4[\x80-\x8f][\x80-\xbf]{2}")
-_HIGH = re.compile(rb"[\x80-\xff]")
+_HIGH = lazy_pattern(rb"[\x80-\xff]")
 #: bytes that CP1252 leaves undefined; a Western file holding them is read as Latin-1
-_CP1252_HOLES = re.compile(rb"[\x81\x8d\x8f\x90\x9d]")
+_CP1252_HOLES = lazy_pattern(rb"[\x81\x8d\x8f\x90\x9d]")
 #: a word (the scorer looks at those holding a non-ASCII character); each character is in at
 #: most one match, so a long run of letters or NUL bytes costs linear time
-_WORD = re.compile(r"[^\s\"\[\](){}.,;:!?0-9]+")
+_WORD = lazy_pattern(r"[^\s\"\[\](){}.,;:!?0-9]+")
 
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
@@ -233,8 +234,8 @@ def game_encoding(data: bytes) -> str | None:
 
 #: a byte a UTF-8 file held that is not UTF-8, kept by ``surrogateescape`` decoding, and a
 #: run of them (a lead byte and continuation bytes in one run: a character cut short)
-_ESCAPED = re.compile("[\udc80-\udcff]")
-_ESCAPED_RUN = re.compile("[\udc80-\udcff]+")
+_ESCAPED = lazy_pattern("[\udc80-\udcff]")
+_ESCAPED_RUN = lazy_pattern("[\udc80-\udcff]+")
 #: lines with invalid bytes listed one by one per game (the rest are counted on the last)
 MAX_BYTE_NOTES = 50
 

@@ -33,9 +33,10 @@ Example:
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass, field
+
+from pdnkit._lazy import lazy_pattern
 
 #: a tag name as people write it: a letter first, then letters, digits, ``_ - . '``, HTML
 #: character references and single spaces between words (``Type de jeu``); at most 64
@@ -46,7 +47,7 @@ NAME = (r"(?:[^\W\d]|&[#]?\w{1,8};)"
 #: there could be words of movetext)
 NAME1 = r"(?:[^\W\d]|&[#]?\w{1,8};)(?:[\w\-.']|&[#]?\w{1,8};){0,63}"
 #: a PDN 3.0 tag name (an identifier)
-IDENTIFIER = re.compile(r"[A-Z][A-Za-z0-9_]*")
+IDENTIFIER = lazy_pattern(r"[A-Z][A-Za-z0-9_]*")
 #: the opening of a tag pair inside a line (``[Name "``, the name a word); the white space
 #: before it is looked at from its first character only (a lookahead at every space of a
 #: long run would take quadratic time)
@@ -63,16 +64,16 @@ _LB = r"(?P<lb>\[(?:[ \t]*\[){0,2}\s*)"
 _RB = r"(?P<rb>[ \t]*\n?[ \t]*\](?:[ \t]*\]){0,2})"
 #: a tag pair, anchored where it starts: white space (line breaks too, or none before a
 #: quoted value: ``[Event"Club"]``) between its parts, ``[`` or ``]`` may be missing (not both)
-TAG = re.compile(rf"{_LB}(?P<name>{NAME})\s*{_VALUE}{_RB}?")
+TAG = lazy_pattern(rf"{_LB}(?P<name>{NAME})\s*{_VALUE}{_RB}?")
 #: a tag pair without its ``[`` (then its ``]`` is there); a name of several words only at
 #: the start of a line
-_TAG_NOLB = re.compile(rf"(?P<lb>)(?P<name>{NAME1})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])")
-_TAG_NOLB_START = re.compile(rf"(?P<lb>)(?P<name>{NAME})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])")
+_TAG_NOLB = lazy_pattern(rf"(?P<lb>)(?P<name>{NAME1})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])")
+_TAG_NOLB_START = lazy_pattern(rf"(?P<lb>)(?P<name>{NAME})\s+{_VALUE}(?P<rb>[ \t]*\n?[ \t]*\])")
 #: a quoted value holding unescaped quotes, closed by the quote right before ``]``
-_TAG_QUOTES = re.compile(rf'{_LB}(?P<name>{NAME})\s*"(?P<value>(?:[^"\n]|"(?![ \t]*\[))*?)"'
+_TAG_QUOTES = lazy_pattern(rf'{_LB}(?P<name>{NAME})\s*"(?P<value>(?:[^"\n]|"(?![ \t]*\[))*?)"'
                          r"(?P<rb>[ \t]*\](?:[ \t]*\]){0,2})")
 #: text between the value and the ``]``: ``[Site "x" junk]``
-_TAG_JUNK = re.compile(rf'{_LB}(?P<name>{NAME})\s*{_VALUE}(?P<junk>[^\]\["\n]{{1,200}}?)'
+_TAG_JUNK = lazy_pattern(rf'{_LB}(?P<name>{NAME})\s*{_VALUE}(?P<junk>[^\]\["\n]{{1,200}}?)'
                        r"(?P<rb>\])")
 #: where the value of a quote never closed stops short of its line's end: before movetext
 #: written on the same line (a move number and a move, or a result ending the line), so the
@@ -82,13 +83,13 @@ OPEN_VALUE_STOP = (r"(?<![ \t])[ \t]+(?:\d{1,9}\.+[ \t]*(?:\d{1,2}[ \t]*[-xX:][ 
                    r"|(?:2-0|0-2|1-1|0-0|1-0|0-1|1/2-1/2|\*)[ \t]*(?:\n|\Z))|" + _NEXT_TAG)
 #: a quote never closed: the value runs to the first ``]`` of its line, else to the
 #: movetext of :data:`OPEN_VALUE_STOP`, else to the line end
-_TAG_OPEN = re.compile(rf'(?P<lb>\[(?:[ \t]*\[){{0,2}}[ \t]*)(?P<name>{NAME})[ \t]*"'
+_TAG_OPEN = lazy_pattern(rf'(?P<lb>\[(?:[ \t]*\[){{0,2}}[ \t]*)(?P<name>{NAME})[ \t]*"'
                        rf'(?P<value>(?:(?!{OPEN_VALUE_STOP})[^"\n\]])*)(?P<rb>\])?')
 #: a value without quotes: ``[Event Open 2003]``
-_TAG_BARE = re.compile(r'(?P<lb>\[[ \t]*)(?P<name>[A-Za-z_][\w\-]{0,63})[ \t]+'
+_TAG_BARE = lazy_pattern(r'(?P<lb>\[[ \t]*)(?P<name>[A-Za-z_][\w\-]{0,63})[ \t]+'
                        r'(?P<value>[^\]"\s][^\]"\n]{0,1000}?)[ \t]*(?P<rb>\])')
 #: forum wrappers, left to the grammar (which ignores them and says so)
-_WRAPPER = re.compile(r"\[/?pdn\]", re.IGNORECASE)
+_WRAPPER = lazy_pattern(r"\[/?pdn\]", re.IGNORECASE)
 
 #: the dashes a result may be written with: ``-`` and the typographic ones (hyphen,
 #: non-breaking hyphen, figure dash, en dash, em dash, minus sign)
@@ -99,7 +100,7 @@ RESULTS = "|".join(r.replace("-", RESULT_DASH) for r in (
     "2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "\u00bd-\u00bd", r"0\.5-0\.5"))
 
 #: what movetext starts with (a comment is decided apart: see :func:`read_header`)
-MOVETEXT_START = re.compile(
+MOVETEXT_START = lazy_pattern(
     r"""\d{1,9}[.)] | \d{10}
       | \d{1,2}[ \t]*[-xX:\u2010-\u2014\u2212][ \t]*\d{1,2}(?![\d./])
       | [a-l](?:1[0-2]|[1-9])?[-xX:\u2013]?[a-l](?:1[0-2]|[1-9])(?![0-9])
@@ -108,7 +109,7 @@ MOVETEXT_START = re.compile(
       | (?:1/2-1/2|\u00bd-\u00bd|0\.5-0\.5|\*)(?![\w/\-.:*])""",
     re.VERBOSE | re.IGNORECASE)
 #: a line holds movetext when one of these is in it (else, outside comments, it is junk)
-MOVETEXT_ANY = re.compile(
+MOVETEXT_ANY = lazy_pattern(
     r"""(?<![\w.])\d{1,9}[.)]
       | (?<![\w/])\d{1,2}[ \t]*[-xX:\u2010-\u2014\u2212][ \t]*\d{1,2}(?![\d./])
       | (?<![\w/])\d{1,2}[^\s\w"\[\]{}()]{1,2}\d{1,2}(?![\d.])
@@ -118,16 +119,16 @@ MOVETEXT_ANY = re.compile(
     re.VERBOSE | re.IGNORECASE)
 
 #: literal escape text, two characters: backslash and r, n or t
-ESCAPE_TEXT = re.compile(r"\\[rnt]")
+ESCAPE_TEXT = lazy_pattern(r"\\[rnt]")
 #: what the escape scanner stops at outside comments and strings
-_LEX = re.compile(r'[{}"\n;]|\\[rnt]')
-_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_UNESCAPE = re.compile(r"\\(.)")
-_WS = re.compile(r"\s+")
-_NOT_BLANK = re.compile(r"[^\n]")
-_WORD_END = re.compile(r"\s")
+_LEX = lazy_pattern(r'[{}"\n;]|\\[rnt]')
+_ENTITY = lazy_pattern(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_UNESCAPE = lazy_pattern(r"\\(.)")
+_WS = lazy_pattern(r"\s+")
+_NOT_BLANK = lazy_pattern(r"[^\n]")
+_WORD_END = lazy_pattern(r"\s")
 #: the dashes (with spaces between) that end a movetext, after white space
-_DASH_RUN = re.compile(r"(?<!\S)-(?:[ \t]*-)*\Z")
+_DASH_RUN = lazy_pattern(r"(?<!\S)-(?:[ \t]*-)*\Z")
 
 
 def decode_entities(text: str) -> str:
@@ -140,6 +141,8 @@ def decode_entities(text: str) -> str:
     """
     if "&" not in text:
         return text
+    import html  # (its entity table: only for text with an entity)
+
     return _ENTITY.sub(lambda m: html.unescape(m.group()), text)
 
 

@@ -32,18 +32,19 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.pdn.layout import RESULTS
 
 #: Recoveries per game before the rest of its movetext is read as one unreadable text.
 MAX_EVENTS = 100
 
 #: a final result token (after an unclosed comment, it still ends the game)
-_FINAL_RESULT = re.compile(rf"(?<![\w/\-.:])(?:{RESULTS}|\*)\s*\Z")
+_FINAL_RESULT = lazy_pattern(rf"(?<![\w/\-.:])(?:{RESULTS}|\*)\s*\Z")
 #: where a run of unreadable text stops: white space or a bracket that starts a construct
-_RUN_END = re.compile(r"[\s{(\[]")
-_WS = re.compile(r"\s*")
+_RUN_END = lazy_pattern(r"[\s{(\[]")
+_WS = lazy_pattern(r"\s*")
 #: a word the grammar reads in movetext (checked before an unreadable run grows over it)
-_READABLE = re.compile(
+_READABLE = lazy_pattern(
     r"(?:\d{1,9}\.{1,3}|\$\d|[!?]|\{|\(|\)|;|/[ \t]*FEN|\.\.|-[ \t]*-|\*(?!\S)|\[[ \t]*[A-Za-z_]"
     r"|\d{1,2}[ \t]*[-xX:\u2010-\u2014\u2212][ \t]*\d{1,2}(?![\d.])|\d{4}(?![\d.])"
     r"|[a-l](?:1[0-2]|[1-9])[-xX:\u2013]?[a-l](?:1[0-2]|[1-9])(?![0-9])"

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.pdn.layout import (
     MOVETEXT_ANY,
     MOVETEXT_START,
@@ -60,7 +61,7 @@ _VALUE = rf'"(?:{NOT_NEXT_TAG}[^"\\\n]|\\.)*'
 _OPEN = rf'"(?:(?!{OPEN_VALUE_STOP})[^"\\\n\]]|\\.)*\]?'
 #: what the splitter looks at on a line outside comments; the result alternatives mirror the
 #: grammar's RESULT terminal (a king move such as 1-18 stays one word)
-_SCAN = re.compile(
+_SCAN = lazy_pattern(
     rf"""
     (?P<open>\{{)
   | (?P<semi>;)
@@ -78,23 +79,23 @@ _SCAN = re.compile(
     re.VERBOSE | re.IGNORECASE,
 )
 #: a tag pair without its ``[`` at the start of a line (or right after another tag)
-_NO_LB = re.compile(rf'[ \t]*(?P<name>{NAME1})[ \t]+{_VALUE}"[ \t]*\]')
+_NO_LB = lazy_pattern(rf'[ \t]*(?P<name>{NAME1})[ \t]+{_VALUE}"[ \t]*\]')
 #: the same at the start of a line, where its name may be words (``Type de jeu``)
-_NO_LB_START = re.compile(rf'[ \t]*(?P<name>{NAME})[ \t]+{_VALUE}"[ \t]*\]')
+_NO_LB_START = lazy_pattern(rf'[ \t]*(?P<name>{NAME})[ \t]+{_VALUE}"[ \t]*\]')
 #: the rest of a tag pair broken over lines: its name, value and ``]`` (each may be missing)
-_CONT = re.compile(rf'[ \t]*(?:(?P<name>{NAME1})(?:\s*(?=")|(?=\s*\Z)))?\s*(?P<value>{_VALUE}"[ \t]*)?'
+_CONT = lazy_pattern(rf'[ \t]*(?:(?P<name>{NAME1})(?:\s*(?=")|(?=\s*\Z)))?\s*(?P<value>{_VALUE}"[ \t]*)?'
                    r'(?P<rb>\](?:[ \t]*\]){0,2})?')
 #: a line with none of these is plain movetext (the common case, handled without a scan)
-_SPECIAL = re.compile(
+_SPECIAL = lazy_pattern(
     rf"[{{;\[()\"*]|(?<![\w/\-.:*])(?:{RESULTS}|-)(?![\w/\-.:*\u2010-\u2014\u2212])"
 )
-_COMMENT_EVENT = re.compile(r"[{}]")
+_COMMENT_EVENT = lazy_pattern(r"[{}]")
 #: a tag some tools append after a game's result; it stays with that game
-_TRAILING_TAG_LINE = re.compile(r'[ \t]*\[FILENAME[ \t]+"[^"\n]*"[ \t]*\][ \t]*\n?$',
+_TRAILING_TAG_LINE = lazy_pattern(r'[ \t]*\[FILENAME[ \t]+"[^"\n]*"[ \t]*\][ \t]*\n?$',
                                 re.IGNORECASE)
 #: a line that starts with a tag pair (it ends an unterminated comment)
-_TAG_START = re.compile(r'[ \t]*\[(?:[ \t]*\[){0,2}[ \t]*[A-Za-z_][\w\-]*[ \t]*"[^"\n]*"[ \t]*\]')
-_TAG_LINE = re.compile(r'[ \t]*\[(?:[ \t]*\[){0,2}[ \t]*(?P<name>[A-Za-z_][\w\-]*)[ \t]*"[^"\n]*"'
+_TAG_START = lazy_pattern(r'[ \t]*\[(?:[ \t]*\[){0,2}[ \t]*[A-Za-z_][\w\-]*[ \t]*"[^"\n]*"[ \t]*\]')
+_TAG_LINE = lazy_pattern(r'[ \t]*\[(?:[ \t]*\[){0,2}[ \t]*(?P<name>[A-Za-z_][\w\-]*)[ \t]*"[^"\n]*"'
                        r'[ \t]*\](?:[ \t]*\]){0,2}[ \t]*$')
 
 

@@ -52,10 +52,11 @@ def databases_for(rules: Rules) -> tuple[Egdb | None, int]:
     pieces = 0
     if not rules.king_move_limit:
         from pdnkit.egdb.files import EgdbError, variant_dir
-        from pdnkit.egdb.prober import Egdb
 
         try:
-            if variant_dir(rules).is_dir():  # else no backend is made
+            if variant_dir(rules).is_dir():  # else no backend is made (nor its modules loaded)
+                from pdnkit.egdb.prober import Egdb
+
                 db = Egdb(rules)
                 pieces = db.built_pieces()
         except (EgdbError, OSError):

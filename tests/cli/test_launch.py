@@ -68,7 +68,9 @@ def test_quick_version_prints_what_the_option_prints(capsys: pytest.CaptureFixtu
     ["perft", "russian", "-1"], ["perft", "russian", "3.0"], ["perft", "russian", "+3"],
     ["perft", "russian", "٣"], ["perft", "internationl", "3"], ["perft", "russian", "3", "x"],
     ["perft", "--help"], ["--version", "perft"], ["--help"], ["moves", "russian"],
-    ["validate", "x.pdn"],
+    ["validate", "x.pdn", "--variant", "russian"], ["validate", "-"], ["validate"],
+    ["validate", "x.pdn", "-o", "r.csv"], ["validate", "x.pdn", "--format", "json"],
+    ["validate", "x.pdn", "--jobs"], ["validate", "x.pdn", "-qj", "2"],
 ])
 def test_other_command_lines_go_to_typer(args: list[str]) -> None:
     assert quick_form(args) is None

@@ -1,0 +1,319 @@
+"""``pdnkit validate``'s report writer: the findings as text, JSONL or CSV and the summary
+table, the same bytes whether the Typer command (:mod:`pdnkit.cli.validate_cmd`) or the quick
+form (:mod:`pdnkit.launch`) runs it. Rich is loaded only where it prints something plain text
+cannot stand in for: a terminal (colours, its width, the progress bar), an environment that
+changes rich's output, or text rich would change (markup, emoji codes, tabs, wide
+characters).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import dataclasses
+import json
+import os
+import re
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pdnkit.lean.errors import usage_errors
+from pdnkit.lean.text import plain_table, plain_width, spreadsheet_safe, terminal_safe
+
+#: the formats of ``pdnkit validate`` (a stream of reports, not a table)
+VALIDATE_FORMATS = ("text", "jsonl", "csv", "csv-raw")
+
+CSV_FIELDS = ["file", "index", "game_line", "variant", "white", "black", "result", "status",
+               "code", "severity", "ply", "line", "move", "in_variation", "message", "details"]
+
+
+class Summary:
+    """Counts over a validation run: games, clean, with warnings, with errors, unparsed, and
+    findings by code.
+
+    Example:
+        >>> s = Summary()
+        >>> s.games, s.exit_code("error")
+        (0, 0)
+    """
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.plies = 0
+        self.by_status: dict[str, int] = {"ok": 0, "warning": 0, "error": 0, "unparsed": 0}
+        self.by_code: dict[tuple[str, str], int] = {}
+        self.worst_rank = -1
+        self.variants: dict[str, int] = {}
+        self.guessed: dict[str, int] = {}
+        #: findings about files rather than games (an empty file, a file that is not PDN)
+        self.file_findings = 0
+
+    def add(self, report: Any) -> None:
+        """Count one :class:`~pdnkit.validation.GameReport` (a file-level one: its findings
+        only, no game)."""
+        if report.file_level:
+            for f in report.findings:
+                key = (f.code, f.severity.value)
+                self.by_code[key] = self.by_code.get(key, 0) + 1
+                self.worst_rank = max(self.worst_rank, f.severity.rank)
+            self.file_findings += len(report.findings)
+            return
+        self.games += 1
+        self.plies += report.replayed_plies
+        self.by_status[report.status] = self.by_status.get(report.status, 0) + 1
+        name = report.variant or "none"
+        self.variants[name] = self.variants.get(name, 0) + 1
+        if any(f.code == "variant-guessed" for f in report.findings):
+            self.guessed[name] = self.guessed.get(name, 0) + 1
+        for f in report.findings:
+            key = (f.code, f.severity.value)
+            self.by_code[key] = self.by_code.get(key, 0) + 1
+            self.worst_rank = max(self.worst_rank, f.severity.rank)
+        if report.status == "unparsed":
+            self.worst_rank = max(self.worst_rank, 2)
+
+    def exit_code(self, fail_on: str) -> int:
+        """1 when a finding at or above ``fail_on`` exists (``never``: always 0)."""
+        threshold = {"warning": 1, "error": 2}.get(fail_on)
+        if threshold is None:
+            return 0
+        return 1 if self.worst_rank >= threshold else 0
+
+    def rows(self, seconds: float) -> list[tuple[str, str]]:
+        """The summary table's rows: what and how many."""
+        rows = [("games", str(self.games)), ("clean", str(self.by_status.get("ok", 0))),
+                ("with warnings", str(self.by_status.get("warning", 0))),
+                ("with errors", str(self.by_status.get("error", 0))),
+                ("unparsed", str(self.by_status.get("unparsed", 0))),
+                ("plies replayed", str(self.plies))]
+        if self.file_findings:
+            rows.append(("file findings", f"{self.file_findings} (about files, not games)"))
+        if self.variants:
+            rows.append(("variants", counts_text(self.variants)))
+        if self.guessed:
+            rows.append(("variant guessed", counts_text(self.guessed)))
+        rate = self.games / seconds if seconds > 0 else 0.0
+        rows.append(("time", f"{seconds:.2f} s ({rate:,.0f} games/s)"))
+        return rows
+
+    def codes(self) -> list[tuple[str, str, str]]:
+        """The findings-by-code rows (code, severity, count): errors first, then by count."""
+        order = {"error": 0, "warning": 1, "info": 2}
+        return [(code, sev, str(n)) for (code, sev), n in sorted(
+            self.by_code.items(), key=lambda kv: (order.get(kv[0][1], 3), -kv[1], kv[0][0]))]
+
+    def text(self, seconds: float, width: int) -> str | None:
+        """The summary as :meth:`table` prints on a console ``width`` wide that is no
+        terminal, without rich (``None``: rich must print it, :func:`plain_table`)."""
+        first = plain_table("pdnkit validate", self.rows(seconds), right=[1], width=width)
+        if first is None or not self.by_code:
+            return first
+        second = plain_table("findings by code", self.codes(), right=[2], width=width,
+                             header=["code", "severity", "count"])
+        return None if second is None else first + second
+
+    def table(self, seconds: float) -> Any:
+        """A rich renderable: the summary table and the findings by code."""
+        from rich.console import Group
+        from rich.table import Table
+
+        t = Table(title="pdnkit validate", show_header=False, title_justify="left")
+        t.add_column("what")
+        t.add_column("count", justify="right")
+        for what, count in self.rows(seconds):
+            t.add_row(what, count)
+        if not self.by_code:
+            return t
+        c = Table(title="findings by code", title_justify="left")
+        c.add_column("code")
+        c.add_column("severity")
+        c.add_column("count", justify="right")
+        for code, sev, n in self.codes():
+            style = {"error": "red", "warning": "yellow"}.get(sev, "")
+            c.add_row(code, f"[{style}]{sev}[/{style}]" if style else sev, n)
+        return Group(t, c)
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """``"international 20, russian 3"``: names by count, most first."""
+    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
+def csv_rows(report: Any, raw: bool = False) -> list[dict[str, Any]]:
+    """One CSV row per finding of ``report``; text cells that a spreadsheet would run as a
+    formula written after a ``'`` (:func:`pdnkit.cli.output.spreadsheet_safe`) unless
+    ``raw``."""
+    base = {"file": report.file, "index": None if report.file_level else report.index,
+            "game_line": report.line,
+            "variant": report.variant, "white": report.white, "black": report.black,
+            "result": report.result, "status": report.status}
+    rows = []
+    for f in report.findings:
+        rows.append({**base, "code": f.code, "severity": f.severity.value, "ply": f.ply,
+                     "line": f.line, "move": f.move, "in_variation": f.in_variation,
+                     "message": f.message,
+                     "details": json.dumps(f.details, ensure_ascii=False) if f.details else ""})
+    if raw:
+        return rows
+    return [{k: spreadsheet_safe(v) if isinstance(v, str) else v for k, v in row.items()}
+            for row in rows]
+
+
+def cores() -> int:
+    """The CPUs this process may run on (``--jobs 0``)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class Call:
+    """The keyword arguments of :func:`pdnkit.validation.validate` the command line gives
+    (reports are always light: the command prints findings and counts)."""
+
+    variant: str | None
+    edition: str | None
+    jobs: int
+    result_convention: str
+    strict: bool
+    encoding: str | None
+    select: list[str] | None
+    ignore: list[str] | None
+    irregular: str
+
+
+@dataclass(frozen=True)
+class Display:
+    """How the reports are written: the format, text's quiet and info switches, the stream,
+    and whether it is a file (no terminal width)."""
+
+    fmt: str
+    quiet: bool
+    show_info: bool
+    stream: Any
+    to_file: bool
+
+
+#: a finding's line that rich prints as it is: printable ASCII without a backslash, a
+#: ``[`` that could open markup (``[32-27]`` cannot: rich's tags begin with a letter, ``#``,
+#: ``/`` or ``@``) or an emoji code (``:smile:``), which rich would change
+_PRINTABLE = re.compile(r"[ -\[\]-~]*")
+_CHANGED = re.compile(r"\[[a-zA-Z#/@]|:\S*:")
+
+
+def prints_as_is(text: str) -> bool:
+    """Whether rich prints the markup-escaped ``text`` on a stream that is no terminal as it
+    is (soft-wrapped: no width), so a plain write may stand in for it.
+
+    Example:
+        >>> prints_as_is("error illegal-move [32-27]: no piece"), prints_as_is("a :smile:")
+        (True, False)
+    """
+    return bool(_PRINTABLE.fullmatch(text)) and not _CHANGED.search(text)
+
+
+class _Printer:
+    """Where the findings' lines and the summary go: written plainly where rich would print
+    the same bytes (:func:`pdnkit.lean.text.plain_width`), else through rich consoles made
+    as the command always made them."""
+
+    def __init__(self, shown: Display) -> None:
+        self.shown = shown
+        self.plain = plain_width(shown.stream) is not None
+        self.console: Any = None
+
+    def finding(self, text: str, severity: str) -> None:
+        """Print a finding's line in its severity's colour."""
+        if self.plain and prints_as_is(text):
+            self.shown.stream.write(text + "\n")
+            return
+        if self.console is None:
+            from rich.console import Console
+
+            self.console = Console(file=self.shown.stream, highlight=False, soft_wrap=True,
+                                   width=10_000) if self.shown.to_file \
+                else Console(highlight=False, soft_wrap=True)
+        from rich.markup import escape
+
+        style = {"error": "red", "warning": "yellow"}.get(severity, "dim")
+        self.console.print(f"[{style}]{escape(terminal_safe(text))}[/{style}]")
+
+    def summary(self, summary: Summary, seconds: float) -> None:
+        """Print the summary table: in the output for text, else on standard error."""
+        text_format = self.shown.fmt == "text"
+        stream = self.shown.stream if text_format else sys.stderr
+        width = plain_width(stream)
+        if width is not None and text_format and self.shown.to_file:
+            width = 120
+        text = summary.text(seconds, width) if width is not None else None
+        if text is not None:
+            stream.write(text)
+            return
+        from rich.console import Console
+
+        from pdnkit.lean.text import Safe
+
+        console = Console(file=stream, width=120 if self.shown.to_file else None) \
+            if text_format else Console(stderr=True)
+        console.print(Safe(summary.table(seconds)))
+
+
+def _stderr_is_terminal() -> bool:
+    """Whether rich takes standard error for a terminal (rich is asked only when the
+    stream or the environment leaves a doubt)."""
+    if plain_width(sys.stderr) is not None:
+        return False
+    from rich.console import Console
+
+    return bool(Console(stderr=True).is_terminal)
+
+
+def run(paths: list[Path], call: Call, shown: Display) -> Summary:
+    """Validate and print; returns the summary. A usage error (an unknown edition, no such
+    file, no PDN file in a folder) is raised before the output is kept."""
+    from pdnkit.validation import validate
+
+    fmt, quiet, show_info, out_stream = shown.fmt, shown.quiet, shown.show_info, shown.stream
+    printer = _Printer(shown)
+    writer = None
+    if fmt in ("csv", "csv-raw"):
+        writer = csv.DictWriter(out_stream, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+    summary = Summary()
+    start = time.perf_counter()
+    progress = None
+    if not quiet and _stderr_is_terminal():  # on standard error, never in the output
+        from pdnkit.store.progress import LineProgress, count_lines
+        from pdnkit.validation.inputs import collect_paths
+
+        with contextlib.suppress(OSError, ValueError):
+            files = [str(p) for p in collect_paths(paths)]
+            progress = LineProgress("validating", count_lines(files))
+    try:
+        with usage_errors():  # an unknown edition or convention, no such file
+            reports = validate(list(paths), light=True, **dataclasses.asdict(call))
+            for rep in reports:
+                summary.add(rep)
+                if fmt == "jsonl":
+                    out_stream.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
+                elif writer is not None:
+                    writer.writerows(csv_rows(rep, raw=fmt == "csv-raw"))
+                elif not quiet:
+                    for f in rep.findings:
+                        if f.severity.rank >= 1 or show_info:
+                            printer.finding(str(f), f.severity.value)
+                if progress is not None:
+                    progress.game(rep.file, rep.line)
+    finally:
+        if progress is not None:
+            progress.close()
+    printer.summary(summary, time.perf_counter() - start)
+    return summary
+
+
+__all__ = ["CSV_FIELDS", "VALIDATE_FORMATS", "Call", "Display", "Summary", "cores", "counts_text",
+           "csv_rows", "prints_as_is", "run"]
