@@ -96,6 +96,38 @@ def test_imports_never_run_up_a_floor() -> None:
     assert upward == []
 
 
+def room(module: str) -> str | None:
+    """The room of ``module``: its longest prefix in :data:`FLOORS`."""
+    parts = module.split(".")
+    for i in range(len(parts), 0, -1):
+        if ".".join(parts[:i]) in FLOORS:
+            return ".".join(parts[:i])
+    return None
+
+
+def same_floor_imports() -> dict[tuple[str, str], list[str]]:
+    """(room, other room of its floor) -> where the first imports the second."""
+    out: dict[tuple[str, str], list[str]] = {}
+    for module, path in MODULES.items():
+        for target, line in _imports(module, path):
+            a, b = room(module), room(target)
+            if a and b and a != b and FLOORS[a] == FLOORS[b]:
+                out.setdefault((a, b), []).append(f"{module}:{line} imports {target}")
+    return out
+
+
+def test_rooms_of_one_floor_never_import_each_other() -> None:
+    """Two rooms of one floor may lean one way (the rows label openings), never both ways: a
+    room that needs what the other needs from it shares something that belongs a floor
+    below (the board's square bitboards, now :mod:`pdnkit.rules.squarebits`, once made the
+    rows and the opening tables import each other)."""
+    edges = same_floor_imports()
+    assert ("pdnkit.rows", "pdnkit.openings") in edges  # the walk sees a same-floor import
+    mutual = [f"{a} <-> {b}: {edges[(a, b)][0]}; {edges[(b, a)][0]}"
+              for a, b in sorted(edges) if a < b and (b, a) in edges]
+    assert mutual == []
+
+
 def test_no_module_over_800_lines() -> None:
     big = {m: n for m, p in MODULES.items()
            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}

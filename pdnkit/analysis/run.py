@@ -124,6 +124,21 @@ def _scope(con: duckdb.DuckDBPyConnection, imported: ImportSummary | None,
     return " AND ".join(parts) or "TRUE", params
 
 
+def _once(con: duckdb.DuckDBPyConnection, scope: str, params: list[Any],
+          note: Callable[[str], None]) -> str:
+    """``scope`` with each game once (``games.duplicate_of``, :mod:`pdnkit.store.copies`):
+    the records standing for the games it selects, whichever of their copies it selects;
+    ``note`` hears how many copies were left to them."""
+    row = con.execute(f"SELECT count(*) FROM games g WHERE ({scope}) AND g.duplicate_of "
+                      "IS NOT NULL", params).fetchone()
+    if row and row[0]:
+        n = int(row[0])
+        note(f"{n} cop{'ies' if n != 1 else 'y'} of games analysed as the record standing "
+             "for them (--all-copies: every record)")
+    return (f"g.duplicate_of IS NULL AND g.game_id IN (SELECT coalesce(g.duplicate_of, "
+            f"g.game_id) FROM games g WHERE {scope})")
+
+
 _UNKNOWN = "(unknown variant)"
 
 
@@ -153,14 +168,17 @@ def analyse(paths: Iterable[str | Path] | str | Path | None = None, db: DbLike =
             params: Mapping[str, str] | None = None, timeout: float | None = None,
             jobs: int = 1, where: str | None = None, variant: str | None = None,
             thresholds: Thresholds | None = None, progress: bool = False,
-            note: Callable[[str], None] | None = None) -> AnalysisSummary:
+            note: Callable[[str], None] | None = None,
+            all_copies: bool = False) -> AnalysisSummary:
     """Analyse the games of ``paths`` (PDN files or folders, imported first where needed;
     None: every game of the database, or those ``where`` selects: an SQL condition on
     ``games g``) with ``engine`` (``builtin``, or a Hub engine's command line) at ``depth``
     or ``movetime`` seconds a position, ``params`` set, ``jobs`` engines at once. ``variant``
     is the import's (games without a tag); ``thresholds`` replace the scale's for the
     findings; ``note`` receives what is worth saying on the way (games left out);
-    ``progress`` draws a bar on a terminal. Returns an :class:`AnalysisSummary`; a Ctrl-C
+    ``progress`` draws a bar on a terminal. Each game is analysed once: a copy of a game
+    (``games.duplicate_of``, ``pdnkit duplicates``) is analysed as the record standing for
+    it; ``all_copies`` analyses every record. Returns an :class:`AnalysisSummary`; a Ctrl-C
     keeps what was evaluated and raises ``KeyboardInterrupt``. An engine that cannot be used
     raises :class:`~pdnkit.engines.base.EngineError`."""
     from pdnkit.engines import open_engine
@@ -186,6 +204,8 @@ def analyse(paths: Iterable[str | Path] | str | Path | None = None, db: DbLike =
             key = AnalysisKey.of(first.info, first.scale)
             summary.key = key
             scope, sparams = _scope(con, summary.imported, where)
+            if not all_copies:
+                scope = _once(con, scope, sparams, say)
             summary.scope = (scope, sparams)
             games, summary.skipped = _playable(first, scope_games(con, key, scope, sparams),
                                                say)

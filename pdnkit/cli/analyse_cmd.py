@@ -73,6 +73,11 @@ def analyse_cmd(
                                      help="Only the games this SQL condition on the games "
                                           "table selects."),
     variant: Variant = None,
+    all_copies: bool = typer.Option(
+        False, "--all-copies",
+        help="Analyse every record, the copies of a game included ([bold]pdnkit duplicates"
+             "[/bold] lists them). By default each game is analysed once, as the record that "
+             "stands for its copies."),
     mistake: float | None = typer.Option(
         None, "--mistake", min=0.01, help="Loss in men from which a move is a mistake "
                                           "(default 0.5)."),
@@ -97,6 +102,8 @@ def analyse_cmd(
 
     Each position of each main line (the start and the position after every ply) is searched once per engine and settings; the score (men, White's view), depth, the engine's move and line as PDN in the game's notation, and nodes are stored. Then every move is judged by the scores before and after it: [bold]blunder[/bold] (a loss of a man or more), [bold]mistake[/bold] (half a man), [bold]missed-shot[/bold] (a win of material let go) become findings of the game. The built-in check is material, not positional judgement; a Hub engine's score is its own.
 
+    Each game is analysed once: a copy of a game ([bold]pdnkit duplicates[/bold]) is analysed as the record that stands for it, whose scores and findings are the copy's; [bold]--all-copies[/bold] analyses every record.
+
     Engines run as child processes that end with pdnkit; a crash, a hang (--timeout) or an answer that cannot be read is an engine-failed finding, the next position gets a new engine. Games of variants the engine does not play are left out with a note.
     """
     from pdnkit.analysis import analyse
@@ -116,7 +123,8 @@ def analyse_cmd(
             summary = analyse([str(p) for p in paths] if paths else None, db, engine=engine,
                               depth=depth, movetime=movetime, params=_params(param),
                               timeout=timeout, jobs=jobs, where=where, variant=variant,
-                              thresholds=thresholds, progress=not quiet, note=notes.say)
+                              thresholds=thresholds, progress=not quiet, note=notes.say,
+                              all_copies=all_copies)
     except KeyboardInterrupt:
         typer.echo("pdnkit: interrupted: the positions evaluated so far are kept; run the "
                    "same command again to go on", err=True)

@@ -230,16 +230,19 @@ def players_suggest(
     db: Db = None,
     max_gap: int = typer.Option(2, "--max-gap", help="Years between the two names' games "
                                 "beyond which a proposal is less likely (reason: years apart)."),
+    all_copies: AllCopies = False,
     fmt: Format = None,
     out: Out = None,
     wide: Wide = False,
 ) -> None:
     """List likely aliases, the most likely first: names one player can have written
     (case, accents, order, initials, Cyrillic or Latin, another spelling), each with its
-    reason and a confidence."""
+    reason and a confidence.
+
+    A name's games count each game once: a name written in a copy of a game ([bold]pdnkit duplicates[/bold]) counts the game it copies, and a name written in a game and its copies counts it once; [bold]--all-copies[/bold] counts every record."""
     from pdnkit.stats.identities import suggest
 
     sink = output(fmt, out, [db], wide=wide)
     with usage_errors():
-        df = suggest(db, max_gap=max_gap)
+        df = suggest(db, max_gap=max_gap, all_copies=all_copies)
     emit(df, sink)

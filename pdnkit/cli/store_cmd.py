@@ -263,6 +263,11 @@ def upgrade_command(db: Db = None) -> None:
     again. Read commands refuse an older database and name this command; [bold]import[/bold],
     [bold]query --write[/bold] and [bold]players alias[/bold] upgrade it themselves (with a
     notice). For a lake folder, its manifest entries get paths relative to the lake.
+
+    An import stopped before its end (Ctrl-C, a kill, a full disk) leaves its games marked:
+    their copies not grouped, their openings and novelties not brought up to date. The
+    upgrade settles them, as the next import would, and says how many (an up-to-date
+    database too).
     """
     from pdnkit.store import upgrade
 

@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import IO
 
 from pdnkit.errors import ArgumentError, PdnkitError
-from pdnkit.rows.bitboards import square_bits as board_bits
 from pdnkit.rules import Position, get_rules, match_move, parse_fen
 from pdnkit.rules.notation import canonical_notation
+from pdnkit.rules.squarebits import square_bits as board_bits
 from pdnkit.rules.variants import Rules
 
 __all__ = ["COLUMNS", "KINDS", "Entry", "OpeningTableError", "mirror_bits", "mirror_bytes",

@@ -35,7 +35,7 @@ from pdnkit.pdn.lalr import (
     move_token,
 )
 from pdnkit.pdn.layout import IDENTIFIER, decode_entities
-from pdnkit.pdn.record import BodyElement, GameRecord, MoveNode
+from pdnkit.pdn.record import BodyElement, GameRecord, MoveNode, UnreadLine
 
 if TYPE_CHECKING:
     from pdnkit.pdn.split import Chunk
@@ -358,9 +358,10 @@ class LaneRecord(GameRecord):
     def move_count(self) -> int:
         return self._moves_count
 
-    def lane_nodes(self) -> LaneNodes:
-        """The main line's moves as a sequence read on first use (its length known)."""
-        return LaneNodes(self)
+    def unread_line(self) -> LaneRecord | None:
+        """This record while its movetext's elements are not read (the core reads ``raw``),
+        else ``None``."""
+        return None if self.nodes_read else self
 
     @property
     def nodes_read(self) -> bool:
@@ -387,11 +388,12 @@ class LaneRecord(GameRecord):
 
 
 class LaneNodes(Sequence[MoveNode]):
-    """The moves of a :class:`LaneRecord`, read when one is first asked for."""
+    """The moves of an unread main line (a :class:`LaneRecord`'s), read when one is first
+    asked for; its length known before."""
 
     __slots__ = ("record",)
 
-    def __init__(self, record: LaneRecord) -> None:
+    def __init__(self, record: UnreadLine) -> None:
         self.record = record
 
     def __len__(self) -> int:

@@ -30,8 +30,8 @@ from pdnkit.pdn.layout import RESULTS, Header, Lifted, read_header
 from pdnkit.pdn.messages import describe_error, excerpt
 from pdnkit.pdn.record import CommentNode, GameRecord
 from pdnkit.pdn.recover import Recovery
-from pdnkit.pdn.source import DecodedChunk, Source, bare_record, open_source
-from pdnkit.pdn.split import Chunk, LaneChunk
+from pdnkit.pdn.source import Source, bare_record, open_source
+from pdnkit.pdn.split import Chunk
 
 # ------------------------------------------------------------------------------------------
 # one game
@@ -459,11 +459,12 @@ def _records(chunks: Iterable[Chunk], fname: str | None, encoding: Callable[[], 
     index = 0
     pending: list[Finding] = []
     for chunk, followed in with_followed(chunks, more=left is not None):
-        enc = chunk.encoding if type(chunk) is DecodedChunk and chunk.encoding else encoding()
+        enc = chunk.own_encoding() or encoding()
         rec: GameRecord | None = None
-        if type(chunk) is LaneChunk and not strict:  # read by the compiled lane
+        lane = chunk.lane()
+        if lane is not None and not strict:  # read by the compiled lane
             try:
-                rec = fast.lane_record(chunk, fname, index, enc)
+                rec = fast.lane_record(lane, fname, index, enc)
             except Exception:  # noqa: BLE001 - a fault of the lane: the reader reads it
                 rec = None
         if rec is None:
@@ -581,7 +582,7 @@ def with_followed(chunks: Iterable[Chunk], more: bool = False) -> Iterator[tuple
         if held is not None:
             yield held, True
             held = None
-        if type(chunk) is LaneChunk or _ENDS_WITH_RESULT.search(chunk.text):
+        if chunk.lane() is not None or _ENDS_WITH_RESULT.search(chunk.text):
             # terminated: whether a chunk follows cannot matter, and a game read from a pipe
             # comes out at once instead of waiting for the next one
             yield chunk, True

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from pdnkit.findings import Finding
 
@@ -142,6 +143,28 @@ class MoveNode:
 BodyElement = MoveNode | CommentNode | SetupNode | NagNode
 
 
+class UnreadLine(Protocol):
+    """A main line whose moves are not read yet: a game the compiled lane read
+    (:class:`pdnkit.pdn.fast.LaneRecord`), whose movetext the replay core reads as written
+    (``raw[lane_body:]``), each move's line in ``move_lines`` (int32s), ``move_count`` moves;
+    ``moves`` reads them."""
+
+    @property
+    def raw(self) -> str: ...
+
+    @property
+    def lane_body(self) -> int: ...
+
+    @property
+    def move_lines(self) -> bytes: ...
+
+    @property
+    def move_count(self) -> int: ...
+
+    @property
+    def moves(self) -> list[MoveNode]: ...
+
+
 @dataclass(slots=True)
 class GameRecord:
     """One game as read from a PDN file.
@@ -232,6 +255,17 @@ class GameRecord:
         """
         return len(self.moves)
 
+    def unread_line(self) -> UnreadLine | None:
+        """The main line while its moves are not read (a game the compiled lane read: the
+        replay core reads its movetext as written), else ``None``: a record the Python
+        reader made holds its moves.
+
+        Example:
+            >>> GameRecord().unread_line() is None
+            True
+        """
+        return None
+
     @property
     def has_error(self) -> bool:
         """True when a reading finding is an error."""
@@ -245,5 +279,6 @@ __all__ = [
     "MoveNode",
     "NagNode",
     "SetupNode",
+    "UnreadLine",
     "comment_commands",
 ]

@@ -222,6 +222,9 @@ class DecodedChunk(Chunk):
 
     encoding: str | None = None
 
+    def own_encoding(self) -> str | None:
+        return self.encoding
+
 
 def _line_of(f: Finding) -> int:
     return f.line or 0

@@ -118,6 +118,26 @@ class Chunk:
     has_content: bool
     findings: list[Finding] = field(default_factory=list)
 
+    def lane(self) -> LaneChunk | None:
+        """This chunk as the compiled lane read it (its tags, movetext and moves' lines
+        already known), else ``None``: a chunk the splitter cut, for the reader to read.
+
+        Example:
+            >>> Chunk("1. 32-28 *", 1, 1, True).lane() is None
+            True
+        """
+        return None
+
+    def own_encoding(self) -> str | None:
+        """The encoding this game alone was decoded from (a game of a UTF-8 file written in
+        a legacy encoding), else ``None``: the file's.
+
+        Example:
+            >>> Chunk("1. 32-28 *", 1, 1, True).own_encoding() is None
+            True
+        """
+        return None
+
 
 #: the file-level layout notes: (code, message), each given once per file
 _NOTES = {
@@ -573,6 +593,9 @@ class LaneChunk(Chunk):
     result: str = ""
     lines: bytes = b""
     nmoves: int = 0
+
+    def lane(self) -> LaneChunk | None:
+        return self
 
 
 #: the compiled scanner's statuses (src/scan.h)

@@ -156,7 +156,7 @@ REASONS: dict[str, float] = {
 }
 
 
-def suggest(db: DbLike = None, *, max_gap: int = 2) -> pd.DataFrame:
+def suggest(db: DbLike = None, *, max_gap: int = 2, all_copies: bool = False) -> pd.DataFrame:
     """Pairs of names that likely stand for one player: names that
     :func:`pdnkit.pdn.names.same_player` accepts (the same surname spelled alike: case,
     accents, Cyrillic or Latin, the spellings of the transliteration systems; initials and
@@ -165,7 +165,10 @@ def suggest(db: DbLike = None, *, max_gap: int = 2) -> pd.DataFrame:
     years apart are proposed with less confidence (``years apart``: a career is long, a
     name's games may be few). Columns: ``name_a``, ``name_b``, ``reason`` (the differences,
     from :data:`REASONS`), ``confidence`` (0-1: the product of the reasons' weights),
-    ``games_a``, ``games_b``, ``years_a``, ``years_b``; the most likely first.
+    ``games_a``, ``games_b``, ``years_a``, ``years_b``; the most likely first. A name's
+    games are counted once each: the copies of a game (``games.duplicate_of``) are that
+    game, so a name written in a copy counts the game it copies, and a name written in a
+    game and in its copies counts it once; ``all_copies`` counts every record.
 
     Example:
         >>> from pdnkit.store import connect
@@ -178,11 +181,13 @@ def suggest(db: DbLike = None, *, max_gap: int = 2) -> pd.DataFrame:
 
     with reading(db) as con:
         # s.name, qualified: player_name()'s alias lookup has a column "name" of its own
-        rows = con.execute("""
-            WITH s AS (SELECT trim(white) AS name, year FROM games
-                       UNION ALL SELECT trim(black), year FROM games)
-            SELECT s.name, player_name(s.name) AS player, count(*) AS games, min(s.year),
-                   max(s.year)
+        # a game: the record standing for its copies (each game once), or every record
+        game = "game_id" if all_copies else "coalesce(duplicate_of, game_id)"
+        rows = con.execute(f"""
+            WITH s AS (SELECT trim(white) AS name, year, {game} AS game FROM games
+                       UNION ALL SELECT trim(black), year, {game} FROM games)
+            SELECT s.name, player_name(s.name) AS player, count(DISTINCT s.game) AS games,
+                   min(s.year), max(s.year)
             FROM s WHERE player_name(s.name) IS NOT NULL AND s.name IS NOT NULL
             GROUP BY s.name ORDER BY s.name""").fetchall()
     by_key: dict[str, list[_Seen]] = {}

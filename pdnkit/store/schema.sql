@@ -347,14 +347,17 @@ CREATE TABLE IF NOT EXISTS opening_tables (
 
 -- Games whose opening columns an import has yet to bring up to date (their novelties and
 -- their classification by loaded tables): filled with each file, emptied at the end of the
--- import in one transaction; what an import stopped before its end leaves, the next one does.
+-- import a batch of games at a time (each batch's marks cleared in the transaction that
+-- settles it); what an import stopped before its end leaves, the next import or
+-- pdnkit upgrade settles.
 CREATE TABLE IF NOT EXISTS opening_pending (
     game_id      BIGINT NOT NULL        -- a game loaded or changed by this import
 );
 
 -- Games whose group of copies an import has yet to bring up to date (pdnkit.store.copies):
 -- filled with each file, and with the neighbours of a file's games before they are replaced;
--- emptied at the end of the import in one transaction, as opening_pending.
+-- emptied at the end of the import in one transaction (before opening_pending is settled);
+-- what an import stopped before its end leaves, the next import or pdnkit upgrade settles.
 CREATE TABLE IF NOT EXISTS copy_pending (
     game_id      BIGINT NOT NULL        -- a game loaded, or one whose group a removal changes
 );

@@ -394,10 +394,15 @@ class UpgradeResult:
     kept: list[str] = field(default_factory=list)
     not_kept: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: games an interrupted import left marked (their copies, openings and novelties not yet
+    #: brought up to date), settled now
+    settled: int = 0
 
     def __str__(self) -> str:
+        done = (f"\n  settled {self.settled} game{'s' * (self.settled != 1)} an interrupted "
+                "import left marked (copies, openings, novelties)" if self.settled else "")
         if not self.upgraded:
-            return f"{self.db} is up to date (schema version {self.to_version})"
+            return f"{self.db} is up to date (schema version {self.to_version}){done}"
         lines = [f"{self.db} upgraded from schema version {self.from_version} to "
                  f"{self.to_version} in {self.seconds:.1f} s; the database as it was is "
                  f"kept as {self.backup} (delete it once you no longer need it)"]
@@ -407,7 +412,7 @@ class UpgradeResult:
             lines.append("  kept your own: " + ", ".join(self.kept))
         for item in self.not_kept:
             lines.append(f"  not carried over (still in the backup): {item}")
-        return "\n".join(lines)
+        return "\n".join(lines) + done
 
 
 def announce(message: str) -> None:
@@ -501,7 +506,10 @@ def upgrade(db: str | os.PathLike[str] | None = None, *,
         _flush_wal(path)
         version = needs_upgrade(path)
         if version is None:
-            return UpgradeResult(str(path), False, SCHEMA_VERSION)
+            result = UpgradeResult(str(path), False, SCHEMA_VERSION)
+            _settle_marks(path, result)
+            result.seconds = time.perf_counter() - start
+            return result
         backup = backup_path(path, version)
         if notice is not None:
             notice(f"upgrading the database {path} from schema version {version} to "
@@ -521,9 +529,45 @@ def upgrade(db: str | os.PathLike[str] | None = None, *,
                                     "database is as it was") from None
             raise
         _swap(path, new, backup)
+        _settle_marks(path, result)
     steps.reached("upgrade.done")
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _settle_marks(path: Path, result: UpgradeResult) -> None:
+    """What an import stopped before its end left (``copy_pending``, ``opening_pending``):
+    the groups of copies, the openings and novelties of the games marked, brought up to
+    date as the import's end would (:func:`pdnkit.store.copies.settle_copies`, then
+    :func:`pdnkit.store.openingdb.settle_import`), said in ``result.settled``."""
+    import duckdb
+
+    marks = ("SELECT count(*) FROM (SELECT game_id FROM copy_pending UNION "
+             "SELECT game_id FROM opening_pending)")
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        waiting = int(con.execute(marks).fetchall()[0][0])
+    finally:
+        con.close()
+    if not waiting:
+        return
+    from pdnkit.store.copies import settle_copies
+    from pdnkit.store.openingdb import settle_import
+
+    steps.reached("upgrade.settle")
+    con = duckdb.connect(str(path), config={"default_block_size": str(BLOCK_SIZE)})
+    try:
+        settle_copies(con)
+        settle_import(con)
+        con.execute("CHECKPOINT")
+    except duckdb.Error as exc:
+        raise DatabaseError(
+            f"{database_error(exc, str(path), 'write')}; the {waiting} games an interrupted "
+            "import left marked are still marked (the next import or upgrade settles "
+            "them)") from None
+    finally:
+        con.close()
+    result.settled = waiting
 
 
 def _remove_leftovers(new: Path) -> None:

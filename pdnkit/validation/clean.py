@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 from pdnkit import core
 from pdnkit.core import FLAG_MISMATCH, compiled
 from pdnkit.core.feed import draw_spec
-from pdnkit.pdn.fast import LaneNodes, LaneRecord
 from pdnkit.pdn.tags import tag_values
 from pdnkit.rules.draw import DrawTracker, run_events
 from pdnkit.rules.fen import write_fen_bits
@@ -152,17 +151,18 @@ def clean_line(report: GameReport, record: GameRecord, rules: Rules,
     start, replayed plies, final FEN and position, rule events and, for a compact report,
     its run. Returns the final state, or ``None`` (the report untouched) where the game
     is not one the core takes whole as written."""
-    if type(nodes) is not LaneNodes or not (options.light or options.compact):
+    lane = record.unread_line()  # (its moves unread: ``nodes`` reads them on first use)
+    if lane is None or not (options.light or options.compact):
         return None
     start = _start(rules)
-    if start is None or type(record) is not LaneRecord:
+    if start is None:
         return None
     if "fen" in tag_values(record):  # (a FEN tag, blank or not: MainLine reads it)
         fen = record_tag(record, "FEN")
         if fen is not None and fen.strip():
             return None
-    n = record.move_count
-    rep = core.replay(rules, start.state, record.raw, record.lane_body)
+    n = lane.move_count
+    rep = core.replay(rules, start.state, lane.raw, lane.lane_body)
     if rep.plies != n or (n and (rep.flags.translate(_MISMATCH).find(1, 0, n) >= 0
                                  or core.misnumbered(rep, n, 0, 1, start.offset) >= 0)):
         return None
@@ -178,7 +178,7 @@ def clean_line(report: GameReport, record: GameRecord, rules: Rules,
     report.start_counts = dict(start.counts)
     if options.compact and not options.light and n:
         black = bool(start.state.black)
-        report.plain = CoreRun(rules, start.pos, LaneFields(record, rep), rep, n, 1,
+        report.plain = CoreRun(rules, start.pos, LaneFields(lane, rep), rep, n, 1,
                                start.offset, black)
     report.replayed_plies = n
     report.final_fen = write_fen_bits(rules, end.black, end.wm, end.wk, end.bm, end.bk)

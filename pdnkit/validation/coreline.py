@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from pdnkit import core
 from pdnkit.core import FLAG_MISMATCH, Replay, State, number_fits
 from pdnkit.core.feed import push_replay
-from pdnkit.pdn.fast import LaneNodes, LaneRecord
+from pdnkit.pdn.fast import LaneNodes
 from pdnkit.validation.coreplies import CorePly, CoreRun, LaneFields, NodeFields, PlyFields
 
 if TYPE_CHECKING:
@@ -70,9 +70,10 @@ def main_line(record: GameRecord, rules: Rules) -> Sequence[MoveNode]:
     """The main line's moves of ``record`` as the replay reads them: a game the compiled
     lane read keeps its moves unread while the core replays its movetext (they are read
     when the Python replay needs them), any other record gives its list."""
-    if type(record) is LaneRecord and not record.nodes_read and usable(rules):
-        return record.lane_nodes()
-    return list(getattr(record, "moves", ()) or ())
+    lane = record.unread_line()
+    if lane is not None and usable(rules):
+        return LaneNodes(lane)
+    return list(record.moves)
 
 
 class CoreLine:
@@ -96,8 +97,7 @@ class CoreLine:
         self.light = light
         self.compact = compact and not light
         #: the lane's record while its movetext is read as written (the first call only)
-        self.lane = (record if isinstance(nodes, LaneNodes) and type(record) is LaneRecord
-                     else None)
+        self.lane = record.unread_line() if record is not None else None
         self.texts: list[str] | None = None
 
     def take(self, k: int, pos: Position, tracker: DrawTracker, numbering: Numbering

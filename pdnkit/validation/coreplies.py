@@ -36,8 +36,7 @@ from pdnkit.rules.position import Move
 from pdnkit.validation.report import COLOR_LETTER, PlyRecord
 
 if TYPE_CHECKING:
-    from pdnkit.pdn.fast import LaneRecord
-    from pdnkit.pdn.record import MoveNode
+    from pdnkit.pdn.record import MoveNode, UnreadLine
     from pdnkit.rules.position import Position
     from pdnkit.rules.variants import Rules
 
@@ -103,7 +102,7 @@ class LaneFields:
 
     __slots__ = ("_record", "_rep")
 
-    def __init__(self, record: LaneRecord, rep: Replay) -> None:
+    def __init__(self, record: UnreadLine, rep: Replay) -> None:
         self._record = record
         self._rep = rep
 

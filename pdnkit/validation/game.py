@@ -100,25 +100,21 @@ def replay_game(record: GameRecord, rules: Rules | None, pre: Sequence[Finding] 
         return _replay(record, rules, pre, options)
     except Exception as exc:
         report = base_report(record)
-        where = {"file": getattr(record, "file", None),
-                 "game_index": getattr(record, "index", None),
-                 "line": getattr(record, "line", None)}
-        report.findings = [*(getattr(record, "findings", ()) or ()),
+        where = {"file": record.file, "game_index": record.index, "line": record.line}
+        report.findings = [*record.findings,
                            *(f.located(**where) for f in pre),
                            internal_error(exc, "replaying this game", **where)]
         _name_rules(report, rules, edition)
         if not light:
             with contextlib.suppress(Exception):
-                unreplayed_plies(report, list(getattr(record, "moves", ()) or ()), 0)
+                unreplayed_plies(report, list(record.moves), 0)
         finish_status(report)
         return report
 
 
 def header_findings(record: GameRecord) -> list[Finding]:
     """The header checks of :func:`pdnkit.pdn.tags.check_tags` (duplicate tags, dates,
-    PlyCount) for a record read from PDN (none for a stand-in record)."""
-    if not hasattr(record, "tags"):
-        return []
+    PlyCount) of ``record``'s tags."""
     from pdnkit.pdn.tags import check_tags
 
     return check_tags(record)
@@ -138,13 +134,12 @@ def _replay(record: GameRecord, rules: Rules | None, pre: Sequence[Finding],
     convention = options.result_convention
     report = base_report(record)
     found = Findings(record)
-    report.findings = [*(getattr(record, "findings", ()) or ()), *header_findings(record)]
+    report.findings = [*record.findings, *header_findings(record)]
     for f in pre:
         report.findings.append(f.located(file=found.file, game_index=found.index,
-                                         line=getattr(record, "line", None)))
-    if getattr(record, "parsed", True) is False or rules is None:
-        return _give_up(report, record, rules, convention, found,
-                        list(getattr(record, "moves", ()) or ()))
+                                         line=record.line))
+    if not record.parsed or rules is None:
+        return _give_up(report, record, rules, convention, found, list(record.moves))
     nodes = coreline.main_line(record, rules)
     _name_rules(report, rules, options.edition)
     final: Position | FinalState | None = clean_line(report, record, rules, nodes, options)

@@ -159,7 +159,7 @@ def replay_with(record: GameRecord, options: RunOptions, rules: Rules | None = N
         'ok'
     """
     try:
-        if getattr(record, "file_level", False):
+        if record.file_level:
             rep = file_report(record)
         elif rules is not None:
             rep = replay_game(record, rules, [], options)
@@ -233,9 +233,8 @@ def failed_report(record: GameRecord, exc: BaseException, doing: str) -> GameRep
     from pdnkit.validation.report import base_report
 
     report = base_report(record)
-    where = {"file": getattr(record, "file", None), "game_index": getattr(record, "index", None),
-             "line": getattr(record, "line", None)}
-    report.findings = [*(getattr(record, "findings", ()) or ()),
+    where = {"file": record.file, "game_index": record.index, "line": record.line}
+    report.findings = [*record.findings,
                        internal_error(exc, doing, **where)]
     finish_status(report)
     return report

@@ -499,8 +499,8 @@ class Findings:
 
     def __init__(self, record: GameRecord | None) -> None:
         self.items: list[Finding] = []
-        self.file: str | None = getattr(record, "file", None)
-        self.index: int = getattr(record, "index", 0)
+        self.file: str | None = record.file if record is not None else None
+        self.index: int = record.index if record is not None else 0
 
     def add(self, code: str, message: str | None = None, *, node: MoveNode | None = None,
             ply: int | None = None, pos: Position | None = None, in_variation: bool = False,
@@ -515,35 +515,32 @@ class Findings:
             fen = write_fen(pos)
         f = make_finding(
             code, message, severity=severity, file=self.file, game_index=self.index,
-            line=getattr(node, "line", None) if node is not None else None,
-            ply=ply, move=getattr(node, "text", None) if node is not None else None, fen=fen,
-            column=getattr(node, "column", None) if node is not None else None,
+            line=node.line if node is not None else None,
+            ply=ply, move=node.text if node is not None else None, fen=fen,
+            column=node.column if node is not None else None,
             in_variation=in_variation, details={**details, **more} if details else more)
         self.items.append(f)
         return f
 
 
 def record_tag(record: GameRecord | None, name: str) -> str | None:
-    """The value of tag ``name`` of ``record`` (``None`` when absent or when the record
-    offers no tags)."""
-    if record is not None and hasattr(record, "tag"):
-        return record.tag(name)
-    return None
+    """The value of tag ``name`` of ``record`` (``None`` when absent or without a record)."""
+    return record.tag(name) if record is not None else None
 
 
 def base_report(record: GameRecord) -> GameReport:
     """An empty report for ``record``: its place, players and number of plies."""
     from pdnkit.pdn.tags import players
 
-    white, black = players(record) if hasattr(record, "tags") else (None, None)
+    white, black = players(record)
     # GameReport(...) with these fields, the others at their defaults (one dict update
     # instead of the generated constructor's two dozen assignments)
     report: GameReport = object.__new__(GameReport)
     report.__dict__.update(_REPORT_DEFAULTS)
     report.plies, report.findings, report.rule_events = [], [], []
-    report.file, report.index = getattr(record, "file", None), getattr(record, "index", 0)
-    report.line, report.record = getattr(record, "line", None), record
-    report.white, report.black, report.ply_count = white, black, _move_count(record)
+    report.file, report.index = record.file, record.index
+    report.line, report.record = record.line, record
+    report.white, report.black, report.ply_count = white, black, record.move_count
     return report
 
 
@@ -562,14 +559,6 @@ def _report_defaults() -> dict[str, object]:
 
 
 _REPORT_DEFAULTS = _report_defaults()
-
-
-def _move_count(record: GameRecord) -> int:
-    """The main line's moves (without reading a lane record's moves)."""
-    count = getattr(record, "move_count", None)
-    if type(count) is int:
-        return count
-    return len(getattr(record, "moves", ()) or ())
 
 
 def move_numbers(start_side: int, first_mover: int, fullmove: int | None, k: int
@@ -607,7 +596,7 @@ def finish_status(report: GameReport) -> None:
     """Set ``report.status`` from its findings (``unparsed`` for a record the reader could
     not parse)."""
     w = worst(report.findings)
-    if report.record is not None and getattr(report.record, "parsed", True) is False:
+    if report.record is not None and not report.record.parsed:
         report.status = "unparsed"
     elif w is None or w is Severity.INFO:
         report.status = "ok"

@@ -31,7 +31,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from pdnkit.pdn.fast import LaneRecord
 from pdnkit.pdn.record import BodyElement, MoveNode
 from pdnkit.validation.match import match_move, parse_squares
 
@@ -64,8 +63,9 @@ def turned_square(token: str, width: int, height: int) -> str:
 def _first_origin(record: GameRecord, nodes: Sequence[MoveNode]) -> str | None:
     """The first square of the main line as written, read without reading the moves of a
     game the compiled lane read."""
-    if type(record) is LaneRecord and not record.nodes_read:
-        m = _FIRST_SQUARE.match(record.raw, record.lane_body)
+    lane = record.unread_line()
+    if lane is not None:
+        m = _FIRST_SQUARE.match(lane.raw, lane.lane_body)
         return m.group(1).lower() if m is not None else None
     for node in nodes[:1]:
         return node.squares[0] if node.squares else None

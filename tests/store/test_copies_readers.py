@@ -62,8 +62,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         for batch in (batches if first == "copies" else batches[::-1]):
             import_files(batch, db=db)
         dbs[first] = db
-    for db in (base, *dbs.values()):
-        analyse(db=db, engine="builtin", depth=1)
+    for db in (base, *dbs.values()):  # every record (copies too): --all-copies reads them
+        analyse(db=db, engine="builtin", depth=1, all_copies=True)
     return {"la": la, "base": base, "dbs": dbs, "tmp": tmp}
 
 
