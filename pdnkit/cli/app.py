@@ -12,7 +12,7 @@ import typer
 from typer.core import TyperGroup
 
 from pdnkit.errors import PdnkitError
-from pdnkit.lean.errors import duckdb_message, error_message, usage_errors
+from pdnkit.lean.usage import duckdb_message, error_message, usage_errors
 
 
 @contextlib.contextmanager

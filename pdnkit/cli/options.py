@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pdnkit.lean.errors import UsageError
+from pdnkit.lean.usage import UsageError
 from pdnkit.lean.validate import VALIDATE_FORMATS
 
 if TYPE_CHECKING:  # pragma: no cover

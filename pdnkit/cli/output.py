@@ -53,7 +53,7 @@ from pdnkit._cells import is_numeric as _is_numeric
 from pdnkit._cells import json_default as _json_default
 from pdnkit._cells import plain as _plain
 from pdnkit.cli.options import FORMAT_ALIASES, TABLE_FORMATS, UsageError, format_name
-from pdnkit.lean.text import FORMULA_START, Safe, spreadsheet_safe, terminal_safe
+from pdnkit.lean.plaintext import FORMULA_START, Safe, spreadsheet_safe, terminal_safe
 
 if TYPE_CHECKING:
     from rich.console import Console

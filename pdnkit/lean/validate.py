@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pdnkit.lean.errors import usage_errors
-from pdnkit.lean.text import plain_table, plain_width, spreadsheet_safe, terminal_safe
+from pdnkit.lean.usage import usage_errors
+from pdnkit.lean.plaintext import plain_table, plain_width, spreadsheet_safe, terminal_safe
 
 #: the formats of ``pdnkit validate`` (a stream of reports, not a table)
 VALIDATE_FORMATS = ("text", "jsonl", "csv", "csv-raw")
@@ -218,7 +218,7 @@ def prints_as_is(text: str) -> bool:
 
 class _Printer:
     """Where the findings' lines and the summary go: written plainly where rich would print
-    the same bytes (:func:`pdnkit.lean.text.plain_width`), else through rich consoles made
+    the same bytes (:func:`pdnkit.lean.plaintext.plain_width`), else through rich consoles made
     as the command always made them."""
 
     def __init__(self, shown: Display) -> None:
@@ -255,7 +255,7 @@ class _Printer:
             return
         from rich.console import Console
 
-        from pdnkit.lean.text import Safe
+        from pdnkit.lean.plaintext import Safe
 
         console = Console(file=stream, width=120 if self.shown.to_file else None) \
             if text_format else Console(stderr=True)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from pdnkit.launch import quick_form
-from pdnkit.lean.text import Safe, plain_table
+from pdnkit.lean.plaintext import Safe, plain_table
 from pdnkit.lean.validate import Summary, prints_as_is
 from tests.imported import modules_after
 
