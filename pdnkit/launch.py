@@ -126,8 +126,8 @@ def _validate_form(args: Sequence[str]) -> Runner | None:
     def run() -> int:
         from pathlib import Path
 
-        from pdnkit.lean.usage import error_message
         from pdnkit.lean.plaintext import terminal_safe
+        from pdnkit.lean.usage import error_message
         from pdnkit.lean.validate import Call, Display, cores
         from pdnkit.lean.validate import run as run_validate
 
@@ -164,8 +164,8 @@ def _output_failed(exc: OSError) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)  # (the exit's own flush finds no pipe)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    from pdnkit.lean.usage import error_message
     from pdnkit.lean.plaintext import terminal_safe
+    from pdnkit.lean.usage import error_message
 
     message = error_message(exc)
     if message is None:

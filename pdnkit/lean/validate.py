@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pdnkit.lean.usage import usage_errors
 from pdnkit.lean.plaintext import plain_table, plain_width, spreadsheet_safe, terminal_safe
+from pdnkit.lean.usage import usage_errors
 
 #: the formats of ``pdnkit validate`` (a stream of reports, not a table)
 VALIDATE_FORMATS = ("text", "jsonl", "csv", "csv-raw")
