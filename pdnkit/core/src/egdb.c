@@ -89,8 +89,19 @@ int eg_init(Egdb *e, const Table *t, int losing_game, const char **why) {
         for (int k = 1; k <= EG_MAXP; k++)
             e->binom[n][k] = n ? e->binom[n - 1][k - 1] + e->binom[n - 1][k] : 0;
     }
+    if (reverse_tables(e, why) < 0)
+        return -1;
+    e->use_sym = 1;
+    bb_t all[2] = {t->board, t->board};
+    eg_set_men(e, all);
+    return 0;
+}
+
+void eg_set_men(Egdb *e, const bb_t men[2]) {
+    const Table *t = e->t;
     for (int side = 0; side < 2; side++) {
-        e->man_ok[side] = t->board & ~t->promo[side];
+        e->man_ok[side] = men[side] & t->board & ~t->promo[side];
+        e->nman[side] = 0;
         for (int s = 0; s < MAXSQ; s++)
             e->man_rank[side][s] = 255;
         int s;
@@ -99,12 +110,8 @@ int eg_init(Egdb *e, const Table *t, int losing_game, const char **why) {
             e->man_rank[side][s] = (uint8_t)e->nman[side]++;
         }
     }
-    if (reverse_tables(e, why) < 0)
-        return -1;
-    eg_symmetry(e);
+    eg_symmetry(e); /* both check that the symmetries keep man_ok too */
     eg_board_symmetries(e);
-    e->use_sym = 1;
-    return 0;
 }
 
 uint64_t eg_half(const Egdb *e, int wm, int wk, int bm, int bk) {
