@@ -6,6 +6,9 @@ Usage::
                                                              # international to 4, 1M probes
     .venv/bin/python benchmarks/egdb.py --five english       # and English to 5 pieces
     .venv/bin/python benchmarks/egdb.py --four russian --intl 0 --probes 200000
+    .venv/bin/python benchmarks/egdb.py --four turkish russian --probes 0 --before /tmp/main
+                                                             # and each build by an earlier
+                                                             # checkout, side by side
 
 Each build runs in a fresh process (``pdnkit.egdb.build`` into a temporary folder, removed
 afterwards unless ``--keep``): wall time, CPU time (the child's user + system: on a shared
@@ -13,7 +16,10 @@ machine the wall time also counts the other jobs) and peak resident memory (the 
 ``ru_maxrss``), with the positions per piece count checked against the published counts where
 there are some (checkers, Schaeffer et al. 2007). Targets: every 8x8 variant to 4 pieces under
 a minute, to 5 pieces under 30 minutes, international to 4 pieces under 10 minutes, memory
-under 2 GB. The probe benchmark loads English to 4 pieces (or to 5 with ``--five english``)
+under 2 GB. ``--before DIR``: each build also by the pdnkit of DIR (a checkout with its
+compiled core built in place), the same build side by side: CPU and peak memory, and their
+ratios, with the load average at the time (CPU time is the build's own, the wall time also
+counts the other jobs). The probe benchmark loads English to 4 pieces (or to 5 with ``--five english``)
 and probes a million random positions in one batch (``Egdb.codes_raw``, 56-byte records):
 target under 2 s.
 """
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -47,11 +54,38 @@ print(json.dumps({"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_mb": ru.r
 """
 
 
-def run_build(variant: str, pieces: int, folder: Path) -> dict[str, object]:
+def run_build(variant: str, pieces: int, folder: Path,
+              code: Path | None = None) -> dict[str, object]:
+    """One build in a fresh process; ``code``: the pdnkit checkout it imports."""
+    env = dict(os.environ)
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
     out = subprocess.run([sys.executable, "-c", CHILD, variant, str(pieces), str(folder)],
-                         check=True, capture_output=True, text=True)
+                         check=True, capture_output=True, text=True, env=env,
+                         cwd=code or Path.cwd())
     result: dict[str, object] = json.loads(out.stdout.strip().splitlines()[-1])
+    result["load"] = os.getloadavg()[0]
     return result
+
+
+def side_by_side(variant: str, pieces: int, before: Path) -> None:
+    """The same build by the checkout ``before`` and by this one, in fresh folders."""
+    rows = []
+    for label, code in (("before", before), ("now", None)):
+        folder = Path(tempfile.mkdtemp(prefix="pdnkit-egdb-bench-"))
+        try:
+            res = run_build(variant, pieces, folder, code)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        total = sum(res["positions"].values())  # type: ignore[attr-defined]
+        rows.append(res)
+        print(f"{variant:13} {pieces} pieces {label:6}  {total:>12,} positions  "
+              f"cpu {res['cpu']:7.1f} s  wall {res['wall']:7.1f} s  "
+              f"peak {res['rss_mb']:6.0f} MB  load {res['load']:5.1f}", flush=True)
+    b, n = rows
+    print(f"{variant:13} {pieces} pieces  cpu x{b['cpu'] / n['cpu']:.2f} "  # type: ignore[operator]
+          f"(now {n['cpu']:.1f} s)  peak memory x{b['rss_mb'] / n['rss_mb']:.2f}",  # type: ignore[operator]
+          flush=True)
 
 
 def report(variant: str, pieces: int, res: dict[str, object], board: int) -> None:
@@ -124,7 +158,16 @@ def main() -> None:
                                                         "(0: none)")
     ap.add_argument("--probes", type=int, default=1_000_000)
     ap.add_argument("--keep", type=Path, default=None, help="build here and keep the files")
+    ap.add_argument("--before", type=Path, default=None,
+                    help="a checkout of pdnkit (compiled core built in place): each build by "
+                         "it and by this one, side by side")
     args = ap.parse_args()
+    if args.before is not None:
+        for v in args.four:
+            side_by_side(v, 4, args.before.resolve())
+        if args.intl:
+            side_by_side("international", args.intl, args.before.resolve())
+        return
     folder = args.keep or Path(tempfile.mkdtemp(prefix="pdnkit-egdb-bench-"))
     try:
         for v in args.five:

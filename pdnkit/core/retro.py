@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pdnkit.core import compiled
@@ -88,6 +89,16 @@ class Retro:
     def half(self, sig: Signature) -> int:
         """Slots per side to move of a signature (gaps included)."""
         return int(self._ext.egdb_half(self._eg, tuple(sig)))
+
+    def set_men(self, white: Iterable[int], black: Iterable[int]) -> None:
+        """The squares (PDN numbers) a man of each side may stand on, which the index
+        numbers (default: every square but the side's promotion squares); before any
+        :meth:`add` (``ValueError`` after)."""
+        def words(squares: Iterable[int]) -> tuple[int, int]:
+            mask = sum(1 << (n - 1) for n in set(squares))
+            return mask & (2**64 - 1), mask >> 64
+
+        self._ext.egdb_men(self._eg, words(white), words(black))
 
     def add(self, sig: Signature, width: int, data: Any) -> None:
         """Hold a signature's codes (any buffer: bytes, a memoryview of a mapped file)."""

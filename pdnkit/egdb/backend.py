@@ -36,7 +36,8 @@ __all__ = ["MISSING", "NOT_INDEXED", "Backend", "CompiledBackend", "PureBackend"
 
 #: the code of a position no loaded signature holds
 MISSING = 0xFFFF
-#: the code of a position outside the index (a man on its promotion row, too many pieces)
+#: the code of a position outside the index (a man on its promotion row or
+#: a square no man of its side reaches, too many pieces)
 NOT_INDEXED = 0xFFFE
 
 
@@ -241,5 +242,6 @@ def backend_for(rules: Rules) -> Backend:
 
     retro = retro_for(rules)
     if retro is not None:
+        retro.set_men(*layout_of(rules).man_squares)  # the index of pdnkit.egdb.index
         return CompiledBackend(retro)
     return PureBackend(rules)

@@ -114,6 +114,10 @@ def rules_digest(rules: Rules) -> bytes:
     h = hashlib.sha256(b"pdnkit-egdb-%d\0" % FORMAT)
     h.update(blob.tobytes())
     h.update(b"losing" if rules.losing_game else b"normal")
+    lay = layout_of(rules)
+    if not lay.all_squares:  # an index of the squares men reach (a file of the old one is
+        for side in (0, 1):  # another variant's: solved again)
+            h.update(b"men%d:" % side + bytes(lay.man_squares[side]))
     return h.digest()
 
 

@@ -3,8 +3,10 @@
 A *signature* is the material on the board: White's men and kings, Black's men and kings
 (:class:`Signature`). Its positions are numbered per side to move (a *half* each, White to
 move first) as the compiled core numbers them (``pdnkit/core/src/egdb.h``): the white men
-on the squares a white man may stand on (every square but White's promotion squares, where
-a man would have been crowned), then the black men on Black's, then the white kings on the
+on the squares a white man may stand on (:func:`man_squares`: every square a white man can
+reach from the start but White's promotion squares, where a man would have been crowned;
+Turkish men, which start one rank up and never step back, never stand on their own back
+rank), then the black men on Black's, then the white kings on the
 squares the men left free, then the black kings on what is left; each set of squares by the
 combinatorial number system in square order. A slot where a white and a black man share a
 square is a gap, not a position: :meth:`Layout.positions` counts the positions exactly, the
@@ -37,8 +39,7 @@ if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules
 
 __all__ = ["MAX_PIECES", "Layout", "Signature", "build_order", "decode_code", "encode",
-           "layout_of", "leads_to",
-           "signatures"]
+           "layout_of", "leads_to", "man_squares", "signatures"]
 
 #: the most pieces a signature may hold (the compiled core's EG_MAXP)
 MAX_PIECES = 8
@@ -181,6 +182,34 @@ def _unrank(x: int, k: int, pool: list[int], binom: tuple[tuple[int, ...], ...])
     return out
 
 
+def man_squares(rules: Rules, side: int) -> list[int]:
+    """The squares a man of ``side`` (0 White, 1 Black) may stand on in a game: those of the
+    start and every square a man's steps and jumps reach from them (the rules record's
+    tables, never the variant's name), less the side's promotion squares.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> len(man_squares(get_rules("english"), 0)), len(man_squares(get_rules("turkish"), 0))
+        (28, 48)
+        >>> min(man_squares(get_rules("turkish"), 1)), max(man_squares(get_rules("turkish"), 1))
+        (9, 56)
+    """
+    from pdnkit.rules.lookups import engine_tables
+    from pdnkit.rules.position import Position
+
+    start = Position.initial(rules)
+    t = engine_tables(rules)
+    seen = set(start.black_men if side else start.white_men)
+    todo = list(seen)
+    while todo:  # a man on a promotion square mid-capture may go on: expand from it too
+        o = todo.pop()
+        for d in (*t.man_steps[side][o - 1], *(land for _, land in t.man_jumps[side][o - 1])):
+            if d not in seen:
+                seen.add(d)
+                todo.append(d)
+    return sorted(seen - set(t.promotion[side]))
+
+
 class Layout:
     """The index of one variant's board (see the module's text), in PDN square numbers.
 
@@ -194,10 +223,12 @@ class Layout:
     def __init__(self, rules: Rules) -> None:
         g = rules.geometry
         self.squares = g.num_squares
-        board = range(1, self.squares + 1)
-        self.man_squares: tuple[list[int], list[int]] = (
-            [n for n in board if n not in g.promotion_squares(0)],
-            [n for n in board if n not in g.promotion_squares(1)])
+        self.man_squares: tuple[list[int], list[int]] = (man_squares(rules, 0),
+                                                         man_squares(rules, 1))
+        #: every square but the promotion squares: the index of format 1 (digest, files)
+        self.all_squares = all(
+            len(self.man_squares[c]) == self.squares - len(g.promotion_squares(c))
+            for c in (0, 1))
         self._rank = tuple({n: i for i, n in enumerate(sq)} for sq in self.man_squares)
         self._binom = _binom(self.squares)
         self._halves: dict[Signature, int] = {}
@@ -225,7 +256,7 @@ class Layout:
     def index(self, wm: Sequence[int], wk: Sequence[int], bm: Sequence[int],
               bk: Sequence[int]) -> tuple[Signature, int] | None:
         """The signature and the index (in its half) of a placement (each list of squares
-        sorted); ``None`` when a man stands on its promotion row."""
+        sorted); ``None`` when a man stands on a square not in :attr:`man_squares`."""
         rank_w, rank_b, binom = self._rank[0], self._rank[1], self._binom
         iw = ib = ikw = ikb = 0
         try:

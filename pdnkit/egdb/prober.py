@@ -166,7 +166,9 @@ class Egdb:
         if code == NOT_INDEXED:
             sig = signature_of(bits)
             why = (f"{sig.pieces} pieces: databases hold at most {MAX_PIECES}"
-                   if sig.pieces > MAX_PIECES else "a man stands on its promotion row")
+                   if sig.pieces > MAX_PIECES else "a man stands where no man of its side can "
+                   "stand in a game (its promotion row, or a square no man reaches from the "
+                   "start)")
             return Verdict(None, None, why)
         if code == MISSING:
             sig = signature_of(bits)

@@ -77,7 +77,8 @@ def after(placement: Placement, move: Move) -> Placement:
 def locate(rules: Rules, placement: Placement,
            lay: Layout | None = None) -> tuple[Signature, int] | None:
     """The signature and the slot (``side * half + index``) of a placement; ``None`` when a
-    man stands on its promotion row.
+    man stands where the index has no place for it (its promotion row, or a square
+    no man of its side reaches from the start).
 
     Example:
         >>> from pdnkit.rules import get_rules

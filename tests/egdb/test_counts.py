@@ -12,8 +12,9 @@ import random
 
 import pytest
 
-from pdnkit.core.retro import record, retro_for
+from pdnkit.core.retro import record
 from pdnkit.egdb import build, info
+from pdnkit.egdb.backend import CompiledBackend, backend_for
 from pdnkit.egdb.index import Layout, Signature, build_order, leads_to, signatures
 from pdnkit.rules import get_rules, list_variants
 
@@ -76,9 +77,10 @@ def test_build_order_puts_every_signature_after_those_it_leads_to() -> None:
 @pytest.mark.parametrize("rules", [r for r in list_variants(editions=False)
                                    if not r.king_move_limit], ids=lambda r: r.name)
 def test_compiled_index_is_the_python_index(rules) -> None:
-    retro = retro_for(rules)
-    if retro is None:
+    backend = backend_for(rules)
+    if not isinstance(backend, CompiledBackend):
         pytest.skip("the compiled core is not in use")
+    retro = backend.retro
     lay = Layout(rules)
     rng = random.Random(rules.name)
     for sig in build_order(4):

@@ -22,7 +22,7 @@ from pdnkit.egdb.files import (
     rules_digest,
     variant_dir,
 )
-from pdnkit.egdb.index import Signature, leads_to
+from pdnkit.egdb.index import Signature, leads_to, signatures
 from pdnkit.rules import get_rules, parse_fen
 
 KK = Signature(0, 1, 0, 1)
@@ -163,3 +163,52 @@ def test_a_pure_install_builds_the_same_files(tmp_path) -> None:
     r = subprocess.run([sys.executable, "-m", "pdnkit", "egdb", "build", "russian", "--pieces",
                         "4", "--dir", str(pure), "-q"], env=env, capture_output=True, text=True)
     assert r.returncode == 2 and "compiled core" in r.stderr
+
+
+def _old_index_file(folder: Path, sig: Signature, half: int) -> None:
+    """A file as the index of format 1 wrote it for Turkish: its men on every square but
+    their promotion row (their own back rank included), the rules' digest without the
+    squares of the men, and codes that would probe wrong (every position a win in 1)."""
+    import hashlib
+    import struct
+    import zlib
+
+    from pdnkit.core.pack import pack_table
+
+    rules = get_rules("turkish")
+    blob = pack_table(rules)
+    assert blob is not None
+    digest = hashlib.sha256(b"pdnkit-egdb-1\0" + blob.tobytes() + b"normal").digest()
+    codes = b"\x04" * (2 * half)
+    head = struct.pack("<8sII32s4sB3xQQQQQII", b"PDNKEGDB", 1, HEADER_SIZE, digest, bytes(sig),
+                       1, half, 2 * half, 2 * half, 0, 0, 1, zlib.crc32(codes))
+    folder.mkdir(parents=True, exist_ok=True)
+    file_of(folder, sig).write_bytes(head.ljust(HEADER_SIZE, b"\0") + codes)
+
+
+def test_a_file_of_the_old_turkish_index_is_solved_again_never_probed(tmp_path) -> None:
+    rules = get_rules("turkish")
+    folder = variant_dir(rules, tmp_path)
+    man, king = Signature(1, 0, 0, 0), Signature(0, 1, 0, 0)
+    _old_index_file(folder, man, 56)  # a man on 56 squares: ranks 1 to 7
+    _old_index_file(folder, king, 64)  # the same size in both indexes: the digest tells
+    # a lone white man to move on b7 (square 50) wins in 1 (Black has no piece)
+    assert Egdb("turkish", tmp_path).verdict(parse_fen("W:W50:B", rules)).note is not None
+    rep = build("turkish", 1, directory=tmp_path)
+    assert set(rep.built) == set(signatures(1)) and len(rep.damaged) == 2
+    assert all("other rules" in d for d in rep.damaged)
+    db = Egdb("turkish", tmp_path)
+    assert db.verdict(parse_fen("W:W50:B", rules)) == ("win", 1, None)
+    assert db.verdict(parse_fen("B:WK50:B", rules)) == ("loss", 0, None)
+
+
+def test_a_turkish_man_on_its_own_back_rank_is_no_position_of_the_index(tmp_path) -> None:
+    # Turkish men start on ranks 2-3 (7-6) and never step back (RULES.md, Turkish): the
+    # index leaves out their own back rank, a probe says so instead of giving a value
+    build("turkish", 2, directory=tmp_path)
+    db = Egdb("turkish", tmp_path)
+    rules = db.rules
+    assert db.verdict(parse_fen("W:W50:BK40", rules)).value is not None
+    for fen in ("W:W3:BK40", "B:WK40:B60"):  # rank 1 is squares 1-8, rank 8 57-64
+        got = db.verdict(parse_fen(fen, rules))
+        assert got.value is None and "no man reaches" in (got.note or "")

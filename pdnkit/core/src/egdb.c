@@ -89,8 +89,19 @@ int eg_init(Egdb *e, const Table *t, int losing_game, const char **why) {
         for (int k = 1; k <= EG_MAXP; k++)
             e->binom[n][k] = n ? e->binom[n - 1][k - 1] + e->binom[n - 1][k] : 0;
     }
+    if (reverse_tables(e, why) < 0)
+        return -1;
+    e->use_sym = 1;
+    bb_t all[2] = {t->board, t->board};
+    eg_set_men(e, all);
+    return 0;
+}
+
+void eg_set_men(Egdb *e, const bb_t men[2]) {
+    const Table *t = e->t;
     for (int side = 0; side < 2; side++) {
-        e->man_ok[side] = t->board & ~t->promo[side];
+        e->man_ok[side] = men[side] & t->board & ~t->promo[side];
+        e->nman[side] = 0;
         for (int s = 0; s < MAXSQ; s++)
             e->man_rank[side][s] = 255;
         int s;
@@ -99,12 +110,8 @@ int eg_init(Egdb *e, const Table *t, int losing_game, const char **why) {
             e->man_rank[side][s] = (uint8_t)e->nman[side]++;
         }
     }
-    if (reverse_tables(e, why) < 0)
-        return -1;
-    eg_symmetry(e);
+    eg_symmetry(e); /* both check that the symmetries keep man_ok too */
     eg_board_symmetries(e);
-    e->use_sym = 1;
-    return 0;
 }
 
 uint64_t eg_half(const Egdb *e, int wm, int wk, int bm, int bk) {
@@ -117,22 +124,39 @@ uint64_t eg_half(const Egdb *e, int wm, int wk, int bm, int bk) {
            e->binom[f - wk][bk];
 }
 
+/* One pass over the pieces in square order (the solver calls it for every move it takes
+ * back): a king's rank is its square less the men below it (a black king's, less the white
+ * kings too), so counting what was passed gives each rank. */
 int eg_index(const Egdb *e, const Pos *p, int *sig, uint64_t *idx) {
-    bb_t wmen = p->w & ~p->k, wk = p->w & p->k, bmen = p->b & ~p->k, bk = p->b & p->k;
-    int c0 = few(wmen), c1 = few(wk), c2 = few(bmen), c3 = few(bk);
-    if (c0 + c1 + c2 + c3 > EG_MAXP || (wmen & ~e->man_ok[0]) || (bmen & ~e->man_ok[1]))
-        return -1;
     uint64_t iw = 0, ib = 0, ikw = 0, ikb = 0;
-    int s, i;
-    i = 1;
-    EACH(s, wmen) iw += e->binom[e->man_rank[0][s]][i++];
-    i = 1;
-    EACH(s, bmen) ib += e->binom[e->man_rank[1][s]][i++];
-    bb_t men = wmen | bmen, taken = men | wk; /* a king's rank: its square less those below */
-    i = 1;
-    EACH(s, wk) ikw += e->binom[s - few(men & (BIT(s) - 1))][i++];
-    i = 1;
-    EACH(s, bk) ikb += e->binom[s - few(taken & (BIT(s) - 1))][i++];
+    int c0 = 0, c1 = 0, c2 = 0, c3 = 0, men = 0, taken = 0;
+    bb_t all = p->w | p->b;
+    while (all) {
+        uint64_t lo = (uint64_t)all;
+        int s = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(all >> 64));
+        all &= all - 1;
+        if (c0 + c1 + c2 + c3 >= EG_MAXP)
+            return -1;
+        int black = HAS(p->b, s);
+        if (HAS(p->k, s)) {
+            if (black) {
+                ikb += e->binom[s - taken][++c3];
+            } else {
+                ikw += e->binom[s - men][++c1];
+                taken++;
+            }
+            continue;
+        }
+        int r = e->man_rank[black][s];
+        if (r == 255)
+            return -1;
+        if (black)
+            ib += e->binom[r][++c2];
+        else
+            iw += e->binom[r][++c0];
+        men++;
+        taken++;
+    }
     int f = e->nsq - c0 - c2;
     *idx = ((iw * e->binom[e->nman[1]][c2] + ib) * e->binom[f][c1] + ikw) * e->binom[f - c1][c3] +
            ikb;
@@ -251,6 +275,7 @@ typedef struct {
     uint64_t half, m;
     uint16_t *val, *rem, *wt, *dt;
     uint32_t *cur, *next, *ev;
+    uint8_t *capt;                             /* bit id: the position has a capture */
     uint64_t ncur, nnext;
     uint64_t *ev_start;
     int last_event;
@@ -333,14 +358,15 @@ static int first_look(Work *w, Gen *g, uint64_t id, Decoded *dc) {
     }
     int stab;
     Pos rep;
-    if (w->ng > 1 && !represent(w, &p, &rep, &stab)) {
-        w->val[id] = GAP; /* another of its class is solved (filled in at the end) */
-        return 0;
-    }
+    if (w->ng > 1 && !represent(w, &p, &rep, &stab))
+        return 0; /* another of its class is solved: its value is written to this one when
+                   * it is decided (images), else read at the end (class_value) */
     g->n = 0;
     int n = gen_moves(g, &p, DUP_SET);
     if (n < 0)
         return -4;
+    if (n && g->moves[0].ncap)
+        w->capt[id >> 3] |= (uint8_t)(1u << (id & 7));
     if (n == 0) {
         w->val[id] = terminal_code(e, &p);
         if (!w->lone)
@@ -449,6 +475,33 @@ static void child_decided(Work *w, uint64_t id, int child_won, int t, int units)
     }
 }
 
+/* Write a decided position's code to the other positions of its class (so that a move
+ * taken back into them is seen decided without finding the class's position). */
+static void images(Work *w, const Pos *q, uint16_t code) {
+    int n = 0, s;
+    uint8_t sq[EG_MAXP], black[EG_MAXP], king[EG_MAXP];
+    EACH(s, q->w | q->b) {
+        sq[n] = (uint8_t)s;
+        black[n] = (uint8_t)HAS(q->b, s);
+        king[n++] = (uint8_t)HAS(q->k, s);
+    }
+    for (int i = 1; i < w->ng; i++) {
+        const uint8_t *g = w->g[i];
+        Pos p = *q;
+        p.w = p.b = p.k = 0;
+        for (int j = 0; j < n; j++) {
+            bb_t t = BIT(g[sq[j]]);
+            if (black[j])
+                p.b |= t;
+            else
+                p.w |= t;
+            if (king[j])
+                p.k |= t;
+        }
+        w->val[slot_of(w, &p)] = code;
+    }
+}
+
 /* Take back the quiet moves that led to position id (decided at ply t - 1). */
 static void take_back(Work *w, uint64_t id, int t) {
     const Egdb *e = w->e;
@@ -463,6 +516,8 @@ static void take_back(Work *w, uint64_t id, int t) {
     if (w->ng > 1)
         represent(w, &q, &rep, &qstab);
     int qclass = w->ng / qstab;
+    if (w->ng > 1)
+        images(w, &q, w->val[id]);
     bb_t own = mover ? q.b : q.w, occ = q.w | q.b;
     int d;
     EACH(d, own) {
@@ -484,13 +539,18 @@ static void take_back(Work *w, uint64_t id, int t) {
                 p.k ^= swap;
             p.side = mover;
             int pstab = 1; /* (a man came from a square it may stand on: p is indexed) */
-            uint64_t pid = w->ng > 1 && !represent(w, &p, &rep, &pstab) ? slot_of(w, &rep)
-                                                                         : slot_of(w, &p);
+            uint64_t pid = slot_of(w, &p);
             if (w->val[pid])
-                continue; /* decided already */
+                continue; /* decided already (or an image of a position decided) */
+            if (w->ng > 1 && !represent(w, &p, &rep, &pstab)) {
+                pid = slot_of(w, &rep);
+                if (w->val[pid])
+                    continue;
+            }
             /* the move o-d is one of p's quiet moves by the tables (the squares between
-             * empty); p must have no capture, and no king in a variant the first king wins */
-            if ((tb->first_king_wins && p.k) || has_capture(tb, &p))
+             * empty); p must have no capture (the first pass marked those), and no king in
+             * a variant the first king wins */
+            if ((tb->first_king_wins && p.k) || (w->capt[pid >> 3] >> (pid & 7) & 1))
                 continue;
             child_decided(w, pid, child_won, t, pstab * qclass);
         }
@@ -516,6 +576,7 @@ static void work_free(Work *w) {
     free(w->next);
     free(w->ev);
     free(w->ev_start);
+    free(w->capt);
 }
 
 static int propagate(Work *w, EgStats *st) {
@@ -561,8 +622,9 @@ int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
     w.dt = calloc(m, 2);
     w.cur = malloc(m * 4);
     w.next = malloc(m * 4);
+    w.capt = calloc(m / 8 + 1, 1);
     int rc = 0;
-    if (!w.val || !w.rem || !w.wt || !w.dt || !w.cur || !w.next)
+    if (!w.val || !w.rem || !w.wt || !w.dt || !w.cur || !w.next || !w.capt)
         rc = -1;
     Gen g;
     gen_init(&g, e->t);
@@ -577,8 +639,9 @@ int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
     if (!rc)
         for (uint64_t id = 0; id < w.m; id++) {
             uint16_t v = w.val[id];
-            if (v == GAP && w.ng > 1)
-                v = class_value(&w, id);
+            if (!v && w.ng > 1)
+                v = class_value(&w, id); /* a draw, or a position of a class never taken
+                                          * back into (its own is written by images) */
             out[id] = v == GAP ? 0 : v;
             if (v != GAP)
                 eg_count(st, v);

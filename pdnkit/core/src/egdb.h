@@ -2,7 +2,8 @@
  *
  * A signature is (wm, wk, bm, bk): White's men and kings, Black's men and kings. Its positions
  * are indexed per side to move (a "half" each, White to move first): the white men on the
- * squares a white man may stand on (every square but White's promotion squares), then the
+ * squares a white man may stand on (every square but White's promotion squares and those no
+ * white man reaches from the start, eg_set_men), then the
  * black men on Black's, then the white kings on the squares the men left free, then the black
  * kings on the squares left after them; each set of squares by the combinatorial number
  * system, in square order. Slots where a white and a black man share a square are gaps
@@ -65,6 +66,10 @@ typedef struct {
 } EgStats;
 
 int eg_init(Egdb *e, const Table *t, int losing_game, const char **why);
+/* the squares a man of each side may stand on (eg_init: every square but its promotion
+ * squares; the index leaves out the squares no man can reach from the start, such as
+ * Turkish men's own back rank): before any database is added */
+void eg_set_men(Egdb *e, const bb_t men[2]);
 int eg_sig_code(int wm, int wk, int bm, int bk);
 uint64_t eg_half(const Egdb *e, int wm, int wk, int bm, int bk);
 /* the signature code and index of a position (-1: a man on its promotion row, or too many

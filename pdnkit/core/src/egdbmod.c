@@ -1,6 +1,8 @@
 /* The CPython face of the endgame databases (egdb.h), added to pdnkit.core._core:
  *
  *   egdb_new(table, losing_game) -> capsule          the index and solver of a variant
+ *   egdb_men(eg, (wlo, whi), (blo, bhi))             the squares a man of each side may stand
+ *                                                    on (before any egdb_add; eg_set_men)
  *   egdb_add(eg, sig, width, data)                   a built signature's codes (kept referenced)
  *   egdb_drop(eg, sig)                               forget one
  *   egdb_half(eg, sig) -> int                        positions per side to move (gaps included)
@@ -234,6 +236,25 @@ static PyObject *py_egdb_mirror(PyObject *self, PyObject *args) {
     return solve_or_mirror(args, 1);
 }
 
+static PyObject *py_egdb_men(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cap;
+    unsigned long long wlo, whi, blo, bhi;
+    if (!PyArg_ParseTuple(args, "O(KK)(KK)", &cap, &wlo, &whi, &blo, &bhi))
+        return NULL;
+    EgObj *o = get_egdb(cap);
+    if (!o)
+        return NULL;
+    for (int i = 0; i < EG_NSIG; i++)
+        if (o->e.slots[i].data) {
+            PyErr_SetString(PyExc_ValueError, "egdb_men: databases are added already");
+            return NULL;
+        }
+    bb_t men[2] = {((bb_t)whi << 64) | wlo, ((bb_t)bhi << 64) | blo};
+    eg_set_men(&o->e, men);
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_egdb_symmetric(PyObject *self, PyObject *cap) {
     (void)self;
     EgObj *o = get_egdb(cap);
@@ -388,6 +409,8 @@ static PyObject *py_egdb_decode(PyObject *self, PyObject *args) {
 
 PyMethodDef EGDB_METHODS[] = {
     {"egdb_new", py_egdb_new, METH_VARARGS, "egdb_new(table, losing_game) -> an egdb set"},
+    {"egdb_men", py_egdb_men, METH_VARARGS,
+     "egdb_men(eg, (wlo, whi), (blo, bhi)): the squares a man of each side may stand on"},
     {"egdb_add", py_egdb_add, METH_VARARGS, "egdb_add(eg, sig, width, data)"},
     {"egdb_drop", py_egdb_drop, METH_VARARGS, "egdb_drop(eg, sig)"},
     {"egdb_half", py_egdb_half, METH_VARARGS, "egdb_half(eg, sig) -> slots per side to move"},

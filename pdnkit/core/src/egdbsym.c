@@ -106,7 +106,8 @@ static int directional_turns(const Egdb *e) {
 
 static int tables_turn(const Egdb *e) {
     const Table *t = e->t;
-    if (turn(e, t->promo[0]) != t->promo[1] || turn(e, t->promo[1]) != t->promo[0])
+    if (turn(e, t->promo[0]) != t->promo[1] || turn(e, t->promo[1]) != t->promo[0] ||
+        turn(e, e->man_ok[0]) != e->man_ok[1] || turn(e, e->man_ok[1]) != e->man_ok[0])
         return 0;
     for (int s = 0; s < t->nsq; s++) {
         int r = e->rot[s];
@@ -224,7 +225,8 @@ static int preserves(const Egdb *e, const uint8_t *g, int men) {
                 return 0;
     }
     for (int side = 0; men && side < 2; side++)
-        if (image(g, t->promo[side]) != t->promo[side])
+        if (image(g, t->promo[side]) != t->promo[side] ||
+            image(g, e->man_ok[side]) != e->man_ok[side])
             return 0;
     if (!t->directional)
         return 1;
