@@ -35,6 +35,7 @@ from pdnkit.errors import ArgumentError, PdnkitError
 from pdnkit.rows.bitboards import bits_literal, bits_source
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.stats.positions import Bits5, bits_match
+from pdnkit.store.posindex import block_condition, index_blocks
 from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -645,8 +646,13 @@ def search(
 
             return pd.DataFrame(columns=COLUMNS)
         where, params = gf.sql(con=con)
-        return _run(con, " OR ".join(branches), move_branches, q.after is not None, where,
-                    params, first, limit)
+        found = " OR ".join(branches)
+        if q.exact:  # an exact position: the index names the games' blocks to read
+            blocks = index_blocks(con, q.exact)
+            if blocks is not None:
+                found = f"({found}) AND {block_condition(blocks, 'p')}"
+        return _run(con, found, move_branches, q.after is not None, where, params, first,
+                    limit)
 
 
 def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], after: bool,

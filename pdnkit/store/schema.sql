@@ -179,6 +179,16 @@ CREATE TABLE IF NOT EXISTS position_bits (
     bk_high      UBIGINT                -- black kings on squares 65 and up
 );
 
+-- Where each position was reached, to find a position without reading every one
+-- (pdnkit.store.posindex): the low 24 bits of its position key and the block of 1,024 game
+-- numbers of a game that reached it, each pair once, sorted by key (the import appends a
+-- file's pairs sorted and sorts the whole table again as the appended rows grow). It only
+-- narrows a search: the bitboards of position_bits decide.
+CREATE TABLE IF NOT EXISTS position_index (
+    key          UINTEGER NOT NULL,     -- positions.position_key & 0xFFFFFF
+    game_block   UINTEGER NOT NULL      -- game_id >> 10: the games 1024 * game_block and on
+);
+
 -- One row per board and notation: names[n] is the FEN name of square n.
 CREATE TABLE IF NOT EXISTS layouts (
     layout     UTINYINT NOT NULL,       -- position_bits.layout
