@@ -28,18 +28,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pdnkit.rows.bitboards import bits_key
+from pdnkit.rows.bitboards import WHOLE_BITS, bits_key
 from pdnkit.store.schema import INDEX_META
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
 
-__all__ = ["BLOCK_SHIFT", "MAX_BLOCKS", "block_condition", "index_blocks", "index_games",
-           "index_key", "index_ready", "rebuild_index", "settle_index"]
+__all__ = ["BLOCK_SHIFT", "EARLY_PLIES", "MAX_BLOCKS", "block_condition", "index_blocks", "index_games",
+           "index_key", "index_ready", "position_source", "rebuild_index", "settle_index"]
 
 #: games per block: ``game_id >> BLOCK_SHIFT`` (1,024 games, about one row group of
 #: ``position_bits``)
 BLOCK_SHIFT = 10
+#: the positions of plies 0 to ``EARLY_PLIES`` are kept whole in ``early_positions`` (read
+#: there, the ones most games share); the index names the blocks of the later ones
+EARLY_PLIES = 4
 #: a lookup naming more blocks than this reads the whole table instead (the ranges would cost
 #: more than the scan they save)
 MAX_BLOCKS = 256
@@ -84,7 +87,8 @@ def _is_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
 def index_ready(con: duckdb.DuckDBPyConnection) -> bool:
     """True when the database's index holds every stored position (a database file of this
     schema; not a lake, whose ``position_bits`` is a view of its parts)."""
-    if not (_is_table(con, "position_index") and _is_table(con, "position_bits")):
+    if not all(_is_table(con, t) for t in ("position_index", "early_positions",
+                                           "position_bits")):
         return False
     return bool(con.execute("SELECT count(*) FROM pdnkit_meta WHERE key = ?",
                             [INDEX_META]).fetchall()[0][0])
@@ -105,9 +109,12 @@ def rebuild_index(con: duckdb.DuckDBPyConnection) -> None:
         True
     """
     con.execute("DELETE FROM position_index")
+    con.execute("DELETE FROM early_positions")
+    con.execute("INSERT INTO early_positions BY NAME SELECT * FROM position_bits "
+                f"WHERE ply <= {EARLY_PLIES} ORDER BY game_id, ply")
     con.execute(f"INSERT INTO position_index SELECT DISTINCT {KEY_SQL} AS key, "
                 f"(game_id >> {BLOCK_SHIFT})::UINTEGER AS game_block FROM position_bits "
-                "ORDER BY key, game_block")
+                f"WHERE ply > {EARLY_PLIES} ORDER BY key, game_block")
     _record(con, con.execute("SELECT count(*) FROM position_index").fetchall()[0][0])
 
 
@@ -125,10 +132,13 @@ def index_games(con: duckdb.DuckDBPyConnection, first: int, stop: int) -> None:
         rebuild_index(con)
         return
     empty = not con.execute("SELECT count(*) FROM position_index").fetchall()[0][0]
+    con.execute("INSERT INTO early_positions BY NAME SELECT * FROM position_bits "
+                f"WHERE game_id >= ? AND game_id < ? AND ply <= {EARLY_PLIES} "
+                "ORDER BY game_id, ply", [int(first), int(stop)])
     con.execute(f"INSERT INTO position_index SELECT DISTINCT {KEY_SQL} AS key, "
                 f"(game_id >> {BLOCK_SHIFT})::UINTEGER AS game_block FROM position_bits "
-                "WHERE game_id >= ? AND game_id < ? ORDER BY key, game_block",
-                [int(first), int(stop)])
+                f"WHERE game_id >= ? AND game_id < ? AND ply > {EARLY_PLIES} "
+                "ORDER BY key, game_block", [int(first), int(stop)])
     if empty:  # the first file's pairs: sorted whole already
         _record(con, con.execute("SELECT count(*) FROM position_index").fetchall()[0][0])
 
@@ -197,3 +207,36 @@ def block_condition(blocks: Sequence[int], a: str = "p") -> str:
         return "FALSE"
     return "(" + " OR ".join(f"{a}.game_id BETWEEN {lo << BLOCK_SHIFT} AND "
                              f"{((hi + 1) << BLOCK_SHIFT) - 1}" for lo, hi in runs) + ")"
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> str:
+    """The columns of ``table`` as :func:`pdnkit.rows.bitboards.bits_source` gives them."""
+    wide = con.execute("SELECT count(*) FROM layouts WHERE squares > 64").fetchall()[0][0]
+    if not wide:
+        return f"SELECT game_id, ply, layout, black, wm, wk, bm, bk FROM {table}"
+    return f"SELECT game_id, ply, layout, black, {WHOLE_BITS} FROM {table}"
+
+
+def position_source(con: duckdb.DuckDBPyConnection,
+                    positions: Sequence[tuple[bool, int, int, int, int]]) -> str | None:
+    """SQL (a subquery to give an alias) of the stored positions that may be one of
+    ``positions`` (``(black, wm, wk, bm, bk)``), with the columns of
+    :func:`pdnkit.rows.bitboards.bits_source`: the first plies of every game
+    (``early_positions``) and the later positions of the blocks the index names. ``None``
+    where the index cannot say (read every position instead).
+
+    Example:
+        >>> from pdnkit.store.db import connect
+        >>> con = connect(":memory:")
+        >>> position_source(con, [(False, 1, 0, 2, 0)]).startswith("(SELECT game_id")
+        True
+    """
+    blocks = index_blocks(con, positions)
+    if blocks is None:
+        return None
+    early = _columns(con, "early_positions")
+    if not blocks:
+        return f"({early})"
+    later = _columns(con, "position_bits p")
+    return (f"({early} UNION ALL {later} WHERE p.ply > {EARLY_PLIES} AND "
+            f"{block_condition(blocks, 'p')})")

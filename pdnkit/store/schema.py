@@ -437,7 +437,7 @@ def remove_incomplete(con: duckdb.DuckDBPyConnection) -> int:
         return 0
     con.execute("BEGIN TRANSACTION")
     try:
-        for table in ("move_rows", "position_bits", "rule_events", "evals"):
+        for table in ("move_rows", "position_bits", "early_positions", "rule_events", "evals"):
             con.execute(f"DELETE FROM {table} WHERE game_id IN ({orphans})")
         con.execute("DELETE FROM findings WHERE file_id NOT IN (SELECT file_id FROM files)")
         con.execute("DELETE FROM games WHERE file_id NOT IN (SELECT file_id FROM files)")

@@ -48,13 +48,16 @@ def _missing(con: duckdb.DuckDBPyConnection) -> int:
     return int(con.execute(f"""
         SELECT count(*) FROM (SELECT DISTINCT {posindex.KEY_SQL} AS key,
                                      (game_id >> {posindex.BLOCK_SHIFT})::UINTEGER AS game_block
-                              FROM position_bits) x
-        ANTI JOIN position_index USING (key, game_block)""").fetchall()[0][0])
+                              FROM position_bits
+        WHERE ply > {posindex.EARLY_PLIES}) x
+        ANTI JOIN position_index USING (key, game_block)""").fetchall()[0][0]) + int(con.execute(
+        f"SELECT count(*) FROM (SELECT * FROM position_bits WHERE ply <= {posindex.EARLY_PLIES} "
+        "EXCEPT ALL SELECT * FROM early_positions)").fetchall()[0][0])
 
 
 def _without_index(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(searching, "index_blocks", lambda con, positions: None)
-    monkeypatch.setattr(explorer, "index_blocks", lambda con, positions: None)
+    monkeypatch.setattr(searching, "position_source", lambda con, positions: None)
+    monkeypatch.setattr(explorer, "position_source", lambda con, positions: None)
 
 
 def _fens(con: duckdb.DuckDBPyConnection, count: int, seed: int = 35) -> list[tuple[int, int, str]]:
@@ -106,10 +109,17 @@ def test_fen_search_and_tree_equal_the_scan(samples_db: Path,
     narrowed = [posindex.index_blocks(con, searching._fen_positions(con, f, None, "any", True))
                 for _, _, f in picked[:5]]
     assert all(b is not None and len(b) < 10 for b in narrowed), narrowed
+    starts = [tree(con), *(tree(con, variant=v) for v in ("english", "russian")),
+              tree(con, moves="32-28 19-23", variant="international")]
+    assert all(len(b) for b in starts)
     _without_index(monkeypatch)
     for fen, (got, book) in fast.items():
         pd.testing.assert_frame_equal(got, search(con, fen=fen, side="any", mirror=True))
         pd.testing.assert_frame_equal(book, tree(con, fen=fen))
+    scans = [tree(con), *(tree(con, variant=v) for v in ("english", "russian")),
+             tree(con, moves="32-28 19-23", variant="international")]
+    for book, scan in zip(starts, scans, strict=True):
+        pd.testing.assert_frame_equal(book, scan)
 
 
 def test_a_replaced_file_and_later_imports(tmp_path: Path,
@@ -161,6 +171,7 @@ def test_upgrade_from_schema_6_makes_the_index(tmp_path: Path,
     import_files([sample_dir()], db=db)
     con = duckdb.connect(str(db))
     con.execute("DROP TABLE position_index")
+    con.execute("DROP TABLE early_positions")
     con.execute("DELETE FROM pdnkit_meta WHERE key = 'position_index_sorted'")
     record_as(con, "6")
     con.close()
