@@ -186,6 +186,7 @@ def timings(db: Path, repeat: int) -> list[tuple[str, float, int]]:
         ('search --manoeuvre "bK??x??" --captures 2',
          lambda: pdnkit.search(con, manoeuvre="bK??x??", captures=2)),
         ("tree (initial position)", lambda: tree(con)),
+        ("tree (initial position), index left out (scan)", without_index(lambda: tree(con))),
         (f'tree --moves "{two}"', lambda: tree(con, moves=two)),
         ("tree --fen (ply 20 of game 1)", lambda: tree(con, fen=fen)),
         ("tree --fen, index left out (scan)", without_index(lambda: tree(con, fen=fen))),

@@ -406,7 +406,7 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
         >>> import duckdb
         >>> con = duckdb.connect()
         >>> ensure_schema(con); schema_version(con)
-        6
+        7
     """
     meta = schema_meta(con, table_columns(con))
     if meta is None:

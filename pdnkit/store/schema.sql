@@ -187,14 +187,14 @@ CREATE TABLE IF NOT EXISTS early_positions (
     ply          INTEGER NOT NULL,      -- 0 to 4
     layout       UTINYINT NOT NULL,     -- layouts.layout
     black        BOOLEAN NOT NULL,      -- Black to move
-    wm           UBIGINT NOT NULL,      -- as position_bits
-    wk           UBIGINT NOT NULL,
-    bm           UBIGINT NOT NULL,
-    bk           UBIGINT NOT NULL,
-    wm_high      UBIGINT,
-    wk_high      UBIGINT,
-    bm_high      UBIGINT,
-    bk_high      UBIGINT
+    wm           UBIGINT NOT NULL,      -- white men (squares 1-64), as position_bits
+    wk           UBIGINT NOT NULL,      -- white kings
+    bm           UBIGINT NOT NULL,      -- black men
+    bk           UBIGINT NOT NULL,      -- black kings
+    wm_high      UBIGINT,               -- white men on squares 65 and up (NULL: none)
+    wk_high      UBIGINT,               -- white kings on squares 65 and up
+    bm_high      UBIGINT,               -- black men on squares 65 and up
+    bk_high      UBIGINT                -- black kings on squares 65 and up
 );
 
 -- Where each later position (ply 5 on) was reached, to find a position without reading
