@@ -23,6 +23,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import PdnkitError
+from pdnkit.store.transaction import rollback
 
 if TYPE_CHECKING:
     import duckdb
@@ -443,7 +444,7 @@ def remove_incomplete(con: duckdb.DuckDBPyConnection) -> int:
         con.execute("DELETE FROM games WHERE file_id NOT IN (SELECT file_id FROM files)")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        rollback(con)  # (a failed COMMIT ended it already)
         raise
     return int(n)
 
