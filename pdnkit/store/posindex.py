@@ -29,7 +29,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pdnkit.rows.bitboards import WHOLE_BITS, bits_key
+from pdnkit.store import steps
 from pdnkit.store.schema import INDEX_META
+from pdnkit.store.transaction import rollback
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -101,17 +103,32 @@ def _record(con: duckdb.DuckDBPyConnection, rows: int) -> None:
 
 def rebuild_index(con: duckdb.DuckDBPyConnection) -> None:
     """Make the index again from every stored position, sorted by key (``pdnkit upgrade``'s
-    fill step, and the import's when the appended rows grow large).
+    fill step, and the import's when the appended rows grow large), in one transaction: a
+    failure or a kill midway leaves the index as it was (whole, or not ready and read by
+    scan), never a partial one the meta calls ready.
 
     Example:
         >>> from pdnkit.store.db import connect
         >>> con = connect(":memory:"); rebuild_index(con); index_ready(con)
         True
     """
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _fill_index(con)
+        con.execute("COMMIT")
+    except BaseException:
+        rollback(con)
+        raise
+
+
+def _fill_index(con: duckdb.DuckDBPyConnection) -> None:
+    """The statements of :func:`rebuild_index`, inside the caller's transaction."""
+    con.execute("DELETE FROM pdnkit_meta WHERE key = ?", [INDEX_META])  # not ready until done
     con.execute("DELETE FROM position_index")
     con.execute("DELETE FROM early_positions")
     con.execute("INSERT INTO early_positions BY NAME SELECT * FROM position_bits "
                 f"WHERE ply <= {EARLY_PLIES} ORDER BY game_id, ply")
+    steps.reached("index.rebuild")
     con.execute(f"INSERT INTO position_index SELECT DISTINCT {KEY_SQL} AS key, "
                 f"(game_id >> {BLOCK_SHIFT})::UINTEGER AS game_block FROM position_bits "
                 f"WHERE ply > {EARLY_PLIES} ORDER BY key, game_block")
@@ -128,8 +145,8 @@ def index_games(con: duckdb.DuckDBPyConnection, first: int, stop: int) -> None:
         >>> con = connect(":memory:"); index_games(con, 1, 1); index_ready(con)
         True
     """
-    if not index_ready(con):
-        rebuild_index(con)
+    if not index_ready(con):  # (within the file's transaction: no transaction of its own)
+        _fill_index(con)
         return
     empty = not con.execute("SELECT count(*) FROM position_index").fetchall()[0][0]
     con.execute("INSERT INTO early_positions BY NAME SELECT * FROM position_bits "

@@ -197,3 +197,78 @@ def test_a_lake_like_connection_reads_every_position() -> None:
     con.execute("CREATE VIEW position_bits AS SELECT 1::BIGINT AS game_id")
     assert not posindex.index_ready(con)
     assert posindex.index_blocks(con, [(False, 1, 0, 2, 0)]) is None
+
+
+class _FailingAt:
+    """A connection whose statements starting with ``prefix`` raise a DuckDB I/O error (a
+    disk that fills midway)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, prefix: str) -> None:
+        self.con, self.prefix = con, prefix
+
+    def execute(self, sql: str, *args: object) -> duckdb.DuckDBPyConnection:
+        if sql.startswith(self.prefix):
+            raise duckdb.IOException("Could not write file: No space left on device")
+        return self.con.execute(sql, *args)
+
+
+def _index_rows(con: duckdb.DuckDBPyConnection) -> tuple[object, ...]:
+    return tuple(con.execute(
+        "SELECT (SELECT count(*) FROM position_index), (SELECT count(*) FROM early_positions), "
+        "(SELECT value FROM pdnkit_meta WHERE key = 'position_index_sorted')").fetchall()[0])
+
+
+def _search_equals_scan(con: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch,
+                        fens: list[str]) -> None:
+    found = [search(con, fen=x, side="any") for x in fens]
+    assert all(len(df) for df in found)
+    with monkeypatch.context() as m:
+        _without_index(m)
+        for x, df in zip(fens, found, strict=True):
+            pd.testing.assert_frame_equal(df, search(con, fen=x, side="any"))
+
+
+@pytest.mark.parametrize("prefix", ["INSERT INTO position_index", "INSERT INTO pdnkit_meta",
+                                    "COMMIT"])
+def test_a_rebuild_that_fails_midway_leaves_the_index_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, prefix: str) -> None:
+    """The rebuild is one transaction: a failure after its DELETEs leaves the old index,
+    still ready, and a search through it finds what the scan finds."""
+    from typing import cast
+
+    db = tmp_path / "g.duckdb"
+    import_files([sample_dir()], db=db)
+    con = duckdb.connect(str(db))
+    before = _index_rows(con)
+    fens = [x for _, _, x in _fens(con, 6, seed=9)]
+    with pytest.raises(duckdb.IOException, match="No space left"):
+        posindex.rebuild_index(cast(duckdb.DuckDBPyConnection, _FailingAt(con, prefix)))
+    assert _index_rows(con) == before and posindex.index_ready(con) and _missing(con) == 0
+    _search_equals_scan(con, monkeypatch, fens)
+    posindex.rebuild_index(con)  # the connection is usable: the next rebuild succeeds
+    assert posindex.index_ready(con) and _missing(con) == 0
+
+
+def test_a_rebuild_killed_midway_leaves_the_index_whole(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """``SIGKILL`` between the rebuild's statements (``PDNKIT_KILL_AT=index.rebuild``): the
+    database reopened has its old index, ready and whole."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    db = tmp_path / "g.duckdb"
+    import_files([sample_dir()], db=db)
+    con = duckdb.connect(str(db))
+    before = _index_rows(con)
+    fens = [x for _, _, x in _fens(con, 6, seed=10)]
+    con.close()
+    script = ("import sys; from pdnkit.store.db import connect; "
+              "from pdnkit.store.posindex import rebuild_index; rebuild_index(connect(sys.argv[1]))")
+    r = subprocess.run([sys.executable, "-c", script, str(db)], capture_output=True, text=True,
+                       env={**os.environ, "PDNKIT_KILL_AT": "index.rebuild"}, timeout=300)
+    assert r.returncode == -signal.SIGKILL, r.stderr
+    con = duckdb.connect(str(db))
+    assert _index_rows(con) == before and posindex.index_ready(con) and _missing(con) == 0
+    _search_equals_scan(con, monkeypatch, fens)
