@@ -79,15 +79,41 @@ def run_child(mode: str, path: Path, db: Path) -> dict[str, float]:
     return dict(json.loads(out.strip().splitlines()[-1]))
 
 
-def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
-    """Best wall-clock seconds of ``repeat`` calls after one warm-up call, and its result."""
+def cpu_seconds() -> float:
+    """User + system CPU seconds of this process (DuckDB's threads included)."""
+    import resource
+
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def best_of(fn: Callable[[], Any], repeat: int) -> tuple[float, Any, float]:
+    """Best wall-clock seconds of ``repeat`` calls after one warm-up call, its result, and
+    the least CPU seconds of a call."""
     result = fn()
-    best = float("inf")
+    best = cpu = float("inf")
     for _ in range(repeat):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), cpu_seconds()
         result = fn()
         best = min(best, time.perf_counter() - t)
-    return best, result
+        cpu = min(cpu, cpu_seconds() - c)
+    return best, result, cpu
+
+
+def without_index(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """``fn`` run with the position index left out (every position read: the scan the
+    index replaces), to compare side by side."""
+    import pdnkit.stats.explorer as explorer
+    import pdnkit.stats.search as searching
+
+    def run() -> Any:
+        saved = searching.position_source, explorer.position_source
+        searching.position_source = explorer.position_source = lambda con, positions: None
+        try:
+            return fn()
+        finally:
+            searching.position_source, explorer.position_source = saved
+    return run
 
 
 def sizes(db: Path) -> dict[str, float]:
@@ -153,20 +179,25 @@ def timings(db: Path, repeat: int) -> list[tuple[str, float, int]]:
         ('search --pattern "W28,K33:B19:E23" --mirror',
          lambda: pdnkit.search(con, pattern="W28,K33:B19:E23", mirror=True)),
         ("search --fen (ply 20 of game 1)", lambda: pdnkit.search(con, fen=fen)),
+        ("search --fen, index left out (scan)",
+         without_index(lambda: pdnkit.search(con, fen=fen))),
         ('search --material "2K v 1K" --first',
          lambda: pdnkit.search(con, material="2K v 1K", first=True)),
         ('search --manoeuvre "bK??x??" --captures 2',
          lambda: pdnkit.search(con, manoeuvre="bK??x??", captures=2)),
         ("tree (initial position)", lambda: tree(con)),
+        ("tree (initial position), index left out (scan)", without_index(lambda: tree(con))),
         (f'tree --moves "{two}"', lambda: tree(con, moves=two)),
         ("tree --fen (ply 20 of game 1)", lambda: tree(con, fen=fen)),
+        ("tree --fen, index left out (scan)", without_index(lambda: tree(con, fen=fen))),
         ("stats openings", lambda: openings(con)),
     ]
     out = []
     for name, fn in cases:
-        sec, df = best_of(fn, repeat)
+        sec, df, cpu = best_of(fn, repeat)
         out.append((name, sec, len(df)))
-        print(f"  {name:48s} {sec * 1000:8.0f} ms  {len(df):>8} rows", flush=True)
+        print(f"  {name:48s} {sec * 1000:8.0f} ms (CPU {cpu * 1000:6.0f} ms) {len(df):>8} rows",
+              flush=True)
     con.close()
     return out
 

@@ -18,6 +18,7 @@ from pdnkit.rows.bitboards import bits_source
 from pdnkit.stats.common import OUTCOME_SQL, first_mover_first, frame, result_columns
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.stats.positions import Bits5, bits_match, positions_at
+from pdnkit.store.posindex import position_source
 from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -345,12 +346,14 @@ def _tree_seen(con: duckdb.DuckDBPyConnection, names: dict[str, str],
                 rows.append((len(rows), v, False, bits, texts.get(bits)))
     _tree_target_table(con, names["targets"], rows)
     every = bits_match([r[3] for r in rows], "p", exact=False)
+    # the first plies and the blocks of games the index names (else every position)
+    source = position_source(con, [r[3] for r in rows]) or bits_source(con)
     # the bitboard tests first, on the scan alone (then the few rows meet their games)
     con.execute(f"""
         CREATE TEMP TABLE {names["seen"]} AS
         WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where}),
         p AS MATERIALIZED (SELECT game_id, ply, black, wm, wk, bm, bk, layout
-                           FROM {bits_source(con)} p WHERE {every}),
+                           FROM {source} p WHERE {every}),
         SELECT p.game_id, p.ply, p.layout, t.target, t.at_start
         FROM p JOIN g USING (game_id)
         JOIN temp.{names["targets"]} t ON t.variant = g.variant AND t.black = p.black
@@ -402,11 +405,12 @@ def _tree_unlisted(con: duckdb.DuckDBPyConnection, names: dict[str, str], where:
     if not new:
         return
     _tree_target_table(con, tg, new)
+    source = position_source(con, [r[3] for r in new]) or bits_source(con)
     con.execute(f"""
         INSERT INTO temp.{names['unlisted']}
         WITH g AS (SELECT g.game_id, g.variant FROM games g WHERE {where})
         SELECT p.game_id, g.variant, t.target
-        FROM {bits_source(con)} p JOIN g USING (game_id)
+        FROM {source} p JOIN g USING (game_id)
         JOIN temp.{tg} t ON t.target >= {int(base)} AND t.variant = g.variant
              AND t.black = p.black AND t.wm = p.wm AND t.wk = p.wk AND t.bm = p.bm
              AND t.bk = p.bk

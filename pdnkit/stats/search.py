@@ -35,6 +35,7 @@ from pdnkit.errors import ArgumentError, PdnkitError
 from pdnkit.rows.bitboards import bits_literal, bits_source
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.stats.positions import Bits5, bits_match
+from pdnkit.store.posindex import position_source
 from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -645,14 +646,18 @@ def search(
 
             return pd.DataFrame(columns=COLUMNS)
         where, params = gf.sql(con=con)
+        # an exact position: the first plies and the blocks of games the index names
+        source = position_source(con, q.exact) if q.exact and not moving else None
         return _run(con, " OR ".join(branches), move_branches, q.after is not None, where,
-                    params, first, limit)
+                    params, first, limit, source)
 
 
 def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], after: bool,
-         where: str, params: list[SqlParam], first: bool, limit: int | None) -> pd.DataFrame:
+         where: str, params: list[SqlParam], first: bool, limit: int | None,
+         source: str | None = None) -> pd.DataFrame:
     """Run a search in steps, each kept in a temporary table: (the matching moves,) the
-    matching positions, then their games, moves and FEN. Real tables with real row counts
+    matching positions (read from ``source`` where given, else every position), then
+    their games, moves and FEN. Real tables with real row counts
     let DuckDB join the few hits to the big tables (in one query it joined the big tables
     first), and a read-only connection may create temporary tables."""
     import uuid
@@ -661,7 +666,7 @@ def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], af
     mv, hits = f"temp._pdnkit_mv_{tag}", f"temp._pdnkit_hits_{tag}"
     try:
         bits = bits_source(con)
-        src = f"{bits} p"
+        src = f"{source or bits} p"  # (``source``: the rows that may match, from the index)
         if move_branches:
             con.execute(f"CREATE TEMP TABLE _pdnkit_mv_{tag} AS SELECT * FROM moves m "
                         f"WHERE {' OR '.join('(' + b + ')' for b in move_branches)}")

@@ -57,6 +57,7 @@ from pdnkit.store.copyrules import (
     partition,
     probable_copies,
 )
+from pdnkit.store.transaction import rollback
 
 if TYPE_CHECKING:
     import duckdb
@@ -690,7 +691,7 @@ def settle_copies(con: duckdb.DuckDBPyConnection) -> Settled:
         con.execute("DELETE FROM copy_pending")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        rollback(con)
         raise
     return done
 
@@ -738,7 +739,7 @@ def regroup_names(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> Settl
         done = regroup(con, f"SELECT UNNEST([{_ids(ids)}]) AS game_id")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        rollback(con)
         raise
     settle_import(con)
     return done

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from pdnkit.errors import ArgumentError
 from pdnkit.store.session import DbLike, reading, writing
+from pdnkit.store.transaction import rollback
 
 if TYPE_CHECKING:
     import duckdb
@@ -126,7 +127,7 @@ def rule_copies(db: DbLike, first: str, second: str, ruling: str = "same") -> Ru
                             [*one, *two, ruling == "same", _dt.datetime.now()])
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            rollback(con)
             raise
         _regroup(con, [a[0], b[0]])
         stands = {int(g): int(d if d is not None else g) for g, d in con.execute(
@@ -148,7 +149,7 @@ def _regroup(con: duckdb.DuckDBPyConnection, ids: list[int]) -> None:
         regroup(con, "SELECT UNNEST([" + ", ".join(str(int(i)) for i in ids) + "]) AS game_id")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        rollback(con)
         raise
     settle_import(con)
 

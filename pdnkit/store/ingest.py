@@ -47,6 +47,7 @@ from pdnkit.rows.load import load_batch
 from pdnkit.store import copies, steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
 from pdnkit.store.openingdb import mark_loaded, mark_removed, settle_import
+from pdnkit.store.posindex import index_games, settle_index
 from pdnkit.store.progress import ImportProgress
 from pdnkit.validation.flow import run
 from pdnkit.validation.inputs import collect_paths
@@ -308,7 +309,7 @@ def _delete_files(con: duckdb.DuckDBPyConnection, file_ids: list[int]) -> None:
         return
     ids = ", ".join(str(int(i)) for i in file_ids)
     games = f"SELECT game_id FROM games WHERE file_id IN ({ids})"
-    for table in ("move_rows", "position_bits", "rule_events", "evals"):
+    for table in ("move_rows", "position_bits", "early_positions", "rule_events", "evals"):
         con.execute(f"DELETE FROM {table} WHERE game_id IN ({games})")
     con.execute(f"DELETE FROM findings WHERE file_id IN ({ids})")
     con.execute(f"DELETE FROM games WHERE file_id IN ({ids})")
@@ -360,6 +361,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
                 on_games(n, _text_size(batch))
         writer.close()
         writer = None
+        index_games(con, first_game, next_game)  # the file's positions in the index
         mark_loaded(con, first_game, next_game)  # openings settled at the import's end
         copies.mark_loaded(con, first_game, next_game)  # groups of copies too, first
         con.execute(
@@ -568,6 +570,7 @@ def _settle(con: duckdb.DuckDBPyConnection, db: DbLike, summary: ImportSummary) 
     try:
         copies.settle_copies(con)
         settle_import(con)
+        settle_index(con)
     except Exception as exc:
         if type(exc).__module__.split(".")[0] not in ("duckdb", "_duckdb"):
             raise

@@ -50,6 +50,7 @@ from pdnkit.openings.tagcheck import OPENING_TAGS
 from pdnkit.rows.bitboards import bits_source
 from pdnkit.rules import Position, get_rules
 from pdnkit.store.novelties import affected_by_new, affected_by_removal, refresh_novelties
+from pdnkit.store.transaction import rollback
 
 if TYPE_CHECKING:
     import duckdb
@@ -404,7 +405,7 @@ def load_opening_table(db: DbLike, path: str | Path, variant: str, *, kind: str 
             games = classify_games(con, name)
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            rollback(con)
             raise
     return LoadedTable(StoredTable(name, family, kind, prefix, str(path), len(entries), now),
                        games)
@@ -500,7 +501,7 @@ def _in_one_transaction(con: duckdb.DuckDBPyConnection, work: Callable[[], int])
         n = work()
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        rollback(con)
         raise
     return n
 

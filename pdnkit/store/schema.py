@@ -23,6 +23,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import PdnkitError
+from pdnkit.store.transaction import rollback
 
 if TYPE_CHECKING:
     import duckdb
@@ -232,11 +233,15 @@ _OBJECTS: set[tuple[str, str]] | None = None
 #: ``UBIGINT`` with squares 65 and up in ``*_high`` columns; 5: ``games.result_source``, a
 #: long game's text in ``raw_pieces``, the ``player_name`` lookup that no outer column can
 #: capture; 6: the openings' columns ``games.opening_*``, ``novelty_ply``, ``novelty_from``
-#: and the tables ``opening_tables``, ``opening_pending``). Each step is a function of
+#: and the tables ``opening_tables``, ``opening_pending``; 7: the position index
+#: ``position_index``). Each step is a function of
 #: :mod:`pdnkit.store.upgrades`. A database of an older version, or one that lacks a table,
 #: column, view or macro of ``schema.sql``, is brought up to date by that module, on a copy
 #: (``pdnkit upgrade``).
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
+#: the ``pdnkit_meta`` key that says the position index holds every stored position (its
+#: value: the index's rows when last sorted; :mod:`pdnkit.store.posindex`)
+INDEX_META = "position_index_sorted"
 #: the tables a database made before the version was stored must have (the others are
 #: created when missing; missing columns are added)
 CORE_TABLES = ("files", "games")
@@ -359,13 +364,15 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database",
         >>> con.execute("SELECT count(*) FROM moves").fetchall()[0][0]
         0
         >>> con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'").fetchall()
-        [('6',)]
+        [('7',)]
     """
     state = check_schema(con, name) if state is None else state
     if state == "older":
         raise UpgradeNeededError(name, schema_version(con))
     if state == "new":
         con.execute(schema_sql())
+        # no position yet: the (empty) position index holds them all
+        con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES (?, '0')", [INDEX_META])
     record_schema(con, fresh=state == "new")
     if con.execute("SELECT count(*) FROM variants").fetchall()[0][0] == 0:
         ensure_variants(con)
@@ -400,7 +407,7 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
         >>> import duckdb
         >>> con = duckdb.connect()
         >>> ensure_schema(con); schema_version(con)
-        6
+        7
     """
     meta = schema_meta(con, table_columns(con))
     if meta is None:
@@ -431,13 +438,13 @@ def remove_incomplete(con: duckdb.DuckDBPyConnection) -> int:
         return 0
     con.execute("BEGIN TRANSACTION")
     try:
-        for table in ("move_rows", "position_bits", "rule_events", "evals"):
+        for table in ("move_rows", "position_bits", "early_positions", "rule_events", "evals"):
             con.execute(f"DELETE FROM {table} WHERE game_id IN ({orphans})")
         con.execute("DELETE FROM findings WHERE file_id NOT IN (SELECT file_id FROM files)")
         con.execute("DELETE FROM games WHERE file_id NOT IN (SELECT file_id FROM files)")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        rollback(con)  # (a failed COMMIT ended it already)
         raise
     return int(n)
 

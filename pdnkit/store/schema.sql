@@ -179,6 +179,34 @@ CREATE TABLE IF NOT EXISTS position_bits (
     bk_high      UBIGINT                -- black kings on squares 65 and up
 );
 
+-- The positions of the first four plies of every game (ply 0 to 4), copied from
+-- position_bits (the same columns): the positions most games share (the start, the first
+-- moves) read without reading every position (pdnkit.store.posindex).
+CREATE TABLE IF NOT EXISTS early_positions (
+    game_id      BIGINT NOT NULL,       -- games.game_id
+    ply          INTEGER NOT NULL,      -- 0 to 4
+    layout       UTINYINT NOT NULL,     -- layouts.layout
+    black        BOOLEAN NOT NULL,      -- Black to move
+    wm           UBIGINT NOT NULL,      -- white men (squares 1-64), as position_bits
+    wk           UBIGINT NOT NULL,      -- white kings
+    bm           UBIGINT NOT NULL,      -- black men
+    bk           UBIGINT NOT NULL,      -- black kings
+    wm_high      UBIGINT,               -- white men on squares 65 and up (NULL: none)
+    wk_high      UBIGINT,               -- white kings on squares 65 and up
+    bm_high      UBIGINT,               -- black men on squares 65 and up
+    bk_high      UBIGINT                -- black kings on squares 65 and up
+);
+
+-- Where each later position (ply 5 on) was reached, to find a position without reading
+-- every one (pdnkit.store.posindex): the low 24 bits of its position key and the block of
+-- 1,024 game numbers of a game that reached it, each pair once, sorted by key (the import
+-- appends a file's pairs sorted and sorts the whole table again as the appended rows grow).
+-- It only narrows a search: the bitboards of position_bits decide.
+CREATE TABLE IF NOT EXISTS position_index (
+    key          UINTEGER NOT NULL,     -- positions.position_key & 0xFFFFFF
+    game_block   UINTEGER NOT NULL      -- game_id >> 10: the games 1024 * game_block and on
+);
+
 -- One row per board and notation: names[n] is the FEN name of square n.
 CREATE TABLE IF NOT EXISTS layouts (
     layout     UTINYINT NOT NULL,       -- position_bits.layout

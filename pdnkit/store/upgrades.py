@@ -284,6 +284,12 @@ def _opening_columns(src: Sources) -> None:
     ``pdnkit.store.openingdb:fill_upgrade`` (below) fills the columns."""
 
 
+@version_step(7, "the position index (position_index), made from the stored positions")
+def _position_index(src: Sources) -> None:
+    """Nothing to rewrite: the table starts empty, the fill step
+    ``pdnkit.store.posindex:rebuild_index`` (below) makes it."""
+
+
 def fill_result_source(con: duckdb.DuckDBPyConnection) -> None:
     """Fill ``games.result_source`` of stored games from their tags: ``tag`` where a result
     tag (``Result``, ``Risultato`` ... under any case) holds ``result_raw``, ``terminator``
@@ -368,6 +374,9 @@ register_fill("games", ["date_first", "date_last", "date_precision", "date_text"
 register_fill("games", ["opening_code", "opening_name", "opening_ply"],
               "pdnkit.store.openingdb:fill_upgrade", what="games.opening_* from the positions",
               adds=(("findings", "code = 'opening-tag-mismatch'"),))
+# the position index, from the stored positions
+register_fill("position_index", ["key", "game_block"], "pdnkit.store.posindex:rebuild_index",
+              what="position_index from the stored positions")
 # the groups of copies, from the moves and tags (after the openings: the novelties are then
 # computed again among the games counted once)
 register_fill("games", ["duplicate_of", "duplicate_kind"], "pdnkit.store.copies:fill_upgrade",

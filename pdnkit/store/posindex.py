@@ -1,0 +1,259 @@
+"""The position index (``position_index``): where a position was reached, without a scan.
+
+For every stored position the index keeps the low 24 bits of its position key (the
+``position_key`` of the ``positions`` view, :func:`pdnkit.rows.bitboards.bits_key`) and the
+block of 1,024 game numbers its game belongs to (``game_id >> 10``), each pair once, sorted by
+key. A lookup of a position reads the one row group of the index whose key range holds it
+(DuckDB's zone maps skip the others), and the exact test on the bitboards then reads only the
+row groups of ``position_bits`` that hold the games of those blocks: an exact position among
+a million games is a few thousand rows read instead of a hundred million. The index only
+narrows where to look; the bitboards decide, so a shared key or a stale block never changes
+a result.
+
+The import adds the pairs of each file's games in the file's own transaction
+(:func:`index_games`), sorted by key; at the end of an import (:func:`settle_index`) the
+index is sorted again whole once the rows appended since the last sort pass a quarter of it,
+so the appended tails (whose zone maps are wide) stay small. Games removed leave their pairs
+behind until then: a block they name is read and the bitboards find nothing there.
+
+Example:
+    >>> from pdnkit.store.db import connect
+    >>> con = connect(":memory:")
+    >>> index_ready(con), index_blocks(con, [(False, 1, 0, 2, 0)])
+    (True, [])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from pdnkit.rows.bitboards import WHOLE_BITS, bits_key
+from pdnkit.store import steps
+from pdnkit.store.schema import INDEX_META
+from pdnkit.store.transaction import rollback
+
+if TYPE_CHECKING:  # pragma: no cover
+    import duckdb
+
+__all__ = ["BLOCK_SHIFT", "EARLY_PLIES", "MAX_BLOCKS", "block_condition", "index_blocks", "index_games",
+           "index_key", "index_ready", "position_source", "rebuild_index", "settle_index"]
+
+#: games per block: ``game_id >> BLOCK_SHIFT`` (1,024 games, about one row group of
+#: ``position_bits``)
+BLOCK_SHIFT = 10
+#: the positions of plies 0 to ``EARLY_PLIES`` are kept whole in ``early_positions`` (read
+#: there, the ones most games share); the index names the blocks of the later ones
+EARLY_PLIES = 4
+#: a lookup naming more blocks than this reads the whole table instead (the ranges would cost
+#: more than the scan they save)
+MAX_BLOCKS = 256
+
+#: rows an import may append to the index, past a quarter of it, before it is sorted again
+#: whole (one row group: an appended tail of that size costs a lookup one more row group)
+SORT_SLACK_ROWS = 122_880
+
+#: the bits of the position key the index keeps: 24 cost about 2 bytes a position where 32
+#: cost 3 (the sorted keys are bit-packed in runs of 2,048); among a million games about six
+#: positions share a key, so a lookup reads a few more blocks
+KEY_MASK = (1 << 24) - 1
+
+#: the index key of a ``position_bits`` row (its bitboards whole, squares 65 and up included)
+KEY_SQL = ("(position_key_of(full_bits(wm, wm_high), full_bits(wk, wk_high), "
+           "full_bits(bm, bm_high), full_bits(bk, bk_high), black) & 16777215)::UINTEGER")
+
+
+def index_key(black: bool, wm: int, wk: int, bm: int, bk: int) -> int:
+    """The index key of a position: the low 24 bits of its position key.
+
+    Example:
+        >>> import duckdb
+        >>> from pdnkit.store.db import connect
+        >>> con = connect(":memory:")
+        >>> sql = con.execute("SELECT " + KEY_SQL + " FROM (SELECT 3::UBIGINT AS wm, "
+        ...     "0::UBIGINT AS wk, 12::UBIGINT AS bm, 0::UBIGINT AS bk, NULL::UBIGINT AS "
+        ...     "wm_high, NULL::UBIGINT AS wk_high, NULL::UBIGINT AS bm_high, "
+        ...     "NULL::UBIGINT AS bk_high, true AS black)").fetchall()[0][0]
+        >>> sql == index_key(True, 3, 0, 12, 0)
+        True
+    """
+    return bits_key((wm, wk, bm, bk), black) & KEY_MASK
+
+
+def _is_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    return bool(con.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND schema_name = 'main' "
+        "AND database_name = current_database()", [name]).fetchall()[0][0])
+
+
+def index_ready(con: duckdb.DuckDBPyConnection) -> bool:
+    """True when the database's index holds every stored position (a database file of this
+    schema; not a lake, whose ``position_bits`` is a view of its parts)."""
+    if not all(_is_table(con, t) for t in ("position_index", "early_positions",
+                                           "position_bits")):
+        return False
+    return bool(con.execute("SELECT count(*) FROM pdnkit_meta WHERE key = ?",
+                            [INDEX_META]).fetchall()[0][0])
+
+
+def _record(con: duckdb.DuckDBPyConnection, rows: int) -> None:
+    con.execute("DELETE FROM pdnkit_meta WHERE key = ?", [INDEX_META])
+    con.execute("INSERT INTO pdnkit_meta VALUES (?, ?)", [INDEX_META, str(int(rows))])
+
+
+def rebuild_index(con: duckdb.DuckDBPyConnection) -> None:
+    """Make the index again from every stored position, sorted by key (``pdnkit upgrade``'s
+    fill step, and the import's when the appended rows grow large), in one transaction: a
+    failure or a kill midway leaves the index as it was (whole, or not ready and read by
+    scan), never a partial one the meta calls ready.
+
+    Example:
+        >>> from pdnkit.store.db import connect
+        >>> con = connect(":memory:"); rebuild_index(con); index_ready(con)
+        True
+    """
+    con.execute("BEGIN TRANSACTION")
+    try:
+        _fill_index(con)
+        con.execute("COMMIT")
+    except BaseException:
+        rollback(con)
+        raise
+
+
+def _fill_index(con: duckdb.DuckDBPyConnection) -> None:
+    """The statements of :func:`rebuild_index`, inside the caller's transaction."""
+    con.execute("DELETE FROM pdnkit_meta WHERE key = ?", [INDEX_META])  # not ready until done
+    con.execute("DELETE FROM position_index")
+    con.execute("DELETE FROM early_positions")
+    con.execute("INSERT INTO early_positions BY NAME SELECT * FROM position_bits "
+                f"WHERE ply <= {EARLY_PLIES} ORDER BY game_id, ply")
+    steps.reached("index.rebuild")
+    con.execute(f"INSERT INTO position_index SELECT DISTINCT {KEY_SQL} AS key, "
+                f"(game_id >> {BLOCK_SHIFT})::UINTEGER AS game_block FROM position_bits "
+                f"WHERE ply > {EARLY_PLIES} ORDER BY key, game_block")
+    _record(con, con.execute("SELECT count(*) FROM position_index").fetchall()[0][0])
+
+
+def index_games(con: duckdb.DuckDBPyConnection, first: int, stop: int) -> None:
+    """Add the positions of games ``first`` to ``stop - 1`` (just loaded) to the index, sorted
+    by key. An index that was never complete (a database whose positions predate it) is made
+    whole instead.
+
+    Example:
+        >>> from pdnkit.store.db import connect
+        >>> con = connect(":memory:"); index_games(con, 1, 1); index_ready(con)
+        True
+    """
+    if not index_ready(con):  # (within the file's transaction: no transaction of its own)
+        _fill_index(con)
+        return
+    empty = not con.execute("SELECT count(*) FROM position_index").fetchall()[0][0]
+    con.execute("INSERT INTO early_positions BY NAME SELECT * FROM position_bits "
+                f"WHERE game_id >= ? AND game_id < ? AND ply <= {EARLY_PLIES} "
+                "ORDER BY game_id, ply", [int(first), int(stop)])
+    con.execute(f"INSERT INTO position_index SELECT DISTINCT {KEY_SQL} AS key, "
+                f"(game_id >> {BLOCK_SHIFT})::UINTEGER AS game_block FROM position_bits "
+                f"WHERE game_id >= ? AND game_id < ? AND ply > {EARLY_PLIES} "
+                "ORDER BY key, game_block", [int(first), int(stop)])
+    if empty:  # the first file's pairs: sorted whole already
+        _record(con, con.execute("SELECT count(*) FROM position_index").fetchall()[0][0])
+
+
+def settle_index(con: duckdb.DuckDBPyConnection) -> bool:
+    """At the end of an import: sort the index again whole when the rows appended since its
+    last sort exceed a quarter of it (and a row group). True when it did.
+
+    Example:
+        >>> from pdnkit.store.db import connect
+        >>> settle_index(connect(":memory:"))
+        False
+    """
+    got = con.execute("SELECT (SELECT count(*) FROM position_index), (SELECT max(value) "
+                      "FROM pdnkit_meta WHERE key = ?)", [INDEX_META]).fetchall()[0]
+    total, sorted_rows = int(got[0]), got[1]
+    if sorted_rows is None:
+        rebuild_index(con)
+        return True
+    grown = total - int(sorted_rows)
+    if grown <= max(SORT_SLACK_ROWS, total // 4):
+        return False
+    rebuild_index(con)
+    return True
+
+
+def index_blocks(con: duckdb.DuckDBPyConnection,
+                 positions: Sequence[tuple[bool, int, int, int, int]]) -> list[int] | None:
+    """The blocks of games (``game_id >> BLOCK_SHIFT``) that may hold one of ``positions``
+    (``(black, wm, wk, bm, bk)``), sorted; ``None`` when the index cannot say (not ready) or
+    names more than :data:`MAX_BLOCKS` of them (a scan is then cheaper).
+
+    Example:
+        >>> from pdnkit.store.db import connect
+        >>> index_blocks(connect(":memory:"), [(False, 1, 0, 2, 0)])
+        []
+    """
+    if not index_ready(con):
+        return None
+    keys = sorted({index_key(*p) for p in positions})
+    if not keys:
+        return []
+    where = " OR ".join(f"key = {k}" for k in keys)
+    rows = con.execute(f"SELECT DISTINCT game_block FROM position_index WHERE {where} "
+                       f"ORDER BY 1 LIMIT {MAX_BLOCKS + 1}").fetchall()
+    if len(rows) > MAX_BLOCKS:
+        return None
+    return [int(b) for (b,) in rows]
+
+
+def block_condition(blocks: Sequence[int], a: str = "p") -> str:
+    """SQL: the ``game_id`` of alias ``a`` lies in one of ``blocks`` (runs of blocks merged
+    into one range; ``FALSE`` for none).
+
+    Example:
+        >>> block_condition([0, 1, 5])
+        '(p.game_id BETWEEN 0 AND 2047 OR p.game_id BETWEEN 5120 AND 6143)'
+    """
+    runs: list[list[int]] = []
+    for b in sorted(set(blocks)):
+        if runs and runs[-1][1] == b - 1:
+            runs[-1][1] = b
+        else:
+            runs.append([b, b])
+    if not runs:
+        return "FALSE"
+    return "(" + " OR ".join(f"{a}.game_id BETWEEN {lo << BLOCK_SHIFT} AND "
+                             f"{((hi + 1) << BLOCK_SHIFT) - 1}" for lo, hi in runs) + ")"
+
+
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> str:
+    """The columns of ``table`` as :func:`pdnkit.rows.bitboards.bits_source` gives them."""
+    wide = con.execute("SELECT count(*) FROM layouts WHERE squares > 64").fetchall()[0][0]
+    if not wide:
+        return f"SELECT game_id, ply, layout, black, wm, wk, bm, bk FROM {table}"
+    return f"SELECT game_id, ply, layout, black, {WHOLE_BITS} FROM {table}"
+
+
+def position_source(con: duckdb.DuckDBPyConnection,
+                    positions: Sequence[tuple[bool, int, int, int, int]]) -> str | None:
+    """SQL (a subquery to give an alias) of the stored positions that may be one of
+    ``positions`` (``(black, wm, wk, bm, bk)``), with the columns of
+    :func:`pdnkit.rows.bitboards.bits_source`: the first plies of every game
+    (``early_positions``) and the later positions of the blocks the index names. ``None``
+    where the index cannot say (read every position instead).
+
+    Example:
+        >>> from pdnkit.store.db import connect
+        >>> con = connect(":memory:")
+        >>> position_source(con, [(False, 1, 0, 2, 0)]).startswith("(SELECT game_id")
+        True
+    """
+    blocks = index_blocks(con, positions)
+    if blocks is None:
+        return None
+    early = _columns(con, "early_positions")
+    if not blocks:
+        return f"({early})"
+    later = _columns(con, "position_bits p")
+    return (f"({early} UNION ALL {later} WHERE p.ply > {EARLY_PLIES} AND "
+            f"{block_condition(blocks, 'p')})")

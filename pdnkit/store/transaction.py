@@ -1,0 +1,34 @@
+"""Transactions that end cleanly: :func:`rollback` for the ``except`` of a transaction.
+
+Example:
+    >>> import duckdb
+    >>> rollback(duckdb.connect())  # no transaction: nothing happens
+"""
+
+from __future__ import annotations
+
+from contextlib import suppress
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    import duckdb
+
+__all__ = ["rollback"]
+
+
+def rollback(con: duckdb.DuckDBPyConnection) -> None:
+    """Roll back the open transaction of ``con``, if any. After a failed ``COMMIT`` (a full
+    disk) DuckDB has ended the transaction already, and a plain ``ROLLBACK`` would raise
+    "no transaction is active" in place of the error that matters: call this in the
+    ``except`` of a transaction, then re-raise.
+
+    Example:
+        >>> import duckdb
+        >>> con = duckdb.connect()
+        >>> rollback(con)  # no transaction: nothing happens
+        >>> _ = con.execute("BEGIN TRANSACTION"); rollback(con)
+    """
+    import duckdb
+
+    with suppress(duckdb.Error):
+        con.execute("ROLLBACK")
