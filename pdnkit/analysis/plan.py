@@ -21,6 +21,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pdnkit.store.transaction import rollback
+
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
 
@@ -134,7 +136,7 @@ def write_rows(con: duckdb.DuckDBPyConnection, key: AnalysisKey,
             con.unregister("_pdnkit_evals")
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        rollback(con)
         raise
 
 
@@ -178,5 +180,5 @@ def write_faults(con: duckdb.DuckDBPyConnection, key: AnalysisKey,
                             rows)
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        rollback(con)
         raise

@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import ArgumentError
+from pdnkit.store.transaction import rollback
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -265,7 +266,7 @@ def write_mistakes(con: duckdb.DuckDBPyConnection, key: AnalysisKey, where: str 
                     con.unregister("_pdnkit_mistakes")
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            rollback(con)
             raise
     return {str(k): int(v) for k, v in want["code"].value_counts().items()}
 

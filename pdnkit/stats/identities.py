@@ -35,6 +35,7 @@ from pdnkit.pdn.names import (
 )
 from pdnkit.store.copies import regroup_names
 from pdnkit.store.session import PLACEHOLDERS, DbLike, ensure_names, reading, writing
+from pdnkit.store.transaction import rollback
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -89,7 +90,7 @@ def alias(db: DbLike, names: list[str], as_: str) -> AliasCount:
                     con.execute("INSERT INTO player_aliases VALUES (?, ?)", [n, target])
             con.execute("COMMIT")
         except BaseException:
-            con.execute("ROLLBACK")
+            rollback(con)
             raise
         unseen = [n for n in clean if not con.execute(
             "SELECT count(*) FROM games WHERE trim(white) = ? OR trim(black) = ?",
