@@ -18,11 +18,10 @@ name and order of the squares (the ``layouts`` table, from which the ``positions
 writes FEN).
 
 Example:
-    >>> from pdnkit.rules import Position, get_rules
-    >>> p = Position.initial(get_rules("english"))
-    >>> wm, wk, bm, bk = square_bits(p)
-    >>> bin(bm).count("1"), bm == (1 << 12) - 1, wk
-    (12, True, 0)
+    >>> from pdnkit.rules import get_rules
+    >>> black, (wm, wk, bm, bk) = fen_bits("W:W21,K32:B1", get_rules("english"))
+    >>> black, wm == 1 << 20, wk == 1 << 31, bm
+    (False, True, True, 1)
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from typing import Any
 from pdnkit.engines.hubtext import hub_move, hub_position
 from pdnkit.rules import Position, canonical_notation, get_rules, parse_fen
 from pdnkit.rules.position import Move
+from pdnkit.rules.variants import Rules
 
 FAKE = Path(__file__).with_name("fake_hub.py")
 INTERNATIONAL = get_rules("international")
@@ -46,11 +47,11 @@ def pids(path: Path) -> list[int]:
     return [int(x) for x in path.read_text().split()]
 
 
-def random_game(seed: int, plies: int = 70) -> list[Move]:
-    """A game of international draughts from the start, captures preferred (so it holds
-    exchanges and multi-captures), reproducible from ``seed``."""
+def random_game(seed: int, plies: int = 70, rules: Rules = INTERNATIONAL) -> list[Move]:
+    """A game of ``rules`` (international draughts) from the start, captures preferred (so
+    it holds exchanges and multi-captures), reproducible from ``seed``."""
     rnd = random.Random(seed)
-    pos = Position.initial(INTERNATIONAL)
+    pos = Position.initial(rules)
     moves = []
     for _ in range(plies):
         legal = pos.legal_moves()

@@ -22,6 +22,7 @@ from pdnkit.engines.hubtext import (
 )
 from pdnkit.rules import Position, canonical_notation, get_rules, parse_fen
 from pdnkit.rules.position import Move
+from tests.engines.helpers import random_game
 
 VARIANTS = ("international", "frisian", "breakthrough", "antidraughts")
 
@@ -88,17 +89,10 @@ def test_a_quiet_move_where_a_capture_is_due_and_a_wrong_capture_set_are_refused
 
 
 def test_a_long_line_is_written_as_canonical_notation_writes_it_move_by_move() -> None:
-    rng = random.Random(7)
-    for variant in VARIANTS:
-        pos = Position.initial(get_rules(variant))
-        line, walk = [], pos
-        for _ in range(120):
-            legal = walk.legal_moves()
-            if not legal:
-                break
-            m = rng.choice(legal)
-            line.append(m)
-            walk = walk.play(m)
+    for seed, variant in enumerate(VARIANTS, start=7):
+        rules = get_rules(variant)
+        pos = Position.initial(rules)
+        line = random_game(seed, 120, rules)
         words, end = line_text(pos, line)
         expected, p = [], pos
         for m in line:
