@@ -49,6 +49,7 @@ from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_varian
 from pdnkit.store.openingdb import mark_loaded, mark_removed, settle_import
 from pdnkit.store.posindex import index_games, settle_index
 from pdnkit.store.progress import ImportProgress
+from pdnkit.store.transaction import rollback
 from pdnkit.validation.flow import run
 from pdnkit.validation.inputs import collect_paths
 from pdnkit.validation.pipeline import check_arguments
@@ -377,8 +378,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
     except BaseException:
         if writer is not None:
             writer.abort()
-        with contextlib.suppress(Exception):
-            con.execute("ROLLBACK")
+        rollback(con)
         raise
     result.file_id = file_id
     summary.games += result.games
