@@ -31,7 +31,7 @@ _API: dict[str, str] = {
     "info": "pdnkit.egdb.catalog",
     "EgdbError": "pdnkit.egdb.files",
     "DamagedFileError": "pdnkit.egdb.files",
-    "default_dir": "pdnkit.egdb.files",
+    "default_dir": "pdnkit.egdb.folder",
     "Signature": "pdnkit.egdb.index",
 }
 

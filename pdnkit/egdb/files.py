@@ -37,6 +37,7 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from pdnkit.egdb.folder import default_dir
 from pdnkit.egdb.index import Signature, layout_of
 from pdnkit.errors import PdnkitError
 
@@ -119,23 +120,6 @@ def rules_digest(rules: Rules) -> bytes:
         for side in (0, 1):  # another variant's: solved again)
             h.update(b"men%d:" % side + bytes(lay.man_squares[side]))
     return h.digest()
-
-
-def default_dir() -> Path:
-    """The databases' folder: ``$PDNKIT_EGDB``, else ``$XDG_CACHE_HOME/pdnkit/egdb``, else
-    ``~/.cache/pdnkit/egdb``.
-
-    Example:
-        >>> import os
-        >>> default_dir().name == "egdb" or "PDNKIT_EGDB" in os.environ
-        True
-    """
-    env = os.environ.get("PDNKIT_EGDB", "").strip()
-    if env:
-        return Path(env).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "pdnkit" / "egdb"
 
 
 def variant_dir(rules: Rules, directory: str | os.PathLike[str] | None = None) -> Path:

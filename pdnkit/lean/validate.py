@@ -9,9 +9,7 @@ characters).
 from __future__ import annotations
 
 import contextlib
-import csv
 import dataclasses
-import json
 import os
 import re
 import sys
@@ -150,6 +148,8 @@ def csv_rows(report: Any, raw: bool = False) -> list[dict[str, Any]]:
             "game_line": report.line,
             "variant": report.variant, "white": report.white, "black": report.black,
             "result": report.result, "status": report.status}
+    import json
+
     rows = []
     for f in report.findings:
         rows.append({**base, "code": f.code, "severity": f.severity.value, "ply": f.ply,
@@ -262,6 +262,14 @@ class _Printer:
         console.print(Safe(summary.table(seconds)))
 
 
+def _json_dumps(value: object, ensure_ascii: bool) -> str:
+    """``json.dumps``, its module loaded by the first report written as JSON (a text or CSV
+    run never loads it)."""
+    import json
+
+    return json.dumps(value, ensure_ascii=ensure_ascii)
+
+
 def _stderr_is_terminal() -> bool:
     """Whether rich takes standard error for a terminal (rich is asked only when the
     stream or the environment leaves a doubt)."""
@@ -281,6 +289,8 @@ def run(paths: list[Path], call: Call, shown: Display) -> Summary:
     printer = _Printer(shown)
     writer = None
     if fmt in ("csv", "csv-raw"):
+        import csv
+
         writer = csv.DictWriter(out_stream, fieldnames=CSV_FIELDS)
         writer.writeheader()
     summary = Summary()
@@ -299,7 +309,7 @@ def run(paths: list[Path], call: Call, shown: Display) -> Summary:
             for rep in reports:
                 summary.add(rep)
                 if fmt == "jsonl":
-                    out_stream.write(json.dumps(rep.to_dict(), ensure_ascii=False) + "\n")
+                    out_stream.write(_json_dumps(rep.to_dict(), ensure_ascii=False) + "\n")
                 elif writer is not None:
                     writer.writerows(csv_rows(rep, raw=fmt == "csv-raw"))
                 elif not quiet:

@@ -50,7 +50,7 @@ def databases_for(rules: Rules) -> tuple[Egdb | None, int]:
         return hit[1], hit[2]
     db: Egdb | None = None
     pieces = 0
-    if not rules.king_move_limit:
+    if not rules.king_move_limit and _folder_exists():
         from pdnkit.egdb.files import EgdbError, variant_dir
 
         try:
@@ -65,6 +65,17 @@ def databases_for(rules: Rules) -> tuple[Egdb | None, int]:
         db = None
     _OPEN[id(rules)] = (rules, db, pieces)
     return db, pieces
+
+
+def _folder_exists() -> bool:
+    """Whether the databases' folder exists (without it no variant has databases, and the
+    file format's modules, hashing among them, are not loaded)."""
+    from pdnkit.egdb.folder import default_dir
+
+    try:
+        return default_dir().is_dir()
+    except OSError:
+        return False
 
 
 def forget_databases() -> None:

@@ -11,7 +11,6 @@ Example:
 
 from __future__ import annotations
 
-import traceback
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -612,6 +611,8 @@ def internal_error(exc: BaseException, doing: str, **where: object) -> Finding:
         >>> internal_error(KeyError("x"), "replaying this game").message[:60]
         "pdnkit failed while replaying this game: KeyError: 'x'"
     """
+    import traceback  # (only a fault of pdnkit's own code needs it)
+
     frames = traceback.extract_tb(exc.__traceback__)
     at = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
     return make_finding(

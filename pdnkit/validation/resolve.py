@@ -379,7 +379,8 @@ def scan_file(chunks: Iterable[object], edition: str | None = None,
         if seen >= SCAN_DECIDED and len(declared) == 1 and declared.total() == seen:
             break  # every game so far names the same variant: decided
     if declared:
-        name, n = declared.most_common(1)[0]
+        name, n = max(declared.items(), key=lambda kv: kv[1])  # most_common(1)'s first of
+        # the most, without its import of heapq
         return FileGuess((name,), f"the GameType/Variant tags of {n} of the file's games")
     ev = Evidence()
     for sketch in sketches:  # in file order, as the games were read

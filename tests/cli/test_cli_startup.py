@@ -41,3 +41,13 @@ def test_perft_and_version_import_nothing_heavy() -> None:
     assert modules_after(["perft", "international", "3"], HEAVY) == []
     assert modules_after(["--version"], HEAVY) == []
     assert modules_after(["perft", "international", "3"], NOT_WITH_ONE_JOB) == []
+
+
+def test_validate_without_the_databases_folder_loads_no_database_format(
+        clean_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No databases' folder: no variant has databases, and neither the file format (its
+    hashing) nor the JSON and CSV writers of a text run are loaded."""
+    monkeypatch.setenv("PDNKIT_EGDB", str(tmp_path / "no-such-folder"))
+    unused = ("pdnkit.egdb.files", "hashlib", "json", "csv", "heapq")
+    assert modules_after(["validate", str(clean_file), "-q"], unused) == []
+    assert modules_after(["validate", str(clean_file), "--format", "jsonl"], unused) == ["json"]
