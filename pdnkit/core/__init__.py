@@ -25,6 +25,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pdnkit._lazy import lazy_exports
 from pdnkit.core import compiled
 from pdnkit.core.api import (
     CODES,
@@ -45,10 +46,10 @@ from pdnkit.core.api import (
     position_of,
     state_of,
 )
-from pdnkit.core.lookahead import Tactics, reference_tactics, tactics
 from pdnkit.errors import ArgumentError
 
 if TYPE_CHECKING:
+    from pdnkit.core.lookahead import Tactics, reference_tactics, tactics
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
@@ -57,6 +58,11 @@ __all__ = ["CODES", "FLAG_ANNOTATED", "FLAG_BLACK_DOTS", "FLAG_CAPTURE", "FLAG_F
            "PlyMove", "Replay", "State", "Tactics", "core_in_use", "core_note", "has_moves",
            "legal_moves", "misnumbered", "move_number", "number_fits", "perft", "position_of",
            "reference_tactics", "replay", "state_of", "supports", "tactics"]
+
+#: the tactical search, imported on first use (a replay never needs it)
+__getattr__, __dir__ = lazy_exports(__name__, {"Tactics": "pdnkit.core.lookahead",
+                                            "reference_tactics": "pdnkit.core.lookahead",
+                                            "tactics": "pdnkit.core.lookahead"}, globals())
 
 #: ``PDNKIT_PURE=1`` in the environment when pdnkit.core was first imported
 PURE_REQUESTED = os.environ.get("PDNKIT_PURE", "").strip() == "1"
