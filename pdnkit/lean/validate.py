@@ -11,13 +11,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import os
-import re
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.lean.plaintext import plain_table, plain_width, spreadsheet_safe, terminal_safe
 from pdnkit.lean.usage import usage_errors
 
@@ -201,8 +201,8 @@ class Display:
 #: a finding's line that rich prints as it is: printable ASCII without a backslash, a
 #: ``[`` that could open markup (``[32-27]`` cannot: rich's tags begin with a letter, ``#``,
 #: ``/`` or ``@``) or an emoji code (``:smile:``), which rich would change
-_PRINTABLE = re.compile(r"[ -\[\]-~]*")
-_CHANGED = re.compile(r"\[[a-zA-Z#/@]|:\S*:")
+_PRINTABLE = lazy_pattern(r"[ -\[\]-~]*")
+_CHANGED = lazy_pattern(r"\[[a-zA-Z#/@]|:\S*:")
 
 
 def prints_as_is(text: str) -> bool:

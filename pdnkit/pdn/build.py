@@ -14,10 +14,10 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.pdn.lalr import (
     STANDARD_RESULTS,
     TOKEN_CACHE,
@@ -32,7 +32,7 @@ from pdnkit.pdn.record import BodyElement, CommentNode, GameRecord, MoveNode, Na
 from pdnkit.pdn.tags import result_tag
 
 _STRENGTH_NAG = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-_BARE_SCORE = re.compile(r"\d{1,2}-\d{1,2}")
+_BARE_SCORE = lazy_pattern(r"\d{1,2}-\d{1,2}")
 
 
 

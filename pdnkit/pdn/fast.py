@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.pdn import lalr
 from pdnkit.pdn.lalr import (
     STANDARD_RESULTS,
@@ -440,7 +441,7 @@ def lane_record(chunk: Any, file: str | None, index: int, encoding: str | None) 
 #: any blank lines), before a line that opens a tag pair. The splitter and the compiled lane
 #: both end a game at its result and start the next one at such a tag line, so each part
 #: reads as the same games as the whole file.
-_CUT = re.compile(rb'(?<![\w/-])(?:1-0|0-1|2-0|0-2|1-1|0-0|1/2-1/2|\*)[ \t]*\r?\n'
+_CUT = lazy_pattern(rb'(?<![\w/-])(?:1-0|0-1|2-0|0-2|1-1|0-0|1/2-1/2|\*)[ \t]*\r?\n'
                   rb'(?:[ \t]*\r?\n)*(?=[ \t]*\[[ \t]*[A-Za-z_][\w\-]*[ \t]+")')
 
 

@@ -11,11 +11,12 @@ Example:
 
 from __future__ import annotations
 
-import re
 import threading
 from typing import Any
 
-_SQUARE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])?|\d+")  # a bare file: Russian short form cd4
+from pdnkit._lazy import lazy_pattern
+
+_SQUARE = lazy_pattern(r"[a-lA-L](?:1[0-2]|[1-9])?|\d+")  # a bare file: Russian short form cd4
 _UPPER_FILES = frozenset("ABCDEFGHIJKL")
 #: the remark on a move written with upper-case squares (one per game: see build.Ctx)
 UPPER_CASE = "squares written in upper case (A3-B4; PDN 3.0 writes a3-b4), read in lower case"
@@ -23,7 +24,7 @@ UPPER_CASE = "squares written in upper case (A3-B4; PDN 3.0 writes a3-b4), read 
 STANDARD_RESULTS = frozenset({"2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "*"})
 _DASHES = {"\u2010", "\u2011", "\u2012", "\u2013", "\u2014", "\u2212"}
 #: a backslash escape in a tag value
-UNESCAPE = re.compile(r"\\(.)")
+UNESCAPE = lazy_pattern(r"\\(.)")
 
 
 class Var:

@@ -11,7 +11,7 @@ Example:
 
 from __future__ import annotations
 
-import re
+from pdnkit._lazy import lazy_pattern
 
 _TAG_TOKENS = frozenset({"TAGBARE", "TAGNAME", "TAGVALUE"})
 
@@ -28,7 +28,7 @@ def describe_error(exc: Exception, text: str, line0: int = 1) -> tuple[str, int 
     return msg, line, col
 
 
-_LINE_IN_MSG = re.compile(r"line (\d+)")
+_LINE_IN_MSG = lazy_pattern(r"line (\d+)")
 
 
 def describe_error_rel(exc: Exception, text: str) -> tuple[str, int | None, int | None]:

@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.findings import Finding, Severity, make_finding
 from pdnkit.pdn import build, fast, lalr
 from pdnkit.pdn.build import MAX_VIOLATIONS, Ctx
@@ -48,8 +49,8 @@ MAX_GAME_CHARS = 10_000_000
 MAX_GAME_BRACKETS = 120_000
 MAX_GAME_DASHES = 1_000_000
 
-_LINE = re.compile(r"[^\n]*\n?")
-_HEAD_TAG = re.compile(r'[ \t]*\[[ \t]*([A-Za-z_][\w\-]*)[ \t]+"([^"\\\n]*(?:\\.[^"\\\n]*)*)"'
+_LINE = lazy_pattern(r"[^\n]*\n?")
+_HEAD_TAG = lazy_pattern(r'[ \t]*\[[ \t]*([A-Za-z_][\w\-]*)[ \t]+"([^"\\\n]*(?:\\.[^"\\\n]*)*)"'
                        r'[ \t]*\][ \t]*')
 _HEAD_TAG_MAX = 1 << 16  # longest tag line read from a game too large to parse
 
@@ -568,7 +569,7 @@ def _not_pdn_record(held: list[GameRecord], fname: str | None, moves: int,
 
 
 #: a game text whose last token is a result (no look-ahead needed for it)
-_ENDS_WITH_RESULT = re.compile(rf"(?:^|\s)(?:{RESULTS}|\*)\s*\Z")
+_ENDS_WITH_RESULT = lazy_pattern(rf"(?:^|\s)(?:{RESULTS}|\*)\s*\Z")
 
 
 def with_followed(chunks: Iterable[Chunk], more: bool = False) -> Iterator[tuple[Chunk, bool]]:

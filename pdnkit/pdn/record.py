@@ -27,14 +27,14 @@ Example:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.findings import Finding
 
 #: ``[%name value]`` commands embedded in comments (clock, eval ...).
-_COMMAND_RE = re.compile(r"\[%\s*([A-Za-z_][\w-]*)\s*([^\]]*)\]")
+_COMMAND_RE = lazy_pattern(r"\[%\s*([A-Za-z_][\w-]*)\s*([^\]]*)\]")
 
 
 def comment_commands(text: str) -> list[tuple[str, str]]:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import codecs
 import io
 import os
-import re
 import stat
 import sys
 from bisect import insort
@@ -42,6 +41,7 @@ from itertools import chain
 from pathlib import Path
 from typing import IO, cast
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.errors import ArgumentError, MissingFileError, PdnkitError
 from pdnkit.findings import Finding, make_finding
 from pdnkit.pdn.decode import (
@@ -67,7 +67,7 @@ _ASCII = bytes(range(0x80))
 #: a run of NUL bytes that no text holds: binary data (padding, a device, a disk image),
 #: skipped with a finding
 _NUL_RUN = b"\0" * 64
-_NUL_RUNS = re.compile(rb"\0{64,}")
+_NUL_RUNS = lazy_pattern(rb"\0{64,}")
 #: NUL bytes on end after which reading stops (``/dev/zero``, a disk image)
 BINARY_LIMIT = 1 << 20
 

@@ -44,6 +44,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.findings import Finding, make_finding
 from pdnkit.pdn.dates import DateSpan, date_span, date_text, parse_date, year_span
 from pdnkit.pdn.record import GameRecord
@@ -87,8 +88,8 @@ STANDARD_FIELDS: tuple[tuple[str, str], ...] = (
 _FIELD_OF: dict[str, tuple[str, int]] = {
     name.lower(): (fld, rank) for fld, names in TAG_NAMES.items()
     for rank, name in enumerate(names)}
-_ROUND_IN_EVENT = re.compile(r"(\d+)\s*[°º]?\s*(?:turno|round|ronde|tur)\b", re.IGNORECASE)
-_INT = re.compile(r"^\s*(\d{1,5})")
+_ROUND_IN_EVENT = lazy_pattern(r"(\d+)\s*[°º]?\s*(?:turno|round|ronde|tur)\b", re.IGNORECASE)
+_INT = lazy_pattern(r"^\s*(\d{1,5})")
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,10 +24,10 @@ Example:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.errors import PdnkitError
 from pdnkit.rules.notation import NotationError, parse_square, square_tables
 
@@ -75,10 +75,10 @@ class RawFen:
     counters: tuple[tuple[int, int], tuple[int, int]] | None  # ((white_sq, n), (black_sq, n))
 
 
-_RANGE_RE = re.compile(r"([0-9]+)-([0-9]+)")
-_NUM_RE = re.compile(r"[0-9]+")
-_ALPHA_RE = re.compile(r"[a-zA-Z][0-9]{1,2}")
-_COUNTER_RE = re.compile(r"\+([0-9])([0-9]*)\+([0-9])([0-9]*)")
+_RANGE_RE = lazy_pattern(r"([0-9]+)-([0-9]+)")
+_NUM_RE = lazy_pattern(r"[0-9]+")
+_ALPHA_RE = lazy_pattern(r"[a-zA-Z][0-9]{1,2}")
+_COUNTER_RE = lazy_pattern(r"\+([0-9])([0-9]*)\+([0-9])([0-9]*)")
 
 
 def split_fen(text: str) -> RawFen:

@@ -34,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.errors import PdnkitError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -164,7 +165,7 @@ def alphanumeric_name(rules: Rules, n: int) -> str:
     return t.alpha[n]
 
 
-_ALPHA_RE = re.compile(r"([a-zA-Z])([0-9]{1,2})")
+_ALPHA_RE = lazy_pattern(r"([a-zA-Z])([0-9]{1,2})")
 
 
 def parse_square(rules: Rules, text: str) -> int:
@@ -204,7 +205,7 @@ def parse_square(rules: Rules, text: str) -> int:
 
 # --------------------------------------------------------------------------- move text
 
-_SEP_RE = re.compile(r"\s*([-xX:\u2013\u2011\u2012\u2014])\s*")
+_SEP_RE = lazy_pattern(r"\s*([-xX:\u2013\u2011\u2012\u2014])\s*")
 
 
 def parse_move_text(rules: Rules, text: str) -> tuple[tuple[int, ...], bool]:
@@ -460,7 +461,7 @@ def _distinct(cands: Iterable[Move]) -> list[Move]:
     return out
 
 
-_SHORT_RE = re.compile(r"([a-z])[ \t]*([-xX:\u2013]?)[ \t]*([a-z][0-9]{1,2})")
+_SHORT_RE = lazy_pattern(r"([a-z])[ \t]*([-xX:\u2013]?)[ \t]*([a-z][0-9]{1,2})")
 
 
 def short_move_matches(

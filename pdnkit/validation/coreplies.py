@@ -18,10 +18,10 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.core import (
     FLAG_ANNOTATED,
     FLAG_CAPTURE,
@@ -46,7 +46,7 @@ __all__ = ["CorePly", "CoreRun", "LaneFields", "NodeFields", "PlyFields", "core_
 #: (written, NAGs, comment, line) of a ply as its record shows it
 Fields = tuple[str, list[int], "str | None", "int | None"]
 #: a comment or a NAG in the text between two moves of a game the lane read
-_ANNOTATION = re.compile(r"\{([^{}]*)\}|\$(\d+)")
+_ANNOTATION = lazy_pattern(r"\{([^{}]*)\}|\$(\d+)")
 
 
 class PlyFields(Protocol):

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.rules.variants import SOURCE_TAGS
 from pdnkit.validation.report import Findings, GameReport
 
@@ -96,7 +97,7 @@ _DASHES = str.maketrans(dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2212", "-
 
 
 #: ``0-0``, a double forfeit (spaces around its dash as :func:`normalise_token` reads them)
-_FORFEIT = re.compile(r"\s*0\s*-\s*0\s*")
+_FORFEIT = lazy_pattern(r"\s*0\s*-\s*0\s*")
 
 
 def _meaning(raw: str) -> str | None:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.errors import ArgumentError
 from pdnkit.findings import Finding, make_finding
 from pdnkit.pdn.tags import ITALIAN_NAMES, TAG_NAMES, field_of
@@ -53,8 +54,8 @@ VARIANT_TAG_NAMES = {
 #: (:data:`pdnkit.pdn.tags.ITALIAN_NAMES`: Bianco, Nero, Risultato, Dati, Anno, Apertura ...).
 ITALIAN_TAGS = ITALIAN_NAMES
 
-_CYRILLIC = re.compile("[\u0400-\u04ff]")
-_ALPHA_SQ = re.compile(r"^[a-l](1[0-2]|[1-9])$", re.IGNORECASE)
+_CYRILLIC = lazy_pattern("[\u0400-\u04ff]")
+_ALPHA_SQ = lazy_pattern(r"^[a-l](1[0-2]|[1-9])$", re.IGNORECASE)
 
 
 def lookup_rules(value: str | int, edition: str | None) -> Rules | None:
@@ -175,7 +176,7 @@ def _square_tokens(record: GameRecord) -> list[str]:
 
 #: a square in a FEN: a number of at most 3 digits (no board has more squares; a longer
 #: run of digits is no square and no evidence) or an alphanumeric square
-_FEN_SQUARE = re.compile(r"(?<!\d)[0-9]{1,3}(?!\d)|(?<![a-z])[a-l](?:1[0-2]|[1-9])(?!\d)")
+_FEN_SQUARE = lazy_pattern(r"(?<!\d)[0-9]{1,3}(?!\d)|(?<![a-z])[a-l](?:1[0-2]|[1-9])(?!\d)")
 
 
 @dataclass
@@ -289,8 +290,8 @@ class FileGuess:
     why: str
 
 
-_COMMENT = re.compile(r"\{[^}]*\}|\([^()]*\)|;[^\n]*|%[^\n]*")
-_MOVE = re.compile(r"(?<![\w/])(\d{1,3}|[a-lA-L](?:1[0-2]|[1-9]))([-x:X])"
+_COMMENT = lazy_pattern(r"\{[^}]*\}|\([^()]*\)|;[^\n]*|%[^\n]*")
+_MOVE = lazy_pattern(r"(?<![\w/])(\d{1,3}|[a-lA-L](?:1[0-2]|[1-9]))([-x:X])"
                    r"(\d{1,3}|[a-lA-L](?:1[0-2]|[1-9]))(?![/\d])")
 
 

@@ -26,11 +26,11 @@ Example:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from pdnkit._lazy import lazy_pattern
 from pdnkit.pdn.record import BodyElement, MoveNode
 from pdnkit.validation.match import match_move, parse_squares
 
@@ -40,9 +40,9 @@ if TYPE_CHECKING:
 
 __all__ = ["turned_line", "turned_square"]
 
-_ALPHA = re.compile(r"([a-z])(\d{0,2})\Z")
+_ALPHA = lazy_pattern(r"([a-z])(\d{0,2})\Z")
 #: the first square of a movetext as the compiled lane keeps it (a move number, then a move)
-_FIRST_SQUARE = re.compile(r"\s*(?:\d{1,9}\.{1,3}\s*)?([a-lA-L]\d{1,2}|\d{1,3})")
+_FIRST_SQUARE = lazy_pattern(r"\s*(?:\d{1,9}\.{1,3}\s*)?([a-lA-L]\d{1,2}|\d{1,3})")
 
 
 def turned_square(token: str, width: int, height: int) -> str:
