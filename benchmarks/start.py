@@ -12,7 +12,9 @@ the figures are the medians over the rounds of CPU time (user + system of the pr
 figure to trust on a shared machine) and wall time, and each as a multiple of ``python -c
 pass`` run by the same interpreter. The 10-game file is the first games of
 ``../shared/data/bench/intl_2000.pdn`` (else games ``benchmarks/randomgames.py`` writes); the
-database is that file imported. Standard output and error are pipes (never a terminal), as
+database is that file imported. Three floors run beside them: the standard library modules
+validate's path imports, and ``pdnkit.validation`` imported without reading a game. Standard
+output and error are pipes (never a terminal), as
 in a script. With ``--base REV`` the same command lines also run on that commit (its sources
 taken out of git into ``benchmarks/out/start-base``, the compiled core copied beside them) as
 ``python -m pdnkit``, interleaved with this tree's. The load average is printed before and
@@ -117,7 +119,7 @@ def main() -> None:
         for label, program, root in programs:
             for name, args in _lines(program, ten, db, a.games).items():
                 lines[label + name] = (args, root)
-        lines = {"python -c pass": ([sys.executable, "-c", "pass"], ROOT), **lines}
+        lines = {"python -c pass": ([sys.executable, "-c", "pass"], ROOT), **_floors(), **lines}
         for args, root in lines.values():  # warm the caches (bytecode, file system) once
             _timed(args, root)
         runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in lines}
@@ -125,6 +127,20 @@ def main() -> None:
             for name, (args, root) in lines.items():
                 runs[name].append(_timed(args, root))
     _print(runs, a.rounds)
+
+
+#: what any validate pays before pdnkit's own modules: the standard library modules its path
+#: imports (``dataclasses`` brings ``inspect``, ``ast``, ``dis``, ``tokenize``), then the
+#: validation package itself (no game read)
+FLOORS = {
+    "import re, typing, enum": "import re, typing, enum",
+    "+ dataclasses, pathlib": "import re, typing, enum, dataclasses, pathlib",
+    "import pdnkit.validation": "import pdnkit.validation, pdnkit.lean.validate",
+}
+
+
+def _floors() -> dict[str, tuple[list[str], Path]]:
+    return {name: ([sys.executable, "-c", code], ROOT) for name, code in FLOORS.items()}
 
 
 def _lines(pdnkit: list[str], ten: Path, db: Path, games: int) -> dict[str, list[str]]:
