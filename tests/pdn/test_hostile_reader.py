@@ -119,9 +119,9 @@ def test_a_long_run_of_digits_takes_linear_time() -> None:
     # 20,000 digits took 52 s before: the fast lane's pattern rescanned the run at each digit
     for n in (20_000, 200_000):
         text = "1. 32-28 " + "1" * n + " 19-23 *"
-        t = time.perf_counter()
+        t = time.process_time()
         g = parse_game(text)
-        assert time.perf_counter() - t < 10
+        assert time.process_time() - t < 10
         assert [m.text for m in g.moves] == ["32-28", "19-23"]
         assert g.findings[0].code == "unreadable-text"
 
@@ -141,9 +141,9 @@ def test_damaged_tags_and_bytes_take_linear_time(kind: str) -> None:
     else:
         data = ('[Event "' + "ab\0" * n + '"]\n1. 32-28 *\n').encode()  # (a NUL every
         # second byte would be UTF-16)
-    t = time.perf_counter()
+    t = time.process_time()
     games = list(read_games(data))
-    assert time.perf_counter() - t < 20
+    assert time.process_time() - t < 20
     assert games[-1].moves and games[-1].moves[0].text == "32-28"
 
 
@@ -234,9 +234,9 @@ def test_seeded_mutations_of_real_games_never_raise_and_spare_the_neighbours() -
                 mutated = text[:at] + text[at + 1:]
             else:
                 mutated = text[:at] + text[at] + text[at:]
-            t = time.perf_counter()
+            t = time.process_time()
             out = list(read_games(mutated))
-            assert time.perf_counter() - t < 20
+            assert time.process_time() - t < 20
             cases += 1
             assert len(out) == len(games), (path.name, k, kind)
             for i in (k - 1, k + 1):

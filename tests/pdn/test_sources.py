@@ -80,9 +80,9 @@ def test_validate_of_a_fifo_does_not_hang(pdn: Path, tmp_path: Path) -> None:
 
 def test_dev_zero_ends_at_once_with_a_finding() -> None:
     """The user's report: `/dev/zero` never ended (detection read the whole stream)."""
-    start = time.perf_counter()
+    start = time.process_time()
     games = list(read_games("/dev/zero"))
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
     assert [[f.code for f in g.findings] for g in games] == [["binary-data"]]
     assert games[0].findings[0].severity.value == "error"
 

@@ -80,19 +80,21 @@ def test_strings_split_like_files(sep: str, tmp_path) -> None:
 
 def test_quadratic_tag_pattern_is_linear() -> None:
     """The user's report: `"[a]x" * 10000` (40 KB) took 41 s in the splitter."""
-    start = time.perf_counter()
+    start = time.process_time()
     chunks = list(split_text("[a]x" * 10000))
-    assert time.perf_counter() - start < 5
+    assert time.process_time() - start < 5
     assert "".join(c.text for c in chunks) == "[a]x" * 10000
 
 
 def test_many_games_on_one_line_split_in_linear_time() -> None:
     """The user's report: 80,000 games on one line took 25 s against 3 s on separate
-    lines (a hang check with a generous bound; figures in benchmarks/)."""
+    lines (a hang check with a generous bound on this process's CPU time, which other
+    processes on a shared machine do not inflate as they do the wall time; figures in
+    benchmarks/)."""
     n = 80_000
-    start = time.perf_counter()
+    start = time.process_time()
     one_line = sum(1 for _ in split_text("1. 32-28 * " * n))
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert one_line == n and elapsed < 5
 
 
