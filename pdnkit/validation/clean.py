@@ -7,7 +7,10 @@ object per ply and without a draw tracker.
 movetext as written, the written move numbers and separators checked in C, the draw rules
 run over the replay's arrays in C from the start's cached draw state
 (:func:`pdnkit.rules.draw.run_events` makes the few rule events), the final position read
-from the arrays. It fills in exactly what :class:`~pdnkit.validation.game.MainLine` would
+from the arrays. For a light report all of this -- and whether the side to move has a move,
+and the final FEN -- is one call of the compiled core (``clean_game``), which hands back the
+final state, the draw events it made and the FEN instead of the replay's arrays. It fills in
+exactly what :class:`~pdnkit.validation.game.MainLine` would
 (start and final position, replayed plies, rule events, a compact report's
 :class:`~pdnkit.validation.coreplies.CoreRun`) and the judge runs as always. Any other game
 -- a ply the core does not take as written, a set-up, a record the Python reader read, the
