@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
-__all__ = ["ERROR", "draw_run", "egdb_set", "has", "has_capture", "has_moves", "key",
+__all__ = ["ERROR", "clean_game", "draw_run", "egdb_set", "has", "has_capture", "has_moves", "key",
            "legal_moves", "misnumbered", "perft", "replay", "scanner", "supports", "tactics"]
 
 _core: Any = None
@@ -82,6 +82,29 @@ def draw_run() -> Any:
     if _core is None or PURE_REQUESTED:
         return None
     return getattr(_core, "draw_run", None)  # None: an extension built before the loop
+
+
+def clean_game(rules: Rules) -> Any:
+    """The extension's one call over a clean game's main line (``clean_game``) bound to the
+    table of ``rules``: ``(state, text, offset, n, numbering, spec, draws, layout) ->
+    (final state, has a move, draw events, FEN) or None`` (see
+    :mod:`pdnkit.validation.clean`); ``None`` without the extension, with ``PDNKIT_PURE=1``,
+    for an extension built before it or where the core holds no table for ``rules``.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> run = clean_game(get_rules("international"))
+        >>> run is None or callable(run)
+        True
+    """
+    if _core is None or PURE_REQUESTED or not hasattr(_core, "clean_game"):
+        return None
+    table = _table(rules)
+    if table is None:
+        return None
+    from functools import partial
+
+    return partial(_core.clean_game, table)
 
 
 def egdb_set(rules: Rules) -> Any:

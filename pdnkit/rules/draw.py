@@ -683,18 +683,35 @@ def run_events(rules: Rules, events: bytes, last_ply: int) -> list[RuleEvent]:
         ...  run_events(r, array("q", [1, 40, 90, -1, -1]).tobytes(), 60)]
         [('fmjd-6.2', 40, 60)]
     """
-    reps, ctrs = _slots_of(rules)
-    slots: list[tuple[DrawRule, int | None]] = [(rule, None) for rule, _ in reps]
-    slots.extend((rule, int(rule.limit)) for rule, _, _ in ctrs)
-    made = memoryview(events).cast("q")
+    hit = _EVENT_SLOTS.get(id(rules))
+    if hit is None or hit[0] is not rules:
+        hit = _EVENT_SLOTS[id(rules)] = (rules, _event_slots(rules))
+    slots = hit[1]
+    made = memoryview(events).cast("q").tolist()
     out = []
     for j in range(0, len(made), 5):
-        rule, limit = slots[made[j]]
-        end = made[j + 4]
-        out.append(RuleEvent(rule.name, rule.article, bool(rule.automatic), made[j + 1],
-                             limit, _opt(made[j + 2]), _opt(made[j + 3]),
-                             last_ply if end < 0 else end, rule.source))
+        name, article, automatic, limit, source = slots[made[j]]
+        deadline, reached, end = made[j + 2], made[j + 3], made[j + 4]
+        out.append(RuleEvent(name, article, automatic, made[j + 1], limit,
+                             None if deadline < 0 else deadline,
+                             None if reached < 0 else reached,
+                             last_ply if end < 0 else end, source))
     return out
+
+
+_EventSlot = tuple[str, str, bool, "int | None", str]
+#: id(rules) -> (rules, what every event of each of its slots shares: name, article,
+#: automatic, limit in plies, source), for :func:`run_events`
+_EVENT_SLOTS: dict[int, tuple[Any, tuple[_EventSlot, ...]]] = {}
+
+
+def _event_slots(rules: Rules) -> tuple[_EventSlot, ...]:
+    reps, ctrs = _slots_of(rules)
+    slots: list[_EventSlot] = [(rule.name, rule.article, bool(rule.automatic), None,
+                                rule.source) for rule, _ in reps]
+    slots.extend((rule.name, rule.article, bool(rule.automatic), int(rule.limit), rule.source)
+                 for rule, _, _ in ctrs)
+    return tuple(slots)
 
 
 def _put_event(out: Any, ev: RuleEvent | None) -> None:

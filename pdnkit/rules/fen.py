@@ -35,8 +35,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.rules.position import Position
     from pdnkit.rules.variants import Color, Rules
 
-__all__ = ["FenError", "FenInfo", "parse_fen", "parse_fen_info", "split_fen", "write_fen",
-           "write_fen_bits"]
+__all__ = ["FenError", "FenInfo", "fen_squares", "parse_fen", "parse_fen_info", "split_fen",
+           "write_fen", "write_fen_bits"]
 
 
 class FenError(PdnkitError, ValueError):
@@ -331,6 +331,24 @@ def write_fen_bits(rules: Rules, black: bool, wm: int, wk: int, bm: int, bk: int
     groups = _square_groups(rules)
     return ":".join(("B" if black else "W", "W" + _fen_field(groups, wm, wk),
                      "B" + _fen_field(groups, bm, bk)))
+
+
+def fen_squares(rules: Rules) -> bytes:
+    """The squares of ``rules``' board in the order :func:`write_fen_bits` writes them, as
+    the compiled core's FEN writer reads them: for each, its square index (square ``n`` is
+    ``n - 1``), the length of its name and the name in ASCII.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> fen_squares(get_rules("international"))[:6]
+        b'\\x00\\x011\\x01\\x012'
+    """
+    out = bytearray()
+    for g in _square_groups(rules):
+        for bit, name in g.squares:
+            raw = name.encode("ascii")
+            out += bytes((bit, len(raw))) + raw
+    return bytes(out)
 
 
 _SQUARE_GROUPS: dict[int, tuple[Rules, tuple[_FenGroup, ...]]] = {}

@@ -7,7 +7,10 @@ object per ply and without a draw tracker.
 movetext as written, the written move numbers and separators checked in C, the draw rules
 run over the replay's arrays in C from the start's cached draw state
 (:func:`pdnkit.rules.draw.run_events` makes the few rule events), the final position read
-from the arrays. It fills in exactly what :class:`~pdnkit.validation.game.MainLine` would
+from the arrays. For a light report all of this -- and whether the side to move has a move,
+and the final FEN -- is one call of the compiled core (``clean_game``), which hands back the
+final state, the draw events it made and the FEN instead of the replay's arrays. It fills in
+exactly what :class:`~pdnkit.validation.game.MainLine` would
 (start and final position, replayed plies, rule events, a compact report's
 :class:`~pdnkit.validation.coreplies.CoreRun`) and the judge runs as always. Any other game
 -- a ply the core does not take as written, a set-up, a record the Python reader read, the
@@ -30,7 +33,7 @@ from pdnkit.core import FLAG_MISMATCH, compiled
 from pdnkit.core.feed import draw_spec
 from pdnkit.pdn.tags import tag_values
 from pdnkit.rules.draw import DrawTracker, run_events
-from pdnkit.rules.fen import write_fen_bits
+from pdnkit.rules.fen import fen_squares, write_fen_bits
 from pdnkit.rules.position import Position
 from pdnkit.validation.coreplies import CoreRun, LaneFields
 from pdnkit.validation.report import record_tag
@@ -67,10 +70,10 @@ class FinalState:
 
     __slots__ = ("rules", "state", "_terminal", "_losing")
 
-    def __init__(self, rules: Rules, state: core.State) -> None:
+    def __init__(self, rules: Rules, state: core.State, has_move: bool | None = None) -> None:
         self.rules = rules
         self.state = state
-        self._terminal = not core.has_moves(rules, state)
+        self._terminal = not (core.has_moves(rules, state) if has_move is None else has_move)
         self._losing = rules.losing_game
 
     @property
@@ -113,7 +116,8 @@ class _Start:
     state, key, FEN and counts, the numbering of its moves, the draw spec and the draw
     state a tracker just made there exports."""
 
-    __slots__ = ("rules", "pos", "state", "key", "fen", "counts", "offset", "spec", "draws")
+    __slots__ = ("rules", "pos", "state", "key", "fen", "counts", "offset", "spec", "draws",
+                 "run", "layout")
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -128,6 +132,9 @@ class _Start:
         slots = tracker.slots
         self.spec = draw_spec(rules, slots) if slots else None
         self.draws = tracker.export_state() if slots else b""
+        #: the core's one call over a light report's clean game (None: the steps apart)
+        self.run = compiled.clean_game(rules)
+        self.layout = fen_squares(rules)
 
 
 #: id(rules) -> the rules' :class:`_Start`, or None where clean games cannot be taken
@@ -162,6 +169,8 @@ def clean_line(report: GameReport, record: GameRecord, rules: Rules,
         if fen is not None and fen.strip():
             return None
     n = lane.move_count
+    if options.light and start.run is not None:
+        return _light_line(report, rules, start, lane.raw, lane.lane_body, n)
     rep = core.replay(rules, start.state, lane.raw, lane.lane_body)
     if rep.plies != n or (n and (rep.flags.translate(_MISMATCH).find(1, 0, n) >= 0
                                  or core.misnumbered(rep, n, 0, 1, start.offset) >= 0)):
@@ -185,3 +194,22 @@ def clean_line(report: GameReport, record: GameRecord, rules: Rules,
     if not options.light:
         report.final_position = core.position_of(rules, end) if n else start.pos
     return final
+
+
+def _light_line(report: GameReport, rules: Rules, start: _Start, raw: str, body: int,
+                n: int) -> FinalState | None:
+    """:func:`clean_line` of a light report in one call of the core: the replay, its checks,
+    the draw loop, whether the side to move has a move and the final FEN."""
+    got = start.run(start.state, raw, body, n, start.offset, start.spec, start.draws,
+                    start.layout)
+    if got is None:
+        return None
+    end, has_move, made, fen = got
+    if made is not None:
+        report.rule_events = run_events(rules, made, n) if made else []
+    report.start_key = start.key
+    report.start_fen = start.fen
+    report.start_counts = dict(start.counts)
+    report.replayed_plies = n
+    report.final_fen = fen
+    return FinalState(rules, end, has_move)

@@ -194,3 +194,58 @@ def test_final_state_answers_as_the_position() -> None:
         assert end.white_kings == pos.white_kings and end.black_kings == pos.black_kings
         assert end.winner() == (None if pos.winner() is None else int(pos.winner()))
         assert has_moves(rules, State(*state_of(pos))) == bool(pos.legal_moves())
+
+
+def test_one_core_call_writes_the_fen_and_counts_the_moves() -> None:
+    """The core's one call over a clean game (``clean_game``) with no move: its final FEN
+    is ``write_fen``'s and whether the side to move has a move is the position's, on seeded
+    random placements of every board and notation."""
+    from pdnkit.core import compiled
+    from pdnkit.rules.fen import fen_squares
+
+    rng = random.Random(5)
+    for name in ("international", "russian", "english", "frisian", "canadian", "turkish",
+                 "thai", "italian"):
+        rules = get_rules(name)
+        run = compiled.clean_game(rules)
+        if run is None:
+            continue
+        n = rules.geometry.num_squares
+        for _ in range(60):
+            squares = rng.sample(range(1, n + 1), rng.randint(1, min(n, 24)))
+            kinds: dict[str, list[int]] = {"wm": [], "wk": [], "bm": [], "bk": []}
+            for sq in squares:
+                kinds[rng.choice(list(kinds))].append(sq)
+            pos = Position.from_squares(rules, rng.choice("WB"), white_men=kinds["wm"],
+                                        white_kings=kinds["wk"], black_men=kinds["bm"],
+                                        black_kings=kinds["bk"])
+            got = run(state_of(pos), "*", 0, 0, 0, None, b"", fen_squares(rules))
+            assert got is not None
+            end, has_move, made, fen = got
+            assert fen == write_fen(pos), name
+            assert has_move == bool(pos.legal_moves()), write_fen(pos)
+            assert made is None and tuple(end) == tuple(state_of(pos))
+
+
+@pytest.mark.parametrize(("text", "n", "clean_game"), [
+    ("1. 32-28 19-23 2. 28x19 14x23 *", 4, True),
+    ("1. 32-28 19-23 2. 28x19 14x23 *", 3, False),   # not every ply it was told of
+    ("1. 32-28 19-23 3. 28x19 14x23 *", 4, False),   # a move number that does not fit
+    ("1. 32-28 19-23 2. 28-19 14x23 *", 4, False),   # a capture written with '-'
+    ("1. 32-28 19-23 2. 28-22 *", 3, False),         # an illegal move
+])
+def test_one_core_call_declines_what_is_not_clean(text: str, n: int, clean_game: bool) -> None:
+    from pdnkit.core import compiled
+    from pdnkit.rules.fen import fen_squares
+
+    rules = get_rules("international")
+    run = compiled.clean_game(rules)
+    if run is None:
+        pytest.skip("the compiled core is not in use")
+    start = state_of(Position.initial(rules))
+    got = run(start, text, 0, n, 0, None, b"", fen_squares(rules))
+    assert (got is not None) == clean_game
+    if got is not None:
+        # 32 went to 19 and was taken there; 14 took it, landing on 23
+        assert got[3] == "W:W31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:" \
+                         "B1,2,3,4,5,6,7,8,9,10,11,12,13,15,16,17,18,20,23"

@@ -11,6 +11,8 @@
  *       -> (state, entry, events)                 the draw rules over a replay's plies
  *   misnumbered(flags, numbers, n, k, base, offset) -> int   the first ply whose written
  *       move number does not fit it (-1: none)
+ *   clean_game(table, state, text, offset, n, numbering, spec, draws, layout)
+ *       -> (state, has a move, draw events, FEN) | None   a clean game's main line whole
  *   scan_games(text, pos, line, final) -> (games, pos, line, status)
  *                                                 the clean games of a text (scan.c)
  *   tactics(table, state, depth, king_value, losing, node_limit)
@@ -750,21 +752,8 @@ static PyObject *py_scan_games(PyObject *self, PyObject *args) {
  * (k + i + offset) / 2 is summed from the halves in 64 unsigned bits, and the written number
  * is compared with base + that half as the difference num - base, which is exact in 64
  * unsigned bits once num >= base (num < base: base + a half >= 0 cannot equal num). */
-static PyObject *py_misnumbered(PyObject *self, PyObject *args) {
-    (void)self;
-    Py_buffer fl, nb;
-    Py_ssize_t n, k, base, offset;
-    if (!PyArg_ParseTuple(args, "y*y*nnnn", &fl, &nb, &n, &k, &base, &offset))
-        return NULL;
-    long out = -1;
-    if (n < 0 || fl.len < n || nb.len < 4 * n || k < 0 || offset < 0) {
-        PyBuffer_Release(&fl);
-        PyBuffer_Release(&nb);
-        PyErr_SetString(PyExc_ValueError, "misnumbered: the plies are not in the arrays");
-        return NULL;
-    }
-    const uint8_t *f = fl.buf;
-    const int32_t *num = nb.buf;
+static long first_misnumbered(const uint8_t *f, const int32_t *num, Py_ssize_t n, Py_ssize_t k,
+                              Py_ssize_t base, Py_ssize_t offset) {
     const uint64_t uk = (uint64_t)k, uoff = (uint64_t)offset, base64 = (uint64_t)(int64_t)base;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (!(f[i] & F_NUMBERED))
@@ -778,14 +767,206 @@ static PyObject *py_misnumbered(PyObject *self, PyObject *args) {
             fits = 0;
         else
             fits = (uint64_t)(int64_t)num[i] - base64 == half;
-        if (!fits || ((f[i] & F_BLACK_DOTS) && j_even)) {
-            out = (long)i;
-            break;
-        }
+        if (!fits || ((f[i] & F_BLACK_DOTS) && j_even))
+            return (long)i;
     }
+    return -1;
+}
+
+static PyObject *py_misnumbered(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer fl, nb;
+    Py_ssize_t n, k, base, offset;
+    if (!PyArg_ParseTuple(args, "y*y*nnnn", &fl, &nb, &n, &k, &base, &offset))
+        return NULL;
+    if (n < 0 || fl.len < n || nb.len < 4 * n || k < 0 || offset < 0) {
+        PyBuffer_Release(&fl);
+        PyBuffer_Release(&nb);
+        PyErr_SetString(PyExc_ValueError, "misnumbered: the plies are not in the arrays");
+        return NULL;
+    }
+    long out = first_misnumbered(fl.buf, nb.buf, n, k, base, offset);
     PyBuffer_Release(&fl);
     PyBuffer_Release(&nb);
     return PyLong_FromLong(out);
+}
+
+/* ------------------------------------------------------------------ a clean game in one call */
+
+/* The FEN of a position from its square bitboards: layout lists every square in FEN order
+ * as (square index, name length, name bytes); "B:W..,K..:B.." as pdnkit.rules.fen's
+ * write_fen_bits writes it. NULL with an exception set for a malformed layout. */
+static PyObject *fen_text(const Pos *p, const uint8_t *layout, Py_ssize_t len) {
+    char buf[MAXSQ * 8 + 16];
+    size_t at = 0;
+    buf[at++] = p->side ? 'B' : 'W';
+    for (int side = 0; side < 2; side++) {
+        const bb_t own = side ? p->b : p->w;
+        buf[at++] = ':';
+        buf[at++] = side ? 'B' : 'W';
+        int first = 1;
+        for (Py_ssize_t i = 0; i < len;) {
+            if (i + 2 > len || i + 2 + layout[i + 1] > len || layout[i + 1] > 5 ||
+                layout[i] >= MAXSQ) {
+                PyErr_SetString(PyExc_ValueError, "clean_game: a malformed FEN layout");
+                return NULL;
+            }
+            const int sq = layout[i], nl = layout[i + 1];
+            if (own & BIT(sq)) {
+                if (!first)
+                    buf[at++] = ',';
+                first = 0;
+                if (p->k & BIT(sq))
+                    buf[at++] = 'K';
+                memcpy(buf + at, layout + i + 2, (size_t)nl);
+                at += (size_t)nl;
+            }
+            i += 2 + nl;
+        }
+    }
+    return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)at);
+}
+
+/* The made events of a draw run as int64 quintuples (slot, start, deadline, reached, end):
+ * the third item of draw_run's result. */
+static PyObject *made_events(const DrawRun *r) {
+    const long made = r->nevents - r->spec->n;
+    int64_t *ev = PyMem_RawMalloc((size_t)(made ? 5 * made : 1) * sizeof *ev);
+    if (!ev)
+        return PyErr_NoMemory();
+    for (long j = 0; j < made; j++) {
+        const DrawEvent *e = &r->events[r->spec->n + j];
+        ev[5 * j] = e->slot;
+        ev[5 * j + 1] = e->start;
+        ev[5 * j + 2] = e->deadline;
+        ev[5 * j + 3] = e->reached;
+        ev[5 * j + 4] = e->end;
+    }
+    PyObject *out = int64_bytes(ev, 5 * (size_t)made);
+    PyMem_RawFree(ev);
+    return out;
+}
+
+/* The draw rules over plies 0 .. n-1 of a replay from the start's state blob: the made
+ * events (bytes), or NULL with an exception set. */
+static PyObject *clean_draws(const Replay *r, long n, const Py_buffer *spec,
+                             const Py_buffer *state) {
+    const char *why = NULL;
+    if (spec->len % 8 || state->len % 8) {
+        PyErr_SetString(PyExc_ValueError,
+                        "a draw spec or state is a whole number of 64-bit integers");
+        return NULL;
+    }
+    DrawSpec sp;
+    DrawRun run;
+    memset(&run, 0, sizeof run);
+    PyObject *out = NULL;
+    if (draw_spec_from_blob(&sp, spec->buf, (size_t)spec->len / 8, &why) == 0 &&
+        draw_load(&run, &sp, state->buf, (size_t)state->len / 8, &why) == 0) {
+        DrawArrays a = {r->flags.p, r->counts.p, (const int64_t *)(void *)r->keys.p,
+                        (const uint64_t *)(void *)r->bits.p,
+                        r->bits_high.n ? (const uint64_t *)(void *)r->bits_high.p : NULL};
+        draw_plies(&run, &a, 0, n, 0);
+        if (run.err)
+            PyErr_NoMemory();
+        else
+            out = made_events(&run);
+    } else {
+        PyErr_SetString(PyExc_ValueError, why ? why : "a malformed draw spec");
+    }
+    draw_free(&run);
+    return out;
+}
+
+/* clean_game(table, state, text, offset, n, numbering, spec, draws, layout): the main line
+ * of a clean game (pdnkit/validation/clean.py) in one call: the replay of the movetext from
+ * character `offset`, whether its `n` plies are all taken as written (separators, move
+ * numbers from 1 with the numbering offset), the draw loop from the start's state blob
+ * (spec None: the variant has no draw rules), whether the side to move then has a move and
+ * the final FEN. None where the game is not clean, else (final state, has a move (None:
+ * the search went past its bounds), the made draw events or None, FEN). */
+static PyObject *py_clean_game(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *tab, *state, *moves, *spec_o;
+    Py_ssize_t offset, n, numoff;
+    Py_buffer draws, layout;
+    if (!PyArg_ParseTuple(args, "OOUnnnOy*y*", &tab, &state, &moves, &offset, &n, &numoff,
+                          &spec_o, &draws, &layout))
+        return NULL;
+    PyObject *out = NULL, *events = NULL, *final = NULL, *fen = NULL, *has = NULL;
+    Py_buffer spec = {.buf = NULL};
+    Replay r;
+    replay_init(&r);
+    const Table *t = get_table(tab);
+    Pos start;
+    Text one;
+    if (!t || get_state(state, t, &start) < 0 || text_of(moves, &one) < 0)
+        goto done;
+    if (offset < 0 || n < 0 || numoff < 0) {
+        PyErr_SetString(PyExc_ValueError, "clean_game: a negative offset or count");
+        goto done;
+    }
+    if (spec_o != Py_None && PyObject_GetBuffer(spec_o, &spec, PyBUF_SIMPLE) < 0) {
+        spec.buf = NULL;
+        goto done;
+    }
+    if (offset > one.len)
+        offset = one.len;
+    Py_BEGIN_ALLOW_THREADS
+    replay_run(t, &start, &one, 1, 1, (long)offset, &r);
+    Py_END_ALLOW_THREADS
+    if (r.err) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (r.plies != n) {
+        out = Py_None;
+        Py_INCREF(out);
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (r.flags.p[i] & F_MISMATCH) {
+            out = Py_None;
+            Py_INCREF(out);
+            goto done;
+        }
+    if (n && first_misnumbered(r.flags.p, (const int32_t *)(void *)r.numbers.p, n, 0, 1,
+                               numoff) >= 0) {
+        out = Py_None;
+        Py_INCREF(out);
+        goto done;
+    }
+    if (spec.buf && n) {
+        events = clean_draws(&r, (long)n, &spec, &draws);
+        if (!events)
+            goto done;
+    } else {
+        events = Py_None;
+        Py_INCREF(events);
+    }
+    const Pos *end = n ? &r.final : &start;
+    uint64_t count = 0;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = perft(t, end, 1, DUP_SET, &count);
+    Py_END_ALLOW_THREADS
+    has = rc < 0 ? Py_None : count ? Py_True : Py_False;
+    Py_INCREF(has);
+    final = state_obj(t, end);
+    fen = final ? fen_text(end, layout.buf, layout.len) : NULL;
+    if (final && fen)
+        out = PyTuple_Pack(4, final, has, events, fen);
+done:
+    Py_XDECREF(events);
+    Py_XDECREF(final);
+    Py_XDECREF(fen);
+    Py_XDECREF(has);
+    if (spec.buf)
+        PyBuffer_Release(&spec);
+    PyBuffer_Release(&draws);
+    PyBuffer_Release(&layout);
+    replay_free(&r);
+    return out;
 }
 
 /* ------------------------------------------------------------------ the tactical search */
@@ -849,6 +1030,8 @@ static PyObject *py_tactics(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef METHODS[] = {
+    {"clean_game", py_clean_game, METH_VARARGS,
+     "clean_game(table, state, text, offset, n, numbering, spec, draws, layout) -> tuple|None"},
     {"misnumbered", py_misnumbered, METH_VARARGS,
      "misnumbered(flags, numbers, n, k, base, offset) -> the first misnumbered ply or -1"},
     {"scan_games", py_scan_games, METH_VARARGS,

@@ -673,8 +673,28 @@ static void stop(Replay *r, int code, const char *why, long start, long end) {
     r->stop_end = end;
 }
 
+static inline void replay_items(const Table *t, const Pos *start, const Text *items,
+                                long nitems, int text_mode, long offset, Replay *r);
+
+/* Movetext of one byte a character (the usual case) through a copy of the replay with this
+ * file's helpers inlined into it and the width a constant, so that each character is read
+ * without the width's switch (scan.c's scan_narrow does the same). */
+__attribute__((flatten)) static void replay_narrow(const Table *t, const Pos *start,
+                                                   const Text *text, long offset, Replay *r) {
+    const Text narrow = {1, text->data, text->len};
+    replay_items(t, start, &narrow, 1, 1, offset, r);
+}
+
 void replay_run(const Table *t, const Pos *start, const Text *items, long nitems,
                 int text_mode, long offset, Replay *r) {
+    if (text_mode && items->kind == 1)
+        replay_narrow(t, start, items, offset, r);
+    else
+        replay_items(t, start, items, nitems, text_mode, offset, r);
+}
+
+static inline void replay_items(const Table *t, const Pos *start, const Text *items,
+                                long nitems, int text_mode, long offset, Replay *r) {
     Gen g;
     gen_init(&g, t);
     Pos p = *start;

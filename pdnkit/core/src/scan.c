@@ -316,8 +316,28 @@ static int movetext(const Text *s, long i, long line, ScanGame *g, int final) {
     return SCAN_UNUSUAL;
 }
 
+static inline int scan_text(const Text *s, long pos, long line, int final, ScanGame *g,
+                            long *next, long *next_line);
+
+/* A text of one byte a character (the usual case: ASCII and Latin-1 files) through a copy
+ * of the scanner with every helper inlined into it and the character width a constant, so
+ * that each character is read without the width's switch; any other width the same code
+ * reads through the switch. */
+__attribute__((flatten)) static int scan_narrow(const Text *s, long pos, long line, int final,
+                                                ScanGame *g, long *next, long *next_line) {
+    const Text narrow = {1, s->data, s->len};
+    return scan_text(&narrow, pos, line, final, g, next, next_line);
+}
+
 int scan_game(const Text *s, long pos, long line, int final, ScanGame *g, long *next,
               long *next_line) {
+    if (s->kind == 1)
+        return scan_narrow(s, pos, line, final, g, next, next_line);
+    return scan_text(s, pos, line, final, g, next, next_line);
+}
+
+static inline int scan_text(const Text *s, long pos, long line, int final, ScanGame *g,
+                            long *next, long *next_line) {
     long i = pos;
     g->nmoves = 0;
     g->ntags = 0;
