@@ -394,12 +394,20 @@ def may_not_be_pdn(src: object) -> bool:
 
 
 def _travel_light(rows: Callable[[], Rows]) -> bool:
-    """Whether ``rows`` are reports (:class:`~pdnkit.validation.collect.Reports`), which
-    cost this process little to take back from a worker. Database rows, built per ply, cost
-    it more to take back than to build: an import of 20,000 games took 50 s in one process
-    and 128 s with two workers handed parts of the file, so on the compiled core they are
-    built here."""
-    return isinstance(rows, type) and issubclass(rows, Reports)
+    """Whether ``rows`` cost this process little to take back from a worker: reports
+    (:class:`~pdnkit.validation.collect.Reports`), or a class (or a ``functools.partial``
+    of one) that says so with a true ``TRAVELS_LIGHT`` (``validate``'s rendered output,
+    :class:`pdnkit.lean.digest.Digest`). Database rows, built per ply, cost it more to take
+    back than to build: an import of 20,000 games took 50 s in one process and 128 s with
+    two workers handed parts of the file, so on the compiled core they are built here.
+
+    Example:
+        >>> _travel_light(Reports), _travel_light(partial(Reports)), _travel_light(list)
+        (True, True, False)
+    """
+    kind = rows.func if isinstance(rows, partial) else rows
+    return isinstance(kind, type) and (issubclass(kind, Reports)
+                                       or getattr(kind, "TRAVELS_LIGHT", False) is True)
 
 
 def _streamed(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
