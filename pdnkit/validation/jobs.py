@@ -429,8 +429,10 @@ def _spans(spans: list[FileSpan], ctx: WorkContext[RowsT], workers: Workers
         for part in _span_parts(spans, ctx, workers):
             yield from order.take(part)
     except Exception:  # noqa: BLE001 - one bad part never stops a file
+        yield from order.flush()
         yield from _serial_rest(spans[0].path, ctx, order.index)
         return
+    yield from order.flush()
     if order.stray:  # never: the file's last part keeps its stray text
         yield order.trailing(ctx.options, ctx.guess)
 
@@ -496,5 +498,6 @@ def _batches(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
                 break
     finally:
         opened.close()
+    yield from order.flush()
     if order.stray:
         yield order.trailing(options, file_guess)
