@@ -76,6 +76,8 @@ class Style:
     codes: tuple[frozenset[str] | None, frozenset[str]] | None = None
     track: bool = False
 
+#: ``json.dumps(obj, ensure_ascii=False)``'s encoder, made once (``dumps`` makes one a call)
+_JSON = json.JSONEncoder(ensure_ascii=False)
 #: games a digest of a run in one process holds before it is written (the output streams
 #: in steps of this many games; a worker's digest holds its whole part)
 DIGEST_GAMES = 64
@@ -160,7 +162,7 @@ class Digest:
             self.pieces.append(text)
 
     def _jsonl(self, report: GameReport) -> None:
-        text = json.dumps(report.to_dict(), ensure_ascii=False) + "\n"
+        text = _JSON.encode(report.to_dict()) + "\n"
         if report.file_level:
             self.pieces.append(text)
             return
