@@ -91,7 +91,9 @@ class Digest:
 
     def __init__(self, style: Style) -> None:
         if style.counter is None:
-            raise ValueError("a digest needs a counter (Style.counter)")
+            from pdnkit.errors import ArgumentError
+
+            raise ArgumentError("a digest needs a counter (Style.counter)")
         self.style = style
         self.summary = style.counter()
         #: the output text in pieces: strings, and each game's index as an int counted
