@@ -262,14 +262,6 @@ class _Printer:
         console.print(Safe(summary.table(seconds)))
 
 
-def _json_dumps(value: object, ensure_ascii: bool) -> str:
-    """``json.dumps``, its module loaded by the first report written as JSON (a text or CSV
-    run never loads it)."""
-    import json
-
-    return json.dumps(value, ensure_ascii=ensure_ascii)
-
-
 def _stderr_is_terminal() -> bool:
     """Whether rich takes standard error for a terminal (rich is asked only when the
     stream or the environment leaves a doubt)."""
@@ -283,16 +275,13 @@ def _stderr_is_terminal() -> bool:
 def run(paths: list[Path], call: Call, shown: Display) -> Summary:
     """Validate and print; returns the summary. A usage error (an unknown edition, no such
     file, no PDN file in a folder) is raised before the output is kept."""
-    from pdnkit.validation import validate
 
     fmt, quiet, show_info, out_stream = shown.fmt, shown.quiet, shown.show_info, shown.stream
     printer = _Printer(shown)
-    writer = None
     if fmt in ("csv", "csv-raw"):
         import csv
 
-        writer = csv.DictWriter(out_stream, fieldnames=CSV_FIELDS)
-        writer.writeheader()
+        csv.DictWriter(out_stream, fieldnames=CSV_FIELDS).writeheader()
     summary = Summary()
     start = time.perf_counter()
     progress = None
@@ -305,19 +294,22 @@ def run(paths: list[Path], call: Call, shown: Display) -> Summary:
             progress = LineProgress("validating", count_lines(files))
     try:
         with usage_errors():  # an unknown edition or convention, no such file
-            reports = validate(list(paths), light=True, **dataclasses.asdict(call))
-            for rep in reports:
-                summary.add(rep)
-                if fmt == "jsonl":
-                    out_stream.write(_json_dumps(rep.to_dict(), ensure_ascii=False) + "\n")
-                elif writer is not None:
-                    writer.writerows(csv_rows(rep, raw=fmt == "csv-raw"))
-                elif not quiet:
+            # rendered where the games are replayed (workers, with --jobs): here only joined
+            from pdnkit.lean.digest import Style, digests, merge
+
+            style = Style(fmt, quiet, show_info, Summary, csv_rows, tuple(CSV_FIELDS),
+                          track=progress is not None)
+            for part in digests(list(paths), style, **dataclasses.asdict(call)):
+                merge(summary, part.summary)
+                if part.pieces:
+                    out_stream.write(part.text())
+                for rep in part.shown:
                     for f in rep.findings:
                         if f.severity.rank >= 1 or show_info:
                             printer.finding(str(f), f.severity.value)
                 if progress is not None:
-                    progress.game(rep.file, rep.line)
+                    for file, line in part.places:
+                        progress.game(file, line)
     finally:
         if progress is not None:
             progress.close()

@@ -488,14 +488,16 @@ def _worker_pool(jobs: int) -> Executor | None:
     """A process pool of ``jobs`` workers, started now; they die with this process, even
     when it is killed outright (:func:`pdnkit._children.process_pool`). ``None`` when they
     do not answer within :func:`~pdnkit.validation.parts.stall_seconds` (a worker stopped
-    or hung as it started): the import then runs in this process."""
+    or hung as it started): the import then runs in this process. Each worker is set up as
+    validate's are (:func:`~pdnkit.validation.parts.worker_start`: what it inherited frozen
+    out of the garbage collector's walks, its youngest generation collected rarely)."""
     from concurrent.futures import BrokenExecutor
     from concurrent.futures import TimeoutError as StartTimeout
 
     from pdnkit._children import close_pool, process_pool, stop_workers
-    from pdnkit.validation.parts import stall_seconds
+    from pdnkit.validation.parts import stall_seconds, worker_start
 
-    pool = process_pool(jobs)
+    pool = process_pool(jobs, worker_start)  # the workers' garbage-collector set-up
     try:
         for fut in [pool.submit(os.getpid) for _ in range(jobs)]:
             fut.result(timeout=stall_seconds())

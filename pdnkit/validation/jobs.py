@@ -394,12 +394,20 @@ def may_not_be_pdn(src: object) -> bool:
 
 
 def _travel_light(rows: Callable[[], Rows]) -> bool:
-    """Whether ``rows`` are reports (:class:`~pdnkit.validation.collect.Reports`), which
-    cost this process little to take back from a worker. Database rows, built per ply, cost
-    it more to take back than to build: an import of 20,000 games took 50 s in one process
-    and 128 s with two workers handed parts of the file, so on the compiled core they are
-    built here."""
-    return isinstance(rows, type) and issubclass(rows, Reports)
+    """Whether ``rows`` cost this process little to take back from a worker: reports
+    (:class:`~pdnkit.validation.collect.Reports`), or a class (or a ``functools.partial``
+    of one) that says so with a true ``TRAVELS_LIGHT`` (``validate``'s rendered output,
+    :class:`pdnkit.lean.digest.Digest`). Database rows, built per ply, cost it more to take
+    back than to build: an import of 20,000 games took 50 s in one process and 128 s with
+    two workers handed parts of the file, so on the compiled core they are built here.
+
+    Example:
+        >>> _travel_light(Reports), _travel_light(partial(Reports)), _travel_light(list)
+        (True, True, False)
+    """
+    kind = rows.func if isinstance(rows, partial) else rows
+    return isinstance(kind, type) and (issubclass(kind, Reports)
+                                       or getattr(kind, "TRAVELS_LIGHT", False) is True)
 
 
 def _streamed(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
@@ -421,8 +429,10 @@ def _spans(spans: list[FileSpan], ctx: WorkContext[RowsT], workers: Workers
         for part in _span_parts(spans, ctx, workers):
             yield from order.take(part)
     except Exception:  # noqa: BLE001 - one bad part never stops a file
+        yield from order.flush()
         yield from _serial_rest(spans[0].path, ctx, order.index)
         return
+    yield from order.flush()
     if order.stray:  # never: the file's last part keeps its stray text
         yield order.trailing(ctx.options, ctx.guess)
 
@@ -488,5 +498,6 @@ def _batches(src: Path | str | IO[str] | IO[bytes], options: RunOptions,
                 break
     finally:
         opened.close()
+    yield from order.flush()
     if order.stray:
         yield order.trailing(options, file_guess)

@@ -294,7 +294,11 @@ class FileOrder(Generic[RowsT]):
     """Numbers the parts of one file's batches in file order: each batch's first game
     comes back as a report, numbered here from the games before it, with what the batch
     before left over (stray text's findings) added; the rows after it are moved to their
-    place in the file (see :mod:`~pdnkit.validation.jobs`)."""
+    place in the file (see :mod:`~pdnkit.validation.jobs`). Reports that come back alone
+    (each batch's first, or every game of a part replayed here one at a time) fill one
+    rows object until it is ``full()`` (a rows object a game would cost rows that hold
+    many, :class:`pdnkit.lean.digest.Digest`, more than the game): :meth:`flush` hands on
+    the last one."""
 
     def __init__(self, fname: str | None, rows: Callable[[], RowsT]) -> None:
         self.fname = fname
@@ -302,6 +306,14 @@ class FileOrder(Generic[RowsT]):
         #: the games handed on so far
         self.index = 0
         self.stray: list[Finding] = []
+        #: the rows filled with the reports that came back alone, not yet handed on
+        self.open: RowsT | None = None
+
+    def flush(self) -> Iterator[RowsT]:
+        """The rows not yet handed on (reports that came back alone)."""
+        if self.open is not None:
+            yield self.open
+            self.open = None
 
     def take(self, part: Part[RowsT]) -> Iterator[RowsT]:
         """The rows of ``part``, numbered from the games before it."""
@@ -316,10 +328,14 @@ class FileOrder(Generic[RowsT]):
                 item.findings[:0] = [f.located(game_index=at) for f in self.stray]
                 self.stray = []
                 restatus(item)
-            rows = self._of(item)
+            if self.open is None:
+                self.open = self.rows()
+            self.open.add(item)
             self.index += not item.file_level  # (notes about the file take no number)
-            yield rows
+            if self.open.full():
+                yield from self.flush()
         if part.rows is not None:
+            yield from self.flush()
             part.rows.shift_game_index(self.index)
             self.index += part.rows.games_count
             yield part.rows
@@ -332,7 +348,8 @@ class FileOrder(Generic[RowsT]):
 
     def trailing(self, options: RunOptions, guess: FileGuess | None) -> RowsT:
         """The rows of the text after the last game, as :func:`read_games` yields it and
-        the serial run replays it (under the file's variant ``guess``)."""
+        the serial run replays it (under the file's variant ``guess``); the rows before it
+        are to be handed on first (:meth:`flush`)."""
         from pdnkit.pdn.record import GameRecord
 
         index = self.index

@@ -341,3 +341,29 @@ def test_one_worker_pool_serves_every_file(tmp_path: Path,
     pids = {p.name for p in seen.iterdir()}
     workers = pids - {str(os.getpid())}  # this process replays the timed first games
     assert 1 <= len(workers) <= 2
+
+
+def test_the_import_pool_sets_its_workers_up_as_validate_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The import's workers get validate's garbage-collector set-up (the pool's initializer
+    :func:`pdnkit.validation.parts.worker_start`): a worker then collects its youngest
+    generation at :data:`~pdnkit.validation.parts.WORKER_GC_THRESHOLD`."""
+    import pdnkit._children as children
+    from pdnkit.validation.parts import WORKER_GC_THRESHOLD, gc_threshold, worker_start
+
+    real = children.process_pool
+    thresholds: list[int] = []
+
+    def started(jobs: int, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        pool = real(jobs, *args, **kwargs)  # type: ignore[arg-type]
+        thresholds.append(pool.submit(gc_threshold).result())
+        assert args[:1] == (worker_start,)
+        return pool
+
+    monkeypatch.setattr(children, "process_pool", started)
+    monkeypatch.setattr("pdnkit.validation.costs.PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr("pdnkit.validation.costs.workers_can_pay", lambda: True)
+    f = tmp_path / "russian.pdn"
+    f.write_text((sample_dir() / "russian.pdn").read_text(encoding="utf-8"), encoding="utf-8")
+    assert import_files([f], db=tmp_path / "g.duckdb", jobs=2).imported == 1
+    assert thresholds == [WORKER_GC_THRESHOLD]
