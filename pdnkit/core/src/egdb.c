@@ -280,15 +280,40 @@ typedef struct {
     uint64_t *ev_start;
     int last_event;
     int lone;                                  /* one side has no piece: nothing to take back */
-    int ng;                                    /* board symmetries used (identity first) */
-    const uint8_t (*g)[MAXSQ];
+    int ng;                                    /* symmetries used (identity first) */
+    int swap;                                  /* half of them swap the colours: side 1 holds
+                                                * no class's representative */
+    uint8_t g[2 * 8][MAXSQ];                   /* each symmetry's map of the squares */
+    uint8_t gswap[2 * 8];                      /* it swaps the colours and the side to move */
 } Work;
 
-/* The class of a position under the board symmetries (egdbsym.c): its representative, the
- * image with the smallest (white, black, kings) bitboards, into rep, and how many of the
+/* The image of a position by symmetry i (the colours and the side to move swapped by the
+ * colour symmetries), from its pieces' squares, colours and kinds. */
+static void image_of(const Work *w, int i, const uint8_t *sq, const uint8_t *black,
+                     const uint8_t *king, int n, int side, Pos *out) {
+    const uint8_t *g = w->g[i];
+    int sw = w->gswap[i];
+    bb_t iw = 0, ib = 0, ik = 0;
+    for (int j = 0; j < n; j++) {
+        bb_t t = BIT(g[sq[j]]);
+        if (black[j] ^ sw)
+            ib |= t;
+        else
+            iw |= t;
+        if (king[j])
+            ik |= t;
+    }
+    out->w = iw;
+    out->b = ib;
+    out->k = ik;
+    out->side = side ^ sw;
+}
+
+/* The class of a position under the symmetries (egdbsym.c): its representative, the image
+ * with the smallest (side to move, white, black, kings), into rep, and how many of the
  * symmetries leave it as it is (stab). Returns whether p is its class's representative. The
  * solver decides the representatives only; a move into a class counts with a weight
- * (child_decided). */
+ * (child_decided). With the colour swap, every representative has White to move. */
 static int represent(const Work *w, const Pos *p, Pos *rep, int *stab) {
     *rep = *p;
     int same = 1, own = 1, n = 0, s;
@@ -299,25 +324,20 @@ static int represent(const Work *w, const Pos *p, Pos *rep, int *stab) {
         king[n++] = (uint8_t)HAS(p->k, s);
     }
     for (int i = 1; i < w->ng; i++) {
-        const uint8_t *g = w->g[i];
-        bb_t iw = 0, ib = 0, ik = 0;
-        for (int j = 0; j < n; j++) {
-            bb_t t = BIT(g[sq[j]]);
-            if (black[j])
-                ib |= t;
-            else
-                iw |= t;
-            if (king[j])
-                ik |= t;
-        }
-        if (iw == p->w && ib == p->b && ik == p->k) {
+        Pos im;
+        image_of(w, i, sq, black, king, n, p->side, &im);
+        if (im.side == p->side && im.w == p->w && im.b == p->b && im.k == p->k) {
             same++;
             continue;
         }
-        if (iw < rep->w || (iw == rep->w && (ib < rep->b || (ib == rep->b && ik < rep->k)))) {
-            rep->w = iw;
-            rep->b = ib;
-            rep->k = ik;
+        if (im.side < rep->side ||
+            (im.side == rep->side &&
+             (im.w < rep->w ||
+              (im.w == rep->w && (im.b < rep->b || (im.b == rep->b && im.k < rep->k)))))) {
+            rep->w = im.w;
+            rep->b = im.b;
+            rep->k = im.k;
+            rep->side = im.side;
             own = 0;
         }
     }
@@ -352,6 +372,8 @@ static int first_look(Work *w, Gen *g, uint64_t id, Decoded *dc) {
     const Egdb *e = w->e;
     int side = id >= w->half;
     Pos p;
+    if (side && w->swap)
+        return 0; /* every class has its representative with White to move */
     if (decode(e, w->sig, side, side ? id - w->half : id, &p, dc) < 0) {
         w->val[id] = GAP;
         return 0;
@@ -486,18 +508,8 @@ static void images(Work *w, const Pos *q, uint16_t code) {
         king[n++] = (uint8_t)HAS(q->k, s);
     }
     for (int i = 1; i < w->ng; i++) {
-        const uint8_t *g = w->g[i];
         Pos p = *q;
-        p.w = p.b = p.k = 0;
-        for (int j = 0; j < n; j++) {
-            bb_t t = BIT(g[sq[j]]);
-            if (black[j])
-                p.b |= t;
-            else
-                p.w |= t;
-            if (king[j])
-                p.k |= t;
-        }
+        image_of(w, i, sq, black, king, n, q->side, &p);
         w->val[slot_of(w, &p)] = code;
     }
 }
@@ -601,6 +613,33 @@ static int propagate(Work *w, EgStats *st) {
     }
 }
 
+/* The symmetries a signature's solve uses: the board's that keep the colours (the identity
+ * first), and where the signature is its own colour-swapped one (K+M v K+M, 2K v 2K) and the
+ * tables are the same for both colours, each of them after the colour swap (the half-turn
+ * with the colours and the side to move swapped, egdbsym.c) too. The half-turn commutes with
+ * every turn and reflection of the board, so they are a group twice the size. */
+static void symmetries_of(Work *w, const Egdb *e, const int sig[4], int kings_only) {
+    int nb = e->use_sym ? e->nsym[kings_only] : 1;
+    for (int i = 0; i < nb; i++) {
+        if (e->use_sym)
+            memcpy(w->g[i], e->sym[kings_only][i], MAXSQ);
+        else
+            for (int s = 0; s < MAXSQ; s++)
+                w->g[i][s] = (uint8_t)s;
+        w->gswap[i] = 0;
+    }
+    w->ng = nb;
+    w->swap = e->use_sym && e->symmetric && sig[0] == sig[2] && sig[1] == sig[3];
+    if (!w->swap)
+        return;
+    for (int i = 0; i < nb; i++) {
+        for (int s = 0; s < e->nsq; s++)
+            w->g[nb + i][s] = w->g[i][e->rot[s]];
+        w->gswap[nb + i] = 1;
+    }
+    w->ng = 2 * nb;
+}
+
 int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
     Work w;
     memset(&w, 0, sizeof w);
@@ -609,8 +648,7 @@ int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
     w.sig = sig;
     int kings_only = !sig[0] && !sig[2];
     w.lone = !(sig[0] + sig[1]) || !(sig[2] + sig[3]);
-    w.ng = e->use_sym ? e->nsym[kings_only] : 1;
-    w.g = (const uint8_t(*)[MAXSQ])e->sym[kings_only];
+    symmetries_of(&w, e, sig, kings_only);
     w.half = eg_half(e, sig[0], sig[1], sig[2], sig[3]);
     w.m = 2 * w.half;
     if (w.m >= 0x80000000ULL)
