@@ -126,42 +126,58 @@ uint64_t eg_half(const Egdb *e, int wm, int wk, int bm, int bk) {
 
 /* One pass over the pieces in square order (the solver calls it for every move it takes
  * back): a king's rank is its square less the men below it (a black king's, less the white
- * kings too), so counting what was passed gives each rank. */
-int eg_index(const Egdb *e, const Pos *p, int *sig, uint64_t *idx) {
-    uint64_t iw = 0, ib = 0, ikw = 0, ikb = 0;
-    int c0 = 0, c1 = 0, c2 = 0, c3 = 0, men = 0, taken = 0;
-    bb_t all = p->w | p->b;
-    while (all) {
-        uint64_t lo = (uint64_t)all;
-        int s = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(all >> 64));
-        all &= all - 1;
-        if (c0 + c1 + c2 + c3 >= EG_MAXP)
-            return -1;
-        int black = HAS(p->b, s);
-        if (HAS(p->k, s)) {
-            if (black) {
-                ikb += e->binom[s - taken][++c3];
-            } else {
-                ikw += e->binom[s - men][++c1];
-                taken++;
-            }
-            continue;
-        }
-        int r = e->man_rank[black][s];
-        if (r == 255)
-            return -1;
-        if (black)
-            ib += e->binom[r][++c2];
-        else
-            iw += e->binom[r][++c0];
-        men++;
-        taken++;
-    }
-    int f = e->nsq - c0 - c2;
-    *idx = ((iw * e->binom[e->nman[1]][c2] + ib) * e->binom[f][c1] + ikw) * e->binom[f - c1][c3] +
-           ikb;
-    *sig = eg_sig_code(c0, c1, c2, c3);
+ * kings too), so counting what was passed gives each rank. W is the word of the squares:
+ * 64 bits where the board fits in them (8x8, 10x10), else the core's two words. */
+#define INDEX_PASS(W, ctz)                                                                    \
+    uint64_t iw = 0, ib = 0, ikw = 0, ikb = 0;                                                \
+    int c0 = 0, c1 = 0, c2 = 0, c3 = 0, men = 0, taken = 0;                                   \
+    W all = (W)(p->w | p->b), pb = (W)p->b, pk = (W)p->k;                                     \
+    while (all) {                                                                             \
+        int s = ctz(all);                                                                     \
+        all &= all - 1;                                                                       \
+        if (c0 + c1 + c2 + c3 >= EG_MAXP)                                                     \
+            return -1;                                                                        \
+        int black = (int)((pb >> s) & 1);                                                     \
+        if ((pk >> s) & 1) {                                                                  \
+            if (black) {                                                                      \
+                ikb += e->binom[s - taken][++c3];                                             \
+            } else {                                                                          \
+                ikw += e->binom[s - men][++c1];                                               \
+                taken++;                                                                      \
+            }                                                                                 \
+            continue;                                                                         \
+        }                                                                                     \
+        int r = e->man_rank[black][s];                                                        \
+        if (r == 255)                                                                         \
+            return -1;                                                                        \
+        if (black)                                                                            \
+            ib += e->binom[r][++c2];                                                          \
+        else                                                                                  \
+            iw += e->binom[r][++c0];                                                          \
+        men++;                                                                                \
+        taken++;                                                                              \
+    }                                                                                         \
+    int f = e->nsq - c0 - c2;                                                                 \
+    *idx = ((iw * e->binom[e->nman[1]][c2] + ib) * e->binom[f][c1] + ikw) *                   \
+               e->binom[f - c1][c3] +                                                         \
+           ikb;                                                                               \
+    *sig = eg_sig_code(c0, c1, c2, c3);                                                       \
     return 0;
+
+static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+
+static int index_small(const Egdb *e, const Pos *p, int *sig, uint64_t *idx) {
+    INDEX_PASS(uint64_t, ctz64)
+}
+
+static int index_wide(const Egdb *e, const Pos *p, int *sig, uint64_t *idx) {
+    INDEX_PASS(bb_t, low)
+}
+
+int eg_index(const Egdb *e, const Pos *p, int *sig, uint64_t *idx) {
+    if (e->nsq <= 64)
+        return index_small(e, p, sig, idx);
+    return index_wide(e, p, sig, idx);
 }
 
 /* The largest c below top with C(c, i) <= x (binomials grow with c). */
@@ -181,7 +197,7 @@ static inline int largest(const Egdb *e, uint64_t x, int i, int top) {
 static void unrank(const Egdb *e, uint64_t x, int k, int n, int *ranks) {
     int c = n - 1;
     for (int i = k; i >= 1; i--) {
-        c = largest(e, x, i, c);
+        c = i == 1 ? (int)x : largest(e, x, i, c); /* C(c, 1) = c */
         x -= e->binom[c][i];
         ranks[k - i] = c--;
     }
@@ -285,6 +301,7 @@ typedef struct {
                                                 * no class's representative */
     uint8_t g[2 * 8][MAXSQ];                   /* each symmetry's map of the squares */
     uint8_t gswap[2 * 8];                      /* it swaps the colours and the side to move */
+    int small;                                 /* the board fits in 64 bits */
 } Work;
 
 /* The image of a position by symmetry i (the colours and the side to move swapped by the
@@ -293,6 +310,19 @@ static void image_of(const Work *w, int i, const uint8_t *sq, const uint8_t *bla
                      const uint8_t *king, int n, int side, Pos *out) {
     const uint8_t *g = w->g[i];
     int sw = w->gswap[i];
+    if (w->small) { /* the board fits in 64 bits */
+        uint64_t sw64[2] = {0, 0}, k64 = 0;
+        for (int j = 0; j < n; j++) {
+            uint64_t t = 1ULL << g[sq[j]];
+            sw64[black[j] ^ sw] |= t;
+            k64 |= king[j] ? t : 0;
+        }
+        out->w = sw64[0];
+        out->b = sw64[1];
+        out->k = k64;
+        out->side = side ^ sw;
+        return;
+    }
     bb_t iw = 0, ib = 0, ik = 0;
     for (int j = 0; j < n; j++) {
         bb_t t = BIT(g[sq[j]]);
@@ -514,10 +544,56 @@ static void images(Work *w, const Pos *q, uint16_t code) {
     }
 }
 
+/* The positions a move is taken back to, in batches: the solver's time goes to waiting for
+ * their values (random places of arrays far larger than the caches), so a batch asks for
+ * them all first (prefetch) and reads them after. Values only go from undecided to decided,
+ * and each is read again just before it is used, so the batch decides as one at a time. */
+#define BATCH 48
+
+typedef struct {
+    Pos p;
+    uint64_t pid;
+    int units;
+} Cand;
+
+static inline void ask(const Work *w, uint64_t pid) {
+    __builtin_prefetch(&w->val[pid]);
+}
+
+/* The predecessors in c (their own slots asked for): those undecided, to their class's
+ * representative (with the units their move stands for), which must have no capture (the
+ * first pass marked those), and no king in a variant the first king wins. */
+static void settle(Work *w, Cand *c, int n, int child_won, int t, int qclass) {
+    const Table *tb = w->e->t;
+    Pos rep;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t pid = c[i].pid;
+        if (w->val[pid])
+            continue; /* decided already (or an image of a position decided) */
+        int pstab = 1;
+        if (w->ng > 1 && !represent(w, &c[i].p, &rep, &pstab)) {
+            pid = slot_of(w, &rep);
+            ask(w, pid);
+        }
+        __builtin_prefetch(&w->rem[pid]);
+        __builtin_prefetch(&w->capt[pid >> 3]);
+        c[k] = c[i];
+        c[k].pid = pid;
+        c[k++].units = pstab * qclass;
+    }
+    for (int i = 0; i < k; i++) {
+        uint64_t pid = c[i].pid;
+        if (w->val[pid] || (tb->first_king_wins && c[i].p.k) ||
+            (w->capt[pid >> 3] >> (pid & 7) & 1))
+            continue;
+        child_decided(w, pid, child_won, t, c[i].units);
+    }
+}
+
 /* Take back the quiet moves that led to position id (decided at ply t - 1). */
 static void take_back(Work *w, uint64_t id, int t) {
     const Egdb *e = w->e;
-    const Table *tb = e->t;
     int qside = id >= w->half;
     Pos q;
     if (eg_decode(e, w->sig, qside, qside ? id - w->half : id, &q) < 0)
@@ -531,7 +607,8 @@ static void take_back(Work *w, uint64_t id, int t) {
     if (w->ng > 1)
         images(w, &q, w->val[id]);
     bb_t own = mover ? q.b : q.w, occ = q.w | q.b;
-    int d;
+    Cand c[BATCH];
+    int nc = 0, d;
     EACH(d, own) {
         int king = HAS(q.k, d);
         int n = king ? e->rk_n[d] : e->rm_n[mover][d];
@@ -541,32 +618,27 @@ static void take_back(Work *w, uint64_t id, int t) {
                 continue;
             if (king ? (e->rk_between[d][j] & occ) != 0 : !HAS(e->man_ok[mover], o))
                 continue;
-            Pos p = q;
+            /* the move o-d is one of p's quiet moves by the tables (the squares between
+             * empty); a man came from a square it may stand on: p is indexed */
+            Pos *p = &c[nc].p;
+            *p = q;
             bb_t swap = BIT(o) | BIT(d);
             if (mover)
-                p.b ^= swap;
+                p->b ^= swap;
             else
-                p.w ^= swap;
+                p->w ^= swap;
             if (king)
-                p.k ^= swap;
-            p.side = mover;
-            int pstab = 1; /* (a man came from a square it may stand on: p is indexed) */
-            uint64_t pid = slot_of(w, &p);
-            if (w->val[pid])
-                continue; /* decided already (or an image of a position decided) */
-            if (w->ng > 1 && !represent(w, &p, &rep, &pstab)) {
-                pid = slot_of(w, &rep);
-                if (w->val[pid])
-                    continue;
+                p->k ^= swap;
+            p->side = mover;
+            c[nc].pid = slot_of(w, p);
+            ask(w, c[nc++].pid);
+            if (nc == BATCH) {
+                settle(w, c, nc, child_won, t, qclass);
+                nc = 0;
             }
-            /* the move o-d is one of p's quiet moves by the tables (the squares between
-             * empty); p must have no capture (the first pass marked those), and no king in
-             * a variant the first king wins */
-            if ((tb->first_king_wins && p.k) || (w->capt[pid >> 3] >> (pid & 7) & 1))
-                continue;
-            child_decided(w, pid, child_won, t, pstab * qclass);
         }
     }
+    settle(w, c, nc, child_won, t, qclass);
 }
 
 /* The value of a position not solved itself: its class's lowest position's (GAP: a gap). */
@@ -649,6 +721,7 @@ int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
     int kings_only = !sig[0] && !sig[2];
     w.lone = !(sig[0] + sig[1]) || !(sig[2] + sig[3]);
     symmetries_of(&w, e, sig, kings_only);
+    w.small = e->nsq <= 64;
     w.half = eg_half(e, sig[0], sig[1], sig[2], sig[3]);
     w.m = 2 * w.half;
     if (w.m >= 0x80000000ULL)
