@@ -125,8 +125,10 @@ class Retro:
         """How many board symmetries (turns and reflections keeping the colours, the
         identity included; checked from the tables, ``src/egdbsym.c``) :meth:`solve` uses for
         a signature with men and for kings alone: it solves one position of each class and
-        reads the others off it. ``use``: turn them off (``False``: every position solved)
-        or on.
+        reads the others off it; a signature that is its own colour-swapped one (K+M v K+M)
+        takes each of them once more after the colour swap, where :attr:`symmetric`, and is
+        solved on White's half. ``use``: turn them off (``False``: every position solved, the
+        colour swap within a signature too) or on.
 
         Example:
             >>> from pdnkit.rules import get_rules

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pdnkit.core.retro import Retro
-from pdnkit.egdb.index import Signature, build_order
+from pdnkit.egdb.index import Signature, build_order, leads_to
 
 from .support import compiled, egdb_variants
 
@@ -98,3 +98,36 @@ def test_solved_by_classes_equals_every_position_solved(name: str, sigs) -> None
     from pdnkit.rules import get_rules
 
     _both_ways(compiled(get_rules(name)).retro, sigs)  # (a new index of its own)
+
+
+def _own_swap_both_ways(name: str, targets: list[Signature]) -> None:
+    """What the targets lead to solved once (by classes), then each target both ways."""
+    from pdnkit.rules import get_rules
+
+    retro = compiled(get_rules(name)).retro
+    retro.board_symmetries(True)
+    for sig in build_order(max(s.pieces for s in targets)):
+        wanted = {s for t in targets for s in leads_to(t)}
+        if sig not in wanted:
+            continue
+        if sig in targets:
+            _both_ways(retro, [sig])
+        else:
+            solved = retro.solve(sig)
+            retro.add(sig, solved.width, solved.codes)
+
+
+@pytest.mark.parametrize(("name", "targets"), [
+    ("english", [Signature(1, 1, 1, 1), Signature(0, 2, 0, 2)]),
+    pytest.param("english", [Signature(2, 0, 2, 0)], marks=pytest.mark.slow),
+    ("russian", [Signature(1, 1, 1, 1), Signature(0, 2, 0, 2)]),
+    ("giveaway", [Signature(0, 2, 0, 2)]),
+    pytest.param("turkish", [Signature(0, 2, 0, 2)], marks=pytest.mark.slow),
+    pytest.param("turkish", [Signature(1, 1, 1, 1)], marks=pytest.mark.slow)])
+def test_a_signature_its_own_colour_swap_solved_by_halves_equals_every_position(
+        name: str, targets: list[Signature]) -> None:
+    """K+M v K+M and 2K v 2K are their own colour-swapped signatures: the solver decides
+    only the positions with White to move (one of each class under the board symmetries and
+    the colour swap) and reads Black's off them; the codes are those of solving every
+    position of both sides."""
+    _own_swap_both_ways(name, targets)

@@ -126,42 +126,58 @@ uint64_t eg_half(const Egdb *e, int wm, int wk, int bm, int bk) {
 
 /* One pass over the pieces in square order (the solver calls it for every move it takes
  * back): a king's rank is its square less the men below it (a black king's, less the white
- * kings too), so counting what was passed gives each rank. */
-int eg_index(const Egdb *e, const Pos *p, int *sig, uint64_t *idx) {
-    uint64_t iw = 0, ib = 0, ikw = 0, ikb = 0;
-    int c0 = 0, c1 = 0, c2 = 0, c3 = 0, men = 0, taken = 0;
-    bb_t all = p->w | p->b;
-    while (all) {
-        uint64_t lo = (uint64_t)all;
-        int s = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(all >> 64));
-        all &= all - 1;
-        if (c0 + c1 + c2 + c3 >= EG_MAXP)
-            return -1;
-        int black = HAS(p->b, s);
-        if (HAS(p->k, s)) {
-            if (black) {
-                ikb += e->binom[s - taken][++c3];
-            } else {
-                ikw += e->binom[s - men][++c1];
-                taken++;
-            }
-            continue;
-        }
-        int r = e->man_rank[black][s];
-        if (r == 255)
-            return -1;
-        if (black)
-            ib += e->binom[r][++c2];
-        else
-            iw += e->binom[r][++c0];
-        men++;
-        taken++;
-    }
-    int f = e->nsq - c0 - c2;
-    *idx = ((iw * e->binom[e->nman[1]][c2] + ib) * e->binom[f][c1] + ikw) * e->binom[f - c1][c3] +
-           ikb;
-    *sig = eg_sig_code(c0, c1, c2, c3);
+ * kings too), so counting what was passed gives each rank. W is the word of the squares:
+ * 64 bits where the board fits in them (8x8, 10x10), else the core's two words. */
+#define INDEX_PASS(W, ctz)                                                                    \
+    uint64_t iw = 0, ib = 0, ikw = 0, ikb = 0;                                                \
+    int c0 = 0, c1 = 0, c2 = 0, c3 = 0, men = 0, taken = 0;                                   \
+    W all = (W)(p->w | p->b), pb = (W)p->b, pk = (W)p->k;                                     \
+    while (all) {                                                                             \
+        int s = ctz(all);                                                                     \
+        all &= all - 1;                                                                       \
+        if (c0 + c1 + c2 + c3 >= EG_MAXP)                                                     \
+            return -1;                                                                        \
+        int black = (int)((pb >> s) & 1);                                                     \
+        if ((pk >> s) & 1) {                                                                  \
+            if (black) {                                                                      \
+                ikb += e->binom[s - taken][++c3];                                             \
+            } else {                                                                          \
+                ikw += e->binom[s - men][++c1];                                               \
+                taken++;                                                                      \
+            }                                                                                 \
+            continue;                                                                         \
+        }                                                                                     \
+        int r = e->man_rank[black][s];                                                        \
+        if (r == 255)                                                                         \
+            return -1;                                                                        \
+        if (black)                                                                            \
+            ib += e->binom[r][++c2];                                                          \
+        else                                                                                  \
+            iw += e->binom[r][++c0];                                                          \
+        men++;                                                                                \
+        taken++;                                                                              \
+    }                                                                                         \
+    int f = e->nsq - c0 - c2;                                                                 \
+    *idx = ((iw * e->binom[e->nman[1]][c2] + ib) * e->binom[f][c1] + ikw) *                   \
+               e->binom[f - c1][c3] +                                                         \
+           ikb;                                                                               \
+    *sig = eg_sig_code(c0, c1, c2, c3);                                                       \
     return 0;
+
+static inline int ctz64(uint64_t x) { return __builtin_ctzll(x); }
+
+static int index_small(const Egdb *e, const Pos *p, int *sig, uint64_t *idx) {
+    INDEX_PASS(uint64_t, ctz64)
+}
+
+static int index_wide(const Egdb *e, const Pos *p, int *sig, uint64_t *idx) {
+    INDEX_PASS(bb_t, low)
+}
+
+int eg_index(const Egdb *e, const Pos *p, int *sig, uint64_t *idx) {
+    if (e->nsq <= 64)
+        return index_small(e, p, sig, idx);
+    return index_wide(e, p, sig, idx);
 }
 
 /* The largest c below top with C(c, i) <= x (binomials grow with c). */
@@ -181,7 +197,7 @@ static inline int largest(const Egdb *e, uint64_t x, int i, int top) {
 static void unrank(const Egdb *e, uint64_t x, int k, int n, int *ranks) {
     int c = n - 1;
     for (int i = k; i >= 1; i--) {
-        c = largest(e, x, i, c);
+        c = i == 1 ? (int)x : largest(e, x, i, c); /* C(c, 1) = c */
         x -= e->binom[c][i];
         ranks[k - i] = c--;
     }
@@ -280,15 +296,54 @@ typedef struct {
     uint64_t *ev_start;
     int last_event;
     int lone;                                  /* one side has no piece: nothing to take back */
-    int ng;                                    /* board symmetries used (identity first) */
-    const uint8_t (*g)[MAXSQ];
+    int ng;                                    /* symmetries used (identity first) */
+    int swap;                                  /* half of them swap the colours: side 1 holds
+                                                * no class's representative */
+    uint8_t g[2 * 8][MAXSQ];                   /* each symmetry's map of the squares */
+    uint8_t gswap[2 * 8];                      /* it swaps the colours and the side to move */
+    int small;                                 /* the board fits in 64 bits */
 } Work;
 
-/* The class of a position under the board symmetries (egdbsym.c): its representative, the
- * image with the smallest (white, black, kings) bitboards, into rep, and how many of the
+/* The image of a position by symmetry i (the colours and the side to move swapped by the
+ * colour symmetries), from its pieces' squares, colours and kinds. */
+static void image_of(const Work *w, int i, const uint8_t *sq, const uint8_t *black,
+                     const uint8_t *king, int n, int side, Pos *out) {
+    const uint8_t *g = w->g[i];
+    int sw = w->gswap[i];
+    if (w->small) { /* the board fits in 64 bits */
+        uint64_t sw64[2] = {0, 0}, k64 = 0;
+        for (int j = 0; j < n; j++) {
+            uint64_t t = 1ULL << g[sq[j]];
+            sw64[black[j] ^ sw] |= t;
+            k64 |= king[j] ? t : 0;
+        }
+        out->w = sw64[0];
+        out->b = sw64[1];
+        out->k = k64;
+        out->side = side ^ sw;
+        return;
+    }
+    bb_t iw = 0, ib = 0, ik = 0;
+    for (int j = 0; j < n; j++) {
+        bb_t t = BIT(g[sq[j]]);
+        if (black[j] ^ sw)
+            ib |= t;
+        else
+            iw |= t;
+        if (king[j])
+            ik |= t;
+    }
+    out->w = iw;
+    out->b = ib;
+    out->k = ik;
+    out->side = side ^ sw;
+}
+
+/* The class of a position under the symmetries (egdbsym.c): its representative, the image
+ * with the smallest (side to move, white, black, kings), into rep, and how many of the
  * symmetries leave it as it is (stab). Returns whether p is its class's representative. The
  * solver decides the representatives only; a move into a class counts with a weight
- * (child_decided). */
+ * (child_decided). With the colour swap, every representative has White to move. */
 static int represent(const Work *w, const Pos *p, Pos *rep, int *stab) {
     *rep = *p;
     int same = 1, own = 1, n = 0, s;
@@ -299,25 +354,20 @@ static int represent(const Work *w, const Pos *p, Pos *rep, int *stab) {
         king[n++] = (uint8_t)HAS(p->k, s);
     }
     for (int i = 1; i < w->ng; i++) {
-        const uint8_t *g = w->g[i];
-        bb_t iw = 0, ib = 0, ik = 0;
-        for (int j = 0; j < n; j++) {
-            bb_t t = BIT(g[sq[j]]);
-            if (black[j])
-                ib |= t;
-            else
-                iw |= t;
-            if (king[j])
-                ik |= t;
-        }
-        if (iw == p->w && ib == p->b && ik == p->k) {
+        Pos im;
+        image_of(w, i, sq, black, king, n, p->side, &im);
+        if (im.side == p->side && im.w == p->w && im.b == p->b && im.k == p->k) {
             same++;
             continue;
         }
-        if (iw < rep->w || (iw == rep->w && (ib < rep->b || (ib == rep->b && ik < rep->k)))) {
-            rep->w = iw;
-            rep->b = ib;
-            rep->k = ik;
+        if (im.side < rep->side ||
+            (im.side == rep->side &&
+             (im.w < rep->w ||
+              (im.w == rep->w && (im.b < rep->b || (im.b == rep->b && im.k < rep->k)))))) {
+            rep->w = im.w;
+            rep->b = im.b;
+            rep->k = im.k;
+            rep->side = im.side;
             own = 0;
         }
     }
@@ -352,6 +402,8 @@ static int first_look(Work *w, Gen *g, uint64_t id, Decoded *dc) {
     const Egdb *e = w->e;
     int side = id >= w->half;
     Pos p;
+    if (side && w->swap)
+        return 0; /* every class has its representative with White to move */
     if (decode(e, w->sig, side, side ? id - w->half : id, &p, dc) < 0) {
         w->val[id] = GAP;
         return 0;
@@ -486,26 +538,62 @@ static void images(Work *w, const Pos *q, uint16_t code) {
         king[n++] = (uint8_t)HAS(q->k, s);
     }
     for (int i = 1; i < w->ng; i++) {
-        const uint8_t *g = w->g[i];
         Pos p = *q;
-        p.w = p.b = p.k = 0;
-        for (int j = 0; j < n; j++) {
-            bb_t t = BIT(g[sq[j]]);
-            if (black[j])
-                p.b |= t;
-            else
-                p.w |= t;
-            if (king[j])
-                p.k |= t;
-        }
+        image_of(w, i, sq, black, king, n, q->side, &p);
         w->val[slot_of(w, &p)] = code;
+    }
+}
+
+/* The positions a move is taken back to, in batches: the solver's time goes to waiting for
+ * their values (random places of arrays far larger than the caches), so a batch asks for
+ * them all first (prefetch) and reads them after. Values only go from undecided to decided,
+ * and each is read again just before it is used, so the batch decides as one at a time. */
+#define BATCH 48
+
+typedef struct {
+    Pos p;
+    uint64_t pid;
+    int units;
+} Cand;
+
+static inline void ask(const Work *w, uint64_t pid) {
+    __builtin_prefetch(&w->val[pid]);
+}
+
+/* The predecessors in c (their own slots asked for): those undecided, to their class's
+ * representative (with the units their move stands for), which must have no capture (the
+ * first pass marked those), and no king in a variant the first king wins. */
+static void settle(Work *w, Cand *c, int n, int child_won, int t, int qclass) {
+    const Table *tb = w->e->t;
+    Pos rep;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t pid = c[i].pid;
+        if (w->val[pid])
+            continue; /* decided already (or an image of a position decided) */
+        int pstab = 1;
+        if (w->ng > 1 && !represent(w, &c[i].p, &rep, &pstab)) {
+            pid = slot_of(w, &rep);
+            ask(w, pid);
+        }
+        __builtin_prefetch(&w->rem[pid]);
+        __builtin_prefetch(&w->capt[pid >> 3]);
+        c[k] = c[i];
+        c[k].pid = pid;
+        c[k++].units = pstab * qclass;
+    }
+    for (int i = 0; i < k; i++) {
+        uint64_t pid = c[i].pid;
+        if (w->val[pid] || (tb->first_king_wins && c[i].p.k) ||
+            (w->capt[pid >> 3] >> (pid & 7) & 1))
+            continue;
+        child_decided(w, pid, child_won, t, c[i].units);
     }
 }
 
 /* Take back the quiet moves that led to position id (decided at ply t - 1). */
 static void take_back(Work *w, uint64_t id, int t) {
     const Egdb *e = w->e;
-    const Table *tb = e->t;
     int qside = id >= w->half;
     Pos q;
     if (eg_decode(e, w->sig, qside, qside ? id - w->half : id, &q) < 0)
@@ -519,7 +607,8 @@ static void take_back(Work *w, uint64_t id, int t) {
     if (w->ng > 1)
         images(w, &q, w->val[id]);
     bb_t own = mover ? q.b : q.w, occ = q.w | q.b;
-    int d;
+    Cand c[BATCH];
+    int nc = 0, d;
     EACH(d, own) {
         int king = HAS(q.k, d);
         int n = king ? e->rk_n[d] : e->rm_n[mover][d];
@@ -529,32 +618,27 @@ static void take_back(Work *w, uint64_t id, int t) {
                 continue;
             if (king ? (e->rk_between[d][j] & occ) != 0 : !HAS(e->man_ok[mover], o))
                 continue;
-            Pos p = q;
+            /* the move o-d is one of p's quiet moves by the tables (the squares between
+             * empty); a man came from a square it may stand on: p is indexed */
+            Pos *p = &c[nc].p;
+            *p = q;
             bb_t swap = BIT(o) | BIT(d);
             if (mover)
-                p.b ^= swap;
+                p->b ^= swap;
             else
-                p.w ^= swap;
+                p->w ^= swap;
             if (king)
-                p.k ^= swap;
-            p.side = mover;
-            int pstab = 1; /* (a man came from a square it may stand on: p is indexed) */
-            uint64_t pid = slot_of(w, &p);
-            if (w->val[pid])
-                continue; /* decided already (or an image of a position decided) */
-            if (w->ng > 1 && !represent(w, &p, &rep, &pstab)) {
-                pid = slot_of(w, &rep);
-                if (w->val[pid])
-                    continue;
+                p->k ^= swap;
+            p->side = mover;
+            c[nc].pid = slot_of(w, p);
+            ask(w, c[nc++].pid);
+            if (nc == BATCH) {
+                settle(w, c, nc, child_won, t, qclass);
+                nc = 0;
             }
-            /* the move o-d is one of p's quiet moves by the tables (the squares between
-             * empty); p must have no capture (the first pass marked those), and no king in
-             * a variant the first king wins */
-            if ((tb->first_king_wins && p.k) || (w->capt[pid >> 3] >> (pid & 7) & 1))
-                continue;
-            child_decided(w, pid, child_won, t, pstab * qclass);
         }
     }
+    settle(w, c, nc, child_won, t, qclass);
 }
 
 /* The value of a position not solved itself: its class's lowest position's (GAP: a gap). */
@@ -601,6 +685,33 @@ static int propagate(Work *w, EgStats *st) {
     }
 }
 
+/* The symmetries a signature's solve uses: the board's that keep the colours (the identity
+ * first), and where the signature is its own colour-swapped one (K+M v K+M, 2K v 2K) and the
+ * tables are the same for both colours, each of them after the colour swap (the half-turn
+ * with the colours and the side to move swapped, egdbsym.c) too. The half-turn commutes with
+ * every turn and reflection of the board, so they are a group twice the size. */
+static void symmetries_of(Work *w, const Egdb *e, const int sig[4], int kings_only) {
+    int nb = e->use_sym ? e->nsym[kings_only] : 1;
+    for (int i = 0; i < nb; i++) {
+        if (e->use_sym)
+            memcpy(w->g[i], e->sym[kings_only][i], MAXSQ);
+        else
+            for (int s = 0; s < MAXSQ; s++)
+                w->g[i][s] = (uint8_t)s;
+        w->gswap[i] = 0;
+    }
+    w->ng = nb;
+    w->swap = e->use_sym && e->symmetric && sig[0] == sig[2] && sig[1] == sig[3];
+    if (!w->swap)
+        return;
+    for (int i = 0; i < nb; i++) {
+        for (int s = 0; s < e->nsq; s++)
+            w->g[nb + i][s] = w->g[i][e->rot[s]];
+        w->gswap[nb + i] = 1;
+    }
+    w->ng = 2 * nb;
+}
+
 int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
     Work w;
     memset(&w, 0, sizeof w);
@@ -609,8 +720,8 @@ int eg_solve(const Egdb *e, const int sig[4], uint16_t *out, EgStats *st) {
     w.sig = sig;
     int kings_only = !sig[0] && !sig[2];
     w.lone = !(sig[0] + sig[1]) || !(sig[2] + sig[3]);
-    w.ng = e->use_sym ? e->nsym[kings_only] : 1;
-    w.g = (const uint8_t(*)[MAXSQ])e->sym[kings_only];
+    symmetries_of(&w, e, sig, kings_only);
+    w.small = e->nsq <= 64;
     w.half = eg_half(e, sig[0], sig[1], sig[2], sig[3]);
     w.m = 2 * w.half;
     if (w.m >= 0x80000000ULL)
