@@ -28,17 +28,17 @@ Example:
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import io
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    import json
+
     from pdnkit.validation.report import GameReport
 
 
@@ -76,8 +76,15 @@ class Style:
     codes: tuple[frozenset[str] | None, frozenset[str]] | None = None
     track: bool = False
 
-#: ``json.dumps(obj, ensure_ascii=False)``'s encoder, made once (``dumps`` makes one a call)
-_JSON = json.JSONEncoder(ensure_ascii=False)
+
+@cache
+def _json_encoder() -> json.JSONEncoder:
+    """``json.dumps(obj, ensure_ascii=False)``'s encoder, made once (``dumps`` makes one a
+    call) by the first JSON line (a text or CSV run never loads ``json``)."""
+    import json
+
+    return json.JSONEncoder(ensure_ascii=False)
+
 #: games a digest of a run in one process holds before it is written (the output streams
 #: in steps of this many games; a worker's digest holds its whole part)
 DIGEST_GAMES = 64
@@ -164,17 +171,19 @@ class Digest:
             self.pieces.append(text)
 
     def _jsonl(self, report: GameReport) -> None:
-        text = _JSON.encode(report.to_dict()) + "\n"
+        text = _json_encoder().encode(report.to_dict()) + "\n"
         if report.file_level:
             self.pieces.append(text)
             return
         head = self._heads.get(report.file)
         if head is None:
             head = self._heads[report.file] = (
-                '{"file": ' + json.dumps(report.file, ensure_ascii=False) + ', "index": ')
+                '{"file": ' + _json_encoder().encode(report.file) + ', "index": ')
         self._numbered(text, head, report.index)
 
     def _csv(self, report: GameReport) -> None:
+        import csv  # loaded by a CSV run alone
+
         style = self.style
         assert style.csv_rows is not None, "a CSV digest needs Style.csv_rows"
         rows = style.csv_rows(report, style.fmt == "csv-raw")
