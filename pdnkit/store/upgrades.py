@@ -290,6 +290,12 @@ def _position_index(src: Sources) -> None:
     ``pdnkit.store.posindex:rebuild_index`` (below) makes it."""
 
 
+@version_step(8, "the squares of each game (game_squares), made from the stored positions")
+def _game_squares(src: Sources) -> None:
+    """Nothing to rewrite: the table starts empty, the fill step
+    ``pdnkit.store.gamesquares:fill_squares`` (below) makes it."""
+
+
 def fill_result_source(con: duckdb.DuckDBPyConnection) -> None:
     """Fill ``games.result_source`` of stored games from their tags: ``tag`` where a result
     tag (``Result``, ``Risultato`` ... under any case) holds ``result_raw``, ``terminator``
@@ -377,6 +383,9 @@ register_fill("games", ["opening_code", "opening_name", "opening_ply"],
 # the position index, from the stored positions
 register_fill("position_index", ["key", "game_block"], "pdnkit.store.posindex:rebuild_index",
               what="position_index from the stored positions")
+# the squares of each game, from the stored positions
+register_fill("game_squares", ["game_id", "wm", "occ"], "pdnkit.store.gamesquares:fill_squares",
+              what="game_squares from the stored positions")
 # the groups of copies, from the moves and tags (after the openings: the novelties are then
 # computed again among the games counted once)
 register_fill("games", ["duplicate_of", "duplicate_kind"], "pdnkit.store.copies:fill_upgrade",
