@@ -124,7 +124,7 @@ def without_squares(fn: Callable[[], Any]) -> Callable[[], Any]:
 
     def run() -> Any:
         saved = searching.NARROW_SHARE, searching.KINGS_FIRST
-        searching.NARROW_SHARE, searching.KINGS_FIRST = 0.0, False
+        searching.NARROW_SHARE, searching.KINGS_FIRST = -1.0, False
         try:
             return fn()
         finally:

@@ -687,24 +687,26 @@ def search(
         tests = [k for k in kings if k is not None]
         one_column = bool(tests) and len(tests) == len(kings) and len(
             {col for col, _ in tests}) == 1
+        kings_first = None
         if KINGS_FIRST and narrow and source is None and one_column:
             # the kings' column tested first, alone (a test DuckDB applies as it scans)
             test = " OR ".join(t for _, t in tests)
-            source = (f"(WITH k AS MATERIALIZED (SELECT p.game_id, p.ply, p.layout, "
+            kings_first = (f"(WITH k AS MATERIALIZED (SELECT p.game_id, p.ply, p.layout, "
                       f"p.black, p.wm, p.wk, p.bm, p.bk FROM {bits_source(con)} p "
                       f"WHERE {test}) SELECT * FROM k)")
         return _run(con, " OR ".join(branches), move_branches, q.after is not None, where,
                     params, first, limit, source,
-                    " OR ".join(game_branches) if narrow else None)
+                    " OR ".join(game_branches) if narrow else None, kings_first)
 
 
 def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], after: bool,
          where: str, params: list[SqlParam], first: bool, limit: int | None,
-         source: str | None = None, games: str | None = None) -> pd.DataFrame:
+         source: str | None = None, games: str | None = None,
+         kings_first: str | None = None) -> pd.DataFrame:
     """Run a search in steps, each kept in a temporary table: (the matching moves,) the
     matching positions (read from ``source`` where given, else from the games whose
-    squares meet ``games`` where few do, else every position), then their games, moves
-    and FEN. Real tables with real row counts
+    squares meet ``games`` where few do, else from ``kings_first`` where given, else every
+    position), then their games, moves and FEN. Real tables with real row counts
     let DuckDB join the few hits to the big tables (in one query it joined the big tables
     first), and a read-only connection may create temporary tables."""
     import uuid
@@ -716,6 +718,7 @@ def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], af
         bits = bits_source(con)
         if games is not None and source is None and _candidates(con, games, cand):
             source = f"(SELECT b.* FROM {bits} b WHERE b.game_id IN (SELECT game_id FROM {cand}))"
+        source = source or kings_first
         src = f"{source or bits} p"  # (``source``: the rows that may match, from the index)
         if move_branches:
             con.execute(f"CREATE TEMP TABLE _pdnkit_mv_{tag} AS SELECT * FROM moves m "
@@ -759,7 +762,7 @@ def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], af
 KINGS_FIRST = True
 #: the share of the games past which a pattern reads every position rather than those of
 #: the games whose squares can hold it (reading a game's positions by its number costs
-#: more per row than the scan)
+#: more per row than the scan; below 0: never)
 NARROW_SHARE = 0.05
 
 

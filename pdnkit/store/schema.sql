@@ -219,11 +219,11 @@ CREATE TABLE IF NOT EXISTS game_squares (
     bm           UBIGINT NOT NULL,      -- ... a black man
     bk           UBIGINT NOT NULL,      -- ... a black king
     occ          UBIGINT NOT NULL,      -- squares 1-64 occupied in every position
-    wm_high      UBIGINT,               -- the same on squares 65 and up (NULL: none)
-    wk_high      UBIGINT,
-    bm_high      UBIGINT,
-    bk_high      UBIGINT,
-    occ_high     UBIGINT
+    wm_high      UBIGINT,               -- wm on squares 65 and up (NULL: none)
+    wk_high      UBIGINT,               -- wk on squares 65 and up
+    bm_high      UBIGINT,               -- bm on squares 65 and up
+    bk_high      UBIGINT,               -- bk on squares 65 and up
+    occ_high     UBIGINT                -- occ on squares 65 and up (NULL: a smaller board)
 );
 
 -- One row per board and notation: names[n] is the FEN name of square n.

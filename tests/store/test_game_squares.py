@@ -113,7 +113,7 @@ def _pattern(rng: random.Random, row: tuple[int, ...], n: int) -> str:
 
 
 def _scan(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(searching, "NARROW_SHARE", 0.0)
+    monkeypatch.setattr(searching, "NARROW_SHARE", -1.0)
     monkeypatch.setattr(searching, "KINGS_FIRST", False)
 
 
@@ -140,9 +140,13 @@ def test_generated_patterns_equal_the_scan(db: Path, monkeypatch: pytest.MonkeyP
     fast = [search(con, **kw) for kw in cases]
     assert sum(len(df) > 0 for df in fast) >= 45
     assert any(len(df) for df, kw in zip(fast, cases, strict=True) if "K" in str(kw["pattern"]))
+    monkeypatch.setattr(searching, "NARROW_SHARE", -1.0)  # the kings' column first alone
+    first = [search(con, **kw) for kw in cases]
     _scan(monkeypatch)
-    for kw, got in zip(cases, fast, strict=True):
-        pd.testing.assert_frame_equal(got, search(con, **kw), obj=str(kw))
+    for kw, got, kings in zip(cases, fast, first, strict=True):
+        scan = search(con, **kw)
+        pd.testing.assert_frame_equal(got, scan, obj=str(kw))
+        pd.testing.assert_frame_equal(kings, scan, obj=str(kw))
 
 
 def test_a_pattern_no_game_can_hold_reads_no_position(db: Path) -> None:
