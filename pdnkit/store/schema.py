@@ -411,7 +411,7 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
         >>> import duckdb
         >>> con = duckdb.connect()
         >>> ensure_schema(con); schema_version(con)
-        7
+        8
     """
     meta = schema_meta(con, table_columns(con))
     if meta is None:
