@@ -116,6 +116,22 @@ def without_index(fn: Callable[[], Any]) -> Callable[[], Any]:
     return run
 
 
+def without_squares(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """``fn`` run with the squares of each game (``game_squares``) and the kings' column
+    first left out (every position read: the scan they replace), to compare side by
+    side."""
+    import pdnkit.stats.search as searching
+
+    def run() -> Any:
+        saved = searching.NARROW_SHARE, searching.KINGS_FIRST
+        searching.NARROW_SHARE, searching.KINGS_FIRST = -1.0, False
+        try:
+            return fn()
+        finally:
+            searching.NARROW_SHARE, searching.KINGS_FIRST = saved
+    return run
+
+
 def sizes(db: Path) -> dict[str, float]:
     """MB per table (its storage blocks, a zstd segment's extra blocks included) and of
     the file."""
@@ -174,10 +190,21 @@ def timings(db: Path, repeat: int) -> list[tuple[str, float, int]]:
     cases: list[tuple[str, Callable[[], Any]]] = [
         ('search --pattern "W28,K33:B19:E23"',
          lambda: pdnkit.search(con, pattern="W28,K33:B19:E23")),
+        ('search --pattern "W28,K33:B19:E23", scan',
+         without_squares(lambda: pdnkit.search(con, pattern="W28,K33:B19:E23"))),
+        ('search --pattern "WK1:BK50"', lambda: pdnkit.search(con, pattern="WK1:BK50")),
+        ('search --pattern "WK1:BK50", scan',
+         without_squares(lambda: pdnkit.search(con, pattern="WK1:BK50"))),
+        ('search --pattern "W22-23,27-28:B17-19"',
+         lambda: pdnkit.search(con, pattern="W22-23,27-28:B17-19")),
+        ('search --pattern "W22-23,27-28:B17-19", scan',
+         without_squares(lambda: pdnkit.search(con, pattern="W22-23,27-28:B17-19"))),
         ('search --pattern "W28:B19:E23" --first',
          lambda: pdnkit.search(con, pattern="W28:B19:E23", first=True)),
         ('search --pattern "W28,K33:B19:E23" --mirror',
          lambda: pdnkit.search(con, pattern="W28,K33:B19:E23", mirror=True)),
+        ('search --pattern "W28,K33:B19:E23" --mirror, scan',
+         without_squares(lambda: pdnkit.search(con, pattern="W28,K33:B19:E23", mirror=True))),
         ("search --fen (ply 20 of game 1)", lambda: pdnkit.search(con, fen=fen)),
         ("search --fen, index left out (scan)",
          without_index(lambda: pdnkit.search(con, fen=fen))),

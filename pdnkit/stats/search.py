@@ -35,6 +35,7 @@ from pdnkit.errors import ArgumentError, PdnkitError
 from pdnkit.rows.bitboards import bits_literal, bits_source
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.stats.positions import Bits5, bits_match
+from pdnkit.store.gamesquares import squares_ready, squares_source
 from pdnkit.store.posindex import position_source
 from pdnkit.store.session import DbLike, reading
 
@@ -320,10 +321,12 @@ def _occupied(a: str) -> str:
     return f"({a}.wm | {a}.wk | {a}.bm | {a}.bk)"
 
 
-def pattern_sql(p: Pattern, a: str = "p", mode: str = "must") -> str:
+def pattern_sql(p: Pattern, a: str = "p", mode: str = "must", occupied: str | None = None
+                ) -> str:
     """SQL condition on the bitboards of alias ``a``: ``mode`` ``must`` (every listed piece
     there, every ``E`` square empty), ``exclude`` (none of the listed pieces there, no ``E``
-    square empty) or ``any`` (at least one listed piece there or ``E`` square empty).
+    square empty) or ``any`` (at least one listed piece there or ``E`` square empty);
+    ``occupied``: the SQL of the occupied squares (default: the four bitboards OR-ed).
 
     Example:
         >>> pattern_sql(parse_pattern("W28:E23"))
@@ -331,20 +334,21 @@ def pattern_sql(p: Pattern, a: str = "p", mode: str = "must") -> str:
     """
     parts: list[str] = []
     e = _mask(p.empty)
+    occ = occupied or _occupied(a)
     if mode == "must":
         parts = [f"({c} & {_lit(m)}) = {_lit(m)}" for c, m in _fields(p, a)]
         if e:
-            parts.append(f"{_occupied(a)} & {_lit(e)} = 0")
+            parts.append(f"{occ} & {_lit(e)} = 0")
         return " AND ".join(parts) or "TRUE"
     if mode == "exclude":
         parts = [f"({c} & {_lit(m)}) = 0" for c, m in _fields(p, a)]
         if e:
-            parts.append(f"({_occupied(a)} & {_lit(e)}) = {_lit(e)}")
+            parts.append(f"({occ} & {_lit(e)}) = {_lit(e)}")
         return " AND ".join(parts) or "TRUE"
     if mode == "any":
         parts = [f"({c} & {_lit(m)}) <> 0" for c, m in _fields(p, a)]
         if e:
-            parts.append(f"({_occupied(a)} & {_lit(e)}) <> {_lit(e)}")
+            parts.append(f"({occ} & {_lit(e)}) <> {_lit(e)}")
         return "(" + (" OR ".join(parts) or "FALSE") + ")"
     raise ArgumentError(f"mode must be must, exclude or any, not {mode!r}")
 
@@ -424,6 +428,31 @@ class _Query:
         return _Query(mp(self.pattern), mp(self.exclude), mp(self.any_of),
                       None if self.material is None else self.material.mirrored(),
                       _other(self.side), man, mp(self.before), mp(self.after), [])
+
+    def game_sql(self, a: str) -> str | None:
+        """A condition on the squares of a game (``game_squares``, alias ``a``) that every
+        game with a position of this search meets (a piece listed must have stood there
+        once, an ``E`` square been empty once), or ``None`` when the search lists no piece
+        or square to test there."""
+        occ = f"{a}.occ"
+        parts = [pattern_sql(p, a, mode, occ) for p, mode in (
+            (self.pattern, "must"), (self.any_of, "any")) if p is not None]
+        parts = [p for p in parts if p != "TRUE"]
+        return " AND ".join(parts) if parts else None
+
+    def king_sql(self, a: str) -> tuple[str, str] | None:
+        """The pattern's kings of one colour as ``(column, condition)``: one column's test
+        that a scan can apply before it reads the others (``None``: the pattern lists no
+        king)."""
+        p = self.pattern
+        if p is None:
+            return None
+        col, squares = max((("wk", p.white_kings), ("bk", p.black_kings)),
+                           key=lambda x: len(x[1]))
+        if not squares:
+            return None
+        m = _lit(_mask(squares))
+        return col, f"({a}.{col} & {m}) = {m}"
 
     def position_sql(self, a: str) -> str:
         parts = [_side_sql(self.side, a)]
@@ -627,14 +656,19 @@ def search(
         _check_db(con)
         if fen:
             q.exact = _fen_positions(con, fen, gf.variant, side, mirror)
-        branches, move_branches = [], []
+        branches, move_branches, game_branches = [], [], []
+        kings: list[tuple[str, str] | None] = []
         for n, lays in sorted(_boards(con).items()):
             fitted = q.on_board(n)  # squares past a smaller board (33 on English's 32)
             if fitted is None:
                 continue
             for flip in ([False, True] if mirror else [False]):
                 qq = fitted.mirrored(n) if flip else fitted
-                cond = [f"p.layout IN ({', '.join(map(str, lays))})", qq.position_sql("p")]
+                layouts = ", ".join(map(str, lays))
+                cond = [f"p.layout IN ({layouts})", qq.position_sql("p")]
+                game_branches.append(f"(s.layout IN ({layouts}) AND "
+                                     f"{qq.game_sql('s') or 'TRUE'})")
+                kings.append(qq.king_sql("p"))
                 if q.exact:
                     cond.append(bits_match(q.exact, "p"))
                 if moving:
@@ -648,24 +682,43 @@ def search(
         where, params = gf.sql(con=con)
         # an exact position: the first plies and the blocks of games the index names
         source = position_source(con, q.exact) if q.exact and not moving else None
+        # a pattern: the positions of the games whose squares can hold it
+        narrow = (not moving and not q.exact and (q.pattern or q.any_of) is not None)
+        tests = [k for k in kings if k is not None]
+        one_column = bool(tests) and len(tests) == len(kings) and len(
+            {col for col, _ in tests}) == 1
+        kings_first = None
+        if KINGS_FIRST and narrow and source is None and one_column:
+            # the kings' column tested first, alone (a test DuckDB applies as it scans)
+            test = " OR ".join(t for _, t in tests)
+            kings_first = (f"(WITH k AS MATERIALIZED (SELECT p.game_id, p.ply, p.layout, "
+                      f"p.black, p.wm, p.wk, p.bm, p.bk FROM {bits_source(con)} p "
+                      f"WHERE {test}) SELECT * FROM k)")
         return _run(con, " OR ".join(branches), move_branches, q.after is not None, where,
-                    params, first, limit, source)
+                    params, first, limit, source,
+                    " OR ".join(game_branches) if narrow else None, kings_first)
 
 
 def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], after: bool,
          where: str, params: list[SqlParam], first: bool, limit: int | None,
-         source: str | None = None) -> pd.DataFrame:
+         source: str | None = None, games: str | None = None,
+         kings_first: str | None = None) -> pd.DataFrame:
     """Run a search in steps, each kept in a temporary table: (the matching moves,) the
-    matching positions (read from ``source`` where given, else every position), then
-    their games, moves and FEN. Real tables with real row counts
+    matching positions (read from ``source`` where given, else from the games whose
+    squares meet ``games`` where few do, else from ``kings_first`` where given, else every
+    position), then their games, moves and FEN. Real tables with real row counts
     let DuckDB join the few hits to the big tables (in one query it joined the big tables
     first), and a read-only connection may create temporary tables."""
     import uuid
 
     tag = uuid.uuid4().hex[:12]
     mv, hits = f"temp._pdnkit_mv_{tag}", f"temp._pdnkit_hits_{tag}"
+    cand = f"temp._pdnkit_games_{tag}"
     try:
         bits = bits_source(con)
+        if games is not None and source is None and _candidates(con, games, cand):
+            source = f"(SELECT b.* FROM {bits} b WHERE b.game_id IN (SELECT game_id FROM {cand}))"
+        source = source or kings_first
         src = f"{source or bits} p"  # (``source``: the rows that may match, from the index)
         if move_branches:
             con.execute(f"CREATE TEMP TABLE _pdnkit_mv_{tag} AS SELECT * FROM moves m "
@@ -695,8 +748,32 @@ def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], af
                        || fen_field(l.fen_order, l.names, h.bm, h.bk) AS fen
             FROM {hits} h JOIN games g ON g.game_id = h.game_id
             LEFT JOIN layouts l ON l.layout = h.layout
-            LEFT JOIN move_rows m ON m.game_id = h.game_id AND m.ply = h.ply + 1
+            LEFT JOIN (SELECT * FROM move_rows
+                       WHERE game_id IN (SELECT game_id FROM {hits})) m
+                   ON m.game_id = h.game_id AND m.ply = h.ply + 1
             ORDER BY h.game_id, h.ply""").df()[COLUMNS]
     finally:
-        con.execute(f"DROP TABLE IF EXISTS {mv}")
-        con.execute(f"DROP TABLE IF EXISTS {hits}")
+        for table in (mv, hits, cand):
+            con.execute(f"DROP TABLE IF EXISTS {table}")
+
+
+#: a pattern with kings tests the kings' column alone first (``False``: every position's
+#: bitboards together, as a scan)
+KINGS_FIRST = True
+#: the share of the games past which a pattern reads every position rather than those of
+#: the games whose squares can hold it (reading a game's positions by its number costs
+#: more per row than the scan; below 0: never)
+NARROW_SHARE = 0.05
+
+
+def _candidates(con: duckdb.DuckDBPyConnection, games: str, table: str) -> bool:
+    """Keep in ``table`` the games whose squares (``game_squares``, alias ``s``) meet
+    ``games``; True when the table is ready and they are few enough to read their
+    positions alone (:data:`NARROW_SHARE`)."""
+    if not squares_ready(con):
+        return False
+    con.execute(f"CREATE TEMP TABLE {table.removeprefix('temp.')} AS SELECT s.game_id "
+                f"FROM {squares_source(con)} s WHERE {games}")
+    got, total = con.execute(f"SELECT (SELECT count(*) FROM {table}), "
+                             "(SELECT count(*) FROM game_squares)").fetchall()[0]
+    return bool(got <= NARROW_SHARE * total)

@@ -46,6 +46,7 @@ from pdnkit.rows.batch import ReportBatch
 from pdnkit.rows.load import load_batch
 from pdnkit.store import copies, steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
+from pdnkit.store.gamesquares import add_games
 from pdnkit.store.openingdb import mark_loaded, mark_removed, settle_import
 from pdnkit.store.posindex import index_games, settle_index
 from pdnkit.store.progress import ImportProgress
@@ -310,7 +311,8 @@ def _delete_files(con: duckdb.DuckDBPyConnection, file_ids: list[int]) -> None:
         return
     ids = ", ".join(str(int(i)) for i in file_ids)
     games = f"SELECT game_id FROM games WHERE file_id IN ({ids})"
-    for table in ("move_rows", "position_bits", "early_positions", "rule_events", "evals"):
+    for table in ("move_rows", "position_bits", "early_positions", "game_squares",
+                  "rule_events", "evals"):
         con.execute(f"DELETE FROM {table} WHERE game_id IN ({games})")
     con.execute(f"DELETE FROM findings WHERE file_id IN ({ids})")
     con.execute(f"DELETE FROM games WHERE file_id IN ({ids})")
@@ -363,6 +365,7 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
         writer.close()
         writer = None
         index_games(con, first_game, next_game)  # the file's positions in the index
+        add_games(con, first_game, next_game)  # and the squares of its games
         mark_loaded(con, first_game, next_game)  # openings settled at the import's end
         copies.mark_loaded(con, first_game, next_game)  # groups of copies too, first
         con.execute(

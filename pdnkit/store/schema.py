@@ -234,14 +234,17 @@ _OBJECTS: set[tuple[str, str]] | None = None
 #: long game's text in ``raw_pieces``, the ``player_name`` lookup that no outer column can
 #: capture; 6: the openings' columns ``games.opening_*``, ``novelty_ply``, ``novelty_from``
 #: and the tables ``opening_tables``, ``opening_pending``; 7: the position index
-#: ``position_index``). Each step is a function of
+#: ``position_index``; 8: the squares of each game ``game_squares``). Each step is a function of
 #: :mod:`pdnkit.store.upgrades`. A database of an older version, or one that lacks a table,
 #: column, view or macro of ``schema.sql``, is brought up to date by that module, on a copy
 #: (``pdnkit upgrade``).
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 #: the ``pdnkit_meta`` key that says the position index holds every stored position (its
 #: value: the index's rows when last sorted; :mod:`pdnkit.store.posindex`)
 INDEX_META = "position_index_sorted"
+#: the ``pdnkit_meta`` key that says ``game_squares`` holds a row for every stored game
+#: (:mod:`pdnkit.store.gamesquares`)
+SQUARES_META = "game_squares_ready"
 #: the tables a database made before the version was stored must have (the others are
 #: created when missing; missing columns are added)
 CORE_TABLES = ("files", "games")
@@ -364,7 +367,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database",
         >>> con.execute("SELECT count(*) FROM moves").fetchall()[0][0]
         0
         >>> con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'").fetchall()
-        [('7',)]
+        [('8',)]
     """
     state = check_schema(con, name) if state is None else state
     if state == "older":
@@ -373,6 +376,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database",
         con.execute(schema_sql())
         # no position yet: the (empty) position index holds them all
         con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES (?, '0')", [INDEX_META])
+        con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES (?, '1')", [SQUARES_META])
     record_schema(con, fresh=state == "new")
     if con.execute("SELECT count(*) FROM variants").fetchall()[0][0] == 0:
         ensure_variants(con)
@@ -407,7 +411,7 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
         >>> import duckdb
         >>> con = duckdb.connect()
         >>> ensure_schema(con); schema_version(con)
-        7
+        8
     """
     meta = schema_meta(con, table_columns(con))
     if meta is None:
@@ -438,7 +442,8 @@ def remove_incomplete(con: duckdb.DuckDBPyConnection) -> int:
         return 0
     con.execute("BEGIN TRANSACTION")
     try:
-        for table in ("move_rows", "position_bits", "early_positions", "rule_events", "evals"):
+        for table in ("move_rows", "position_bits", "early_positions", "game_squares",
+                      "rule_events", "evals"):
             con.execute(f"DELETE FROM {table} WHERE game_id IN ({orphans})")
         con.execute("DELETE FROM findings WHERE file_id NOT IN (SELECT file_id FROM files)")
         con.execute("DELETE FROM games WHERE file_id NOT IN (SELECT file_id FROM files)")

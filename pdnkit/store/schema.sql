@@ -207,6 +207,25 @@ CREATE TABLE IF NOT EXISTS position_index (
     game_block   UINTEGER NOT NULL      -- game_id >> 10: the games 1024 * game_block and on
 );
 
+-- The squares of each game, to test a pattern on one row a game before its positions
+-- (pdnkit.store.gamesquares): each bitboard of position_bits OR-ed over the game's
+-- positions (a square where such a piece stood at least once), and the occupancy AND-ed (a
+-- square occupied in every position). It only narrows a search: the bitboards decide.
+CREATE TABLE IF NOT EXISTS game_squares (
+    game_id      BIGINT NOT NULL,       -- games.game_id
+    layout       UTINYINT NOT NULL,     -- layouts.layout
+    wm           UBIGINT NOT NULL,      -- squares 1-64 where a white man stood
+    wk           UBIGINT NOT NULL,      -- ... a white king
+    bm           UBIGINT NOT NULL,      -- ... a black man
+    bk           UBIGINT NOT NULL,      -- ... a black king
+    occ          UBIGINT NOT NULL,      -- squares 1-64 occupied in every position
+    wm_high      UBIGINT,               -- wm on squares 65 and up (NULL: none)
+    wk_high      UBIGINT,               -- wk on squares 65 and up
+    bm_high      UBIGINT,               -- bm on squares 65 and up
+    bk_high      UBIGINT,               -- bk on squares 65 and up
+    occ_high     UBIGINT                -- occ on squares 65 and up (NULL: a smaller board)
+);
+
 -- One row per board and notation: names[n] is the FEN name of square n.
 CREATE TABLE IF NOT EXISTS layouts (
     layout     UTINYINT NOT NULL,       -- position_bits.layout

@@ -280,14 +280,17 @@ def _no_self_aliases(src: Sources) -> None:
 @version_step(6, "the openings' columns (games.opening_*, novelty_ply, novelty_from), "
                  "opening_tables and opening_pending")
 def _opening_columns(src: Sources) -> None:
-    """Nothing to rewrite: the new columns and tables start empty, the fill step
-    ``pdnkit.store.openingdb:fill_upgrade`` (below) fills the columns."""
+    """Nothing to rewrite: the fill step ``openingdb:fill_upgrade`` (below) fills them."""
 
 
 @version_step(7, "the position index (position_index), made from the stored positions")
 def _position_index(src: Sources) -> None:
-    """Nothing to rewrite: the table starts empty, the fill step
-    ``pdnkit.store.posindex:rebuild_index`` (below) makes it."""
+    """Nothing to rewrite: the fill step ``posindex:rebuild_index`` (below) makes it."""
+
+
+@version_step(8, "the squares of each game (game_squares), made from the stored positions")
+def _game_squares(src: Sources) -> None:
+    """Nothing to rewrite: the fill step ``gamesquares:fill_squares`` (below) makes it."""
 
 
 def fill_result_source(con: duckdb.DuckDBPyConnection) -> None:
@@ -377,6 +380,7 @@ register_fill("games", ["opening_code", "opening_name", "opening_ply"],
 # the position index, from the stored positions
 register_fill("position_index", ["key", "game_block"], "pdnkit.store.posindex:rebuild_index",
               what="position_index from the stored positions")
+register_fill("game_squares", ["game_id", "wm", "occ"], "pdnkit.store.gamesquares:fill_squares")
 # the groups of copies, from the moves and tags (after the openings: the novelties are then
 # computed again among the games counted once)
 register_fill("games", ["duplicate_of", "duplicate_kind"], "pdnkit.store.copies:fill_upgrade",

@@ -1,0 +1,211 @@
+"""The squares of each game (``game_squares``, :mod:`pdnkit.store.gamesquares`): a row for
+every game after an import, a file replaced and an upgrade from schema 7, each the OR (the
+pieces) and AND (the occupancy) of the game's positions computed here in Python; and a
+pattern search that reads only the games whose squares can hold the pattern (or the kings'
+column first) gives exactly what the scan of every position gives, on generated patterns
+over the samples, a 12x12 collection (squares past 64) and copies of a file."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+import pdnkit.stats.search as searching
+from pdnkit.pdn import write_games
+from pdnkit.samples import sample_dir
+from pdnkit.samples.samples import variant_collection
+from pdnkit.stats.search import search
+from pdnkit.store import import_files
+from pdnkit.store.gamesquares import squares_ready
+from tests.store.legacy import record_as
+
+GAME = """[Event "{event}"]
+[White "Ann"]
+[Black "Bob"]
+[Result "*"]
+[GameType "20"]
+
+1. {first} 19-23 2. 31-27 14-19 *
+
+"""
+
+
+def _whole(low: int | None, high: int | None) -> int:
+    return (low or 0) | ((high or 0) << 64)
+
+
+def _expected(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[int, ...]]:
+    """Each game's squares computed in Python from its stored positions."""
+    out: dict[int, list[int]] = {}
+    for row in con.execute("SELECT game_id, wm, wk, bm, bk, wm_high, wk_high, bm_high, "
+                           "bk_high FROM position_bits").fetchall():
+        g, bits = row[0], [_whole(row[i], row[i + 4]) for i in range(1, 5)]
+        occ = bits[0] | bits[1] | bits[2] | bits[3]
+        if g not in out:
+            out[g] = [*bits, occ]
+        else:
+            acc = out[g]
+            out[g] = [acc[0] | bits[0], acc[1] | bits[1], acc[2] | bits[2], acc[3] | bits[3],
+                      acc[4] & occ]
+    return {g: tuple(v) for g, v in out.items()}
+
+
+def _stored(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[int, ...]]:
+    rows = con.execute("SELECT game_id, wm, wk, bm, bk, occ, wm_high, wk_high, bm_high, "
+                       "bk_high, occ_high FROM game_squares").fetchall()
+    assert len(rows) == len({r[0] for r in rows}), "one row a game"
+    return {r[0]: tuple(_whole(r[i], r[i + 5]) for i in range(1, 6)) for r in rows}
+
+
+def _agrees(con: duckdb.DuckDBPyConnection) -> None:
+    assert squares_ready(con)
+    want = _expected(con)
+    assert want and _stored(con) == want
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("squares")
+    files = [sample_dir()]
+    canadian = d / "canadian.pdn"
+    write_games(variant_collection("canadian", 12), canadian)
+    copy = d / "english-copy.pdn"  # the same games again: copies, counted once
+    shutil.copyfile(sample_dir() / "english.pdn", copy)
+    with open(copy, "a", encoding="utf-8") as f:
+        f.write("\n")
+    path = d / "s.duckdb"
+    import_files([*files, canadian, copy], db=path)
+    return path
+
+
+def test_every_game_has_its_squares(db: Path) -> None:
+    con = duckdb.connect(str(db), read_only=True)
+    _agrees(con)
+    assert con.execute("SELECT count(*) FROM game_squares WHERE occ_high IS NOT NULL"
+                       ).fetchall()[0][0] == 12  # the 12x12 games alone have squares past 64
+    assert con.execute("SELECT count(*) FROM games WHERE duplicate_of IS NOT NULL"
+                       ).fetchall()[0][0] > 0
+
+
+def _pattern(rng: random.Random, row: tuple[int, ...], n: int) -> str:
+    """A pattern that the position ``row`` (``wm, wk, bm, bk`` whole) meets, with some of
+    its pieces and empty squares; now and then one more square, that it may not meet."""
+    wm, wk, bm, bk = row
+    sq = [[s for s in range(1, n + 1) if b >> (s - 1) & 1] for b in (wm, wk, bm, bk)]
+    empty = [s for s in range(1, n + 1) if not (wm | wk | bm | bk) >> (s - 1) & 1]
+
+    def pick(xs: list[int], most: int) -> list[int]:
+        return rng.sample(xs, min(len(xs), rng.randint(0, most)))
+
+    white = [str(s) for s in pick(sq[0], 2)] + [f"K{s}" for s in pick(sq[1], 1)]
+    black = [str(s) for s in pick(sq[2], 2)] + [f"K{s}" for s in pick(sq[3], 1)]
+    e = pick(empty, 2)
+    if rng.random() < 0.3:
+        white.append(f"*{rng.randint(1, n)}")
+    fields = [f"W{','.join(white)}" if white else "", f"B{','.join(black)}" if black else "",
+              f"E{','.join(map(str, e))}" if e else ""]
+    return ":".join(f for f in fields if f) or f"E{rng.randint(1, n)}"
+
+
+def _scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(searching, "NARROW_SHARE", -1.0)
+    monkeypatch.setattr(searching, "KINGS_FIRST", False)
+
+
+def test_generated_patterns_equal_the_scan(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute("SELECT full_bits(wm, wm_high), full_bits(wk, wk_high), "
+                       "full_bits(bm, bm_high), full_bits(bk, bk_high), l.squares "
+                       "FROM position_bits p JOIN layouts l USING (layout) "
+                       "ORDER BY game_id, ply").fetchall()
+    rng = random.Random(35)
+    kings = [r for r in rows if r[1] or r[3]]
+    picked = rng.sample(rows, 40) + rng.sample(kings, 20)
+    cases = []
+    for r in picked:
+        kw: dict[str, object] = {"pattern": _pattern(rng, tuple(int(x) for x in r[:4]), r[4])}
+        kw["mirror"] = rng.random() < 0.3
+        kw["first"] = rng.random() < 0.3
+        if rng.random() < 0.2:
+            kw["any_of"] = _pattern(rng, tuple(int(x) for x in rng.choice(rows)[:4]), r[4])
+        if rng.random() < 0.15:
+            kw["exclude"] = f"E{rng.randint(1, r[4])}"
+        cases.append(kw)
+    monkeypatch.setattr(searching, "NARROW_SHARE", 1.0)  # every search reads the candidates
+    fast = [search(con, **kw) for kw in cases]
+    assert sum(len(df) > 0 for df in fast) >= 45
+    assert any(len(df) for df, kw in zip(fast, cases, strict=True) if "K" in str(kw["pattern"]))
+    monkeypatch.setattr(searching, "NARROW_SHARE", -1.0)  # the kings' column first alone
+    first = [search(con, **kw) for kw in cases]
+    _scan(monkeypatch)
+    for kw, got, kings in zip(cases, fast, first, strict=True):
+        scan = search(con, **kw)
+        pd.testing.assert_frame_equal(got, scan, obj=str(kw))
+        pd.testing.assert_frame_equal(kings, scan, obj=str(kw))
+
+
+def test_a_pattern_no_game_can_hold_reads_no_position(db: Path) -> None:
+    """White kings on squares 1 and 2 and a black man on 3 together: no game's squares."""
+    con = duckdb.connect(str(db), read_only=True)
+    assert search(con, pattern="WK1,K2:B3:E4").empty
+
+
+def test_a_replaced_file_and_later_imports(tmp_path: Path) -> None:
+    db = tmp_path / "g.duckdb"
+    f = tmp_path / "a.pdn"
+    f.write_text("".join(GAME.format(event=f"e{i}", first="32-28") for i in range(6)),
+                 encoding="utf-8")
+    import_files([f], db=db)
+    # the same path with other games: replaced; its six numbers are given again
+    f.write_text("".join(GAME.format(event=f"e{i}", first="33-28") for i in range(5)),
+                 encoding="utf-8")
+    import_files([f], db=db)
+    for i in range(3):
+        g = tmp_path / f"b{i}.pdn"
+        g.write_text("".join(GAME.format(event=f"b{i}-{j}", first=("32-28", "34-29")[j % 2])
+                             for j in range(3)), encoding="utf-8")
+        import_files([g], db=db)
+    con = duckdb.connect(str(db), read_only=True)
+    _agrees(con)
+    assert con.execute("SELECT count(*) FROM game_squares").fetchall()[0][0] == 14
+    # W28 after 32-28 (ply 1): the b files' games 0 and 2; the replaced 32-28 games are gone
+    assert len(search(con, pattern="W28:E32:B19", first=True)) == 6
+
+
+def test_upgrade_from_schema_7_makes_the_squares(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from pdnkit.store import upgrade
+
+    db = tmp_path / "seven.duckdb"
+    import_files([sample_dir() / "international.pdn", sample_dir() / "english.pdn"], db=db)
+    con = duckdb.connect(str(db))
+    con.execute("DROP TABLE game_squares")
+    con.execute("DELETE FROM pdnkit_meta WHERE key = 'game_squares_ready'")
+    record_as(con, "7")
+    con.close()
+    result = upgrade(db, notice=None)
+    assert result.upgraded and result.from_version == 7
+    assert any("game_squares" in s for s in result.fills)
+    con = duckdb.connect(str(db), read_only=True)
+    _agrees(con)
+    monkeypatch.setattr(searching, "NARROW_SHARE", 1.0)
+    got = search(con, pattern="W28:B19", mirror=True)
+    assert len(got)
+    _scan(monkeypatch)
+    pd.testing.assert_frame_equal(got, search(con, pattern="W28:B19", mirror=True))
+
+
+def test_a_lake_like_connection_reads_every_position() -> None:
+    """Where ``position_bits`` is a view (a lake's parts), the squares are not used."""
+    from pdnkit.store.db import connect
+
+    con = connect(":memory:")
+    assert squares_ready(con)
+    con.execute("DROP TABLE position_bits")
+    con.execute("CREATE VIEW position_bits AS SELECT 1::BIGINT AS game_id")
+    assert not squares_ready(con)
