@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 #: below the rooms that read them); the rows read and write them in SQL
 __all__ = ["HIGH_COLUMNS", "LOW_WORD", "WHOLE_BITS", "Bits", "BoardLayout", "bits_key",
            "bits_literal", "bits_source", "board_layout", "compact_sql", "fen_bits",
-           "layout_ids", "split_columns", "split_sql", "square_bits"]
+           "layout_ids", "split_columns", "split_sql", "square_bits", "stores_wide_boards"]
 
 def bits_key(bits: Bits, black: bool) -> int:
     """The position key of square bitboards (``(wm, wk, bm, bk)``, Black to move or not): the
@@ -147,6 +147,18 @@ def split_columns(value: str, wide: str) -> dict[str, str]:
 WHOLE_BITS = ", ".join(f"full_bits({c}, {h}) AS {c}" for c, h in HIGH_COLUMNS.items())
 
 
+def stores_wide_boards(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether a stored board has more than 64 squares (its bitboards then span two
+    columns each, ``x`` and ``x_high``).
+
+    Example:
+        >>> from pdnkit.store.db import connect
+        >>> stores_wide_boards(connect(":memory:"))
+        False
+    """
+    return bool(con.execute("SELECT count(*) FROM layouts WHERE squares > 64").fetchall()[0][0])
+
+
 def bits_source(con: duckdb.DuckDBPyConnection) -> str:
     """``position_bits`` as a query reads it with each bitboard whole: the table itself
     when no stored board has more than 64 squares (its ``UBIGINT`` columns then hold every
@@ -158,8 +170,7 @@ def bits_source(con: duckdb.DuckDBPyConnection) -> str:
         >>> bits_source(connect(":memory:"))
         'position_bits'
     """
-    wide = con.execute("SELECT count(*) FROM layouts WHERE squares > 64").fetchall()[0][0]
-    if not wide:
+    if not stores_wide_boards(con):
         return "position_bits"
     return f"(SELECT game_id, ply, layout, black, {WHOLE_BITS} FROM position_bits)"
 

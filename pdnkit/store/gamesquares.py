@@ -26,8 +26,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pdnkit.rows.bitboards import stores_wide_boards
 from pdnkit.store.schema import SQUARES_META
-from pdnkit.store.transaction import rollback
+from pdnkit.store.transaction import transaction
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -86,13 +87,8 @@ def fill_squares(con: duckdb.DuckDBPyConnection) -> None:
         >>> con = connect(":memory:"); fill_squares(con); squares_ready(con)
         True
     """
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         _fill(con)
-        con.execute("COMMIT")
-    except BaseException:
-        rollback(con)
-        raise
 
 
 def add_games(con: duckdb.DuckDBPyConnection, first: int, stop: int) -> None:
@@ -122,8 +118,7 @@ def squares_source(con: duckdb.DuckDBPyConnection) -> str:
         >>> squares_source(connect(":memory:"))
         'game_squares'
     """
-    wide = con.execute("SELECT count(*) FROM layouts WHERE squares > 64").fetchall()[0][0]
-    if not wide:
+    if not stores_wide_boards(con):
         return "game_squares"
     cols = ", ".join(f"full_bits({c}, {c}_high) AS {c}" for c in ("wm", "wk", "bm", "bk", "occ"))
     return f"(SELECT game_id, layout, {cols} FROM game_squares)"

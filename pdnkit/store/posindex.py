@@ -28,10 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pdnkit.rows.bitboards import WHOLE_BITS, bits_key
+from pdnkit.rows.bitboards import WHOLE_BITS, bits_key, stores_wide_boards
 from pdnkit.store import steps
 from pdnkit.store.schema import INDEX_META
-from pdnkit.store.transaction import rollback
+from pdnkit.store.transaction import transaction
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -112,13 +112,8 @@ def rebuild_index(con: duckdb.DuckDBPyConnection) -> None:
         >>> con = connect(":memory:"); rebuild_index(con); index_ready(con)
         True
     """
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         _fill_index(con)
-        con.execute("COMMIT")
-    except BaseException:
-        rollback(con)
-        raise
 
 
 def _fill_index(con: duckdb.DuckDBPyConnection) -> None:
@@ -228,8 +223,7 @@ def block_condition(blocks: Sequence[int], a: str = "p") -> str:
 
 def _columns(con: duckdb.DuckDBPyConnection, table: str) -> str:
     """The columns of ``table`` as :func:`pdnkit.rows.bitboards.bits_source` gives them."""
-    wide = con.execute("SELECT count(*) FROM layouts WHERE squares > 64").fetchall()[0][0]
-    if not wide:
+    if not stores_wide_boards(con):
         return f"SELECT game_id, ply, layout, black, wm, wk, bm, bk FROM {table}"
     return f"SELECT game_id, ply, layout, black, {WHOLE_BITS} FROM {table}"
 

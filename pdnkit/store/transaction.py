@@ -7,13 +7,14 @@ Example:
 
 from __future__ import annotations
 
-from contextlib import suppress
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
 
-__all__ = ["rollback"]
+__all__ = ["rollback", "transaction"]
 
 
 def rollback(con: duckdb.DuckDBPyConnection) -> None:
@@ -32,3 +33,25 @@ def rollback(con: duckdb.DuckDBPyConnection) -> None:
 
     with suppress(duckdb.Error):
         con.execute("ROLLBACK")
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """Run the block in one transaction of ``con``: committed when it ends, rolled back
+    through :func:`rollback` when anything (a kill's ``KeyboardInterrupt`` too) leaves it.
+
+    Example:
+        >>> import duckdb
+        >>> con = duckdb.connect()
+        >>> with transaction(con):
+        ...     _ = con.execute("CREATE TABLE t AS SELECT 1 AS x")
+        >>> con.execute("SELECT x FROM t").fetchall()
+        [(1,)]
+    """
+    con.execute("BEGIN TRANSACTION")
+    try:
+        yield
+        con.execute("COMMIT")
+    except BaseException:
+        rollback(con)
+        raise

@@ -19,7 +19,7 @@ import pytest
 import pdnkit.validation.game as game
 from pdnkit.core import State, has_moves, state_of
 from pdnkit.pdn import write_games
-from pdnkit.rules import Position, get_rules, parse_fen, write_fen
+from pdnkit.rules import Position, Rules, get_rules, parse_fen, write_fen
 from pdnkit.rules.fen import write_fen_bits
 from pdnkit.samples.samples import variant_collection
 from pdnkit.validation import clean, validate
@@ -163,10 +163,9 @@ def test_full_reports_take_the_general_replay(tmp_path: Path, spy: _Spy) -> None
     assert [p.notation for p in rep.plies] == ["32-28", "19-23", "28x19", "14x23"]
 
 
-def test_fen_of_square_bits_is_write_fen() -> None:
-    """``write_fen_bits`` against ``write_fen`` on seeded random placements of every board
-    and notation (men and kings, either side to move)."""
-    rng = random.Random(11)
+def _placements(rng: random.Random) -> Iterator[tuple[Rules, Position]]:
+    """Sixty seeded random placements (men and kings, either side to move) on each of eight
+    boards and notations."""
     for name in ("international", "russian", "english", "frisian", "canadian", "turkish",
                  "thai", "italian"):
         rules = get_rules(name)
@@ -176,12 +175,17 @@ def test_fen_of_square_bits_is_write_fen() -> None:
             kinds: dict[str, list[int]] = {"wm": [], "wk": [], "bm": [], "bk": []}
             for sq in squares:
                 kinds[rng.choice(list(kinds))].append(sq)
-            side = rng.choice("WB")
-            pos = Position.from_squares(rules, side, white_men=kinds["wm"],
-                                        white_kings=kinds["wk"], black_men=kinds["bm"],
-                                        black_kings=kinds["bk"])
-            st = state_of(pos)
-            assert write_fen_bits(rules, st.black, st.wm, st.wk, st.bm, st.bk) == write_fen(pos)
+            yield rules, Position.from_squares(
+                rules, rng.choice("WB"), white_men=kinds["wm"], white_kings=kinds["wk"],
+                black_men=kinds["bm"], black_kings=kinds["bk"])
+
+
+def test_fen_of_square_bits_is_write_fen() -> None:
+    """``write_fen_bits`` against ``write_fen`` on seeded random placements of every board
+    and notation (men and kings, either side to move)."""
+    for rules, pos in _placements(random.Random(11)):
+        st = state_of(pos)
+        assert write_fen_bits(rules, st.black, st.wm, st.wk, st.bm, st.bk) == write_fen(pos)
 
 
 def test_final_state_answers_as_the_position() -> None:
@@ -203,28 +207,15 @@ def test_one_core_call_writes_the_fen_and_counts_the_moves() -> None:
     from pdnkit.core import compiled
     from pdnkit.rules.fen import fen_squares
 
-    rng = random.Random(5)
-    for name in ("international", "russian", "english", "frisian", "canadian", "turkish",
-                 "thai", "italian"):
-        rules = get_rules(name)
+    for rules, pos in _placements(random.Random(5)):
         run = compiled.clean_game(rules)
-        if run is None:
-            continue
-        n = rules.geometry.num_squares
-        for _ in range(60):
-            squares = rng.sample(range(1, n + 1), rng.randint(1, min(n, 24)))
-            kinds: dict[str, list[int]] = {"wm": [], "wk": [], "bm": [], "bk": []}
-            for sq in squares:
-                kinds[rng.choice(list(kinds))].append(sq)
-            pos = Position.from_squares(rules, rng.choice("WB"), white_men=kinds["wm"],
-                                        white_kings=kinds["wk"], black_men=kinds["bm"],
-                                        black_kings=kinds["bk"])
-            got = run(state_of(pos), "*", 0, 0, 0, None, b"", fen_squares(rules))
-            assert got is not None
-            end, has_move, made, fen = got
-            assert fen == write_fen(pos), name
-            assert has_move == bool(pos.legal_moves()), write_fen(pos)
-            assert made is None and tuple(end) == tuple(state_of(pos))
+        assert run is not None, rules.name
+        got = run(state_of(pos), "*", 0, 0, 0, None, b"", fen_squares(rules))
+        assert got is not None
+        end, has_move, made, fen = got
+        assert fen == write_fen(pos), rules.name
+        assert has_move == bool(pos.legal_moves()), write_fen(pos)
+        assert made is None and tuple(end) == tuple(state_of(pos))
 
 
 @pytest.mark.parametrize(("text", "n", "clean_game"), [

@@ -19,10 +19,8 @@ from typer.testing import CliRunner
 from pdnkit.core import core_in_use
 from pdnkit.lean.digest import Digest, Style, merge
 from pdnkit.lean.validate import CSV_FIELDS, Summary, csv_rows
-from pdnkit.validation import costs as costs_mod
-from pdnkit.validation import jobs as jobs_mod
 from pdnkit.validation import validate
-from tests.pools import started_pools
+from tests.pools import workers_always
 
 compiled = pytest.mark.skipif(core_in_use() != "compiled", reason="the compiled core is not built")
 
@@ -64,18 +62,6 @@ def _expected(path: Path, fmt: str, select: list[str] | None = None) -> bytes:
     return out.getvalue().encode("utf-8")
 
 
-def _forced_parts(monkeypatch: pytest.MonkeyPatch, size: int) -> list[int]:
-    """Parts of about ``size`` bytes, workers whatever the probe measures."""
-    started = started_pools(monkeypatch)
-    monkeypatch.setattr(jobs_mod, "PROBE_SPANS", (size,))
-    monkeypatch.setattr(jobs_mod, "SPAN_BYTES", size)
-    monkeypatch.setattr(costs_mod, "PROBE_SECONDS", 0.0)
-    monkeypatch.setattr(costs_mod, "PROBE_WARMUP", 0)
-    monkeypatch.setattr(costs_mod, "PROBE_GAMES", 1)
-    monkeypatch.setattr(costs_mod, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(costs_mod, "workers_pay", lambda *a, **k: True)
-    return started
-
 
 def _run(path: Path, jobs: int, fmt: str, *extra: str) -> bytes:
     from pdnkit.cli import app
@@ -110,7 +96,7 @@ def test_workers_write_what_the_reports_say(tmp_path: Path, seed: int,
     src = tmp_path / 'quo"ted, =name.pdn'
     src.write_text(_collection(seed, 400), encoding="utf-8")
     expected = {fmt: _expected(src, fmt) for fmt in ("jsonl", "csv", "csv-raw", "text")}
-    started = _forced_parts(monkeypatch, 700)
+    started = workers_always(monkeypatch, 700)
     for fmt, want in expected.items():
         got = _run(src, 2, fmt)
         assert got == (want.rstrip(b"\n") + b"\n" if fmt == "text" else want), fmt

@@ -12,10 +12,8 @@ import pytest
 
 from pdnkit.core import core_in_use
 from pdnkit.pdn.fast import file_spans, span_chunks
-from pdnkit.validation import costs as costs_mod
-from pdnkit.validation import jobs as jobs_mod
 from pdnkit.validation import validate
-from tests.pools import started_pools
+from tests.pools import workers_always
 
 compiled = pytest.mark.skipif(core_in_use() != "compiled", reason="the compiled core is not built")
 
@@ -35,18 +33,6 @@ def _game(rng: random.Random, i: int, crlf: bool = False) -> str:
     return (f'[Event "{name} {i}"]{nl}[White "{rng.choice(WIDE) * 3}"]{nl}'
             f'[Result "{result}"]{nl}{moves} {result}{nl}{nl}')
 
-
-def _workers_always(monkeypatch: pytest.MonkeyPatch, size: int) -> list[int]:
-    """Parts of about ``size`` bytes, every part after the first to the workers."""
-    started = started_pools(monkeypatch)
-    monkeypatch.setattr(jobs_mod, "PROBE_SPANS", (size,))
-    monkeypatch.setattr(jobs_mod, "SPAN_BYTES", size)
-    monkeypatch.setattr(costs_mod, "PROBE_SECONDS", 0.0)
-    monkeypatch.setattr(costs_mod, "PROBE_WARMUP", 0)
-    monkeypatch.setattr(costs_mod, "PROBE_GAMES", 1)
-    monkeypatch.setattr(costs_mod, "PARALLEL_MIN_BYTES", 0)
-    monkeypatch.setattr(costs_mod, "workers_pay", lambda *a, **k: True)
-    return started
 
 
 def _check_spans(src: Path, size: int) -> int:
@@ -94,7 +80,7 @@ def test_workers_read_wide_characters_at_their_edges_as_one_process(
     src.write_bytes("".join(_game(rng, i, crlf=i % 3 == 0) for i in range(60)).encode("utf-8"))
     serial = [r.to_dict() for r in validate(src, light=True)]
     assert any("\U0001d11e" in (r["white"] or "") for r in serial)
-    started = _workers_always(monkeypatch, 301)  # an odd size: cuts asked for mid-character
+    started = workers_always(monkeypatch, 301)  # an odd size: cuts asked for mid-character
     assert [r.to_dict() for r in validate(src, light=True, jobs=2)] == serial
     assert started == [2]
 
@@ -122,7 +108,7 @@ def test_a_game_longer_than_a_part_straddles_the_cut_and_stays_whole(
     holder = [s for s in spans if s.start <= long_at < s.end]
     assert len(holder) == 1 and holder[0].end - holder[0].start > 6_000
     serial = [r.to_dict() for r in validate(src, light=True)]
-    started = _workers_always(monkeypatch, 1_000)
+    started = workers_always(monkeypatch, 1_000)
     assert [r.to_dict() for r in validate(src, light=True, jobs=2)] == serial
     assert started == [2]
     assert serial[9]["replayed_plies"] == 2 and serial[9]["line"] == 46
@@ -139,7 +125,7 @@ def test_a_file_of_one_game_is_one_part_and_starts_no_worker(
     assert spans is not None and len(spans) == 1 and spans[0].last
     assert (spans[0].start, spans[0].end, spans[0].line) == (0, src.stat().st_size, 1)
     serial = [r.to_dict() for r in validate(src, light=True)]
-    started = _workers_always(monkeypatch, size)
+    started = workers_always(monkeypatch, size)
     assert [r.to_dict() for r in validate(src, light=True, jobs=2)] == serial
     assert len(serial) == 1 and serial[0]["result"] == "1-0"
     assert started == []  # one part: the probe reads it here, nothing is left for workers
