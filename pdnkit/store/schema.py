@@ -234,11 +234,11 @@ _OBJECTS: set[tuple[str, str]] | None = None
 #: long game's text in ``raw_pieces``, the ``player_name`` lookup that no outer column can
 #: capture; 6: the openings' columns ``games.opening_*``, ``novelty_ply``, ``novelty_from``
 #: and the tables ``opening_tables``, ``opening_pending``; 7: the position index
-#: ``position_index``). Each step is a function of
+#: ``position_index``; 8: the opening counts ``tree_counts`` and ``opening_counts``). Each step is a function of
 #: :mod:`pdnkit.store.upgrades`. A database of an older version, or one that lacks a table,
 #: column, view or macro of ``schema.sql``, is brought up to date by that module, on a copy
 #: (``pdnkit upgrade``).
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 #: the ``pdnkit_meta`` key that says the position index holds every stored position (its
 #: value: the index's rows when last sorted; :mod:`pdnkit.store.posindex`)
 INDEX_META = "position_index_sorted"

@@ -1,0 +1,202 @@
+"""The opening counts kept at import (``tree_counts``, ``opening_counts``,
+:mod:`pdnkit.store.opencounts`): after imports, a file replaced, copies grouped and
+ungrouped (a copy ruling, a player alias), an upgrade from schema 7 and an import stopped
+before its counts, ``tree`` and ``stats openings`` give exactly what the scan of the games
+gives (the counts disabled), and the counts are used where they are up to date.
+
+The collections are generated (seeded): random legal games of 1 to 14 plies from the
+initial position of three variants, random results, some games written twice (copies).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+import pytest
+
+import pdnkit.stats.keptbook as keptbook
+from pdnkit.stats import openings, tree
+from pdnkit.store import import_files
+from pdnkit.store.opencounts import COUNTS_META, counts_ready, settle_counts
+from tests.store.legacy import record_as
+
+#: GameType and the variant's name
+VARIANTS = (("20", "international"), ("21", "english"), ("25", "russian"))
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1")
+#: what the tree is asked from
+TREE_ASKS: list[dict[str, object]] = [
+    {}, {"variant": "international"}, {"variant": "english", "min_games": 2},
+    {"moves": "32-28"}, {"moves": "32-28 18-23"}, {"moves": "32-28 18-23 37-32"},
+    {"moves": "c3-d4"}, {"variant": "russian", "moves": "c3-d4 f6-g5"},
+]
+OPENING_ASKS: list[dict[str, object]] = [
+    {"plies": 1}, {"plies": 2}, {"plies": 3}, {"plies": 4}, {"plies": 2, "min_games": 3},
+    {"plies": 4, "variant": "russian"}, {"plies": 5}, {"plies": 2, "event": "e1"},
+]
+
+
+def game_texts(seed: int, count: int, event: str) -> list[str]:
+    """``count`` random legal games (one of three variants, 1 to 14 plies)."""
+    from pdnkit.rules import Position, format_move, get_rules
+
+    rnd = random.Random(seed)
+    out = []
+    for i in range(count):
+        gametype, name = rnd.choice(VARIANTS)
+        rules = get_rules(name)
+        pos = Position.initial(rules)
+        moves = []
+        for _ in range(rnd.randint(1, 14)):
+            legal = pos.legal_moves()
+            if not legal:
+                break
+            m = rnd.choice(legal)
+            moves.append(format_move(m, rules))
+            pos = pos.play(m)
+        result = rnd.choice(RESULTS)
+        body = " ".join(f"{n // 2 + 1}. {m}" if n % 2 == 0 else m for n, m in enumerate(moves))
+        out.append(f'[Event "{event}"]\n[Round "{i}"]\n[White "W{rnd.randint(0, 5)}"]\n'
+                   f'[Black "B{rnd.randint(0, 5)}"]\n[Result "{result}"]\n'
+                   f'[GameType "{gametype}"]\n\n{body} {result}\n\n')
+    return out
+
+
+def write(path: Path, texts: list[str]) -> Path:
+    path.write_text("".join(texts), encoding="utf-8")
+    return path
+
+
+def outputs(db: Path) -> list[pd.DataFrame]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return ([tree(con, **ask) for ask in TREE_ASKS]  # type: ignore[arg-type]
+                + [openings(con, **ask) for ask in OPENING_ASKS])  # type: ignore[arg-type]
+    finally:
+        con.close()
+
+
+def assert_counts_equal_scan(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The counts are up to date and used, and every output equals the scan's."""
+    con = duckdb.connect(str(db), read_only=True)
+    assert counts_ready(con)
+    con.close()
+    used: list[str] = []
+    for name in ("kept_tree", "kept_openings"):
+        real = getattr(keptbook, name)
+
+        def spy(*a: object, _real: object = real, _name: str = name) -> object:
+            got = _real(*a)  # type: ignore[operator]
+            if got is not None:
+                used.append(_name)
+            return got
+        monkeypatch.setattr(f"pdnkit.stats.explorer.{name}", spy)
+    kept = outputs(db)
+    assert used.count("kept_tree") >= 6 and used.count("kept_openings") >= 5, used
+    monkeypatch.setattr(keptbook, "counts_ready", lambda con: False)
+    scan = outputs(db)
+    monkeypatch.undo()
+    assert sum(len(df) for df in scan) > 50
+    for ask, a, b in zip(TREE_ASKS + OPENING_ASKS, kept, scan, strict=True):
+        pd.testing.assert_frame_equal(a, b, obj=str(ask))
+
+
+def test_imports_and_a_replaced_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "g.duckdb"
+    a = write(tmp_path / "a.pdn", game_texts(1, 120, "e1"))
+    import_files([a], db=db)
+    assert_counts_equal_scan(db, monkeypatch)
+    # files one by one (the counts of the games added are added), copies included
+    b_games = game_texts(2, 80, "e2")
+    import_files([write(tmp_path / "b.pdn", b_games)], db=db)
+    import_files([write(tmp_path / "c.pdn", b_games[:30] + game_texts(3, 40, "e3"))], db=db)
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT count(*) FROM games WHERE duplicate_of IS NOT NULL"
+                       ).fetchall()[0][0] >= 30
+    con.close()
+    assert_counts_equal_scan(db, monkeypatch)
+    # the same path with other games: replaced (its games' counts go)
+    write(a, game_texts(4, 60, "e1"))
+    import_files([a], db=db)
+    assert_counts_equal_scan(db, monkeypatch)
+
+
+def test_copies_grouped_and_ungrouped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pdnkit.stats.identities import alias, unalias
+    from pdnkit.store.copyrulings import rule_copies
+
+    db = tmp_path / "g.duckdb"
+    games = game_texts(5, 60, "e5")
+    a = write(tmp_path / "a.pdn", games)
+    b = write(tmp_path / "b.pdn", games[:10] + game_texts(6, 20, "e6"))
+    import_files([a, b], db=db)
+    assert_counts_equal_scan(db, monkeypatch)
+    rule_copies(db, f"{a}#1", f"{b}#1", "different")  # two games: ungrouped
+    assert_counts_equal_scan(db, monkeypatch)
+    rule_copies(db, f"{a}#20", f"{b}#15", "same")  # one game: grouped
+    assert_counts_equal_scan(db, monkeypatch)
+    alias(db, ["W1", "W2"], "Wim")  # players that are one: their games may group
+    assert_counts_equal_scan(db, monkeypatch)
+    unalias(db, ["W1", "W2"])
+    assert_counts_equal_scan(db, monkeypatch)
+
+
+def test_upgrade_from_schema_7_makes_the_counts(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    from pdnkit.store import upgrade
+
+    db = tmp_path / "seven.duckdb"
+    import_files([write(tmp_path / "a.pdn", game_texts(7, 100, "e7"))], db=db)
+    con = duckdb.connect(str(db))
+    con.execute("DROP TABLE tree_counts")
+    con.execute("DROP TABLE opening_counts")
+    con.execute("DELETE FROM pdnkit_meta WHERE key = ?", [COUNTS_META])
+    record_as(con, "7")
+    con.close()
+    result = upgrade(db, notice=None)
+    assert result.upgraded and result.from_version == 7
+    assert any("tree_counts" in s for s in result.fills)
+    assert_counts_equal_scan(db, monkeypatch)
+
+
+def test_an_import_stopped_before_its_counts(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counts that do not count the games now are never read (the commands scan); the next
+    upgrade (or import) brings them up to date."""
+    import pdnkit.store.ingest as ingest
+    from pdnkit.store import upgrade
+
+    db = tmp_path / "g.duckdb"
+    import_files([write(tmp_path / "a.pdn", game_texts(8, 60, "e8"))], db=db)
+    before = outputs(db)
+    monkeypatch.setattr(ingest, "settle_counts", lambda con: "skipped")  # stopped there
+    import_files([write(tmp_path / "b.pdn", game_texts(9, 60, "e9"))], db=db)
+    monkeypatch.undo()
+    con = duckdb.connect(str(db), read_only=True)
+    assert not counts_ready(con)
+    con.close()
+    stale = outputs(db)  # the scan's: the new games counted
+    assert not all(x.equals(y) for x, y in zip(before, stale, strict=True))
+    result = upgrade(db, notice=None)
+    assert not result.upgraded
+    assert_counts_equal_scan(db, monkeypatch)
+    for x, y in zip(stale, outputs(db), strict=True):
+        pd.testing.assert_frame_equal(x, y)
+
+
+def test_settle_adds_only_what_came() -> None:
+    from pdnkit.store.db import connect
+
+    con = connect(":memory:")
+    assert settle_counts(con) == "rebuilt"
+    assert settle_counts(con) == "current"
+    con.execute("INSERT INTO games (game_id, file_id, game_index, variant, result) "
+                "VALUES (5, 1, 0, 'international', '1-0')")
+    assert settle_counts(con) == "added" and counts_ready(con)
+    con.execute("UPDATE games SET result = '0-1' WHERE game_id = 5")
+    assert not counts_ready(con)
+    assert settle_counts(con) == "rebuilt" and counts_ready(con)
+    con.execute("UPDATE games SET duplicate_of = 4 WHERE game_id = 5")
+    assert not counts_ready(con) and settle_counts(con) == "rebuilt"
