@@ -29,6 +29,7 @@ from pdnkit.stats.filters import GameFilter, SqlParam
 from pdnkit.stats.positions import Bits5, bits_match
 from pdnkit.store.opencounts import counts_ready
 from pdnkit.store.posindex import EARLY_PLIES, block_condition, index_blocks
+from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -59,10 +60,16 @@ def _variant_sql(gf: GameFilter, a: str) -> tuple[str, list[SqlParam]]:
     return "TRUE", []
 
 
-def kept_openings(con: duckdb.DuckDBPyConnection, gf: GameFilter, plies: int,
+def kept_openings(db: DbLike, gf: GameFilter, plies: int,
                   min_games: int) -> pd.DataFrame | None:
     """The rows of ``openings(by="moves")`` from ``opening_counts`` (in the order the scan
     gives them), or ``None`` where the counts cannot answer."""
+    with reading(db) as con:
+        return _kept_openings(con, gf, plies, min_games)
+
+
+def _kept_openings(con: duckdb.DuckDBPyConnection, gf: GameFilter, plies: int,
+                   min_games: int) -> pd.DataFrame | None:
     if plies > EARLY_PLIES or not _usable(con, gf):
         return None
     where, params = _variant_sql(gf, "c")
@@ -95,13 +102,19 @@ def _values(rows: list[tuple[str, Bits5]]) -> str:
         f"{bits_literal(b[3])}::HUGEINT, {bits_literal(b[4])}::HUGEINT)" for v, b in rows)
 
 
-def kept_tree(con: duckdb.DuckDBPyConnection, starts: list[tuple[str, Bits5]],
-              afters: list[Bits5], gf: GameFilter, min_games: int) -> pd.DataFrame | None:
+def kept_tree(db: DbLike, starts: list[tuple[str, Bits5]], afters: list[Bits5],
+              gf: GameFilter, min_games: int) -> pd.DataFrame | None:
     """The rows of :func:`pdnkit.stats.explorer.tree` (but ``opening``) from ``tree_counts``
     for the start positions ``starts`` (``(variant, bits)``), or ``None`` where the counts
     cannot answer: the counts out of date or the filter not theirs, a start first reached
     at the last ply counted by some game, or a start or a position one move away
     (``afters``: the engine's, with those the counts name) reached later in some game."""
+    with reading(db) as con:
+        return _kept_tree(con, starts, afters, gf, min_games)
+
+
+def _kept_tree(con: duckdb.DuckDBPyConnection, starts: list[tuple[str, Bits5]],
+               afters: list[Bits5], gf: GameFilter, min_games: int) -> pd.DataFrame | None:
     if not starts or not _usable(con, gf):
         return None
     st = _values(starts)

@@ -364,7 +364,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database",
         >>> con.execute("SELECT count(*) FROM moves").fetchall()[0][0]
         0
         >>> con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'").fetchall()
-        [('7',)]
+        [('8',)]
     """
     state = check_schema(con, name) if state is None else state
     if state == "older":
@@ -407,7 +407,7 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
         >>> import duckdb
         >>> con = duckdb.connect()
         >>> ensure_schema(con); schema_version(con)
-        7
+        8
     """
     meta = schema_meta(con, table_columns(con))
     if meta is None:
