@@ -46,7 +46,6 @@ from pdnkit.rows.batch import ReportBatch
 from pdnkit.rows.load import load_batch
 from pdnkit.store import copies, steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
-from pdnkit.store.opencounts import settle_counts
 from pdnkit.store.openingdb import mark_loaded, mark_removed, settle_import
 from pdnkit.store.posindex import index_games, settle_index
 from pdnkit.store.progress import ImportProgress
@@ -572,7 +571,6 @@ def _settle(con: duckdb.DuckDBPyConnection, db: DbLike, summary: ImportSummary) 
         copies.settle_copies(con)
         settle_import(con)
         settle_index(con)
-        settle_counts(con)  # the opening counts of the games counted once now
     except Exception as exc:
         if type(exc).__module__.split(".")[0] not in ("duckdb", "_duckdb"):
             raise

@@ -21,8 +21,8 @@ variants, results, lengths and starts) and the highest game number counted. A re
 (:func:`counts_ready`) takes the counts only when the stamp is that of the database's games
 now, so a change that did not bring them up to date (an import stopped midway, a direct SQL
 ``UPDATE``) makes the readers scan as before, never answer wrong. :func:`settle_counts`
-brings them up to date at the end of each write that changes the counted set (an import, a
-file removed or replaced, copies grouped or ungrouped, a copy ruling, ``pdnkit upgrade``):
+brings them up to date after copies grouped or ungrouped (a copy ruling, an alias) and in
+``pdnkit upgrade`` (which settles the games an import added; an import does not yet):
 the games added since (the stamp of the games counted before unchanged) are added to the
 counts; any other change rebuilds them.
 
