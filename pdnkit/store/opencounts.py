@@ -21,10 +21,11 @@ variants, results, lengths and starts) and the highest game number counted. A re
 (:func:`counts_ready`) takes the counts only when the stamp is that of the database's games
 now, so a change that did not bring them up to date (an import stopped midway, a direct SQL
 ``UPDATE``) makes the readers scan as before, never answer wrong. :func:`settle_counts`
-brings them up to date after copies grouped or ungrouped (a copy ruling, an alias) and in
-``pdnkit upgrade`` (which settles the games an import added; an import does not yet):
-the games added since (the stamp of the games counted before unchanged) are added to the
-counts; any other change rebuilds them.
+brings them up to date as the last step of every import (once the copies of its games are
+grouped; a file replaced included), after copies grouped or ungrouped (a copy ruling, an
+alias) and in ``pdnkit upgrade`` (which settles counts an import stopped before its last
+step left): the games added since (the stamp of the games counted before unchanged) are
+added to the counts; any other change rebuilds them.
 
 Example:
     >>> from pdnkit.store.db import connect

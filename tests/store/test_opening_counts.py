@@ -1,8 +1,9 @@
 """The opening counts kept at import (``tree_counts``, ``opening_counts``,
 :mod:`pdnkit.store.opencounts`): after imports, a file replaced, copies grouped and
-ungrouped (a copy ruling, a player alias), an upgrade from schema 7 and an import stopped
-before its counts, ``tree`` and ``stats openings`` give exactly what the scan of the games
-gives (the counts disabled), and the counts are used where they are up to date.
+ungrouped (a copy ruling, a player alias), an upgrade from schema 7, an import killed
+before its counts and one whose counts could not be written, ``tree`` and ``stats
+openings`` give exactly what the scan of the games gives (the counts disabled), and the
+counts are used where they are up to date.
 
 The collections are generated (seeded): random legal games of 1 to 14 plies from the
 initial position of three variants, random results, some games written twice (copies).
@@ -79,11 +80,8 @@ def outputs(db: Path) -> list[pd.DataFrame]:
 
 
 def assert_counts_equal_scan(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Stale counts are not read (the outputs are the scan's); once ``pdnkit upgrade``
-    settled them they are up to date and used, and every output equals the scan's."""
-    from pdnkit.store import upgrade
-
-    upgrade(db, notice=None)
+    """The counts are up to date as the write left them (no upgrade needed) and used, and
+    every output equals the scan's (the counts disabled)."""
     con = duckdb.connect(str(db), read_only=True)
     assert counts_ready(con)
     con.close()
@@ -108,9 +106,13 @@ def assert_counts_equal_scan(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_imports_and_a_replaced_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every import leaves the counts current: the first makes them, the next add their
+    games, a replaced file (games gone) recounts; an import of nothing new leaves them."""
     db = tmp_path / "g.duckdb"
     a = write(tmp_path / "a.pdn", game_texts(1, 120, "e1"))
     import_files([a], db=db)
+    assert_counts_equal_scan(db, monkeypatch)
+    import_files([a], db=db)  # already present: nothing to count
     assert_counts_equal_scan(db, monkeypatch)
     # files one by one (the counts of the games added are added), copies included
     b_games = game_texts(2, 80, "e2")
@@ -165,27 +167,68 @@ def test_upgrade_from_schema_7_makes_the_counts(tmp_path: Path,
     assert_counts_equal_scan(db, monkeypatch)
 
 
-def test_an_import_stopped_before_its_counts(tmp_path: Path,
-                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """Counts that do not count the games now (an import does not settle them) are never
-    read (the commands scan); the next upgrade brings them up to date."""
-    from pdnkit.store import upgrade
+def test_an_import_killed_before_its_counts(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """An import killed (``SIGKILL``) after its games are settled and before its counts
+    leaves counts that do not count the games now: never read (the commands scan, and
+    answer as a database that never had counts); the next import brings them up to date
+    by adding the games of both imports."""
+    import os
+    import subprocess
+    import sys
+
+    from pdnkit.store.steps import KILL_AT
+    from tests.store.safety_helpers import ROOT
 
     db = tmp_path / "g.duckdb"
     import_files([write(tmp_path / "a.pdn", game_texts(8, 60, "e8"))], db=db)
-    upgrade(db, notice=None)
     before = outputs(db)
-    import_files([write(tmp_path / "b.pdn", game_texts(9, 60, "e9"))], db=db)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **{KILL_AT: "import.counts"})
+    r = subprocess.run([sys.executable, "-m", "pdnkit", "import",
+                        str(write(tmp_path / "b.pdn", game_texts(9, 60, "e9"))), "--db", str(db),
+                        "--quiet"], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == -9, r.stderr
     con = duckdb.connect(str(db), read_only=True)
     assert not counts_ready(con)
+    assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == 120
     con.close()
     stale = outputs(db)  # the scan's: the new games counted
     assert not all(x.equals(y) for x, y in zip(before, stale, strict=True))
-    result = upgrade(db, notice=None)
-    assert not result.upgraded
-    assert_counts_equal_scan(db, monkeypatch)
-    for x, y in zip(stale, outputs(db), strict=True):
+    monkeypatch.setattr(keptbook, "counts_ready", lambda con: False)
+    for x, y in zip(stale, outputs(db), strict=True):  # what the scan alone says
         pd.testing.assert_frame_equal(x, y)
+    monkeypatch.undo()
+    import_files([write(tmp_path / "c.pdn", game_texts(10, 20, "e10"))], db=db)
+    assert_counts_equal_scan(db, monkeypatch)
+
+
+def test_counts_that_cannot_be_written_end_the_import_in_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DuckDB failing on the counts (a full disk there) keeps the games, settled, and says
+    in one line that the counts wait; the commands scan until the next import."""
+    from tests.store.safety_helpers import cli, one_error_line
+
+    db = tmp_path / "g.duckdb"
+    import_files([write(tmp_path / "a.pdn", game_texts(11, 40, "e11"))], db=db)
+
+    def full(con: object) -> str:
+        raise duckdb.IOException('Could not write file "g.duckdb.wal": No space left on device')
+    monkeypatch.setattr("pdnkit.store.ingest.settle_counts", full)
+    code, _, err = cli("import", write(tmp_path / "b.pdn", game_texts(12, 40, "e12")),
+                       "--db", db, "--quiet")
+    line = one_error_line(err)
+    assert code == 2 and "disk is full" in line and "opening counts" in line, err
+    monkeypatch.undo()
+    con = duckdb.connect(str(db), read_only=True)
+    assert not counts_ready(con)
+    assert con.execute("SELECT count(*) FROM games").fetchall()[0][0] == 80
+    assert con.execute("SELECT count(*) FROM (SELECT game_id FROM copy_pending UNION "
+                       "SELECT game_id FROM opening_pending)").fetchall()[0][0] == 0
+    con.close()
+    from pdnkit.store import upgrade
+
+    assert not upgrade(db, notice=None).upgraded  # settles the counts the import left
+    assert_counts_equal_scan(db, monkeypatch)
 
 
 def test_settle_adds_only_what_came() -> None:
