@@ -15,6 +15,7 @@ Replicates ``../shared/data/bench/intl_2000.pdn`` (2,000 random legal internatio
     python benchmarks/search.py --games 10000      # a quicker run
     python benchmarks/search.py --db keep.duckdb   # keep (or reuse) the database
     python benchmarks/search.py --generated --games 1000000 --jobs 2 --ratio-games 0
+    python benchmarks/search.py --db keep.duckdb --only tree --only openings --ratio-games 0
 
 ``--generated`` writes distinct random games instead (``benchmarks/randomgames.py``, seeded by
 ``--seed``: the same arguments give the same games, in ``--jobs`` processes). Besides the warm
@@ -132,6 +133,21 @@ def without_squares(fn: Callable[[], Any]) -> Callable[[], Any]:
     return run
 
 
+def without_counts(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """``fn`` run with the opening counts kept at import left out (``tree`` and ``stats
+    openings`` scan the games' first plies, as before the counts), to compare side by side."""
+    import pdnkit.stats.keptbook as keptbook
+
+    def run() -> Any:
+        saved = keptbook.counts_ready
+        keptbook.counts_ready = lambda con: False
+        try:
+            return fn()
+        finally:
+            keptbook.counts_ready = saved
+    return run
+
+
 def sizes(db: Path) -> dict[str, float]:
     """MB per table (its storage blocks, a zstd segment's extra blocks included) and of
     the file."""
@@ -150,7 +166,7 @@ def sizes(db: Path) -> dict[str, float]:
     return out
 
 
-def fresh(db: Path, repeat: int, fen: str) -> list[tuple[str, float]]:
+def fresh(db: Path, repeat: int, fen: str, only: list[str]) -> list[tuple[str, float]]:
     """Best wall seconds of whole ``pdnkit`` processes (bytecode cached, as installed)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -160,6 +176,8 @@ def fresh(db: Path, repeat: int, fen: str) -> list[tuple[str, float]]:
              ("stats openings", ["stats", "openings"])]
     out = []
     for name, args in cases:
+        if only and not any(o in name for o in only):
+            continue
         best, cpu = float("inf"), float("inf")
         for _ in range(repeat + 1):
             t = time.perf_counter()
@@ -175,7 +193,7 @@ def fresh(db: Path, repeat: int, fen: str) -> list[tuple[str, float]]:
     return out
 
 
-def timings(db: Path, repeat: int) -> list[tuple[str, float, int]]:
+def timings(db: Path, repeat: int, only: list[str]) -> list[tuple[str, float, int]]:
     import duckdb
 
     import pdnkit
@@ -213,14 +231,20 @@ def timings(db: Path, repeat: int) -> list[tuple[str, float, int]]:
         ('search --manoeuvre "bK??x??" --captures 2',
          lambda: pdnkit.search(con, manoeuvre="bK??x??", captures=2)),
         ("tree (initial position)", lambda: tree(con)),
-        ("tree (initial position), index left out (scan)", without_index(lambda: tree(con))),
+        ("tree (initial position), counts left out", without_counts(lambda: tree(con))),
+        ("tree (initial position), index left out (scan)",
+         without_counts(without_index(lambda: tree(con)))),
         (f'tree --moves "{two}"', lambda: tree(con, moves=two)),
+        (f'tree --moves "{two}", counts left out', without_counts(lambda: tree(con, moves=two))),
         ("tree --fen (ply 20 of game 1)", lambda: tree(con, fen=fen)),
         ("tree --fen, index left out (scan)", without_index(lambda: tree(con, fen=fen))),
         ("stats openings", lambda: openings(con)),
+        ("stats openings, counts left out", without_counts(lambda: openings(con))),
     ]
     out = []
     for name, fn in cases:
+        if only and not any(o in name for o in only):
+            continue
         sec, df, cpu = best_of(fn, repeat)
         out.append((name, sec, len(df)))
         print(f"  {name:48s} {sec * 1000:8.0f} ms (CPU {cpu * 1000:6.0f} ms) {len(df):>8} rows",
@@ -241,6 +265,8 @@ def main() -> None:
                     help="distinct random games (benchmarks/randomgames.py) instead of copies")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--jobs", type=int, default=1, help="processes writing random games")
+    ap.add_argument("--only", action="append", default=[],
+                    help="time only the cases whose name holds this text (repeatable)")
     args = ap.parse_args()
     print(f"load average before: {os.getloadavg()}", flush=True)
     if not SOURCE.exists() and not args.generated:
@@ -270,7 +296,7 @@ def main() -> None:
           flush=True)
     result["sizes_mb"] = s
     print(f"warm timings (best of {args.repeat}):", flush=True)
-    result["timings"] = timings(db, args.repeat)
+    result["timings"] = timings(db, args.repeat, args.only)
     if args.generated:
         import duckdb
 
@@ -278,7 +304,7 @@ def main() -> None:
         fen = con.execute("SELECT fen FROM positions WHERE game_id = 1 AND ply = 20"
                           ).fetchall()[0][0]
         con.close()
-        result["fresh"] = fresh(db, args.repeat, fen)
+        result["fresh"] = fresh(db, args.repeat, fen, args.only)
     if args.ratio_games:
         pdn = work / "ratio.pdn"
         replicate(SOURCE, args.ratio_games, pdn)

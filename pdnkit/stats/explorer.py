@@ -17,6 +17,7 @@ from pdnkit.errors import ArgumentError
 from pdnkit.rows.bitboards import bits_source
 from pdnkit.stats.common import OUTCOME_SQL, first_mover_first, frame, result_columns
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
+from pdnkit.stats.keptbook import kept_openings, kept_tree
 from pdnkit.stats.positions import Bits5, bits_match, positions_at
 from pdnkit.store.posindex import position_source
 from pdnkit.store.session import DbLike, reading
@@ -95,9 +96,13 @@ def openings(
         )
     """
     with reading(con) as c:
-        where, params = gf.sql(con=c)
-        df = _openings(c, by, base.replace("{where}", where), params + [plies], plies,
-                       min_games)
+        kept = kept_openings(c, gf, plies, min_games) if by == "moves" else None
+        if kept is not None:  # the counts kept at import answer
+            df = kept
+        else:
+            where, params = gf.sql(con=c)
+            df = _openings(c, by, base.replace("{where}", where), params + [plies], plies,
+                           min_games)
     return first_mover_first(df, [gf.variant] if gf.variant else df["variant"])
 
 
@@ -195,7 +200,16 @@ def tree(
 
 def _tree_book(con: duckdb.DuckDBPyConnection, start: pd.DataFrame, gf: GameFilter,
                min_games: int) -> pd.DataFrame:
-    """The rows of :func:`tree` from the start positions ``start`` (not empty)."""
+    """The rows of :func:`tree` from the start positions ``start`` (not empty): from the
+    counts kept at import where they answer (:func:`pdnkit.stats.keptbook.kept_tree`), else
+    by a scan."""
+    targets = _tree_targets(start)
+    starts = [(v, b) for v, (here, _, _) in sorted(targets.items()) for b in here]
+    afters = [b for _, (_, after, _) in sorted(targets.items()) for b in after]
+    kept = kept_tree(con, starts, afters, gf, min_games)
+    if kept is not None:
+        kept["opening"] = _tree_openings(con, kept)
+        return kept[TREE_COLUMNS]
     where, params = gf.sql(con=con)
     # in steps through temporary tables: one scan of the positions finds the games at the
     # position and at every position one legal move away (the rules engine lists them), so
@@ -207,7 +221,6 @@ def _tree_book(con: duckdb.DuckDBPyConnection, start: pd.DataFrame, gf: GameFilt
              for part in ("seen", "targets", "hit", "nxt", "book", "unlisted")}
     nxt, book = names["nxt"], names["book"]
     try:
-        targets = _tree_targets(start)
         _tree_seen(con, names, targets, where, params)
         _tree_next(con, names)
         con.execute(f"""

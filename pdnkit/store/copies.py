@@ -723,6 +723,7 @@ def regroup_names(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> Settl
         >>> regroup_names(connect(":memory:"), ["M Tinsley"])
         Settled(examined=0, hidden=0, shown=0, probable=0)
     """
+    from pdnkit.store.opencounts import settle_counts
     from pdnkit.store.openingdb import settle_import
 
     clean = sorted({n.strip() for n in names if n and n.strip()})
@@ -742,6 +743,7 @@ def regroup_names(con: duckdb.DuckDBPyConnection, names: Sequence[str]) -> Settl
         rollback(con)
         raise
     settle_import(con)
+    settle_counts(con)  # the games counted once changed: the opening counts too
     return done
 
 

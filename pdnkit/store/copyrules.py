@@ -450,12 +450,15 @@ def partition(records: Iterable[Record], prefixes: Iterable[tuple[str, str]] = (
     by_line: dict[str, list[int]] = {}
     out: dict[int, Assignment] = {}
     for r in sorted(records, key=canonical_key):
-        cands = [i for line in (r.line, *longer.get(r.line, ())) for i in by_line.get(line, ())
-                 if _fits(r, groups[i], apart)]
+        alone = _alone(r)
+        cands = [] if alone else [
+            i for line in (r.line, *longer.get(r.line, ())) for i in by_line.get(line, ())
+            if _fits(r, groups[i], apart)]
         choice = _choose(r, cands, groups)
         if choice is None:
             groups.append(_Group(r, [r], {r.tags: None}))
-            by_line.setdefault(r.line, []).append(len(groups) - 1)
+            if not alone:  # (no record can join a group of a record that can join none)
+                by_line.setdefault(r.line, []).append(len(groups) - 1)
             amb = (tuple(sorted({groups[i].canonical.game_id for i in cands}))
                    if len(cands) > 1 else ())
             out[r.game_id] = Assignment(r.game_id, "canonical", amb)
@@ -467,6 +470,17 @@ def partition(records: Iterable[Record], prefixes: Iterable[tuple[str, str]] = (
                                     "same" if r.line == g.canonical.line else "prefix")
     _apply_rulings(out, {r.game_id: r for g in groups for r in g.members}, same)
     return out
+
+
+def _alone(r: Record) -> bool:
+    """Whether ``r`` can share no group: a short main line with fewer than
+    :data:`SHORT_AGREEMENT` known tags can agree on that many with no one (:func:`_fits`
+    would refuse every group, and every record would refuse its group). Looked at first,
+    so thousands of short games without tags (a file of untagged openings, games of a few
+    moves) are no longer compared pair by pair."""
+    t = r.tags
+    known = sum(x is not None for x in (t.white, t.black, t.dates, t.round, t.event))
+    return r.plies < MIN_PREFIX_PLIES and known < SHORT_AGREEMENT
 
 
 def _fits(r: Record, g: _Group, apart: dict[int, set[int]]) -> bool:

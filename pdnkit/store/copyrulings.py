@@ -142,6 +142,7 @@ def rule_copies(db: DbLike, first: str, second: str, ruling: str = "same") -> Ru
 def _regroup(con: duckdb.DuckDBPyConnection, ids: list[int]) -> None:
     """Group the two records (and what their groups touch) again, then the novelties."""
     from pdnkit.store.copies import regroup
+    from pdnkit.store.opencounts import settle_counts
     from pdnkit.store.openingdb import settle_import
 
     con.execute("BEGIN TRANSACTION")
@@ -152,6 +153,7 @@ def _regroup(con: duckdb.DuckDBPyConnection, ids: list[int]) -> None:
         rollback(con)
         raise
     settle_import(con)
+    settle_counts(con)  # the games counted once changed: the opening counts too
 
 
 def _places(con: duckdb.DuckDBPyConnection, ids: set[int]) -> dict[int, str]:

@@ -47,6 +47,7 @@ from pdnkit.rows.load import load_batch
 from pdnkit.store import copies, steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
 from pdnkit.store.gamesquares import add_games
+from pdnkit.store.opencounts import settle_counts
 from pdnkit.store.openingdb import mark_loaded, mark_removed, settle_import
 from pdnkit.store.posindex import index_games, settle_index
 from pdnkit.store.progress import ImportProgress
@@ -568,10 +569,10 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: boo
 
 def _settle(con: duckdb.DuckDBPyConnection, db: DbLike, summary: ImportSummary) -> None:
     """The end of an import: the groups of copies of the games loaded, then their openings
-    and novelties (each game counted once). Should DuckDB stop there (out of memory, a full
-    disk), the games loaded are kept with their marks (``copy_pending``,
-    ``opening_pending``), and the error says so in one line: the next import into the
-    database settles them."""
+    and novelties (each game counted once), last the opening counts (:func:`_settle_counts`).
+    Should DuckDB stop there (out of memory, a full disk), the games loaded are kept with
+    their marks (``copy_pending``, ``opening_pending``), and the error says so in one line:
+    the next import into the database settles them."""
     try:
         copies.settle_copies(con)
         settle_import(con)
@@ -593,6 +594,26 @@ def _settle(con: duckdb.DuckDBPyConnection, db: DbLike, summary: ImportSummary) 
             f"{games} still wait for their duplicates, openings and novelties to be "
             "settled: the next import into this database settles them (importing a "
             "file already loaded will do)") from None
+    _settle_counts(con, db)
+
+
+def _settle_counts(con: duckdb.DuckDBPyConnection, db: DbLike) -> None:
+    """The import's last step: the opening counts brought up to date (the games it added,
+    counted once now that their copies are grouped: :func:`settle_counts`), in a transaction
+    of their own. Stopped there (a full disk, a kill), the counts keep their old stamp: the
+    readers scan every game (right, only slower) until the next import or ``pdnkit upgrade``
+    settles them."""
+    steps.reached("import.counts")
+    try:
+        settle_counts(con)
+    except Exception as exc:
+        if type(exc).__module__.split(".")[0] not in ("duckdb", "_duckdb"):
+            raise
+        name = str(db) if isinstance(db, (str, Path)) else "<connection>"
+        raise DatabaseError(
+            f"{database_error(exc, name, 'write')}; the games loaded are kept and settled, "
+            "but the opening counts were not brought up to date: tree and stats openings "
+            "read every game until the next import or pdnkit upgrade settles them") from None
 
 
 def _size(path: Path) -> int:

@@ -234,11 +234,12 @@ _OBJECTS: set[tuple[str, str]] | None = None
 #: long game's text in ``raw_pieces``, the ``player_name`` lookup that no outer column can
 #: capture; 6: the openings' columns ``games.opening_*``, ``novelty_ply``, ``novelty_from``
 #: and the tables ``opening_tables``, ``opening_pending``; 7: the position index
-#: ``position_index``; 8: the squares of each game ``game_squares``). Each step is a function of
+#: ``position_index``; 8: the squares of each game ``game_squares``; 9: the opening counts
+#: ``tree_counts`` and ``opening_counts``). Each step is a function of
 #: :mod:`pdnkit.store.upgrades`. A database of an older version, or one that lacks a table,
 #: column, view or macro of ``schema.sql``, is brought up to date by that module, on a copy
 #: (``pdnkit upgrade``).
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 #: the ``pdnkit_meta`` key that says the position index holds every stored position (its
 #: value: the index's rows when last sorted; :mod:`pdnkit.store.posindex`)
 INDEX_META = "position_index_sorted"
@@ -367,7 +368,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database",
         >>> con.execute("SELECT count(*) FROM moves").fetchall()[0][0]
         0
         >>> con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'").fetchall()
-        [('8',)]
+        [('9',)]
     """
     state = check_schema(con, name) if state is None else state
     if state == "older":

@@ -226,6 +226,52 @@ CREATE TABLE IF NOT EXISTS game_squares (
     occ_high     UBIGINT                -- occ on squares 65 and up (NULL: a smaller board)
 );
 
+-- The opening tree of the first plies, counted at import (pdnkit.store.opencounts): per
+-- variant, position (first reached by a game at ply 0 to 4) and move played next (NULL: none
+-- among the first plies; open: the position of ply 4, its next move not counted), the
+-- position after the move (a_*) and the canonical games' counts. Kept up to date with the
+-- games (pdnkit_meta 'opening_counts_stamp'); the readers scan when it is not.
+CREATE TABLE IF NOT EXISTS tree_counts (
+    variant      VARCHAR,               -- games.variant
+    black        BOOLEAN NOT NULL,      -- Black to move
+    wm           HUGEINT NOT NULL,      -- white men (every square)
+    wk           HUGEINT NOT NULL,      -- white kings
+    bm           HUGEINT NOT NULL,      -- black men
+    bk           HUGEINT NOT NULL,      -- black kings
+    open         BOOLEAN NOT NULL,      -- first reached at ply 4: the next move not counted
+    move         VARCHAR,               -- the move played next, as the statistics show it
+    side         VARCHAR,               -- W | B: who played it
+    a_black      BOOLEAN,               -- the position after the move (NULL: not replayed)
+    a_wm         HUGEINT,               -- its white men
+    a_wk         HUGEINT,               -- its white kings
+    a_bm         HUGEINT,               -- its black men
+    a_bk         HUGEINT,               -- its black kings
+    a_layout     UTINYINT,              -- layouts.layout of the position after the move
+    games        BIGINT NOT NULL,       -- canonical games
+    white_wins   BIGINT NOT NULL,       -- of them won by White
+    draws        BIGINT NOT NULL,       -- drawn
+    black_wins   BIGINT NOT NULL,       -- won by Black
+    unknown      BIGINT NOT NULL,       -- without a known result
+    plies_sum    BIGINT NOT NULL,       -- sum of games.plies (where known)
+    plies_n      BIGINT NOT NULL,       -- games whose plies are known
+    first_game   BIGINT NOT NULL        -- the lowest game_id counted
+);
+
+-- The games of each opening sequence of 1 to 4 plies from the initial position, as
+-- pdnkit stats openings groups them (pdnkit.store.opencounts): canonical games only.
+CREATE TABLE IF NOT EXISTS opening_counts (
+    variant      VARCHAR,               -- games.variant
+    plies        INTEGER NOT NULL,      -- 1 to 4
+    opening      VARCHAR,               -- the moves (canonical, else as written), spaced
+    games        BIGINT NOT NULL,       -- canonical games
+    white_wins   BIGINT NOT NULL,       -- of them won by White
+    draws        BIGINT NOT NULL,       -- drawn
+    black_wins   BIGINT NOT NULL,       -- won by Black
+    unknown      BIGINT NOT NULL,       -- without a known result
+    plies_sum    BIGINT NOT NULL,       -- sum of games.plies (where known)
+    plies_n      BIGINT NOT NULL        -- games whose plies are known
+);
+
 -- One row per board and notation: names[n] is the FEN name of square n.
 CREATE TABLE IF NOT EXISTS layouts (
     layout     UTINYINT NOT NULL,       -- position_bits.layout

@@ -67,6 +67,7 @@ from pdnkit.store.schema import (
     schema_version,
     table_columns,
 )
+from pdnkit.store.settling import settle_marks
 
 if TYPE_CHECKING:
     import duckdb
@@ -293,6 +294,12 @@ def _game_squares(src: Sources) -> None:
     """Nothing to rewrite: the fill step ``gamesquares:fill_squares`` (below) makes it."""
 
 
+@version_step(9, "the opening counts (tree_counts, opening_counts), made from the games")
+def _opening_counts(src: Sources) -> None:
+    """Nothing to rewrite: the tables start empty, the fill step
+    ``pdnkit.store.opencounts:rebuild_counts`` (below) makes them."""
+
+
 def fill_result_source(con: duckdb.DuckDBPyConnection) -> None:
     """Fill ``games.result_source`` of stored games from their tags: ``tag`` where a result
     tag (``Result``, ``Risultato`` ... under any case) holds ``result_raw``, ``terminator``
@@ -386,6 +393,11 @@ register_fill("game_squares", ["game_id", "wm", "occ"], "pdnkit.store.gamesquare
 register_fill("games", ["duplicate_of", "duplicate_kind"], "pdnkit.store.copies:fill_upgrade",
               what="games.duplicate_of from the moves and tags",
               adds=(("findings", "code = 'probable-copy'"),))
+
+# the opening counts, from the canonical games (after the copies: they count each game once)
+register_fill("tree_counts", ["variant", "move", "games"],
+              "pdnkit.store.opencounts:rebuild_counts",
+              what="tree_counts and opening_counts from the games")
 
 
 # --------------------------------------------------------------------------------------------
@@ -520,7 +532,7 @@ def upgrade(db: str | os.PathLike[str] | None = None, *,
         version = needs_upgrade(path)
         if version is None:
             result = UpgradeResult(str(path), False, SCHEMA_VERSION)
-            _settle_marks(path, result)
+            result.settled = settle_marks(path)
             result.seconds = time.perf_counter() - start
             return result
         backup = backup_path(path, version)
@@ -542,45 +554,10 @@ def upgrade(db: str | os.PathLike[str] | None = None, *,
                                     "database is as it was") from None
             raise
         _swap(path, new, backup)
-        _settle_marks(path, result)
+        result.settled = settle_marks(path)
     steps.reached("upgrade.done")
     result.seconds = time.perf_counter() - start
     return result
-
-
-def _settle_marks(path: Path, result: UpgradeResult) -> None:
-    """What an import stopped before its end left (``copy_pending``, ``opening_pending``):
-    the groups of copies, the openings and novelties of the games marked, brought up to
-    date as the import's end would (:func:`pdnkit.store.copies.settle_copies`, then
-    :func:`pdnkit.store.openingdb.settle_import`), said in ``result.settled``."""
-    import duckdb
-
-    marks = ("SELECT count(*) FROM (SELECT game_id FROM copy_pending UNION "
-             "SELECT game_id FROM opening_pending)")
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        waiting = int(con.execute(marks).fetchall()[0][0])
-    finally:
-        con.close()
-    if not waiting:
-        return
-    from pdnkit.store.copies import settle_copies
-    from pdnkit.store.openingdb import settle_import
-
-    steps.reached("upgrade.settle")
-    con = duckdb.connect(str(path), config={"default_block_size": str(BLOCK_SIZE)})
-    try:
-        settle_copies(con)
-        settle_import(con)
-        con.execute("CHECKPOINT")
-    except duckdb.Error as exc:
-        raise DatabaseError(
-            f"{database_error(exc, str(path), 'write')}; the {waiting} games an interrupted "
-            "import left marked are still marked (the next import or upgrade settles "
-            "them)") from None
-    finally:
-        con.close()
-    result.settled = waiting
 
 
 def _remove_leftovers(new: Path) -> None:
