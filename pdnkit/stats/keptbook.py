@@ -13,7 +13,7 @@ Example:
     >>> from pdnkit.stats.filters import GameFilter
     >>> from pdnkit.store.opencounts import settle_counts
     >>> con = connect(":memory:"); _ = settle_counts(con)
-    >>> kept_openings(con, GameFilter(), 4, 1).empty
+    >>> kept_openings(con, GameFilter(), 4, 1) is None  # too few games to keep counts
     True
     >>> kept_openings(con, GameFilter(event="Cup"), 4, 1) is None
     True

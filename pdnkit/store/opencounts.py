@@ -30,8 +30,8 @@ added to the counts; any other change rebuilds them.
 Example:
     >>> from pdnkit.store.db import connect
     >>> con = connect(":memory:")
-    >>> settle_counts(con), counts_ready(con)
-    ('rebuilt', True)
+    >>> settle_counts(con), counts_ready(con), counts_current(con)  # no game: none kept
+    ('small', False, True)
     >>> settle_counts(con)
     'current'
 """
@@ -39,6 +39,7 @@ Example:
 from __future__ import annotations
 
 import json
+import os
 from typing import TYPE_CHECKING
 
 from pdnkit.store.posindex import EARLY_PLIES
@@ -47,13 +48,17 @@ from pdnkit.store.transaction import rollback
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
 
-__all__ = ["COUNTS_META", "COUNTS_TABLES", "counts_ready", "games_stamp", "rebuild_counts",
-           "settle_counts"]
+__all__ = ["COUNTS_META", "COUNTS_TABLES", "KEEP_FROM", "counts_current", "counts_ready",
+           "games_stamp", "rebuild_counts", "settle_counts"]
 
 #: the ``pdnkit_meta`` key of the counts' stamp (JSON: ``stamp``, ``last`` game counted)
 COUNTS_META = "opening_counts_stamp"
 #: the tables of the kept counts
 COUNTS_TABLES = ("tree_counts", "opening_counts")
+#: the canonical games from which the counts are kept: below, the scan of the first plies
+#: answers in a few tens of milliseconds, and the counts' tables would cost a small
+#: database more than its games' rows (``PDNKIT_COUNTS_FROM`` overrides)
+KEEP_FROM = int(os.environ.get("PDNKIT_COUNTS_FROM", "20000"))
 
 #: a game's outcome as the statistics read it (:data:`pdnkit.stats.common.OUTCOME_SQL`)
 _OUTCOME = ("coalesce(nullif(g.outcome, ''), CASE g.result WHEN '1-0' THEN 'white' "
@@ -126,6 +131,20 @@ def counts_ready(con: duckdb.DuckDBPyConnection) -> bool:
         False
     """
     stored = _stored(con)
+    return stored is not None and stored.get("kept", True) is True \
+        and stored.get("stamp") == games_stamp(con)[0]
+
+
+def counts_current(con: duckdb.DuckDBPyConnection) -> bool:
+    """True when the counts were settled for the database's canonical games now: kept
+    (:func:`counts_ready`), or not kept because there are fewer than :data:`KEEP_FROM`.
+
+    Example:
+        >>> from pdnkit.store.db import connect
+        >>> con = connect(":memory:"); _ = settle_counts(con); counts_current(con)
+        True
+    """
+    stored = _stored(con)
     return stored is not None and stored.get("stamp") == games_stamp(con)[0]
 
 
@@ -178,10 +197,33 @@ def _seq_rows(first: int | None) -> str:
         SELECT variant, n AS plies, opening, {_SUMS} FROM x GROUP BY variant, n, opening"""
 
 
-def _record(con: duckdb.DuckDBPyConnection, stamp: str, last: int) -> None:
+def _record(con: duckdb.DuckDBPyConnection, stamp: str, last: int, kept: bool = True) -> None:
     con.execute("DELETE FROM pdnkit_meta WHERE key = ?", [COUNTS_META])
-    con.execute("INSERT INTO pdnkit_meta VALUES (?, ?)",
-                [COUNTS_META, json.dumps({"stamp": stamp, "last": last})])
+    value = {"stamp": stamp, "last": last} if kept else {"stamp": stamp, "last": last,
+                                                         "kept": False}
+    con.execute("INSERT INTO pdnkit_meta VALUES (?, ?)", [COUNTS_META, json.dumps(value)])
+
+
+def _too_few(con: duckdb.DuckDBPyConnection) -> bool:
+    """Fewer canonical games than :data:`KEEP_FROM`: the counts are not kept."""
+    if KEEP_FROM <= 0:
+        return False
+    n = con.execute("SELECT count(*) FROM games WHERE duplicate_of IS NULL").fetchall()[0][0]
+    return int(n) < KEEP_FROM
+
+
+def _not_kept(con: duckdb.DuckDBPyConnection, stamp: str, last: int) -> None:
+    """Record the games as settled with no counts kept (the tables emptied)."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        for table in COUNTS_TABLES:
+            if con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]:
+                con.execute(f"DELETE FROM {table}")
+        _record(con, stamp, last, kept=False)
+        con.execute("COMMIT")
+    except BaseException:
+        rollback(con)
+        raise
 
 
 def _fill(con: duckdb.DuckDBPyConnection, first: int | None) -> None:
@@ -223,23 +265,27 @@ def rebuild_counts(con: duckdb.DuckDBPyConnection) -> None:
 
     Example:
         >>> from pdnkit.store.db import connect
-        >>> con = connect(":memory:"); rebuild_counts(con); counts_ready(con)
+        >>> con = connect(":memory:"); rebuild_counts(con); counts_current(con)
         True
     """
     stamp, last = games_stamp(con)
+    if _too_few(con):
+        _not_kept(con, stamp, last)
+        return
     _in_transaction(con, None, stamp, last)
 
 
 def settle_counts(con: duckdb.DuckDBPyConnection) -> str:
     """Bring the kept counts up to date after a write (in a transaction of their own):
     ``'current'`` when they were, ``'added'`` when only games numbered above the last one
-    counted came (their counts are added), ``'rebuilt'`` otherwise. A database without the
-    tables (a lake) is left alone (``'none'``).
+    counted came (their counts are added), ``'rebuilt'`` otherwise; ``'small'`` when the
+    database holds fewer than :data:`KEEP_FROM` canonical games (no counts kept: the readers
+    scan). A database without the tables (a lake) is left alone (``'none'``).
 
     Example:
         >>> from pdnkit.store.db import connect
         >>> settle_counts(connect(":memory:"))
-        'rebuilt'
+        'small'
     """
     if not all(_is_table(con, t) for t in COUNTS_TABLES):
         return "none"
@@ -247,8 +293,11 @@ def settle_counts(con: duckdb.DuckDBPyConnection) -> str:
     stored = _stored(con)
     if stored is not None and stored.get("stamp") == stamp:
         return "current"
+    if _too_few(con):
+        _not_kept(con, stamp, last)
+        return "small"
     before = stored.get("last") if stored is not None else None
-    if stored is not None and isinstance(before, int) \
+    if stored is not None and stored.get("kept", True) is True and isinstance(before, int) \
             and games_stamp(con, before)[0] == stored.get("stamp"):
         _in_transaction(con, before + 1, stamp, last)
         return "added"

@@ -412,7 +412,7 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
         >>> import duckdb
         >>> con = duckdb.connect()
         >>> ensure_schema(con); schema_version(con)
-        8
+        9
     """
     meta = schema_meta(con, table_columns(con))
     if meta is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pdnkit.store import steps
-from pdnkit.store.opencounts import counts_ready, settle_counts
+from pdnkit.store.opencounts import counts_current, settle_counts
 from pdnkit.store.schema import BLOCK_SIZE, DatabaseError, database_error
 
 __all__ = ["settle_marks"]
@@ -36,7 +36,7 @@ def settle_marks(path: Path) -> int:
     con = duckdb.connect(str(path), read_only=True)
     try:
         waiting = int(con.execute(marks).fetchall()[0][0])
-        stale = not counts_ready(con)  # the opening counts of games an import left
+        stale = not counts_current(con)  # the opening counts of games an import left
     finally:
         con.close()
     if not waiting and not stale:

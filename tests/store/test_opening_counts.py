@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 import pdnkit.stats.keptbook as keptbook
+import pdnkit.store.opencounts as opencounts
 from pdnkit.stats import openings, tree
 from pdnkit.store import import_files
 from pdnkit.store.opencounts import COUNTS_META, counts_ready, settle_counts
@@ -37,6 +38,16 @@ OPENING_ASKS: list[dict[str, object]] = [
     {"plies": 1}, {"plies": 2}, {"plies": 3}, {"plies": 4}, {"plies": 2, "min_games": 3},
     {"plies": 4, "variant": "russian"}, {"plies": 5}, {"plies": 2, "event": "e1"},
 ]
+
+
+@pytest.fixture(autouse=True)
+def _counts_kept_from_the_first_game() -> object:
+    """The counts kept however few the games (the tests' collections are small); set and
+    restored here, not by ``monkeypatch``, which the comparisons undo midway."""
+    saved = opencounts.KEEP_FROM
+    opencounts.KEEP_FROM = 0
+    yield
+    opencounts.KEEP_FROM = saved
 
 
 def game_texts(seed: int, count: int, event: str) -> list[str]:
@@ -183,7 +194,8 @@ def test_an_import_killed_before_its_counts(tmp_path: Path,
     db = tmp_path / "g.duckdb"
     import_files([write(tmp_path / "a.pdn", game_texts(8, 60, "e8"))], db=db)
     before = outputs(db)
-    env = dict(os.environ, PYTHONPATH=str(ROOT), **{KILL_AT: "import.counts"})
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **{KILL_AT: "import.counts",
+                                                        "PDNKIT_COUNTS_FROM": "0"})
     r = subprocess.run([sys.executable, "-m", "pdnkit", "import",
                         str(write(tmp_path / "b.pdn", game_texts(9, 60, "e9"))), "--db", str(db),
                         "--quiet"], env=env, capture_output=True, text=True, timeout=300)
@@ -245,3 +257,19 @@ def test_settle_adds_only_what_came() -> None:
     assert settle_counts(con) == "rebuilt" and counts_ready(con)
     con.execute("UPDATE games SET duplicate_of = 4 WHERE game_id = 5")
     assert not counts_ready(con) and settle_counts(con) == "rebuilt"
+
+
+def test_a_small_database_keeps_no_counts_until_it_grows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below ``KEEP_FROM`` canonical games the tables stay empty and the readers scan (the
+    answers are the scan's); the import that passes it makes the counts, which are used."""
+    opencounts.KEEP_FROM = 150
+    db = tmp_path / "g.duckdb"
+    import_files([write(tmp_path / "a.pdn", game_texts(21, 100, "e1"))], db=db)
+    con = duckdb.connect(str(db), read_only=True)
+    assert opencounts.counts_current(con) and not counts_ready(con)
+    assert [con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]
+            for t in opencounts.COUNTS_TABLES] == [0, 0]
+    con.close()
+    import_files([write(tmp_path / "b.pdn", game_texts(22, 100, "e2"))], db=db)
+    assert_counts_equal_scan(db, monkeypatch)
