@@ -43,7 +43,7 @@ import os
 from typing import TYPE_CHECKING
 
 from pdnkit.store.posindex import EARLY_PLIES
-from pdnkit.store.transaction import rollback
+from pdnkit.store.transaction import transaction
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -214,16 +214,11 @@ def _too_few(con: duckdb.DuckDBPyConnection) -> bool:
 
 def _not_kept(con: duckdb.DuckDBPyConnection, stamp: str, last: int) -> None:
     """Record the games as settled with no counts kept (the tables emptied)."""
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         for table in COUNTS_TABLES:
             if con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]:
                 con.execute(f"DELETE FROM {table}")
         _record(con, stamp, last, kept=False)
-        con.execute("COMMIT")
-    except BaseException:
-        rollback(con)
-        raise
 
 
 def _fill(con: duckdb.DuckDBPyConnection, first: int | None) -> None:
@@ -249,14 +244,9 @@ def _fill(con: duckdb.DuckDBPyConnection, first: int | None) -> None:
 
 def _in_transaction(con: duckdb.DuckDBPyConnection, first: int | None, stamp: str,
                     last: int) -> None:
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         _fill(con, first)
         _record(con, stamp, last)
-        con.execute("COMMIT")
-    except BaseException:
-        rollback(con)
-        raise
 
 
 def rebuild_counts(con: duckdb.DuckDBPyConnection) -> None:
