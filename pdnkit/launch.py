@@ -17,6 +17,9 @@ quick form                         does
                                    with ``--format text|jsonl|csv|csv-raw``, ``-q``,
                                    ``--info``, ``--strict``, ``--fail-on``, ``--jobs``; its
                                    output not a terminal
+``pdnkit query SQL``               the result written as read (:mod:`pdnkit.lean.forms`:
+                                   ``--db``, ``--format``, ``--out``, ``--limit``,
+                                   ``--wide``); its output not a terminal
 =================================  ==========================================================
 
 Example:
@@ -188,6 +191,10 @@ def quick_form(args: Sequence[str]) -> Runner | None:
         return _perft_form(args[1:])
     if args and args[0] == "validate":
         return _validate_form(args[1:])
+    if args and args[0] in ("query",):  # the table commands' forms (pdnkit.lean.forms)
+        from pdnkit.lean.forms import FORMS
+
+        return FORMS[args[0]](args[1:])
     return None
 
 

@@ -2,44 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
 import errno
-import sys
-from collections.abc import Iterator
 from typing import Any
 
 import typer
 from typer.core import TyperGroup
 
 from pdnkit.errors import PdnkitError
-from pdnkit.lean.usage import duckdb_message, error_message, usage_errors
-
-
-@contextlib.contextmanager
-def user_sql(label: str = "", write_hint: bool = False) -> Iterator[None]:
-    """Around a library call that runs SQL from the command line (``label``: the option it
-    came from, e.g. ``--where``; empty for ``query``'s statement): a DuckDB error shows
-    whole (its line and caret help the user), with what to do when the read-only mode
-    (``write_hint``: add --write) or the file lock-down refused it.
-
-    Example:
-        >>> import duckdb
-        >>> try:
-        ...     with user_sql("--where"):
-        ...         duckdb.sql("SELECT nonsense")
-        ... except PdnkitError as exc:
-        ...     print(str(exc).splitlines()[0][:40])
-        --where: Binder Error: Referenced column
-    """
-    try:
-        yield
-    except Exception as exc:
-        duckdb = sys.modules.get("duckdb")
-        if duckdb is None or not isinstance(exc, duckdb.Error):
-            raise
-        from pdnkit.cli.options import UsageError
-
-        raise UsageError(duckdb_message(exc, label, write_hint)) from None
+from pdnkit.lean.usage import duckdb_message, error_message, usage_errors, user_sql
 
 
 class _Group(TyperGroup):

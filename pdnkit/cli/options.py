@@ -25,23 +25,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from pdnkit.lean.tables import FORMAT_ALIASES, TABLE_FORMATS, format_name
 from pdnkit.lean.usage import UsageError
 from pdnkit.lean.validate import VALIDATE_FORMATS
 
 if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.stats.filters import GameFilter
 
-#: every format a table result can be written in (:mod:`pdnkit.cli.output` writes them);
-#: ``csv-raw`` is CSV with no cell quoted for spreadsheets
-TABLE_FORMATS = ("text", "csv", "csv-raw", "json", "jsonl", "parquet")
 #: what the help says of CSV's cells that would start a formula in a spreadsheet
 CSV_FORMULA_HELP = (
     "A CSV text cell beginning with [cyan]= + - @[/cyan], a tab or a carriage return is "
     "written after a [cyan]'[/cyan], so that a spreadsheet shows it as text and never runs "
     "it as a formula (numbers stay numbers); [cyan]csv-raw[/cyan] writes every cell as "
     "stored, for programs.")
-#: old names of a format, still understood
-FORMAT_ALIASES = {"table": "text"}
 
 
 def known_variant(value: str | None) -> str | None:
@@ -105,28 +101,6 @@ def known_encoding(value: str | None) -> str | None:
         raise UsageError(str(exc)) from None
 
 
-def format_name(value: str | None, allowed: tuple[str, ...] = TABLE_FORMATS) -> str | None:
-    """The format ``value`` names, among ``allowed`` (``None`` stays ``None``: the format
-    then follows ``--out``'s extension); ``table`` is the old name of ``text``.
-
-    Example:
-        >>> format_name("CSV"), format_name("table"), format_name(None)
-        ('csv', 'text', None)
-        >>> try:
-        ...     format_name("xlsx")
-        ... except UsageError as exc:
-        ...     print(exc)
-        unknown format 'xlsx': choose text, csv, csv-raw, json, jsonl or parquet
-    """
-    if value is None:
-        return None
-    name = value.strip().lower()
-    name = FORMAT_ALIASES.get(name, name)
-    if name not in allowed:
-        choices = ", ".join(allowed[:-1]) + f" or {allowed[-1]}" if len(allowed) > 1 \
-            else allowed[0]
-        raise UsageError(f"unknown format {value!r}: choose {choices}")
-    return name
 
 
 def _formats(*allowed: str) -> Callable[[str | None], str | None]:
