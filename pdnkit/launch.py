@@ -20,6 +20,9 @@ quick form                         does
 ``pdnkit query SQL``               the result written as read (:mod:`pdnkit.lean.forms`:
                                    ``--db``, ``--format``, ``--out``, ``--limit``,
                                    ``--wide``); its output not a terminal
+``pdnkit stats openings|results``  the table of the same library call, in the same
+``pdnkit tree``                    common shapes (:mod:`pdnkit.lean.forms` lists the
+``pdnkit search --fen F``          options each reads); output not a terminal
 =================================  ==========================================================
 
 Example:
@@ -191,7 +194,7 @@ def quick_form(args: Sequence[str]) -> Runner | None:
         return _perft_form(args[1:])
     if args and args[0] == "validate":
         return _validate_form(args[1:])
-    if args and args[0] in ("query",):  # the table commands' forms (pdnkit.lean.forms)
+    if args and args[0] in ("query", "stats", "tree", "search"):  # the table commands' forms (pdnkit.lean.forms)
         from pdnkit.lean.forms import FORMS
 
         return FORMS[args[0]](args[1:])

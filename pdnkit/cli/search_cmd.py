@@ -99,18 +99,14 @@ def search_command(
     One row per hit: game, ply, side to move, players, event, date, result, the move played
     next (and the FEN in a file, or with --format csv/json/jsonl/parquet).
     """
-    from pdnkit.stats.search import search
+    from pdnkit.lean.forms import run_search
 
-    sink = output(fmt, out, [db], wide=wide)
-    with usage_errors():  # a bad pattern, FEN, date, no database
-        df = search(db, fen=fen, pattern=pattern, exclude=exclude, any_of=any_of, side=side,
-                    mirror=mirror, material=material, manoeuvre=manoeuvre, captures=captures,
-                    promotes=True if promotes else None, before=before, after=after,
-                    first=first, limit=limit, variant=variant, event=event, player=player,
-                    date_from=date_from, date_to=date_to, filter=read_filter(match, all_copies))
-    if sink.format == "text" and sink.to_screen:
-        df = df.drop(columns=["fen"])
-    emit(df, sink, limit=50)
+    run_search(db, fmt, out, wide, fen=fen, pattern=pattern, exclude=exclude, any_of=any_of,
+               side=side, mirror=mirror, material=material, manoeuvre=manoeuvre,
+               captures=captures, promotes=True if promotes else None, before=before,
+               after=after, first=first, limit=limit, variant=variant, event=event,
+               player=player, date_from=date_from, date_to=date_to,
+               filter=read_filter(match, all_copies))
 
 
 @app.command(

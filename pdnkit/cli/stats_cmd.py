@@ -101,12 +101,9 @@ app.add_typer(report_app, name="report")
 
 def _run_stats(kind: str, db: Path | None, fmt: str | None, out: Path | None, wide: bool,
                **options: Any) -> None:
-    from pdnkit.stats import stats
+    from pdnkit.lean.forms import run_stats
 
-    sink = output(fmt, out, [db], wide=wide)
-    with usage_errors():  # no database, a bad date
-        df = stats(kind, db, **options)
-    emit(df, sink, title=f"{kind} ({len(df)} rows)")
+    run_stats(kind, db, fmt, out, wide, **options)
 
 
 @stats_app.command("openings", epilog=(
@@ -324,28 +321,11 @@ def tree_command(
     code, name: [bold]pdnkit openings list[/bold]); [cyan]fen_after[/cyan] gives it, to
     explore further with [cyan]--fen[/cyan].
     """
-    from pdnkit.stats import tree
+    from pdnkit.lean.forms import run_tree
 
-    if fen and moves:
-        raise fail("give --fen or --moves, not both")
-    sink = output(fmt, out, [db], wide=wide)
-    with usage_errors():  # a bad FEN or move, no database
-        df = tree(db, fen=fen, moves=moves, variant=variant, event=event, player=player,
-                  date_from=date_from, date_to=date_to, min_games=min_games,
-                  filter=read_filter(match, all_copies))
-    text = sink.format == "text"  # the human view: fewer columns
-    if book:
-        df = df[["variant", "move", "games", "side", "wins", "draws", "losses", "score",
-                 "transpositions", "fen_after", "opening"]].rename(
-            columns={"wins": "+", "draws": "=", "losses": "-"})
-    elif text:
-        df = df.drop(columns=["side", "wins", "losses", "score", "transpositions"])
-    if text:  # the opening's name beside the move
-        df = df[["variant", "move", "opening", *[c for c in df.columns
-                                                 if c not in ("variant", "move", "opening")]]]
-    if text:
-        df = df.drop(columns=["fen_after"])
-    emit(df, sink, title="next moves")
+    run_tree(db, fmt, out, wide, book, fen=fen, moves=moves, variant=variant, event=event,
+             player=player, date_from=date_from, date_to=date_to, min_games=min_games,
+             filter=read_filter(match, all_copies))
 
 
 @app.command("plot", epilog=(

@@ -15,7 +15,21 @@ quick form                                         does
 ``pdnkit query SQL``                               :func:`pdnkit.store.query_stream`, written
                                                    as read; with ``--db``, ``--format``/``-f``,
                                                    ``--out``/``-o``, ``--limit``, ``--wide``
+``pdnkit stats openings|results``                  :func:`pdnkit.stats.stats` (:func:`run_stats`),
+                                                   with ``--db``, ``--format``, ``--out``,
+                                                   ``--wide``
+``pdnkit tree``                                    :func:`pdnkit.stats.tree` (:func:`run_tree`),
+                                                   with those, ``--fen`` or ``--moves``,
+                                                   ``--book``
+``pdnkit search --fen F`` (or ``--pattern P``)     :func:`pdnkit.stats.search.search`
+                                                   (:func:`run_search`), with those,
+                                                   ``--side``, ``--mirror``, ``--first``,
+                                                   ``--limit``
 =================================================  =========================================
+
+The command bodies they share with the Typer commands are here too (:func:`run_stats`,
+:func:`run_tree`, :func:`run_search`): the Typer command reads its whole line and calls one,
+the quick form reads its shape and calls the same one.
 
 Example:
     >>> command_line(["SELECT 1", "--db", "x.duckdb", "-f", "csv"], QUERY)
@@ -29,6 +43,11 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pdnkit.stats.filters import GameFilter
 
 #: a quick form's runner: it does the command and returns the exit status
 Runner = Callable[[], int]
@@ -108,8 +127,6 @@ def query_form(args: Sequence[str]) -> Runner | None:
         return None
 
     def run() -> int:
-        from pathlib import Path
-
         from pdnkit.lean.streamed import emit_stream
         from pdnkit.lean.tables import output
         from pdnkit.lean.usage import usage_errors, user_sql
@@ -149,7 +166,164 @@ def guarded(run: Runner) -> Runner:
     return guarded_run
 
 
-#: the quick form of each command named here
-FORMS: dict[str, Callable[[Sequence[str]], Runner | None]] = {"query": query_form}
+#: where a table form's result goes (every table command's options)
+_SINK = {"--db": "db", "--format": "fmt", "-f": "fmt", "--out": "out", "-o": "out"}
+#: ``pdnkit stats KIND``'s options read here, and the kinds (the default grouping of each)
+STATS = Options(flags={"--wide": "wide"}, values=_SINK, positional=1)
+STATS_KINDS: dict[str, dict[str, Any]] = {"openings": {"plies": None, "by": "code"}, "results": {"by": "variant"}}
+#: ``pdnkit tree``'s options read here
+TREE = Options(flags={"--wide": "wide", "--book": "book"},
+               values={**_SINK, "--fen": "fen", "--moves": "moves"}, positional=0)
+#: ``pdnkit search``'s options read here
+SEARCH = Options(flags={"--wide": "wide", "--mirror": "mirror", "--first": "first"},
+                 values={**_SINK, "--fen": "fen", "--pattern": "pattern", "--side": "side",
+                         "--limit": "limit"}, positional=0)
+#: the filters' defaults, as the table commands give them without a filter option
+NO_FILTER: dict[str, Any] = {"variant": None, "event": None, "player": None, "filter": None,
+                             "date_from": None, "date_to": None}
 
-__all__ = ["FORMS", "QUERY", "Options", "Runner", "command_line", "guarded", "query_form"]
+
+def _path(value: object) -> Path | None:
+    return None if value is None else Path(str(value))
+
+
+def _sink_form(args: Sequence[str], options: Options,
+               ) -> tuple[list[str], dict[str, object], str | None] | None:
+    """The positional arguments, options and format of a table form's line, or ``None``
+    (not this shape, a format the command refuses, standard output a terminal)."""
+    line = command_line(args, options)
+    if line is None or sys.stdout.isatty():
+        return None
+    fmt = _format(line[1].get("fmt"))
+    if fmt is False:
+        return None
+    return line[0], line[1], str(fmt) if fmt else None
+
+
+def run_stats(kind: str, db: Path | None, fmt: str | None, out: Path | None, wide: bool,
+              **options: Any) -> None:
+    """``pdnkit stats KIND``: :func:`pdnkit.stats.stats` written where the options say."""
+    from pdnkit.lean.tables import emit, output
+    from pdnkit.lean.usage import usage_errors
+
+    sink = output(fmt, out, [db], wide=wide)
+    from pdnkit.stats import stats
+
+    with usage_errors():  # no database, a bad date
+        df = stats(kind, db, **options)
+    emit(df, sink, title=f"{kind} ({len(df)} rows)")
+
+
+def stats_form(args: Sequence[str]) -> Runner | None:
+    """``stats openings|results`` with ``--db``, ``--format``, ``--out``, ``--wide``."""
+    read = _sink_form(args, STATS)
+    if read is None or read[0][0] not in STATS_KINDS:
+        return None
+    (kind,), opts, fmt = read
+
+    def run() -> int:
+        run_stats(kind, _path(opts.get("db")), fmt, _path(opts.get("out")),
+                  bool(opts.get("wide")), **STATS_KINDS[kind], **NO_FILTER, min_games=1)
+        return 0
+
+    return guarded(run)
+
+
+def run_tree(db: Path | None, fmt: str | None, out: Path | None, wide: bool, book: bool,
+             *, fen: str | None, moves: str | None, min_games: int,
+             filter: GameFilter | None, **filters: Any) -> None:  # noqa: A002
+    """``pdnkit tree``: :func:`pdnkit.stats.tree` written where the options say (a text
+    table with fewer columns, the opening's name beside the move; ``book``: the book's
+    view)."""
+    from pdnkit.lean.tables import emit, output
+    from pdnkit.lean.usage import UsageError, usage_errors
+
+    if fen and moves:
+        raise UsageError("give --fen or --moves, not both")
+    sink = output(fmt, out, [db], wide=wide)
+    from pdnkit.stats import tree
+
+    with usage_errors():  # a bad FEN or move, no database
+        df = tree(db, fen=fen, moves=moves, min_games=min_games, filter=filter, **filters)
+    text = sink.format == "text"  # the human view: fewer columns
+    if book:
+        df = df[["variant", "move", "games", "side", "wins", "draws", "losses", "score",
+                 "transpositions", "fen_after", "opening"]].rename(
+            columns={"wins": "+", "draws": "=", "losses": "-"})
+    elif text:
+        df = df.drop(columns=["side", "wins", "losses", "score", "transpositions"])
+    if text:  # the opening's name beside the move
+        df = df[["variant", "move", "opening", *[c for c in df.columns
+                                                 if c not in ("variant", "move", "opening")]]]
+    if text:
+        df = df.drop(columns=["fen_after"])
+    emit(df, sink, title="next moves")
+
+
+def tree_form(args: Sequence[str]) -> Runner | None:
+    """``tree`` with ``--db``, ``--format``, ``--out``, ``--wide``, ``--fen`` or
+    ``--moves``, ``--book``."""
+    read = _sink_form(args, TREE)
+    if read is None:
+        return None
+    _, opts, fmt = read
+
+    def run() -> int:
+        fen, moves = opts.get("fen"), opts.get("moves")
+        run_tree(_path(opts.get("db")), fmt, _path(opts.get("out")), bool(opts.get("wide")),
+                 bool(opts.get("book")), fen=None if fen is None else str(fen),
+                 moves=None if moves is None else str(moves), min_games=1, **NO_FILTER)
+        return 0
+
+    return guarded(run)
+
+
+def run_search(db: Path | None, fmt: str | None, out: Path | None, wide: bool,
+               **criteria: Any) -> None:
+    """``pdnkit search``: :func:`pdnkit.stats.search.search` written where the options say
+    (a text table on the screen without the FEN)."""
+    from pdnkit.lean.tables import emit, output
+    from pdnkit.lean.usage import usage_errors
+
+    sink = output(fmt, out, [db], wide=wide)
+    from pdnkit.stats.search import search
+
+    with usage_errors():  # a bad pattern, FEN, date, no database
+        df = search(db, **criteria)
+    if sink.format == "text" and sink.to_screen:
+        df = df.drop(columns=["fen"])
+    emit(df, sink, limit=50)
+
+
+def search_form(args: Sequence[str]) -> Runner | None:
+    """``search --fen F`` or ``--pattern P``, with ``--db``, ``--format``, ``--out``,
+    ``--wide``, ``--side``, ``--mirror``, ``--first``, ``--limit``."""
+    read = _sink_form(args, SEARCH)
+    if read is None:
+        return None
+    _, opts, fmt = read
+    limit = opts.get("limit")
+    if not (opts.get("fen") or opts.get("pattern")) or (
+            limit is not None and not (str(limit).isascii() and str(limit).isdigit())):
+        return None
+    criteria: dict[str, Any] = {key: None if opts.get(key) is None else str(opts[key])
+                                for key in ("fen", "pattern", "side")}
+
+    def run() -> int:
+        run_search(_path(opts.get("db")), fmt, _path(opts.get("out")), bool(opts.get("wide")),
+                   **criteria, exclude=None, any_of=None, mirror=bool(opts.get("mirror")),
+                   material=None, manoeuvre=None, captures=None, promotes=None, before=None,
+                   after=None, first=bool(opts.get("first")),
+                   limit=None if limit is None else int(str(limit)), **NO_FILTER)
+        return 0
+
+    return guarded(run)
+
+
+#: the quick form of each command named here
+FORMS: dict[str, Callable[[Sequence[str]], Runner | None]] = {
+    "query": query_form, "stats": stats_form, "tree": tree_form, "search": search_form}
+
+__all__ = ["FORMS", "NO_FILTER", "QUERY", "SEARCH", "STATS", "STATS_KINDS", "TREE", "Options",
+           "Runner", "command_line", "guarded", "query_form", "run_search", "run_stats",
+           "run_tree", "search_form", "stats_form", "tree_form"]

@@ -139,3 +139,67 @@ def test_an_output_that_cannot_be_written_ends_as_typer_ends(db: Path, sink: str
     assert quick == _ended("pdnkit.cli", args, sink)
     assert "Traceback" not in quick[1]
     assert quick[0] == (2 if sink == "full" else 1)
+
+
+def _fens(db: Path, n: int) -> list[str]:
+    """Positions the games reached (each a hit), read from the database."""
+    import duckdb
+
+    with duckdb.connect(str(db), read_only=True) as con:
+        rows = con.sql(f"SELECT DISTINCT fen FROM positions ORDER BY fen LIMIT {n}").fetchall()
+    return [r[0] for r in rows]
+
+
+TABLE_LINES = [
+    ["stats", "openings"], ["stats", "results"], ["stats", "openings", "-f", "csv"],
+    ["stats", "results", "--format=jsonl", "--wide"], ["tree"], ["tree", "-f", "json"],
+    ["tree", "--book"], ["tree", "--moves", "11-15"], ["tree", "--moves", "11-15 23-19", "--book"],
+    ["tree", "--moves", "99-98"], ["tree", "--fen", "nonsense"], ["tree", "--fen", "W:W1:B2",
+                                                                  "--moves", "11-15"],
+    ["search", "--pattern", "W21"], ["search", "--pattern", "W21", "--first", "-f", "csv"],
+    ["search", "--pattern", "W21:B9", "--mirror", "--limit", "2"],
+    ["search", "--pattern", "W21", "--side", "black", "-f", "jsonl"],
+    ["search", "--pattern", "W99"], ["search", "--fen", "W:W1:B2", "--side", "up"],
+    ["stats", "openings", "-o", "x.xlsx"], ["tree", "-f", "parquet"],
+]
+
+
+@pytest.mark.parametrize("args", TABLE_LINES, ids=" ".join)
+def test_quick_table_commands_print_what_the_commands_print(
+        db: Path, args: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    args = [*args, "--db", str(db)]
+    quick = _quick(args, capsys)
+    assert quick == _typer(args), args
+    assert "Traceback" not in quick[2]
+
+
+def test_quick_search_by_position_prints_what_the_command_prints(
+        db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for fen in _fens(db, 6):
+        for extra in ([], ["-f", "csv"], ["--side", "any", "--first"], ["-f", "json"]):
+            args = ["search", "--fen", fen, "--db", str(db), *extra]
+            quick = _quick(args, capsys)
+            assert quick == _typer(args), args
+            assert quick[0] == 0 and quick[1]
+
+
+@pytest.mark.parametrize("args", [
+    ["stats"], ["stats", "lengths"], ["stats", "openings", "--by", "name"],
+    ["stats", "openings", "--variant", "english"], ["stats", "results", "--help"],
+    ["tree", "--variant", "russian"], ["tree", "--min-games", "2"], ["tree", "x"],
+    ["search"], ["search", "--db", "x"], ["search", "--material", "1 v 1"],
+    ["search", "--fen", "W:W1:B2", "--limit", "-1"], ["search", "--pattern", "W1", "--player", "A"],
+])
+def test_other_table_lines_go_to_typer(args: list[str]) -> None:
+    assert quick_form(args) is None
+
+
+def test_quick_table_commands_import_no_argument_parser(db: Path) -> None:
+    parser = ("typer", "click", "rich", "pdnkit.cli")
+    assert modules_after(["stats", "openings", "--db", str(db), "-f", "csv"], parser) == []
+    assert modules_after(["tree", "--db", str(db), "-f", "json"], parser) == []
+    assert modules_after(["search", "--pattern", "W21", "--db", str(db), "-f", "csv"],
+                         parser) == []
+    assert modules_after(["tree", "--db", str(db)], parser) == ["rich"]
