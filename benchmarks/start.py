@@ -152,6 +152,8 @@ def _lines(pdnkit: list[str], ten: Path, db: Path, games: int) -> dict[str, list
                                                "jsonl"],
         "search --fen": [*pdnkit, "search", "--db", str(db), "--fen", "W:W31-50:B1-20"],
         "stats results": [*pdnkit, "stats", "results", "--db", str(db)],
+        "stats openings": [*pdnkit, "stats", "openings", "--db", str(db)],
+        "tree": [*pdnkit, "tree", "--db", str(db)],
         "query SELECT": [*pdnkit, "query", "SELECT count(*) FROM games", "--db", str(db)],
         "query SELECT (csv)": [*pdnkit, "query", "SELECT * FROM games", "--db", str(db),
                                "-f", "csv"],
