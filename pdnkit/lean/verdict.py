@@ -1,0 +1,311 @@
+"""The verdict on a clean file first: ``pdnkit validate`` of files whose every game is one
+the compiled core replays whole and that no check could find fault with prints its summary
+without loading the validator (its report, pipeline and record modules).
+
+A game is taken here only when nothing about it could give a finding, and each condition is
+a plain fact of its text: the file is printable ASCII with ``\\n`` line ends and no ``\\`` or
+``&`` (nothing to decode, unescape or flag as read); the core's scanner reads every game
+whole (tag lines, plain movetext, a standard result); a game's tags are only the Seven Tag
+Roster's and ``GameType`` (each once, the GameType one of
+:data:`~pdnkit.lean.startdata.STARTS`, a date ``YYYY.MM.DD`` any calendar has); the
+``Result`` tag is the result written after the moves, in the variant's own notation; the
+core replays every move as written, with its move numbers, and reaches no draw rule; where
+the side to move has no move the result names the winner the rules name, and a draw leaves
+the side to move a move (its one finding: ``draw-unsupported``, no rule backs it); and the
+endgame databases' folder is empty or absent. Anything else -- one game of it -- and
+:func:`summary` answers ``None``: the validator runs as always, from the start, so what is
+printed never depends on which way ran (``tests/validate/test_verdict.py`` holds every game
+taken here to the validator's report, on real files and seeded mutations).
+
+The variants' start data (core table, start state, draw state) are
+:mod:`pdnkit.lean.startdata`'s, written once by :mod:`pdnkit.lean.startgen`.
+
+Example:
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, "one.pdn")
+    ...     with open(path, "w") as f:
+    ...         _ = f.write('[Result "2-0"]\\n[GameType "20"]\\n\\n1. 32-28 19-23 2-0\\n')
+    ...     got = clean_files([path])
+    >>> got is None or got == [(1, 2, 0, "international")]
+    True
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Protocol, TextIO
+
+#: the tags a game taken here may have (the Seven Tag Roster and GameType)
+TAGS = frozenset({"Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"})
+#: the bytes a file taken here may hold: printable ASCII and the line feed
+_PLAIN = bytes(range(0x20, 0x7F)) + b"\n"
+#: the compiled scanner's status at the end of its input (src/scan.h)
+_SCAN_END = 3
+
+
+def _databases() -> bool:
+    """Whether the endgame databases' folder (:func:`pdnkit.egdb.folder.default_dir`, found
+    without pathlib) holds anything: where it may hold a variant's databases, the validator
+    judges the games' ends with them."""
+    env = os.environ.get("PDNKIT_EGDB", "").strip()
+    if env:
+        folder = os.path.expanduser(env)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+        folder = os.path.join(xdg or os.path.join(os.path.expanduser("~"), ".cache"),
+                              "pdnkit", "egdb")
+    try:
+        return bool(os.listdir(folder)) if os.path.isdir(folder) else False
+    except (OSError, ValueError):
+        return True
+
+
+def _date_ok(value: str) -> bool:
+    """A ``YYYY.MM.DD`` date any calendar has (day 1-28)."""
+    if len(value) != 10 or value[4] != "." or value[7] != ".":
+        return False
+    y, m, d = value[:4], value[5:7], value[8:]
+    if not (y.isdigit() and m.isdigit() and d.isdigit()):
+        return False
+    return 1500 <= int(y) <= 2099 and 1 <= int(m) <= 12 and 1 <= int(d) <= 28
+
+
+#: a game as the core's scanner hands it over: start, end, line, end line, movetext start,
+#: result, tags (name, value), each move's line (int32s), moves
+Scanned = tuple[int, int, int, int, int, str, list[tuple[str, str]], bytes, int]
+#: the core's one call over a clean game: final state, whether the side to move has a move
+#: (``None``: the generator's bounds), the draw events it made (``None``: no draw rules),
+#: the final FEN; ``None`` where the game is not replayed whole as written
+Cleaned = tuple[tuple[object, ...], "bool | None", "bytes | None", str]
+
+
+class Core(Protocol):
+    """The compiled core's calls the verdict makes (``pdnkit.core._core``)."""
+
+    def table(self, blob: bytes) -> object:
+        """A variant's core table from its packed blob."""
+
+    def clean_game(self, table: object, state: tuple[object, ...], text: str, offset: int,
+                   n: int, numbering: int, spec: bytes | None, draws: bytes, layout: bytes
+                   ) -> Cleaned | None:
+        """One clean game's replay, checks, draw loop, end and FEN."""
+
+    def scan_games(self, text: str, pos: int, line: int, final: bool
+                   ) -> tuple[list[Scanned], int, int, int]:
+        """The games the scanner reads whole from ``pos`` on, where it stopped, its status."""
+
+
+class _Variant:
+    """One variant's start, ready for the core (made on the first game of it)."""
+
+    __slots__ = ("name", "core", "table", "state", "offset", "spec", "draws", "layout",
+                 "losing", "results")
+
+    def __init__(self, core: Core, entry: tuple[Any, ...]) -> None:
+        name, blob, state, offset, spec, draws, layout, losing, results = entry
+        self.name = str(name)
+        self.core = core
+        self.table = core.table(blob)
+        self.state: tuple[object, ...] = state
+        self.offset: int = offset
+        self.spec: bytes | None = spec
+        self.draws: bytes = draws
+        self.layout: bytes = layout
+        self.losing = bool(losing)
+        self.results: dict[str, str] = results
+
+    def run(self, raw: str, body: int, n: int) -> Cleaned | None:
+        """The core's one call over a game's text ``raw`` (movetext from ``body``)."""
+        return self.core.clean_game(self.table, self.state, raw, body, n, self.offset,
+                                    self.spec, self.draws, self.layout)
+
+
+def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
+                core: Core) -> tuple[int, str, bool] | None:
+    """``(plies, variant, drawn)`` of a game the scanner read when it is clean (the module's
+    conditions; a drawn game has the one finding ``draw-unsupported``), else ``None``."""
+    start, end, _, _, body, result, tags, _, n = game
+    values: dict[str, str] = {}
+    for name, value in tags:
+        if name not in TAGS or name in values:
+            return None
+        values[name] = value
+    gametype = values.get("GameType", "")
+    if not (gametype.isascii() and gametype.isdigit() and gametype[:1] != "0"):
+        return None
+    number = int(gametype)
+    if number not in variants:
+        from pdnkit.lean.startdata import STARTS
+
+        entry = STARTS.get(number)
+        variants[number] = None if entry is None else _Variant(core, entry)
+    v = variants[number]
+    if v is None or values.get("Result") != result or result not in v.results:
+        return None
+    date = values.get("Date")
+    if (date is not None and not _date_ok(date)) or n < 1:
+        return None
+    got = v.run(text[start:end], body - start, n)
+    if got is None:
+        return None
+    final, has_move, made, _ = got
+    if made:
+        events = memoryview(made).cast("q").tolist()
+        if any(events[j + 3] >= 0 for j in range(0, len(events), 5)):  # a draw reached
+            return None
+    if has_move is None:
+        return None
+    outcome = v.results[result]
+    if not has_move:  # the side to move has none: the rules name the winner
+        mover_black = bool(final[0])
+        loser_black = mover_black if not v.losing else not mover_black
+        if outcome != ("white" if loser_black else "black"):
+            return None
+    # a draw no rule reached is one finding, draw-unsupported (presumably agreed)
+    return n, v.name, outcome == "draw"
+
+
+def _file_text(path: str) -> str | None:
+    """The text of the file at ``path`` when it is one the verdict may take."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    if not data or data.translate(None, _PLAIN) or b"\\" in data or b"&" in data:
+        return None
+    return data.decode("ascii")
+
+
+def _file_games(path: str, core: Core, variants: dict[int, _Variant | None],
+                every: bool = False) -> list[tuple[int, str, bool] | None] | None:
+    """Each game's ``(plies, variant, drawn)`` of the file at ``path`` when every one is
+    clean, else ``None``; ``every``: each game's verdict (``None``: not clean), ``None``
+    only where the file itself is not taken."""
+    text = _file_text(path)
+    if text is None:
+        return None
+    games, _, _, status = core.scan_games(text, 0, 1, True)
+    if status != _SCAN_END or not games:
+        return None
+    out: list[tuple[int, str, bool] | None] = []
+    for game in games:
+        got = _game_clean(game, text, variants, core)
+        if got is None and not every:
+            return None
+        out.append(got)
+    return out
+
+
+def game_verdicts(path: str) -> list[tuple[int, str, bool] | None] | None:
+    """Each game's verdict in the file at ``path`` (``(plies, variant, drawn)`` for a game
+    taken as clean, ``None`` for one left to the validator), or ``None`` where the file
+    itself is left to it (its bytes, a game the scanner does not read whole, no compiled
+    core).
+
+    Example:
+        >>> game_verdicts("no-such.pdn") is None
+        True
+    """
+    core = _compiled()
+    if core is None:
+        return None
+    return _file_games(path, core, {}, every=True)
+
+
+def _compiled() -> Core | None:
+    """The compiled core, where it has the verdict's two calls."""
+    if os.environ.get("PDNKIT_PURE", "").strip() == "1":
+        return None
+    try:
+        from pdnkit.core import _core
+    except ImportError:
+        return None
+    if not hasattr(_core, "clean_game") or not hasattr(_core, "scan_games"):
+        return None
+    core: Core = _core
+    return core
+
+
+def clean_files(paths: list[str]) -> list[tuple[int, int, int, str]] | None:
+    """``(games, plies, drawn games, variant)`` of each variant met in the files at ``paths``
+    when every game of them is clean (see the module's text; a drawn game has the one
+    finding ``draw-unsupported``), else ``None`` (the validator decides).
+    """
+    if _databases():
+        return None
+    seen: set[str] = set()
+    for p in paths:
+        if not p or p == "-" or not os.path.isfile(p):
+            return None
+        real = os.path.realpath(p)
+        if real in seen:
+            return None
+        seen.add(real)
+    core = _compiled()
+    if core is None:
+        return None
+    variants: dict[int, _Variant | None] = {}
+    totals: dict[str, list[int]] = {}
+    for p in paths:
+        games = _file_games(p, core, variants)
+        if games is None:
+            return None
+        for got in games:
+            assert got is not None
+            plies, name, drawn = got
+            t = totals.setdefault(name, [0, 0, 0])
+            t[0] += 1
+            t[1] += plies
+            t[2] += drawn
+    return [(g, n, d, name) for name, (g, n, d) in totals.items()]
+
+
+def summary(paths: list[str], fmt: str, stream: TextIO) -> int | None:
+    """Validate ``paths`` on the verdict's path and print what ``pdnkit validate`` prints
+    in format ``fmt`` (``text``, ``csv``, ``csv-raw``) on ``stream``; the exit status (0),
+    or ``None`` where the validator must run (a game not taken here, another format, a
+    summary that rich must print)."""
+    import sys
+    import time
+
+    from pdnkit.lean.plaintext import plain_width
+
+    text_format = fmt == "text"
+    if fmt not in ("text", "csv", "csv-raw"):
+        return None
+    out = stream if text_format else sys.stderr
+    width = plain_width(out)
+    if width is None:
+        return None
+    begun = time.perf_counter()
+    found = clean_files(paths)
+    if found is None:
+        return None
+    from pdnkit.lean.summary import Summary
+
+    counts = Summary()
+    for games, plies, drawn, name in found:
+        counts.games += games
+        counts.plies += plies
+        counts.by_status["ok"] += games
+        counts.variants[name] = counts.variants.get(name, 0) + games
+        if drawn:
+            if not text_format:  # a finding is a CSV row: the validator writes it
+                return None
+            key = ("draw-unsupported", "info")
+            counts.by_code[key] = counts.by_code.get(key, 0) + drawn
+            counts.worst_rank = max(counts.worst_rank, 0)
+    table = counts.text(time.perf_counter() - begun, width)
+    if table is None:
+        return None
+    if not text_format:
+        from pdnkit.lean.summary import CSV_FIELDS
+
+        stream.write(",".join(CSV_FIELDS) + "\r\n")
+    out.write(table)
+    return counts.exit_code("error")
+
+
+__all__ = ["TAGS", "clean_files", "game_verdicts", "summary"]

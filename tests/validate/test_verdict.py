@@ -1,0 +1,141 @@
+"""The verdict on a clean file (:mod:`pdnkit.lean.verdict`): every game it takes as clean is
+one the validator reports ``ok`` with no finding (a draw: the one ``draw-unsupported``), on
+the real files, intl_2000 and seeded mutations of clean games (results, tags, dates, moves);
+its summary is the validator's, byte for byte but the time; a clean file's ``pdnkit
+validate`` loads neither the validator nor dataclasses or pathlib; and its start data are
+current."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from pdnkit.lean import startgen
+from pdnkit.lean.verdict import game_verdicts, summary
+from pdnkit.validation import validate
+from tests.imported import modules_after
+from tests.shared import SHARED_DATA, shared_path
+
+#: games of the international game (Article 3 moves), clean as written
+WIN = ('[Event "Open"]\n[Site "Here"]\n[Date "2001.02.03"]\n[Round "1"]\n[White "A"]\n'
+       '[Black "B"]\n[Result "2-0"]\n[GameType "20"]\n\n'
+       '1. 32-28 19-23 2. 28x19 14x23 3. 33-28 23x32 4. 37x28 2-0\n')
+DRAW = WIN.replace('"2-0"', '"1-1"').replace("37x28 2-0", "37x28 1-1")
+
+_TIME = re.compile(r"\d+\.\d\d s \([\d,]+ games/s\)")
+
+
+def _check(path: Path) -> int:
+    """Hold each game the verdict takes in ``path`` to the validator's report; the number
+    taken."""
+    verdicts = game_verdicts(str(path))
+    if verdicts is None:
+        return 0
+    reports = [r for r in validate(str(path), light=True) if not r.file_level]
+    assert len(reports) == len(verdicts), path
+    for rep, got in zip(reports, verdicts, strict=True):
+        if got is None:
+            continue
+        plies, name, drawn = got
+        codes = [f.code for f in rep.findings]
+        assert (rep.status, rep.replayed_plies, rep.variant) == ("ok", plies, name), (path,
+                                                                                      rep.index)
+        assert codes == (["draw-unsupported"] if drawn else []), (path, rep.index, codes)
+    return sum(v is not None for v in verdicts)
+
+
+def test_start_data_are_current() -> None:
+    assert startgen.source() == startgen.TARGET.read_text(encoding="utf-8"), \
+        "run python -m pdnkit.lean.startgen"
+
+
+def test_taken_games_of_intl_2000_are_clean() -> None:
+    taken = _check(shared_path("bench", "intl_2000.pdn"))
+    assert taken > 1900  # its decisive and agreed games (a draw rule reached: the validator)
+
+
+def test_taken_games_of_real_files_are_clean() -> None:
+    folder = shared_path("real")
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    assert files
+    for path in files:
+        _check(path)
+
+
+#: one change each to a clean game: what the validator may find fault with
+_MUTATIONS = [
+    lambda g: g.replace('[Result "2-0"]', '[Result "0-2"]'),
+    lambda g: g.replace("37x28 2-0", "37x28 0-2"),
+    lambda g: g.replace('[Result "2-0"]', '[Result "1-0"]').replace("37x28 2-0", "37x28 1-0"),
+    lambda g: g.replace('[Result "2-0"]', '[Result "*"]').replace("37x28 2-0", "37x28 *"),
+    lambda g: g.replace("2001.02.03", "2001.02.30"),
+    lambda g: g.replace("2001.02.03", "2001.13.03"),
+    lambda g: g.replace("2001.02.03", "2001.??.??"),
+    lambda g: g.replace("2001.02.03", "1066.02.03"),
+    lambda g: g.replace('[Round "1"]', '[Round "1"]\n[Round "2"]'),
+    lambda g: g.replace('[Round "1"]', '[PlyCount "3"]'),
+    lambda g: g.replace('[Round "1"]', '[Opening "x"]'),
+    lambda g: g.replace('[GameType "20"]', '[GameType "25"]'),
+    lambda g: g.replace('[GameType "20"]\n', ""),
+    lambda g: g.replace('[GameType "20"]', '[GameType "020"]'),
+    lambda g: g.replace("23x32", "23-32"),
+    lambda g: g.replace("2. 28x19", "3. 28x19"),
+    lambda g: g.replace("19-23 2.", "19-23 {a comment} 2."),
+    lambda g: g.replace('"A"', '"A &amp; C"'),
+    lambda g: g.replace('"A"', '"A \\"C\\""'),
+    lambda g: g.replace("4. 37x28 2-0", "4. 37x28 14-19 2-0"),
+    lambda g: g,
+]
+
+
+def test_taken_mutations_are_clean(tmp_path: Path) -> None:
+    rng = random.Random(35)
+    taken = 0
+    for trial in range(60):
+        games = [rng.choice(_MUTATIONS)(rng.choice((WIN, DRAW))) for _ in range(rng.randint(1, 4))]
+        path = tmp_path / f"m{trial}.pdn"
+        path.write_text("\n".join(games), encoding="utf-8")
+        taken += _check(path)
+    assert taken  # the unchanged games
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv"])
+def test_summary_is_the_validators(tmp_path: Path, fmt: str) -> None:
+    from pdnkit.lean.validate import Call, Display, run
+
+    path = tmp_path / "clean.pdn"
+    path.write_text(WIN + "\n" + (DRAW if fmt == "text" else WIN), encoding="utf-8")
+    outs = []
+    for way in ("verdict", "validator"):
+        out = tmp_path / f"{way}.txt"
+        with out.open("w", encoding="utf-8") as stream:
+            if way == "verdict":
+                assert summary([str(path)], fmt, stream) == 0
+            else:
+                call = Call(None, None, 1, "auto", False, None, None, None, "stand")
+                run([path], call, Display(fmt, False, False, stream, False))
+        outs.append(_TIME.sub("T", out.read_text(encoding="utf-8")))
+    widths = [re.sub(r"[ ─━]+", " ", o) for o in outs]  # (the time sets the widths)
+    assert widths[0] == widths[1]
+    assert "draw-unsupported" in outs[0] or fmt == "csv"
+
+
+def test_summary_leaves_a_fault_to_the_validator(tmp_path: Path) -> None:
+    path = tmp_path / "bad.pdn"
+    path.write_text(WIN.replace("23x32", "23-32"), encoding="utf-8")
+    with (tmp_path / "out.txt").open("w", encoding="utf-8") as stream:
+        assert summary([str(path)], "text", stream) is None
+        assert summary([str(path), str(path)], "text", stream) is None
+        assert summary([str(tmp_path / "clean.pdn")], "jsonl", stream) is None
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8") == ""
+
+
+def test_a_clean_files_validate_loads_no_validator(tmp_path: Path) -> None:
+    path = tmp_path / "clean.pdn"
+    path.write_text(WIN + "\n" + DRAW, encoding="utf-8")
+    names = ("pdnkit.validation", "pdnkit.rules", "dataclasses", "pathlib", "rich", "typer")
+    assert modules_after(["validate", str(path)], names) == []
+    assert SHARED_DATA  # (the shared data's place is known)
