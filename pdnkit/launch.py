@@ -124,12 +124,13 @@ def _validate_form(args: Sequence[str]) -> Runner | None:
     paths, opts = read
 
     def run() -> int:
-        from pdnkit.lean.verdict import summary as clean_summary
+        from pdnkit.lean.verdict import render
 
-        if not opts.get("strict"):  # every game clean: the summary without the validator
-            status = clean_summary(paths, str(opts["format"]), sys.stdout)
-            if status is not None:
-                return status
+        # every game clean, in one process: the output without the validator
+        if not opts.get("strict") and int(str(opts["jobs"])) == 1:
+            done = render(paths, str(opts["format"]), sys.stdout)
+            if done is not None:
+                return done.exit_code(str(opts["fail_on"]))
         from pathlib import Path
 
         from pdnkit.lean.plaintext import terminal_safe

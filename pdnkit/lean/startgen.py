@@ -13,17 +13,56 @@ Example:
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-#: the variants the verdict takes, by GameType, with the result tokens it takes for each and
-#: the outcome each names (RULES.md 1.3: international draughts scores 2-0, 0-2 and 1-1)
-VARIANTS: dict[int, tuple[str, dict[str, str]]] = {
-    20: ("international", {"2-0": "white", "0-2": "black", "1-1": "draw"}),
+if TYPE_CHECKING:
+    from pdnkit.rules.variants import Rules
+
+#: the variants the verdict takes, by GameType, with the result tokens it takes for each
+#: (RULES.md 1.3: international draughts scores 2-0, 0-2 and 1-1)
+VARIANTS: dict[int, tuple[str, tuple[str, ...]]] = {
+    20: ("international", ("2-0", "0-2", "1-1")),
 }
 
 TARGET = Path(__file__).with_name("startdata.py")
 
 
-def _entry(name: str) -> tuple[object, ...]:
+def _results(rules: Rules, tokens: tuple[str, ...]) -> dict[str, tuple[str, str | None]]:
+    """Each result token -> (the outcome it names, the result the report writes), as the
+    judge reads it under the ``auto`` convention."""
+    from pdnkit.validation.judge import (
+        first_number_side,
+        normalise_token,
+        outcome_of,
+        result_string,
+    )
+
+    out = {}
+    for token in tokens:
+        meaning = normalise_token(token)
+        outcome = outcome_of(meaning, first_number_side(rules, "auto"))
+        out[token] = (outcome, result_string(outcome, meaning))
+    return out
+
+
+def _slots(rules: Rules) -> list[tuple[str, str, bool]]:
+    """The draw loop's rule slots: (rule, article, automatic) each, read back through
+    :func:`pdnkit.rules.draw.run_events`."""
+    from array import array
+
+    from pdnkit.rules.draw import run_events
+
+    out = []
+    for slot in range(64):
+        try:
+            (e,) = run_events(rules, array("q", [slot, 0, -1, -1, -1]).tobytes(), 0)
+        except IndexError:
+            break
+        out.append((e.rule, e.article, bool(e.automatic)))
+    return out
+
+
+def _entry(name: str, tokens: tuple[str, ...]) -> tuple[object, ...]:
     from pdnkit.core.pack import pack_table
     from pdnkit.rules import get_rules
     from pdnkit.validation.clean import start_parts
@@ -33,7 +72,8 @@ def _entry(name: str) -> tuple[object, ...]:
     assert blob is not None, name
     state, offset, spec, draws, layout = start_parts(rules)
     return (rules.name, blob.tobytes(), tuple(state), offset, spec, draws, layout,
-            bool(rules.losing_game))
+            bool(rules.losing_game), _results(rules, tokens), rules.gametype, rules.edition,
+            _slots(rules))
 
 
 def source() -> str:
@@ -43,13 +83,13 @@ def source() -> str:
              '(``python -m pdnkit.lean.startgen``): do not edit.\n"""',
              "",
              "#: GameType -> (variant, core table blob, start state, numbering offset, draw "
-             "spec,", "#: draw state, FEN layout, losing game, result tokens -> winner)",
+             "spec,", "#: draw state, FEN layout, losing game, result token -> (outcome, "
+             "result),", "#: GameType, edition, draw rule slots (rule, article, automatic))",
              "STARTS = {"]
-    for gametype, (name, results) in sorted(VARIANTS.items()):
+    for gametype, (name, tokens) in sorted(VARIANTS.items()):
         lines.append(f"    {gametype}: (")
-        for value in _entry(name):
+        for value in _entry(name, tokens):
             lines.append(f"        {value!r},")
-        lines.append(f"        {results!r},")
         lines.append("    ),")
     lines += ["}", ""]
     return "\n".join(lines)

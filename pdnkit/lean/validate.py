@@ -158,11 +158,27 @@ def _stderr_is_terminal() -> bool:
     return bool(Console(stderr=True).is_terminal)
 
 
+def _plain(call: Call) -> bool:
+    """Whether ``call`` asks for nothing but the defaults, in one process: the verdict on a
+    clean file (:mod:`pdnkit.lean.verdict`) may answer it (``--jobs`` above 1 is the
+    workers' to run)."""
+    return call.jobs == 1 and (call.variant, call.edition, call.result_convention, call.strict, call.encoding,
+            call.select, call.ignore, call.irregular) == (
+                None, None, "auto", False, None, None, None, "stand")
+
+
 def run(paths: list[Path], call: Call, shown: Display) -> Summary:
     """Validate and print; returns the summary. A usage error (an unknown edition, no such
     file, no PDN file in a folder) is raised before the output is kept."""
 
     fmt, quiet, show_info, out_stream = shown.fmt, shown.quiet, shown.show_info, shown.stream
+    if _plain(call) and (quiet or not _stderr_is_terminal()):
+        from pdnkit.lean.verdict import render
+
+        # every game clean: the output without the validator (else nothing is printed)
+        done = render([str(p) for p in paths], fmt, out_stream, shown.to_file)
+        if done is not None:
+            return done
     printer = _Printer(shown)
     if fmt in ("csv", "csv-raw"):
         import csv

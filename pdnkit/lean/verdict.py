@@ -27,14 +27,17 @@ Example:
     ...     with open(path, "w") as f:
     ...         _ = f.write('[Result "2-0"]\\n[GameType "20"]\\n\\n1. 32-28 19-23 2-0\\n')
     ...     got = clean_files([path])
-    >>> got is None or got == [(1, 2, 0, "international")]
+    >>> got is None or [(g.plies, g.fen[:9]) for g in got[0]] == [(2, "W:W28,31,")]
     True
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, Protocol, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
+
+if TYPE_CHECKING:
+    from pdnkit.lean.summary import Summary
 
 #: the tags a game taken here may have (the Seven Tag Roster and GameType)
 TAGS = frozenset({"Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"})
@@ -100,10 +103,11 @@ class _Variant:
     """One variant's start, ready for the core (made on the first game of it)."""
 
     __slots__ = ("name", "core", "table", "state", "offset", "spec", "draws", "layout",
-                 "losing", "results")
+                 "losing", "results", "gametype", "edition", "slots")
 
     def __init__(self, core: Core, entry: tuple[Any, ...]) -> None:
-        name, blob, state, offset, spec, draws, layout, losing, results = entry
+        (name, blob, state, offset, spec, draws, layout, losing, results, gametype, edition,
+         slots) = entry
         self.name = str(name)
         self.core = core
         self.table = core.table(blob)
@@ -113,7 +117,12 @@ class _Variant:
         self.draws: bytes = draws
         self.layout: bytes = layout
         self.losing = bool(losing)
-        self.results: dict[str, str] = results
+        #: result token -> (outcome, the result the report writes)
+        self.results: dict[str, tuple[str, str]] = results
+        self.gametype: int = gametype
+        self.edition: str = edition
+        #: the draw loop's slots: (rule, article, automatic) each
+        self.slots: list[tuple[str, str, bool]] = slots
 
     def run(self, raw: str, body: int, n: int) -> Cleaned | None:
         """The core's one call over a game's text ``raw`` (movetext from ``body``)."""
@@ -121,11 +130,60 @@ class _Variant:
                                     self.spec, self.draws, self.layout)
 
 
+class Taken:
+    """A game taken as clean: its line, players, result token, plies, final FEN and its one
+    finding where it has one (``(code, ply, draw rule slot or -1)``: a draw's
+    ``draw-by-rule`` or ``draw-unsupported``)."""
+
+    __slots__ = ("line", "white", "black", "token", "plies", "variant", "fen", "finding")
+
+    def __init__(self, line: int, values: dict[str, str], token: str, plies: int,
+                 variant: _Variant, fen: str, finding: tuple[str, int, int] | None) -> None:
+        self.line = line
+        self.white = values.get("White", "").strip() or None
+        self.black = values.get("Black", "").strip() or None
+        self.token, self.plies, self.variant, self.fen = token, plies, variant, fen
+        self.finding = finding
+
+
+#: :func:`_draw_finding`'s answer where the judge would find more
+_FAULT = ("", -1, -1)
+
+
+def _draw_finding(v: _Variant, made: bytes | None, n: int, outcome: str
+                  ) -> tuple[str, int, int] | None:
+    """The one finding of a game's end as the judge gives it from the draw rules reached
+    (:func:`pdnkit.validation.judge.judge_draws`): ``None`` (a win no rule touched),
+    ``draw-by-rule`` or ``draw-unsupported`` for a draw; :data:`_FAULT` where it would find
+    more (a rule reached and ignored: the validator says it)."""
+    events = memoryview(made).cast("q").tolist() if made else []
+    reached = sorted(((events[j + 3], events[j], events[j + 4])
+                      for j in range(0, len(events), 5) if events[j + 3] >= 0),
+                     key=lambda t: t[0])
+    if outcome != "draw":
+        return _FAULT if reached else None
+    first_auto = next((t for t in reached if v.slots[t[1]][2]), None)
+    for at, slot, _ in reached:
+        if first_auto is not None and at > first_auto[0]:
+            break
+        if at < n:  # the game went on after it: draw-rule-ignored
+            return _FAULT
+        if v.slots[slot][2]:
+            break
+    basis = first_auto
+    if basis is None:  # a claim that still holds at the end backs the draw
+        holding = [t for t in reached if t[2] < 0 or t[2] >= n]
+        basis = holding[-1] if holding else None
+    if basis is None:
+        return ("draw-unsupported", n, -1)
+    return ("draw-by-rule", basis[0], basis[1])
+
+
 def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
-                core: Core) -> tuple[int, str, bool] | None:
-    """``(plies, variant, drawn)`` of a game the scanner read when it is clean (the module's
-    conditions; a drawn game has the one finding ``draw-unsupported``), else ``None``."""
-    start, end, _, _, body, result, tags, _, n = game
+                core: Core) -> Taken | None:
+    """The game the scanner read when it is clean (the module's conditions), else
+    ``None``."""
+    start, end, line, _, body, result, tags, _, n = game
     values: dict[str, str] = {}
     for name, value in tags:
         if name not in TAGS or name in values:
@@ -149,21 +207,19 @@ def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
     got = v.run(text[start:end], body - start, n)
     if got is None:
         return None
-    final, has_move, made, _ = got
-    if made:
-        events = memoryview(made).cast("q").tolist()
-        if any(events[j + 3] >= 0 for j in range(0, len(events), 5)):  # a draw reached
-            return None
+    final, has_move, made, fen = got
     if has_move is None:
         return None
-    outcome = v.results[result]
+    outcome = v.results[result][0]
     if not has_move:  # the side to move has none: the rules name the winner
         mover_black = bool(final[0])
         loser_black = mover_black if not v.losing else not mover_black
         if outcome != ("white" if loser_black else "black"):
             return None
-    # a draw no rule reached is one finding, draw-unsupported (presumably agreed)
-    return n, v.name, outcome == "draw"
+    finding = _draw_finding(v, made, n, outcome)
+    if finding is _FAULT:
+        return None
+    return Taken(line, values, result, n, v, fen, finding)
 
 
 def _file_text(path: str) -> str | None:
@@ -179,17 +235,17 @@ def _file_text(path: str) -> str | None:
 
 
 def _file_games(path: str, core: Core, variants: dict[int, _Variant | None],
-                every: bool = False) -> list[tuple[int, str, bool] | None] | None:
-    """Each game's ``(plies, variant, drawn)`` of the file at ``path`` when every one is
-    clean, else ``None``; ``every``: each game's verdict (``None``: not clean), ``None``
-    only where the file itself is not taken."""
+                every: bool = False) -> list[Taken | None] | None:
+    """Each game of the file at ``path`` when every one is clean, else ``None``;
+    ``every``: each game's verdict (``None``: not clean), ``None`` only where the file
+    itself is not taken."""
     text = _file_text(path)
     if text is None:
         return None
     games, _, _, status = core.scan_games(text, 0, 1, True)
     if status != _SCAN_END or not games:
         return None
-    out: list[tuple[int, str, bool] | None] = []
+    out: list[Taken | None] = []
     for game in games:
         got = _game_clean(game, text, variants, core)
         if got is None and not every:
@@ -198,9 +254,9 @@ def _file_games(path: str, core: Core, variants: dict[int, _Variant | None],
     return out
 
 
-def game_verdicts(path: str) -> list[tuple[int, str, bool] | None] | None:
-    """Each game's verdict in the file at ``path`` (``(plies, variant, drawn)`` for a game
-    taken as clean, ``None`` for one left to the validator), or ``None`` where the file
+def game_verdicts(path: str) -> list[tuple[int, str, list[str]] | None] | None:
+    """Each game's verdict in the file at ``path`` (``(plies, variant, finding codes)`` for
+    a game taken as clean, ``None`` for one left to the validator), or ``None`` where the file
     itself is left to it (its bytes, a game the scanner does not read whole, no compiled
     core).
 
@@ -211,7 +267,11 @@ def game_verdicts(path: str) -> list[tuple[int, str, bool] | None] | None:
     core = _compiled()
     if core is None:
         return None
-    return _file_games(path, core, {}, every=True)
+    games = _file_games(path, core, {}, every=True)
+    if games is None:
+        return None
+    return [None if g is None else (g.plies, g.variant.name, [g.finding[0]] if g.finding else [])
+            for g in games]
 
 
 def _compiled() -> Core | None:
@@ -228,16 +288,20 @@ def _compiled() -> Core | None:
     return core
 
 
-def clean_files(paths: list[str]) -> list[tuple[int, int, int, str]] | None:
-    """``(games, plies, drawn games, variant)`` of each variant met in the files at ``paths``
-    when every game of them is clean (see the module's text; a drawn game has the one
-    finding ``draw-unsupported``), else ``None`` (the validator decides).
+def clean_files(paths: list[str]) -> list[list[Taken]] | None:
+    """The games of each file at ``paths`` when every game of them is clean (see the
+    module's text), else ``None`` (the validator decides).
+
+    Example:
+        >>> clean_files(["no-such.pdn"]) is None
+        True
     """
     if _databases():
         return None
     seen: set[str] = set()
     for p in paths:
-        if not p or p == "-" or not os.path.isfile(p):
+        # (a path as the validator names it: a file, written in its plain form)
+        if not p or p != os.path.normpath(p) or not os.path.isfile(p):
             return None
         real = os.path.realpath(p)
         if real in seen:
@@ -247,65 +311,110 @@ def clean_files(paths: list[str]) -> list[tuple[int, int, int, str]] | None:
     if core is None:
         return None
     variants: dict[int, _Variant | None] = {}
-    totals: dict[str, list[int]] = {}
+    out = []
     for p in paths:
         games = _file_games(p, core, variants)
         if games is None:
             return None
-        for got in games:
-            assert got is not None
-            plies, name, drawn = got
-            t = totals.setdefault(name, [0, 0, 0])
-            t[0] += 1
-            t[1] += plies
-            t[2] += drawn
-    return [(g, n, d, name) for name, (g, n, d) in totals.items()]
+        out.append([g for g in games if g is not None])
+    return out
 
 
-def summary(paths: list[str], fmt: str, stream: TextIO) -> int | None:
+def _jsonl(path: str, games: list[Taken], index: int) -> str:
+    """The JSON lines of a file's clean games, as the validator writes their reports
+    (:meth:`pdnkit.validation.report.GameReport.to_dict`), numbered from ``index``."""
+    from json import JSONEncoder
+
+    encode = JSONEncoder(ensure_ascii=False).encode
+    lines = []
+    for k, g in enumerate(games, index):
+        v = g.variant
+        outcome, result = v.results[g.token]
+        findings: list[dict[str, object]] = []
+        basis = None
+        if g.finding is not None:
+            code, ply, slot = g.finding
+            if slot < 0:
+                message = "no draw rule was reached; the draw was presumably agreed"
+                details: dict[str, object] = {}
+            else:
+                basis, article, automatic = v.slots[slot]
+                message = (f"the draw is backed by {article} ({basis}), reached at ply "
+                           f"{ply}")
+                details = {"rule": basis, "article": article, "automatic": automatic}
+            findings.append({"code": code, "severity": "info", "ply": ply, "line": None,
+                             "move": None, "fen": None, "message": message,
+                             "in_variation": False, "details": details})
+        lines.append(encode({
+            "file": path, "index": k, "line": g.line, "variant": v.name,
+            "gametype": v.gametype, "edition": v.edition, "white": g.white,
+            "black": g.black, "result": result, "result_raw": g.token,
+            "result_source": "tag", "outcome": outcome, "draw_basis": basis,
+            "plies": g.plies, "replayed_plies": g.plies, "status": "ok",
+            "final_fen": g.fen, "findings": findings}))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def render(paths: list[str], fmt: str, stream: TextIO, to_file: bool = False
+           ) -> Summary | None:
     """Validate ``paths`` on the verdict's path and print what ``pdnkit validate`` prints
-    in format ``fmt`` (``text``, ``csv``, ``csv-raw``) on ``stream``; the exit status (0),
-    or ``None`` where the validator must run (a game not taken here, another format, a
-    summary that rich must print)."""
+    in format ``fmt`` on ``stream`` (``to_file``: a named output file, the text summary
+    120 wide): the run's counts, or ``None``, nothing printed, where the validator must
+    run (a game not taken here, a CSV row to write, a summary that rich must print).
+
+    Example:
+        >>> import io
+        >>> render(["no-such.pdn"], "text", io.StringIO()) is None
+        True
+    """
     import sys
     import time
 
     from pdnkit.lean.plaintext import plain_width
 
     text_format = fmt == "text"
-    if fmt not in ("text", "csv", "csv-raw"):
+    if fmt not in ("text", "jsonl", "csv", "csv-raw"):
         return None
     out = stream if text_format else sys.stderr
     width = plain_width(out)
     if width is None:
         return None
+    if text_format and to_file:
+        width = 120
     begun = time.perf_counter()
-    found = clean_files(paths)
-    if found is None:
+    files = clean_files(paths)
+    if files is None:
         return None
     from pdnkit.lean.summary import Summary
 
     counts = Summary()
-    for games, plies, drawn, name in found:
-        counts.games += games
-        counts.plies += plies
-        counts.by_status["ok"] += games
-        counts.variants[name] = counts.variants.get(name, 0) + games
-        if drawn:
-            if not text_format:  # a finding is a CSV row: the validator writes it
-                return None
-            key = ("draw-unsupported", "info")
-            counts.by_code[key] = counts.by_code.get(key, 0) + drawn
-            counts.worst_rank = max(counts.worst_rank, 0)
-    table = counts.text(time.perf_counter() - begun, width)
-    if table is None:
-        return None
-    if not text_format:
+    for games in files:
+        for g in games:
+            counts.plies += g.plies
+            name = g.variant.name
+            counts.variants[name] = counts.variants.get(name, 0) + 1
+            if g.finding is not None:
+                if fmt != "text" and fmt != "jsonl":  # a CSV row: the validator writes it
+                    return None
+                key = (g.finding[0], "info")
+                counts.by_code[key] = counts.by_code.get(key, 0) + 1
+                counts.worst_rank = max(counts.worst_rank, 0)
+        counts.games += len(games)
+    counts.by_status["ok"] = counts.games
+    if fmt == "jsonl":
+        index = 0
+        for path, games in zip(paths, files, strict=True):
+            stream.write(_jsonl(path, games, index))
+            index += len(games)
+    elif fmt != "text":
         from pdnkit.lean.summary import CSV_FIELDS
 
         stream.write(",".join(CSV_FIELDS) + "\r\n")
+    table = counts.text(time.perf_counter() - begun, width)
+    if table is None:  # pragma: no cover - a plain table: printable ASCII and box lines
+        raise AssertionError("the summary of clean games is a plain table")
     out.write(table)
-    return counts.exit_code("error")
+    return counts
 
 
-__all__ = ["TAGS", "clean_files", "game_verdicts", "summary"]
+__all__ = ["TAGS", "Taken", "clean_files", "game_verdicts", "render"]

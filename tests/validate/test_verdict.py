@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pdnkit.lean import startgen
-from pdnkit.lean.verdict import game_verdicts, summary
+from pdnkit.lean.verdict import game_verdicts, render
 from pdnkit.validation import validate
 from tests.imported import modules_after
 from tests.shared import SHARED_DATA, shared_path
@@ -39,11 +39,10 @@ def _check(path: Path) -> int:
     for rep, got in zip(reports, verdicts, strict=True):
         if got is None:
             continue
-        plies, name, drawn = got
-        codes = [f.code for f in rep.findings]
+        plies, name, codes = got
         assert (rep.status, rep.replayed_plies, rep.variant) == ("ok", plies, name), (path,
                                                                                       rep.index)
-        assert codes == (["draw-unsupported"] if drawn else []), (path, rep.index, codes)
+        assert [f.code for f in rep.findings] == codes, (path, rep.index)
     return sum(v is not None for v in verdicts)
 
 
@@ -53,8 +52,46 @@ def test_start_data_are_current() -> None:
 
 
 def test_taken_games_of_intl_2000_are_clean() -> None:
-    taken = _check(shared_path("bench", "intl_2000.pdn"))
-    assert taken > 1900  # its decisive and agreed games (a draw rule reached: the validator)
+    assert _check(shared_path("bench", "intl_2000.pdn")) == 2000
+
+
+def _games(text: str) -> list[str]:
+    starts = [m.start() for m in re.finditer(r"^\[Event ", text, re.MULTILINE)]
+    return [text[a:b].rstrip("\n") + "\n" for a, b in zip(starts, [*starts[1:], len(text)],
+                                                             strict=True)]
+
+
+def _cut_last_move(game: str) -> str:
+    """The game without its last move (the result kept)."""
+    body, _, result = game.rstrip("\n").rpartition(" ")
+    body = re.sub(r"\s*\{[^}]*\}$", "", body)  # (a comment after it goes with it)
+    body = re.sub(r"\s*(\d+\.(\.\.)?\s*)?\S+$", "", body)
+    return f"{body} {result}\n"
+
+
+def _rescore(game: str) -> str:
+    """The game with another result, in its tag and after its moves."""
+    old = re.search(r'\[Result "([^"]*)"\]', game)
+    assert old
+    new = {"2-0": "1-1", "1-1": "0-2", "0-2": "2-0"}.get(old.group(1), "1-1")
+    body = game.rstrip("\n")
+    return body.replace(f'"{old.group(1)}"', f'"{new}"')[: -len(old.group(1))] + new + "\n"
+
+
+def test_taken_mutations_of_draws_are_clean(tmp_path: Path) -> None:
+    """Games of intl_2000 (its draws by rule among them) rescored and cut short: a draw
+    rule reached and then ignored, a win where a rule drew, a draw no rule backs."""
+    games = _games(shared_path("bench", "intl_2000.pdn").read_text(encoding="utf-8"))
+    draws = [g for g in games if '"1-1"' in g]
+    rng = random.Random(2000)
+    picked = draws[:40] + rng.sample(games, 40)
+    mutated = []
+    for g in picked:
+        mutated += [_rescore(g), _cut_last_move(g), _cut_last_move(_cut_last_move(g)), g]
+    path = tmp_path / "mutated.pdn"
+    path.write_text("\n".join(mutated), encoding="utf-8")
+    taken = _check(path)
+    assert 0 < taken < len(mutated)
 
 
 def test_taken_games_of_real_files_are_clean() -> None:
@@ -102,34 +139,41 @@ def test_taken_mutations_are_clean(tmp_path: Path) -> None:
     assert taken  # the unchanged games
 
 
-@pytest.mark.parametrize("fmt", ["text", "csv"])
-def test_summary_is_the_validators(tmp_path: Path, fmt: str) -> None:
+@pytest.mark.parametrize("fmt", ["text", "csv", "jsonl"])
+def test_summary_is_the_validators(tmp_path: Path, fmt: str,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from pdnkit.lean.validate import Call, Display, run
 
     path = tmp_path / "clean.pdn"
-    path.write_text(WIN + "\n" + (DRAW if fmt == "text" else WIN), encoding="utf-8")
+    path.write_text(WIN + "\n" + (WIN if fmt == "csv" else DRAW), encoding="utf-8")
     outs = []
     for way in ("verdict", "validator"):
         out = tmp_path / f"{way}.txt"
         with out.open("w", encoding="utf-8") as stream:
             if way == "verdict":
-                assert summary([str(path)], fmt, stream) == 0
+                assert render([str(path)], fmt, stream) is not None
             else:
+                # (a databases' folder that is not empty: the validator runs)
+                (tmp_path / "egdb").mkdir()
+                (tmp_path / "egdb" / "README").write_text("", encoding="utf-8")
+                monkeypatch.setenv("PDNKIT_EGDB", str(tmp_path / "egdb"))
                 call = Call(None, None, 1, "auto", False, None, None, None, "stand")
                 run([path], call, Display(fmt, False, False, stream, False))
         outs.append(_TIME.sub("T", out.read_text(encoding="utf-8")))
     widths = [re.sub(r"[ ─━]+", " ", o) for o in outs]  # (the time sets the widths)
     assert widths[0] == widths[1]
     assert "draw-unsupported" in outs[0] or fmt == "csv"
+    assert ('"white": "A"' in outs[0]) == (fmt == "jsonl")
 
 
 def test_summary_leaves_a_fault_to_the_validator(tmp_path: Path) -> None:
     path = tmp_path / "bad.pdn"
     path.write_text(WIN.replace("23x32", "23-32"), encoding="utf-8")
     with (tmp_path / "out.txt").open("w", encoding="utf-8") as stream:
-        assert summary([str(path)], "text", stream) is None
-        assert summary([str(path), str(path)], "text", stream) is None
-        assert summary([str(tmp_path / "clean.pdn")], "jsonl", stream) is None
+        assert render([str(path)], "text", stream) is None
+        assert render([str(path), str(path)], "text", stream) is None
+        (tmp_path / "draw.pdn").write_text(DRAW, encoding="utf-8")
+        assert render([str(tmp_path / "draw.pdn")], "csv", stream) is None  # a CSV row
     assert (tmp_path / "out.txt").read_text(encoding="utf-8") == ""
 
 
