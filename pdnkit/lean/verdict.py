@@ -43,8 +43,11 @@ if TYPE_CHECKING:
 TAGS = frozenset({"Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"})
 #: the bytes a file taken here may hold: printable ASCII and the line feed
 _PLAIN = bytes(range(0x20, 0x7F)) + b"\n"
-#: the compiled scanner's status at the end of its input (src/scan.h)
-_SCAN_END = 3
+#: the compiled scanner's statuses: a game it leaves to the Python reader, the end of its
+#: input (src/scan.h)
+_SCAN_UNUSUAL, _SCAN_END = 1, 3
+#: the characters of a file's head, whose games are judged before the rest is scanned
+_HEAD = 1 << 16
 
 
 def _databases() -> bool:
@@ -242,16 +245,27 @@ def _file_games(path: str, core: Core, variants: dict[int, _Variant | None],
     text = _file_text(path)
     if text is None:
         return None
-    games, _, _, status = core.scan_games(text, 0, 1, True)
-    if status != _SCAN_END or not games:
-        return None
     out: list[Taken | None] = []
+    pos, line = 0, 1
+    if len(text) > _HEAD:  # the first games first: a file left to the validator is left soon
+        games, pos, line, status = core.scan_games(text[:_HEAD], 0, 1, False)
+        if status == _SCAN_UNUSUAL or not _judge(games, text, variants, core, every, out):
+            return None
+    games, _, _, status = core.scan_games(text, pos, line, True)
+    if status != _SCAN_END or not _judge(games, text, variants, core, every, out) or not out:
+        return None
+    return out
+
+
+def _judge(games: list[Scanned], text: str, variants: dict[int, _Variant | None], core: Core,
+           every: bool, out: list[Taken | None]) -> bool:
+    """Judge ``games`` into ``out``; False at the first not clean unless ``every``."""
     for game in games:
         got = _game_clean(game, text, variants, core)
         if got is None and not every:
-            return None
+            return False
         out.append(got)
-    return out
+    return True
 
 
 def game_verdicts(path: str) -> list[tuple[int, str, list[str]] | None] | None:

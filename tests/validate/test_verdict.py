@@ -177,6 +177,20 @@ def test_summary_leaves_a_fault_to_the_validator(tmp_path: Path) -> None:
     assert (tmp_path / "out.txt").read_text(encoding="utf-8") == ""
 
 
+def test_one_game_past_the_head_leaves_the_file(tmp_path: Path) -> None:
+    """A file longer than the head judged first: a fault in its last game, or in its first,
+    leaves it to the validator."""
+    games = _games(shared_path("bench", "intl_2000.pdn").read_text(encoding="utf-8"))
+    for k in (0, len(games) - 1):
+        bad = list(games)
+        bad[k] = _rescore(bad[k])
+        path = tmp_path / f"bad{k}.pdn"
+        path.write_text("\n".join(bad), encoding="utf-8")
+        with (tmp_path / "out.txt").open("w", encoding="utf-8") as stream:
+            assert render([str(path)], "text", stream) is None
+        assert game_verdicts(str(path)) is not None
+
+
 def test_a_clean_files_validate_loads_no_validator(tmp_path: Path) -> None:
     path = tmp_path / "clean.pdn"
     path.write_text(WIN + "\n" + DRAW, encoding="utf-8")
