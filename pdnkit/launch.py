@@ -128,7 +128,8 @@ def _validate_form(args: Sequence[str]) -> Runner | None:
 
         # every game clean, in one process: the output without the validator
         if not opts.get("strict") and int(str(opts["jobs"])) == 1:
-            done = render(paths, str(opts["format"]), sys.stdout)
+            done = render(paths, str(opts["format"]), sys.stdout,
+                          show_info=bool(opts.get("info")))
             if done is not None:
                 return done.exit_code(str(opts["fail_on"]))
         from pathlib import Path

@@ -176,7 +176,7 @@ def run(paths: list[Path], call: Call, shown: Display) -> Summary:
         from pdnkit.lean.verdict import render
 
         # every game clean: the output without the validator (else nothing is printed)
-        done = render([str(p) for p in paths], fmt, out_stream, shown.to_file)
+        done = render([str(p) for p in paths], fmt, out_stream, shown.to_file, show_info)
         if done is not None:
             return done
     printer = _Printer(shown)

@@ -369,11 +369,12 @@ def _jsonl(path: str, games: list[Taken], index: int) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-def render(paths: list[str], fmt: str, stream: TextIO, to_file: bool = False
-           ) -> Summary | None:
+def render(paths: list[str], fmt: str, stream: TextIO, to_file: bool = False,
+           show_info: bool = False) -> Summary | None:
     """Validate ``paths`` on the verdict's path and print what ``pdnkit validate`` prints
     in format ``fmt`` on ``stream`` (``to_file``: a named output file, the text summary
-    120 wide): the run's counts, or ``None``, nothing printed, where the validator must
+    120 wide; ``show_info``: text's ``--info``, which prints a draw's finding, left to the
+    validator): the run's counts, or ``None``, nothing printed, where the validator must
     run (a game not taken here, a CSV row to write, a summary that rich must print).
 
     Example:
@@ -408,7 +409,7 @@ def render(paths: list[str], fmt: str, stream: TextIO, to_file: bool = False
             name = g.variant.name
             counts.variants[name] = counts.variants.get(name, 0) + 1
             if g.finding is not None:
-                if fmt != "text" and fmt != "jsonl":  # a CSV row: the validator writes it
+                if fmt not in ("text", "jsonl") or show_info:  # a CSV row, a line printed
                     return None
                 key = (g.finding[0], "info")
                 counts.by_code[key] = counts.by_code.get(key, 0) + 1

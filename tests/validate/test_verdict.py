@@ -177,6 +177,36 @@ def test_summary_leaves_a_fault_to_the_validator(tmp_path: Path) -> None:
     assert (tmp_path / "out.txt").read_text(encoding="utf-8") == ""
 
 
+@pytest.mark.parametrize("args", [[], ["--info"], ["-q"], ["--format", "jsonl"],
+                                  ["--format", "csv"], ["--fail-on", "never"]])
+def test_the_programs_output_is_the_validators(tmp_path: Path, args: list[str]) -> None:
+    """``pdnkit validate`` of a clean file with a draw, the quick form and the Typer command
+    (``-o``), as the validator writes it (a databases' folder that is not empty makes it
+    run)."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "draw.pdn"
+    path.write_text(WIN + "\n" + DRAW, encoding="utf-8")
+    (tmp_path / "egdb").mkdir()
+    (tmp_path / "egdb" / "README").write_text("", encoding="utf-8")
+    outs: dict[str, list[str]] = {}
+    for way in ("verdict", "validator"):
+        env = dict(os.environ)
+        if way == "validator":
+            env["PDNKIT_EGDB"] = str(tmp_path / "egdb")
+        for tail in ([], ["-o", str(tmp_path / f"{way}.out")]):
+            res = subprocess.run([sys.executable, "-m", "pdnkit", "validate", str(path), *args,
+                                  *tail], capture_output=True, text=True, env=env, timeout=120)
+            written = (tmp_path / f"{way}.out").read_text(encoding="utf-8") if tail else ""
+            outs.setdefault(way, []).extend(
+                [str(res.returncode), _TIME.sub("T", res.stdout), _TIME.sub("T", res.stderr),
+                 _TIME.sub("T", written)])
+    strip = [[re.sub(r"[ ─━]+", " ", o) for o in outs[w]] for w in ("verdict", "validator")]
+    assert strip[0] == strip[1]
+
+
 def test_one_game_past_the_head_leaves_the_file(tmp_path: Path) -> None:
     """A file longer than the head judged first: a fault in its last game, or in its first,
     leaves it to the validator."""
