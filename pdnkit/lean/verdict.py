@@ -290,15 +290,12 @@ def game_verdicts(path: str) -> list[tuple[int, str, list[str]] | None] | None:
 
 def _compiled() -> Core | None:
     """The compiled core, where it has the verdict's two calls."""
-    if os.environ.get("PDNKIT_PURE", "").strip() == "1":
+    from pdnkit.core.compiled import extension
+
+    ext = extension()
+    if ext is None or not hasattr(ext, "clean_game") or not hasattr(ext, "scan_games"):
         return None
-    try:
-        from pdnkit.core import _core
-    except ImportError:
-        return None
-    if not hasattr(_core, "clean_game") or not hasattr(_core, "scan_games"):
-        return None
-    core: Core = _core
+    core: Core = ext
     return core
 
 
