@@ -28,7 +28,8 @@ if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules
 
 __all__ = ["ERROR", "clean_game", "draw_run", "egdb_set", "extension", "has", "has_capture",
-           "has_moves", "key", "legal_moves", "misnumbered", "perft", "replay", "scanner", "supports", "tactics"]
+           "has_moves", "key", "legal_moves", "misnumbered", "perft", "replay", "scanner",
+           "supports", "tactics"]
 
 _core: Any = None
 ERROR: str | None = None
