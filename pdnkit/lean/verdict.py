@@ -46,6 +46,10 @@ _PLAIN = bytes(range(0x20, 0x7F)) + b"\n"
 #: the compiled scanner's statuses: a game it leaves to the Python reader, the end of its
 #: input (src/scan.h)
 _SCAN_UNUSUAL, _SCAN_END = 1, 3
+#: the most bytes of files the verdict reads (it holds a file's text and games, and writes
+#: its output once every game is judged): larger inputs stream through the validator, whose
+#: memory stays flat and whose workers take a second core
+MOST_BYTES = 8 << 20
 #: the characters of a file's head, whose games are judged before the rest is scanned
 _HEAD = 1 << 16
 
@@ -309,6 +313,11 @@ def clean_files(paths: list[str]) -> list[list[Taken]] | None:
     """
     if _databases():
         return None
+    try:
+        if sum(os.path.getsize(p) for p in paths) > MOST_BYTES:
+            return None
+    except (OSError, ValueError):
+        return None
     seen: set[str] = set()
     for p in paths:
         # (a path as the validator names it: a file, written in its plain form)
@@ -429,4 +438,4 @@ def render(paths: list[str], fmt: str, stream: TextIO, to_file: bool = False,
     return counts
 
 
-__all__ = ["TAGS", "Taken", "clean_files", "game_verdicts", "render"]
+__all__ = ["MOST_BYTES", "TAGS", "Taken", "clean_files", "game_verdicts", "render"]

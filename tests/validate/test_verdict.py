@@ -221,6 +221,17 @@ def test_one_game_past_the_head_leaves_the_file(tmp_path: Path) -> None:
         assert game_verdicts(str(path)) is not None
 
 
+def test_a_large_input_streams_through_the_validator(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import pdnkit.lean.verdict as verdict
+
+    path = tmp_path / "clean.pdn"
+    path.write_text(WIN, encoding="utf-8")
+    assert verdict.clean_files([str(path)]) is not None
+    monkeypatch.setattr(verdict, "MOST_BYTES", len(WIN) - 1)
+    assert verdict.clean_files([str(path)]) is None
+
+
 def test_a_clean_files_validate_loads_no_validator(tmp_path: Path) -> None:
     path = tmp_path / "clean.pdn"
     path.write_text(WIN + "\n" + DRAW, encoding="utf-8")
