@@ -216,15 +216,19 @@ def main() -> None:
             hog.kill()
     games = split["games"] if split else path.read_bytes().count(b"\n[Event ") + 1
     plies = split["plies"] if split else 0
-    base = rows[0][1]
+    base, base_cpu = rows[0][1], rows[0][2]
     print(f"file: {path.name}: {games} games, {plies or '?'} plies"
           + ("" if args.no_peer else f" (py-draughts read {peer_ok}/{peer_games} games)")
           + (" -- one core kept busy by another process" if args.hog else ""))
-    print(f"{'tool':32s} {'seconds':>8s} {'games/s':>9s} {'ratio':>6s} {'CPU s':>6s}")
+    print(f"{'tool':32s} {'seconds':>8s} {'games/s':>9s} {'ratio':>6s} {'CPU s':>6s} "
+          f"{'CPU ratio':>9s}")
     for name, t, cpu in rows:
-        print(f"{name:32s} {t:8.2f} {games / t:9.0f} {base / t:6.2f} {cpu:6.2f}")
-    print(f"(ratio: to {rows[0][0]}; CPU s: user + system time of the process tree, workers "
-          "included: what the run costs whatever cores other programs leave free)")
+        print(f"{name:32s} {t:8.2f} {games / t:9.0f} {base / t:6.2f} {cpu:6.2f} "
+              f"{base_cpu / cpu:9.2f}")
+    print(f"(ratio: wall time, to {rows[0][0]}; CPU s: user + system time of the process "
+          "tree, workers included: what the run costs whatever cores other programs leave "
+          "free; CPU ratio: the same ratio of CPU times, the one to trust on a busy machine)")
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"pdnkit in this process: validate (light reports, one process) {rate:,.0f} games/s")
     if split:
         print("pdnkit in this process (per game): "

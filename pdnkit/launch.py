@@ -130,6 +130,15 @@ def _validate_form(args: Sequence[str]) -> Runner | None:
     paths, opts = read
 
     def run() -> int:
+        from pdnkit.lean.verdict import render
+
+        # every game clean, in one process, no progress bar: the output without the validator
+        if not opts.get("strict") and int(str(opts["jobs"])) == 1 and (
+                opts.get("quiet") or not sys.stderr.isatty()):
+            done = render(paths, str(opts["format"]), sys.stdout,
+                          show_info=bool(opts.get("info")))
+            if done is not None:
+                return done.exit_code(str(opts["fail_on"]))
         from pathlib import Path
 
         from pdnkit.lean.plaintext import terminal_safe

@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from pdnkit.rules.position import Move, Position
     from pdnkit.rules.variants import Rules
 
-__all__ = ["ERROR", "clean_game", "draw_run", "egdb_set", "has", "has_capture", "has_moves", "key",
-           "legal_moves", "misnumbered", "perft", "replay", "scanner", "supports", "tactics"]
+__all__ = ["ERROR", "clean_game", "draw_run", "egdb_set", "extension", "has", "has_capture",
+           "has_moves", "key", "legal_moves", "misnumbered", "perft", "replay", "scanner",
+           "supports", "tactics"]
 
 _core: Any = None
 ERROR: str | None = None
@@ -66,6 +67,19 @@ def has(name: str) -> bool:
 def misnumbered(flags: bytes, numbers: bytes, n: int, k: int, base: int, offset: int) -> int:
     """The extension's check of written move numbers (see :func:`pdnkit.core.misnumbered`)."""
     return int(_core.misnumbered(flags, numbers, n, k, base, offset))
+
+
+def extension() -> Any:
+    """The extension module itself (``None`` without it or with ``PDNKIT_PURE=1``), for a
+    caller that makes its calls without a rules record (:mod:`pdnkit.lean.verdict`, from
+    tables it keeps as data).
+
+    Example:
+        >>> ext = extension()
+        >>> ext is None or hasattr(ext, "replay")
+        True
+    """
+    return None if _core is None or PURE_REQUESTED else _core
 
 
 def scanner() -> Any:

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules
     from pdnkit.validation.report import GameReport
 
-__all__ = ["FinalState", "clean_line"]
+__all__ = ["FinalState", "clean_line", "start_parts"]
 
 #: flags byte -> 1 where the ply was written with the wrong separator
 _MISMATCH = bytes(1 if b & FLAG_MISMATCH else 0 for b in range(256))
@@ -135,6 +135,20 @@ class _Start:
         #: the core's one call over a light report's clean game (None: the steps apart)
         self.run = compiled.clean_game(rules)
         self.layout = fen_squares(rules)
+
+
+def start_parts(rules: Rules) -> tuple[core.State, int, bytes | None, bytes, bytes]:
+    """What the core's one call over a clean game of ``rules`` takes of its start: the
+    start state, the numbering offset, the draw spec and state, and the FEN layout.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> state, offset, spec, draws, layout = start_parts(get_rules("international"))
+        >>> state.black, offset, layout[:3]
+        (False, 0, b'\\x00\\x011')
+    """
+    s = _Start(rules)
+    return s.state, s.offset, s.spec, s.draws, s.layout
 
 
 #: id(rules) -> the rules' :class:`_Start`, or None where clean games cannot be taken

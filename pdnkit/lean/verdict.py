@@ -1,0 +1,441 @@
+"""The verdict on a clean file first: ``pdnkit validate`` of files whose every game is one
+the compiled core replays whole and that no check could find fault with prints its summary
+without loading the validator (its report, pipeline and record modules).
+
+A game is taken here only when nothing about it could give a finding, and each condition is
+a plain fact of its text: the file is printable ASCII with ``\\n`` line ends and no ``\\`` or
+``&`` (nothing to decode, unescape or flag as read); the core's scanner reads every game
+whole (tag lines, plain movetext, a standard result); a game's tags are only the Seven Tag
+Roster's and ``GameType`` (each once, the GameType one of
+:data:`~pdnkit.lean.startdata.STARTS`, a date ``YYYY.MM.DD`` any calendar has); the
+``Result`` tag is the result written after the moves, in the variant's own notation; the
+core replays every move as written, with its move numbers, and reaches no draw rule; where
+the side to move has no move the result names the winner the rules name, and a draw leaves
+the side to move a move (its one finding: ``draw-unsupported``, no rule backs it); and the
+endgame databases' folder is empty or absent. Anything else -- one game of it -- and
+:func:`summary` answers ``None``: the validator runs as always, from the start, so what is
+printed never depends on which way ran (``tests/validate/test_verdict.py`` holds every game
+taken here to the validator's report, on real files and seeded mutations).
+
+The variants' start data (core table, start state, draw state) are
+:mod:`pdnkit.lean.startdata`'s, written once by :mod:`pdnkit.lean.startgen`.
+
+Example:
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = os.path.join(d, "one.pdn")
+    ...     with open(path, "w") as f:
+    ...         _ = f.write('[Result "2-0"]\\n[GameType "20"]\\n\\n1. 32-28 19-23 2-0\\n')
+    ...     got = clean_files([path])
+    >>> got is None or [(g.plies, g.fen[:9]) for g in got[0]] == [(2, "W:W28,31,")]
+    True
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
+
+if TYPE_CHECKING:
+    from pdnkit.lean.summary import Summary
+
+#: the tags a game taken here may have (the Seven Tag Roster and GameType)
+TAGS = frozenset({"Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"})
+#: the bytes a file taken here may hold: printable ASCII and the line feed
+_PLAIN = bytes(range(0x20, 0x7F)) + b"\n"
+#: the compiled scanner's statuses: a game it leaves to the Python reader, the end of its
+#: input (src/scan.h)
+_SCAN_UNUSUAL, _SCAN_END = 1, 3
+#: the most bytes of files the verdict reads (it holds a file's text and games, and writes
+#: its output once every game is judged): larger inputs stream through the validator, whose
+#: memory stays flat and whose workers take a second core
+MOST_BYTES = 8 << 20
+#: the characters of a file's head, whose games are judged before the rest is scanned
+_HEAD = 1 << 16
+
+
+def _databases() -> bool:
+    """Whether the endgame databases' folder (:func:`pdnkit.egdb.folder.default_dir`, found
+    without pathlib) holds anything: where it may hold a variant's databases, the validator
+    judges the games' ends with them."""
+    env = os.environ.get("PDNKIT_EGDB", "").strip()
+    if env:
+        folder = os.path.expanduser(env)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+        folder = os.path.join(xdg or os.path.join(os.path.expanduser("~"), ".cache"),
+                              "pdnkit", "egdb")
+    try:
+        return bool(os.listdir(folder)) if os.path.isdir(folder) else False
+    except (OSError, ValueError):
+        return True
+
+
+def _date_ok(value: str) -> bool:
+    """A ``YYYY.MM.DD`` date any calendar has (day 1-28)."""
+    if len(value) != 10 or value[4] != "." or value[7] != ".":
+        return False
+    y, m, d = value[:4], value[5:7], value[8:]
+    if not (y.isdigit() and m.isdigit() and d.isdigit()):
+        return False
+    return 1500 <= int(y) <= 2099 and 1 <= int(m) <= 12 and 1 <= int(d) <= 28
+
+
+#: a game as the core's scanner hands it over: start, end, line, end line, movetext start,
+#: result, tags (name, value), each move's line (int32s), moves
+Scanned = tuple[int, int, int, int, int, str, list[tuple[str, str]], bytes, int]
+#: the core's one call over a clean game: final state, whether the side to move has a move
+#: (``None``: the generator's bounds), the draw events it made (``None``: no draw rules),
+#: the final FEN; ``None`` where the game is not replayed whole as written
+Cleaned = tuple[tuple[object, ...], "bool | None", "bytes | None", str]
+
+
+class Core(Protocol):
+    """The compiled core's calls the verdict makes (``pdnkit.core._core``)."""
+
+    def table(self, blob: bytes) -> object:
+        """A variant's core table from its packed blob."""
+
+    def clean_game(self, table: object, state: tuple[object, ...], text: str, offset: int,
+                   n: int, numbering: int, spec: bytes | None, draws: bytes, layout: bytes
+                   ) -> Cleaned | None:
+        """One clean game's replay, checks, draw loop, end and FEN."""
+
+    def scan_games(self, text: str, pos: int, line: int, final: bool
+                   ) -> tuple[list[Scanned], int, int, int]:
+        """The games the scanner reads whole from ``pos`` on, where it stopped, its status."""
+
+
+class _Variant:
+    """One variant's start, ready for the core (made on the first game of it)."""
+
+    __slots__ = ("name", "core", "table", "state", "offset", "spec", "draws", "layout",
+                 "losing", "results", "gametype", "edition", "slots")
+
+    def __init__(self, core: Core, entry: tuple[Any, ...]) -> None:
+        (name, blob, state, offset, spec, draws, layout, losing, results, gametype, edition,
+         slots) = entry
+        self.name = str(name)
+        self.core = core
+        self.table = core.table(blob)
+        self.state: tuple[object, ...] = state
+        self.offset: int = offset
+        self.spec: bytes | None = spec
+        self.draws: bytes = draws
+        self.layout: bytes = layout
+        self.losing = bool(losing)
+        #: result token -> (outcome, the result the report writes)
+        self.results: dict[str, tuple[str, str]] = results
+        self.gametype: int = gametype
+        self.edition: str = edition
+        #: the draw loop's slots: (rule, article, automatic) each
+        self.slots: list[tuple[str, str, bool]] = slots
+
+    def run(self, raw: str, body: int, n: int) -> Cleaned | None:
+        """The core's one call over a game's text ``raw`` (movetext from ``body``)."""
+        return self.core.clean_game(self.table, self.state, raw, body, n, self.offset,
+                                    self.spec, self.draws, self.layout)
+
+
+class Taken:
+    """A game taken as clean: its line, players, result token, plies, final FEN and its one
+    finding where it has one (``(code, ply, draw rule slot or -1)``: a draw's
+    ``draw-by-rule`` or ``draw-unsupported``)."""
+
+    __slots__ = ("line", "white", "black", "token", "plies", "variant", "fen", "finding")
+
+    def __init__(self, line: int, values: dict[str, str], token: str, plies: int,
+                 variant: _Variant, fen: str, finding: tuple[str, int, int] | None) -> None:
+        self.line = line
+        self.white = values.get("White", "").strip() or None
+        self.black = values.get("Black", "").strip() or None
+        self.token, self.plies, self.variant, self.fen = token, plies, variant, fen
+        self.finding = finding
+
+
+#: :func:`_draw_finding`'s answer where the judge would find more
+_FAULT = ("", -1, -1)
+
+
+def _draw_finding(v: _Variant, made: bytes | None, n: int, outcome: str
+                  ) -> tuple[str, int, int] | None:
+    """The one finding of a game's end as the judge gives it from the draw rules reached
+    (:func:`pdnkit.validation.judge.judge_draws`): ``None`` (a win no rule touched),
+    ``draw-by-rule`` or ``draw-unsupported`` for a draw; :data:`_FAULT` where it would find
+    more (a rule reached and ignored: the validator says it)."""
+    events = memoryview(made).cast("q").tolist() if made else []
+    reached = sorted(((events[j + 3], events[j], events[j + 4])
+                      for j in range(0, len(events), 5) if events[j + 3] >= 0),
+                     key=lambda t: t[0])
+    if outcome != "draw":
+        return _FAULT if reached else None
+    first_auto = next((t for t in reached if v.slots[t[1]][2]), None)
+    for at, slot, _ in reached:
+        if first_auto is not None and at > first_auto[0]:
+            break
+        if at < n:  # the game went on after it: draw-rule-ignored
+            return _FAULT
+        if v.slots[slot][2]:
+            break
+    basis = first_auto
+    if basis is None:  # a claim that still holds at the end backs the draw
+        holding = [t for t in reached if t[2] < 0 or t[2] >= n]
+        basis = holding[-1] if holding else None
+    if basis is None:
+        return ("draw-unsupported", n, -1)
+    return ("draw-by-rule", basis[0], basis[1])
+
+
+def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
+                core: Core) -> Taken | None:
+    """The game the scanner read when it is clean (the module's conditions), else
+    ``None``."""
+    start, end, line, _, body, result, tags, _, n = game
+    values: dict[str, str] = {}
+    for name, value in tags:
+        if name not in TAGS or name in values:
+            return None
+        values[name] = value
+    gametype = values.get("GameType", "")
+    if not (gametype.isascii() and gametype.isdigit() and gametype[:1] != "0"):
+        return None
+    number = int(gametype)
+    if number not in variants:
+        from pdnkit.lean.startdata import STARTS
+
+        entry = STARTS.get(number)
+        variants[number] = None if entry is None else _Variant(core, entry)
+    v = variants[number]
+    if v is None or values.get("Result") != result or result not in v.results:
+        return None
+    date = values.get("Date")
+    if (date is not None and not _date_ok(date)) or n < 1:
+        return None
+    got = v.run(text[start:end], body - start, n)
+    if got is None:
+        return None
+    final, has_move, made, fen = got
+    if has_move is None:
+        return None
+    outcome = v.results[result][0]
+    if not has_move:  # the side to move has none: the rules name the winner
+        mover_black = bool(final[0])
+        loser_black = mover_black if not v.losing else not mover_black
+        if outcome != ("white" if loser_black else "black"):
+            return None
+    finding = _draw_finding(v, made, n, outcome)
+    if finding is _FAULT:
+        return None
+    return Taken(line, values, result, n, v, fen, finding)
+
+
+def _file_text(path: str) -> str | None:
+    """The text of the file at ``path`` when it is one the verdict may take."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    if not data or data.translate(None, _PLAIN) or b"\\" in data or b"&" in data:
+        return None
+    return data.decode("ascii")
+
+
+def _file_games(path: str, core: Core, variants: dict[int, _Variant | None],
+                every: bool = False) -> list[Taken | None] | None:
+    """Each game of the file at ``path`` when every one is clean, else ``None``;
+    ``every``: each game's verdict (``None``: not clean), ``None`` only where the file
+    itself is not taken."""
+    text = _file_text(path)
+    if text is None:
+        return None
+    out: list[Taken | None] = []
+    pos, line = 0, 1
+    if len(text) > _HEAD:  # the first games first: a file left to the validator is left soon
+        games, pos, line, status = core.scan_games(text[:_HEAD], 0, 1, False)
+        if status == _SCAN_UNUSUAL or not _judge(games, text, variants, core, every, out):
+            return None
+    games, _, _, status = core.scan_games(text, pos, line, True)
+    if status != _SCAN_END or not _judge(games, text, variants, core, every, out) or not out:
+        return None
+    return out
+
+
+def _judge(games: list[Scanned], text: str, variants: dict[int, _Variant | None], core: Core,
+           every: bool, out: list[Taken | None]) -> bool:
+    """Judge ``games`` into ``out``; False at the first not clean unless ``every``."""
+    for game in games:
+        got = _game_clean(game, text, variants, core)
+        if got is None and not every:
+            return False
+        out.append(got)
+    return True
+
+
+def game_verdicts(path: str) -> list[tuple[int, str, list[str]] | None] | None:
+    """Each game's verdict in the file at ``path`` (``(plies, variant, finding codes)`` for
+    a game taken as clean, ``None`` for one left to the validator), or ``None`` where the file
+    itself is left to it (its bytes, a game the scanner does not read whole, no compiled
+    core).
+
+    Example:
+        >>> game_verdicts("no-such.pdn") is None
+        True
+    """
+    core = _compiled()
+    if core is None:
+        return None
+    games = _file_games(path, core, {}, every=True)
+    if games is None:
+        return None
+    return [None if g is None else (g.plies, g.variant.name, [g.finding[0]] if g.finding else [])
+            for g in games]
+
+
+def _compiled() -> Core | None:
+    """The compiled core, where it has the verdict's two calls."""
+    from pdnkit.core.compiled import extension
+
+    ext = extension()
+    if ext is None or not hasattr(ext, "clean_game") or not hasattr(ext, "scan_games"):
+        return None
+    core: Core = ext
+    return core
+
+
+def clean_files(paths: list[str]) -> list[list[Taken]] | None:
+    """The games of each file at ``paths`` when every game of them is clean (see the
+    module's text), else ``None`` (the validator decides).
+
+    Example:
+        >>> clean_files(["no-such.pdn"]) is None
+        True
+    """
+    if _databases():
+        return None
+    try:
+        if sum(os.path.getsize(p) for p in paths) > MOST_BYTES:
+            return None
+    except (OSError, ValueError):
+        return None
+    seen: set[str] = set()
+    for p in paths:
+        # (a path as the validator names it: a file, written in its plain form)
+        if not p or p != os.path.normpath(p) or not os.path.isfile(p):
+            return None
+        real = os.path.realpath(p)
+        if real in seen:
+            return None
+        seen.add(real)
+    core = _compiled()
+    if core is None:
+        return None
+    variants: dict[int, _Variant | None] = {}
+    out = []
+    for p in paths:
+        games = _file_games(p, core, variants)
+        if games is None:
+            return None
+        out.append([g for g in games if g is not None])
+    return out
+
+
+def _jsonl(path: str, games: list[Taken], index: int) -> str:
+    """The JSON lines of a file's clean games, as the validator writes their reports
+    (:meth:`pdnkit.validation.report.GameReport.to_dict`), numbered from ``index``."""
+    from json import JSONEncoder
+
+    encode = JSONEncoder(ensure_ascii=False).encode
+    lines = []
+    for k, g in enumerate(games, index):
+        v = g.variant
+        outcome, result = v.results[g.token]
+        findings: list[dict[str, object]] = []
+        basis = None
+        if g.finding is not None:
+            code, ply, slot = g.finding
+            if slot < 0:
+                message = "no draw rule was reached; the draw was presumably agreed"
+                details: dict[str, object] = {}
+            else:
+                basis, article, automatic = v.slots[slot]
+                message = (f"the draw is backed by {article} ({basis}), reached at ply "
+                           f"{ply}")
+                details = {"rule": basis, "article": article, "automatic": automatic}
+            findings.append({"code": code, "severity": "info", "ply": ply, "line": None,
+                             "move": None, "fen": None, "message": message,
+                             "in_variation": False, "details": details})
+        lines.append(encode({
+            "file": path, "index": k, "line": g.line, "variant": v.name,
+            "gametype": v.gametype, "edition": v.edition, "white": g.white,
+            "black": g.black, "result": result, "result_raw": g.token,
+            "result_source": "tag", "outcome": outcome, "draw_basis": basis,
+            "plies": g.plies, "replayed_plies": g.plies, "status": "ok",
+            "final_fen": g.fen, "findings": findings}))
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def render(paths: list[str], fmt: str, stream: TextIO, to_file: bool = False,
+           show_info: bool = False) -> Summary | None:
+    """Validate ``paths`` on the verdict's path and print what ``pdnkit validate`` prints
+    in format ``fmt`` on ``stream`` (``to_file``: a named output file, the text summary
+    120 wide; ``show_info``: text's ``--info``, which prints a draw's finding, left to the
+    validator): the run's counts, or ``None``, nothing printed, where the validator must
+    run (a game not taken here, a CSV row to write, a summary that rich must print).
+
+    Example:
+        >>> import io
+        >>> render(["no-such.pdn"], "text", io.StringIO()) is None
+        True
+    """
+    import sys
+    import time
+
+    from pdnkit.lean.plaintext import plain_width
+
+    text_format = fmt == "text"
+    if fmt not in ("text", "jsonl", "csv", "csv-raw"):
+        return None
+    out = stream if text_format else sys.stderr
+    width = plain_width(out)
+    if width is None:
+        return None
+    if text_format and to_file:
+        width = 120
+    begun = time.perf_counter()
+    files = clean_files(paths)
+    if files is None:
+        return None
+    from pdnkit.lean.summary import Summary
+
+    counts = Summary()
+    for games in files:
+        for g in games:
+            counts.plies += g.plies
+            name = g.variant.name
+            counts.variants[name] = counts.variants.get(name, 0) + 1
+            if g.finding is not None:
+                if fmt not in ("text", "jsonl") or show_info:  # a CSV row, a line printed
+                    return None
+                key = (g.finding[0], "info")
+                counts.by_code[key] = counts.by_code.get(key, 0) + 1
+                counts.worst_rank = max(counts.worst_rank, 0)
+        counts.games += len(games)
+    counts.by_status["ok"] = counts.games
+    if fmt == "jsonl":
+        index = 0
+        for path, games in zip(paths, files, strict=True):
+            stream.write(_jsonl(path, games, index))
+            index += len(games)
+    elif fmt != "text":
+        from pdnkit.lean.summary import CSV_FIELDS
+
+        stream.write(",".join(CSV_FIELDS) + "\r\n")
+    table = counts.text(time.perf_counter() - begun, width)
+    if table is None:  # pragma: no cover - a plain table: printable ASCII and box lines
+        raise AssertionError("the summary of clean games is a plain table")
+    out.write(table)
+    return counts
+
+
+__all__ = ["MOST_BYTES", "TAGS", "Taken", "clean_files", "game_verdicts", "render"]
