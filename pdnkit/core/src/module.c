@@ -16,6 +16,7 @@
  *       line whole (with the replay's arrays where asked)
  *   scan_games(text, pos, line, final) -> (games, pos, line, status)
  *                                                 the clean games of a text (scan.c)
+ *   lane_notes(...), spans_text(parts)         the import's row kernels (rows.c)
  *   tactics(table, state, depth, king_value, losing, node_limit)
  *       -> (score, depth, nodes, line)            the tactical search (tactics.c)
  *
@@ -1067,12 +1068,14 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
                                     METHODS, NULL, NULL, NULL, NULL};
 
 extern PyMethodDef EGDB_METHODS[]; /* egdbmod.c: the endgame databases */
+extern PyMethodDef ROWS_METHODS[]; /* rows.c: the import's row kernels */
 
 PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&MODULE);
     if (!m)
         return NULL;
-    if (PyModule_AddFunctions(m, EGDB_METHODS) < 0) {
+    if (PyModule_AddFunctions(m, EGDB_METHODS) < 0 ||
+        PyModule_AddFunctions(m, ROWS_METHODS) < 0) {
         Py_DECREF(m);
         return NULL;
     }
