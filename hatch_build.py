@@ -21,7 +21,7 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 SOURCES = ("draw.c", "egdb.c", "egdbmod.c", "egdbsym.c", "module.c", "movegen.c", "replay.c",
-           "scan.c", "table.c", "tactics.c")
+           "rows.c", "scan.c", "table.c", "tactics.c")
 #: ``PDNKIT_BUILD_PURE=1`` skips the compile (to try the pure install)
 SKIP = "PDNKIT_BUILD_PURE"
 

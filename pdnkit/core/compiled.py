@@ -28,8 +28,8 @@ if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules
 
 __all__ = ["ERROR", "clean_game", "draw_run", "egdb_set", "extension", "has", "has_capture",
-           "has_moves", "key", "legal_moves", "misnumbered", "perft", "replay", "scanner",
-           "supports", "tactics"]
+           "has_moves", "key", "legal_moves", "misnumbered", "perft", "replay", "row_kernels",
+           "scanner", "supports", "tactics"]
 
 _core: Any = None
 ERROR: str | None = None
@@ -88,6 +88,15 @@ def scanner() -> Any:
     if _core is None or PURE_REQUESTED:
         return None
     return getattr(_core, "scan_games", None)  # None: an extension built before the lane
+
+
+def row_kernels() -> tuple[Any, Any] | None:
+    """The extension's row kernels of the import (``lane_notes``, ``spans_text``: see
+    :mod:`pdnkit.core.rowkernels`); ``None`` without the extension, with ``PDNKIT_PURE=1``
+    or for an extension built before them."""
+    if _core is None or PURE_REQUESTED or not hasattr(_core, "spans_text"):
+        return None
+    return _core.lane_notes, _core.spans_text
 
 
 def draw_run() -> Any:

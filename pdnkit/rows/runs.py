@@ -31,6 +31,7 @@ from array import array
 from typing import TYPE_CHECKING, Any
 
 from pdnkit.core import FLAG_CAPTURE, FLAG_FULL_PATH, FLAG_KING, FLAG_PROMOTES, move_number
+from pdnkit.core.rowkernels import spans_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -48,7 +49,7 @@ _FULL = bytes(1 if b & FLAG_FULL_PATH else 0 for b in range(256))
 
 class RunChunk:
     """The moves of one plain run as arrays (see the module doc). ``written`` is
-    ``(text bytes, int32 starts, int32 ends)`` or a list of str; ``canonical`` is
+    ``(ASCII text (str or bytes), int32 starts, int32 ends)`` or a list of str; ``canonical`` is
     ``(names, separator, {ply: full-path notation})`` (short forms from the arrays) or a
     list of str; ``nags``/``comment``/``line`` a list or ``None``/int32 bytes; ``bits`` the
     square bitboards (``wm, wk, bm, bk`` uint64s a ply) or ``(w, b, k)`` engine lists
@@ -62,7 +63,7 @@ class RunChunk:
         self.n = n
         self.origin = self.destination = self.flags = b""
         self.path_ends = self.path = self.cap_ends = self.captured = b""
-        self.written: tuple[bytes, bytes, bytes] | list[str] = []
+        self.written: tuple[str | bytes, bytes, bytes] | list[str] = []
         self.canonical: tuple[tuple[str, ...], str, dict[int, str]] | list[str] = []
         self.nags: list[list[int] | None] | None = None
         self.comment: list[str | None] | None = None
@@ -376,25 +377,14 @@ def _lists(ends: list[bytes], values: list[bytes], ns: np.ndarray) -> pa.ListArr
 
 def _strings(parts: list[Any], ns: np.ndarray) -> pa.Array:
     """A string array of per-chunk ``(text, starts, ends)`` spans or lists of str: the
-    spans' bytes gathered with numpy."""
-    import numpy as np
+    spans' bytes gathered in one pass (:func:`pdnkit.core.rowkernels.spans_text`)."""
     import pyarrow as pa
 
     if not all(type(p) is tuple for p in parts):
         parts = [p if type(p) is tuple else _spans(p) for p in parts]
-    texts = [p[0] for p in parts]
-    sizes = np.fromiter(map(len, texts), np.int64, len(texts))
-    base = np.repeat(np.cumsum(sizes) - sizes, ns)
-    starts = np.frombuffer(b"".join([p[1] for p in parts]), np.int32) + base
-    ends = np.frombuffer(b"".join([p[2] for p in parts]), np.int32) + base
-    lens = ends - starts
-    offsets = np.zeros(len(lens) + 1, np.int32)
-    np.cumsum(lens, out=offsets[1:])
-    data = np.frombuffer(b"".join(texts), np.uint8)
-    gather = np.repeat(starts - offsets[:-1], lens) + np.arange(int(offsets[-1]))
-    body = data[gather]
-    return pa.StringArray.from_buffers(len(lens), pa.py_buffer(offsets.tobytes()),
-                                       pa.py_buffer(body.tobytes()))
+    offsets, body = spans_text(parts)
+    return pa.StringArray.from_buffers(int(ns.sum()), pa.py_buffer(offsets),
+                                       pa.py_buffer(body))
 
 
 def _spans(strs: list[str]) -> tuple[bytes, bytes, bytes]:

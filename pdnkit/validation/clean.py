@@ -9,7 +9,9 @@ run over the replay's arrays in C from the start's cached draw state
 (:func:`pdnkit.rules.draw.run_events` makes the few rule events), the final position read
 from the arrays. For a light report all of this -- and whether the side to move has a move,
 and the final FEN -- is one call of the compiled core (``clean_game``), which hands back the
-final state, the draw events it made and the FEN instead of the replay's arrays. It fills in
+final state, the draw events it made and the FEN instead of the replay's arrays; for a compact
+report (the database loader's) the same call hands back the replay's arrays as well, which the
+report's run and the loader's rows are cut from (one replay a clean game). It fills in
 exactly what :class:`~pdnkit.validation.game.MainLine` would
 (start and final position, replayed plies, rule events, a compact report's
 :class:`~pdnkit.validation.coreplies.CoreRun`) and the judge runs as always. Any other game
@@ -43,7 +45,7 @@ from pdnkit.validation.start import start_fen
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from pdnkit.pdn.record import GameRecord, MoveNode
+    from pdnkit.pdn.record import GameRecord, MoveNode, UnreadLine
     from pdnkit.rules.variants import Rules
     from pdnkit.validation.report import GameReport
 
@@ -185,6 +187,8 @@ def clean_line(report: GameReport, record: GameRecord, rules: Rules,
     n = lane.move_count
     if options.light and start.run is not None:
         return _light_line(report, rules, start, lane.raw, lane.lane_body, n)
+    if start.run is not None:
+        return _compact_line(report, rules, start, lane, n)
     rep = core.replay(rules, start.state, lane.raw, lane.lane_body)
     if rep.plies != n or (n and (rep.flags.translate(_MISMATCH).find(1, 0, n) >= 0
                                  or core.misnumbered(rep, n, 0, 1, start.offset) >= 0)):
@@ -208,6 +212,30 @@ def clean_line(report: GameReport, record: GameRecord, rules: Rules,
     if not options.light:
         report.final_position = core.position_of(rules, end) if n else start.pos
     return final
+
+
+def _compact_line(report: GameReport, rules: Rules, start: _Start, lane: UnreadLine,
+                  n: int) -> FinalState | None:
+    """:func:`clean_line` of a compact report in one call of the core: what
+    :func:`_light_line` gets and the replay's arrays, which the report's run
+    (:class:`~pdnkit.validation.coreplies.CoreRun`) and the loader's rows are cut from."""
+    got = start.run(start.state, lane.raw, lane.lane_body, n, start.offset, start.spec,
+                    start.draws, start.layout, True)
+    if got is None:
+        return None
+    end, has_move, made, fen, rep = got
+    if made is not None:
+        report.rule_events = run_events(rules, made, n) if made else []
+    report.start_key = start.key
+    report.start_fen = start.fen
+    report.start_counts = dict(start.counts)
+    if n:
+        report.plain = CoreRun(rules, start.pos, LaneFields(lane, rep), rep, n, 1,
+                               start.offset, bool(start.state.black))
+    report.replayed_plies = n
+    report.final_fen = fen
+    report.final_position = core.position_of(rules, end) if n else start.pos
+    return FinalState(rules, end, has_move)
 
 
 def _light_line(report: GameReport, rules: Rules, start: _Start, raw: str, body: int,

@@ -32,6 +32,7 @@ from pdnkit.core import (
     move_number,
     position_of,
 )
+from pdnkit.core.rowkernels import lane_notes
 from pdnkit.rules.position import Move
 from pdnkit.validation.report import COLOR_LETTER, PlyRecord
 
@@ -151,12 +152,12 @@ class LaneFields:
             comments[i] = comment
         return written, nags, comments, lines
 
-    def text_columns(self, n: int) -> tuple[tuple[bytes, bytes, bytes],
+    def text_columns(self, n: int) -> tuple[tuple[str, bytes, bytes],
                                             list[list[int] | None] | None,
                                             list[str | None] | None, bytes] | None:
         """:meth:`columns` without a str per ply, for a game whose text is ASCII (``None``
         for another): the written moves as ``(text, int32 starts, int32 ends)`` (spans of
-        the game's text, encoded), the NAGs and comments (``None`` when no ply has one),
+        the game's ASCII text), the NAGs and comments (``None`` when no ply has one),
         the lines as int32 bytes."""
         raw = self._record.raw
         if not raw.isascii():
@@ -165,18 +166,15 @@ class LaneFields:
         spans = memoryview(rep.spans).cast("i")[:2 * n]
         nags: list[list[int] | None] | None = None
         comments: list[str | None] | None = None
-        marked = _annotated(rep.flags, n)
-        if marked:
-            nags, comments = [None] * n, [None] * n
-            for i in marked:
-                got, comment = self._annotations(i)
-                nags[i] = got or None
-                comments[i] = comment
+        if rep.flags.translate(_ANNOTATED).find(1, 0, n) >= 0:
+            last = (rep.result_start if rep.result_start >= 0 else
+                    rep.stop_start if rep.stop_start >= 0 else len(raw))
+            nags, comments = lane_notes(raw, rep.spans, rep.flags, n, rep.plies, last)
             if not any(nags):
                 nags = None
             if not any(comments):
                 comments = None
-        return ((raw.encode("ascii"), spans[::2].tobytes(), spans[1::2].tobytes()), nags,
+        return ((raw, spans[::2].tobytes(), spans[1::2].tobytes()), nags,
                 comments, bytes(memoryview(self._record.move_lines)[:4 * n]))
 
     def nodes(self) -> Sequence[MoveNode]:

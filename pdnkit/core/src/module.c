@@ -11,10 +11,12 @@
  *       -> (state, entry, events)                 the draw rules over a replay's plies
  *   misnumbered(flags, numbers, n, k, base, offset) -> int   the first ply whose written
  *       move number does not fit it (-1: none)
- *   clean_game(table, state, text, offset, n, numbering, spec, draws, layout)
- *       -> (state, has a move, draw events, FEN) | None   a clean game's main line whole
+ *   clean_game(table, state, text, offset, n, numbering, spec, draws, layout, arrays=False)
+ *       -> (state, has a move, draw events, FEN[, replay]) | None   a clean game's main
+ *       line whole (with the replay's arrays where asked)
  *   scan_games(text, pos, line, final) -> (games, pos, line, status)
  *                                                 the clean games of a text (scan.c)
+ *   lane_notes(...), spans_text(parts)         the import's row kernels (rows.c)
  *   tactics(table, state, depth, king_value, losing, node_limit)
  *       -> (score, depth, nodes, line)            the tactical search (tactics.c)
  *
@@ -884,16 +886,20 @@ static PyObject *clean_draws(const Replay *r, long n, const Py_buffer *spec,
  * numbers from 1 with the numbering offset), the draw loop from the start's state blob
  * (spec None: the variant has no draw rules), whether the side to move then has a move and
  * the final FEN. None where the game is not clean, else (final state, has a move (None:
- * the search went past its bounds), the made draw events or None, FEN). */
+ * the search went past its bounds), the made draw events or None, FEN); with `arrays` true
+ * the replay's result (as replay makes it) comes fifth: a compact report's run in the same
+ * call. */
 static PyObject *py_clean_game(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *tab, *state, *moves, *spec_o;
     Py_ssize_t offset, n, numoff;
     Py_buffer draws, layout;
-    if (!PyArg_ParseTuple(args, "OOUnnnOy*y*", &tab, &state, &moves, &offset, &n, &numoff,
-                          &spec_o, &draws, &layout))
+    int arrays = 0;
+    if (!PyArg_ParseTuple(args, "OOUnnnOy*y*|p", &tab, &state, &moves, &offset, &n, &numoff,
+                          &spec_o, &draws, &layout, &arrays))
         return NULL;
     PyObject *out = NULL, *events = NULL, *final = NULL, *fen = NULL, *has = NULL;
+    PyObject *rep = NULL;
     Py_buffer spec = {.buf = NULL};
     Replay r;
     replay_init(&r);
@@ -954,9 +960,13 @@ static PyObject *py_clean_game(PyObject *self, PyObject *args) {
     Py_INCREF(has);
     final = state_obj(t, end);
     fen = final ? fen_text(end, layout.buf, layout.len) : NULL;
-    if (final && fen)
-        out = PyTuple_Pack(4, final, has, events, fen);
+    if (final && fen && arrays)
+        rep = replay_result(t, &r);
+    if (final && fen && (!arrays || rep))
+        out = arrays ? PyTuple_Pack(5, final, has, events, fen, rep)
+                     : PyTuple_Pack(4, final, has, events, fen);
 done:
+    Py_XDECREF(rep);
     Py_XDECREF(events);
     Py_XDECREF(final);
     Py_XDECREF(fen);
@@ -1031,7 +1041,8 @@ static PyObject *py_tactics(PyObject *self, PyObject *args) {
 
 static PyMethodDef METHODS[] = {
     {"clean_game", py_clean_game, METH_VARARGS,
-     "clean_game(table, state, text, offset, n, numbering, spec, draws, layout) -> tuple|None"},
+     "clean_game(table, state, text, offset, n, numbering, spec, draws, layout, arrays=False)"
+     " -> tuple|None"},
     {"misnumbered", py_misnumbered, METH_VARARGS,
      "misnumbered(flags, numbers, n, k, base, offset) -> the first misnumbered ply or -1"},
     {"scan_games", py_scan_games, METH_VARARGS,
@@ -1057,12 +1068,14 @@ static struct PyModuleDef MODULE = {PyModuleDef_HEAD_INIT, "_core",
                                     METHODS, NULL, NULL, NULL, NULL};
 
 extern PyMethodDef EGDB_METHODS[]; /* egdbmod.c: the endgame databases */
+extern PyMethodDef ROWS_METHODS[]; /* rows.c: the import's row kernels */
 
 PyMODINIT_FUNC PyInit__core(void) {
     PyObject *m = PyModule_Create(&MODULE);
     if (!m)
         return NULL;
-    if (PyModule_AddFunctions(m, EGDB_METHODS) < 0) {
+    if (PyModule_AddFunctions(m, EGDB_METHODS) < 0 ||
+        PyModule_AddFunctions(m, ROWS_METHODS) < 0) {
         Py_DECREF(m);
         return NULL;
     }
