@@ -48,7 +48,7 @@ from pdnkit.pdn.names import name_key, parse_name, same_player, spelling_key, tr
 
 __all__ = ["MAX_PROBABLE", "MIN_PREFIX_PLIES", "REAL_RESULTS", "SHORT_AGREEMENT", "Assignment", "Record",
            "Tags", "agreement", "canonical_key", "contradict", "date_spans", "latin",
-           "partition", "probable_copies", "round_key"]
+           "partition", "player_key", "probable_bucket", "probable_copies", "round_key"]
 
 #: the shortest main line that groups as the start of a longer one (pgn-extract's fuzzy
 #: depth, fixed): shorter common starts are book moves, not evidence of one game
@@ -552,7 +552,7 @@ def probable_copies(records: Iterable[Record], canonical: dict[int, int],
     for r in records:
         t = r.tags
         if t not in keys:
-            keys[t] = _bucket(t)
+            keys[t] = probable_bucket(t)
         key = keys[t]
         if key is None:
             continue
@@ -596,7 +596,19 @@ def _agreeing(by_tags: dict[Tags, dict[int, list[int]]]) -> list[dict[int, list[
     return list(clusters.values())
 
 
-def _bucket(t: Tags) -> tuple[str, str, int] | None:
+def player_key(name: str | None) -> str | None:
+    """The key a player's name (alias applied) has in :func:`probable_bucket` (``None``
+    for an unknown name or a placeholder).
+
+    Example:
+        >>> player_key("?") is None, player_key("Ann") == player_key(" Ann ")
+        (True, True)
+    """
+    known = _known(name)
+    return None if known is None else name_key(known)
+
+
+def probable_bucket(t: Tags) -> tuple[str, str, int] | None:
     """Where a record with tags ``t`` looks for its probable copies: the players' keys and
     the year (``None`` where a tag is unknown). The year is the one every reading of the
     date starts in (a season's first year, a range's first): a date whose readings start in

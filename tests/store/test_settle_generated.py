@@ -63,8 +63,11 @@ def _games(rng: random.Random, n: int, pool: list[tuple[list[str], str]]) -> str
 
 
 def _state(con: duckdb.DuckDBPyConnection) -> list[tuple[object, ...]]:
-    return con.execute("SELECT game_id, duplicate_of, duplicate_kind, novelty_ply, "
-                       "novelty_from FROM games ORDER BY game_id").fetchall()
+    """Each game's group and novelty, then the ``probable-copy`` findings."""
+    return con.execute(
+        "SELECT game_id, duplicate_of, duplicate_kind, novelty_ply, novelty_from, NULL "
+        "FROM games UNION ALL SELECT game_id, NULL, NULL, NULL, NULL, details FROM findings "
+        "WHERE code = 'probable-copy' ORDER BY ALL").fetchall()
 
 
 def _recomputed(db: Path) -> list[tuple[object, ...]]:
@@ -107,3 +110,4 @@ def test_each_import_settles_as_a_recomputation(tmp_path: Path, seed: int) -> No
         assert got == _recomputed(db), f"{f.name} edited"
     assert any(r[1] is not None for r in got)  # copies were grouped
     assert any(r[4] is not None for r in got)  # games deviated from others
+    assert any(r[5] is not None for r in got)  # probable copies were found
