@@ -410,11 +410,10 @@ def _probable_partners(con: duckdb.DuckDBPyConnection, sel: str, every: bool) ->
 
 def _same_players(con: duckdb.DuckDBPyConnection, partners: str, records: dict[int, Record],
                   into: str) -> str | None:
-    """The records of ``partners`` (an SQL query of ``game_id``s) whose players' keys are
-    those of the bucket of one of ``records`` (:func:`~pdnkit.store.copyrules.probable_bucket`:
-    no other can be a probable copy of one of them), as the temporary table ``into``; an SQL
-    query of them (``None``: none). A record outside those buckets pairs only with records
-    outside them, whose findings stay as they are."""
+    """The records of ``partners`` (an SQL query of ``game_id``s) with the players of the
+    bucket of one of ``records`` (:func:`~pdnkit.store.copyrules.probable_bucket`; no other
+    pairs with them, and their findings stay), as the temporary table ``into``, and an SQL
+    query of them (``None``: none)."""
     pa = pyarrow_module()
     want = {b[:2] for r in records.values() if (b := probable_bucket(r.tags)) is not None}
     if not want:
