@@ -426,9 +426,9 @@ def _same_players(con: duckdb.DuckDBPyConnection, partners: str, records: dict[i
         f"LEFT JOIN {_ALIASES} ab ON ab.alias = trim(g.black) WHERE g.game_id IN ({partners})")
     while rows := cur.fetchmany(50000):
         for gid, white, black in rows:
-            w = keys[white] if white in keys else keys.setdefault(white, player_key(white))
-            b = keys[black] if black in keys else keys.setdefault(black, player_key(black))
-            if (w, b) in want:
+            kw = keys[white] if white in keys else keys.setdefault(white, player_key(white))
+            kb = keys[black] if black in keys else keys.setdefault(black, player_key(black))
+            if (kw, kb) in want:
                 kept.append(int(gid))
     if not kept:
         return None
