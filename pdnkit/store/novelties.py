@@ -221,7 +221,7 @@ def affected_by_new(con: duckdb.DuckDBPyConnection, new: str) -> list[int]:
         []
     """
     bits = bits_source(con)
-    with _Temp(con, "ord", "np", "cand") as t:
+    with _Temp(con, "ord", "np", "old", "cand") as t:
         _order_table(con, t)
         later = con.execute(f"""
             SELECT count(*) FROM {t['ord']} WHERE game_id NOT IN ({new})
@@ -236,14 +236,15 @@ def affected_by_new(con: duckdb.DuckDBPyConnection, new: str) -> list[int]:
         # ``fo``: the place of the game each game deviated from (NULL: none stored, or one
         # no longer counted: any earlier new game may then change it)
         con.execute(f"""
+            CREATE TEMP TABLE {t.names['old']} AS
+            SELECT o.game_id, o.vid, o.ord, g.novelty_ply AS nply, fo.ord AS fo
+            FROM {t['ord']} o JOIN games g ON g.game_id = o.game_id
+            LEFT JOIN {t['ord']} fo ON fo.game_id = g.novelty_from
+            WHERE o.game_id NOT IN ({new}) AND o.ord > (SELECT min(ord) FROM {t['np']})""")
+        con.execute(f"""
             CREATE TEMP TABLE {t.names['cand']} AS
-            WITH h AS (SELECT o.game_id, o.vid, o.ord, g.novelty_ply AS nply, fo.ord AS fo
-                       FROM {t['ord']} o JOIN games g ON g.game_id = o.game_id
-                       LEFT JOIN {t['ord']} fo ON fo.game_id = g.novelty_from
-                       WHERE o.game_id NOT IN ({new})
-                         AND o.ord > (SELECT min(ord) FROM {t['np']}))
             SELECT DISTINCT p.game_id, p.ply, h.nply IS NULL AS open
-            FROM {bits} p JOIN h ON h.game_id = p.game_id
+            FROM {bits} p JOIN {t['old']} h ON h.game_id = p.game_id
             JOIN {t['np']} n ON {_on('n', 'p').replace('p.vid', 'h.vid')}
             WHERE n.ord < h.ord
               AND (p.ply = h.nply
