@@ -55,6 +55,8 @@ from pdnkit.store.copyrules import (
     Tags,
     latin,
     partition,
+    player_key,
+    probable_bucket,
     probable_copies,
 )
 from pdnkit.store.transaction import rollback
@@ -238,6 +240,9 @@ def _related_lines(con: duckdb.DuckDBPyConnection, t: dict[str, str],
 # the records and their groups
 
 
+#: SQL: the player each alias stands for
+_ALIASES = "(SELECT alias, any_value(name) AS name FROM player_aliases GROUP BY alias)"
+
 #: the columns of a record as :func:`_records` reads them
 _FACTS = """
     SELECT g.game_id, g.moves_hash, coalesce(g.plies, 0), g.result, cardinality(g.tags),
@@ -255,7 +260,7 @@ _FACTS = """
     LEFT JOIN _ALIASES ab ON ab.alias = trim(g.black)
     WHERE g.game_id IN ({sel})""".replace(
     # the player a name stands for, as player_name() reads it (placeholders: Tags.of)
-    "_ALIASES", "(SELECT alias, any_value(name) AS name FROM player_aliases GROUP BY alias)")
+    "_ALIASES", _ALIASES)
 
 
 #: SQL: a record without moves and with both players named (archives keep unfinished or
@@ -350,7 +355,7 @@ def compute_groups(con: duckdb.DuckDBPyConnection, games: str | None = None) -> 
         {}
     """
     rulings = _rulings(con) if _has_rulings(con) else ([], [])
-    with _temp(con, "lines", "ends", "pairs", "front", "next", "sel") as t:
+    with _temp(con, "lines", "ends", "pairs", "front", "next", "sel", "partners") as t:
         _lines(con, t)
         prefixes = _related_lines(con, t, games)
         ruled = {g for pair in rulings[0] + rulings[1] for g in pair}
@@ -369,6 +374,8 @@ def compute_groups(con: duckdb.DuckDBPyConnection, games: str | None = None) -> 
         sel = f"SELECT game_id FROM {t['sel']}"
         records, former = _records(con, sel)
         partners = _probable_partners(con, sel, games is None)
+        if partners and games is not None:
+            partners = _same_players(con, partners, records, t["partners"])
         more, more_former = _records(con, partners) if partners else ({}, {})
     assigned = partition(records.values(), prefixes, *rulings)
     grouping = Grouping(assigned, [], {**more_former, **former}, {**more, **records})
@@ -399,6 +406,34 @@ def _probable_partners(con: duckdb.DuckDBPyConnection, sel: str, every: bool) ->
     listed = ", ".join("'" + k.replace("'", "''") + "'" for k in keys)
     return (f"SELECT g.game_id FROM games g WHERE {known} AND {_YEAR_ROUND} IN ({listed}) "
             f"AND g.game_id NOT IN ({sel})")
+
+
+def _same_players(con: duckdb.DuckDBPyConnection, partners: str, records: dict[int, Record],
+                  into: str) -> str | None:
+    """The records of ``partners`` (an SQL query of ``game_id``s) with the players of the
+    bucket of one of ``records`` (:func:`~pdnkit.store.copyrules.probable_bucket`; no other
+    pairs with them, and their findings stay), as the temporary table ``into``, and an SQL
+    query of them (``None``: none)."""
+    pa = pyarrow_module()
+    want = {b[:2] for r in records.values() if (b := probable_bucket(r.tags)) is not None}
+    if not want:
+        return None
+    keys: dict[str | None, str | None] = {}
+    kept: list[int] = []
+    cur = con.execute(
+        "SELECT g.game_id, coalesce(aw.name, g.white), coalesce(ab.name, g.black) FROM games g "
+        f"LEFT JOIN {_ALIASES} aw ON aw.alias = trim(g.white) "
+        f"LEFT JOIN {_ALIASES} ab ON ab.alias = trim(g.black) WHERE g.game_id IN ({partners})")
+    while rows := cur.fetchmany(50000):
+        for gid, white, black in rows:
+            kw = keys[white] if white in keys else keys.setdefault(white, player_key(white))
+            kb = keys[black] if black in keys else keys.setdefault(black, player_key(black))
+            if (kw, kb) in want:
+                kept.append(int(gid))
+    if not kept:
+        return None
+    temp_table(con, into, pa.table({"game_id": pa.array(kept, pa.int64())}))
+    return f"SELECT game_id FROM {into}"
 
 
 # --------------------------------------------------------------------------------------------

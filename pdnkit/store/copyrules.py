@@ -48,7 +48,7 @@ from pdnkit.pdn.names import name_key, parse_name, same_player, spelling_key, tr
 
 __all__ = ["MAX_PROBABLE", "MIN_PREFIX_PLIES", "REAL_RESULTS", "SHORT_AGREEMENT", "Assignment", "Record",
            "Tags", "agreement", "canonical_key", "contradict", "date_spans", "latin",
-           "partition", "probable_copies", "round_key"]
+           "partition", "person_keys", "player_key", "probable_bucket", "probable_copies", "round_key"]
 
 #: the shortest main line that groups as the start of a longer one (pgn-extract's fuzzy
 #: depth, fixed): shorter common starts are book moves, not evidence of one game
@@ -448,17 +448,27 @@ def partition(records: Iterable[Record], prefixes: Iterable[tuple[str, str]] = (
         apart.setdefault(b, set()).add(a)
     groups: list[_Group] = []
     by_line: dict[str, list[int]] = {}
+    by_player: dict[tuple[str, int, str], list[int]] = {}
     out: dict[int, Assignment] = {}
     for r in sorted(records, key=canonical_key):
         alone = _alone(r)
-        cands = [] if alone else [
-            i for line in (r.line, *longer.get(r.line, ())) for i in by_line.get(line, ())
-            if _fits(r, groups[i], apart)]
+        lines = (r.line, *longer.get(r.line, ()))
+        if alone:
+            cands = []
+        elif r.plies < MIN_PREFIX_PLIES and SHORT_AGREEMENT >= 4:  # a player must agree
+            near = {i for line in lines for side, name in enumerate((r.tags.white, r.tags.black))
+                    for k in person_keys(name) for i in by_player.get((line, side, k), ())}
+            cands = [i for line in lines for i in by_line.get(line, ())
+                     if i in near and _fits(r, groups[i], apart)]
+        else:
+            cands = [i for line in lines for i in by_line.get(line, ())
+                     if _fits(r, groups[i], apart)]
         choice = _choose(r, cands, groups)
         if choice is None:
             groups.append(_Group(r, [r], {r.tags: None}))
             if not alone:  # (no record can join a group of a record that can join none)
                 by_line.setdefault(r.line, []).append(len(groups) - 1)
+                _index_players(by_player, r.line, r.tags, len(groups) - 1)
             amb = (tuple(sorted({groups[i].canonical.game_id for i in cands}))
                    if len(cands) > 1 else ())
             out[r.game_id] = Assignment(r.game_id, "canonical", amb)
@@ -466,10 +476,43 @@ def partition(records: Iterable[Record], prefixes: Iterable[tuple[str, str]] = (
         g = groups[choice]
         g.members.append(r)
         g.tags[r.tags] = None
+        _index_players(by_player, g.canonical.line, r.tags, choice)
         out[r.game_id] = Assignment(g.canonical.game_id,
                                     "same" if r.line == g.canonical.line else "prefix")
     _apply_rulings(out, {r.game_id: r for g in groups for r in g.members}, same)
     return out
+
+
+def _surname(name: str) -> str:
+    parsed = parse_name(name)
+    return spelling_key(name) if parsed is None else parsed.surname_key
+
+
+@lru_cache(maxsize=65536)
+def person_keys(name: str | None) -> tuple[str, ...]:
+    """Keys of a known name (alias target) of which two names that can stand for one
+    person (:func:`_same_person`) share at least one: its surname's spelling key (a name of
+    one word: the word's), as written and in Latin letters. ``()`` for an unknown name.
+
+    Example:
+        >>> set(person_keys("Tinsley, M.F.")) & set(person_keys("Marion Tinsley")) != set()
+        True
+    """
+    if name is None:
+        return ()
+    return tuple(sorted({_surname(name), _surname(latin(name))}))
+
+
+def _index_players(by_player: dict[tuple[str, int, str], list[int]], line: str, t: Tags,
+                   group: int) -> None:
+    """Note that ``group`` (of main line ``line``) has a member with the players of ``t``
+    (White side 0, Black side 1): a record of a short main line can join only a group whose
+    members share a player with it (:data:`SHORT_AGREEMENT` of five tags agree)."""
+    for side, name in enumerate((t.white, t.black)):
+        for k in person_keys(name):
+            got = by_player.setdefault((line, side, k), [])
+            if not got or got[-1] != group:
+                got.append(group)
 
 
 def _alone(r: Record) -> bool:
@@ -552,7 +595,7 @@ def probable_copies(records: Iterable[Record], canonical: dict[int, int],
     for r in records:
         t = r.tags
         if t not in keys:
-            keys[t] = _bucket(t)
+            keys[t] = probable_bucket(t)
         key = keys[t]
         if key is None:
             continue
@@ -596,7 +639,19 @@ def _agreeing(by_tags: dict[Tags, dict[int, list[int]]]) -> list[dict[int, list[
     return list(clusters.values())
 
 
-def _bucket(t: Tags) -> tuple[str, str, int] | None:
+def player_key(name: str | None) -> str | None:
+    """The key a player's name (alias applied) has in :func:`probable_bucket` (``None``
+    for an unknown name or a placeholder).
+
+    Example:
+        >>> player_key("?") is None, player_key("Ann") == player_key(" Ann ")
+        (True, True)
+    """
+    known = _known(name)
+    return None if known is None else name_key(known)
+
+
+def probable_bucket(t: Tags) -> tuple[str, str, int] | None:
     """Where a record with tags ``t`` looks for its probable copies: the players' keys and
     the year (``None`` where a tag is unknown). The year is the one every reading of the
     date starts in (a season's first year, a range's first): a date whose readings start in

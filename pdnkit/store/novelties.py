@@ -207,10 +207,13 @@ def refresh_novelties(con: duckdb.DuckDBPyConnection, games: str | None = None) 
 
 def affected_by_new(con: duckdb.DuckDBPyConnection, new: str) -> list[int]:
     """The games not among ``new`` (an SQL query of ``game_id``s, games just loaded) whose
-    novelty the new games may change: a new game earlier in the order reaches the game's
-    position at its novelty ply (the novelty moves later) or at the ply before it (the game
-    it deviated from may change), or, for a game without a novelty, at any ply. Their stored
-    novelties must be current (those of the new games need not be).
+    novelty the new games change: a new game earlier in the order than the game reaches the
+    game's position at its novelty ply (the novelty moves later), or a new game earlier than
+    the game it deviated from (``novelty_from``, the first game of its position one ply
+    before the novelty, of its last position without a novelty) reaches that position (the
+    new game is its first now). Their stored novelties must be current (those of the new
+    games need not be). One pass over the positions finds them, a second one reads the last
+    ply of the games without a novelty that pass names.
 
     Example:
         >>> from pdnkit.store import connect
@@ -218,7 +221,7 @@ def affected_by_new(con: duckdb.DuckDBPyConnection, new: str) -> list[int]:
         []
     """
     bits = bits_source(con)
-    with _Temp(con, "ord", "np") as t:
+    with _Temp(con, "ord", "np", "old", "cand") as t:
         _order_table(con, t)
         later = con.execute(f"""
             SELECT count(*) FROM {t['ord']} WHERE game_id NOT IN ({new})
@@ -230,13 +233,32 @@ def affected_by_new(con: duckdb.DuckDBPyConnection, new: str) -> list[int]:
             SELECT {_key()}, min(o.ord) AS ord
             FROM {bits} p JOIN {t['ord']} o USING (game_id)
             WHERE p.game_id IN ({new}) GROUP BY ALL""")
+        # ``fo``: the place of the game each game deviated from (NULL: none stored, or one
+        # no longer counted: any earlier new game may then change it)
+        con.execute(f"""
+            CREATE TEMP TABLE {t.names['old']} AS
+            SELECT o.game_id, o.vid, o.ord, g.novelty_ply AS nply, fo.ord AS fo
+            FROM {t['ord']} o JOIN games g ON g.game_id = o.game_id
+            LEFT JOIN {t['ord']} fo ON fo.game_id = g.novelty_from
+            WHERE o.game_id NOT IN ({new}) AND o.ord > (SELECT min(ord) FROM {t['np']})""")
+        con.execute(f"""
+            CREATE TEMP TABLE {t.names['cand']} AS
+            SELECT DISTINCT p.game_id, p.ply, h.nply IS NULL AS open
+            FROM {bits} p JOIN {t['old']} h ON h.game_id = p.game_id
+            JOIN {t['np']} n ON {_on('n', 'p').replace('p.vid', 'h.vid')}
+            WHERE n.ord < h.ord
+              AND (p.ply = h.nply
+                   OR ((p.ply = h.nply - 1 OR h.nply IS NULL)
+                       AND (h.fo IS NULL OR n.ord < h.fo)))""")
+        # a game without a novelty: only its last position names the game it deviated from
         rows = con.execute(f"""
-            SELECT DISTINCT p.game_id
-            FROM {bits} p JOIN {t['ord']} o USING (game_id)
-            JOIN games g ON g.game_id = p.game_id
-            JOIN {t['np']} n ON {_on('n', 'p').replace('p.vid', 'o.vid')}
-            WHERE p.game_id NOT IN ({new}) AND n.ord < o.ord
-              AND (g.novelty_ply IS NULL OR p.ply BETWEEN g.novelty_ply - 1 AND g.novelty_ply)
+            SELECT game_id FROM {t['cand']} WHERE NOT open
+            UNION
+            SELECT c.game_id FROM {t['cand']} c
+            JOIN (SELECT p.game_id, max(p.ply) AS last FROM {bits} p
+                  WHERE p.game_id IN (SELECT game_id FROM {t['cand']} WHERE open)
+                  GROUP BY p.game_id) l ON l.game_id = c.game_id AND l.last = c.ply
+            WHERE c.open
             ORDER BY 1""").fetchall()
     return [int(g) for (g,) in rows]
 
