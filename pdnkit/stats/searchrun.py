@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 from pdnkit.rows.bitboards import bits_source
 from pdnkit.stats.filters import SqlParam
 from pdnkit.store.gamesquares import squares_ready, squares_source
+from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -87,10 +88,15 @@ class SearchTuning:
     span: int = 4096
 
 
-def run_search(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTuning
-               ) -> pd.DataFrame:
-    """Run ``plan`` on ``con`` (a connection that may be read-only: temporary tables only)
-    and return one row per hit (:data:`COLUMNS`), ordered by game and ply."""
+def run_search(db: DbLike, plan: SearchPlan, tuning: SearchTuning) -> pd.DataFrame:
+    """Run ``plan`` on the database ``db`` (a connection may be read-only: temporary tables
+    only) and return one row per hit (:data:`COLUMNS`), ordered by game and ply."""
+    with reading(db) as con:
+        return _steps(con, plan, tuning)
+
+
+def _steps(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTuning
+           ) -> pd.DataFrame:
     tag = uuid.uuid4().hex[:12]
     names = [f"_pdnkit_{k}_{tag}" for k in ("mv", "hits", "games", "acc")]
     try:
