@@ -32,10 +32,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from pdnkit.errors import ArgumentError, PdnkitError
-from pdnkit.rows.bitboards import bits_literal, bits_source
-from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
+from pdnkit.rows.bitboards import bits_literal
+from pdnkit.stats.filters import DateBound, GameFilter
 from pdnkit.stats.positions import Bits5, bits_match
-from pdnkit.store.gamesquares import squares_ready, squares_source
+from pdnkit.stats.searchrun import COLUMNS, SearchPlan, SearchTuning, run_search
 from pdnkit.store.posindex import position_source
 from pdnkit.store.session import DbLike, reading
 
@@ -47,11 +47,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["COLUMNS", "Manoeuvre", "Material", "Pattern", "SearchError", "parse_captures",
            "parse_manoeuvre", "parse_material", "parse_pattern", "search"]
-
-#: result columns of :func:`search`
-COLUMNS = ["game_id", "ply", "side", "variant", "white", "black", "event", "date", "result",
-           "move", "fen"]
-
 
 class SearchError(PdnkitError, ValueError):
     """A search that cannot be run: an unreadable pattern, material or manoeuvre."""
@@ -687,74 +682,11 @@ def search(
         tests = [k for k in kings if k is not None]
         one_column = bool(tests) and len(tests) == len(kings) and len(
             {col for col, _ in tests}) == 1
-        kings_first = None
-        if KINGS_FIRST and narrow and source is None and one_column:
-            # the kings' column tested first, alone (a test DuckDB applies as it scans)
-            test = " OR ".join(t for _, t in tests)
-            kings_first = (f"(WITH k AS MATERIALIZED (SELECT p.game_id, p.ply, p.layout, "
-                      f"p.black, p.wm, p.wk, p.bm, p.bk FROM {bits_source(con)} p "
-                      f"WHERE {test}) SELECT * FROM k)")
-        return _run(con, " OR ".join(branches), move_branches, q.after is not None, where,
-                    params, first, limit, source,
-                    " OR ".join(game_branches) if narrow else None, kings_first)
-
-
-def _run(con: duckdb.DuckDBPyConnection, cond: str, move_branches: list[str], after: bool,
-         where: str, params: list[SqlParam], first: bool, limit: int | None,
-         source: str | None = None, games: str | None = None,
-         kings_first: str | None = None) -> pd.DataFrame:
-    """Run a search in steps, each kept in a temporary table: (the matching moves,) the
-    matching positions (read from ``source`` where given, else from the games whose
-    squares meet ``games`` where few do, else from ``kings_first`` where given, else every
-    position), then their games, moves and FEN. Real tables with real row counts
-    let DuckDB join the few hits to the big tables (in one query it joined the big tables
-    first), and a read-only connection may create temporary tables."""
-    import uuid
-
-    tag = uuid.uuid4().hex[:12]
-    mv, hits = f"temp._pdnkit_mv_{tag}", f"temp._pdnkit_hits_{tag}"
-    cand = f"temp._pdnkit_games_{tag}"
-    try:
-        bits = bits_source(con)
-        if games is not None and source is None and _candidates(con, games, cand):
-            source = f"(SELECT b.* FROM {bits} b WHERE b.game_id IN (SELECT game_id FROM {cand}))"
-        source = source or kings_first
-        src = f"{source or bits} p"  # (``source``: the rows that may match, from the index)
-        if move_branches:
-            con.execute(f"CREATE TEMP TABLE _pdnkit_mv_{tag} AS SELECT * FROM moves m "
-                        f"WHERE {' OR '.join('(' + b + ')' for b in move_branches)}")
-            src = (f"{mv} m JOIN {bits} p ON p.game_id = m.game_id "
-                   "AND p.ply = m.ply - 1")
-            if after:
-                src += f" JOIN {bits} pa ON pa.game_id = m.game_id AND pa.ply = m.ply"
-        filt = ""
-        if where != "TRUE":
-            filt = f" AND p.game_id IN (SELECT g.game_id FROM games g WHERE {where})"
-        sel = (f"SELECT DISTINCT p.game_id, p.ply, p.black, p.wm, p.wk, p.bm, p.bk, p.layout "
-               f"FROM {src} WHERE ({cond}){filt}")
-        if first:
-            sel = (f"SELECT * FROM ({sel}) "
-                   "QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY ply) = 1")
-        lim = f" LIMIT {int(limit)}" if limit is not None else ""
-        con.execute(f"CREATE TEMP TABLE _pdnkit_hits_{tag} AS {sel} ORDER BY game_id, ply{lim}",
-                    params)
-        return con.execute(f"""
-            SELECT h.game_id, h.ply, CASE WHEN h.black THEN 'B' ELSE 'W' END AS side,
-                   g.variant, g.white, g.black, g.event, g.date_text AS date, g.result,
-                   move_text(m.canonical, m.notation, m.origin, m.destination, m.captured)
-                       AS move,
-                   CASE WHEN h.black THEN 'B' ELSE 'W' END || ':W'
-                       || fen_field(l.fen_order, l.names, h.wm, h.wk) || ':B'
-                       || fen_field(l.fen_order, l.names, h.bm, h.bk) AS fen
-            FROM {hits} h JOIN games g ON g.game_id = h.game_id
-            LEFT JOIN layouts l ON l.layout = h.layout
-            LEFT JOIN (SELECT * FROM move_rows
-                       WHERE game_id IN (SELECT game_id FROM {hits})) m
-                   ON m.game_id = h.game_id AND m.ply = h.ply + 1
-            ORDER BY h.game_id, h.ply""").df()[COLUMNS]
-    finally:
-        for table in (mv, hits, cand):
-            con.execute(f"DROP TABLE IF EXISTS {table}")
+        plan = SearchPlan(
+            " OR ".join(branches), move_branches, q.after is not None, where, params, first,
+            limit, source, " OR ".join(game_branches) if narrow and source is None else None,
+            " OR ".join(t for _, t in tests) if one_column else None)
+        return run_search(con, plan, SearchTuning(NARROW_SHARE, KINGS_FIRST, LIMIT_SPAN))
 
 
 #: a pattern with kings tests the kings' column alone first (``False``: every position's
@@ -766,14 +698,6 @@ KINGS_FIRST = True
 NARROW_SHARE = 0.05
 
 
-def _candidates(con: duckdb.DuckDBPyConnection, games: str, table: str) -> bool:
-    """Keep in ``table`` the games whose squares (``game_squares``, alias ``s``) meet
-    ``games``; True when the table is ready and they are few enough to read their
-    positions alone (:data:`NARROW_SHARE`)."""
-    if not squares_ready(con):
-        return False
-    con.execute(f"CREATE TEMP TABLE {table.removeprefix('temp.')} AS SELECT s.game_id "
-                f"FROM {squares_source(con)} s WHERE {games}")
-    got, total = con.execute(f"SELECT (SELECT count(*) FROM {table}), "
-                             "(SELECT count(*) FROM game_squares)").fetchall()[0]
-    return bool(got <= NARROW_SHARE * total)
+#: with a ``limit``, the first span of game numbers read (then spans each
+#: :data:`~pdnkit.stats.searchrun.SPAN_GROWTH` times longer; 0: every position at once)
+LIMIT_SPAN = 4096

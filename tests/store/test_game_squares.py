@@ -209,3 +209,40 @@ def test_a_lake_like_connection_reads_every_position() -> None:
     con.execute("DROP TABLE position_bits")
     con.execute("CREATE VIEW position_bits AS SELECT 1::BIGINT AS game_id")
     assert not squares_ready(con)
+
+
+def test_generated_limits_equal_the_head_of_the_whole_result(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``limit`` reads spans of game numbers until it has its rows: the first rows (by game
+    and ply) of the whole result, whatever the first span (one game: every span but the
+    last short of rows; past every game: one read), with ``first``, ``mirror``, material
+    and a player's games."""
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute("SELECT full_bits(wm, wm_high), full_bits(wk, wk_high), "
+                       "full_bits(bm, bm_high), full_bits(bk, bk_high), l.squares "
+                       "FROM position_bits p JOIN layouts l USING (layout) "
+                       "ORDER BY game_id, ply").fetchall()
+    rng = random.Random(36)
+    cases: list[dict[str, object]] = []
+    for r in rng.sample(rows, 30):
+        kw: dict[str, object] = {"pattern": _pattern(rng, tuple(int(x) for x in r[:4]), r[4]),
+                                 "mirror": rng.random() < 0.3, "first": rng.random() < 0.3,
+                                 "limit": rng.choice([0, 1, 2, 5, 17, 60, 10_000])}
+        cases.append(kw)
+    cases += [{"material": "* v *", "limit": 7}, {"material": "* v *", "limit": 40,
+                                                   "first": True},
+              {"pattern": "W28", "limit": 3, "player": "Ann"}]
+    seen = 0
+    for kw in cases:
+        limit = int(str(kw["limit"]))
+        whole = search(con, **{k: v for k, v in kw.items() if k != "limit"})
+        want = whole.head(limit).reset_index(drop=True)
+        seen += 0 < limit < len(whole)
+        for span in (1, 3, 10**9, 0):
+            monkeypatch.setattr(searching, "LIMIT_SPAN", span)
+            got = search(con, **kw)  # type: ignore[arg-type]
+            if want.empty:  # (an empty frame's column types are those of no row)
+                assert got.empty and list(got.columns) == list(want.columns)
+            else:
+                pd.testing.assert_frame_equal(got, want, obj=f"{kw} span {span}")
+    assert seen >= 10  # most cases cut the whole result short

@@ -1,0 +1,201 @@
+"""Running a search (:func:`pdnkit.search`) in steps, each kept in a temporary table.
+
+The conditions come ready from :mod:`pdnkit.stats.search` as a :class:`SearchPlan`; this
+module chooses which positions to read and in what order:
+
+* an exact position: the rows the position index names (``source``);
+* a pattern: first the games whose squares (``game_squares``) can hold it; where few do,
+  only their positions, a pattern with kings testing the kings' column in the same scan
+  (DuckDB applies a one-column test as it reads, and reads the other columns only for the
+  rows that pass);
+* with a ``limit`` (and no manoeuvre): the positions of a first span of game numbers, then
+  of spans each :data:`SPAN_GROWTH` times longer, until ``limit`` rows are found. Positions
+  are stored in game order, so a span of numbers is a few stretches of the table; the rows
+  of a span are every hit of its games, so the first ``limit`` rows by game and ply are
+  exactly those of one whole read.
+
+Each step's rows go to a temporary table (a read-only connection may make them): with real
+tables and real row counts DuckDB joins the few hits to the big tables (in one query it
+joined the big tables first).
+
+Example:
+    >>> from pdnkit.store import connect
+    >>> plan = SearchPlan(cond="bit_count(p.wm) = 1", move_branches=[], after=False,
+    ...                   where="TRUE", params=[], first=False, limit=5)
+    >>> run_search(connect(":memory:"), plan, SearchTuning()).empty
+    True
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pdnkit.rows.bitboards import bits_source
+from pdnkit.stats.filters import SqlParam
+from pdnkit.store.gamesquares import squares_ready, squares_source
+from pdnkit.store.session import DbLike, reading
+
+if TYPE_CHECKING:  # pragma: no cover
+    import duckdb
+    import pandas as pd
+
+__all__ = ["COLUMNS", "SPAN", "SPAN_GROWTH", "SearchPlan", "SearchTuning", "run_search"]
+
+#: result columns of :func:`pdnkit.search`
+COLUMNS = ["game_id", "ply", "side", "variant", "white", "black", "event", "date", "result",
+           "move", "fen"]
+
+#: how much longer each span of game numbers is than the one before (``limit``)
+SPAN_GROWTH = 8
+#: where a selection takes its span of game numbers
+SPAN = "/*span*/"
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """One search as SQL: ``cond`` on the positions (alias ``p``; with a manoeuvre also
+    ``m`` and ``pa``), ``move_branches`` (conditions on the moves alone), ``after`` (the
+    position after the move is joined as ``pa``), ``where``/``params`` (the games, alias
+    ``g``), ``first``, ``limit``; ``source`` (the rows that may match, from the position
+    index), ``games`` (a condition on ``game_squares``, alias ``s``, that every game with
+    a hit meets), ``kings`` (a one-column test on the kings, alias ``p``, that every hit
+    meets)."""
+
+    cond: str
+    move_branches: list[str]
+    after: bool
+    where: str
+    params: list[SqlParam]
+    first: bool
+    limit: int | None
+    source: str | None = None
+    games: str | None = None
+    kings: str | None = None
+
+
+@dataclass(frozen=True)
+class SearchTuning:
+    """How a search reads: ``narrow_share`` (the share of the games past which a pattern
+    reads every position rather than those of its candidate games; below 0: never),
+    ``kings_first`` (a pattern with kings tests the kings' column alone first where it
+    reads every position), ``span`` (the first span of game numbers read for a ``limit``;
+    0: everything at once)."""
+
+    narrow_share: float = 0.05
+    kings_first: bool = True
+    span: int = 4096
+
+
+def run_search(db: DbLike, plan: SearchPlan, tuning: SearchTuning) -> pd.DataFrame:
+    """Run ``plan`` on the database ``db`` (a connection may be read-only: temporary tables
+    only) and return one row per hit (:data:`COLUMNS`), ordered by game and ply."""
+    with reading(db) as con:
+        return _steps(con, plan, tuning)
+
+
+def _steps(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTuning
+           ) -> pd.DataFrame:
+    tag = uuid.uuid4().hex[:12]
+    names = [f"_pdnkit_{k}_{tag}" for k in ("mv", "hits", "games", "acc")]
+    try:
+        sel = _selection(con, plan, tuning, names[0], names[2])
+        if plan.limit is not None and not plan.move_branches and tuning.span > 0:
+            _spans(con, plan, sel, names[3], tuning.span)
+            con.execute(f"CREATE TEMP TABLE {names[1]} AS SELECT * FROM temp.{names[3]} "
+                        f"ORDER BY game_id, ply LIMIT {int(plan.limit)}")
+        else:
+            lim = f" LIMIT {int(plan.limit)}" if plan.limit is not None else ""
+            con.execute(f"CREATE TEMP TABLE {names[1]} AS {sel.replace(SPAN, '')} "
+                        f"ORDER BY game_id, ply{lim}", plan.params)
+        return _rows(con, f"temp.{names[1]}")
+    finally:
+        for table in names:
+            con.execute(f"DROP TABLE IF EXISTS temp.{table}")
+
+
+def _selection(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTuning,
+               mv: str, cand: str) -> str:
+    """The SELECT of the hits (with :data:`SPAN` where a condition on ``p.game_id`` goes),
+    after the steps it needs: the matching moves kept in ``mv``, the candidate games in
+    ``cand``."""
+    bits = bits_source(con)
+    source = plan.source
+    if plan.games is not None and source is None and _candidates(con, plan.games, cand,
+                                                                 tuning.narrow_share):
+        kings = f"({plan.kings}) AND " if plan.kings else ""
+        source = (f"(SELECT p.* FROM {bits} p WHERE {kings}"
+                  f"p.game_id IN (SELECT game_id FROM temp.{cand}))")
+    elif source is None and plan.kings and tuning.kings_first and plan.games is not None:
+        # the kings' column tested first, alone (a test DuckDB applies as it scans)
+        source = (f"(WITH k AS MATERIALIZED (SELECT p.game_id, p.ply, p.layout, p.black, "
+                  f"p.wm, p.wk, p.bm, p.bk FROM {bits} p WHERE {plan.kings}) SELECT * FROM k)")
+    src = f"{source or bits} p"
+    if plan.move_branches:
+        con.execute(f"CREATE TEMP TABLE {mv} AS SELECT * FROM moves m WHERE "
+                    + " OR ".join("(" + b + ")" for b in plan.move_branches))
+        src = f"temp.{mv} m JOIN {bits} p ON p.game_id = m.game_id AND p.ply = m.ply - 1"
+        if plan.after:
+            src += f" JOIN {bits} pa ON pa.game_id = m.game_id AND pa.ply = m.ply"
+    filt = ""
+    if plan.where != "TRUE":
+        filt = f" AND p.game_id IN (SELECT g.game_id FROM games g WHERE {plan.where})"
+    sel = (f"SELECT DISTINCT p.game_id, p.ply, p.black, p.wm, p.wk, p.bm, p.bk, p.layout "
+           f"FROM {src} WHERE ({plan.cond}){filt}{SPAN}")
+    if plan.first:
+        sel = (f"SELECT * FROM ({sel}) "
+               "QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY ply) = 1")
+    return sel
+
+
+def _spans(con: duckdb.DuckDBPyConnection, plan: SearchPlan, sel: str, acc: str,
+           span: int) -> None:
+    """Keep in ``acc`` the hits of spans of game numbers, each :data:`SPAN_GROWTH` times
+    longer than the one before, until ``plan.limit`` are found or every game is read."""
+    lo, hi = con.execute("SELECT min(game_id), max(game_id) FROM games").fetchall()[0]
+    con.execute(f"CREATE TEMP TABLE {acc} AS {sel.replace(SPAN, ' AND FALSE')}", plan.params)
+    if lo is None:
+        return
+    start, limit = int(lo), int(plan.limit or 0)
+    while start <= int(hi):
+        stop = start + span
+        cut = f" AND p.game_id >= {start} AND p.game_id < {stop}"
+        if stop > int(hi):
+            cut = f" AND p.game_id >= {start}"
+        con.execute(f"INSERT INTO temp.{acc} {sel.replace(SPAN, cut)}", plan.params)
+        if con.execute(f"SELECT count(*) FROM temp.{acc}").fetchall()[0][0] >= limit:
+            return
+        start, span = stop, span * SPAN_GROWTH
+
+
+def _candidates(con: duckdb.DuckDBPyConnection, games: str, table: str, share: float
+                ) -> bool:
+    """Keep in ``table`` the games whose squares (``game_squares``, alias ``s``) meet
+    ``games``; True when the table is ready and they are few enough (at most ``share`` of
+    the games) to read their positions alone."""
+    if not squares_ready(con):
+        return False
+    con.execute(f"CREATE TEMP TABLE {table} AS SELECT s.game_id "
+                f"FROM {squares_source(con)} s WHERE {games}")
+    got, total = con.execute(f"SELECT (SELECT count(*) FROM temp.{table}), "
+                             "(SELECT count(*) FROM game_squares)").fetchall()[0]
+    return bool(got <= share * total)
+
+
+def _rows(con: duckdb.DuckDBPyConnection, hits: str) -> pd.DataFrame:
+    """The hits in ``hits`` with their games, the move played next and the FEN."""
+    return con.execute(f"""
+        SELECT h.game_id, h.ply, CASE WHEN h.black THEN 'B' ELSE 'W' END AS side,
+               g.variant, g.white, g.black, g.event, g.date_text AS date, g.result,
+               move_text(m.canonical, m.notation, m.origin, m.destination, m.captured)
+                   AS move,
+               CASE WHEN h.black THEN 'B' ELSE 'W' END || ':W'
+                   || fen_field(l.fen_order, l.names, h.wm, h.wk) || ':B'
+                   || fen_field(l.fen_order, l.names, h.bm, h.bk) AS fen
+        FROM {hits} h JOIN games g ON g.game_id = h.game_id
+        LEFT JOIN layouts l ON l.layout = h.layout
+        LEFT JOIN (SELECT * FROM move_rows
+                   WHERE game_id IN (SELECT game_id FROM {hits})) m
+               ON m.game_id = h.game_id AND m.ply = h.ply + 1
+        ORDER BY h.game_id, h.ply""").df()[COLUMNS]
