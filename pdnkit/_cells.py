@@ -1,5 +1,5 @@
 """Table cells as plain Python values: the one set of conventions for every table pdnkit hands
-on (the command line's output layer, :mod:`pdnkit.cli.output`, and the explorer's JSON API,
+on (the command line's output layer, :mod:`pdnkit.lean.tables`, and the explorer's JSON API,
 :mod:`pdnkit.serve`), so a row reads the same wherever it is written.
 
 * **NULL** is ``None`` (NaN, NaT and pandas' NA too);

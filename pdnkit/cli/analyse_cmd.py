@@ -15,7 +15,7 @@ import typer
 
 from pdnkit.cli.app import app, fail, usage_errors, user_sql
 from pdnkit.cli.options import VALIDATE_FORMATS, Db, Variant, format_name
-from pdnkit.cli.output import Safe, markup_safe, output
+from pdnkit.lean.tables import Safe, markup_safe, output
 
 ENGINE_HELP = ("[cyan]builtin[/cyan] (the built-in tactical check: exact material, every "
                "variant), or the command line of a Hub engine in quotes: [cyan]\"dame "

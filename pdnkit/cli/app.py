@@ -23,7 +23,7 @@ class _Group(TyperGroup):
             message = error_message(exc)
             if message is None:
                 raise
-            from pdnkit.cli.output import terminal_safe
+            from pdnkit.lean.tables import terminal_safe
 
             typer.echo(f"pdnkit: error: {terminal_safe(message)}", err=True)
             raise typer.Exit(code=2) from None

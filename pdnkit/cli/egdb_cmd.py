@@ -14,7 +14,7 @@ import typer
 
 from pdnkit.cli.app import app, fail, usage_errors
 from pdnkit.cli.options import Edition, Format, Out, VariantArg
-from pdnkit.cli.output import Rows, emit, output
+from pdnkit.lean.tables import Rows, emit, output
 
 egdb_app = typer.Typer(
     help="Endgame databases: every position of a few pieces solved by pdnkit's own move "

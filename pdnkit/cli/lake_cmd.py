@@ -53,8 +53,8 @@ def info_command(
     manifest's. A damaged part is listed with the source it holds rows of, and the command
     exits with status 1; importing that source again
     ([bold]pdnkit import SOURCE --lake DIR[/bold]) reloads it."""
-    from pdnkit.cli.output import terminal_safe
     from pdnkit.lake import lake_summary
+    from pdnkit.lean.tables import terminal_safe
 
     _check(lake)
     info = lake_summary(lake)

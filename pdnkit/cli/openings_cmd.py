@@ -24,7 +24,7 @@ from pdnkit.cli.options import (
     Wide,
     known_variant,
 )
-from pdnkit.cli.output import emit, output, screen_text
+from pdnkit.lean.tables import emit, output, screen_text
 
 
 class TableKind(str, Enum):

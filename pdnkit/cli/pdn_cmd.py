@@ -12,7 +12,7 @@ import typer
 
 from pdnkit.cli.app import app, usage_errors
 from pdnkit.cli.options import Encoding, Ignore, JsonlFormat, Select
-from pdnkit.cli.output import check, markup_safe, screen, screen_text
+from pdnkit.lean.tables import check, markup_safe, screen, screen_text
 
 
 @app.command("lint")

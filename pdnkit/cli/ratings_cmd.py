@@ -22,7 +22,7 @@ from pdnkit.cli.options import (
     Wide,
     read_filter,
 )
-from pdnkit.cli.output import emit, output
+from pdnkit.lean.tables import emit, output
 
 
 class System(str, Enum):

@@ -15,7 +15,7 @@ import typer
 
 from pdnkit.cli.app import app, fail
 from pdnkit.cli.options import Format, Out, VariantArg
-from pdnkit.cli.output import Rows, emit, output, print_safe
+from pdnkit.lean.tables import Rows, emit, output, print_safe
 from pdnkit.rules.counting import perft_line
 
 _FEN_HELP = (

@@ -28,7 +28,7 @@ from pdnkit.cli.options import (
     Wide,
     read_filter,
 )
-from pdnkit.cli.output import emit, output, terminal_safe
+from pdnkit.lean.tables import emit, output, terminal_safe
 
 
 def _existing(db: Path | None) -> Path | None:

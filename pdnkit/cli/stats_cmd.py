@@ -29,7 +29,7 @@ from pdnkit.cli.options import (
     Wide,
     read_filter,
 )
-from pdnkit.cli.output import check, emit, output, screen_text
+from pdnkit.lean.tables import check, emit, output, screen_text
 
 
 class OpeningsBy(str, Enum):

@@ -30,8 +30,8 @@ from pdnkit.cli.options import (
     Variant,
     Wide,
 )
-from pdnkit.cli.output import check, emit, output, print_table, screen, terminal_safe
 from pdnkit.errors import ArgumentError
+from pdnkit.lean.tables import check, emit, output, print_table, screen, terminal_safe
 
 
 @app.command(
@@ -181,7 +181,7 @@ def query_command(
     DuckDB file and gives the SQL DuckDB's file access: use it with SQL you trust. One
     statement at a time.
     """
-    from pdnkit.cli.streamed import emit_stream
+    from pdnkit.lean.streamed import emit_stream
     from pdnkit.store import query_stream
 
     sink = output(fmt, out, [db], wide=wide)

@@ -25,7 +25,7 @@ from pdnkit.cli.options import (
     ValidateFormat,
     Variant,
 )
-from pdnkit.cli.output import output, screen
+from pdnkit.lean.tables import output, screen
 from pdnkit.lean.validate import Call, Display, cores, run
 
 

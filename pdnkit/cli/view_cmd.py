@@ -11,7 +11,7 @@ import typer
 
 from pdnkit.cli.app import app, fail, usage_errors, user_sql
 from pdnkit.cli.options import SourceDb, Variant
-from pdnkit.cli.output import check, print_safe
+from pdnkit.lean.tables import check, print_safe
 
 
 @app.command("show", epilog=(

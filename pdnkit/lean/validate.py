@@ -28,7 +28,7 @@ VALIDATE_FORMATS = ("text", "jsonl", "csv", "csv-raw")
 
 def csv_rows(report: Any, raw: bool = False) -> list[dict[str, Any]]:
     """One CSV row per finding of ``report``; text cells that a spreadsheet would run as a
-    formula written after a ``'`` (:func:`pdnkit.cli.output.spreadsheet_safe`) unless
+    formula written after a ``'`` (:func:`pdnkit.lean.tables.spreadsheet_safe`) unless
     ``raw``."""
     base = {"file": report.file, "index": None if report.file_level else report.index,
             "game_line": report.line,

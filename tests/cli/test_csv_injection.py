@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pdnkit.cli.output import FORMULA_START, Rows, emit, output, spreadsheet_safe
+from pdnkit.lean.tables import FORMULA_START, Rows, emit, output, spreadsheet_safe
 from tests.cli.helpers import cli
 from tests.cli.hostile_tags import FORMULA, TERMINAL, hostile_db
 

@@ -1,6 +1,6 @@
 """Issue 35: ``pdnkit query`` writes its result as it reads it (Arrow record batches,
-:mod:`pdnkit.cli.streamed`). The bytes are those the whole-table writer
-(:func:`pdnkit.cli.output.emit`) writes for the same result, in every format and whatever the
+:mod:`pdnkit.lean.streamed`). The bytes are those the whole-table writer
+(:func:`pdnkit.lean.tables.emit`) writes for the same result, in every format and whatever the
 batch size; the first rows come out while the statement still runs; a reader that goes away
 stops the statement quietly; a file is written whole or not at all.
 
@@ -25,8 +25,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pdnkit.cli.output import emit, output
-from pdnkit.cli.streamed import emit_stream
+from pdnkit.lean.streamed import emit_stream
+from pdnkit.lean.tables import emit, output
 from pdnkit.store import query, query_stream
 from tests.cli.helpers import build
 

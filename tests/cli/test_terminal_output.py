@@ -1,7 +1,7 @@
 """Raw ESC, OSC, BEL, C1 controls and bidi overrides from a file's tags and comments reached
 a terminal through ``query --format csv``, ``export --out -`` and other machine formats
 written to standard output. Now every output that carries file text goes through the one
-mechanism (:func:`pdnkit.cli.output.terminal_safe`, by :func:`pdnkit.cli.output.screen`)
+mechanism (:func:`pdnkit.lean.tables.terminal_safe`, by :func:`pdnkit.lean.tables.screen`)
 when standard output is a terminal, and a pipe still gets the bytes exactly. The commands
 run as real processes on a real pseudo-terminal (``pty``), and through a real pipe."""
 
@@ -146,7 +146,7 @@ def test_screen_wraps_only_a_terminal() -> None:
     a terminal gets every piece of text through ``terminal_safe``."""
     import io
 
-    from pdnkit.cli.output import ScreenStream, is_terminal, screen, screen_text
+    from pdnkit.lean.tables import ScreenStream, is_terminal, screen, screen_text
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:

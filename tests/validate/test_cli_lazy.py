@@ -35,9 +35,9 @@ def test_a_command_process_loads_one_module_and_still_runs() -> None:
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
     assert res.returncode == 0, res.stderr
-    # the shared options and output layer, and the one command module
+    # the shared options and the one command module (the output layer is pdnkit.lean's)
     assert res.stdout.splitlines()[0] == ("['pdnkit.cli.app', 'pdnkit.cli.options', "
-                                          "'pdnkit.cli.output', 'pdnkit.cli.validate_cmd']")
+                                          "'pdnkit.cli.validate_cmd']")
     assert "compulsory" in res.stdout.lower() or "capture" in res.stdout.lower()
 
 
@@ -71,7 +71,7 @@ def test_help_validate_and_lint_import_neither_pandas_nor_pyarrow(tmp_path) -> N
 
 def test_emit_of_plain_rows_imports_neither_pandas_nor_pyarrow() -> None:
     code = ("import sys\n"
-            "from pdnkit.cli.output import Rows, emit, output, print_table\n"
+            "from pdnkit.lean.tables import Rows, emit, output, print_table\n"
             "rows = Rows(['a', 'b'], [(1, [2]), (None, 'x')])\n"
             "for fmt in ('csv', 'json', 'jsonl', 'text'):\n"
             "    emit(rows, output(fmt, None))\n"
