@@ -31,7 +31,8 @@ import math
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["arrow_values", "column_values", "frame_records", "is_numeric", "json_default",
+__all__ = ["PlainTable", "arrow_values", "column_values", "duck_table", "frame_records",
+           "is_numeric", "json_default",
            "plain"]
 
 
@@ -205,3 +206,131 @@ def _interval(v: Any) -> object:
     days = v.months * 30 + v.days
     return str(pd.Timedelta(days=days, microseconds=v.nanoseconds // 1000,
                             nanoseconds=v.nanoseconds % 1000))
+
+
+class PlainTable:
+    """A table result without pandas: column names and columns of plain Python values, with
+    the few DataFrame operations the statistics use on their results (a column by name, a
+    choice of columns, a new column, ``drop``, ``rename``, ``itertuples``), so one body of
+    code builds a table either way. :func:`pdnkit.stats.common.plain_tables` makes the
+    statistics return one; :meth:`to_frame` gives the DataFrame.
+
+    Example:
+        >>> t = PlainTable(["a", "b"], [[1, 2], ["x", None]])
+        >>> len(t), t["a"], t[["b", "a"]].columns, list(t.itertuples(index=False))
+        (2, [1, 2], ['b', 'a'], [(1, 'x'), (2, None)])
+        >>> t["c"] = [True, False]
+        >>> t.drop(columns=["a"]).rename(columns={"b": "B"}).columns
+        ['B', 'c']
+    """
+
+    def __init__(self, columns: list[str], values: list[list[object]]) -> None:
+        if len(columns) != len(values):
+            raise ValueError("one list of values per column")
+        self.columns: list[str] = list(columns)
+        self.values: list[list[object]] = [list(v) for v in values]
+
+    @classmethod
+    def of_rows(cls, columns: list[str], rows: list[tuple[object, ...]]) -> PlainTable:
+        """A table from rows (tuples in column order).
+
+        Example:
+            >>> PlainTable.of_rows(["a", "b"], [(1, 2), (3, 4)])["b"]
+            [2, 4]
+        """
+        return cls(columns, [[r[i] for r in rows] for i in range(len(columns))])
+
+    def __len__(self) -> int:
+        return len(self.values[0]) if self.values else 0
+
+    @property
+    def empty(self) -> bool:
+        """Whether the table has no row (or no column)."""
+        return len(self) == 0 or not self.columns
+
+    def __getitem__(self, key: str | list[str]) -> Any:
+        if isinstance(key, str):
+            return self.values[self._index(key)]
+        return PlainTable(list(key), [self.values[self._index(k)] for k in key])
+
+    def __setitem__(self, key: str, values: Any) -> None:
+        column = list(values)
+        if self.columns and len(column) != len(self):
+            raise ValueError(f"column {key!r} has {len(column)} values for {len(self)} rows")
+        if key in self.columns:
+            self.values[self._index(key)] = column
+        else:
+            self.columns.append(key)
+            self.values.append(column)
+
+    def _index(self, key: str) -> int:
+        try:
+            return self.columns.index(key)
+        except ValueError:
+            raise KeyError(key) from None
+
+    def copy(self) -> PlainTable:
+        """A copy (its columns' lists copied too)."""
+        return PlainTable(self.columns, self.values)
+
+    def drop(self, *, columns: list[str]) -> PlainTable:
+        """The table without ``columns``."""
+        kept = [c for c in self.columns if c not in columns]
+        return PlainTable(kept, [self.values[self._index(c)] for c in kept])
+
+    def rename(self, *, columns: dict[str, str]) -> PlainTable:
+        """The table with the columns ``columns`` names renamed."""
+        return PlainTable([columns.get(c, c) for c in self.columns], self.values)
+
+    def itertuples(self, index: bool = False) -> Any:
+        """The rows as tuples in column order (``index`` must be ``False``: no index)."""
+        if index:
+            raise ValueError("a plain table has no index")
+        return zip(*self.values, strict=True) if self.values else iter(())
+
+    def to_frame(self) -> Any:
+        """The table as a pandas DataFrame (pandas imported here)."""
+        import pandas as pd
+
+        return pd.DataFrame(dict(zip(self.columns, self.values, strict=True)),
+                            columns=self.columns)
+
+
+#: DuckDB types whose values pandas gives as floats (a ``HUGEINT`` bitboard, a ``DECIMAL``)
+_AS_FLOAT = ("HUGEINT", "UHUGEINT", "DECIMAL")
+
+
+def duck_table(result: Any) -> PlainTable:
+    """A DuckDB result (a connection after ``execute``) as a :class:`PlainTable` whose cells
+    are what :func:`column_values` gives of the DataFrame ``result.df()`` would be: a
+    ``HUGEINT`` or ``DECIMAL`` a float, NaN ``None``, a ``TIMESTAMP`` column whose values all
+    fall at midnight dates, without pandas.
+
+    Example:
+        >>> import duckdb
+        >>> t = duck_table(duckdb.connect().execute(
+        ...     "SELECT 1::HUGEINT AS h, 2 AS i, 'nan'::DOUBLE AS d"))
+        >>> t["h"], t["i"], t["d"]
+        ([1.0], [2], [None])
+    """
+    names = [str(d[0]) for d in result.description]
+    types = [str(d[1]).upper() for d in result.description]
+    rows = result.fetchall()
+    values = [[r[i] for r in rows] for i in range(len(names))]
+    for i, kind in enumerate(types):
+        values[i] = _as_pandas_gives(values[i], kind)
+    return PlainTable(names, values)
+
+
+def _as_pandas_gives(column: list[object], kind: str) -> list[object]:
+    """One column of :func:`duck_table` as pandas gives it (see there)."""
+    if kind.startswith(_AS_FLOAT):
+        return [None if v is None else float(v) for v in column]  # type: ignore[arg-type]
+    if kind in ("DOUBLE", "FLOAT", "REAL"):
+        return [None if v is None or v != v else v for v in column]
+    if kind.startswith("TIMESTAMP") and all(
+            v is None or (isinstance(v, dt.datetime)
+                          and (v.hour, v.minute, v.second, v.microsecond) == (0, 0, 0, 0))
+            for v in column):
+        return [v.date() if isinstance(v, dt.datetime) else v for v in column]
+    return column

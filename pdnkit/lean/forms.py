@@ -201,17 +201,25 @@ def _sink_form(args: Sequence[str], options: Options,
 
 
 def run_stats(kind: str, db: Path | None, fmt: str | None, out: Path | None, wide: bool,
-              **options: Any) -> None:
-    """``pdnkit stats KIND``: :func:`pdnkit.stats.stats` written where the options say."""
+              *, plain: bool = False, **options: Any) -> None:
+    """``pdnkit stats KIND``: :func:`pdnkit.stats.stats` written where the options say
+    (``plain``: its plain table, :func:`pdnkit.stats.stats_table`, without pandas, but for
+    Parquet, which is written from the DataFrame)."""
     from pdnkit.lean.tables import emit, output
     from pdnkit.lean.usage import usage_errors
 
     sink = output(fmt, out, [db], wide=wide)
-    from pdnkit.stats import stats
+    from pdnkit.stats import stats, stats_table
 
     with usage_errors():  # no database, a bad date
-        df = stats(kind, db, **options)
+        df = (stats_table if _plain(plain, sink.format) else stats)(kind, db, **options)
     emit(df, sink, title=f"{kind} ({len(df)} rows)")
+
+
+def _plain(plain: bool, fmt: str) -> bool:
+    """Whether a table command reads its plain table: asked for, and not for Parquet (whose
+    column types are the DataFrame's)."""
+    return plain and fmt != "parquet"
 
 
 def stats_form(args: Sequence[str]) -> Runner | None:
@@ -223,7 +231,8 @@ def stats_form(args: Sequence[str]) -> Runner | None:
 
     def run() -> int:
         run_stats(kind, _path(opts.get("db")), fmt, _path(opts.get("out")),
-                  bool(opts.get("wide")), **STATS_KINDS[kind], **NO_FILTER, min_games=1)
+                  bool(opts.get("wide")), plain=True, **STATS_KINDS[kind], **NO_FILTER,
+                  min_games=1)
         return 0
 
     return guarded(run)
@@ -231,20 +240,22 @@ def stats_form(args: Sequence[str]) -> Runner | None:
 
 def run_tree(db: Path | None, fmt: str | None, out: Path | None, wide: bool, book: bool,
              *, fen: str | None, moves: str | None, min_games: int,
-             filter: GameFilter | None, **filters: Any) -> None:  # noqa: A002
+             filter: GameFilter | None, plain: bool = False,  # noqa: A002
+             **filters: Any) -> None:
     """``pdnkit tree``: :func:`pdnkit.stats.tree` written where the options say (a text
     table with fewer columns, the opening's name beside the move; ``book``: the book's
-    view)."""
+    view; ``plain``: its plain table, :func:`pdnkit.stats.tree_table`, but for Parquet)."""
     from pdnkit.lean.tables import emit, output
     from pdnkit.lean.usage import UsageError, usage_errors
 
     if fen and moves:
         raise UsageError("give --fen or --moves, not both")
     sink = output(fmt, out, [db], wide=wide)
-    from pdnkit.stats import tree
+    from pdnkit.stats import tree, tree_table
 
     with usage_errors():  # a bad FEN or move, no database
-        df = tree(db, fen=fen, moves=moves, min_games=min_games, filter=filter, **filters)
+        df: Any = (tree_table if _plain(plain, sink.format) else tree)(
+            db, fen=fen, moves=moves, min_games=min_games, filter=filter, **filters)
     text = sink.format == "text"  # the human view: fewer columns
     if book:
         df = df[["variant", "move", "games", "side", "wins", "draws", "losses", "score",
@@ -272,24 +283,26 @@ def tree_form(args: Sequence[str]) -> Runner | None:
         fen, moves = opts.get("fen"), opts.get("moves")
         run_tree(_path(opts.get("db")), fmt, _path(opts.get("out")), bool(opts.get("wide")),
                  bool(opts.get("book")), fen=None if fen is None else str(fen),
-                 moves=None if moves is None else str(moves), min_games=1, **NO_FILTER)
+                 moves=None if moves is None else str(moves), min_games=1, plain=True,
+                 **NO_FILTER)
         return 0
 
     return guarded(run)
 
 
 def run_search(db: Path | None, fmt: str | None, out: Path | None, wide: bool,
-               **criteria: Any) -> None:
+               *, plain: bool = False, **criteria: Any) -> None:
     """``pdnkit search``: :func:`pdnkit.stats.search.search` written where the options say
-    (a text table on the screen without the FEN)."""
+    (a text table on the screen without the FEN; ``plain``: its plain table,
+    :func:`pdnkit.stats.search.search_table`, but for Parquet)."""
     from pdnkit.lean.tables import emit, output
     from pdnkit.lean.usage import usage_errors
 
     sink = output(fmt, out, [db], wide=wide)
-    from pdnkit.stats.search import search
+    from pdnkit.stats.search import search, search_table
 
     with usage_errors():  # a bad pattern, FEN, date, no database
-        df = search(db, **criteria)
+        df: Any = (search_table if _plain(plain, sink.format) else search)(db, **criteria)
     if sink.format == "text" and sink.to_screen:
         df = df.drop(columns=["fen"])
     emit(df, sink, limit=50)
@@ -311,7 +324,7 @@ def search_form(args: Sequence[str]) -> Runner | None:
 
     def run() -> int:
         run_search(_path(opts.get("db")), fmt, _path(opts.get("out")), bool(opts.get("wide")),
-                   **criteria, exclude=None, any_of=None, mirror=bool(opts.get("mirror")),
+                   plain=True, **criteria, exclude=None, any_of=None, mirror=bool(opts.get("mirror")),
                    material=None, manoeuvre=None, captures=None, promotes=None, before=None,
                    after=None, first=bool(opts.get("first")),
                    limit=None if limit is None else int(str(limit)), **NO_FILTER)

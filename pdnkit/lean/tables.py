@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol, TextIO, cast
 
+from pdnkit._cells import PlainTable
 from pdnkit._cells import column_values as _series_values
 from pdnkit._cells import is_numeric as _is_numeric
 from pdnkit._cells import json_default as _json_default
@@ -89,7 +90,7 @@ class Rows:
         return len(self.rows)
 
 
-Table = Frame | Rows
+Table = Frame | Rows | PlainTable
 
 #: every format a table result can be written in (this module writes them);
 #: ``csv-raw`` is CSV with no cell quoted for spreadsheets
@@ -252,6 +253,9 @@ def _columns(table: Table) -> _Columns:
         names = [str(c) for c in table.columns]
         values: list[list[object]] = [[_plain(r[i]) for r in table.rows]
                                       for i in range(len(names))]
+    elif isinstance(table, PlainTable):
+        names = [str(c) for c in table.columns]
+        values = [[_plain(v) for v in col] for col in table.values]
     else:
         names = [str(c) for c in table.columns]
         values = [_series_values(table.iloc[:, i]) for i in range(len(names))]
@@ -383,6 +387,8 @@ def _write_parquet(table: Table, sink: Output) -> None:
 
     from pdnkit._atomic import atomic_path
 
+    if isinstance(table, PlainTable):  # the DataFrame's Parquet: its column types
+        table = table.to_frame()
     if isinstance(table, Rows):
         cols = _columns(table)
         arrow = pa.table(dict(zip(cols.names, cols.values, strict=True)))

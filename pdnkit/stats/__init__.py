@@ -32,6 +32,11 @@ The rooms (names are imported lazily from them):
   (``pdnkit.search``);
 * :mod:`~pdnkit.stats.filters` and :mod:`~pdnkit.stats.common` -- what they share.
 
+:func:`stats_table`, :func:`tree_table` and :func:`search_table` give the tables of
+:func:`stats`, :func:`tree` and ``pdnkit.search`` as plain tables
+(:class:`pdnkit._cells.PlainTable`: the same cells, without importing pandas), as the
+command line's quick forms write them; :func:`plain_tables` does the same for any of them.
+
 Example:
     >>> from pdnkit.store import connect
     >>> from pdnkit.stats import openings
@@ -48,6 +53,7 @@ _API: dict[str, str] = {
     "openings": "pdnkit.stats.explorer",
     "tree": "pdnkit.stats.explorer",
     "TREE_COLUMNS": "pdnkit.stats.explorer",
+    "tree_table": "pdnkit.stats.explorer",
     "named_openings": "pdnkit.stats.named",
     "ballots": "pdnkit.stats.named",
     "novelties": "pdnkit.stats.named",
@@ -59,6 +65,7 @@ _API: dict[str, str] = {
     # tables
     "STAT_KINDS": "pdnkit.stats.summaries",
     "stats": "pdnkit.stats.summaries",
+    "stats_table": "pdnkit.stats.summaries",
     "players": "pdnkit.stats.summaries",
     "results": "pdnkit.stats.summaries",
     "lengths": "pdnkit.stats.summaries",
@@ -95,10 +102,12 @@ _API: dict[str, str] = {
     "suggest": "pdnkit.stats.identities",
     # search (the function is pdnkit.search: pdnkit.stats.search is its room)
     "SearchError": "pdnkit.stats.search",
+    "search_table": "pdnkit.stats.search",
     # what the rooms share
     "GameFilter": "pdnkit.stats.filters",
     "OUTCOME_SQL": "pdnkit.stats.common",
     "score": "pdnkit.stats.common",
+    "plain_tables": "pdnkit.stats.common",
 }
 
 __all__ = sorted(_API)

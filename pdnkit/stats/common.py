@@ -13,8 +13,12 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, SupportsInt, cast
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Any, SupportsInt, cast
+
+from pdnkit._cells import PlainTable, duck_table
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
@@ -23,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.stats.filters import SqlParam
 
 __all__ = ["OUTCOME_SQL", "as_int", "black_moves_first", "first_mover_first", "frame",
-           "is_missing", "result_columns", "score", "variants_of"]
+           "is_missing", "plain_tables", "result_columns", "score", "table_of", "variants_of"]
 
 #: SQL expression: the outcome of game alias ``g`` (white | black | draw | unknown)
 OUTCOME_SQL = (
@@ -32,10 +36,52 @@ OUTCOME_SQL = (
 )
 
 
+#: whether :func:`frame` and :func:`table_of` give plain tables (:func:`plain_tables`)
+_PLAIN: ContextVar[bool] = ContextVar("pdnkit_plain_tables", default=False)
+
+
+@contextmanager
+def plain_tables() -> Iterator[None]:
+    """Within it, the statistics built on :func:`frame` and :func:`table_of` return a
+    :class:`pdnkit._cells.PlainTable` (cells as the DataFrame's would be written) in place
+    of a DataFrame: pandas is not imported. What the command line's quick forms use.
+
+    Example:
+        >>> import duckdb
+        >>> with plain_tables():
+        ...     type(frame(duckdb.connect(), "SELECT 1 AS a")).__name__
+        'PlainTable'
+    """
+    token = _PLAIN.set(True)
+    try:
+        yield
+    finally:
+        _PLAIN.reset(token)
+
+
 def frame(con: duckdb.DuckDBPyConnection, sql: str,
           params: Sequence[SqlParam] = ()) -> pd.DataFrame:
-    """The rows of ``sql`` (with ``params``) as a DataFrame."""
-    return con.execute(sql, list(params)).df()
+    """The rows of ``sql`` (with ``params``) as a DataFrame (a plain table within
+    :func:`plain_tables`)."""
+    result = con.execute(sql, list(params))
+    if _PLAIN.get():
+        return cast("pd.DataFrame", duck_table(result))
+    return result.df()
+
+
+def table_of(rows: Sequence[tuple[Any, ...]], columns: Sequence[str]) -> pd.DataFrame:
+    """A table of Python ``rows`` (no row: ``columns`` only): a DataFrame, or a plain table
+    within :func:`plain_tables`.
+
+    Example:
+        >>> list(table_of([(1, "x")], ["a", "b"]).columns)
+        ['a', 'b']
+    """
+    if _PLAIN.get():
+        return cast("pd.DataFrame", PlainTable.of_rows(list(columns), list(rows)))
+    import pandas as pd
+
+    return pd.DataFrame(list(rows), columns=list(columns))
 
 
 def result_columns(oc: str = "oc") -> str:

@@ -11,11 +11,19 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
+from pdnkit._cells import PlainTable
 from pdnkit.errors import ArgumentError
 from pdnkit.rows.bitboards import bits_source
-from pdnkit.stats.common import OUTCOME_SQL, first_mover_first, frame, result_columns
+from pdnkit.stats.common import (
+    OUTCOME_SQL,
+    first_mover_first,
+    frame,
+    plain_tables,
+    result_columns,
+    table_of,
+)
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.stats.keptbook import kept_openings, kept_tree
 from pdnkit.stats.positions import Bits5, bits_match, positions_at
@@ -26,7 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["TREE_COLUMNS", "openings", "tree"]
+__all__ = ["TREE_COLUMNS", "openings", "tree", "tree_table"]
 
 
 def openings(
@@ -191,11 +199,21 @@ def tree(
     with reading(con) as c:
         start = positions_at(c, fen=fen, moves=moves, variant=gf.variant)
         if start.empty:
-            import pandas as pd
-
-            return pd.DataFrame(columns=TREE_COLUMNS)
+            return table_of([], TREE_COLUMNS)
         df = _tree_book(c, start, gf, min_games)
     return first_mover_first(df, [gf.variant] if gf.variant else df["variant"])
+
+
+def tree_table(con: DbLike = None, **options: Any) -> PlainTable:
+    """:func:`tree` as a :class:`pdnkit._cells.PlainTable`, without pandas: the same
+    columns and cells (:func:`pdnkit.stats.common.plain_tables`).
+
+    >>> from pdnkit.store import connect
+    >>> tree_table(connect(":memory:"), moves="32-28").columns == TREE_COLUMNS
+    True
+    """
+    with plain_tables():
+        return cast(PlainTable, tree(con, **options))
 
 
 def _tree_book(con: duckdb.DuckDBPyConnection, start: pd.DataFrame, gf: GameFilter,

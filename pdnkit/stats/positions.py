@@ -115,9 +115,8 @@ def positions_at(
     >>> "international" in set(positions_at(connect(":memory:"), moves="32-28").variant)
     True
     """
-    import pandas as pd
-
     from pdnkit.rows.bitboards import bits_key
+    from pdnkit.stats.common import table_of
 
     if fen and moves:
         raise ArgumentError("give a FEN or a move sequence, not both")
@@ -125,9 +124,9 @@ def positions_at(
     tokens = _move_tokens(moves) if moves else []
     with reading(con) as c:
         found = _found(c, fen, tokens, variant)
-    return pd.DataFrame(
+    return table_of(
         [(v, bits_key(b, black), black, *b) for v, black, b in sorted(found)],
-        columns=["variant", "position_key", "black", "wm", "wk", "bm", "bk"])
+        ["variant", "position_key", "black", "wm", "wk", "bm", "bk"])
 
 
 def _found(con: duckdb.DuckDBPyConnection, fen: str | None, tokens: list[str],

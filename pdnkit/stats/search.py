@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
+from pdnkit._cells import PlainTable
 from pdnkit.errors import ArgumentError, PdnkitError
 from pdnkit.rows.bitboards import bits_literal
 from pdnkit.stats.filters import DateBound, GameFilter
@@ -46,7 +47,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from pdnkit.rules import Rules
 
 __all__ = ["COLUMNS", "Manoeuvre", "Material", "Pattern", "SearchError", "parse_captures",
-           "parse_manoeuvre", "parse_material", "parse_pattern", "search"]
+           "parse_manoeuvre", "parse_material", "parse_pattern", "search",
+           "search_table"]
 
 class SearchError(PdnkitError, ValueError):
     """A search that cannot be run: an unreadable pattern, material or manoeuvre."""
@@ -671,9 +673,9 @@ def search(
                     move_branches.append(_manoeuvre_sql(qq, n, flip, captures, promotes, True))
                 branches.append("(" + " AND ".join(c for c in cond if c != "TRUE") + ")")
         if not branches:
-            import pandas as pd
+            from pdnkit.stats.common import table_of
 
-            return pd.DataFrame(columns=COLUMNS)
+            return table_of([], COLUMNS)
         where, params = gf.sql(con=con)
         # an exact position: the first plies and the blocks of games the index names
         source = position_source(con, q.exact) if q.exact and not moving else None
@@ -687,6 +689,20 @@ def search(
             limit, source, " OR ".join(game_branches) if narrow and source is None else None,
             " OR ".join(t for _, t in tests) if one_column else None)
         return run_search(con, plan, SearchTuning(NARROW_SHARE, KINGS_FIRST, LIMIT_SPAN))
+
+
+def search_table(db: DbLike = None, **criteria: Any) -> PlainTable:
+    """:func:`search` as a :class:`pdnkit._cells.PlainTable`, without pandas: the same
+    columns and cells (:func:`pdnkit.stats.common.plain_tables`).
+
+    >>> from pdnkit.store import connect
+    >>> search_table(connect(":memory:"), pattern="W21").columns == COLUMNS
+    True
+    """
+    from pdnkit.stats.common import plain_tables
+
+    with plain_tables():
+        return cast(PlainTable, search(db, **criteria))
 
 
 #: a pattern with kings tests the kings' column alone first (``False``: every position's

@@ -185,7 +185,9 @@ def _candidates(con: duckdb.DuckDBPyConnection, games: str, table: str, share: f
 
 def _rows(con: duckdb.DuckDBPyConnection, hits: str) -> pd.DataFrame:
     """The hits in ``hits`` with their games, the move played next and the FEN."""
-    return con.execute(f"""
+    from pdnkit.stats.common import frame
+
+    return frame(con, f"""
         SELECT h.game_id, h.ply, CASE WHEN h.black THEN 'B' ELSE 'W' END AS side,
                g.variant, g.white, g.black, g.event, g.date_text AS date, g.result,
                move_text(m.canonical, m.notation, m.origin, m.destination, m.captured)
@@ -198,4 +200,4 @@ def _rows(con: duckdb.DuckDBPyConnection, hits: str) -> pd.DataFrame:
         LEFT JOIN (SELECT * FROM move_rows
                    WHERE game_id IN (SELECT game_id FROM {hits})) m
                ON m.game_id = h.game_id AND m.ply = h.ply + 1
-        ORDER BY h.game_id, h.ply""").df()[COLUMNS]
+        ORDER BY h.game_id, h.ply""")[COLUMNS]

@@ -14,13 +14,15 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
+from pdnkit._cells import PlainTable
 from pdnkit.errors import ArgumentError
 from pdnkit.stats.common import (
     OUTCOME_SQL,
     first_mover_first,
     frame,
+    plain_tables,
     result_columns,
     variants_of,
 )
@@ -31,7 +33,8 @@ if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["STAT_KINDS", "findings", "lengths", "players", "results", "square_counts", "stats"]
+__all__ = ["STAT_KINDS", "findings", "lengths", "players", "results", "square_counts", "stats",
+           "stats_table"]
 
 #: the kinds ``pdnkit stats KIND`` accepts
 STAT_KINDS = ("openings", "players", "results", "lengths", "findings")
@@ -142,6 +145,11 @@ def _performances(df: pd.DataFrame) -> pd.DataFrame:
     perf = [None if n == 0 else performance_of(float(a), int(n), float(p))
             for n, a, p in zip(df["rated_games"], df["opp_rating"], df["rated_points"],
                                strict=True)]
+    if isinstance(df, PlainTable):  # the same cells without pandas (round half to even)
+        df["opp_rating"] = [None if a is None else int(round(float(a)))
+                            for a in df["opp_rating"]]
+        df["performance"] = perf
+        return cast("pd.DataFrame", df.drop(columns=["rated_games", "rated_points"]))
     df["opp_rating"] = df["opp_rating"].round().astype("Int64")
     df["performance"] = perf
     df["performance"] = df["performance"].astype("Int64")
@@ -477,3 +485,15 @@ def stats(
     if kind == "lengths":
         return lengths(con, bin_width=10 if bin_width is None else bin_width, filter=gf)
     return findings(con, by="code" if by is None else str(by), min_games=rows, filter=gf)
+
+
+def stats_table(kind: str, con: DbLike = None, **options: Any) -> PlainTable:
+    """:func:`stats` as a :class:`pdnkit._cells.PlainTable`, without pandas: the same
+    columns and cells (:func:`pdnkit.stats.common.plain_tables`).
+
+    >>> from pdnkit.store import connect
+    >>> stats_table("results", connect(":memory:")).columns[:2]
+    ['variant', 'games']
+    """
+    with plain_tables():
+        return cast(PlainTable, stats(kind, con, **options))
