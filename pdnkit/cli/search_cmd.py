@@ -150,18 +150,21 @@ def games_command(
     reached the position: transpositions merge, as in the tree. Each game is listed once,
     by the record that stands for its copies (--all-copies: every record).
     """
-    from pdnkit.stats import games
+    from pdnkit.lean.streamed import emit_stream
+    from pdnkit.stats.gamelist import games_stream
 
     if fen and moves:
         raise UsageError("give --fen or --moves, not both")
     sink = output(fmt, out, [db], wide=wide)
     with usage_errors():  # a bad FEN, move, status or date, no database
-        df = games(db, fen=fen, moves=moves, status=status, limit=limit, offset=offset,
-                   variant=variant, event=event, player=player, date_from=date_from,
-                   date_to=date_to, filter=read_filter(match, all_copies))
-    total = int(df.attrs.get("total", len(df)))
-    shown = f"{offset + 1}-{offset + len(df)} of {total}" if len(df) else f"0 of {total}"
-    emit(df, sink, title=f"games ({shown})", limit=50)
+        stream = games_stream(db, fen=fen, moves=moves, status=status, limit=limit,
+                              offset=offset, variant=variant, event=event, player=player,
+                              date_from=date_from, date_to=date_to,
+                              filter=read_filter(match, all_copies))
+    with stream:  # the rows written as they are read: memory flat, a closed pipe stops it
+        n, total = stream.rows_out, stream.total
+        shown = f"{offset + 1}-{offset + n} of {total}" if n else f"0 of {total}"
+        emit_stream(stream, sink, title=f"games ({shown})", limit=50)
 
 
 players_app = typer.Typer(

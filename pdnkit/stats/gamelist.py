@@ -23,12 +23,13 @@ from pdnkit.stats.common import OUTCOME_SQL
 from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.stats.positions import Bits5, bits_match, positions_at
 from pdnkit.store.session import DbLike, reading
+from pdnkit.store.stream import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["GAME_COLUMNS", "STATUSES", "games"]
+__all__ = ["GAME_COLUMNS", "STATUSES", "GameStream", "games", "games_stream"]
 
 #: the columns of :func:`games`
 GAME_COLUMNS = ["game_id", "ply", "variant", "white", "black", "event", "date", "result",
@@ -94,32 +95,105 @@ def games(
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
     chosen = _statuses(status)
-    import uuid
-
-    hits = f"_pdnkit_games_{uuid.uuid4().hex[:12]}"
+    hits = _hits_name()
     with reading(con) as c:
-        where, params = gf.sql(con=c)
-        if chosen:
-            where += f" AND g.status IN ({', '.join('?' for _ in chosen)})"
-            params = params + list(chosen)
         try:
-            if fen or moves:
-                start = positions_at(c, fen=fen, moves=moves, variant=gf.variant)
-                targets: dict[str, list[Bits5]] = {}
-                for v, black, wm, wk, bm, bk in start[["variant", "black", "wm", "wk", "bm",
-                                                        "bk"]].itertuples(index=False):
-                    targets.setdefault(str(v), []).append(
-                        (bool(black), int(wm), int(wk), int(bm), int(bk)))
-                _reached(c, hits, targets, where, params)
-            else:
-                c.execute(f"CREATE TEMP TABLE {hits} AS SELECT g.game_id, NULL::INTEGER AS ply "
-                          f"FROM games g WHERE {where}", params)
+            _hits(c, hits, gf, chosen, fen, moves)
             total = int(c.execute(f"SELECT count(*) FROM temp.{hits}").fetchall()[0][0])
-            df = _page(c, hits, limit, offset)
+            df = c.execute(_page_sql(hits, limit, offset)).df()[GAME_COLUMNS]
         finally:
             c.execute(f"DROP TABLE IF EXISTS temp.{hits}")
     df.attrs["total"] = total
     return df
+
+
+def _hits_name() -> str:
+    import uuid
+
+    return f"_pdnkit_games_{uuid.uuid4().hex[:12]}"
+
+
+class GameStream(Stream):
+    """The rows of :func:`games_stream`: a :class:`pdnkit.store.stream.Stream` (Arrow record
+    batches as they are read) with :attr:`total`, the number of games before the page was
+    cut, and :attr:`rows_out`, the number of rows it holds."""
+
+    total: int = 0
+    rows_out: int = 0
+
+
+def games_stream(
+    con: DbLike = None,
+    *,
+    fen: str | None = None,
+    moves: str | Sequence[str] | None = None,
+    status: str | Sequence[str] | None = None,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    limit: int | None = None,
+    offset: int = 0,
+    filter: GameFilter | None = None,
+    rows: int | None = None,
+) -> GameStream:
+    """:func:`games` as a stream: the same rows in Arrow record batches of ``rows`` rows
+    (:data:`pdnkit.store.stream.BATCH_ROWS` by default) made as they are read, so memory stays
+    flat whatever the list's size and a reader that stops ends the statement. Use it in a
+    ``with`` block: its end closes the stream, drops the games found and closes the
+    database when ``con`` was a path. What ``pdnkit games`` writes.
+
+    >>> from pdnkit.store import connect
+    >>> with games_stream(connect(":memory:")) as s:
+    ...     s.columns[:3], s.total, sum(b.num_rows for b in s)
+    (['game_id', 'ply', 'variant'], 0, 0)
+    """
+    from contextlib import ExitStack
+
+    from pdnkit.store.stream import BATCH_ROWS
+
+    if limit is not None and limit < 0 or offset < 0:
+        raise ArgumentError("limit and offset must not be negative")
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    chosen = _statuses(status)
+    hits = _hits_name()
+    stack = ExitStack()
+    try:
+        c = stack.enter_context(reading(con))
+        stack.callback(c.execute, f"DROP TABLE IF EXISTS temp.{hits}")
+        _hits(c, hits, gf, chosen, fen, moves)
+        total = int(c.execute(f"SELECT count(*) FROM temp.{hits}").fetchall()[0][0])
+        stream = GameStream(c.sql(_page_sql(hits, limit, offset)), rows=rows or BATCH_ROWS,
+                            on_close=stack.close)
+    except BaseException:
+        stack.close()
+        raise
+    stream.total = total
+    stream.rows_out = max(0, min(total - offset, total if limit is None else limit))
+    return stream
+
+
+def _hits(con: duckdb.DuckDBPyConnection, hits: str, gf: GameFilter, chosen: list[str],
+          fen: str | None, moves: str | Sequence[str] | None) -> None:
+    """The temporary table ``hits``: the games of ``gf`` and the statuses ``chosen`` (each
+    with the first ply it reached the position of ``fen`` or ``moves``, if given)."""
+    where, params = gf.sql(con=con)
+    if chosen:
+        where += f" AND g.status IN ({', '.join('?' for _ in chosen)})"
+        params = params + list(chosen)
+    if fen or moves:
+        start = positions_at(con, fen=fen, moves=moves, variant=gf.variant)
+        targets: dict[str, list[Bits5]] = {}
+        for v, black, wm, wk, bm, bk in start[["variant", "black", "wm", "wk", "bm",
+                                                "bk"]].itertuples(index=False):
+            targets.setdefault(str(v), []).append(
+                (bool(black), int(wm), int(wk), int(bm), int(bk)))
+        _reached(con, hits, targets, where, params)
+    else:
+        con.execute(f"CREATE TEMP TABLE {hits} AS SELECT g.game_id, NULL::INTEGER AS ply "
+                    f"FROM games g WHERE {where}", params)
 
 
 def _reached(con: duckdb.DuckDBPyConnection, hits: str, targets: dict[str, list[Bits5]],
@@ -144,13 +218,12 @@ def _reached(con: duckdb.DuckDBPyConnection, hits: str, targets: dict[str, list[
         GROUP BY p.game_id""", [*sorted(targets), *params])
 
 
-def _page(con: duckdb.DuckDBPyConnection, hits: str, limit: int | None,
-          offset: int) -> pd.DataFrame:
-    """The rows of the games in ``hits``, in game_id order, ``limit`` of them from
-    ``offset``."""
+def _page_sql(hits: str, limit: int | None, offset: int) -> str:
+    """The query of the rows of the games in ``hits``, in game_id order, ``limit`` of them
+    from ``offset``."""
     cut = (f" LIMIT {int(limit)}" if limit is not None else "") + \
         (f" OFFSET {int(offset)}" if offset else "")
-    return con.execute(f"""
+    return f"""
         WITH page AS (SELECT * FROM temp.{hits} ORDER BY game_id{cut}),
         fc AS (SELECT f.game_id, count(*)::BIGINT AS n FROM findings f
                WHERE f.game_id IN (SELECT game_id FROM page) GROUP BY f.game_id)
@@ -161,5 +234,4 @@ def _page(con: duckdb.DuckDBPyConnection, hits: str, limit: int | None,
         FROM page h JOIN games g ON g.game_id = h.game_id
         LEFT JOIN fc ON fc.game_id = h.game_id
         LEFT JOIN files fl ON fl.file_id = g.file_id
-        ORDER BY h.game_id""").df()[GAME_COLUMNS]
-
+        ORDER BY h.game_id"""
