@@ -31,6 +31,8 @@ import math
 from decimal import Decimal
 from typing import Any
 
+from pdnkit.errors import ArgumentError
+
 __all__ = ["PlainTable", "arrow_values", "column_values", "duck_table", "frame_records",
            "is_numeric", "json_default",
            "plain"]
@@ -226,7 +228,7 @@ class PlainTable:
 
     def __init__(self, columns: list[str], values: list[list[object]]) -> None:
         if len(columns) != len(values):
-            raise ValueError("one list of values per column")
+            raise ArgumentError("one list of values per column")
         self.columns: list[str] = list(columns)
         self.values: list[list[object]] = [list(v) for v in values]
 
@@ -256,7 +258,7 @@ class PlainTable:
     def __setitem__(self, key: str, values: Any) -> None:
         column = list(values)
         if self.columns and len(column) != len(self):
-            raise ValueError(f"column {key!r} has {len(column)} values for {len(self)} rows")
+            raise ArgumentError(f"column {key!r} has {len(column)} values for {len(self)} rows")
         if key in self.columns:
             self.values[self._index(key)] = column
         else:
@@ -285,7 +287,7 @@ class PlainTable:
     def itertuples(self, index: bool = False) -> Any:
         """The rows as tuples in column order (``index`` must be ``False``: no index)."""
         if index:
-            raise ValueError("a plain table has no index")
+            raise ArgumentError("a plain table has no index")
         return zip(*self.values, strict=True) if self.values else iter(())
 
     def to_frame(self) -> Any:

@@ -29,7 +29,10 @@ quick form                                         does
 
 The command bodies they share with the Typer commands are here too (:func:`run_stats`,
 :func:`run_tree`, :func:`run_search`): the Typer command reads its whole line and calls one,
-the quick form reads its shape and calls the same one.
+the quick form reads its shape and calls the same one with ``plain=True``: the statistic's
+plain table (:func:`pdnkit.stats.stats_table`, :func:`pdnkit.stats.tree_table`,
+:func:`pdnkit.stats.search.search_table`: the same cells, without importing pandas) in place
+of its DataFrame, but for Parquet, written from the DataFrame's column types.
 
 Example:
     >>> command_line(["SELECT 1", "--db", "x.duckdb", "-f", "csv"], QUERY)

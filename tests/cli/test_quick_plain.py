@@ -202,11 +202,13 @@ def test_tree_and_search_plain_write_as_their_frames(
 
 @pytest.mark.slow
 def test_quick_table_forms_import_no_pandas(db: Path) -> None:
+    """Nor numpy, pyarrow or the argument parser."""
     fen = _lines(db, 2)[-1][1]
     for line in (["stats", "openings"], ["stats", "results", "-f", "json"],
                  ["tree", "-f", "csv"], ["tree", "--moves", "32-28", "--book"],
                  ["search", "--pattern", "W21", "-f", "jsonl"], ["search", "--fen", fen]):
-        assert modules_after([*line, "--db", str(db)], ("pandas", "typer")) == [], line
+        assert modules_after([*line, "--db", str(db)],
+                             ("pandas", "numpy", "pyarrow", "typer")) == [], line
     # the test sees pandas where it is imported: the Typer command's DataFrame
     assert modules_after(["stats", "results", "--db", str(db), "--variant", "english"],
                          ("pandas",)) == ["pandas"]
