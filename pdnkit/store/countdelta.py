@@ -238,7 +238,8 @@ def drop_staged(con: duckdb.DuckDBPyConnection) -> None:
         >>> from pdnkit.store.db import connect
         >>> drop_staged(connect(":memory:"))
     """
-    for name in (_OUT, _IN, *_ACC.values(), "_pdnkit_acc_sum", "_pdnkit_want"):
+    for name in (_OUT, _IN, *_ACC.values(), "_pdnkit_acc_sum", "_pdnkit_want", "_pdnkit_near",
+                 "_pdnkit_found"):
         con.execute(f"DROP TABLE IF EXISTS temp.{name}")
 
 
@@ -304,35 +305,33 @@ def recount(con: duckdb.DuckDBPyConnection, keep: bool) -> None:
         >>> from pdnkit.store.db import connect
         >>> con = connect(":memory:"); recount(con, keep=False)
     """
-    try:
-        if not keep:
-            con.execute(f"CREATE OR REPLACE TEMP TABLE {_OUT} (game_id BIGINT)")
-        for table in _ACC:
-            _start(con, table, keep)
-        work: list[tuple[str, int]] = []
-        if keep:
-            staged = [(f"SELECT game_id FROM temp.{t}", t, s) for t, s in ((_IN, 1), (_OUT, -1))]
-            for source, t, sign in staged:
-                work += [(f"{_in_range(lo, hi)} AND game_id IN (SELECT game_id FROM temp.{t})",
-                          sign) for lo, hi in _parts(con, source)]
-        else:
-            source = "SELECT game_id FROM games WHERE duplicate_of IS NULL"
-            work = [(_in_range(lo, hi), 1) for lo, hi in _parts(con, source)]
-        for i, (cond, sign) in enumerate(work, 1):
-            _add_part(con, cond, sign)
-            if i % _COLLAPSE_EVERY == 0:
-                for table in _ACC:
-                    _collapse(con, table)
-        for table in _ACC:
-            _collapse(con, table)
-        _settle_rows(con)
-        repair_first_games(con)
-        for table, acc in _ACC.items():
-            cols = "* EXCLUDE (lost)" if table == "tree_counts" else "*"
-            con.execute(f"DELETE FROM {table}")
-            con.execute(f"INSERT INTO {table} BY NAME SELECT {cols} FROM temp.{acc}")
-    finally:
-        drop_staged(con)
+    if not keep:
+        con.execute(f"CREATE OR REPLACE TEMP TABLE {_OUT} (game_id BIGINT)")
+    for table in _ACC:
+        _start(con, table, keep)
+    work: list[tuple[str, int]] = []
+    if keep:
+        staged = [(f"SELECT game_id FROM temp.{t}", t, s) for t, s in ((_IN, 1), (_OUT, -1))]
+        for source, t, sign in staged:
+            work += [(f"{_in_range(lo, hi)} AND game_id IN (SELECT game_id FROM temp.{t})",
+                      sign) for lo, hi in _parts(con, source)]
+    else:
+        source = "SELECT game_id FROM games WHERE duplicate_of IS NULL"
+        work = [(_in_range(lo, hi), 1) for lo, hi in _parts(con, source)]
+    for i, (cond, sign) in enumerate(work, 1):
+        _add_part(con, cond, sign)
+        if i % _COLLAPSE_EVERY == 0:
+            for table in _ACC:
+                _collapse(con, table)
+    for table in _ACC:
+        _collapse(con, table)
+    _settle_rows(con)
+    repair_first_games(con)
+    for table, acc in _ACC.items():
+        cols = "* EXCLUDE (lost)" if table == "tree_counts" else "*"
+        con.execute(f"DELETE FROM {table}")
+        con.execute(f"INSERT INTO {table} BY NAME SELECT {cols} FROM temp.{acc}")
+    drop_staged(con)  # (on a failure, the caller's transaction rolls them back)
 
 
 def _settle_rows(con: duckdb.DuckDBPyConnection) -> None:
@@ -375,13 +374,16 @@ def repair_first_games(con: duckdb.DuckDBPyConnection) -> int:
         parts += 1
         con.execute("CREATE OR REPLACE TEMP TABLE _pdnkit_want AS SELECT DISTINCT black, wm, "
                     f"wk, bm, bk FROM temp.{acc} WHERE lost IS NOT NULL")
-        near = (f"{_in_range(lo, hi)} AND game_id IN (SELECT e.game_id FROM early_positions e "
-                "JOIN temp._pdnkit_want w ON e.black = w.black AND full_bits(e.wm, e.wm_high) "
-                "= w.wm AND full_bits(e.wk, e.wk_high) = w.wk AND full_bits(e.bm, e.bm_high) "
-                f"= w.bm AND full_bits(e.bk, e.bk_high) = w.bk WHERE e.game_id >= {lo} "
-                f"AND e.game_id < {hi})")
+        con.execute("CREATE OR REPLACE TEMP TABLE _pdnkit_near AS SELECT DISTINCT e.game_id "
+                    "FROM early_positions e JOIN temp._pdnkit_want w ON e.black = w.black "
+                    "AND full_bits(e.wm, e.wm_high) = w.wm AND full_bits(e.wk, e.wk_high) = "
+                    "w.wk AND full_bits(e.bm, e.bm_high) = w.bm AND full_bits(e.bk, e.bk_high) "
+                    f"= w.bk WHERE e.game_id >= {lo} AND e.game_id < {hi}")
+        near = f"{_in_range(lo, hi)} AND game_id IN (SELECT game_id FROM temp._pdnkit_near)"
+        con.execute(f"CREATE OR REPLACE TEMP TABLE _pdnkit_found AS SELECT "
+                    f"{', '.join(_TREE_KEYS)}, first_game FROM ({tree_rows(near)})")
         on = " AND ".join(f"t.{k} IS NOT DISTINCT FROM f.{k}" for k in _TREE_KEYS)
         con.execute(f"UPDATE temp.{acc} t SET first_game = least(coalesce(t.first_game, "
-                    f"f.first_game), f.first_game), lost = NULL FROM ({tree_rows(near)}) f "
+                    "f.first_game), f.first_game), lost = NULL FROM temp._pdnkit_found f "
                     f"WHERE t.lost IS NOT NULL AND {on}")
         con.execute(done + str(hi))

@@ -265,3 +265,54 @@ def test_rebuild_in_parts_equals_one_statement(tmp_path: Path,
         rebuild_counts(con)
         assert_counts_are_a_recount(con)
     con.close()
+
+
+def _one_statement(con: duckdb.DuckDBPyConnection) -> None:
+    """The recount of before: every game's rows in one statement a table."""
+    con.execute("BEGIN")
+    try:
+        con.execute(f"INSERT INTO tree_counts BY NAME {tree_rows('true')}")
+        con.execute(f"INSERT INTO opening_counts BY NAME {seq_rows('true')}")
+    finally:
+        con.execute("ROLLBACK")
+
+
+@pytest.mark.slow
+def test_recount_in_parts_keeps_to_a_small_memory_limit(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A generated database of 40,000 games (``counts_upkeep.py make``: 500 random games
+    repeated): under a memory limit the recount of every game in one statement cannot
+    keep to, the recount in parts of 5,000 game numbers does, at 20,000 games and at twice
+    as many, and gives the recount of one statement (made without the limit); so does the
+    delta of games taken away all over the database."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("pdnkit.core.compiled")
+    root = Path(__file__).resolve().parent.parent.parent
+    db = tmp_path / "c.duckdb"
+    subprocess.run([sys.executable, str(root / "benchmarks" / "counts_upkeep.py"), "make",
+                    str(db), "--games", "40000", "--base", "500", "--seed", "7"],
+                   check=True, capture_output=True)
+    monkeypatch.setattr(countdelta, "PART_GAMES", 5000)
+    con = duckdb.connect(str(db))
+    con.execute("SET threads = 2")
+    con.execute("SET memory_limit = '40MB'")
+    with pytest.raises(duckdb.OutOfMemoryException):
+        _one_statement(con)  # the limit is one the recount of before cannot keep to
+    for games in (20000, 40000):
+        con.execute("UPDATE games SET duplicate_of = CASE WHEN game_id > "
+                    f"{games} THEN 1 END")
+        con.execute("DELETE FROM tree_counts")
+        rebuild_counts(con)
+        con.execute("SET memory_limit = '1GB'")
+        assert_counts_are_a_recount(con)
+        con.execute("SET memory_limit = '40MB'")
+    rnd = random.Random(7)
+    moved = rnd.sample(range(1, 40000), 300)
+    con.execute("UPDATE games SET duplicate_of = game_id + 1 WHERE game_id IN "
+                f"({', '.join(map(str, moved))})")
+    assert settle_counts(con) == "moved"
+    con.execute("SET memory_limit = '1GB'")
+    assert_counts_are_a_recount(con)
+    con.close()
