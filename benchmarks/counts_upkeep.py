@@ -11,10 +11,10 @@
   database for the counts, not for the searches;
 * ``moved DB --moved M``: M canonical games drawn among the older ones made copies (as an
   import of better records of them does), the counts settled (the delta, ``'moved'``), the
-  games made canonical again (settled: ``'moved'``), then every game counted again in parts
-  (``rebuild_counts``) and in the one statement of before, side by side, each under
-  ``--memory-limit`` (the import's 96 MB by default). Prints CPU and wall of each and the
-  load average.
+  games made canonical again (settled: ``'moved'``), both under ``--memory-limit`` (the
+  import's 96 MB by default), then every game counted again in parts (``rebuild_counts``)
+  and in the one statement of before, side by side, under the limit and without one.
+  Prints CPU and wall of each and the load average.
 
     python benchmarks/counts_upkeep.py make /tmp/c1m.duckdb --games 1000000
     python benchmarks/counts_upkeep.py moved /tmp/c1m.duckdb --moved 2000
@@ -152,8 +152,6 @@ def moved_mode(args: argparse.Namespace) -> None:
     rows.append((f"the {args.moved:,} canonical again: settle", *_timed(
         lambda: settle_counts(con))))
     assert counts_ready(con)
-    rows.append(("every game counted again, in parts (rebuild_counts)", *_timed(
-        lambda: rebuild_counts(con))))
 
     def one_statement() -> str:
         con.execute("BEGIN")
@@ -165,7 +163,13 @@ def moved_mode(args: argparse.Namespace) -> None:
         finally:
             con.execute("ROLLBACK")
         return "done (rolled back)"
-    rows.append(("every game counted again, one statement (before)", *_timed(one_statement)))
+    for limit in (args.memory_limit, "none"):
+        if limit == "none":
+            con.execute("RESET memory_limit")
+        rows.append((f"every game counted again, in parts (rebuild_counts), limit {limit}",
+                     *_timed(lambda: rebuild_counts(con))))
+        rows.append((f"every game counted again, one statement (before), limit {limit}",
+                     *_timed(one_statement)))
     threads = con.execute("SELECT current_setting('threads')").fetchall()[0][0]
     print(f"memory_limit {args.memory_limit}; DuckDB threads {threads}")
     for name, cpu, wall, how in rows:

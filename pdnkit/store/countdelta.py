@@ -244,10 +244,13 @@ def drop_staged(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _parts(con: duckdb.DuckDBPyConnection, source: str) -> list[tuple[int, int]]:
-    """The ranges of :data:`PART_GAMES` game numbers that hold a game of ``source``."""
-    rows = con.execute(f"SELECT DISTINCT game_id // {PART_GAMES} AS p FROM ({source}) "
-                       "ORDER BY p").fetchall()
-    return [(int(p) * PART_GAMES, (int(p) + 1) * PART_GAMES) for (p,) in rows]
+    """The games of ``source`` in parts of at most :data:`PART_GAMES` games (by number):
+    each part's lowest and highest game number, so that a part's rows stay a part's
+    whether its games follow each other or lie all over the database."""
+    rows = con.execute(f"SELECT min(game_id), max(game_id) FROM (SELECT game_id, "
+                       f"(row_number() OVER (ORDER BY game_id) - 1) // {PART_GAMES} AS p "
+                       f"FROM ({source})) GROUP BY p ORDER BY p").fetchall()
+    return [(int(lo), int(hi) + 1) for lo, hi in rows]
 
 
 def _in_range(lo: int, hi: int) -> str:
