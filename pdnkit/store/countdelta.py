@@ -1,7 +1,7 @@
 """The opening counts' arithmetic (:mod:`pdnkit.store.opencounts` keeps them): the rows a set
-of games gives each table, and their merge into the tables in parts of :data:`PART_GAMES`
-game numbers, so that neither a recount of every game nor a change to a few old ones holds
-more than a part's rows at a time.
+of games gives each table, and their merge into the tables in parts of at most
+:data:`PART_GAMES` games, so that neither a recount of every game nor a change to a few old
+ones holds more than a part's rows at a time (the memory of a part, whatever the games).
 
 * :func:`stage_moved` finds what changed since the counts were settled: the games counted
   then that are copies now (taken away), the copies then that are canonical now and the
@@ -40,8 +40,8 @@ __all__ = ["COPIES_TABLE", "GAME_HASH", "PART_GAMES", "CountsUnproven", "copies_
            "drop_staged", "keep_copies", "recount", "repair_first_games", "seq_rows",
            "stage_moved", "tree_rows"]
 
-#: the game numbers counted in one part (a recount, the games added or taken away, the
-#: search for a row's first game): what a part's aggregate holds at a time
+#: the games counted in one part (a recount, the games added or taken away; the search for a
+#: row's first game looks at this many game numbers a part): what a part's aggregate holds
 PART_GAMES = 50_000
 #: what the counts' stamp hashes of a game (the same for every game, a copy included)
 GAME_HASH = ("hash(game_id, variant, outcome, result, plies, start_is_initial, fen IS NULL, "
