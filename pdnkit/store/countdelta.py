@@ -9,8 +9,9 @@ ones holds more than a part's rows at a time (the memory of a part, whatever the
   :data:`COPIES_TABLE` (kept with the counts by :func:`keep_copies`), and proves the change
   against the counts' stamp: the stamp of then, less the games taken away, plus the games
   added back, must be the stamp of the same game numbers now (their number and the XOR of
-  their hashes). Anything else (a game deleted, a result edited, a table lost) is unproven,
-  and the caller recounts every game.
+  their hashes), and the files loaded then must be those loaded now. Anything else (a game
+  deleted, a result edited, a file replaced, a table lost) is unproven, and the caller
+  recounts every game.
 * :func:`recount` merges the staged games into the tables (or counts every canonical game,
   the tables emptied first), part by part: a row whose games fall to 0 goes, and where a
   game taken away was a row's ``first_game``, the lowest game number still counted there is
@@ -23,7 +24,7 @@ Example:
     >>> con = connect(":memory:")
     >>> recount(con, keep=False); con.execute("SELECT count(*) FROM tree_counts").fetchall()
     [(0,)]
-    >>> stage_moved(con, "0:0", -1, "1:2") is None  # not the copies recorded: unproven
+    >>> stage_moved(con, "0:0:0", -1, "1:2", -1) is None  # not the copies recorded: unproven
     True
 """
 
@@ -37,7 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import duckdb
 
 __all__ = ["COPIES_TABLE", "GAME_HASH", "PART_GAMES", "CountsUnproven", "copies_stamp",
-           "drop_staged", "keep_copies", "recount", "repair_first_games", "seq_rows",
+           "drop_staged", "files_stamp", "keep_copies", "recount", "repair_first_games", "seq_rows",
            "stage_moved", "tree_rows"]
 
 #: the games counted in one part (a recount, the games added or taken away; the search for a
@@ -46,6 +47,10 @@ PART_GAMES = 50_000
 #: what the counts' stamp hashes of a game (the same for every game, a copy included)
 GAME_HASH = ("hash(game_id, variant, outcome, result, plies, start_is_initial, fen IS NULL, "
              "replayed_plies)")
+#: the files' part of the counts' stamp: a file replaced (its games may come back under the
+#: same game numbers, the newest being given again) or removed changes it
+_FILES_SQL = ("SELECT coalesce(bit_xor(hash(file_id, sha256, imported_at)), 0), "
+              "coalesce(max(file_id), -1) FROM files")
 #: the games numbered up to the last counted that were copies (not counted) when the counts
 #: were settled: what :func:`stage_moved` compares the copies of now with
 COPIES_TABLE = "counts_copies"
@@ -145,6 +150,20 @@ def _one(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[int, int]:
     return int(n), int(h or 0)
 
 
+def files_stamp(con: duckdb.DuckDBPyConnection, upto: int | None = None) -> tuple[int, int]:
+    """The XOR of the hashes of the files loaded (those numbered up to ``upto``: their
+    number, content hash and time of import) and the highest file number (-1: none).
+
+    Example:
+        >>> from pdnkit.store.db import connect
+        >>> files_stamp(connect(":memory:"))
+        (0, -1)
+    """
+    cond = f" WHERE file_id <= {int(upto)}" if upto is not None else ""
+    h, top = con.execute(_FILES_SQL + cond).fetchall()[0]
+    return int(h), int(top)
+
+
 def copies_stamp(con: duckdb.DuckDBPyConnection) -> str | None:
     """The number and XOR of hashes of the game numbers in :data:`COPIES_TABLE` (``None``
     when the table is not there).
@@ -184,14 +203,15 @@ def keep_copies(con: duckdb.DuckDBPyConnection, last: int) -> str:
     return got
 
 
-def stage_moved(con: duckdb.DuckDBPyConnection, stamp: str, last: int,
-                copies: object) -> tuple[int, int] | None:
+def stage_moved(con: duckdb.DuckDBPyConnection, stamp: str, last: int, copies: object,
+                files: object = None) -> tuple[int, int] | None:
     """Stage the games whose counted state changed since the counts were settled with
     ``stamp`` up to game ``last`` and the copies of stamp ``copies``: ``temp`` tables of
     the games to take away and of those to add; returns the numbers of games taken away
     and of games counted again (numbered up to ``last``). None (nothing staged) when the change
     cannot be proven: the copies recorded then are not those of ``copies``, or the stamp of
-    then, less the games taken away, plus the games back, is not the stamp now. Counts
+    then, less the games taken away, plus the games back, is not the stamp now, or a file
+    loaded then (numbered up to ``files``) was replaced or removed since. Counts
     settled before the copies were kept (``copies`` None) take only games added: any game
     numbered up to ``last`` that is a copy now is taken as one then, and the proof fails if
     it was not.
@@ -199,12 +219,14 @@ def stage_moved(con: duckdb.DuckDBPyConnection, stamp: str, last: int,
     Example:
         >>> from pdnkit.store.db import connect
         >>> con = connect(":memory:")
-        >>> stage_moved(con, "0:0", -1, keep_copies(con, -1))
+        >>> stage_moved(con, "0:0:0", -1, keep_copies(con, -1), -1)
         (0, 0)
     """
     try:
-        n_then, h_then = (int(x) for x in stamp.split(":"))
+        n_then, h_then, f_then = (int(x) for x in stamp.split(":"))
     except ValueError:
+        return None
+    if not isinstance(files, int) or files_stamp(con, files)[0] != f_then:
         return None
     last = int(last)
     if copies is None:  # counts settled before the copies were kept: only games added

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING
 from pdnkit.store.countdelta import (
     GAME_HASH,
     CountsUnproven,
+    files_stamp,
     keep_copies,
     recount,
     stage_moved,
@@ -61,7 +62,8 @@ __all__ = ["COUNTS_META", "COUNTS_TABLES", "KEEP_FROM", "counts_current", "count
            "games_stamp", "rebuild_counts", "settle_counts"]
 
 #: the ``pdnkit_meta`` key of the counts' stamp (JSON: ``stamp``, ``last`` game counted,
-#: ``copies``: the stamp of the copies kept with them, :func:`pdnkit.store.countdelta.keep_copies`)
+#: ``copies``: the stamp of the copies kept with them, :func:`pdnkit.store.countdelta.keep_copies`;
+#: ``files``: the highest file number loaded then)
 COUNTS_META = "opening_counts_stamp"
 #: the tables of the kept counts
 COUNTS_TABLES = ("tree_counts", "opening_counts")
@@ -70,24 +72,26 @@ COUNTS_TABLES = ("tree_counts", "opening_counts")
 #: database more than its games' rows (``PDNKIT_COUNTS_FROM`` overrides)
 KEEP_FROM = int(os.environ.get("PDNKIT_COUNTS_FROM", "20000"))
 
-def _stamp_sql(upto: str = "") -> str:
+def _stamp_sql() -> str:
     return (f"SELECT count(*), coalesce(bit_xor({GAME_HASH}), 0), max(game_id) FROM games "
-            f"WHERE duplicate_of IS NULL {upto}")
+            "WHERE duplicate_of IS NULL")
 
 
-def games_stamp(con: duckdb.DuckDBPyConnection, upto: int | None = None) -> tuple[str, int]:
-    """The stamp of the counted set (the canonical games, or those numbered up to ``upto``)
-    and the highest game number among them (``-1``: none). It changes when a game is added,
-    removed, becomes or stops being a copy, or when what the counts read of it changes.
+def games_stamp(con: duckdb.DuckDBPyConnection) -> tuple[str, int]:
+    """The stamp of the counted set (the canonical games: their number and the XOR of their
+    hashes; and the files loaded) and the highest game number among them (``-1``: none). It
+    changes when a game is added, removed, becomes or stops being a copy, when what the
+    counts read of it changes, and when a file is loaded, replaced or removed (a replaced
+    file's games may come back under the same numbers).
 
     Example:
         >>> from pdnkit.store.db import connect
         >>> games_stamp(connect(":memory:"))
-        ('0:0', -1)
+        ('0:0:0', -1)
     """
-    cond = f"AND game_id <= {int(upto)}" if upto is not None else ""
-    n, h, last = con.execute(_stamp_sql(cond)).fetchall()[0]
-    return f"{int(n)}:{int(h)}", (-1 if last is None else int(last))
+    n, h, last = con.execute(_stamp_sql()).fetchall()[0]
+    files = files_stamp(con)[0]
+    return f"{int(n)}:{int(h)}:{files}", (-1 if last is None else int(last))
 
 
 def _stored(con: duckdb.DuckDBPyConnection) -> dict[str, object] | None:
@@ -145,6 +149,7 @@ def _record(con: duckdb.DuckDBPyConnection, stamp: str, last: int, kept: bool = 
         value["kept"] = False
     if copies is not None:
         value["copies"] = copies
+        value["files"] = files_stamp(con)[1]
     con.execute("INSERT INTO pdnkit_meta VALUES (?, ?)", [COUNTS_META, json.dumps(value)])
 
 
@@ -232,7 +237,7 @@ def _moved(con: duckdb.DuckDBPyConnection, stored: dict[str, object], before: in
         return None
     try:
         with transaction(con):
-            staged = stage_moved(con, then, before, stored.get("copies"))
+            staged = stage_moved(con, then, before, stored.get("copies"), stored.get("files"))
             if staged is None:
                 return None
             recount(con, keep=True)

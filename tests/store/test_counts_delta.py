@@ -338,3 +338,30 @@ def test_tables_that_disagree_with_the_games_are_counted_again(tmp_path: Path) -
         assert settle_counts(con) == "moved"
         assert_counts_are_a_recount(con)
     con.close()
+
+
+def test_a_replaced_file_whose_games_keep_their_numbers_is_counted_again(
+        tmp_path: Path, settles: list[str]) -> None:
+    """The newest file replaced gives its games the same numbers again: a game edited there
+    with the same length and result hashes as before, so the files loaded are part of the
+    stamp; the counts are counted again and equal the recount."""
+    import re
+
+    def shape(text: str) -> tuple[str, ...]:
+        head, body = text.split("\n\n")[:2]
+        return (*re.findall(r'(?:GameType|Result) "([^"]+)"', head), str(len(body.split())))
+
+    db = tmp_path / "g.duckdb"
+    games = game_texts(46, 30, "e1")
+    path = write(tmp_path / "a.pdn", games)
+    import_files([path], db=db)
+    other = next(t for t in game_texts(47, 400, "e1") if shape(t) == shape(games[5])
+                 and t.split("\n\n")[1] != games[5].split("\n\n")[1])
+    games[5] = games[5].split("\n\n")[0] + "\n\n" + other.split("\n\n")[1] + "\n\n"
+    write(path, games)
+    import_files([path], db=db)
+    con = duckdb.connect(str(db), read_only=True)
+    assert con.execute("SELECT min(game_id), max(game_id) FROM games").fetchall() == [(1, 30)]
+    con.close()
+    assert settles == ["rebuilt", "rebuilt"]
+    assert_counts_are_a_recount(db)
