@@ -24,8 +24,11 @@ now, so a change that did not bring them up to date (an import stopped midway, a
 brings them up to date as the last step of every import (once the copies of its games are
 grouped; a file replaced included), after copies grouped or ungrouped (a copy ruling, an
 alias) and in ``pdnkit upgrade`` (which settles counts an import stopped before its last
-step left): the games added since (the stamp of the games counted before unchanged) are
-added to the counts; any other change rebuilds them.
+step left). What changed since is merged as a delta (:mod:`pdnkit.store.countdelta`): the
+games added, the older games that became copies (a better record of them came, a ruling, an
+alias) taken away and the copies that became canonical counted again, proven against the
+stamp (the copies of then are kept with the counts); any other change (a game deleted or
+edited, a file replaced) counts every game again, part by part, in bounded memory.
 
 Example:
     >>> from pdnkit.store.db import connect
@@ -42,7 +45,14 @@ import json
 import os
 from typing import TYPE_CHECKING
 
-from pdnkit.store.posindex import EARLY_PLIES
+from pdnkit.store.countdelta import (
+    GAME_HASH,
+    CountsUnproven,
+    files_stamp,
+    keep_copies,
+    recount,
+    stage_moved,
+)
 from pdnkit.store.transaction import transaction
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,7 +61,9 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["COUNTS_META", "COUNTS_TABLES", "KEEP_FROM", "counts_current", "counts_ready",
            "games_stamp", "rebuild_counts", "settle_counts"]
 
-#: the ``pdnkit_meta`` key of the counts' stamp (JSON: ``stamp``, ``last`` game counted)
+#: the ``pdnkit_meta`` key of the counts' stamp (JSON: ``stamp``, ``last`` game counted,
+#: ``copies``: the stamp of the copies kept with them, :func:`pdnkit.store.countdelta.keep_copies`;
+#: ``files``: the highest file number loaded then)
 COUNTS_META = "opening_counts_stamp"
 #: the tables of the kept counts
 COUNTS_TABLES = ("tree_counts", "opening_counts")
@@ -60,45 +72,26 @@ COUNTS_TABLES = ("tree_counts", "opening_counts")
 #: database more than its games' rows (``PDNKIT_COUNTS_FROM`` overrides)
 KEEP_FROM = int(os.environ.get("PDNKIT_COUNTS_FROM", "20000"))
 
-#: a game's outcome as the statistics read it (:data:`pdnkit.stats.common.OUTCOME_SQL`)
-_OUTCOME = ("coalesce(nullif(g.outcome, ''), CASE g.result WHEN '1-0' THEN 'white' "
-            "WHEN '0-1' THEN 'black' WHEN '1/2-1/2' THEN 'draw' ELSE 'unknown' END)")
-
-#: the counts' columns after the keys, from a game's ``oc`` and ``plies``
-_SUMS = ("count(*)::BIGINT AS games, count(*) FILTER (WHERE oc = 'white')::BIGINT AS white_wins, "
-         "count(*) FILTER (WHERE oc = 'draw')::BIGINT AS draws, "
-         "count(*) FILTER (WHERE oc = 'black')::BIGINT AS black_wins, "
-         "count(*) FILTER (WHERE oc NOT IN ('white', 'draw', 'black'))::BIGINT AS unknown, "
-         "coalesce(sum(plies), 0)::BIGINT AS plies_sum, count(plies)::BIGINT AS plies_n")
-
-_TREE_KEYS = ("variant, black, wm, wk, bm, bk, open, move, side, a_black, a_wm, a_wk, a_bm, "
-              "a_bk, a_layout")
-_SEQ_KEYS = "variant, plies, opening"
-_ADDED = ("sum(games)::BIGINT AS games, sum(white_wins)::BIGINT AS white_wins, "
-          "sum(draws)::BIGINT AS draws, sum(black_wins)::BIGINT AS black_wins, "
-          "sum(unknown)::BIGINT AS unknown, sum(plies_sum)::BIGINT AS plies_sum, "
-          "sum(plies_n)::BIGINT AS plies_n")
+def _stamp_sql() -> str:
+    return (f"SELECT count(*), coalesce(bit_xor({GAME_HASH}), 0), max(game_id) FROM games "
+            "WHERE duplicate_of IS NULL")
 
 
-def _stamp_sql(upto: str = "") -> str:
-    return ("SELECT count(*), coalesce(bit_xor(hash(game_id, variant, outcome, result, plies, "
-            "start_is_initial, fen IS NULL, replayed_plies)), 0), max(game_id) FROM games "
-            f"WHERE duplicate_of IS NULL {upto}")
-
-
-def games_stamp(con: duckdb.DuckDBPyConnection, upto: int | None = None) -> tuple[str, int]:
-    """The stamp of the counted set (the canonical games, or those numbered up to ``upto``)
-    and the highest game number among them (``-1``: none). It changes when a game is added,
-    removed, becomes or stops being a copy, or when what the counts read of it changes.
+def games_stamp(con: duckdb.DuckDBPyConnection) -> tuple[str, int]:
+    """The stamp of the counted set (the canonical games: their number and the XOR of their
+    hashes; and the files loaded) and the highest game number among them (``-1``: none). It
+    changes when a game is added, removed, becomes or stops being a copy, when what the
+    counts read of it changes, and when a file is loaded, replaced or removed (a replaced
+    file's games may come back under the same numbers).
 
     Example:
         >>> from pdnkit.store.db import connect
         >>> games_stamp(connect(":memory:"))
-        ('0:0', -1)
+        ('0:0:0', -1)
     """
-    cond = f"AND game_id <= {int(upto)}" if upto is not None else ""
-    n, h, last = con.execute(_stamp_sql(cond)).fetchall()[0]
-    return f"{int(n)}:{int(h)}", (-1 if last is None else int(last))
+    n, h, last = con.execute(_stamp_sql()).fetchall()[0]
+    files = files_stamp(con)[0]
+    return f"{int(n)}:{int(h)}:{files}", (-1 if last is None else int(last))
 
 
 def _stored(con: duckdb.DuckDBPyConnection) -> dict[str, object] | None:
@@ -148,59 +141,15 @@ def counts_current(con: duckdb.DuckDBPyConnection) -> bool:
     return stored is not None and stored.get("stamp") == games_stamp(con)[0]
 
 
-def _tree_rows(first: int | None) -> str:
-    """SQL: the ``tree_counts`` rows of the canonical games numbered ``first`` and up (every
-    one for ``None``), grouped."""
-    only = f"AND g.game_id >= {int(first)}" if first is not None else ""
-    e_only = f"WHERE game_id >= {int(first)}" if first is not None else ""
-    k = int(EARLY_PLIES)
-    return f"""
-        WITH g AS (SELECT g.game_id, g.variant, g.plies, {_OUTCOME} AS oc FROM games g
-                   WHERE g.duplicate_of IS NULL {only}),
-        e AS (SELECT game_id, ply, layout, black, full_bits(wm, wm_high) AS wm,
-                     full_bits(wk, wk_high) AS wk, full_bits(bm, bm_high) AS bm,
-                     full_bits(bk, bk_high) AS bk FROM early_positions {e_only}),
-        f AS (SELECT game_id, black, wm, wk, bm, bk, min(ply) AS ply FROM e GROUP BY ALL),
-        x AS (
-            SELECT g.variant, f.black, f.wm, f.wk, f.bm, f.bk, f.ply = {k} AS open,
-                   CASE WHEN f.ply < {k} THEN move_text(m.canonical, m.notation, m.origin,
-                        m.destination, m.captured) END AS move,
-                   CASE WHEN f.ply < {k} THEN m.side END AS side,
-                   a.black AS a_black, a.wm AS a_wm, a.wk AS a_wk, a.bm AS a_bm, a.bk AS a_bk,
-                   a.layout AS a_layout, g.game_id, g.plies, g.oc
-            FROM f JOIN g USING (game_id)
-            LEFT JOIN move_rows m ON m.game_id = f.game_id AND m.ply = f.ply + 1
-                 AND m.ply <= {k}
-            LEFT JOIN e a ON a.game_id = f.game_id AND a.ply = f.ply + 1
-                 AND m.game_id IS NOT NULL)
-        SELECT {_TREE_KEYS}, {_SUMS}, min(game_id) AS first_game FROM x GROUP BY ALL"""
-
-
-def _seq_rows(first: int | None) -> str:
-    """SQL: the ``opening_counts`` rows of the canonical games numbered ``first`` and up."""
-    only = f"AND g.game_id >= {int(first)}" if first is not None else ""
-    k = int(EARLY_PLIES)
-    return f"""
-        WITH g AS (SELECT g.game_id, g.variant, g.plies, coalesce(g.replayed_plies, 0) AS rp,
-                          {_OUTCOME} AS oc FROM games g
-                   WHERE g.duplicate_of IS NULL AND coalesce(g.start_is_initial, g.fen IS NULL)
-                     AND coalesce(g.replayed_plies, 0) >= 1 {only}),
-        s AS (SELECT m.game_id, list(coalesce(m.canonical, m.notation) ORDER BY m.ply) AS texts,
-                     list(m.ply ORDER BY m.ply) AS ps
-              FROM moves m JOIN g USING (game_id) WHERE m.ply <= {k} GROUP BY m.game_id),
-        n AS (SELECT unnest(range(1, {k + 1}))::INTEGER AS n),
-        x AS (SELECT g.variant, n.n, array_to_string(s.texts[1:n.n], ' ') AS opening,
-                     g.plies, g.oc
-              FROM s JOIN g USING (game_id) CROSS JOIN n
-              WHERE g.rp >= n.n AND len(list_filter(s.ps, lambda pdnkit_p: pdnkit_p <= n.n))
-                    = n.n)
-        SELECT variant, n AS plies, opening, {_SUMS} FROM x GROUP BY variant, n, opening"""
-
-
-def _record(con: duckdb.DuckDBPyConnection, stamp: str, last: int, kept: bool = True) -> None:
+def _record(con: duckdb.DuckDBPyConnection, stamp: str, last: int, kept: bool = True,
+            copies: str | None = None) -> None:
     con.execute("DELETE FROM pdnkit_meta WHERE key = ?", [COUNTS_META])
-    value = {"stamp": stamp, "last": last} if kept else {"stamp": stamp, "last": last,
-                                                         "kept": False}
+    value: dict[str, object] = {"stamp": stamp, "last": last}
+    if not kept:
+        value["kept"] = False
+    if copies is not None:
+        value["copies"] = copies
+        value["files"] = files_stamp(con)[1]
     con.execute("INSERT INTO pdnkit_meta VALUES (?, ?)", [COUNTS_META, json.dumps(value)])
 
 
@@ -221,37 +170,18 @@ def _not_kept(con: duckdb.DuckDBPyConnection, stamp: str, last: int) -> None:
         _record(con, stamp, last, kept=False)
 
 
-def _fill(con: duckdb.DuckDBPyConnection, first: int | None) -> None:
-    """The statements of a rebuild (``first`` None) or of adding the games numbered
-    ``first`` and up, inside the caller's transaction."""
-    if first is None:
-        con.execute("DELETE FROM tree_counts")
-        con.execute("DELETE FROM opening_counts")
-        con.execute(f"INSERT INTO tree_counts BY NAME {_tree_rows(None)}")
-        con.execute(f"INSERT INTO opening_counts BY NAME {_seq_rows(None)}")
-        return
-    for table, rows, keys, extra in (
-            ("tree_counts", _tree_rows(first), _TREE_KEYS, ", min(first_game) AS first_game"),
-            ("opening_counts", _seq_rows(first), _SEQ_KEYS, "")):
-        con.execute(f"CREATE TEMP TABLE _pdnkit_counts_new AS SELECT {keys}, {_ADDED}{extra} "
-                    f"FROM (SELECT * FROM {table} UNION ALL BY NAME ({rows})) GROUP BY ALL")
-        try:
-            con.execute(f"DELETE FROM {table}")
-            con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM temp._pdnkit_counts_new")
-        finally:
-            con.execute("DROP TABLE IF EXISTS temp._pdnkit_counts_new")
-
-
-def _in_transaction(con: duckdb.DuckDBPyConnection, first: int | None, stamp: str,
-                    last: int) -> None:
+def _rebuild(con: duckdb.DuckDBPyConnection, stamp: str, last: int) -> None:
+    """Count every canonical game again, part by part, in one transaction (a failure
+    midway leaves the counts as they were)."""
     with transaction(con):
-        _fill(con, first)
-        _record(con, stamp, last)
+        recount(con, keep=False)
+        _record(con, stamp, last, copies=keep_copies(con, last))
 
 
 def rebuild_counts(con: duckdb.DuckDBPyConnection) -> None:
-    """Count every canonical game again (``pdnkit upgrade``'s fill step), in one
-    transaction: a failure midway leaves the counts as they were.
+    """Count every canonical game again (``pdnkit upgrade``'s fill step), part by part of
+    :data:`pdnkit.store.countdelta.PART_GAMES` game numbers (the memory of a part, whatever
+    the games), in one transaction: a failure midway leaves the counts as they were.
 
     Example:
         >>> from pdnkit.store.db import connect
@@ -262,13 +192,15 @@ def rebuild_counts(con: duckdb.DuckDBPyConnection) -> None:
     if _too_few(con):
         _not_kept(con, stamp, last)
         return
-    _in_transaction(con, None, stamp, last)
+    _rebuild(con, stamp, last)
 
 
 def settle_counts(con: duckdb.DuckDBPyConnection) -> str:
     """Bring the kept counts up to date after a write (in a transaction of their own):
     ``'current'`` when they were, ``'added'`` when only games numbered above the last one
-    counted came (their counts are added), ``'rebuilt'`` otherwise; ``'small'`` when the
+    counted came (their counts are added), ``'moved'`` when games counted before became
+    copies or copies became canonical (their counts taken away or added, with the games
+    added), ``'rebuilt'`` when the change cannot be proven; ``'small'`` when the
     database holds fewer than :data:`KEEP_FROM` canonical games (no counts kept: the readers
     scan). A database without the tables (a lake) is left alone (``'none'``).
 
@@ -287,9 +219,29 @@ def settle_counts(con: duckdb.DuckDBPyConnection) -> str:
         _not_kept(con, stamp, last)
         return "small"
     before = stored.get("last") if stored is not None else None
-    if stored is not None and stored.get("kept", True) is True and isinstance(before, int) \
-            and games_stamp(con, before)[0] == stored.get("stamp"):
-        _in_transaction(con, before + 1, stamp, last)
-        return "added"
-    _in_transaction(con, None, stamp, last)
+    if stored is not None and stored.get("kept", True) is True and isinstance(before, int):
+        moved = _moved(con, stored, before, stamp, last)
+        if moved is not None:
+            return "moved" if moved else "added"
+    _rebuild(con, stamp, last)
     return "rebuilt"
+
+
+def _moved(con: duckdb.DuckDBPyConnection, stored: dict[str, object], before: int,
+           stamp: str, last: int) -> bool | None:
+    """The delta since the counts of ``stored`` (games up to ``before``), merged in a
+    transaction of its own and recorded when it can be proven: whether games counted before
+    changed (taken away or counted again); None when the counts must be rebuilt."""
+    then = stored.get("stamp")
+    if not isinstance(then, str):
+        return None
+    try:
+        with transaction(con):
+            staged = stage_moved(con, then, before, stored.get("copies"), stored.get("files"))
+            if staged is None:
+                return None
+            recount(con, keep=True)
+            _record(con, stamp, last, copies=keep_copies(con, last))
+    except CountsUnproven:
+        return None
+    return any(staged)
