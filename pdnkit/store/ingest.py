@@ -469,6 +469,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
         IMPORT_WORKER_COST,
         PARENT_SHARE,
         WORKER_COST,
+        could_pay,
         input_sizes,
         total_size,
         workers_can_pay,
@@ -476,15 +477,14 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     )
     from pdnkit.validation.jobs import Workers
 
-    if jobs > 1 and not worth_workers(input_sizes(files), jobs):
-        jobs = 1  # a few games: no workers
+    pure = workers_can_pay()  # (the pure core: its workers are handed game texts)
+    shares = ((PARENT_SHARE, WORKER_COST) if pure
+              else (IMPORT_PARENT_SHARE, IMPORT_WORKER_COST))  # what this process still does
+    if jobs > 1 and not (worth_workers(input_sizes(files), jobs) and could_pay(jobs, *shares)):
+        jobs = 1  # a few games, or too few cores for workers ever to pay: no workers
     pool = _worker_pool(jobs) if jobs > 1 and files else None
     try:
-        pure = workers_can_pay()  # (the pure core: its workers are handed game texts)
-        workers = None if pool is None else Workers(
-            jobs, total_size(files), pool,
-            parent_share=PARENT_SHARE if pure else IMPORT_PARENT_SHARE,
-            worker_cost=WORKER_COST if pure else IMPORT_WORKER_COST)
+        workers = None if pool is None else Workers(jobs, total_size(files), pool, *shares)
         if tables:
             _load_tables(db, tables, str(variant))
         _import_all(files, db, options, replace, progress, summary, workers)

@@ -52,10 +52,12 @@ PARENT_SHARE = 0.15
 #: an import on the compiled core, whose workers read, replay and make the rows Arrow
 #: (:class:`pdnkit.rows.packed.PackingBatch`), as shares of what a game costs one importing
 #: process (its CPU time, its DuckDB load included): what it still costs this process, which
-#: loads every game's rows into DuckDB and settles them, and what it costs a worker
-#: (``benchmarks/import_jobs.py``: 0.45-0.5 and 0.5-0.55 of ``--jobs 1``'s CPU)
-IMPORT_PARENT_SHARE = 0.5
-IMPORT_WORKER_COST = 0.55
+#: loads every game's rows into DuckDB, indexes and settles them, and what it costs a worker
+#: (``benchmarks/import_jobs.py``: 0.59-0.60 and 0.58-0.70 of ``--jobs 1``'s CPU). So on two
+#: cores an import's workers never pay (the DuckDB work left here is the bound); from three
+#: idle cores and ``--jobs 3`` they do
+IMPORT_PARENT_SHARE = 0.6
+IMPORT_WORKER_COST = 0.65
 #: what a game costs a worker, as a share of what it costs this process: the same reading
 #: and replay, and its results pickled to cross back (``benchmarks/jobs.py``: 1.1-1.2 for
 #: light reports of clean games)
@@ -137,7 +139,9 @@ def workers_pay(per_game: float, games_left: float | None, jobs: int, idle_cores
         >>> workers_pay(0.002, 5_000, 2, idle_cores=0.5)    # a second core, half busy
         False
         >>> imports = {"parent_share": IMPORT_PARENT_SHARE, "worker_cost": IMPORT_WORKER_COST}
-        >>> workers_pay(0.002, 5_000, 2, 1.0, **imports), workers_pay(0.002, 5_000, 2, 0.2, **imports)
+        >>> workers_pay(0.002, 5_000, 2, 1.0, **imports)   # an import, two idle cores
+        False
+        >>> workers_pay(0.002, 5_000, 4, 3.0, **imports), workers_pay(0.002, 5_000, 4, 1.0, **imports)
         (True, False)
     """
     if jobs <= 1:
@@ -150,6 +154,22 @@ def workers_pay(per_game: float, games_left: float | None, jobs: int, idle_cores
         return True
     serial = games_left * per_game
     return start_cost + serial * share < serial * MARGIN
+
+
+def could_pay(jobs: int, parent_share: float = PARENT_SHARE,
+              worker_cost: float = WORKER_COST) -> bool:
+    """Whether ``jobs`` workers could pay on this machine at best: every other core idle and
+    many games left (:func:`workers_pay`). A prior, before any pool is started: where it is
+    false (an import on two cores) no worker is ever started.
+
+    Example:
+        >>> could_pay(1)
+        False
+        >>> could_pay(2) == (default_jobs() > 1)
+        True
+    """
+    return workers_pay(1.0, None, jobs, float(default_jobs() - 1), 0.0, parent_share,
+                       worker_cost)
 
 
 def cpu_idle() -> tuple[float, float, int] | None:
@@ -330,8 +350,7 @@ def input_sizes(source: Source) -> Iterator[int | None]:
             yield None
 
 
-__all__ = ["CHECK_AFTER", "IMPORT_PARENT_SHARE", "IMPORT_WORKER_COST", "MARGIN", "PARALLEL_MIN_BYTES",
-           "PARENT_SHARE", "POOL_START",
-           "PROBE_GAMES", "PROBE_SECONDS", "PROBE_WARMUP", "WORKER_COST", "Probe", "cpu_idle",
-           "default_jobs", "input_sizes", "total_size", "worth_workers", "workers_can_pay",
-           "workers_pay"]
+__all__ = ["CHECK_AFTER", "IMPORT_PARENT_SHARE", "IMPORT_WORKER_COST", "MARGIN",
+           "PARALLEL_MIN_BYTES", "PARENT_SHARE", "POOL_START", "PROBE_GAMES", "PROBE_SECONDS",
+           "PROBE_WARMUP", "WORKER_COST", "Probe", "could_pay", "cpu_idle", "default_jobs",
+           "input_sizes", "total_size", "worth_workers", "workers_can_pay", "workers_pay"]
