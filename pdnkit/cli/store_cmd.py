@@ -56,7 +56,9 @@ def import_command(
                                   "this process loads them (on the compiled core each reads "
                                   "parts of a file's bytes and sends its rows back as Arrow): "
                                   "used only where they pay (a free core, a large input, "
-                                  "the first games' measured rate)."),
+                                  "the first games' measured rate; on the compiled core from "
+                                  "three cores: on two the database work left to this "
+                                  "process is the bound)."),
     replace: bool = typer.Option(False, "--replace",
                                  help="Reload files that are already in the database."),
     fmt: JsonFormat = None,
