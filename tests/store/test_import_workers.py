@@ -164,3 +164,19 @@ def test_a_failing_worker_hands_its_part_back(tmp_path: Path,
     pdnkit.import_files(files, two, jobs=2)
     assert count["parts"] and count["back"], count
     _same(one, two)
+
+
+@pytest.mark.slow
+def test_forced_workers_on_the_shared_real_files(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.shared import shared_path
+
+    files = sorted(shared_path("real").rglob("*.pdn"))
+    assert files
+    one, two = tmp_path / "one.duckdb", tmp_path / "two.duckdb"
+    pdnkit.import_files(files, one, jobs=1)
+    count = _forced(monkeypatch)
+    monkeypatch.setattr(jobs, "PACKED_SPAN_BYTES", 8192)
+    pdnkit.import_files(files, two, jobs=2)
+    assert count["parts"] >= len(files), count
+    _same(one, two)
