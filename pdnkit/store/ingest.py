@@ -12,8 +12,15 @@ other bytes (it was edited) replaces its older version (or, when that version is
 under another name, only stops being one of its paths). With ``jobs`` > 1 on the pure core,
 worker processes read, replay and build the rows (plain Python columns: no Arrow work in the
 workers); this process cuts the file into game texts, numbers the games and loads the rows. On
-the compiled core this process builds the rows faster than it could take them back from
-workers, so none is started. A worker that stops answering (stopped, hung) is killed after
+the compiled core a file goes to the workers in parts of its bytes, which they scan, replay and
+make into Arrow tables themselves (:class:`pdnkit.rows.packed.PackingBatch`); this process
+numbers the parts' games in file order and loads them. Either way whether the workers pay is
+the cost model's decision (:mod:`pdnkit.validation.costs`, on the first games' rate and the
+idle cores); where they do not, the import is this process's. On the compiled core this
+process's DuckDB work (the load, the index, the settling) is about 0.6 of a one-process
+import's CPU, so on two cores its workers never pay and no pool is started
+(:func:`pdnkit.validation.costs.could_pay`). A worker that stops answering
+(stopped, hung) is killed after
 :func:`pdnkit.validation.parts.stall_seconds` and its games are read here: the import never
 waits for ever, and loads what one process loads.
 
@@ -44,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 from pdnkit.errors import ArgumentError
 from pdnkit.rows.batch import ReportBatch
 from pdnkit.rows.load import load_batch
+from pdnkit.rows.packed import PackedBatch, PackingBatch
 from pdnkit.store import copies, steps
 from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_variants, opened
 from pdnkit.store.gamesquares import add_games
@@ -197,12 +205,20 @@ WORKER_GAMES = 200
 
 
 def _batches(path: Path, options: RunOptions, workers: Workers | None = None
-             ) -> Iterator[ReportBatch]:
+             ) -> Iterator[ReportBatch | PackedBatch]:
     """The row batches of ``path``, in file order, each up to :meth:`ReportBatch.full`
     (:func:`pdnkit.validation.run`: with ``workers``, once they pay, they read, replay and
-    build the rows, and this process gathers them)."""
+    build the rows, and this process gathers them; a batch a worker packed is handed on as
+    it came)."""
     merged: ReportBatch | None = None
-    for rows in run(path, options, ReportBatch, workers=workers, chunk_size=WORKER_GAMES):
+    for got in run(path, options, PackingBatch, workers=workers, chunk_size=WORKER_GAMES):
+        rows: ReportBatch | PackedBatch = got
+        if isinstance(rows, PackedBatch):
+            if merged is not None:
+                yield merged
+                merged = None
+            yield rows
+            continue
         if merged is None:
             merged = rows
         else:
@@ -219,7 +235,8 @@ class FileFault(Exception):
     is reported failed and the import goes on with the next one."""
 
 
-def _guarded(batches: Iterator[ReportBatch]) -> Iterator[ReportBatch]:
+def _guarded(batches: Iterator[ReportBatch | PackedBatch]
+             ) -> Iterator[ReportBatch | PackedBatch]:
     """``batches``, a fault while producing them (not an I/O or decoding error, which
     the caller reports as they are) raised as :class:`FileFault`; faults of the loader
     itself (the database) are not caught here."""
@@ -282,7 +299,7 @@ class _Writer:
         if self.error is not None:
             raise self.error
 
-    def put(self, batch: ReportBatch, game_offset: int) -> None:
+    def put(self, batch: ReportBatch | PackedBatch, game_offset: int) -> None:
         """Queue ``batch`` (its games numbered from ``game_offset``); blocks while
         :data:`WRITE_QUEUE` batches are waiting."""
         self._check()
@@ -404,7 +421,8 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     ``paths`` are files or folders (every ``*.pdn`` below a folder); ``db`` a database path
     (default ``pdnkit.duckdb`` here) or an open connection; ``variant``/``edition`` apply to
     games whose tags do not name one; ``jobs`` worker processes parse and replay while this
-    process writes (on the pure core: see the module's doc); ``replace`` reloads files already present; ``progress`` shows a progress
+    process writes, where the cost model finds they pay (see the module's doc); ``replace``
+    reloads files already present; ``progress`` shows a progress
     bar (files, games, games/s) on a terminal; ``encoding`` (a codec name) skips encoding
     detection; ``irregular`` (``"stand"`` or ``"stop"``) as for
     :func:`pdnkit.validation.replay`. ``-`` (standard input), a FIFO or ``/dev/stdin`` is read once into a temporary
@@ -449,14 +467,27 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     # pyarrow and pandas nor started a thread: lean workers (less memory), no fork of a
     # multi-threaded process, and one pool for every file of the import; whether they are
     # used is decided once, on the measured rate of the first games (validation.costs.Probe)
-    from pdnkit.validation.costs import input_sizes, total_size, workers_can_pay, worth_workers
+    from pdnkit.validation.costs import (
+        IMPORT_PARENT_SHARE,
+        IMPORT_WORKER_COST,
+        PARENT_SHARE,
+        WORKER_COST,
+        could_pay,
+        input_sizes,
+        total_size,
+        workers_can_pay,
+        worth_workers,
+    )
     from pdnkit.validation.jobs import Workers
 
-    if jobs > 1 and not (workers_can_pay() and worth_workers(input_sizes(files), jobs)):
-        jobs = 1  # a few games, or the compiled core (its rows are built here): no workers
+    pure = workers_can_pay()  # (the pure core: its workers are handed game texts)
+    shares = ((PARENT_SHARE, WORKER_COST) if pure
+              else (IMPORT_PARENT_SHARE, IMPORT_WORKER_COST))  # what this process still does
+    if jobs > 1 and not (worth_workers(input_sizes(files), jobs) and could_pay(jobs, *shares)):
+        jobs = 1  # a few games, or too few cores for workers ever to pay: no workers
     pool = _worker_pool(jobs) if jobs > 1 and files else None
     try:
-        workers = None if pool is None else Workers(jobs, total_size(files), pool)
+        workers = None if pool is None else Workers(jobs, total_size(files), pool, *shares)
         if tables:
             _load_tables(db, tables, str(variant))
         _import_all(files, db, options, replace, progress, summary, workers)
@@ -628,8 +659,10 @@ def _total_size(files: list[Path]) -> int:
     return sum(_size(p) for p in files)
 
 
-def _text_size(batch: ReportBatch) -> int:
+def _text_size(batch: ReportBatch | PackedBatch) -> int:
     """About the bytes of the file a batch's games took: the length of their texts."""
+    if isinstance(batch, PackedBatch):
+        return batch.text_chars
     return sum(len(t) for t in batch.games["raw_pdn"] if t)
 
 

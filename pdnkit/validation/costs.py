@@ -49,6 +49,15 @@ CHECK_AFTER = 0.5
 #: the share of the serial cost a game still costs this process when workers replay it
 #: (cutting the text, sending it, taking the results back in order)
 PARENT_SHARE = 0.15
+#: an import on the compiled core, whose workers read, replay and make the rows Arrow
+#: (:class:`pdnkit.rows.packed.PackingBatch`), as shares of what a game costs one importing
+#: process (its CPU time, its DuckDB load included): what it still costs this process, which
+#: loads every game's rows into DuckDB, indexes and settles them, and what it costs a worker
+#: (``benchmarks/import_jobs.py``: 0.59-0.60 and 0.58-0.70 of ``--jobs 1``'s CPU). So on two
+#: cores an import's workers never pay (the DuckDB work left here is the bound); from three
+#: idle cores and ``--jobs 3`` they do
+IMPORT_PARENT_SHARE = 0.6
+IMPORT_WORKER_COST = 0.65
 #: what a game costs a worker, as a share of what it costs this process: the same reading
 #: and replay, and its results pickled to cross back (``benchmarks/jobs.py``: 1.1-1.2 for
 #: light reports of clean games)
@@ -106,15 +115,18 @@ def worth_workers(sizes: Iterable[int | None], jobs: int,
 
 
 def workers_pay(per_game: float, games_left: float | None, jobs: int, idle_cores: float,
-                start_cost: float = 0.0) -> bool:
+                start_cost: float = 0.0, parent_share: float = PARENT_SHARE,
+                worker_cost: float = WORKER_COST) -> bool:
     """Whether ``jobs`` worker processes finish ``games_left`` games (``None``: unknown, a
     stream) sooner than this process, which replays one in ``per_game`` seconds, while
     ``idle_cores`` cores are left idle beside it; ``start_cost``: seconds to start them.
 
     The workers get this process's core and the idle ones (at most ``jobs``); without a
     second core they only share this one, and never pay. A game costs a worker
-    :data:`WORKER_COST` times what it costs this process, and this process still spends
-    :data:`PARENT_SHARE` of that on each (taking it back in order); they must win by
+    ``worker_cost`` times what it costs this process, and this process still spends
+    ``parent_share`` of that on each (:data:`WORKER_COST` and :data:`PARENT_SHARE`: taking
+    it back in order; :data:`IMPORT_WORKER_COST` and :data:`IMPORT_PARENT_SHARE` for an
+    import, whose parent loads it too); they must win by
     :data:`MARGIN`. So on two cores workers pay only where most of the second one is idle.
 
     Example:
@@ -126,17 +138,38 @@ def workers_pay(per_game: float, games_left: float | None, jobs: int, idle_cores
         False
         >>> workers_pay(0.002, 5_000, 2, idle_cores=0.5)    # a second core, half busy
         False
+        >>> imports = {"parent_share": IMPORT_PARENT_SHARE, "worker_cost": IMPORT_WORKER_COST}
+        >>> workers_pay(0.002, 5_000, 2, 1.0, **imports)   # an import, two idle cores
+        False
+        >>> workers_pay(0.002, 5_000, 4, 3.0, **imports), workers_pay(0.002, 5_000, 4, 1.0, **imports)
+        (True, False)
     """
     if jobs <= 1:
         return False
     cores = min(float(jobs), 1.0 + max(0.0, idle_cores))
-    share = WORKER_COST / cores + PARENT_SHARE  # of the serial time, a game at a time
+    share = worker_cost / cores + parent_share  # of the serial time, a game at a time
     if share >= MARGIN:  # one core (or two, the second mostly busy): never faster
         return False
     if games_left is None:
         return True
     serial = games_left * per_game
     return start_cost + serial * share < serial * MARGIN
+
+
+def could_pay(jobs: int, parent_share: float = PARENT_SHARE,
+              worker_cost: float = WORKER_COST) -> bool:
+    """Whether ``jobs`` workers could pay on this machine at best: every other core idle and
+    many games left (:func:`workers_pay`). A prior, before any pool is started: where it is
+    false (an import on two cores) no worker is ever started.
+
+    Example:
+        >>> could_pay(1)
+        False
+        >>> could_pay(2) == (default_jobs() > 1)
+        True
+    """
+    return workers_pay(1.0, None, jobs, float(default_jobs() - 1), 0.0, parent_share,
+                       worker_cost)
 
 
 def cpu_idle() -> tuple[float, float, int] | None:
@@ -180,7 +213,9 @@ class Probe:
     :data:`PROBE_GAMES` timed (with the cores left idle meanwhile, :meth:`timed`), and
     :func:`workers_pay` judges the games left, estimated from the bytes of input left
     (``total``: the run's known input size in bytes, ``None`` for a stream). ``started``:
-    whether the pool already exists (no start cost).
+    whether the pool already exists (no start cost); ``parent_share`` and ``worker_cost``:
+    what a game still costs this process when a worker replays it, and what it costs the
+    worker (:func:`workers_pay`).
 
     Example:
         >>> probe = Probe(2, total=None, started=True)
@@ -188,8 +223,12 @@ class Probe:
         (False, None)
     """
 
-    def __init__(self, jobs: int, total: int | None, started: bool) -> None:
+    def __init__(self, jobs: int, total: int | None, started: bool,
+                 parent_share: float = PARENT_SHARE, worker_cost: float = WORKER_COST
+                 ) -> None:
         self.jobs = jobs
+        self.parent_share = parent_share
+        self.worker_cost = worker_cost
         self.total = total
         self.started = started
         self.chars = 0  # characters of game text read so far
@@ -257,7 +296,8 @@ class Probe:
         if idle0 is None or idle1 is None or idle1[1] - idle0[1] < 2:
             return
         share = (idle1[0] - idle0[0]) / (idle1[1] - idle0[1])
-        if not workers_pay(1.0, None, self.jobs, share * idle1[2]):
+        if not workers_pay(1.0, None, self.jobs, share * idle1[2],
+                           parent_share=self.parent_share, worker_cost=self.worker_cost):
             self.use_workers = False
 
     def decide(self, seconds: float, games: int, chars: int,
@@ -275,7 +315,8 @@ class Probe:
         if self.total is not None:
             left = max(0, self.total - self.chars) / max(1.0, chars / games)
         return workers_pay(seconds / games, left, self.jobs, idle,
-                           0.0 if self.started else POOL_START)
+                           0.0 if self.started else POOL_START, self.parent_share,
+                           self.worker_cost)
 
 
 def total_size(source: Source) -> int | None:
@@ -309,7 +350,7 @@ def input_sizes(source: Source) -> Iterator[int | None]:
             yield None
 
 
-__all__ = ["CHECK_AFTER", "MARGIN", "PARALLEL_MIN_BYTES", "PARENT_SHARE", "POOL_START",
-           "PROBE_GAMES", "PROBE_SECONDS", "PROBE_WARMUP", "WORKER_COST", "Probe", "cpu_idle",
-           "default_jobs", "input_sizes", "total_size", "worth_workers", "workers_can_pay",
-           "workers_pay"]
+__all__ = ["CHECK_AFTER", "IMPORT_PARENT_SHARE", "IMPORT_WORKER_COST", "MARGIN",
+           "PARALLEL_MIN_BYTES", "PARENT_SHARE", "POOL_START", "PROBE_GAMES", "PROBE_SECONDS",
+           "PROBE_WARMUP", "WORKER_COST", "Probe", "could_pay", "cpu_idle", "default_jobs",
+           "input_sizes", "total_size", "worth_workers", "workers_can_pay", "workers_pay"]

@@ -47,7 +47,15 @@ from pdnkit.validation import costs
 from pdnkit.validation.collect import Reports, Rows, RowsT, batched, renumber
 from pdnkit.validation.costs import Probe
 from pdnkit.validation.inputs import Source, is_record, iter_sources
-from pdnkit.validation.parts import FileOrder, Part, WorkContext, deliver, fill, span_records
+from pdnkit.validation.parts import (
+    FileOrder,
+    Part,
+    WorkContext,
+    deliver,
+    fill,
+    packs,
+    span_records,
+)
 from pdnkit.validation.pipeline import failed_report, file_guess_of, replay_with
 from pdnkit.validation.report import GameReport
 from pdnkit.validation.runoptions import RunOptions
@@ -126,12 +134,18 @@ BATCH_CHARS = 64_000
 PROBE_SPANS = (32_768,) * 12
 #: the bytes of a part of a file a worker reads and replays (about 140 games)
 SPAN_BYTES = 131_072
+#: the same for rows a worker sends back packed (an import's: about 1,100 games, a row
+#: batch's worth, so the parent's loads stay as few as one process makes)
+PACKED_SPAN_BYTES = 1_048_576
 
 
-def file_parts(src: object, options: RunOptions) -> list[FileSpan] | None:
+def file_parts(src: object, options: RunOptions, size: int | None = None
+               ) -> list[FileSpan] | None:
     """``src`` cut into parts of its bytes for workers on the compiled core
-    (:func:`pdnkit.pdn.fast.file_spans`), or ``None``: not a regular file, not plain UTF-8,
-    or the pure core (whose workers are handed game texts).
+    (:func:`pdnkit.pdn.fast.file_spans`: the probe's parts, then ``size`` bytes each,
+    :data:`SPAN_BYTES` unless given), or
+    ``None``: not a regular file, not plain UTF-8, or the pure core (whose workers are
+    handed game texts).
 
     Example:
         >>> file_parts("1. 32-28 *", RunOptions()) is None
@@ -144,7 +158,8 @@ def file_parts(src: object, options: RunOptions) -> list[FileSpan] | None:
         return None
     from pdnkit.pdn.fast import file_spans
 
-    return file_spans(src, PROBE_SPANS, SPAN_BYTES, options.encoding)
+    return file_spans(src, PROBE_SPANS, SPAN_BYTES if size is None else size,
+                      options.encoding)
 
 
 def _probe_batch(probe: Probe, batch: Batch, ctx: WorkContext[RowsT]) -> Part[RowsT]:
@@ -183,7 +198,9 @@ class Workers:
     """Up to ``jobs`` worker processes for one run (or one import of many files): the
     :class:`Probe` decides once, on the first games, whether they pay, and the pool is
     ``pool`` (started by the caller, not closed here) or started then and closed with
-    :meth:`close`. ``total``: the bytes of input of the whole run (``None``: unknown).
+    :meth:`close`. ``total``: the bytes of input of the whole run (``None``: unknown);
+    ``parent_share`` and ``worker_cost``: what a game still costs this process when a worker
+    replays it, and what it costs the worker (:func:`~pdnkit.validation.costs.workers_pay`).
 
     Example:
         >>> with Workers(2, total=10) as w:
@@ -191,11 +208,14 @@ class Workers:
         (2, None, True)
     """
 
-    def __init__(self, jobs: int, total: int | None, pool: Executor | None = None) -> None:
+    def __init__(self, jobs: int, total: int | None, pool: Executor | None = None,
+                 parent_share: float = costs.PARENT_SHARE,
+                 worker_cost: float = costs.WORKER_COST) -> None:
         self.jobs = jobs
         self.pool = pool
         self.own = pool is None
-        self.probe = Probe(jobs, total, started=pool is not None)
+        self.probe = Probe(jobs, total, started=pool is not None, parent_share=parent_share,
+                           worker_cost=worker_cost)
 
     def executor(self) -> Executor:
         """The pool, started now if it is not yet (its workers die with this process)."""
@@ -352,6 +372,8 @@ def parallel_rows(source: Source, options: RunOptions, rows: Callable[[], RowsT]
         spans = None
         if workers.probe.use_workers is not False and _travel_light(rows):
             spans = file_parts(src, options)
+        elif workers.probe.use_workers is not False and packs(rows):
+            spans = file_parts(src, options, PACKED_SPAN_BYTES)
         if spans is None:
             yield from _streamed(src, options, rows, file_guess)
             continue
@@ -399,7 +421,9 @@ def _travel_light(rows: Callable[[], Rows]) -> bool:
     of one) that says so with a true ``TRAVELS_LIGHT`` (``validate``'s rendered output,
     :class:`pdnkit.lean.digest.Digest`). Database rows, built per ply, cost it more to take
     back than to build: an import of 20,000 games took 50 s in one process and 128 s with
-    two workers handed parts of the file, so on the compiled core they are built here.
+    two workers handed parts of the file, so on the compiled core they are built here,
+    unless they are rows that cross packed (:func:`~pdnkit.validation.parts.packs`: Arrow
+    made in the worker, an import's).
 
     Example:
         >>> _travel_light(Reports), _travel_light(partial(Reports)), _travel_light(list)
@@ -427,6 +451,10 @@ def _spans(spans: list[FileSpan], ctx: WorkContext[RowsT], workers: Workers
     order = FileOrder(ctx.file, ctx.rows)
     try:
         for part in _span_parts(spans, ctx, workers):
+            if part.span is not None and order.stray:  # (its first game is in its rows)
+                for again in _span_here(part.span, ctx):
+                    yield from order.take(again)
+                continue
             yield from order.take(part)
     except Exception:  # noqa: BLE001 - one bad part never stops a file
         yield from order.flush()

@@ -71,6 +71,9 @@ class Part(Generic[RowsT]):
     lead: list[Finding | GameReport] = field(default_factory=list)
     rows: RowsT | None = None
     trailing: list[Finding] = field(default_factory=list)
+    #: a part whose first game is in ``rows`` too (rows that pack, :func:`packs`): its
+    #: bytes, read again in this process should stray text before it need attaching
+    span: FileSpan | None = None
 
     def games(self) -> int:
         """The games of this part."""
@@ -78,20 +81,34 @@ class Part(Generic[RowsT]):
             self.rows.games_count if self.rows is not None else 0)
 
 
+def packs(rows: Callable[[], object]) -> bool:
+    """Whether rows of the kind ``rows`` make are sent back packed by a worker that reads a
+    part of a file's bytes: a class with a ``packed`` method
+    (:class:`pdnkit.rows.packed.PackingBatch`: an import's rows, made Arrow in the worker).
+    Such a part's games all go into its rows, its first included (:func:`span_work`).
+
+    Example:
+        >>> packs(Reports), packs(list)
+        (False, False)
+    """
+    return isinstance(rows, type) and callable(getattr(rows, "packed", None))
+
+
 def fill(items: Iterable[GameRecord | GameReport | list[Finding]], ctx: WorkContext[RowsT],
-         here: bool = False) -> Part[RowsT]:
+         here: bool = False, head_in_rows: bool = False) -> Part[RowsT]:
     """The part of a batch's games ``items`` (records to replay, reports of games that could
     not be read, findings of stray text): the first game is replayed in full and comes back
     as a report (numbered -1: the parent numbers it); the others fill one ``ctx.rows``
     (numbered from 0), compact where the options ask it and the rows are not reports
     themselves (which travel in full). ``here``: the part stays in this process, so nothing
-    is computed for a crossing."""
+    is computed for a crossing. ``head_in_rows``: the first game goes into the rows too,
+    compact as the others (stray text before it attached to it here)."""
     part: Part[RowsT] = Part()
     rows = ctx.rows()
     compact = ctx.options.compact and not isinstance(rows, Reports)
     rest = ctx.options.but(compact=compact)
     first = rest if here else ctx.options.but(compact=False)  # a report that travels: full
-    head = True  # the batch's first game is still to come
+    head = not head_in_rows  # the batch's first game is still to come
     added = False  # a report went into ``rows`` (a file-level one holds findings, no game)
     waiting: list[Finding] = []  # stray text's findings, for the next game of the batch
     for got in items:
@@ -121,10 +138,17 @@ def span_work(span: FileSpan, ctx: WorkContext[RowsT]) -> Part[RowsT]:
     """Read and replay one part of a file in a worker: its bytes scanned by the compiled
     lane (:func:`pdnkit.pdn.fast.span_chunks`), its games read as the whole file reads
     them (:func:`pdnkit.pdn.reader.read_chunks`), the part built as :func:`fill` builds it;
-    stray text after its last game goes to the next part's first game."""
+    stray text after its last game goes to the next part's first game. Rows that pack
+    (:func:`packs`) take every game of the part, its first included, and come back packed
+    (:class:`pdnkit.rows.packed.PackedBatch`); the part keeps its span."""
     left: list[Finding] = []
-    part = fill(span_records(span, ctx, left), ctx)
+    packing = packs(ctx.rows)
+    part = fill(span_records(span, ctx, left), ctx, head_in_rows=packing)
     part.trailing.extend(left)
+    if packing:
+        part.span = span
+        if part.rows is not None:
+            part.rows = part.rows.packed()  # type: ignore[attr-defined]
     return part
 
 
@@ -362,5 +386,5 @@ class FileOrder(Generic[RowsT]):
 
 
 __all__ = ["STALL_ENV", "STALL_SECONDS", "WORKER_GC_THRESHOLD", "FileOrder", "Part", "WorkContext",
-           "deliver", "fill", "gc_threshold", "span_records", "span_work", "stall_seconds",
-           "worker_start"]
+           "deliver", "fill", "gc_threshold", "packs", "span_records", "span_work",
+           "stall_seconds", "worker_start"]

@@ -143,23 +143,33 @@ def test_validate_jobs_with_a_stopped_worker_ends_as_jobs_1(tmp_path: Path) -> N
     assert all(_state(pid) in (None, "Z") for pid in stopped), "the stopped worker was left behind"
 
 
-def test_the_compiled_core_starts_no_worker_for_an_import(
+def test_an_import_starts_its_pool_only_where_workers_could_pay(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An import builds its rows in this process on the compiled core (workers would cost
-    more to take them back): ``--jobs 2`` starts no pool there, and one on the pure core."""
+    """``import --jobs 2`` starts no pool for a few games (below ``PARALLEL_MIN_BYTES``), nor
+    where workers could not pay with every other core idle (``costs.could_pay``: an import
+    on the compiled core on two cores, whose parent's DuckDB work is the bound), and one
+    for a large input where they could, on either core (on the compiled core they read
+    parts of the file and send their rows back as Arrow)."""
     from pdnkit.store import import_files
     from pdnkit.validation import costs
     from tests.pools import started_pools
 
     src = _collection(tmp_path)
+    small = tmp_path / "small.pdn"
+    small.write_text(GAME_A + GAME_B, encoding="utf-8")
     started = started_pools(monkeypatch)
+    monkeypatch.setattr(costs, "workers_pay", lambda *a, **k: False)
+    assert import_files([small], db=tmp_path / "s.duckdb", jobs=2).games == 2
+    assert started == []
     monkeypatch.setattr(costs, "workers_can_pay", lambda: False)  # the compiled core
     assert import_files([src], db=tmp_path / "a.duckdb", jobs=2).games == 6000
-    assert started == []
-    monkeypatch.setattr(costs, "workers_can_pay", lambda: True)  # the pure core
-    monkeypatch.setattr(costs, "workers_pay", lambda *a, **k: False)
+    assert started == []  # (they could not pay)
+    monkeypatch.setattr(costs, "could_pay", lambda *a, **k: True)
     assert import_files([src], db=tmp_path / "b.duckdb", jobs=2).games == 6000
     assert started == [2]
+    monkeypatch.setattr(costs, "workers_can_pay", lambda: True)  # the pure core
+    assert import_files([src], db=tmp_path / "c.duckdb", jobs=2).games == 6000
+    assert started == [2, 2]
 
 
 @linux
