@@ -3,10 +3,10 @@ the compiled core replays whole and that no check could find fault with prints i
 without loading the validator (its report, pipeline and record modules).
 
 A game is taken here only when nothing about it could give a finding, and each condition is
-a plain fact of its text: the file is printable ASCII with ``\\n`` or ``\\r\\n`` line ends
-(the validator's reader reads both as one) and no ``\\`` or ``&`` (nothing to decode,
-unescape or flag as read); the core's scanner reads every game whole (tag lines, plain
-movetext, a standard result); a game's tags are each once (names compared in any case), its
+a plain fact of its text: the file is printable ASCII, or UTF-8 of printable characters
+(with or without a byte order mark), with ``\\n`` or ``\\r\\n`` line ends (the validator's
+reader reads both as one) and no ``\\`` or ``&`` (nothing to unescape or flag as read); the
+core's scanner reads every game whole (tag lines, plain movetext, a standard result); a game's tags are each once (names compared in any case), its
 ``GameType`` one of :data:`~pdnkit.lean.startdata.STARTS` (every variant the core replays
 whose end the verdict can judge: :func:`pdnkit.lean.startgen.left_out`), and the only tags
 the validator reads (:data:`~pdnkit.lean.startdata.READ_TAGS`) are the Seven Tag Roster's,
@@ -47,8 +47,14 @@ if TYPE_CHECKING:
 
 #: the tags a game taken here may have (the Seven Tag Roster and GameType)
 TAGS = frozenset({"Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"})
-#: the bytes a file taken here may hold: printable ASCII and the line feed
+#: the bytes a file taken here may hold: printable ASCII and the line feed (and, in UTF-8
+#: text, the bytes of characters beyond ASCII)
 _PLAIN = bytes(range(0x20, 0x7F)) + b"\n"
+_HIGH = bytes(range(0x80, 0x100))
+#: UTF-8 of the characters beyond ASCII the verdict leaves to the validator: the C1
+#: controls (U+0080-U+009F: \xc2 then \x80-\x9f), the line and paragraph separators
+#: and the byte order mark inside the text
+_ODD = (b"\xe2\x80\xa8", b"\xe2\x80\xa9", b"\xef\xbb\xbf")
 #: the compiled scanner's statuses: a game it leaves to the Python reader, the end of its
 #: input (src/scan.h)
 _SCAN_UNUSUAL, _SCAN_END = 1, 3
@@ -108,6 +114,8 @@ def _date_ok(value: str | None) -> bool:
     ``tests/validate/test_verdict_edges.py`` holds every one taken to
     :func:`pdnkit.pdn.dates.parse_date`."""
     text = (value or "").strip()
+    if not text.isascii():
+        return False
     if text in ("", "????.??.??"):
         return True
     if len(text) in (4, 5) and text[:4].isdigit():
@@ -291,7 +299,7 @@ def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
     if v is None or read is None or n < 1 or not _date_ok(values.get("date")):
         return None
     plies = values.get("plycount", "").strip()
-    if plies.isdigit() and int(plies) != n:  # (plycount-mismatch; a PlyCount not a number
+    if not plies.isascii() or (plies.isdigit() and int(plies) != n):  # (plycount-mismatch; a PlyCount not a number
         return None  # is none)
     got = v.run(text[start:end], body - start, n)
     if got is None:
@@ -318,11 +326,31 @@ def _file_text(path: str) -> str | None:
             data = f.read()
     except OSError:
         return None
+    if data.startswith(b"\xef\xbb\xbf"):  # (a UTF-8 byte order mark: no text, no finding)
+        data = data[3:]
     if b"\r" in data:  # CR LF line ends: the validator's reader reads them as LF
         data = data.replace(b"\r\n", b"\n")
-    if not data or data.translate(None, _PLAIN) or b"\\" in data or b"&" in data:
+    if not data or b"\\" in data or b"&" in data:
         return None
-    return data.decode("ascii")
+    if data.isascii():
+        return None if data.translate(None, _PLAIN) else data.decode("ascii")
+    return _utf8(data)
+
+
+def _utf8(data: bytes) -> str | None:
+    """The text of ``data`` where it is UTF-8 (the validator's reader decides so, with no
+    finding: :func:`pdnkit.pdn.decode.decide`) of printable characters and line feeds."""
+    if data.translate(None, _PLAIN + _HIGH) or any(odd in data for odd in _ODD):
+        return None
+    at = data.find(b"\xc2")
+    while at >= 0:
+        if 0x80 <= data[at + 1] <= 0x9F:
+            return None
+        at = data.find(b"\xc2", at + 1)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _file_games(path: str, core: Core, variants: dict[int, _Variant | None],

@@ -56,19 +56,26 @@ def _outputs(paths: list[Path], fmt: str, tmp: Path, monkeypatch: pytest.MonkeyP
     blotted out; ``None`` where the verdict leaves them."""
     from pdnkit.lean.validate import Call, Display, run
 
-    stream = io.StringIO()
-    if render([str(p) for p in paths], fmt, stream) is None:
+    def stream() -> io.TextIOWrapper:  # (a stream with an encoding: plain tables print)
+        return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="")
+
+    mine = stream()
+    if render([str(p) for p in paths], fmt, mine) is None:
         return None
     eg = tmp / "egdb"
     eg.mkdir(exist_ok=True)
     (eg / "README").write_text("", encoding="utf-8")
     with monkeypatch.context() as m:
         m.setenv("PDNKIT_EGDB", str(eg))
-        other = io.StringIO()
+        other = stream()
         call = Call(None, None, 1, "auto", False, None, None, None, "stand")
         run(list(paths), call, Display(fmt, True, False, other, False))
-    return tuple(re.sub(r"[ ─━]+", " ", _TIME.sub("T", s.getvalue()))  # type: ignore[return-value]
-                 for s in (stream, other))
+    texts = []
+    for s in (mine, other):
+        s.flush()
+        texts.append(re.sub(r"[ ─━]+", " ", _TIME.sub("T", s.buffer.getvalue()  # type: ignore[attr-defined]
+                                                        .decode("utf-8"))))
+    return texts[0], texts[1]
 
 
 def _random_game(rules_name: str, gametype: int, rng: random.Random) -> str:
@@ -155,8 +162,13 @@ _EDGES = [
     lambda g, r: re.sub(r'\[Result "[^"]*"\]', '[Result "*"]', g),
     lambda g, r: g.replace("[Event ", f'[{r.choice(("Annotator", "ECO", "Opening", "UTCTime", "Termination", "TimeControl", "WhiteElo", "Event", "EVENT", "Site", "PlyCount", "SetUp", "Variant", "P1", "Bianco"))} "x"]\n[Event ', 1),
     lambda g, r: g.replace("[Event ", f'[PlyCount "{len(re.findall(r"[0-9]+[-x:][0-9]", g)) + r.choice((0, 0, 1, -1))}"]\n[Event ', 1),
+    lambda g, r: re.sub(r'\[White "[^"]*"\]', f'[White "{r.choice(_NAMES)}"]', g),
     lambda g, r: g,
 ]
+
+#: player names beyond ASCII: accents, Cyrillic, a C1 control, a line separator, a wide
+#: character, a mark that combines
+_NAMES = ("Müller", "Đorđe", "Фёдор", "A\x85B", "A\u2028B", "李", "e\u0301", "Ω ", " ")
 
 
 def _real_games(path: Path) -> list[str]:
@@ -191,16 +203,18 @@ def test_seeded_mutations_of_real_files(tmp_path: Path,
             g = re.sub(r'\[(FEN|Setup|SetUp) "[^"]*"\]\n', "", g)
             mutated.append(rng.choice(_EDGES)(rng.choice(_EDGES)(g, rng), rng))
         out = tmp_path / f"{path.parent.name}-{path.stem}.pdn"
-        out.write_bytes("\n".join(mutated).encode("utf-8"))
+        encoding = rng.choice(("utf-8", "utf-8", "utf-8", "cp1252"))
+        bom = "\ufeff" if encoding == "utf-8" and rng.random() < 0.3 else ""
+        out.write_bytes((bom + "\n".join(mutated)).encode(encoding, "replace"))
         taken += _check(out)
         for k in range(0, len(mutated), 4):
             part = tmp_path / f"part{k}.pdn"
-            part.write_bytes("\n".join(mutated[k:k + 2]).encode("utf-8"))
+            part.write_bytes((bom + "\n".join(mutated[k:k + 2])).encode(encoding, "replace"))
             for fmt in ("text", "jsonl"):
                 got = _outputs([part], fmt, tmp_path, monkeypatch)
                 if got is not None:
                     whole += 1
-                    assert got[0] == got[1], (part.read_text(encoding="utf-8"), fmt)
+                    assert got[0] == got[1], (part.read_bytes(), fmt)
     assert taken > 0 and whole > 0
 
 
@@ -236,3 +250,23 @@ def test_dates_taken_are_dates_to_the_validator() -> None:
     assert taken > 1000
     for text in _DATES:
         assert _date_ok(text) == parse_date(text.strip() or None)[2], text
+
+
+@pytest.mark.parametrize("head,ends,encoding,taken", [
+    ("\ufeff", "\r\n", "utf-8", True), ("", "\n", "utf-8", True),
+    ("", "\n", "cp1252", False), ("", "\r", "utf-8", False)])
+def test_text_beyond_ascii_and_line_ends(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         head: str, ends: str, encoding: str,
+                                         taken: bool) -> None:
+    """UTF-8 (with or without a byte order mark) and CR LF line ends are taken, with the
+    validator's output; a legacy encoding (``encoding-fallback``) and CR alone are left."""
+    game = ('[Event "Ü"]\n[White "Müller"]\n[Black "Đorđe"]\n[Result "1-0"]\n'
+            '[GameType "20"]\n\n1. 32-28 19-23 1-0\n')
+    path = tmp_path / "u.pdn"
+    path.write_bytes((head + (game + "\n" + game).replace("\n", ends)).encode(encoding,
+                                                                             "replace"))
+    for fmt in ("text", "jsonl"):
+        got = _outputs([path], fmt, tmp_path, monkeypatch)
+        assert (got is not None) == taken
+        assert got is None or got[0] == got[1]
+        assert got is None or ("plies replayed" in got[0]) == (fmt == "text")
