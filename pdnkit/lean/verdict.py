@@ -6,22 +6,23 @@ A game is taken here only when nothing about it could give a finding, and each c
 a plain fact of its text: the file is printable ASCII, or UTF-8 of printable characters
 (with or without a byte order mark), with ``\\n`` or ``\\r\\n`` line ends (the validator's
 reader reads both as one) and no ``\\`` or ``&`` (nothing to unescape or flag as read); the
-core's scanner reads every game whole (tag lines, plain movetext, a standard result); a game's tags are each once (names compared in any case), its
-``GameType`` one of :data:`~pdnkit.lean.startdata.STARTS` (every variant the core replays
-whose end the verdict can judge: :func:`pdnkit.lean.startgen.left_out`), and the only tags
-the validator reads (:data:`~pdnkit.lean.startdata.READ_TAGS`) are the Seven Tag Roster's,
-``GameType`` and a ``PlyCount`` that counts the moves; a ``Date`` is blank or of a shape
-:func:`_date_ok` knows to be a date; the ``Result`` tag, where there is one, and the result
-after the moves are tokens of the variant's table that do not disagree (``*`` on one side
-leaves the other); the core replays every move as written, with its move numbers, and
-reaches no draw rule the game ignores; where the side to move has no move the result names
-the winner the rules name in its one reading, and a draw leaves the side to move a move
-(its one finding: ``draw-by-rule`` or ``draw-unsupported``); and the endgame databases'
-folder is empty or absent. Anything else -- one game of it -- and :func:`render` answers
-``None``: the validator runs as always, from the start, so what is printed never depends on
-which way ran (``tests/validate/test_verdict.py`` and ``test_verdict_variants.py`` hold every
-game taken here to the validator's report, and whole files to its output, on real files,
-seeded games of every variant and seeded mutations).
+core's scanner reads every game whole (tag lines, plain movetext, a standard result); a
+game's tags are each once (names compared in any case), its ``GameType`` one of
+:data:`~pdnkit.lean.startdata.STARTS` (every variant the core replays whose end the verdict
+can judge: :func:`pdnkit.lean.startgen.left_out`), and the only tags the validator reads
+(:data:`~pdnkit.lean.startdata.READ_TAGS`) are the Seven Tag Roster's, ``GameType`` and a
+``PlyCount`` that counts the moves; a ``Date`` is blank or of a shape :func:`_date_ok`
+knows to be a date; the ``Result`` tag, where there is one, and the result after the moves
+are tokens of the variant's table that do not disagree (``*`` on one side leaves the
+other); the core replays every move as written, with its move numbers, and reaches no draw
+rule the game ignores; where the side to move has no move the result names the winner the
+rules name in its one reading, and a draw leaves the side to move a move (its one finding:
+``draw-by-rule`` or ``draw-unsupported``); and the endgame databases' folder is empty or
+absent. Anything else -- one game of it -- and :func:`render` answers ``None``: the
+validator runs as always, from the start, so what is printed never depends on which way ran
+(``tests/validate/test_verdict.py`` and ``test_verdict_variants.py`` hold every game taken
+here to the validator's report, and whole files to its output, on real files, seeded games
+of every variant and seeded mutations).
 
 The variants' start data (core table, start state, draw state) are
 :mod:`pdnkit.lean.startdata`'s, written once by :mod:`pdnkit.lean.startgen`.
@@ -111,7 +112,7 @@ def _date_ok(value: str | None) -> bool:
     shapes taken here: none or blank, ``????.??.??``, a year ``YYYY`` (``YYYY.``), a year
     first (``YYYY.MM.DD``, ``YYYY-MM-DD``, ``YYYY/MM/DD``, months and days of one digit or
     ``??``) or a day first (``D.M.YYYY``, ``DD-MM-YYYY``) of a calendar date;
-    ``tests/validate/test_verdict_edges.py`` holds every one taken to
+    ``tests/validate/test_verdict_variants.py`` holds every one taken to
     :func:`pdnkit.pdn.dates.parse_date`."""
     text = (value or "").strip()
     if not text.isascii():
@@ -299,8 +300,10 @@ def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
     if v is None or read is None or n < 1 or not _date_ok(values.get("date")):
         return None
     plies = values.get("plycount", "").strip()
-    if not plies.isascii() or (plies.isdigit() and int(plies) != n):  # (plycount-mismatch; a PlyCount not a number
-        return None  # is none)
+    # (plycount-mismatch: a PlyCount that is a number and not the moves'; digits beyond
+    # ASCII are left to the validator)
+    if not plies.isascii() or (plies.isdigit() and int(plies) != n):
+        return None
     got = v.run(text[start:end], body - start, n)
     if got is None:
         return None
