@@ -22,6 +22,7 @@ from pdnkit.lean.verdict import game_verdicts, render
 from pdnkit.rules import Position, get_rules
 from pdnkit.rules.notation import canonical_notation
 from pdnkit.validation import validate
+from tests.imported import modules_after
 from tests.shared import shared_path
 
 _TIME = re.compile(r"\d+\.\d\d s \([\d,]+ games/s\)")
@@ -283,3 +284,42 @@ def test_text_beyond_ascii_and_line_ends(tmp_path: Path, monkeypatch: pytest.Mon
         assert (got is not None) == taken
         assert got is None or got[0] == got[1]
         assert got is None or ("plies replayed" in got[0]) == (fmt == "text")
+
+
+@pytest.mark.parametrize("args", [[], ["--format", "jsonl"], ["--format", "csv"]])
+def test_the_programs_output_on_variants_is_the_validators(tmp_path: Path,
+                                                            args: list[str]) -> None:
+    """``pdnkit validate`` as a whole process (the quick form) of a UTF-8, CR LF file of
+    games of several variants, as the validator writes it."""
+    import os
+    import subprocess
+    import sys
+
+    rng = random.Random(4)
+    games = []
+    for gametype in (21, 25, 40, 98):
+        while True:
+            game = _random_game(STARTS[gametype][0], gametype, rng)
+            one = tmp_path / "one.pdn"
+            one.write_text(game, encoding="utf-8")
+            got = game_verdicts(str(one))
+            if got and got[0] is not None:
+                break
+        games.append(game.replace('[Black "B"]', '[Black "Фёдор"]'))
+    path = tmp_path / "mixed.pdn"
+    path.write_bytes("\n".join(games).replace("\n", "\r\n").encode("utf-8"))
+    assert modules_after(["validate", str(path)], ("pdnkit.validation",)) == []  # the verdict
+    (tmp_path / "egdb").mkdir()
+    (tmp_path / "egdb" / "README").write_text("", encoding="utf-8")
+    outs = []
+    for way in ("verdict", "validator"):
+        env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+        if way == "validator":
+            env["PDNKIT_EGDB"] = str(tmp_path / "egdb")
+        res = subprocess.run([sys.executable, "-m", "pdnkit", "validate", str(path), *args],
+                             capture_output=True, text=True, env=env, timeout=120,
+                             encoding="utf-8")
+        outs.append([str(res.returncode), *(re.sub(r"[ ─━]+", " ", _TIME.sub("T", s))
+                                            for s in (res.stdout, res.stderr))])
+    assert outs[0] == outs[1]
+    assert "russian" in outs[0][1] + outs[0][2]
