@@ -366,8 +366,11 @@ def _file_games(path: str, core: Core, variants: dict[int, _Variant | None],
         return None
     out: list[Taken | None] = []
     pos, line = 0, 1
-    if len(text) > _HEAD:  # the first games first: a file left to the validator is left soon
-        games, pos, line, status = core.scan_games(text[:_HEAD], 0, 1, False)
+    head = text.rfind("\n", 0, _HEAD) + 1
+    if len(text) > _HEAD and head:  # the first games first: a file left to the validator is
+        # left soon (the head ends at a line end: a token cut short, a lone ``1`` of
+        # ``12-17``, is no move nor result to the scanner, which would leave the file)
+        games, pos, line, status = core.scan_games(text[:head], 0, 1, False)
         if status == _SCAN_UNUSUAL or not _judge(games, text, variants, core, every, out):
             return None
     games, _, _, status = core.scan_games(text, pos, line, True)

@@ -323,3 +323,25 @@ def test_the_programs_output_on_variants_is_the_validators(tmp_path: Path,
                                             for s in (res.stdout, res.stderr))])
     assert outs[0] == outs[1]
     assert "russian" in outs[0][1] + outs[0][2]
+
+
+def test_a_clean_file_past_the_head_is_taken_wherever_the_head_ends(tmp_path: Path) -> None:
+    """Files of clean games longer than the head judged first, each move list on one line,
+    shifted so that the head ends at every kind of place (inside a move, a move number, a
+    tag, a result): every one taken whole."""
+    from pdnkit.lean.verdict import _HEAD, clean_files
+
+    rng = random.Random(64)
+    games = []
+    while sum(map(len, games)) < _HEAD + 4000:
+        game = _random_game("international", 20, rng)
+        one = tmp_path / "one.pdn"
+        one.write_text(game, encoding="utf-8")
+        got = game_verdicts(str(one))
+        if got and got[0] is not None:
+            games.append(game)
+    for pad in sorted(rng.sample(range(400), 60)):  # (the first game's Event, longer)
+        first = games[0].replace('[Event "Gen"]', f'[Event "{"x" * pad}"]')
+        path = tmp_path / f"long{pad}.pdn"
+        path.write_text("\n".join([first, *games[1:]]), encoding="utf-8")
+        assert clean_files([str(path)]) is not None, pad
