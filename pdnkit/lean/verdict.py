@@ -4,10 +4,10 @@ without loading the validator (its report, pipeline and record modules).
 
 A game is taken here only when nothing about it could give a finding, and each condition is
 a plain fact of its text: the file is printable ASCII, or UTF-8 of printable characters
-(with or without a byte order mark), with ``\\n`` or ``\\r\\n`` line ends (the validator's
-reader reads both as one) and no ``\\`` or ``&`` (nothing to unescape or flag as read); the
-core's scanner reads every game whole (tag lines, plain movetext, a standard result); a
-game's tags are each once (names compared in any case), its ``GameType`` one of
+(with or without a byte order mark), and tabs, with ``\\n`` or ``\\r\\n`` line ends (the
+validator's reader reads both as one) and no ``\\`` or ``&`` (nothing to unescape or flag
+as read); the core's scanner reads every game whole (tag lines, plain movetext, a standard
+result); a game's tags are each once (names compared in any case), its ``GameType`` one of
 :data:`~pdnkit.lean.startdata.STARTS` (every variant the core replays whose end the verdict
 can judge: :func:`pdnkit.lean.startgen.left_out`), and the only tags the validator reads
 (:data:`~pdnkit.lean.startdata.READ_TAGS`) are the Seven Tag Roster's, ``GameType`` and a
@@ -48,9 +48,10 @@ if TYPE_CHECKING:
 
 #: the tags a game taken here may have (the Seven Tag Roster and GameType)
 TAGS = frozenset({"Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"})
-#: the bytes a file taken here may hold: printable ASCII and the line feed (and, in UTF-8
-#: text, the bytes of characters beyond ASCII)
-_PLAIN = bytes(range(0x20, 0x7F)) + b"\n"
+#: the bytes a file taken here may hold: printable ASCII, the tab (a blank to the scanner
+#: and the reader alike) and the line feed (and, in UTF-8 text, the bytes of characters
+#: beyond ASCII)
+_PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n"
 _HIGH = bytes(range(0x80, 0x100))
 #: UTF-8 of the characters beyond ASCII the verdict leaves to the validator: the C1
 #: controls (U+0080-U+009F: \xc2 then \x80-\x9f), the line and paragraph separators

@@ -177,6 +177,7 @@ _EDGES = [
     lambda g, r: g.replace("[Event ", f'[PlyCount "{_moves(g) + r.choice((0, 0, 1, -1))}"]'
                            "\n[Event ", 1),
     lambda g, r: re.sub(r'\[White "[^"]*"\]', f'[White "{r.choice(_NAMES)}"]', g),
+    lambda g, r: "".join("\t" if c == " " and r.random() < 0.3 else c for c in g),
     lambda g, r: g,
 ]
 
