@@ -14,7 +14,7 @@ the final position gives, else ``*``; CR LF line ends for every other variant). 
 input: its games, how many of them the verdict takes (``game_verdicts``) and whether it takes
 the file whole; then the medians over interleaved rounds of CPU time (user + system of the
 process: the figure to trust on a shared machine) of ``pdnkit validate FILE`` to a pipe, the
-verdict's way and the validator's, and their ratio. The load average is printed before and
+verdict's way and the validator's, and their ratio, with bytecode cached (as ``start.py``). The load average is printed before and
 after.
 """
 
@@ -118,7 +118,9 @@ def main() -> None:
         tmp = Path(tmp_name)
         (tmp / "egdb").mkdir()
         (tmp / "egdb" / "README").write_text("", encoding="utf-8")
-        env = {k: v for k, v in os.environ.items() if k != "PDNKIT_EGDB"}
+        # (bytecode cached, as an install leaves it: the warm round writes what is missing)
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("PDNKIT_EGDB", "PYTHONDONTWRITEBYTECODE")}
         forced = {**env, "PDNKIT_EGDB": str(tmp / "egdb")}
         files = _inputs(tmp, a.games)
         ways = {"verdict": env, "validator": forced}
