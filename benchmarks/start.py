@@ -59,7 +59,9 @@ def _base_tree(rev: str) -> Path:
     if out.exists():
         shutil.rmtree(out)
     out.mkdir(parents=True)
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "pdnkit"],
+    # (the grammar sits beside the package, grammars/pdn.lark: without it the Python reader
+    # cannot parse, and a file the compiled lane leaves to it reads as one not-pdn record)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "pdnkit", "grammars"],
                              check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(out)], input=archive, check=True)
     for built in (ROOT / "pdnkit").rglob("*.so"):

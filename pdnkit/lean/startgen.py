@@ -3,7 +3,8 @@
 core once, at development time, so that the verdict never loads either.
 
 Run ``python -m pdnkit.lean.startgen`` after a change to the core's table format, a variant's
-rules or its draw rules; ``tests/lean/test_verdict.py`` fails while the file is stale.
+rules or its draw rules, the result tokens the judge reads or the tag names the validator
+reads; ``tests/validate/test_verdict.py`` fails while the file is stale.
 
 Example:
     >>> "STARTS = {" in source()
@@ -18,18 +19,78 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules
 
-#: the variants the verdict takes, by GameType, with the result tokens it takes for each
-#: (RULES.md 1.3: international draughts scores 2-0, 0-2 and 1-1)
-VARIANTS: dict[int, tuple[str, tuple[str, ...]]] = {
-    20: ("international", ("2-0", "0-2", "1-1")),
-}
+#: the results the core's scanner reads as standard (``src/scan.c``, ``result_at``) that the
+#: judge reads without a finding: ``0-0`` is left out (a double forfeit: ``unknown-result``),
+#: ``0.5-0.5`` and ``½-½`` the scanner leaves to the Python reader
+TOKENS = ("2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2", "*")
+
+#: the game fields of :data:`pdnkit.pdn.tags.TAG_NAMES` the validator reads (players, the
+#: date's ``bad-date``, the result, the variant, the set-up, ``plycount-mismatch``): a tag
+#: filling another field (event, site, round, year, opening, ratings) gives no finding
+_READ_FIELDS = ("white", "black", "date", "result", "gametype", "variant", "fen", "plycount")
+#: tag names the validator reads that fill no field: PlayStrategy's players and ratings
+#: (:func:`pdnkit.pdn.tags.players`), the set-up flag
+_READ_NAMES = ("p1", "p2", "p1elo", "p2elo", "setup")
 
 TARGET = Path(__file__).with_name("startdata.py")
 
 
-def _results(rules: Rules, tokens: tuple[str, ...]) -> dict[str, tuple[str, str | None]]:
-    """Each result token -> (the outcome it names, the result the report writes), as the
-    judge reads it under the ``auto`` convention."""
+def left_out(rules: Rules) -> str | None:
+    """Why the verdict cannot judge a game of ``rules`` exactly (``None``: it can). The
+    reasons are rules fields, never names:
+
+    * ``wins_on_promotion`` (Breakthrough, RULES.md 2.5): the judge decides such a game by
+      the final position's kings (:func:`pdnkit.validation.judge.judge_result`), the
+      verdict only by whether the side to move has a move; and the validator's clean line
+      does not take it (:func:`pdnkit.validation.clean.clean_line`), so its report is
+      the general path's;
+    * no core table (:func:`pdnkit.core.pack.pack_table`): the core does not replay it.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> left_out(get_rules("russian")) is None, left_out(get_rules("breakthrough")) is None
+        (True, False)
+    """
+    from pdnkit.core.pack import pack_table
+
+    if rules.wins_on_promotion:
+        return "the first king wins: the judge reads the final kings, the verdict cannot"
+    if pack_table(rules) is None:
+        return "the compiled core holds no table for it"
+    return None
+
+
+def variants() -> dict[int, Rules]:
+    """GameType number -> the rules a bare ``GameType`` tag of it names in the validator
+    (:func:`pdnkit.validation.resolve.rules_from_gametype`: the default edition), for every
+    number the verdict can judge (:func:`left_out`).
+
+    Example:
+        >>> sorted(variants())[:3]
+        [20, 21, 22]
+    """
+    from pdnkit.rules import list_variants
+    from pdnkit.validation.resolve import rules_from_gametype
+
+    out = {}
+    for number in sorted({int(r.gametype) for r in list_variants()}):
+        rules = rules_from_gametype(str(number))[0]
+        if rules is not None and int(rules.gametype) == number and left_out(rules) is None:
+            out[number] = rules
+    return out
+
+
+def results(rules: Rules) -> dict[str, tuple[str, str, str, bool]]:
+    """Each result token of :data:`TOKENS` -> (the outcome the judge reads under the
+    ``auto`` convention where the rules decide nothing, the result the report writes, the
+    token's meaning, whether another reading of it exists: where the rules decide the
+    game, the judge then picks one and says so, ``result-convention``).
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> results(get_rules("international"))["2-0"]
+        ('white', '1-0', 'first', False)
+    """
     from pdnkit.validation.judge import (
         first_number_side,
         normalise_token,
@@ -37,11 +98,18 @@ def _results(rules: Rules, tokens: tuple[str, ...]) -> dict[str, tuple[str, str 
         result_string,
     )
 
+    black_first = int(rules.first_mover) == 1
     out = {}
-    for token in tokens:
+    for token in TOKENS:
         meaning = normalise_token(token)
-        outcome = outcome_of(meaning, first_number_side(rules, "auto"))
-        out[token] = (outcome, result_string(outcome, meaning))
+        # (judge_result: under auto, a variant Black begins reads the first number as the
+        # first mover's unless the final position says otherwise)
+        outcome = outcome_of(meaning, first_number_side(
+            rules, "first-mover" if black_first else "white"))
+        other = outcome_of(meaning, first_number_side(rules, "white"))
+        result = result_string(outcome, meaning)
+        assert meaning is not None and result is not None, token
+        out[token] = (outcome, result, meaning, other != outcome)
     return out
 
 
@@ -62,17 +130,29 @@ def _slots(rules: Rules) -> list[tuple[str, str, bool]]:
     return out
 
 
-def _entry(name: str, tokens: tuple[str, ...]) -> tuple[object, ...]:
+def read_tags() -> frozenset[str]:
+    """The tag names (lower case) the validator reads on a game: a game with one of them
+    beyond the verdict's own is left to the validator.
+
+    Example:
+        >>> "bianco" in read_tags(), "event" in read_tags()
+        (True, False)
+    """
+    from pdnkit.pdn.tags import TAG_NAMES
+
+    names = {n.lower() for f in _READ_FIELDS for n in TAG_NAMES[f]}
+    return frozenset(names | set(_READ_NAMES))
+
+
+def _entry(rules: Rules) -> tuple[object, ...]:
     from pdnkit.core.pack import pack_table
-    from pdnkit.rules import get_rules
     from pdnkit.validation.clean import start_parts
 
-    rules = get_rules(name)
     blob = pack_table(rules)
-    assert blob is not None, name
+    assert blob is not None, rules.name
     state, offset, spec, draws, layout = start_parts(rules)
     return (rules.name, blob.tobytes(), tuple(state), offset, spec, draws, layout,
-            bool(rules.losing_game), _results(rules, tokens), rules.gametype, rules.edition,
+            bool(rules.losing_game), results(rules), rules.gametype, rules.edition,
             _slots(rules))
 
 
@@ -82,13 +162,19 @@ def source() -> str:
              "variant it takes,\nwritten by :mod:`pdnkit.lean.startgen` "
              '(``python -m pdnkit.lean.startgen``): do not edit.\n"""',
              "",
+             "#: the tag names (lower case) the validator reads: a game with one beyond the "
+             "verdict's own",
+             "#: is left to the validator",
+             f"READ_TAGS = frozenset({sorted(read_tags())!r})",
+             "",
              "#: GameType -> (variant, core table blob, start state, numbering offset, draw "
              "spec,", "#: draw state, FEN layout, losing game, result token -> (outcome, "
-             "result),", "#: GameType, edition, draw rule slots (rule, article, automatic))",
+             "result, meaning,", "#: another reading), GameType, edition, draw rule slots "
+             "(rule, article, automatic))",
              "STARTS = {"]
-    for gametype, (name, tokens) in sorted(VARIANTS.items()):
+    for gametype, rules in sorted(variants().items()):
         lines.append(f"    {gametype}: (")
-        for value in _entry(name, tokens):
+        for value in _entry(rules):
             lines.append(f"        {value!r},")
         lines.append("    ),")
     lines += ["}", ""]

@@ -3,19 +3,26 @@ the compiled core replays whole and that no check could find fault with prints i
 without loading the validator (its report, pipeline and record modules).
 
 A game is taken here only when nothing about it could give a finding, and each condition is
-a plain fact of its text: the file is printable ASCII with ``\\n`` line ends and no ``\\`` or
-``&`` (nothing to decode, unescape or flag as read); the core's scanner reads every game
-whole (tag lines, plain movetext, a standard result); a game's tags are only the Seven Tag
-Roster's and ``GameType`` (each once, the GameType one of
-:data:`~pdnkit.lean.startdata.STARTS`, a date ``YYYY.MM.DD`` any calendar has); the
-``Result`` tag is the result written after the moves, in the variant's own notation; the
-core replays every move as written, with its move numbers, and reaches no draw rule; where
-the side to move has no move the result names the winner the rules name, and a draw leaves
-the side to move a move (its one finding: ``draw-unsupported``, no rule backs it); and the
-endgame databases' folder is empty or absent. Anything else -- one game of it -- and
-:func:`summary` answers ``None``: the validator runs as always, from the start, so what is
-printed never depends on which way ran (``tests/validate/test_verdict.py`` holds every game
-taken here to the validator's report, on real files and seeded mutations).
+a plain fact of its text: the file is printable ASCII, or UTF-8 of printable characters
+(with or without a byte order mark), and tabs, with ``\\n`` or ``\\r\\n`` line ends (the
+validator's reader reads both as one) and no ``\\`` or ``&`` (nothing to unescape or flag
+as read); the core's scanner reads every game whole (tag lines, plain movetext, a standard
+result); a game's tags are each once (names compared in any case), its ``GameType`` one of
+:data:`~pdnkit.lean.startdata.STARTS` (every variant the core replays whose end the verdict
+can judge: :func:`pdnkit.lean.startgen.left_out`), and the only tags the validator reads
+(:data:`~pdnkit.lean.startdata.READ_TAGS`) are the Seven Tag Roster's, ``GameType`` and a
+``PlyCount`` that counts the moves; a ``Date`` is blank or of a shape :func:`_date_ok`
+knows to be a date; the ``Result`` tag, where there is one, and the result after the moves
+are tokens of the variant's table that do not disagree (``*`` on one side leaves the
+other); the core replays every move as written, with its move numbers, and reaches no draw
+rule the game ignores; where the side to move has no move the result names the winner the
+rules name in its one reading, and a draw leaves the side to move a move (its one finding:
+``draw-by-rule`` or ``draw-unsupported``); and the endgame databases' folder is empty or
+absent. Anything else -- one game of it -- and :func:`render` answers ``None``: the
+validator runs as always, from the start, so what is printed never depends on which way ran
+(``tests/validate/test_verdict.py`` and ``test_verdict_variants.py`` hold every game taken
+here to the validator's report, and whole files to its output, on real files, seeded games
+of every variant and seeded mutations).
 
 The variants' start data (core table, start state, draw state) are
 :mod:`pdnkit.lean.startdata`'s, written once by :mod:`pdnkit.lean.startgen`.
@@ -41,8 +48,15 @@ if TYPE_CHECKING:
 
 #: the tags a game taken here may have (the Seven Tag Roster and GameType)
 TAGS = frozenset({"Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"})
-#: the bytes a file taken here may hold: printable ASCII and the line feed
-_PLAIN = bytes(range(0x20, 0x7F)) + b"\n"
+#: the bytes a file taken here may hold: printable ASCII, the tab (a blank to the scanner
+#: and the reader alike) and the line feed (and, in UTF-8 text, the bytes of characters
+#: beyond ASCII)
+_PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n"
+_HIGH = bytes(range(0x80, 0x100))
+#: UTF-8 of the characters beyond ASCII the verdict leaves to the validator: the C1
+#: controls (U+0080-U+009F: \xc2 then \x80-\x9f), the line and paragraph separators
+#: and the byte order mark inside the text
+_ODD = (b"\xe2\x80\xa8", b"\xe2\x80\xa9", b"\xef\xbb\xbf")
 #: the compiled scanner's statuses: a game it leaves to the Python reader, the end of its
 #: input (src/scan.h)
 _SCAN_UNUSUAL, _SCAN_END = 1, 3
@@ -71,14 +85,52 @@ def _databases() -> bool:
         return True
 
 
-def _date_ok(value: str) -> bool:
-    """A ``YYYY.MM.DD`` date any calendar has (day 1-28)."""
-    if len(value) != 10 or value[4] != "." or value[7] != ".":
+#: the days of each month (February's 29th: a leap year's)
+_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _day_ok(y: str, m: str, d: str) -> bool:
+    """Whether year ``y`` (four digits), month ``m`` and day ``d`` (one or two digits each,
+    or ``??``: unknown, the day only with a month or both) make a date of the proleptic
+    Gregorian calendar in 1000-2999 (:func:`pdnkit.pdn.dates.parse_date`'s years)."""
+    if not (len(y) == 4 and y.isdigit() and 1000 <= int(y) <= 2999):
         return False
-    y, m, d = value[:4], value[5:7], value[8:]
-    if not (y.isdigit() and m.isdigit() and d.isdigit()):
+    if m == "??":
+        return d == "??"
+    if not (0 < len(m) <= 2 and m.isdigit() and 1 <= int(m) <= 12):
         return False
-    return 1500 <= int(y) <= 2099 and 1 <= int(m) <= 12 and 1 <= int(d) <= 28
+    if d == "??":
+        return True
+    if not (0 < len(d) <= 2 and d.isdigit()):
+        return False
+    year, month, day = int(y), int(m), int(d)
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    return 1 <= day <= (28 if month == 2 and not leap else _DAYS[month - 1])
+
+
+def _date_ok(value: str | None) -> bool:
+    """Whether a ``Date`` tag is one the validator reads without a ``bad-date``, in the
+    shapes taken here: none or blank, ``????.??.??``, a year ``YYYY`` (``YYYY.``), a year
+    first (``YYYY.MM.DD``, ``YYYY-MM-DD``, ``YYYY/MM/DD``, months and days of one digit or
+    ``??``) or a day first (``D.M.YYYY``, ``DD-MM-YYYY``) of a calendar date;
+    ``tests/validate/test_verdict_variants.py`` holds every one taken to
+    :func:`pdnkit.pdn.dates.parse_date`."""
+    text = (value or "").strip()
+    if not text.isascii():
+        return False
+    if text in ("", "????.??.??"):
+        return True
+    if len(text) in (4, 5) and text[:4].isdigit():
+        return text[4:] in ("", ".") and 1000 <= int(text[:4]) <= 2999
+    for sep in ".-/":
+        parts = text.split(sep)
+        if len(parts) == 3:
+            if len(parts[0]) == 4:
+                return _day_ok(*parts)
+            if sep != "/" and len(parts[2]) == 4 and "?" not in text:
+                return _day_ok(parts[2], parts[1], parts[0])
+            return False
+    return False
 
 
 #: a game as the core's scanner hands it over: start, end, line, end line, movetext start,
@@ -124,8 +176,9 @@ class _Variant:
         self.draws: bytes = draws
         self.layout: bytes = layout
         self.losing = bool(losing)
-        #: result token -> (outcome, the result the report writes)
-        self.results: dict[str, tuple[str, str]] = results
+        #: result token -> (outcome, the result the report writes, its meaning, whether
+        #: it has another reading where the rules decide the game)
+        self.results: dict[str, tuple[str, str, str, bool]] = results
         self.gametype: int = gametype
         self.edition: str = edition
         #: the draw loop's slots: (rule, article, automatic) each
@@ -138,19 +191,22 @@ class _Variant:
 
 
 class Taken:
-    """A game taken as clean: its line, players, result token, plies, final FEN and its one
-    finding where it has one (``(code, ply, draw rule slot or -1)``: a draw's
-    ``draw-by-rule`` or ``draw-unsupported``)."""
+    """A game taken as clean: its line, players, result as the judge reads it (the token,
+    where it comes from: ``tag`` or ``terminator``), plies, final FEN and its one finding
+    where it has one (``(code, ply, draw rule slot or -1)``: a draw's ``draw-by-rule`` or
+    ``draw-unsupported``)."""
 
-    __slots__ = ("line", "white", "black", "token", "plies", "variant", "fen", "finding")
+    __slots__ = ("line", "white", "black", "token", "source", "plies", "variant", "fen",
+                 "finding")
 
-    def __init__(self, line: int, values: dict[str, str], token: str, plies: int,
-                 variant: _Variant, fen: str, finding: tuple[str, int, int] | None) -> None:
+    def __init__(self, line: int, values: dict[str, str], token: str, source: str,
+                 plies: int, variant: _Variant, fen: str,
+                 finding: tuple[str, int, int] | None) -> None:
         self.line = line
-        self.white = values.get("White", "").strip() or None
-        self.black = values.get("Black", "").strip() or None
-        self.token, self.plies, self.variant, self.fen = token, plies, variant, fen
-        self.finding = finding
+        self.white = values.get("white", "").strip() or None
+        self.black = values.get("black", "").strip() or None
+        self.token, self.source, self.plies, self.variant = token, source, plies, variant
+        self.fen, self.finding = fen, finding
 
 
 #: :func:`_draw_finding`'s answer where the judge would find more
@@ -160,23 +216,24 @@ _FAULT = ("", -1, -1)
 def _draw_finding(v: _Variant, made: bytes | None, n: int, outcome: str
                   ) -> tuple[str, int, int] | None:
     """The one finding of a game's end as the judge gives it from the draw rules reached
-    (:func:`pdnkit.validation.judge.judge_draws`): ``None`` (a win no rule touched),
-    ``draw-by-rule`` or ``draw-unsupported`` for a draw; :data:`_FAULT` where it would find
-    more (a rule reached and ignored: the validator says it)."""
+    (:func:`pdnkit.validation.judge.judge_draws`, step by step): ``None`` (no draw, no rule
+    touched), ``draw-by-rule`` or ``draw-unsupported`` for a draw; :data:`_FAULT` where it
+    would find more (a rule reached and ignored: the validator says it)."""
     events = memoryview(made).cast("q").tolist() if made else []
     reached = sorted(((events[j + 3], events[j], events[j + 4])
                       for j in range(0, len(events), 5) if events[j + 3] >= 0),
                      key=lambda t: t[0])
-    if outcome != "draw":
-        return _FAULT if reached else None
+    decisive = outcome in ("white", "black")
     first_auto = next((t for t in reached if v.slots[t[1]][2]), None)
     for at, slot, _ in reached:
         if first_auto is not None and at > first_auto[0]:
             break
-        if at < n:  # the game went on after it: draw-rule-ignored
+        if at < n or decisive:  # the game went on after it, or was won: draw-rule-ignored
             return _FAULT
         if v.slots[slot][2]:
             break
+    if outcome != "draw":
+        return None
     basis = first_auto
     if basis is None:  # a claim that still holds at the end backs the draw
         holding = [t for t in reached if t[2] < 0 or t[2] >= n]
@@ -186,17 +243,51 @@ def _draw_finding(v: _Variant, made: bytes | None, n: int, outcome: str
     return ("draw-by-rule", basis[0], basis[1])
 
 
+def _tags(tags: list[tuple[str, str]]) -> dict[str, str] | None:
+    """A game's tags by name in lower case, where the validator reads none of them but the
+    verdict's own (:data:`TAGS`, as spelt there, and ``PlyCount``, which it checks) and none
+    is repeated (``duplicate-tag``: names compared as the validator compares them); else
+    ``None``."""
+    from pdnkit.lean.startdata import READ_TAGS
+
+    values: dict[str, str] = {}
+    for name, value in tags:
+        low = name.lower()
+        if low in values or (low in READ_TAGS and name not in TAGS and low != "plycount"):
+            return None
+        values[low] = value
+    return values
+
+
+def _result(v: _Variant, tag: str | None, term: str) -> tuple[str, str] | None:
+    """The result token the judge reads and where it comes from (``tag`` or
+    ``terminator``: :func:`pdnkit.validation.judge.result_source`), where the tag and the
+    terminator are tokens of the variant's table that do not disagree
+    (``result-tag-mismatch``); else ``None``."""
+    results = v.results
+    if term not in results:
+        return None
+    if tag is None:  # (no Result tag: the terminator's)
+        return term, "terminator"
+    if tag not in results:
+        return None
+    tag_meaning, term_meaning = results[tag][2], results[term][2]
+    if tag_meaning != "unknown":
+        if term_meaning not in ("unknown", tag_meaning):
+            return None
+        return tag, "tag"
+    return (term, "terminator") if term_meaning != "unknown" else (tag, "tag")
+
+
 def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
                 core: Core) -> Taken | None:
     """The game the scanner read when it is clean (the module's conditions), else
     ``None``."""
-    start, end, line, _, body, result, tags, _, n = game
-    values: dict[str, str] = {}
-    for name, value in tags:
-        if name not in TAGS or name in values:
-            return None
-        values[name] = value
-    gametype = values.get("GameType", "")
+    start, end, line, _, body, term, tags, _, n = game
+    values = _tags(tags)
+    if values is None:
+        return None
+    gametype = values.get("gametype", "")
     if not (gametype.isascii() and gametype.isdigit() and gametype[:1] != "0"):
         return None
     number = int(gametype)
@@ -206,10 +297,13 @@ def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
         entry = STARTS.get(number)
         variants[number] = None if entry is None else _Variant(core, entry)
     v = variants[number]
-    if v is None or values.get("Result") != result or result not in v.results:
+    read = None if v is None else _result(v, values.get("result"), term)
+    if v is None or read is None or n < 1 or not _date_ok(values.get("date")):
         return None
-    date = values.get("Date")
-    if (date is not None and not _date_ok(date)) or n < 1:
+    plies = values.get("plycount", "").strip()
+    # (plycount-mismatch: a PlyCount that is a number and not the moves'; digits beyond
+    # ASCII are left to the validator)
+    if not plies.isascii() or (plies.isdigit() and int(plies) != n):
         return None
     got = v.run(text[start:end], body - start, n)
     if got is None:
@@ -217,16 +311,16 @@ def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
     final, has_move, made, fen = got
     if has_move is None:
         return None
-    outcome = v.results[result][0]
-    if not has_move:  # the side to move has none: the rules name the winner
+    outcome, _, _, other = v.results[read[0]]
+    if not has_move and outcome != "unknown":  # the side to move has none: the rules decide
         mover_black = bool(final[0])
         loser_black = mover_black if not v.losing else not mover_black
-        if outcome != ("white" if loser_black else "black"):
-            return None
+        if other or outcome != ("white" if loser_black else "black"):
+            return None  # (another reading: the judge says which it took)
     finding = _draw_finding(v, made, n, outcome)
     if finding is _FAULT:
         return None
-    return Taken(line, values, result, n, v, fen, finding)
+    return Taken(line, values, read[0], read[1], n, v, fen, finding)
 
 
 def _file_text(path: str) -> str | None:
@@ -236,9 +330,31 @@ def _file_text(path: str) -> str | None:
             data = f.read()
     except OSError:
         return None
-    if not data or data.translate(None, _PLAIN) or b"\\" in data or b"&" in data:
+    if data.startswith(b"\xef\xbb\xbf"):  # (a UTF-8 byte order mark: no text, no finding)
+        data = data[3:]
+    if b"\r" in data:  # CR LF line ends: the validator's reader reads them as LF
+        data = data.replace(b"\r\n", b"\n")
+    if not data or b"\\" in data or b"&" in data:
         return None
-    return data.decode("ascii")
+    if data.isascii():
+        return None if data.translate(None, _PLAIN) else data.decode("ascii")
+    return _utf8(data)
+
+
+def _utf8(data: bytes) -> str | None:
+    """The text of ``data`` where it is UTF-8 (the validator's reader decides so, with no
+    finding: :func:`pdnkit.pdn.decode.decide`) of printable characters and line feeds."""
+    if data.translate(None, _PLAIN + _HIGH) or any(odd in data for odd in _ODD):
+        return None
+    at = data.find(b"\xc2")
+    while at >= 0:
+        if 0x80 <= data[at + 1] <= 0x9F:
+            return None
+        at = data.find(b"\xc2", at + 1)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _file_games(path: str, core: Core, variants: dict[int, _Variant | None],
@@ -251,8 +367,11 @@ def _file_games(path: str, core: Core, variants: dict[int, _Variant | None],
         return None
     out: list[Taken | None] = []
     pos, line = 0, 1
-    if len(text) > _HEAD:  # the first games first: a file left to the validator is left soon
-        games, pos, line, status = core.scan_games(text[:_HEAD], 0, 1, False)
+    head = text.rfind("\n", 0, _HEAD) + 1
+    if len(text) > _HEAD and head:  # the first games first: a file left to the validator is
+        # left soon (the head ends at a line end: a token cut short, a lone ``1`` of
+        # ``12-17``, is no move nor result to the scanner, which would leave the file)
+        games, pos, line, status = core.scan_games(text[:head], 0, 1, False)
         if status == _SCAN_UNUSUAL or not _judge(games, text, variants, core, every, out):
             return None
     games, _, _, status = core.scan_games(text, pos, line, True)
@@ -340,16 +459,16 @@ def clean_files(paths: list[str]) -> list[list[Taken]] | None:
     return out
 
 
-def _jsonl(path: str, games: list[Taken], index: int) -> str:
+def _jsonl(path: str, games: list[Taken]) -> str:
     """The JSON lines of a file's clean games, as the validator writes their reports
-    (:meth:`pdnkit.validation.report.GameReport.to_dict`), numbered from ``index``."""
+    (:meth:`pdnkit.validation.report.GameReport.to_dict`), numbered in their file from 0."""
     from json import JSONEncoder
 
     encode = JSONEncoder(ensure_ascii=False).encode
     lines = []
-    for k, g in enumerate(games, index):
+    for k, g in enumerate(games):
         v = g.variant
-        outcome, result = v.results[g.token]
+        outcome, result = v.results[g.token][:2]
         findings: list[dict[str, object]] = []
         basis = None
         if g.finding is not None:
@@ -369,7 +488,7 @@ def _jsonl(path: str, games: list[Taken], index: int) -> str:
             "file": path, "index": k, "line": g.line, "variant": v.name,
             "gametype": v.gametype, "edition": v.edition, "white": g.white,
             "black": g.black, "result": result, "result_raw": g.token,
-            "result_source": "tag", "outcome": outcome, "draw_basis": basis,
+            "result_source": g.source, "outcome": outcome, "draw_basis": basis,
             "plies": g.plies, "replayed_plies": g.plies, "status": "ok",
             "final_fen": g.fen, "findings": findings}))
     return "\n".join(lines) + "\n" if lines else ""
@@ -423,10 +542,8 @@ def render(paths: list[str], fmt: str, stream: TextIO, to_file: bool = False,
         counts.games += len(games)
     counts.by_status["ok"] = counts.games
     if fmt == "jsonl":
-        index = 0
         for path, games in zip(paths, files, strict=True):
-            stream.write(_jsonl(path, games, index))
-            index += len(games)
+            stream.write(_jsonl(path, games))
     elif fmt != "text":
         from pdnkit.lean.summary import CSV_FIELDS
 
