@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from pdnkit._lazy import lazy_pattern
+from pdnkit.errors import MissingFileError
 from pdnkit.findings import Finding, Severity, make_finding
 from pdnkit.pdn import build, fast, lalr
 from pdnkit.pdn.build import MAX_VIOLATIONS, Ctx
@@ -105,6 +106,8 @@ def parse_game(text: str, *, strict: bool = False, file: str | None = None, inde
     ctx = Ctx(line, strict)
     try:
         _parse_into(rec, text, ctx, _parser_obj)
+    except MissingFileError:  # the grammar is not installed: a fault of the install, not
+        raise                 # of the game (every game would read as a reading failure)
     except Exception as exc:  # noqa: BLE001 - never raise on game data
         _internal_error(rec, exc)
     finally:
@@ -153,6 +156,8 @@ def _parse_into(rec: GameRecord, text: str, ctx: Ctx, parser_obj: Any) -> None:
             if children is None:
                 children = parser.parse(work, on_error=recovery)
             break
+        except MissingFileError:  # the grammar is not installed (see parse_game)
+            raise
         except Exception as exc:  # noqa: BLE001 - every parse failure becomes a finding
             first_error = first_error or exc
             step = _skip_tag_line(work, exc) if len(skipped) < _MAX_SKIPPED_TAG_LINES else None
