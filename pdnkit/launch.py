@@ -141,8 +141,7 @@ def _validate_form(args: Sequence[str]) -> Runner | None:
                 return done.exit_code(str(opts["fail_on"]))
         from pathlib import Path
 
-        from pdnkit.lean.plaintext import terminal_safe
-        from pdnkit.lean.usage import error_message
+        from pdnkit.lean.usage import write_error
         from pdnkit.lean.validate import Call, Display, cores
         from pdnkit.lean.validate import run as run_validate
 
@@ -155,11 +154,8 @@ def _validate_form(args: Sequence[str]) -> Runner | None:
         try:
             summary = run_validate([Path(p) for p in paths], call, shown)
         except Exception as exc:  # as the command line's group ends a command
-            message = error_message(exc)
-            if message is None:
+            if not write_error(exc):
                 raise
-            sys.stdout.flush()
-            sys.stderr.write(f"pdnkit: error: {terminal_safe(message)}\n")
             return 2
         return summary.exit_code(str(opts["fail_on"]))
 
@@ -179,13 +175,10 @@ def _output_failed(exc: OSError) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)  # (the exit's own flush finds no pipe)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
-    from pdnkit.lean.plaintext import terminal_safe
-    from pdnkit.lean.usage import error_message
+    from pdnkit.lean.usage import write_error
 
-    message = error_message(exc)
-    if message is None:
+    if not write_error(exc, flush=False):
         raise exc
-    sys.stderr.write(f"pdnkit: error: {terminal_safe(message)}\n")
     return 2
 
 

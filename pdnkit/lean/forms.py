@@ -156,14 +156,10 @@ def guarded(run: Runner) -> Runner:
         try:
             return run()
         except Exception as exc:
-            from pdnkit.lean.plaintext import terminal_safe
-            from pdnkit.lean.usage import error_message
+            from pdnkit.lean.usage import write_error
 
-            message = error_message(exc)
-            if message is None:
+            if not write_error(exc):
                 raise
-            sys.stdout.flush()
-            sys.stderr.write(f"pdnkit: error: {terminal_safe(message)}\n")
             return 2
 
     return guarded_run

@@ -54,6 +54,33 @@ def error_message(exc: BaseException) -> str | None:
     return None
 
 
+def write_error(exc: BaseException, flush: bool = True) -> bool:
+    """Write the ``pdnkit: error:`` line of ``exc`` (:func:`error_message`, made safe for a
+    terminal) to standard error, standard output flushed first (``flush``: not when writing
+    it is what failed), as every command ends on such an error; ``False`` when ``exc`` is no
+    such error (a bug: the caller raises it).
+
+    Example:
+        >>> import contextlib, io
+        >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+        ...     write_error(ArgumentError("no such variant"))
+        True
+        >>> err.getvalue()
+        'pdnkit: error: no such variant\\n'
+        >>> write_error(KeyError("x"))
+        False
+    """
+    message = error_message(exc)
+    if message is None:
+        return False
+    from pdnkit.lean.plaintext import terminal_safe
+
+    if flush:
+        sys.stdout.flush()
+    sys.stderr.write(f"pdnkit: error: {terminal_safe(message)}\n")
+    return True
+
+
 def duckdb_message(exc: BaseException, label: str | None = None,
                     write_hint: bool = False) -> str:
     """The text of a DuckDB error: its first line (``label`` ``None``: not the user's SQL)
