@@ -6,10 +6,7 @@ it as it stops ``pdnkit query``."""
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
@@ -21,6 +18,7 @@ from pdnkit.lean.tables import emit, output
 from pdnkit.stats import games
 from pdnkit.stats.gamelist import games_stream
 from tests.cli.randomdb import build_random
+from tests.cli.runs import ended
 
 FORMATS = [[], ["-f", "csv"], ["--format", "csv-raw"], ["-f", "json"], ["-f", "jsonl"],
            ["-f", "text"], ["--wide"]]
@@ -111,14 +109,7 @@ def test_games_stream_reads_batches_and_drops_what_it_found(db: Path) -> None:
 
 
 def _closed_pipe(args: list[str]) -> tuple[int, str]:
-    code = "import sys; sys.argv[0] = 'pdnkit'; from pdnkit.cli import main; main()"
-    r, w = os.pipe()
-    os.close(r)
-    try:
-        res = subprocess.run([sys.executable, "-c", code, *args], stdout=w,
-                             stderr=subprocess.PIPE, text=True, timeout=120)
-    finally:
-        os.close(w)
+    res = ended(args, "pipe")
     return res.returncode, res.stderr
 
 

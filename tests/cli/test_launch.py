@@ -12,11 +12,10 @@ import subprocess
 import sys
 
 import pytest
-from typer.testing import CliRunner
 
-from pdnkit.cli import app
 from pdnkit.launch import quick_form
 from pdnkit.rules import list_variants
+from tests.cli.runs import ended, quick_run, typer_run
 from tests.imported import modules_after
 from tests.shared import shared_path
 
@@ -33,33 +32,20 @@ def _spellings() -> list[str]:
     return out
 
 
-def _quick(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    runner = quick_form(args)
-    assert runner is not None, args
-    status = runner()
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
-def _typer(args: list[str]) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, args)
-    return result.exit_code, result.stdout, result.stderr
-
-
 @pytest.mark.parametrize("spelling", _spellings())
 def test_quick_perft_prints_what_the_command_prints(spelling: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     for depth in ("0", "1", "2", "03"):
         args = ["perft", spelling, depth]
-        q_status, q_out, q_err = _quick(args, capsys)
-        t_status, t_out, t_err = _typer(args)
+        q_status, q_out, q_err = quick_run(args, capsys)
+        t_status, t_out, t_err = typer_run(args, raises=False)
         assert (q_status, q_out) == (t_status, t_out), args
         assert _SPEED.match(q_err.strip()) and _SPEED.match(t_err.strip()), (q_err, t_err)
         assert _SPEED.match(q_err.strip())[1] == str(int(depth))  # type: ignore[index]
 
 
 def test_quick_version_prints_what_the_option_prints(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _quick(["--version"], capsys) == _typer(["--version"])
+    assert quick_run(["--version"], capsys) == typer_run(["--version"], raises=False)
 
 
 @pytest.mark.parametrize("args", [
@@ -104,21 +90,7 @@ def _ended(entry: str, args: list[str], sink: str) -> tuple[int, str]:
     (``pdnkit.launch``: the program; ``pdnkit.cli``: Typer for every line) with standard
     output a full disk (``/dev/full``) or a pipe whose reader is gone; the speed line's
     figures blanked."""
-    import os
-
-    code = f"import sys; sys.argv[0] = 'pdnkit'; from {entry} import main; main()"
-    if sink == "full":
-        with open("/dev/full", "w") as out:
-            res = subprocess.run([sys.executable, "-c", code, *args], stdout=out,
-                                 stderr=subprocess.PIPE, text=True, timeout=120)
-    else:
-        r, w = os.pipe()
-        os.close(r)
-        try:
-            res = subprocess.run([sys.executable, "-c", code, *args], stdout=w,
-                                 stderr=subprocess.PIPE, text=True, timeout=120)
-        finally:
-            os.close(w)
+    res = ended(args, sink, entry)
     return res.returncode, re.sub(r"in \d+\.\d+ s, [\d,]+ nodes", "in T s, N nodes", res.stderr)
 
 

@@ -12,12 +12,10 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from typer.testing import CliRunner
 
-from pdnkit.cli import app
-from pdnkit.launch import quick_form
 from pdnkit.lean.tables import emit, output
 from tests.cli.randomdb import build_random
+from tests.cli.runs import quick_run, typer_run
 from tests.imported import modules_after
 
 FORMATS = [[], ["-f", "csv"], ["--format", "csv-raw"], ["--format=json"], ["-f", "jsonl"],
@@ -30,24 +28,9 @@ def db(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory)
     return build_random(tmp_path_factory.mktemp(f"plain{request.param}"), request.param)
 
 
-def _quick(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    runner = quick_form(args)
-    assert runner is not None, args
-    status = runner()
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
-def _typer(args: list[str]) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, args)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
 def _same(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    quick = _quick(args, capsys)
-    assert quick == _typer(args), args
+    quick = quick_run(args, capsys)
+    assert quick == typer_run(args), args
     assert "Traceback" not in quick[2]
     return quick
 
@@ -132,8 +115,8 @@ def test_quick_forms_write_the_files_the_commands_write(
                  ["tree", "--book", "--moves", _lines(db, 1)[0][1]],
                  ["search", "--pattern", "W28"]):
         quick_out, typer_out = tmp_path / f"q{suffix}", tmp_path / f"t{suffix}"
-        quick = _quick([*line, "--db", str(db), "-o", str(quick_out)], capsys)
-        typed = _typer([*line, "--db", str(db), "--out", str(typer_out)])
+        quick = quick_run([*line, "--db", str(db), "-o", str(quick_out)], capsys)
+        typed = typer_run([*line, "--db", str(db), "--out", str(typer_out)])
         assert quick[:2] == typed[:2] == (0, ""), line
         assert quick[2].replace(str(quick_out), "F") == typed[2].replace(str(typer_out), "F")
         assert quick_out.read_bytes() == typer_out.read_bytes(), line

@@ -5,17 +5,14 @@ the argument parser; every other line reaches Typer."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from pdnkit.cli import app
 from pdnkit.launch import quick_form
 from tests.cli.helpers import build
+from tests.cli.runs import ended, quick_run, typer_run
 from tests.cli.test_streamed import MIXED
 from tests.imported import modules_after
 
@@ -32,21 +29,6 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build(tmp_path_factory.mktemp("quick"))
 
 
-def _quick(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    runner = quick_form(args)
-    assert runner is not None, args
-    status = runner()
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
-def _typer(args: list[str]) -> tuple[int, str, str]:
-    result = CliRunner().invoke(app, args)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
 @pytest.mark.parametrize("sql", QUERIES, ids=["mixed", "games", "moves", "findings", "players",
                                               "empty"])
 def test_quick_query_prints_what_the_command_prints(db: Path, sql: str,
@@ -54,8 +36,8 @@ def test_quick_query_prints_what_the_command_prints(db: Path, sql: str,
     for fmt in FORMATS:
         for extra in ([], ["--limit", "3"], ["--wide"], ["--limit=0"]):
             args = ["query", sql, "--db", str(db), *fmt, *extra]
-            quick = _quick(args, capsys)
-            assert quick == _typer(args), args
+            quick = quick_run(args, capsys)
+            assert quick == typer_run(args), args
             assert quick[0] == 0
 
 
@@ -65,8 +47,8 @@ def test_quick_query_writes_the_file_the_command_writes(db: Path, tmp_path: Path
                                                         ) -> None:
     sql = "SELECT * FROM moves ORDER BY game_id, ply"
     quick_out, typer_out = tmp_path / f"q{suffix}", tmp_path / f"t{suffix}"
-    quick = _quick(["query", sql, "--db", str(db), "-o", str(quick_out)], capsys)
-    typed = _typer(["query", sql, "--db", str(db), "--out", str(typer_out)])
+    quick = quick_run(["query", sql, "--db", str(db), "-o", str(quick_out)], capsys)
+    typed = typer_run(["query", sql, "--db", str(db), "--out", str(typer_out)])
     assert quick[:2] == typed[:2] == (0, "")
     assert quick[2].replace(str(quick_out), "F") == typed[2].replace(str(typer_out), "F")
     assert quick_out.read_bytes() == typer_out.read_bytes()
@@ -85,8 +67,8 @@ def test_quick_query_refuses_what_the_command_refuses(db: Path, args: list[str],
     args = ["query", *[a.replace("{db}", str(db)) for a in args]]
     if "--db" not in args:
         args += ["--db", str(db)]
-    quick = _quick(args, capsys)
-    assert quick == _typer(args)
+    quick = quick_run(args, capsys)
+    assert quick == typer_run(args)
     assert quick[0] == 2 and quick[2].startswith("pdnkit: error: ") and "Traceback" not in quick[2]
 
 
@@ -113,19 +95,7 @@ def test_quick_query_imports_no_argument_parser(db: Path) -> None:
 def _ended(entry: str, args: list[str], sink: str) -> tuple[int, str]:
     """Exit status and standard error of ``pdnkit ARGS`` through ``entry`` with standard
     output a full disk or a pipe whose reader is gone."""
-    code = f"import sys; sys.argv[0] = 'pdnkit'; from {entry} import main; main()"
-    if sink == "full":
-        with open("/dev/full", "w") as out:
-            res = subprocess.run([sys.executable, "-c", code, *args], stdout=out,
-                                 stderr=subprocess.PIPE, text=True, timeout=120)
-    else:
-        r, w = os.pipe()
-        os.close(r)
-        try:
-            res = subprocess.run([sys.executable, "-c", code, *args], stdout=w,
-                                 stderr=subprocess.PIPE, text=True, timeout=120)
-        finally:
-            os.close(w)
+    res = ended(args, sink, entry)
     return res.returncode, res.stderr
 
 
@@ -170,8 +140,8 @@ def test_quick_table_commands_print_what_the_commands_print(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     args = [*args, "--db", str(db)]
-    quick = _quick(args, capsys)
-    assert quick == _typer(args), args
+    quick = quick_run(args, capsys)
+    assert quick == typer_run(args), args
     assert "Traceback" not in quick[2]
 
 
@@ -180,8 +150,8 @@ def test_quick_search_by_position_prints_what_the_command_prints(
     for fen in _fens(db, 6):
         for extra in ([], ["-f", "csv"], ["--side", "any", "--first"], ["-f", "json"]):
             args = ["search", "--fen", fen, "--db", str(db), *extra]
-            quick = _quick(args, capsys)
-            assert quick == _typer(args), args
+            quick = quick_run(args, capsys)
+            assert quick == typer_run(args), args
             assert quick[0] == 0 and quick[1]
 
 

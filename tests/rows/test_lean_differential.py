@@ -20,6 +20,7 @@ from pdnkit import core
 from pdnkit.rules import Position, list_variants
 from pdnkit.rules.fen import write_fen
 from pdnkit.rules.notation import format_move
+from tests.dbtables import tables
 from tests.shared import shared_path
 
 duckdb = pytest.importorskip("duckdb")
@@ -28,26 +29,6 @@ pytestmark = pytest.mark.skipif(core.core_in_use() != "compiled",
 
 #: every variant once (a name may be listed under several editions)
 VARIANTS = sorted({r.name: r for r in list_variants()}.items())
-#: what differs between two imports of the same files
-TIMES = ("imported_at", "created_at", "started", "finished", "seconds", "elapsed")
-
-
-def tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every base table of ``db``, its rows sorted (times left out)."""
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        out = {}
-        names = [r[0] for r in con.execute("select table_name from information_schema.tables "
-                                           "where table_type = 'BASE TABLE'").fetchall()]
-        for t in names:
-            cols = con.execute("select column_name, data_type from information_schema.columns"
-                               " where table_name = ?", [t]).fetchall()
-            keep = [c for c, kind in cols if c not in TIMES and not c.endswith("_at")
-                    and not kind.upper().startswith(("TIMESTAMP", "DATE", "TIME"))]
-            out[t] = con.execute(f"select {', '.join(keep)} from {t} order by all").fetchall()
-        return out
-    finally:
-        con.close()
 
 
 def _game(rng: random.Random, rules: object, index: int) -> str:

@@ -24,7 +24,7 @@ from pdnkit.rules import Position, get_rules
 from pdnkit.rules.fen import write_fen
 from pdnkit.rules.notation import format_move
 from pdnkit.validation import costs, jobs, parts
-from tests.rows.test_lean_differential import tables
+from tests.dbtables import tables
 
 duckdb = pytest.importorskip("duckdb")
 pytestmark = pytest.mark.skipif(core.core_in_use() != "compiled",

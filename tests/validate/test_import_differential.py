@@ -13,28 +13,10 @@ import pytest
 
 import pdnkit
 from pdnkit import core
+from tests.dbtables import tables
 
 duckdb = pytest.importorskip("duckdb")
 DATA = sorted((Path(__file__).resolve().parents[2] / "data").glob("*.pdn"))
-#: what differs between two imports of the same files
-_TIMES = ("imported_at", "created_at", "started", "finished", "seconds", "elapsed")
-
-
-def _tables(db: Path) -> dict[str, list[tuple[object, ...]]]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        out = {}
-        names = [r[0] for r in con.execute("select table_name from information_schema.tables "
-                                           "where table_type = 'BASE TABLE'").fetchall()]
-        for t in names:
-            cols = con.execute("select column_name, data_type from information_schema.columns"
-                               " where table_name = ?", [t]).fetchall()
-            keep = [c for c, kind in cols if c not in _TIMES and not c.endswith("_at")
-                    and not kind.upper().startswith(("TIMESTAMP", "DATE", "TIME"))]
-            out[t] = con.execute(f"select {', '.join(keep)} from {t} order by all").fetchall()
-        return out
-    finally:
-        con.close()
 
 
 @pytest.mark.skipif(core.core_in_use() != "compiled", reason="the compiled core is not built")
@@ -48,7 +30,7 @@ def test_the_database_is_the_pure_cores(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code, str(pure), *map(str, DATA)],
                          capture_output=True, text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr
-    a, b = _tables(compiled), _tables(pure)
+    a, b = tables(compiled), tables(pure)
     assert a.keys() == b.keys()
     for name in a:
         assert a[name] == b[name], name
