@@ -13,10 +13,10 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, SupportsInt, cast
+from typing import TYPE_CHECKING, ParamSpec, SupportsInt, cast
 
 from pdnkit._cells import PlainTable, duck_table
 
@@ -59,6 +59,44 @@ def plain_tables() -> Iterator[None]:
         _PLAIN.reset(token)
 
 
+#: the parameters of a statistic that :func:`plain_form` makes plain
+P = ParamSpec("P")
+
+
+def plain_form(statistic: Callable[P, pd.DataFrame], name: str
+               ) -> Callable[P, PlainTable]:
+    """``statistic`` (a function that returns a DataFrame built on :func:`frame` and
+    :func:`table_of`) as the function ``name`` that takes the same arguments and returns the
+    same columns and cells as a :class:`pdnkit._cells.PlainTable`, run within
+    :func:`plain_tables`: without pandas.
+
+    Example:
+        >>> import duckdb
+        >>> def one(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
+        ...     return frame(con, "SELECT 1 AS a")
+        >>> one_table = plain_form(one, "one_table")
+        >>> one_table(duckdb.connect()).columns, one_table.__name__
+        (['a'], 'one_table')
+    """
+    import functools
+
+    @functools.wraps(statistic)
+    def plain(*args: P.args, **kwargs: P.kwargs) -> PlainTable:
+        with plain_tables():
+            return cast(PlainTable, statistic(*args, **kwargs))
+
+    import inspect
+
+    plain.__name__ = plain.__qualname__ = name
+    del plain.__wrapped__  # its own signature: the statistic's arguments, a plain table back
+    plain.__signature__ = inspect.signature(statistic).replace(  # type: ignore[attr-defined]
+        return_annotation="PlainTable")
+    plain.__doc__ = (f":func:`{statistic.__module__}.{statistic.__name__}` as a "
+                     ":class:`pdnkit._cells.PlainTable`, without pandas: the same columns and "
+                     "cells (:func:`pdnkit.stats.common.plain_form`).")
+    return plain
+
+
 def frame(con: duckdb.DuckDBPyConnection, sql: str,
           params: Sequence[SqlParam] = ()) -> pd.DataFrame:
     """The rows of ``sql`` (with ``params``) as a DataFrame (a plain table within
@@ -69,7 +107,7 @@ def frame(con: duckdb.DuckDBPyConnection, sql: str,
     return result.df()
 
 
-def table_of(rows: Sequence[tuple[Any, ...]], columns: Sequence[str]) -> pd.DataFrame:
+def table_of(rows: Sequence[tuple[object, ...]], columns: Sequence[str]) -> pd.DataFrame:
     """A table of Python ``rows`` (no row: ``columns`` only): a DataFrame, or a plain table
     within :func:`plain_tables`.
 

@@ -11,16 +11,15 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, TypeAlias
 
-from pdnkit._cells import PlainTable
 from pdnkit.errors import ArgumentError
 from pdnkit.rows.bitboards import bits_source
 from pdnkit.stats.common import (
     OUTCOME_SQL,
     first_mover_first,
     frame,
-    plain_tables,
+    plain_form,
     result_columns,
     table_of,
 )
@@ -204,16 +203,9 @@ def tree(
     return first_mover_first(df, [gf.variant] if gf.variant else df["variant"])
 
 
-def tree_table(con: DbLike = None, **options: Any) -> PlainTable:
-    """:func:`tree` as a :class:`pdnkit._cells.PlainTable`, without pandas: the same
-    columns and cells (:func:`pdnkit.stats.common.plain_tables`).
-
-    >>> from pdnkit.store import connect
-    >>> tree_table(connect(":memory:"), moves="32-28").columns == TREE_COLUMNS
-    True
-    """
-    with plain_tables():
-        return cast(PlainTable, tree(con, **options))
+#: :func:`tree` as a :class:`pdnkit._cells.PlainTable`, without pandas (the quick forms'):
+#: ``tree_table(connect(":memory:"), moves="32-28").columns == TREE_COLUMNS``
+tree_table = plain_form(tree, "tree_table")
 
 
 def _tree_book(con: duckdb.DuckDBPyConnection, start: pd.DataFrame, gf: GameFilter,

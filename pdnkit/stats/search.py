@@ -29,11 +29,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
-from pdnkit._cells import PlainTable
 from pdnkit.errors import ArgumentError, PdnkitError
 from pdnkit.rows.bitboards import bits_literal
+from pdnkit.stats.common import plain_form
 from pdnkit.stats.filters import DateBound, GameFilter
 from pdnkit.stats.positions import Bits5, bits_match
 from pdnkit.stats.searchrun import COLUMNS, SearchPlan, SearchTuning, run_search
@@ -691,18 +691,9 @@ def search(
         return run_search(con, plan, SearchTuning(NARROW_SHARE, KINGS_FIRST, LIMIT_SPAN))
 
 
-def search_table(db: DbLike = None, **criteria: Any) -> PlainTable:
-    """:func:`search` as a :class:`pdnkit._cells.PlainTable`, without pandas: the same
-    columns and cells (:func:`pdnkit.stats.common.plain_tables`).
-
-    >>> from pdnkit.store import connect
-    >>> search_table(connect(":memory:"), pattern="W21").columns == COLUMNS
-    True
-    """
-    from pdnkit.stats.common import plain_tables
-
-    with plain_tables():
-        return cast(PlainTable, search(db, **criteria))
+#: :func:`search` as a :class:`pdnkit._cells.PlainTable`, without pandas (the quick forms'):
+#: ``search_table(connect(":memory:"), pattern="W21").columns == COLUMNS``
+search_table = plain_form(search, "search_table")
 
 
 #: a pattern with kings tests the kings' column alone first (``False``: every position's

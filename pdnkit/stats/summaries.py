@@ -14,7 +14,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from pdnkit._cells import PlainTable
 from pdnkit.errors import ArgumentError
@@ -22,7 +22,7 @@ from pdnkit.stats.common import (
     OUTCOME_SQL,
     first_mover_first,
     frame,
-    plain_tables,
+    plain_form,
     result_columns,
     variants_of,
 )
@@ -487,13 +487,6 @@ def stats(
     return findings(con, by="code" if by is None else str(by), min_games=rows, filter=gf)
 
 
-def stats_table(kind: str, con: DbLike = None, **options: Any) -> PlainTable:
-    """:func:`stats` as a :class:`pdnkit._cells.PlainTable`, without pandas: the same
-    columns and cells (:func:`pdnkit.stats.common.plain_tables`).
-
-    >>> from pdnkit.store import connect
-    >>> stats_table("results", connect(":memory:")).columns[:2]
-    ['variant', 'games']
-    """
-    with plain_tables():
-        return cast(PlainTable, stats(kind, con, **options))
+#: :func:`stats` as a :class:`pdnkit._cells.PlainTable`, without pandas (the quick forms'):
+#: ``stats_table("results", connect(":memory:")).columns[:2] == ["variant", "games"]``
+stats_table = plain_form(stats, "stats_table")

@@ -48,8 +48,10 @@ PART_GAMES = 50_000
 GAME_HASH = ("hash(game_id, variant, outcome, result, plies, start_is_initial, fen IS NULL, "
              "replayed_plies)")
 #: the files' part of the counts' stamp: a file replaced (its games may come back under the
-#: same game numbers, the newest being given again) or removed changes it
-_FILES_SQL = ("SELECT coalesce(bit_xor(hash(file_id, sha256, imported_at)), 0), "
+#: same game numbers, the newest being given again) or removed changes it; not the time of
+#: import, so that two imports of the same files record the same stamp (the same bytes
+#: loaded again give the same games)
+_FILES_SQL = ("SELECT coalesce(bit_xor(hash(file_id, sha256)), 0), "
               "coalesce(max(file_id), -1) FROM files")
 #: the games numbered up to the last counted that were copies (not counted) when the counts
 #: were settled: what :func:`stage_moved` compares the copies of now with
@@ -152,7 +154,7 @@ def _one(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[int, int]:
 
 def files_stamp(con: duckdb.DuckDBPyConnection, upto: int | None = None) -> tuple[int, int]:
     """The XOR of the hashes of the files loaded (those numbered up to ``upto``: their
-    number, content hash and time of import) and the highest file number (-1: none).
+    number and content hash) and the highest file number (-1: none).
 
     Example:
         >>> from pdnkit.store.db import connect
