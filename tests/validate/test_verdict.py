@@ -15,9 +15,9 @@ import pytest
 
 from pdnkit.lean import startgen
 from pdnkit.lean.verdict import game_verdicts, render
-from pdnkit.validation import validate
 from tests.imported import modules_after
 from tests.shared import SHARED_DATA, shared_path
+from tests.validate.verdictcheck import check_taken
 
 #: games of the international game (Article 3 moves), clean as written
 WIN = ('[Event "Open"]\n[Site "Here"]\n[Date "2001.02.03"]\n[Round "1"]\n[White "A"]\n'
@@ -28,31 +28,13 @@ DRAW = WIN.replace('"2-0"', '"1-1"').replace("37x28 2-0", "37x28 1-1")
 _TIME = re.compile(r"\d+\.\d\d s \([\d,]+ games/s\)")
 
 
-def _check(path: Path) -> int:
-    """Hold each game the verdict takes in ``path`` to the validator's report; the number
-    taken."""
-    verdicts = game_verdicts(str(path))
-    if verdicts is None:
-        return 0
-    reports = [r for r in validate(str(path), light=True) if not r.file_level]
-    assert len(reports) == len(verdicts), path
-    for rep, got in zip(reports, verdicts, strict=True):
-        if got is None:
-            continue
-        plies, name, codes = got
-        assert (rep.status, rep.replayed_plies, rep.variant) == ("ok", plies, name), (path,
-                                                                                      rep.index)
-        assert [f.code for f in rep.findings] == codes, (path, rep.index)
-    return sum(v is not None for v in verdicts)
-
-
 def test_start_data_are_current() -> None:
     assert startgen.source() == startgen.TARGET.read_text(encoding="utf-8"), \
         "run python -m pdnkit.lean.startgen"
 
 
 def test_taken_games_of_intl_2000_are_clean() -> None:
-    assert _check(shared_path("bench", "intl_2000.pdn")) == 2000
+    assert check_taken(shared_path("bench", "intl_2000.pdn")) == 2000
 
 
 def _games(text: str) -> list[str]:
@@ -90,7 +72,7 @@ def test_taken_mutations_of_draws_are_clean(tmp_path: Path) -> None:
         mutated += [_rescore(g), _cut_last_move(g), _cut_last_move(_cut_last_move(g)), g]
     path = tmp_path / "mutated.pdn"
     path.write_text("\n".join(mutated), encoding="utf-8")
-    taken = _check(path)
+    taken = check_taken(path)
     assert 0 < taken < len(mutated)
 
 
@@ -99,7 +81,7 @@ def test_taken_games_of_real_files_are_clean() -> None:
     files = sorted(p for p in folder.rglob("*") if p.is_file())
     assert files
     for path in files:
-        _check(path)
+        check_taken(path)
 
 
 #: one change each to a clean game: what the validator may find fault with
@@ -135,7 +117,7 @@ def test_taken_mutations_are_clean(tmp_path: Path) -> None:
         games = [rng.choice(_MUTATIONS)(rng.choice((WIN, DRAW))) for _ in range(rng.randint(1, 4))]
         path = tmp_path / f"m{trial}.pdn"
         path.write_text("\n".join(games), encoding="utf-8")
-        taken += _check(path)
+        taken += check_taken(path)
     assert taken  # the unchanged games
 
 

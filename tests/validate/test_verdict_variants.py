@@ -21,33 +21,15 @@ from pdnkit.lean.startdata import STARTS
 from pdnkit.lean.verdict import game_verdicts, render
 from pdnkit.rules import Position, get_rules
 from pdnkit.rules.notation import canonical_notation
-from pdnkit.validation import validate
 from tests.imported import modules_after
 from tests.shared import shared_path
+from tests.validate.verdictcheck import check_taken
 
 _TIME = re.compile(r"\d+\.\d\d s \([\d,]+ games/s\)")
 _TOKENS = ("2-0", "0-2", "1-1", "1-0", "0-1", "1/2-1/2", "*", "0-0")
 _DATES = ("2001.02.03", "1970.4.2", "13-01-1996", "1841-??-??", "2001.02.??", "????.??.??",
           "2000.02.29", "2001.02.29", "1900.02.29", "2001", "2001.", "3.2.2001", "",
           "2001/02/03", "0999.01.01", "2001.13.01", "summer")
-
-
-def _check(path: Path) -> int:
-    """Hold each game the verdict takes in ``path`` to the validator's report; the number
-    taken."""
-    verdicts = game_verdicts(str(path))
-    if verdicts is None:
-        return 0
-    reports = [r for r in validate(str(path), light=True) if not r.file_level]
-    assert len(reports) == len(verdicts), path
-    for rep, got in zip(reports, verdicts, strict=True):
-        if got is None:
-            continue
-        plies, name, codes = got
-        assert (rep.status, rep.replayed_plies, rep.variant) == ("ok", plies, name), (
-            path, rep.index, rep.findings)
-        assert [f.code for f in rep.findings] == codes, (path, rep.index)
-    return sum(v is not None for v in verdicts)
 
 
 def _outputs(paths: list[Path], fmt: str, tmp: Path, monkeypatch: pytest.MonkeyPatch
@@ -127,7 +109,7 @@ def test_random_games_of_every_variant(gametype: int, tmp_path: Path,
     games = [_random_game(name, gametype, rng) for _ in range(40)]
     path = tmp_path / "gen.pdn"
     path.write_text("\n".join(games), encoding="utf-8")
-    assert _check(path) > 0
+    assert check_taken(path) > 0
     whole = 0
     for k in range(0, len(games), 2):  # files of one or two games, whole
         one = tmp_path / f"g{k}.pdn"
@@ -221,7 +203,7 @@ def test_seeded_mutations_of_real_files(tmp_path: Path,
         encoding = rng.choice(("utf-8", "utf-8", "utf-8", "cp1252"))
         bom = "\ufeff" if encoding == "utf-8" and rng.random() < 0.3 else ""
         out.write_bytes((bom + "\n".join(mutated)).encode(encoding, "replace"))
-        taken += _check(out)
+        taken += check_taken(out)
         for k in range(0, len(mutated), 4):
             part = tmp_path / f"part{k}.pdn"
             part.write_bytes((bom + "\n".join(mutated[k:k + 2])).encode(encoding, "replace"))
