@@ -57,7 +57,9 @@ def test_program_name() -> None:
 def test_the_readme_says_how_long_the_suite_takes_and_what_it_leaves_out() -> None:
     text = " ".join(_quick_start().split())
     said = re.search(r"run the test suite \(about (\d+) minutes on (\d+) cores", text)
-    assert said and 1 <= int(said.group(1)) <= 10, text
+    # the budget: the suite grew past 10 minutes (12 measured on an idle 2-core machine in
+    # a fresh clone) and the README says so; past a quarter of an hour it needs cutting
+    assert said and 1 <= int(said.group(1)) <= 15, text
     # the default run leaves the slow tests out (pyproject's addopts): the README says how
     # to run them
     assert "-m slow" in text and "slow" in _addopts(), text
