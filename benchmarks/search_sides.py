@@ -8,6 +8,10 @@ other's, and the load average before and after.
 
     python benchmarks/search_sides.py --db r1m.duckdb --base ../main
     python benchmarks/search_sides.py --db r1m.duckdb --base ../main --only limit --repeat 5
+    python benchmarks/search_sides.py --db r1m-10.duckdb --base-db r1m-9.duckdb --base ../main
+
+``--base-db``: the other tree reads this database instead (the same games in the schema that
+tree writes, when a schema step lies between them: ``pdnkit upgrade`` of a copy).
 """
 
 from __future__ import annotations
@@ -87,14 +91,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--db", type=Path, required=True, help="a database to read (read-only)")
     ap.add_argument("--base", type=Path, required=True, help="the other source tree")
+    ap.add_argument("--base-db", type=Path, help="the database the other tree reads")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", action="append", default=[], help="cases whose name holds this")
     ap.add_argument("--no-fresh", action="store_true", help="warm timings only")
     args = ap.parse_args()
     cases = [(n, kw) for n, kw in CASES if not args.only or any(o in n for o in args.only)]
     trees = {"this": ROOT, "base": args.base.resolve()}
+    dbs = {"this": args.db, "base": args.base_db or args.db}
     print(f"load average before: {os.getloadavg()}", flush=True)
-    got = {side: warm(tree, args.db, args.repeat, [kw for _, kw in cases])
+    got = {side: warm(tree, dbs[side], args.repeat, [kw for _, kw in cases])
            for side, tree in trees.items()}
     head = f"warm (best of {args.repeat})"
     print(f"{head:34s} {'base CPU':>9s} {'this CPU':>9s} "
@@ -109,7 +115,7 @@ def main() -> None:
             best = {side: (float("inf"), float("inf")) for side in trees}
             for _ in range(args.repeat):
                 for side, tree in trees.items():
-                    w, c = fresh(tree, args.db, kw)
+                    w, c = fresh(tree, dbs[side], kw)
                     best[side] = (min(best[side][0], w), min(best[side][1], c))
             (bw, bc), (tw, tc) = best["base"], best["this"]
             print(f"  {name:32s} {bc:8.3f}s {tc:8.3f}s {tc / bc:6.2f} {bw:9.3f}s {tw:9.3f}s",

@@ -427,9 +427,10 @@ class _Query:
                       _other(self.side), man, mp(self.before), mp(self.after), [])
 
     def game_sql(self, a: str) -> str | None:
-        """A condition on the squares of a game (``game_squares``, alias ``a``) that every
-        game with a position of this search meets (a piece listed must have stood there
-        once, an ``E`` square been empty once), or ``None`` when the search lists no piece
+        """A condition on the squares of a game or of a stretch of its plies
+        (``game_squares``, ``game_stretches``: alias ``a``) that every game or stretch with a
+        position of this search meets (a piece listed must have stood there once, an ``E``
+        square been empty once), or ``None`` when the search lists no piece
         or square to test there."""
         occ = f"{a}.occ"
         parts = [pattern_sql(p, a, mode, occ) for p, mode in (

@@ -4,8 +4,9 @@ The conditions come ready from :mod:`pdnkit.stats.search` as a :class:`SearchPla
 module chooses which positions to read and in what order:
 
 * an exact position: the rows the position index names (``source``);
-* a pattern: first the games whose squares (``game_squares``) can hold it; where few do,
-  only their positions, a pattern with kings testing the kings' column in the same scan
+* a pattern: first the games whose squares can hold it (``game_stretches``: the squares of
+  each stretch of 16 plies, else ``game_squares``: of each game); where few do, only their
+  positions, a pattern with kings testing the kings' column in the same scan
   (DuckDB applies a one-column test as it reads, and reads the other columns only for the
   rows that pass);
 * with a ``limit`` (and no manoeuvre): the positions of a first span of game numbers, then
@@ -34,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from pdnkit.rows.bitboards import bits_source
 from pdnkit.stats.filters import SqlParam
-from pdnkit.store.gamesquares import squares_ready, squares_source
+from pdnkit.store.gamesquares import summary_source
 from pdnkit.store.session import DbLike, reading
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -59,8 +60,9 @@ class SearchPlan:
     ``m`` and ``pa``), ``move_branches`` (conditions on the moves alone), ``after`` (the
     position after the move is joined as ``pa``), ``where``/``params`` (the games, alias
     ``g``), ``first``, ``limit``; ``source`` (the rows that may match, from the position
-    index), ``games`` (a condition on ``game_squares``, alias ``s``, that every game with
-    a hit meets), ``kings`` (a one-column test on the kings, alias ``p``, that every hit
+    index), ``games`` (a condition on the squares of a game or of a stretch of its plies,
+    ``game_squares`` or ``game_stretches``, alias ``s``, that every position hit meets),
+    ``kings`` (a one-column test on the kings, alias ``p``, that every hit
     meets)."""
 
     cond: str
@@ -171,15 +173,17 @@ def _spans(con: duckdb.DuckDBPyConnection, plan: SearchPlan, sel: str, acc: str,
 
 def _candidates(con: duckdb.DuckDBPyConnection, games: str, table: str, share: float
                 ) -> bool:
-    """Keep in ``table`` the games whose squares (``game_squares``, alias ``s``) meet
-    ``games``; True when the table is ready and they are few enough (at most ``share`` of
-    the games) to read their positions alone."""
-    if not squares_ready(con):
+    """Keep in ``table`` the games with squares (of a stretch of plies, ``game_stretches``,
+    else of the whole game, ``game_squares``; alias ``s``) that meet ``games``; True when a
+    summary is ready and they are few enough (at most ``share`` of the games) to read their
+    positions alone."""
+    source = summary_source(con)
+    if source is None:
         return False
-    con.execute(f"CREATE TEMP TABLE {table} AS SELECT s.game_id "
-                f"FROM {squares_source(con)} s WHERE {games}")
+    con.execute(f"CREATE TEMP TABLE {table} AS SELECT DISTINCT s.game_id "
+                f"FROM {source} s WHERE {games}")
     got, total = con.execute(f"SELECT (SELECT count(*) FROM temp.{table}), "
-                             "(SELECT count(*) FROM game_squares)").fetchall()[0]
+                             "(SELECT count(*) FROM games)").fetchall()[0]
     return bool(got <= share * total)
 
 

@@ -330,7 +330,7 @@ def _delete_files(con: duckdb.DuckDBPyConnection, file_ids: list[int]) -> None:
     ids = ", ".join(str(int(i)) for i in file_ids)
     games = f"SELECT game_id FROM games WHERE file_id IN ({ids})"
     for table in ("move_rows", "position_bits", "early_positions", "game_squares",
-                  "rule_events", "evals"):
+                  "game_stretches", "rule_events", "evals"):
         con.execute(f"DELETE FROM {table} WHERE game_id IN ({games})")
     con.execute(f"DELETE FROM findings WHERE file_id IN ({ids})")
     con.execute(f"DELETE FROM games WHERE file_id IN ({ids})")

@@ -235,17 +235,21 @@ _OBJECTS: set[tuple[str, str]] | None = None
 #: capture; 6: the openings' columns ``games.opening_*``, ``novelty_ply``, ``novelty_from``
 #: and the tables ``opening_tables``, ``opening_pending``; 7: the position index
 #: ``position_index``; 8: the squares of each game ``game_squares``; 9: the opening counts
-#: ``tree_counts`` and ``opening_counts``). Each step is a function of
+#: ``tree_counts`` and ``opening_counts``; 10: the squares of each stretch of a game's plies
+#: ``game_stretches`` and the copies the counts left out, ``counts_copies``). Each step is a function of
 #: :mod:`pdnkit.store.upgrades`. A database of an older version, or one that lacks a table,
 #: column, view or macro of ``schema.sql``, is brought up to date by that module, on a copy
 #: (``pdnkit upgrade``).
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 #: the ``pdnkit_meta`` key that says the position index holds every stored position (its
 #: value: the index's rows when last sorted; :mod:`pdnkit.store.posindex`)
 INDEX_META = "position_index_sorted"
 #: the ``pdnkit_meta`` key that says ``game_squares`` holds a row for every stored game
 #: (:mod:`pdnkit.store.gamesquares`)
 SQUARES_META = "game_squares_ready"
+#: the ``pdnkit_meta`` key that says ``game_stretches`` holds the rows of every stored game
+#: (:mod:`pdnkit.store.gamesquares`)
+STRETCHES_META = "game_stretches_ready"
 #: the tables a database made before the version was stored must have (the others are
 #: created when missing; missing columns are added)
 CORE_TABLES = ("files", "games")
@@ -368,7 +372,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database",
         >>> con.execute("SELECT count(*) FROM moves").fetchall()[0][0]
         0
         >>> con.execute("SELECT value FROM pdnkit_meta WHERE key = 'schema_version'").fetchall()
-        [('9',)]
+        [('10',)]
     """
     state = check_schema(con, name) if state is None else state
     if state == "older":
@@ -378,6 +382,7 @@ def ensure_schema(con: duckdb.DuckDBPyConnection, name: str = "the database",
         # no position yet: the (empty) position index holds them all
         con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES (?, '0')", [INDEX_META])
         con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES (?, '1')", [SQUARES_META])
+        con.execute("INSERT OR REPLACE INTO pdnkit_meta VALUES (?, '1')", [STRETCHES_META])
     record_schema(con, fresh=state == "new")
     if con.execute("SELECT count(*) FROM variants").fetchall()[0][0] == 0:
         ensure_variants(con)
@@ -412,7 +417,7 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> int:
         >>> import duckdb
         >>> con = duckdb.connect()
         >>> ensure_schema(con); schema_version(con)
-        9
+        10
     """
     meta = schema_meta(con, table_columns(con))
     if meta is None:
@@ -444,7 +449,7 @@ def remove_incomplete(con: duckdb.DuckDBPyConnection) -> int:
     con.execute("BEGIN TRANSACTION")
     try:
         for table in ("move_rows", "position_bits", "early_positions", "game_squares",
-                      "rule_events", "evals"):
+                      "game_stretches", "rule_events", "evals"):
             con.execute(f"DELETE FROM {table} WHERE game_id IN ({orphans})")
         con.execute("DELETE FROM findings WHERE file_id NOT IN (SELECT file_id FROM files)")
         con.execute("DELETE FROM games WHERE file_id NOT IN (SELECT file_id FROM files)")

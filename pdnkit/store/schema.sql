@@ -226,6 +226,33 @@ CREATE TABLE IF NOT EXISTS game_squares (
     occ_high     UBIGINT                -- occ on squares 65 and up (NULL: a smaller board)
 );
 
+-- The squares of each stretch of 16 plies of a game (plies 0-15, 16-31, ...), as game_squares
+-- keeps them for the whole game: a pattern's pieces must have stood on their squares within
+-- the same few moves, so a common pattern names far fewer games here (pdnkit.store.gamesquares).
+-- It only narrows a search: the bitboards decide.
+CREATE TABLE IF NOT EXISTS game_stretches (
+    game_id      BIGINT NOT NULL,       -- games.game_id
+    stretch      USMALLINT NOT NULL,    -- the plies 16 * stretch to 16 * stretch + 15
+    layout       UTINYINT NOT NULL,     -- layouts.layout
+    wm           UBIGINT NOT NULL,      -- squares 1-64 where a white man stood in the stretch
+    wk           UBIGINT NOT NULL,      -- ... a white king
+    bm           UBIGINT NOT NULL,      -- ... a black man
+    bk           UBIGINT NOT NULL,      -- ... a black king
+    occ          UBIGINT NOT NULL,      -- squares 1-64 occupied in every position of it
+    wm_high      UBIGINT,               -- wm on squares 65 and up (NULL: none)
+    wk_high      UBIGINT,               -- wk on squares 65 and up
+    bm_high      UBIGINT,               -- bm on squares 65 and up
+    bk_high      UBIGINT,               -- bk on squares 65 and up
+    occ_high     UBIGINT                -- occ on squares 65 and up (NULL: a smaller board)
+);
+
+-- The games numbered up to the last one counted in tree_counts and opening_counts that were
+-- copies (not counted) when the counts were settled: what a later import compares the
+-- copies of now with, to count only the games whose state changed (pdnkit.store.countdelta).
+CREATE TABLE IF NOT EXISTS counts_copies (
+    game_id      BIGINT NOT NULL        -- games.game_id
+);
+
 -- The opening tree of the first plies, counted at import (pdnkit.store.opencounts): per
 -- variant, position (first reached by a game at ply 0 to 4) and move played next (NULL: none
 -- among the first plies; open: the position of ply 4, its next move not counted), the

@@ -300,6 +300,16 @@ def _opening_counts(src: Sources) -> None:
     ``pdnkit.store.opencounts:rebuild_counts`` (below) makes them."""
 
 
+@version_step(10, "the squares of each stretch of 16 plies (game_stretches), made from the "
+                  "stored positions; the copies the opening counts left out (counts_copies) "
+                  "declared")
+def _game_stretches(src: Sources) -> None:
+    """Nothing to rewrite: the fill step ``gamesquares:fill_stretches`` (below) makes
+    ``game_stretches``; ``counts_copies``, made on demand before, is copied as it was (a
+    database without it gets it empty: the counts' stamp of copies then differs, and the
+    next import counts again, as before)."""
+
+
 def fill_result_source(con: duckdb.DuckDBPyConnection) -> None:
     """Fill ``games.result_source`` of stored games from their tags: ``tag`` where a result
     tag (``Result``, ``Risultato`` ... under any case) holds ``result_raw``, ``terminator``
@@ -388,6 +398,8 @@ register_fill("games", ["opening_code", "opening_name", "opening_ply"],
 register_fill("position_index", ["key", "game_block"], "pdnkit.store.posindex:rebuild_index",
               what="position_index from the stored positions")
 register_fill("game_squares", ["game_id", "wm", "occ"], "pdnkit.store.gamesquares:fill_squares")
+register_fill("game_stretches", ["game_id", "stretch", "wm", "occ"],
+              "pdnkit.store.gamesquares:fill_stretches")
 # the groups of copies, from the moves and tags (after the openings: the novelties are then
 # computed again among the games counted once)
 register_fill("games", ["duplicate_of", "duplicate_kind"], "pdnkit.store.copies:fill_upgrade",

@@ -1,9 +1,10 @@
-"""The squares of each game (``game_squares``, :mod:`pdnkit.store.gamesquares`): a row for
-every game after an import, a file replaced and an upgrade from schema 7, each the OR (the
-pieces) and AND (the occupancy) of the game's positions computed here in Python; and a
-pattern search that reads only the games whose squares can hold the pattern (or the kings'
-column first) gives exactly what the scan of every position gives, on generated patterns
-over the samples, a 12x12 collection (squares past 64) and copies of a file."""
+"""The squares of each game (``game_squares``, :mod:`pdnkit.store.gamesquares`) and of each
+stretch of 16 plies (``game_stretches``): a row for every game (every stretch) after an
+import, a file replaced and an upgrade from schema 7 or 9, each the OR (the pieces) and AND
+(the occupancy) of the positions computed here in Python; and a pattern search that reads
+only the games whose stretches (or whole games) can hold the pattern (or the kings' column
+first) gives exactly what the scan of every position gives, on generated patterns over the
+samples, a 12x12 collection (squares past 64) and copies of a file."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ import pandas as pd
 import pytest
 
 import pdnkit.stats.search as searching
+import pdnkit.stats.searchrun as searchrun
 from pdnkit.pdn import write_games
 from pdnkit.samples import sample_dir
 from pdnkit.samples.samples import variant_collection
 from pdnkit.stats.search import search
 from pdnkit.store import import_files
-from pdnkit.store.gamesquares import squares_ready
+from pdnkit.store.gamesquares import STRETCH_PLIES, squares_ready, squares_source, stretches_ready
 from tests.store.legacy import record_as
 
 GAME = """[Event "{event}"]
@@ -39,33 +41,40 @@ def _whole(low: int | None, high: int | None) -> int:
     return (low or 0) | ((high or 0) << 64)
 
 
-def _expected(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[int, ...]]:
-    """Each game's squares computed in Python from its stored positions."""
-    out: dict[int, list[int]] = {}
-    for row in con.execute("SELECT game_id, wm, wk, bm, bk, wm_high, wk_high, bm_high, "
+def _expected(con: duckdb.DuckDBPyConnection, plies: int | None = None
+              ) -> dict[tuple[int, int], tuple[int, ...]]:
+    """Each game's squares (``plies``: of each stretch of that many plies) computed in
+    Python from its stored positions, by ``(game, stretch)`` (stretch 0 for a whole game)."""
+    out: dict[tuple[int, int], list[int]] = {}
+    for row in con.execute("SELECT game_id, ply, wm, wk, bm, bk, wm_high, wk_high, bm_high, "
                            "bk_high FROM position_bits").fetchall():
-        g, bits = row[0], [_whole(row[i], row[i + 4]) for i in range(1, 5)]
+        key = (row[0], row[1] // plies if plies else 0)
+        bits = [_whole(row[i], row[i + 4]) for i in range(2, 6)]
         occ = bits[0] | bits[1] | bits[2] | bits[3]
-        if g not in out:
-            out[g] = [*bits, occ]
+        if key not in out:
+            out[key] = [*bits, occ]
         else:
-            acc = out[g]
-            out[g] = [acc[0] | bits[0], acc[1] | bits[1], acc[2] | bits[2], acc[3] | bits[3],
-                      acc[4] & occ]
-    return {g: tuple(v) for g, v in out.items()}
+            acc = out[key]
+            out[key] = [acc[0] | bits[0], acc[1] | bits[1], acc[2] | bits[2],
+                        acc[3] | bits[3], acc[4] & occ]
+    return {k: tuple(v) for k, v in out.items()}
 
 
-def _stored(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[int, ...]]:
-    rows = con.execute("SELECT game_id, wm, wk, bm, bk, occ, wm_high, wk_high, bm_high, "
-                       "bk_high, occ_high FROM game_squares").fetchall()
-    assert len(rows) == len({r[0] for r in rows}), "one row a game"
-    return {r[0]: tuple(_whole(r[i], r[i + 5]) for i in range(1, 6)) for r in rows}
+def _stored(con: duckdb.DuckDBPyConnection, table: str = "game_squares"
+            ) -> dict[tuple[int, int], tuple[int, ...]]:
+    stretch = "stretch" if table == "game_stretches" else "0"
+    rows = con.execute(f"SELECT game_id, {stretch}, wm, wk, bm, bk, occ, wm_high, wk_high, "
+                       f"bm_high, bk_high, occ_high FROM {table}").fetchall()
+    assert len(rows) == len({r[:2] for r in rows}), "one row a game (a stretch)"
+    return {r[:2]: tuple(_whole(r[i], r[i + 5]) for i in range(2, 7)) for r in rows}
 
 
 def _agrees(con: duckdb.DuckDBPyConnection) -> None:
-    assert squares_ready(con)
+    assert squares_ready(con) and stretches_ready(con)
     want = _expected(con)
     assert want and _stored(con) == want
+    want = _expected(con, STRETCH_PLIES)
+    assert _stored(con, "game_stretches") == want
 
 
 @pytest.fixture(scope="module")
@@ -88,6 +97,8 @@ def test_every_game_has_its_squares(db: Path) -> None:
     _agrees(con)
     assert con.execute("SELECT count(*) FROM game_squares WHERE occ_high IS NOT NULL"
                        ).fetchall()[0][0] == 12  # the 12x12 games alone have squares past 64
+    assert con.execute("SELECT count(*) FROM game_stretches WHERE occ_high IS NOT NULL"
+                       ).fetchall()[0][0] > 12  # (several stretches a game)
     assert con.execute("SELECT count(*) FROM games WHERE duplicate_of IS NOT NULL"
                        ).fetchall()[0][0] > 0
 
@@ -117,6 +128,12 @@ def _scan(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(searching, "KINGS_FIRST", False)
 
 
+def _whole_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Searches read the squares of each whole game (``game_squares``), as before
+    ``game_stretches``."""
+    monkeypatch.setattr(searchrun, "summary_source", squares_source)
+
+
 def test_generated_patterns_equal_the_scan(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     con = duckdb.connect(str(db), read_only=True)
     rows = con.execute("SELECT full_bits(wm, wm_high), full_bits(wk, wk_high), "
@@ -135,18 +152,44 @@ def test_generated_patterns_equal_the_scan(db: Path, monkeypatch: pytest.MonkeyP
             kw["any_of"] = _pattern(rng, tuple(int(x) for x in rng.choice(rows)[:4]), r[4])
         if rng.random() < 0.15:
             kw["exclude"] = f"E{rng.randint(1, r[4])}"
+        if rng.random() < 0.2:
+            kw["side"] = rng.choice(["white", "black"])
+        if rng.random() < 0.2:
+            kw["limit"] = rng.choice([1, 3, 20])
         cases.append(kw)
     monkeypatch.setattr(searching, "NARROW_SHARE", 1.0)  # every search reads the candidates
-    fast = [search(con, **kw) for kw in cases]
+    fast = [search(con, **kw) for kw in cases]  # type: ignore[arg-type]
     assert sum(len(df) > 0 for df in fast) >= 45
     assert any(len(df) for df, kw in zip(fast, cases, strict=True) if "K" in str(kw["pattern"]))
+    with monkeypatch.context() as m:  # the squares of each whole game
+        _whole_games(m)
+        whole = [search(con, **kw) for kw in cases]  # type: ignore[arg-type]
     monkeypatch.setattr(searching, "NARROW_SHARE", -1.0)  # the kings' column first alone
-    first = [search(con, **kw) for kw in cases]
+    first = [search(con, **kw) for kw in cases]  # type: ignore[arg-type]
     _scan(monkeypatch)
-    for kw, got, kings in zip(cases, fast, first, strict=True):
-        scan = search(con, **kw)
+    for kw, got, games, kings in zip(cases, fast, whole, first, strict=True):
+        scan = search(con, **kw)  # type: ignore[arg-type]
         pd.testing.assert_frame_equal(got, scan, obj=str(kw))
+        pd.testing.assert_frame_equal(games, scan, obj=str(kw))
         pd.testing.assert_frame_equal(kings, scan, obj=str(kw))
+
+
+def test_stretches_name_fewer_games_than_whole_games(db: Path) -> None:
+    """A stretch's squares are a subset of its game's (pieces) and its occupancy a superset:
+    a pattern never names more games by its stretches, and the generated king patterns of
+    the samples name fewer in all."""
+    con = duckdb.connect(str(db), read_only=True)
+    bad = con.execute(
+        "SELECT count(*) FROM game_stretches t JOIN game_squares s USING (game_id) WHERE "
+        "t.layout <> s.layout OR (t.wm | s.wm) <> s.wm OR (t.wk | s.wk) <> s.wk OR "
+        "(t.bm | s.bm) <> s.bm OR (t.bk | s.bk) <> s.bk OR (t.occ & s.occ) <> s.occ"
+    ).fetchall()[0][0]
+    assert bad == 0
+    named = con.execute(
+        "SELECT (SELECT count(DISTINCT game_id) FROM game_stretches WHERE wk <> 0 AND "
+        "bk <> 0), (SELECT count(*) FROM game_squares WHERE wk <> 0 AND bk <> 0)"
+    ).fetchall()[0]
+    assert 0 < named[0] <= named[1]
 
 
 def test_a_pattern_no_game_can_hold_reads_no_position(db: Path) -> None:
@@ -173,6 +216,7 @@ def test_a_replaced_file_and_later_imports(tmp_path: Path) -> None:
     con = duckdb.connect(str(db), read_only=True)
     _agrees(con)
     assert con.execute("SELECT count(*) FROM game_squares").fetchall()[0][0] == 14
+    assert con.execute("SELECT count(DISTINCT game_id) FROM game_stretches").fetchall()[0][0] == 14
     # W28 after 32-28 (ply 1): the b files' games 0 and 2; the replaced 32-28 games are gone
     assert len(search(con, pattern="W28:E32:B19", first=True)) == 6
 
@@ -198,6 +242,45 @@ def test_upgrade_from_schema_7_makes_the_squares(tmp_path: Path,
     assert len(got)
     _scan(monkeypatch)
     pd.testing.assert_frame_equal(got, search(con, pattern="W28:B19", mirror=True))
+
+
+def test_upgrade_from_schema_9_makes_the_stretches(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A schema-9 database (today's file with what version 10 added taken away: the
+    stretches, and the copies the counts left out made on demand) upgrades to the same
+    stretches, the same searches, and keeps its copies' record."""
+    from pdnkit.store import upgrade
+
+    db = tmp_path / "nine.duckdb"
+    copy = tmp_path / "english-copy.pdn"
+    shutil.copyfile(sample_dir() / "english.pdn", copy)
+    with open(copy, "a", encoding="utf-8") as f:
+        f.write("\n")
+    import_files([sample_dir() / "international.pdn", sample_dir() / "english.pdn", copy],
+                 db=db)
+    cases = [{"pattern": "W28:B19", "mirror": True}, {"pattern": "W28", "first": True},
+             {"pattern": "W28:B19:E23", "limit": 5, "side": "white"}]
+    con = duckdb.connect(str(db), read_only=True)
+    before = [search(con, **kw) for kw in cases]  # type: ignore[arg-type]
+    copies = con.execute("SELECT game_id FROM counts_copies ORDER BY 1").fetchall()
+    con.close()
+    con = duckdb.connect(str(db))
+    con.execute("DROP TABLE game_stretches")
+    con.execute("DELETE FROM pdnkit_meta WHERE key = 'game_stretches_ready'")
+    record_as(con, "9")
+    con.close()
+    result = upgrade(db, notice=None)
+    assert result.upgraded and result.from_version == 9
+    assert any("game_stretches" in s for s in result.fills)
+    con = duckdb.connect(str(db), read_only=True)
+    _agrees(con)
+    assert con.execute("SELECT game_id FROM counts_copies ORDER BY 1").fetchall() == copies
+    monkeypatch.setattr(searching, "NARROW_SHARE", 1.0)
+    for kw, want in zip(cases, before, strict=True):
+        got = search(con, **kw)  # type: ignore[arg-type]
+        pd.testing.assert_frame_equal(got, want, obj=str(kw))
+    assert len(before[0]) and len(before[1])
+    con.close()
 
 
 def test_a_lake_like_connection_reads_every_position() -> None:
