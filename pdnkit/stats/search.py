@@ -427,7 +427,7 @@ class _Query:
                       _other(self.side), man, mp(self.before), mp(self.after), [])
 
     def game_sql(self, a: str) -> str | None:
-        """A condition on the squares of a game or of a stretch of its plies
+        """A condition on the squares of a game or of a stretch of its plies with a king
         (``game_squares``, ``game_stretches``: alias ``a``) that every game or stretch with a
         position of this search meets (a piece listed must have stood there once, an ``E``
         square been empty once), or ``None`` when the search lists no piece
@@ -688,7 +688,8 @@ def search(
         plan = SearchPlan(
             " OR ".join(branches), move_branches, q.after is not None, where, params, first,
             limit, source, " OR ".join(game_branches) if narrow and source is None else None,
-            " OR ".join(t for _, t in tests) if one_column else None)
+            " OR ".join(t for _, t in tests) if one_column else None,
+            bool(tests) and len(tests) == len(kings))
         return run_search(con, plan, SearchTuning(NARROW_SHARE, KINGS_FIRST, LIMIT_SPAN))
 
 

@@ -4,9 +4,9 @@ The conditions come ready from :mod:`pdnkit.stats.search` as a :class:`SearchPla
 module chooses which positions to read and in what order:
 
 * an exact position: the rows the position index names (``source``);
-* a pattern: first the games whose squares can hold it (``game_stretches``: the squares of
-  each stretch of 16 plies, else ``game_squares``: of each game); where few do, only their
-  positions, a pattern with kings testing the kings' column in the same scan
+* a pattern: first the games whose squares can hold it (a pattern with a king:
+  ``game_stretches``, the squares of each stretch of 16 plies where a king stood; else
+  ``game_squares``, of each game); where few do, only their positions, a pattern with kings testing the kings' column in the same scan
   (DuckDB applies a one-column test as it reads, and reads the other columns only for the
   rows that pass);
 * with a ``limit`` (and no manoeuvre): the positions of a first span of game numbers, then
@@ -63,7 +63,8 @@ class SearchPlan:
     index), ``games`` (a condition on the squares of a game or of a stretch of its plies,
     ``game_squares`` or ``game_stretches``, alias ``s``, that every position hit meets),
     ``kings`` (a one-column test on the kings, alias ``p``, that every hit
-    meets)."""
+    meets), ``stretches`` (every hit has a king the pattern lists: ``games`` may be tested
+    on the stretches with a king)."""
 
     cond: str
     move_branches: list[str]
@@ -75,6 +76,7 @@ class SearchPlan:
     source: str | None = None
     games: str | None = None
     kings: str | None = None
+    stretches: bool = False
 
 
 @dataclass(frozen=True)
@@ -124,8 +126,8 @@ def _selection(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchT
     ``cand``."""
     bits = bits_source(con)
     source = plan.source
-    if plan.games is not None and source is None and _candidates(con, plan.games, cand,
-                                                                 tuning.narrow_share):
+    if plan.games is not None and source is None and _candidates(
+            con, plan.games, cand, tuning.narrow_share, plan.stretches):
         kings = f"({plan.kings}) AND " if plan.kings else ""
         source = (f"(SELECT p.* FROM {bits} p WHERE {kings}"
                   f"p.game_id IN (SELECT game_id FROM temp.{cand}))")
@@ -171,13 +173,13 @@ def _spans(con: duckdb.DuckDBPyConnection, plan: SearchPlan, sel: str, acc: str,
         start, span = stop, span * SPAN_GROWTH
 
 
-def _candidates(con: duckdb.DuckDBPyConnection, games: str, table: str, share: float
-                ) -> bool:
-    """Keep in ``table`` the games with squares (of a stretch of plies, ``game_stretches``,
-    else of the whole game, ``game_squares``; alias ``s``) that meet ``games``; True when a
-    summary is ready and they are few enough (at most ``share`` of the games) to read their
-    positions alone."""
-    source = summary_source(con)
+def _candidates(con: duckdb.DuckDBPyConnection, games: str, table: str, share: float,
+                kings: bool) -> bool:
+    """Keep in ``table`` the games with squares (``kings``: of a stretch of plies with a
+    king, ``game_stretches``; else of the whole game, ``game_squares``; alias ``s``) that
+    meet ``games``; True when a summary is ready and they are few enough (at most ``share``
+    of the games) to read their positions alone."""
+    source = summary_source(con, kings)
     if source is None:
         return False
     con.execute(f"CREATE TEMP TABLE {table} AS SELECT DISTINCT s.game_id "

@@ -226,10 +226,11 @@ CREATE TABLE IF NOT EXISTS game_squares (
     occ_high     UBIGINT                -- occ on squares 65 and up (NULL: a smaller board)
 );
 
--- The squares of each stretch of 16 plies of a game (plies 0-15, 16-31, ...), as game_squares
--- keeps them for the whole game: a pattern's pieces must have stood on their squares within
--- the same few moves, so a common pattern names far fewer games here (pdnkit.store.gamesquares).
--- It only narrows a search: the bitboards decide.
+-- The squares of each stretch of 16 plies of a game (plies 0-15, 16-31, ...) where a king
+-- stood, as game_squares keeps them for the whole game (without the occupancy): a pattern
+-- with a king can only be met in such a stretch, and its pieces must have stood on their
+-- squares within the same few moves, so a common pattern with a king names far fewer games
+-- here (pdnkit.store.gamesquares). It only narrows a search: the bitboards decide.
 CREATE TABLE IF NOT EXISTS game_stretches (
     game_id      BIGINT NOT NULL,       -- games.game_id
     stretch      USMALLINT NOT NULL,    -- the plies 16 * stretch to 16 * stretch + 15
@@ -238,12 +239,10 @@ CREATE TABLE IF NOT EXISTS game_stretches (
     wk           UBIGINT NOT NULL,      -- ... a white king
     bm           UBIGINT NOT NULL,      -- ... a black man
     bk           UBIGINT NOT NULL,      -- ... a black king
-    occ          UBIGINT NOT NULL,      -- squares 1-64 occupied in every position of it
     wm_high      UBIGINT,               -- wm on squares 65 and up (NULL: none)
     wk_high      UBIGINT,               -- wk on squares 65 and up
     bm_high      UBIGINT,               -- bm on squares 65 and up
-    bk_high      UBIGINT,               -- bk on squares 65 and up
-    occ_high     UBIGINT                -- occ on squares 65 and up (NULL: a smaller board)
+    bk_high      UBIGINT                -- bk on squares 65 and up
 );
 
 -- The games numbered up to the last one counted in tree_counts and opening_counts that were

@@ -300,8 +300,8 @@ def _opening_counts(src: Sources) -> None:
     ``pdnkit.store.opencounts:rebuild_counts`` (below) makes them."""
 
 
-@version_step(10, "the squares of each stretch of 16 plies (game_stretches), made from the "
-                  "stored positions; the copies the opening counts left out (counts_copies) "
+@version_step(10, "the squares of each stretch of 16 plies with a king (game_stretches), made "
+                  "from the stored positions; the copies the opening counts left out (counts_copies) "
                   "declared")
 def _game_stretches(src: Sources) -> None:
     """Nothing to rewrite: the fill step ``gamesquares:fill_stretches`` (below) makes
@@ -398,7 +398,7 @@ register_fill("games", ["opening_code", "opening_name", "opening_ply"],
 register_fill("position_index", ["key", "game_block"], "pdnkit.store.posindex:rebuild_index",
               what="position_index from the stored positions")
 register_fill("game_squares", ["game_id", "wm", "occ"], "pdnkit.store.gamesquares:fill_squares")
-register_fill("game_stretches", ["game_id", "stretch", "wm", "occ"],
+register_fill("game_stretches", ["game_id", "stretch", "wm"],
               "pdnkit.store.gamesquares:fill_stretches")
 # the groups of copies, from the moves and tags (after the openings: the novelties are then
 # computed again among the games counted once)
