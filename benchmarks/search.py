@@ -92,6 +92,7 @@ def tile(source: Path, db: Path, copies: int) -> int:
 
     shutil.copyfile(source, db)
     con = duckdb.connect(str(db))
+    con.execute("SET preserve_insertion_order = true")
     have = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
     n = int(con.execute("SELECT max(game_id) FROM games").fetchall()[0][0])
     for k in range(1, copies):
@@ -100,7 +101,7 @@ def tile(source: Path, db: Path, copies: int) -> int:
             if table == "games":
                 shift += f", duplicate_of + {k * n} AS duplicate_of"
             con.execute(f"INSERT INTO {table} SELECT * REPLACE ({shift}) FROM {table} "
-                        f"WHERE game_id <= {n} ORDER BY game_id")
+                        f"WHERE game_id <= {n}")  # (in the table's order: game order)
     con.execute("CHECKPOINT")
     got = int(con.execute("SELECT count(*) FROM games").fetchall()[0][0])
     con.close()
