@@ -313,6 +313,7 @@ def main() -> None:
     result: dict[str, Any] = {"games": args.games}
     if args.tile_from and not db.exists():
         n = tile(args.tile_from, db, args.tile)
+        result["games"] = args.games = n
         print(f"{n} games: {args.tile} copies of {args.tile_from}", flush=True)
     if not db.exists():
         pdn = work / "games.pdn"
