@@ -163,6 +163,8 @@ def _lines(pdnkit: list[str], ten: Path, db: Path, games: int) -> dict[str, list
                                "csv"],
         "games (csv)": [*pdnkit, "games", "--db", str(db), "-f", "csv"],
         "query SELECT": [*pdnkit, "query", "SELECT count(*) FROM games", "--db", str(db)],
+        "show (a file's game)": [*pdnkit, "show", str(ten), "--game", "2"],
+        "show --db --game-id": [*pdnkit, "show", "--db", str(db), "--game-id", "1"],
         "query SELECT (csv)": [*pdnkit, "query", "SELECT * FROM games", "--db", str(db),
                                "-f", "csv"],
     }

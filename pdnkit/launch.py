@@ -196,7 +196,7 @@ def quick_form(args: Sequence[str]) -> Runner | None:
         return _perft_form(args[1:])
     if args and args[0] == "validate":
         return _validate_form(args[1:])
-    if args and args[0] in ("query", "stats", "tree", "search"):  # the table commands' forms (pdnkit.lean.forms)
+    if args and args[0] in ("query", "stats", "tree", "search", "show"):  # the table commands' forms (pdnkit.lean.forms)
         from pdnkit.lean.forms import FORMS
 
         return FORMS[args[0]](args[1:])

@@ -11,7 +11,7 @@ import typer
 
 from pdnkit.cli.app import app, fail, usage_errors, user_sql
 from pdnkit.cli.options import SourceDb, Variant
-from pdnkit.lean.tables import check, print_safe
+from pdnkit.lean.tables import check
 
 
 @app.command("show", epilog=(
@@ -39,20 +39,9 @@ def show_cmd(
     the bottom; the move of the ply is marked, and at an error the squares of the move as
     written are red and the legal moves there are listed.
     """
-    from rich.console import Console
+    from pdnkit.lean.forms import run_show
 
-    from pdnkit.viewer import show
-
-    if (file is None) == (db is None):
-        raise fail("give a PDN file, or --db DB with --game-id ID")
-    if db is not None and game_id is None:
-        raise fail("--db needs --game-id")
-    if file is not None and not file.exists():
-        raise fail(f"no such file: {file}")
-    with usage_errors():  # no database, no such game or ply
-        shown = show(file, game=game, db=str(db) if db else None, game_id=game_id, ply=ply,
-                     variant=variant)
-    print_safe(Console(width=width, highlight=False), shown)  # the file's text, escaped
+    run_show(file, game, db, game_id, ply, variant, width)  # as the quick form runs it
 
 
 @app.command("view", epilog=(

@@ -25,6 +25,9 @@ quick form                                         does
                                                    (:func:`run_search`), with those,
                                                    ``--side``, ``--mirror``, ``--first``,
                                                    ``--limit``
+``pdnkit show FILE`` (or ``--db DB --game-id N``)  :func:`pdnkit.viewer.show`
+                                                   (:func:`run_show`), with ``--game``/``-g``,
+                                                   ``--ply``/``-p``, ``--width``
 =================================================  =========================================
 
 The command bodies they share with the Typer commands are here too (:func:`run_stats`,
@@ -45,7 +48,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -332,10 +335,71 @@ def search_form(args: Sequence[str]) -> Runner | None:
     return guarded(run)
 
 
+def run_show(file: Path | None, game: int, db: Path | None, game_id: int | None,
+             ply: str | None, variant: str | None, width: int | None) -> None:
+    """``pdnkit show``: :func:`pdnkit.viewer.show` printed with rich, the file's text
+    escaped (:func:`pdnkit.lean.tables.print_safe`); a file or a database missing, or a game
+    or ply that does not exist, is one ``pdnkit: error:`` line."""
+    from pdnkit.lean.usage import UsageError, usage_errors
+
+    if (file is None) == (db is None):
+        raise UsageError("give a PDN file, or --db DB with --game-id ID")
+    if db is not None and game_id is None:
+        raise UsageError("--db needs --game-id")
+    if file is not None and not file.exists():
+        raise UsageError(f"no such file: {file}")
+    from rich.console import Console
+
+    from pdnkit.lean.tables import print_safe
+    from pdnkit.viewer import show
+
+    with usage_errors():  # no database, no such game or ply
+        shown = show(file, game=game, db=str(db) if db else None, game_id=game_id, ply=ply,
+                     variant=variant)
+    print_safe(Console(width=width, highlight=False), shown)
+
+
+#: ``pdnkit show``'s options read here (``--variant``, whose name Typer checks, is not)
+SHOW = Options(flags={}, values={"--db": "db", "--game": "game", "-g": "game",
+                                 "--game-id": "game_id", "--ply": "ply", "-p": "ply",
+                                 "--width": "width"}, positional=1)
+
+
+def _count(value: object, least: int) -> int | None:
+    """``value`` as the whole number an option takes, ``None`` when the command line would
+    refuse it (not digits, or below ``least``)."""
+    text = str(value)
+    return int(text) if text.isascii() and text.isdigit() and int(text) >= least else None
+
+
+def show_form(args: Sequence[str]) -> Runner | None:
+    """``show FILE`` or ``show --db DB --game-id N``, with ``--game``, ``--ply``,
+    ``--width``, standard output no terminal (a terminal gets rich's colours)."""
+    line = command_line(args, SHOW) or command_line(args, replace(SHOW, positional=0))
+    if line is None or sys.stdout.isatty():
+        return None
+    positional, opts = line
+    game = _count(opts.get("game", "1"), 1)
+    game_id = None if "game_id" not in opts else _count(opts["game_id"], 0)
+    width = None if "width" not in opts else _count(opts["width"], 1)
+    if game is None or ("game_id" in opts and game_id is None) or (
+            "width" in opts and width is None):
+        return None
+    ply = None if opts.get("ply") is None else str(opts["ply"])
+
+    def run() -> int:
+        run_show(_path(positional[0]) if positional else None, game, _path(opts.get("db")),
+                 game_id, ply, None, width)
+        return 0
+
+    return guarded(run)
+
+
 #: the quick form of each command named here
 FORMS: dict[str, Callable[[Sequence[str]], Runner | None]] = {
-    "query": query_form, "stats": stats_form, "tree": tree_form, "search": search_form}
+    "query": query_form, "stats": stats_form, "tree": tree_form, "search": search_form,
+    "show": show_form}
 
 __all__ = ["FORMS", "NO_FILTER", "QUERY", "SEARCH", "STATS", "STATS_KINDS", "TREE", "Options",
-           "Runner", "command_line", "guarded", "query_form", "run_search", "run_stats",
-           "run_tree", "search_form", "stats_form", "tree_form"]
+           "Runner", "SHOW", "command_line", "guarded", "query_form", "run_search", "run_show",
+           "run_stats", "run_tree", "search_form", "show_form", "stats_form", "tree_form"]

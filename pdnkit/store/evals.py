@@ -67,6 +67,14 @@ class AnalysisKey:
                 [self.engine, self.version, self.settings])
 
 
+#: the analyses a database holds, the largest first
+_KEYS = """
+    SELECT engine, engine_version, settings, any_value(scale) AS scale,
+           count(DISTINCT game_id)::BIGINT AS games, count(*)::BIGINT AS positions
+    FROM evals GROUP BY ALL ORDER BY positions DESC, engine, engine_version, settings
+"""
+
+
 def engine_keys(db: DbLike = None) -> pd.DataFrame:
     """The analyses a database holds, the largest first: ``engine``, ``engine_version``,
     ``settings``, ``scale``, ``games``, ``positions``, ``label``.
@@ -77,11 +85,7 @@ def engine_keys(db: DbLike = None) -> pd.DataFrame:
         ['engine', 'engine_version', 'settings']
     """
     with reading(db) as con:
-        df = con.execute("""
-            SELECT engine, engine_version, settings, any_value(scale) AS scale,
-                   count(DISTINCT game_id)::BIGINT AS games, count(*)::BIGINT AS positions
-            FROM evals GROUP BY ALL ORDER BY positions DESC, engine, engine_version, settings
-        """).df()
+        df = con.execute(_KEYS).df()
     df["label"] = [AnalysisKey(e, v, s, c).label for e, v, s, c in
                    zip(df["engine"], df["engine_version"], df["settings"], df["scale"],
                        strict=True)]
@@ -100,14 +104,13 @@ def choose_key(con: duckdb.DuckDBPyConnection, engine: str | None = None
         >>> choose_key(connect(":memory:")) is None
         True
     """
-    keys = engine_keys(con)
-    if keys.empty:
+    # (read as rows, not as engine_keys' DataFrame: `pdnkit show --db` starts without pandas)
+    found = [AnalysisKey(e, v, s, c) for e, v, s, c, *_ in con.execute(_KEYS).fetchall()]
+    if not found:
         if engine:
             raise ArgumentError("the database holds no analysis (no evals rows); run "
                                 "pdnkit analyse first")
         return None
-    found = [AnalysisKey(r.engine, r.engine_version, r.settings, r.scale)
-             for r in keys.itertuples(index=False)]
     if not engine:
         return found[0]
     want = " ".join(engine.lower().split())

@@ -276,14 +276,16 @@ def show(source: Any = None, *, game: int = 1, db: Any = None, game_id: int | No
     if db is not None:
         if game_id is None:
             raise ArgumentError("give game_id with db")
+        from pdnkit.store.session import reading
         from pdnkit.viewer.fetch import db_games
 
-        found = next(iter(db_games(db, game_id=game_id)), None)
-        if found is None:
-            raise ArgumentError(f"the database has no game with game_id {game_id}")
-        _, label, report = found
-        model = game_model(report, source=label)
-        _analysis(model, db, game_id)
+        with reading(db) as con:  # opened once for the game and its analysis
+            found = next(iter(db_games(con, game_id=game_id)), None)
+            if found is None:
+                raise ArgumentError(f"the database has no game with game_id {game_id}")
+            _, label, report = found
+            model = game_model(report, source=label)
+            _analysis(model, con, game_id)
     else:
         if source is None:
             raise ArgumentError("give a PDN file or a database")
