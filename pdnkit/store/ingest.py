@@ -17,9 +17,9 @@ make into Arrow tables themselves (:class:`pdnkit.rows.packed.PackingBatch`); th
 numbers the parts' games in file order and loads them. Either way whether the workers pay is
 the cost model's decision (:mod:`pdnkit.validation.costs`, on the first games' rate and the
 idle cores); where they do not, the import is this process's. On the compiled core this
-process's DuckDB work (the load, the index, the settling) is about 0.6 of a one-process
-import's CPU, so on two cores its workers never pay and no pool is started
-(:func:`pdnkit.validation.costs.could_pay`). A worker that stops answering
+process's DuckDB work (the load, the index, the settling) is about half of a one-process
+import's CPU, so on two cores its workers pay only where the second core is idle; the steps
+after the load run on the DuckDB threads ``jobs`` grants. A worker that stops answering
 (stopped, hung) is killed after
 :func:`pdnkit.validation.parts.stall_seconds` and its games are read here: the import never
 waits for ever, and loads what one process loads.
