@@ -11,26 +11,100 @@ model deciding, as the user runs it) and ``--jobs 2`` with the workers forced (t
 overridden, :data:`jobs.WRAPPED`: a busy machine then shows what the workers cost, not the
 cost model's refusal). It prints, for the best wall of each, the wall time and the CPU
 seconds of the importing process and of its workers, the load average over the runs, and
-the speed-up projected on two idle cores from the CPU times of the forced run, the figure to
-trust on a loaded machine: the forced run takes at least ``max(parent CPU, (parent +
-workers CPU) / 2)`` there, ``--jobs 1`` between half its CPU and all of it (its DuckDB load
-runs on a thread of its own beside the replay), so a range. The databases are compared (row counts of every table) so that a run that
-went wrong is not timed.
+the wall time projected on two idle cores from CPU times, the figure to trust on a loaded
+machine. For that each run also reports (:data:`PHASES`, hooked into the import) the CPU of
+its two phases: while the rows stream in (the *load phase*; of it, the CPU of the DuckDB
+writer thread) and after the last file's rows are in (the *tail*: the index, the squares,
+the settling, on the DuckDB threads ``--jobs`` grants). On two idle cores:
+
+* the load phase takes ``max(this process's CPU - writer, writer)`` without workers (the
+  replay and the load overlap on two threads), ``max(this process's CPU, (this process's +
+  workers' CPU) / 2)`` with them (three processes' work on two cores);
+* the tail takes between its CPU over its threads and all of it (the copies' grouping is
+  Python, one thread), so a range.
+
+The databases are compared (row counts of every table) so that a run that went wrong is not
+timed.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from jobs import WRAPPED, whole  # noqa: E402 - the script beside
-from validate import DEFAULT_FILE, replicated  # noqa: E402 - the script beside
+from jobs import WRAPPED  # noqa: E402 - the script beside
+from validate import DEFAULT_FILE, bench_env, replicated  # noqa: E402 - the script beside
+
+#: run before :data:`jobs.WRAPPED`: the CPU of the import's phases, printed at exit as
+#: ``JOBS-PHASES writer-thread-CPU CPU-when-the-rows-were-in`` (process CPU, seconds)
+PHASES = ("import atexit, resource, sys, time\n"
+          "import pdnkit.store.ingest as _i, pdnkit.store.steps as _s\n"
+          "_got = {'writer': 0.0, 'loaded': 0.0}\n"
+          "def _pcpu():\n"
+          "    r = resource.getrusage(resource.RUSAGE_SELF)\n"
+          "    return r.ru_utime + r.ru_stime\n"
+          "_load, _reached = _i.load_batch, _s.reached\n"
+          "def _timed_load(*a, **k):\n"
+          "    t = time.thread_time()\n"
+          "    try:\n"
+          "        return _load(*a, **k)\n"
+          "    finally:\n"
+          "        _got['writer'] += time.thread_time() - t\n"
+          "def _step(name):\n"
+          "    if name == 'import.rows-loaded':\n"
+          "        _got['loaded'] = _pcpu()\n"
+          "    _reached(name)\n"
+          "_i.load_batch, _s.reached = _timed_load, _step\n"
+          "atexit.register(lambda: sys.stderr.write("
+          "f\"\\nJOBS-PHASES {_got['writer']} {_got['loaded']}\\n\"))\n")
+
+
+@dataclass
+class Run:
+    """One whole import: wall seconds, CPU seconds of this process and of its workers, of
+    the DuckDB writer thread, and of this process when the rows were in (the tail after)."""
+
+    wall: float
+    parent: float
+    workers: float
+    writer: float
+    loaded: float
+
+    @property
+    def tail(self) -> float:
+        """CPU seconds of the steps after the rows were in."""
+        return self.parent - self.loaded
+
+    def projected(self, threads: int) -> tuple[float, float]:
+        """Wall seconds on two idle cores (see the module's doc): at best, at worst."""
+        if self.workers:
+            load = max(self.loaded, (self.loaded + self.workers) / 2)
+        else:
+            load = max(self.loaded - self.writer, self.writer)
+        return load + self.tail / threads, load + self.tail
+
+
+def whole(cmd: list[str]) -> Run:
+    """One run of ``cmd`` (arguments of :data:`jobs.WRAPPED`), timed."""
+    t = time.perf_counter()
+    res = subprocess.run([sys.executable, "-c", PHASES + WRAPPED, *cmd], capture_output=True,
+                         env=bench_env(), cwd=tempfile.gettempdir())
+    wall = time.perf_counter() - t
+    if res.returncode not in (0, 1):
+        raise SystemExit(res.stderr.decode()[-2000:])
+    lines = res.stderr.decode().splitlines()
+    cpu = [ln for ln in lines if ln.startswith("JOBS-CPU ")][-1].split()[1:]
+    phases = [ln for ln in lines if ln.startswith("JOBS-PHASES ")][-1].split()[1:]
+    return Run(wall, float(cpu[0]), float(cpu[1]), float(phases[0]), float(phases[1]))
 
 
 def counts(db: Path) -> dict[str, int]:
@@ -59,44 +133,49 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="pdnkit-import-jobs-"))
     modes = {"--jobs 1": ("plain", "1"), "--jobs 2": ("plain", "2"),
              "--jobs 2 forced": ("forced", "2")}
-    times: dict[str, tuple[float, float, float]] = {}
-    rounds: list[dict[str, tuple[float, float, float]]] = []
+    best: dict[str, Run] = {}
     loads: list[float] = []
     tables: dict[str, dict[str, int]] = {}
     for r in range(args.repeat):
-        got: dict[str, tuple[float, float, float]] = {}
+        got: dict[str, Run] = {}
         for name, (how, jobs) in modes.items():
             db = work / f"{how}-{jobs}-{r}.duckdb"
             loads.append(os.getloadavg()[0])
-            got[name] = whole([sys.executable, "-c", WRAPPED, how, "import", str(big),
-                               "--db", str(db), "--jobs", jobs, "--quiet"])
+            got[name] = whole([how, "import", str(big), "--db", str(db), "--jobs", jobs,
+                               "--quiet"])
             loads.append(os.getloadavg()[0])
             tables[name] = counts(db)
             db.unlink()
-            times[name] = min(times.get(name, got[name]), got[name])  # the best wall
-        rounds.append(got)
+            if name not in best or got[name].wall < best[name].wall:
+                best[name] = got[name]  # the best wall
         one = got["--jobs 1"]
         print(f"  round {r + 1}: " + ", ".join(
-            f"{n} {w:.1f} s wall ({one[0] / w:.2f}x), CPU {p:.1f} + {c:.1f} s"
-            for n, (w, p, c) in got.items()))
+            f"{n} {g.wall:.1f} s wall ({one.wall / g.wall:.2f}x), CPU {g.parent:.1f} + "
+            f"{g.workers:.1f} s" for n, g in got.items()))
+        lo, hi = got["--jobs 2 forced"].projected(2)
+        base = one.projected(1)[0]
+        print(f"    projected on 2 idle cores (this round): --jobs 1 {base:.1f} s, --jobs 2 "
+              f"forced {lo:.1f}-{hi:.1f} s ({base / hi:.2f}x-{base / lo:.2f}x)")
     if len({tuple(sorted(t.items())) for t in tables.values()}) != 1:
         raise SystemExit(f"the databases differ: {tables}")
     print(f"\nwhole processes, import of {tables['--jobs 1']['games']:,} games (best wall of "
           f"{args.repeat}; load average {min(loads):.1f}-{max(loads):.1f}):")
-    one = times["--jobs 1"]
-    for name, (wall, parent, workers) in times.items():
-        cpu = parent + workers
-        print(f"  {name:<16} wall {wall:7.2f} s ({one[0] / wall:.2f}x)   CPU {cpu:7.2f} s "
-              f"({cpu / (one[1] + one[2]):.2f}x --jobs 1's): this process {parent:6.2f} s, "
-              f"workers {workers:6.2f} s")
-    forced = times["--jobs 2 forced"]
-    serial = one[1] + one[2]
-    print(f"  this process's CPU, --jobs 2 forced: {one[1] / forced[1]:.2f}x less than "
+    one = best["--jobs 1"]
+    serial = one.parent
+    for name, g in best.items():
+        cpu = g.parent + g.workers
+        print(f"  {name:<16} wall {g.wall:7.2f} s ({one.wall / g.wall:.2f}x)   CPU {cpu:7.2f} s "
+              f"({cpu / serial:.2f}x --jobs 1's): this process {g.parent:6.2f} s "
+              f"(writer {g.writer:5.2f}, tail {g.tail:5.2f}), workers {g.workers:6.2f} s")
+    forced = best["--jobs 2 forced"]
+    print(f"  this process's CPU, --jobs 2 forced: {one.parent / forced.parent:.2f}x less than "
           f"--jobs 1's")
-    bound = max(forced[1], sum(forced[1:]) / 2)
-    print(f"  projected on 2 idle cores from CPU: --jobs 2 forced {serial / 2 / bound:.2f}x"
-          f"-{serial / bound:.2f}x --jobs 1 (--jobs 1 loads on a thread of its own beside "
-          f"the replay: on two idle cores it takes between half its CPU and all of it)")
+    print("  projected wall on 2 idle cores from the phases' CPU (best-worst):")
+    base = one.projected(1)
+    for name, g in best.items():
+        lo, hi = g.projected(1 if name == "--jobs 1" else 2)
+        print(f"    {name:<16} {lo:7.2f}-{hi:7.2f} s, {base[0] / hi:.2f}x-{base[0] / lo:.2f}x "
+              f"--jobs 1's {base[0]:.2f} s")
     work.rmdir()
 
 

@@ -139,10 +139,14 @@ def append_rows(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table,
     """Insert an Arrow table into ``table`` by column name (``query`` reads the table as
     ``_pdnkit_load``).
 
-    The table is scanned through a relation rather than registered by name: DuckDB keeps
-    every object registered during a transaction alive until the transaction ends, which
-    would hold every batch of a large file in memory until its commit."""
-    con.from_arrow(data).query("_pdnkit_load", f"INSERT INTO {table} BY NAME {query}")
+    DuckDB finds the table by its name among this function's locals (a replacement scan)
+    for the length of the statement alone: an object *registered* by name during a
+    transaction is kept alive until the transaction ends, which would hold every batch of a
+    large file in memory until its commit. A relation (``con.from_arrow(data).query``)
+    holds nothing either, but costs about twice as much a statement (6.7 against 3.3 ms of
+    CPU, whatever the rows: five statements a batch of about a thousand games)."""
+    _pdnkit_load = data  # noqa: F841 - read by DuckDB (a replacement scan), not by Python
+    con.execute(f"INSERT INTO {table} BY NAME {query}")
 
 
 def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int,
@@ -159,20 +163,16 @@ def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file
         lays = list(layouts or ())
         ids = layout_ids(con, lays)
         if bits is not None and bits.num_rows:
-            con.from_arrow(bits).query(
-                "_pdnkit_load", "INSERT INTO position_bits BY NAME "
-                + position_bits_query(lays, game_offset, ids))
+            append_rows(con, "position_bits", bits,
+                        position_bits_query(lays, game_offset, ids))
         squares = tables.get("run_squares")
         if squares is not None and squares.num_rows:  # square bitboards as they are
-            con.from_arrow(squares).query(
-                "_pdnkit_load", "INSERT INTO position_bits BY NAME SELECT game_id + "
-                f"{int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, black, "
-                "wm, wk, bm, bk FROM _pdnkit_load")
+            append_rows(con, "position_bits", squares, "SELECT game_id + "
+                        f"{int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, "
+                        "black, wm, wk, bm, bk FROM _pdnkit_load")
         if py_pos is not None and py_pos.num_rows:
-            con.from_arrow(py_pos).query(
-                "_pdnkit_load", "INSERT INTO position_bits BY NAME "
-                + positions_select(ids, game_offset,
-                                   [i for i, lay in enumerate(lays) if lay.squares > 64]))
+            append_rows(con, "position_bits", py_pos, positions_select(
+                ids, game_offset, [i for i, lay in enumerate(lays) if lay.squares > 64]))
     tables = dict(tables)
     tables["games"], pieces = split_long_texts(tables["games"])
     if pieces is not None:  # texts too long for one row (pdnkit.rows.pieces)

@@ -17,9 +17,9 @@ make into Arrow tables themselves (:class:`pdnkit.rows.packed.PackingBatch`); th
 numbers the parts' games in file order and loads them. Either way whether the workers pay is
 the cost model's decision (:mod:`pdnkit.validation.costs`, on the first games' rate and the
 idle cores); where they do not, the import is this process's. On the compiled core this
-process's DuckDB work (the load, the index, the settling) is about 0.6 of a one-process
-import's CPU, so on two cores its workers never pay and no pool is started
-(:func:`pdnkit.validation.costs.could_pay`). A worker that stops answering
+process's DuckDB work (the load, the index, the settling) is about half of a one-process
+import's CPU, so on two cores its workers pay only where the second core is idle; the steps
+after the load run on the DuckDB threads ``jobs`` grants. A worker that stops answering
 (stopped, hung) is killed after
 :func:`pdnkit.validation.parts.stall_seconds` and its games are read here: the import never
 waits for ever, and loads what one process loads.
@@ -80,6 +80,28 @@ IMPORT_SETTINGS = {
     "preserve_insertion_order": "false",
     "threads": "1",
 }
+
+
+@contextlib.contextmanager
+def _tail_threads(con: duckdb.DuckDBPyConnection, threads: int, own: bool) -> Iterator[None]:
+    """DuckDB on ``threads`` threads (the cores ``--jobs`` grants) for the steps after a
+    file's rows are in (its positions' index, its squares, the settling), then 1 again: the
+    cores that replayed while the rows streamed in are idle by then. The memory limit is
+    the same, shared. A connection the caller opened (``own`` false) keeps its settings."""
+    if not own or threads <= 1:
+        yield
+        return
+    reset = f"SET threads = {IMPORT_SETTINGS['threads']}"
+    con.execute(f"SET threads = {int(threads)}")
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(Exception):  # (a failed transaction refuses it: the error
+            con.execute(reset)  # raised is the step's, not this one's)
+        raise
+    con.execute(reset)
+
+
 @dataclass
 class FileResult:
     """What happened to one file: ``status`` is ``imported``, ``replaced`` (reloaded with
@@ -251,8 +273,6 @@ def _guarded(batches: Iterator[ReportBatch | PackedBatch]
 # --------------------------------------------------------------------------------------------
 # the writer
 
-
-
 #: row batches waiting for the writer thread (bounds the memory of the pipeline)
 WRITE_QUEUE = 2
 
@@ -345,7 +365,8 @@ def _next_id(con: duckdb.DuckDBPyConnection, table: str, column: str) -> int:
 def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: str,
                 old_ids: list[int], options: RunOptions, summary: ImportSummary,
                 on_games: Callable[[int, int], None] | None, workers: Workers | None = None,
-                label: str | None = None) -> FileResult:
+                label: str | None = None, tail_threads: int = 1,
+                own_settings: bool = False) -> FileResult:
     label = label or str(path)  # the name recorded (a spooled copy of stdin is read)
     result = FileResult(label, status, sha)
     con.execute("BEGIN TRANSACTION")
@@ -382,8 +403,10 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
                 on_games(n, _text_size(batch))
         writer.close()
         writer = None
-        index_games(con, first_game, next_game)  # the file's positions in the index
-        add_games(con, first_game, next_game)  # and the squares of its games
+        steps.reached("import.rows-loaded")
+        with _tail_threads(con, tail_threads, own_settings):
+            index_games(con, first_game, next_game)  # the file's positions in the index
+            add_games(con, first_game, next_game)  # and the squares of its games
         mark_loaded(con, first_game, next_game)  # openings settled at the import's end
         copies.mark_loaded(con, first_game, next_game)  # groups of copies too, first
         con.execute(
@@ -473,6 +496,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
         PARENT_SHARE,
         WORKER_COST,
         could_pay,
+        default_jobs,
         input_sizes,
         total_size,
         workers_can_pay,
@@ -480,6 +504,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
     )
     from pdnkit.validation.jobs import Workers
 
+    granted = min(jobs, default_jobs())  # the cores the user gave (DuckDB's after the load)
     pure = workers_can_pay()  # (the pure core: its workers are handed game texts)
     shares = ((PARENT_SHARE, WORKER_COST) if pure
               else (IMPORT_PARENT_SHARE, IMPORT_WORKER_COST))  # what this process still does
@@ -490,7 +515,7 @@ def import_files(paths: Iterable[str | Path] | str | Path, db: DbLike = None,
         workers = None if pool is None else Workers(jobs, total_size(files), pool, *shares)
         if tables:
             _load_tables(db, tables, str(variant))
-        _import_all(files, db, options, replace, progress, summary, workers)
+        _import_all(files, db, options, replace, progress, summary, workers, granted)
     except DatabaseError:
         raise
     except Exception as exc:
@@ -544,11 +569,13 @@ def _worker_pool(jobs: int) -> Executor | None:
 
 
 def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: bool,
-                progress: bool, summary: ImportSummary, workers: Workers | None) -> None:
+                progress: bool, summary: ImportSummary, workers: Workers | None,
+                jobs: int = 1) -> None:
     from pdnkit.pdn.source import is_regular_file, source_name, spool_copy
 
+    own = isinstance(db, (str, Path)) or db is None  # (a caller's connection: its settings)
     with opened(db) as con, _import_tuning() as pacer:
-        if isinstance(db, (str, Path)) or db is None:
+        if own:
             for name, value in IMPORT_SETTINGS.items():
                 con.execute(f"SET {name} = '{value}'")
         ensure_variants(con)  # only when the rules records changed
@@ -581,7 +608,7 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: boo
                 status = "replaced" if same else ("updated" if old_path else "imported")
                 try:
                     res = _import_one(con, path, sha, status, same + old_path, options,
-                                      summary, on_games, workers, label)
+                                      summary, on_games, workers, label, jobs, own)
                 except (OSError, UnicodeError) as exc:
                     res = FileResult(label, "failed", sha, message=str(exc))
                 except FileFault as exc:  # one file never stops the others
@@ -589,7 +616,8 @@ def _import_all(files: list[Path], db: DbLike, options: RunOptions, replace: boo
                 summary.files.append(res)
                 if bar:
                     bar.file_done(_size(path))
-            _settle(con, db, summary)
+            with _tail_threads(con, jobs, own):
+                _settle(con, db, summary)
             summary.copies, summary.probable = copies.copy_counts(con)
         finally:
             for tmp in spooled:

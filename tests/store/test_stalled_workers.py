@@ -146,8 +146,8 @@ def test_validate_jobs_with_a_stopped_worker_ends_as_jobs_1(tmp_path: Path) -> N
 def test_an_import_starts_its_pool_only_where_workers_could_pay(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``import --jobs 2`` starts no pool for a few games (below ``PARALLEL_MIN_BYTES``), nor
-    where workers could not pay with every other core idle (``costs.could_pay``: an import
-    on the compiled core on two cores, whose parent's DuckDB work is the bound), and one
+    where workers could not pay with every other core idle (``costs.could_pay``: one core,
+    or a cost model that says so), and one
     for a large input where they could, on either core (on the compiled core they read
     parts of the file and send their rows back as Arrow)."""
     from pdnkit.store import import_files
