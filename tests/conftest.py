@@ -8,12 +8,32 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import typer.main
+import typer.testing
 
 from tests.shared import SHARED_DATA
 
 # validate and import judge endings with the endgame databases of $PDNKIT_EGDB (else the
 # per-user cache): the tests see none unless they build their own
 os.environ["PDNKIT_EGDB"] = tempfile.mkdtemp(prefix="pdnkit-tests-egdb-")
+
+#: the click command of each Typer application, built once per test worker
+_COMMANDS: dict[int, tuple[typer.Typer, typer.main._click.Command]] = {}
+
+
+def _command_once(app: typer.Typer) -> typer.main._click.Command:
+    """``typer.main.get_command(app)``, built on the first call for ``app`` and kept.
+
+    ``CliRunner.invoke`` builds the whole command tree again on every call (about 0.1 s of
+    CPU for pdnkit's, more than most commands take); a program builds it once, at its start,
+    and runs one command line on it, which is what every test's command line still does."""
+    kept = _COMMANDS.get(id(app))
+    if kept is None or kept[0] is not app:
+        kept = _COMMANDS[id(app)] = (app, typer.main.get_command(app))
+    return kept[1]
+
+
+typer.testing._get_command = _command_once  # type: ignore[attr-defined]
 
 
 @pytest.fixture
