@@ -90,11 +90,18 @@ class CleanBatch:
         True
     """
 
-    __slots__ = ("core", "variants", "kinds", "lane")
+    __slots__ = ("core", "variants", "kinds", "lane", "judge", "databases", "events")
 
     def __init__(self, core: Core) -> None:
+        from pdnkit.lean.verdict import judge_game
         from pdnkit.pdn.fast import LaneRecord
+        from pdnkit.rules.draw import run_events
+        from pdnkit.validation.egdbcheck import databases_for
 
+        # (the calls of every game, bound once: an import statement costs a game 1-2 us)
+        self.judge = judge_game
+        self.databases = databases_for
+        self.events = run_events
         self.core = core
         #: GameType -> the verdict's start of it (``None``: none)
         self.variants: dict[int, Variant | None] = {}
@@ -133,10 +140,8 @@ class CleanBatch:
                 return None
         elif _ODD.search(raw) is not None:
             return None
-        from pdnkit.lean.verdict import judge_game
-
         n = record.move_count
-        got = judge_game(record.tags, record.result or "", n, raw,
+        got = self.judge(record.tags, record.result or "", n, raw,
                          record.lane_body,
                          self.variants, self.core)
         if got is None or got[5] is not None:
@@ -145,9 +150,7 @@ class CleanBatch:
         kind = self._kind(v.gametype, record, v.name)
         if kind is None:
             return None
-        from pdnkit.validation.egdbcheck import databases_for
-
-        if databases_for(kind.rules)[0] is not None:
+        if self.databases(kind.rules)[0] is not None:
             return None
         outcome, result = v.results[token][:2]
         rep: GameReport = object.__new__(GameReport)
@@ -160,9 +163,7 @@ class CleanBatch:
                  black=values.get("black", "").strip() or None, ply_count=n,
                  start_counts=dict(kind.start.counts))
         if made:
-            from pdnkit.rules.draw import run_events
-
-            d["rule_events"] = run_events(kind.rules, made, n)
+            d["rule_events"] = self.events(kind.rules, made, n)
         else:
             d["rule_events"] = []
         return rep
