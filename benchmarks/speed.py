@@ -158,6 +158,20 @@ def pdnkit(tree: Path, *args: str) -> tuple[list[str], Path]:
     return [sys.executable, "-m", "pdnkit", *args], tree
 
 
+def in_process(trees: dict[str, Path], path: Path, repeat: int) -> None:
+    """Light reports in a fresh process of each tree, alternating: the best games a second
+    of CPU time of ``repeat`` rounds (3 passes each), and the microseconds a game."""
+    print("\nin process, light reports (games a second of CPU time):")
+    rates: dict[str, float] = {}
+    for _ in range(repeat):
+        for name, tree in trees.items():
+            _, _, out = run([sys.executable, "-c", IN_PROCESS, str(path), "3"], tree)
+            rates[name] = max(rates.get(name, 0.0), float(out))
+    for name, rate in rates.items():
+        print(f"  {name:<12}{rate:10,.0f}{1e6 / rate:10.1f} us a game")
+    print(f"  now / base  {rates['now'] / rates['base']:10.2f}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", default="main", help="the commit to compare with")
@@ -167,6 +181,8 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, nargs="+", default=[1])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-peer", action="store_true")
+    ap.add_argument("--in-process-only", action="store_true",
+                    help="only the light reports in process (no whole processes)")
     args = ap.parse_args()
     path = args.file.resolve()
     if not path.exists():
@@ -176,6 +192,10 @@ def main() -> None:
     print(f"base: {args.base} ({trees['base'].name[5:]}), now: this tree")
     tmp = Path(tempfile.mkdtemp(prefix="pdnkit-speed-"))
 
+    if args.in_process_only:
+        in_process(trees, path, args.repeat)
+        print(f"\nload average {os.getloadavg()[0]:.1f}")
+        return
     # whole process, intl_2000, against py-draughts
     cmds = {name: pdnkit(tree, "validate", str(path), "--jobs", "1", "--format", "jsonl",
                          "--out", str(tmp / f"{name}.jsonl"))
@@ -198,16 +218,7 @@ def main() -> None:
         ratio = (f"{peer[0] / wall:13.2f}{peer[1] / cpu:12.2f}" if peer else "")
         print(f"  {name:<12}{wall:8.2f}{cpu:8.2f}{ratio}")
 
-    # in process, light reports
-    print("\nin process, light reports (games a second of CPU time):")
-    rates = {}
-    for _ in range(args.repeat):
-        for name, tree in trees.items():
-            _, _, out = run([sys.executable, "-c", IN_PROCESS, str(path), "3"], tree)
-            rates[name] = max(rates.get(name, 0.0), float(out))
-    for name, rate in rates.items():
-        print(f"  {name:<12}{rate:10,.0f}")
-    print(f"  now / base  {rates['now'] / rates['base']:10.2f}x")
+    in_process(trees, path, args.repeat)
 
     # validate and import of --games games
     big = replicated(path, max(1, args.games // games))

@@ -158,8 +158,15 @@ class Core(Protocol):
         """The games the scanner reads whole from ``pos`` on, where it stopped, its status."""
 
 
-class _Variant:
-    """One variant's start, ready for the core (made on the first game of it)."""
+class Variant:
+    """One variant's start, ready for the core (made on the first game of it).
+
+    Example:
+        >>> from pdnkit.lean.startdata import STARTS
+        >>> core = compiled_core()
+        >>> core is None or Variant(core, STARTS[20]).name == "international"
+        True
+    """
 
     __slots__ = ("name", "core", "table", "state", "offset", "spec", "draws", "layout",
                  "losing", "results", "gametype", "edition", "slots")
@@ -200,7 +207,7 @@ class Taken:
                  "finding")
 
     def __init__(self, line: int, values: dict[str, str], token: str, source: str,
-                 plies: int, variant: _Variant, fen: str,
+                 plies: int, variant: Variant, fen: str,
                  finding: tuple[str, int, int] | None) -> None:
         self.line = line
         self.white = values.get("white", "").strip() or None
@@ -213,7 +220,7 @@ class Taken:
 _FAULT = ("", -1, -1)
 
 
-def _draw_finding(v: _Variant, made: bytes | None, n: int, outcome: str
+def _draw_finding(v: Variant, made: bytes | None, n: int, outcome: str
                   ) -> tuple[str, int, int] | None:
     """The one finding of a game's end as the judge gives it from the draw rules reached
     (:func:`pdnkit.validation.judge.judge_draws`, step by step): ``None`` (no draw, no rule
@@ -243,23 +250,40 @@ def _draw_finding(v: _Variant, made: bytes | None, n: int, outcome: str
     return ("draw-by-rule", basis[0], basis[1])
 
 
+#: a tag name -> its name in lower case, or :data:`_REFUSED` where it is one the validator
+#: reads and the verdict does not take (:func:`_tags`; made on first sight of each name)
+_NAMES: dict[str, str] = {}
+#: no name in lower case (it has capitals)
+_REFUSED = "REFUSED"
+
+
 def _tags(tags: list[tuple[str, str]]) -> dict[str, str] | None:
     """A game's tags by name in lower case, where the validator reads none of them but the
     verdict's own (:data:`TAGS`, as spelt there, and ``PlyCount``, which it checks) and none
     is repeated (``duplicate-tag``: names compared as the validator compares them); else
     ``None``."""
-    from pdnkit.lean.startdata import READ_TAGS
-
+    names = _NAMES
     values: dict[str, str] = {}
     for name, value in tags:
-        low = name.lower()
-        if low in values or (low in READ_TAGS and name not in TAGS and low != "plycount"):
+        low = names.get(name)
+        if low is None:
+            low = names[name] = _tag_name(name)
+        if low is _REFUSED or low in values:
             return None
         values[low] = value
     return values
 
 
-def _result(v: _Variant, tag: str | None, term: str) -> tuple[str, str] | None:
+def _tag_name(name: str) -> str:
+    """``name`` in lower case, or :data:`_REFUSED` where the validator reads the tag and the
+    verdict does not take it."""
+    from pdnkit.lean.startdata import READ_TAGS
+
+    low = name.lower()
+    return _REFUSED if low in READ_TAGS and name not in TAGS and low != "plycount" else low
+
+
+def _result(v: Variant, tag: str | None, term: str) -> tuple[str, str] | None:
     """The result token the judge reads and where it comes from (``tag`` or
     ``terminator``: :func:`pdnkit.validation.judge.result_source`), where the tag and the
     terminator are tokens of the variant's table that do not disagree
@@ -279,11 +303,30 @@ def _result(v: _Variant, tag: str | None, term: str) -> tuple[str, str] | None:
     return (term, "terminator") if term_meaning != "unknown" else (tag, "tag")
 
 
-def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
-                core: Core) -> Taken | None:
-    """The game the scanner read when it is clean (the module's conditions), else
-    ``None``."""
-    start, end, line, _, body, term, tags, _, n = game
+#: :func:`judge_game`'s answer for a clean game: its tags by name in lower case, its
+#: variant, the result token the judge reads and where it comes from, the final FEN, its one
+#: finding (``(code, ply, draw rule slot or -1)``, or ``None``) and the draw events the core
+#: made (``None``: no draw rules)
+Judged = tuple[dict[str, str], "Variant", str, str, str, "tuple[str, int, int] | None",
+               "bytes | None"]
+
+
+def judge_game(tags: list[tuple[str, str]], term: str, n: int, raw: str, body: int,
+               variants: dict[int, Variant | None], core: Core) -> Judged | None:
+    """The verdict on one game read whole (its ``tags``, result token ``term`` after the
+    moves, ``n`` moves, its text ``raw`` with the movetext from ``body``) when it is clean
+    (the module's conditions on a game; the file's are the caller's), else ``None``: the
+    pure judging both the verdict and the validator's batch of clean games
+    (:mod:`pdnkit.validation.batch`) make. ``variants`` caches each GameType's start.
+
+    Example:
+        >>> core = compiled_core()
+        >>> got = core and judge_game([("GameType", "20")], "*", 2, "1. 32-28 19-23 *", 0,
+        ...                           {}, core)
+        >>> got is None or (got[1].name, got[2], got[3], got[4][:9]) == (
+        ...     "international", "*", "terminator", "W:W28,31,")
+        True
+    """
     values = _tags(tags)
     if values is None:
         return None
@@ -295,7 +338,7 @@ def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
         from pdnkit.lean.startdata import STARTS
 
         entry = STARTS.get(number)
-        variants[number] = None if entry is None else _Variant(core, entry)
+        variants[number] = None if entry is None else Variant(core, entry)
     v = variants[number]
     read = None if v is None else _result(v, values.get("result"), term)
     if v is None or read is None or n < 1 or not _date_ok(values.get("date")):
@@ -305,7 +348,7 @@ def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
     # ASCII are left to the validator)
     if not plies.isascii() or (plies.isdigit() and int(plies) != n):
         return None
-    got = v.run(text[start:end], body - start, n)
+    got = v.run(raw, body, n)
     if got is None:
         return None
     final, has_move, made, fen = got
@@ -320,7 +363,19 @@ def _game_clean(game: Scanned, text: str, variants: dict[int, _Variant | None],
     finding = _draw_finding(v, made, n, outcome)
     if finding is _FAULT:
         return None
-    return Taken(line, values, read[0], read[1], n, v, fen, finding)
+    return values, v, read[0], read[1], fen, finding, made
+
+
+def _game_clean(game: Scanned, text: str, variants: dict[int, Variant | None],
+                core: Core) -> Taken | None:
+    """The game the scanner read when it is clean (the module's conditions), else
+    ``None``."""
+    start, end, line, _, body, term, tags, _, n = game
+    got = judge_game(tags, term, n, text[start:end], body - start, variants, core)
+    if got is None:
+        return None
+    values, v, token, source, fen, finding, _ = got
+    return Taken(line, values, token, source, n, v, fen, finding)
 
 
 def _file_text(path: str) -> str | None:
@@ -357,7 +412,7 @@ def _utf8(data: bytes) -> str | None:
         return None
 
 
-def _file_games(path: str, core: Core, variants: dict[int, _Variant | None],
+def _file_games(path: str, core: Core, variants: dict[int, Variant | None],
                 every: bool = False) -> list[Taken | None] | None:
     """Each game of the file at ``path`` when every one is clean, else ``None``;
     ``every``: each game's verdict (``None``: not clean), ``None`` only where the file
@@ -380,7 +435,7 @@ def _file_games(path: str, core: Core, variants: dict[int, _Variant | None],
     return out
 
 
-def _judge(games: list[Scanned], text: str, variants: dict[int, _Variant | None], core: Core,
+def _judge(games: list[Scanned], text: str, variants: dict[int, Variant | None], core: Core,
            every: bool, out: list[Taken | None]) -> bool:
     """Judge ``games`` into ``out``; False at the first not clean unless ``every``."""
     for game in games:
@@ -401,7 +456,7 @@ def game_verdicts(path: str) -> list[tuple[int, str, list[str]] | None] | None:
         >>> game_verdicts("no-such.pdn") is None
         True
     """
-    core = _compiled()
+    core = compiled_core()
     if core is None:
         return None
     games = _file_games(path, core, {}, every=True)
@@ -411,8 +466,13 @@ def game_verdicts(path: str) -> list[tuple[int, str, list[str]] | None] | None:
             for g in games]
 
 
-def _compiled() -> Core | None:
-    """The compiled core, where it has the verdict's two calls."""
+def compiled_core() -> Core | None:
+    """The compiled core, where it has the verdict's two calls (``None``: the pure core).
+
+    Example:
+        >>> compiled_core() is None or hasattr(compiled_core(), "clean_game")
+        True
+    """
     from pdnkit.core.compiled import extension
 
     ext = extension()
@@ -446,10 +506,10 @@ def clean_files(paths: list[str]) -> list[list[Taken]] | None:
         if real in seen:
             return None
         seen.add(real)
-    core = _compiled()
+    core = compiled_core()
     if core is None:
         return None
-    variants: dict[int, _Variant | None] = {}
+    variants: dict[int, Variant | None] = {}
     out = []
     for p in paths:
         games = _file_games(p, core, variants)
@@ -555,4 +615,5 @@ def render(paths: list[str], fmt: str, stream: TextIO, to_file: bool = False,
     return counts
 
 
-__all__ = ["MOST_BYTES", "TAGS", "Taken", "clean_files", "game_verdicts", "render"]
+__all__ = ["MOST_BYTES", "TAGS", "Judged", "Taken", "Variant", "clean_files", "compiled_core",
+           "game_verdicts", "judge_game", "render"]

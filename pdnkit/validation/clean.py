@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules
     from pdnkit.validation.report import GameReport
 
-__all__ = ["FinalState", "clean_line", "start_parts"]
+__all__ = ["CleanStart", "FinalState", "clean_line", "clean_start", "start_parts"]
 
 #: flags byte -> 1 where the ply was written with the wrong separator
 _MISMATCH = bytes(1 if b & FLAG_MISMATCH else 0 for b in range(256))
@@ -113,10 +113,17 @@ def _squares(mask: int) -> frozenset[int]:
     return frozenset(n + 1 for n in range(mask.bit_length()) if mask >> n & 1)
 
 
-class _Start:
+class CleanStart:
     """What every clean game of one rules record shares: the start position and its core
     state, key, FEN and counts, the numbering of its moves, the draw spec and the draw
-    state a tracker just made there exports."""
+    state a tracker just made there exports.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> s = CleanStart(get_rules("international"))
+        >>> s.offset, s.counts["white_men"]
+        (0, 20)
+    """
 
     __slots__ = ("rules", "pos", "state", "key", "fen", "counts", "offset", "spec", "draws",
                  "run", "layout")
@@ -149,21 +156,30 @@ def start_parts(rules: Rules) -> tuple[core.State, int, bytes | None, bytes, byt
         >>> state.black, offset, layout[:3]
         (False, 0, b'\\x00\\x011')
     """
-    s = _Start(rules)
+    s = CleanStart(rules)
     return s.state, s.offset, s.spec, s.draws, s.layout
 
 
-#: id(rules) -> the rules' :class:`_Start`, or None where clean games cannot be taken
-_STARTS: dict[int, tuple[Any, _Start | None]] = {}
+#: id(rules) -> the rules' :class:`CleanStart`, or None where clean games cannot be taken
+_STARTS: dict[int, tuple[Any, CleanStart | None]] = {}
 
 
-def _start(rules: Rules) -> _Start | None:
+def clean_start(rules: Rules) -> CleanStart | None:
+    """What every clean game of ``rules`` shares (cached), or ``None`` where the core takes
+    no clean game of them.
+
+    Example:
+        >>> from pdnkit.rules import get_rules
+        >>> s = clean_start(get_rules("international"))
+        >>> s is None or s.fen[:9]
+        'W:W31,32,'
+    """
     hit = _STARTS.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
     # (the core replays ``rules``: the main line came as LaneNodes, coreline.main_line)
     ok = compiled.draw_run() is not None and not rules.wins_on_promotion
-    start = _Start(rules) if ok else None
+    start = CleanStart(rules) if ok else None
     _STARTS[id(rules)] = (rules, start)
     return start
 
@@ -177,7 +193,7 @@ def clean_line(report: GameReport, record: GameRecord, rules: Rules,
     lane = record.unread_line()  # (its moves unread: ``nodes`` reads them on first use)
     if lane is None or not (options.light or options.compact):
         return None
-    start = _start(rules)
+    start = clean_start(rules)
     if start is None:
         return None
     if "fen" in tag_values(record):  # (a FEN tag, blank or not: MainLine reads it)
@@ -214,7 +230,7 @@ def clean_line(report: GameReport, record: GameRecord, rules: Rules,
     return final
 
 
-def _compact_line(report: GameReport, rules: Rules, start: _Start, lane: UnreadLine,
+def _compact_line(report: GameReport, rules: Rules, start: CleanStart, lane: UnreadLine,
                   n: int) -> FinalState | None:
     """:func:`clean_line` of a compact report in one call of the core: what
     :func:`_light_line` gets and the replay's arrays, which the report's run
@@ -238,7 +254,7 @@ def _compact_line(report: GameReport, rules: Rules, start: _Start, lane: UnreadL
     return FinalState(rules, end, has_move)
 
 
-def _light_line(report: GameReport, rules: Rules, start: _Start, raw: str, body: int,
+def _light_line(report: GameReport, rules: Rules, start: CleanStart, raw: str, body: int,
                 n: int) -> FinalState | None:
     """:func:`clean_line` of a light report in one call of the core: the replay, its checks,
     the draw loop, whether the side to move has a move and the final FEN."""

@@ -293,19 +293,29 @@ def serial_reports(source: Source, options: RunOptions,
     a missing file or an unknown encoding is raised before any game (API misuse)."""
     from pdnkit.pdn.reader import read_games
     from pdnkit.pdn.source import source_name
+    from pdnkit.validation.cleanbatch import CleanBatch
 
+    batch = CleanBatch.for_run(options)
     for src in iter_sources(source):
         if is_record(src):
             yield replay_with(src, options)
             continue
         file = source_name(src) if isinstance(src, Path) else None
-        file_guess = guess if guess is not None else file_guess_of(src, options)
+        # (the file's pre-scan only once a game needs it: a clean game names its variant)
+        file_guess = guess if guess is not None or batch is not None else \
+            file_guess_of(src, options)
+        scanned = batch is None or guess is not None
         index = 0
         try:
             for record in read_games(src, strict=options.strict, file=file,
                                      encoding=options.encoding):
                 index = record.index + 1
-                yield replay_with(record, options, file_guess=file_guess)
+                rep = None if batch is None else batch.report(record)
+                if rep is None:
+                    if not scanned:
+                        file_guess, scanned = file_guess_of(src, options), True
+                    rep = replay_with(record, options, file_guess=file_guess)
+                yield rep
         except (OSError, ValueError) as exc:
             if index == 0 and _is_usage_error(exc):
                 raise  # no such file, an unknown encoding: said before any game

@@ -535,7 +535,7 @@ def base_report(record: GameRecord) -> GameReport:
     # GameReport(...) with these fields, the others at their defaults (one dict update
     # instead of the generated constructor's two dozen assignments)
     report: GameReport = object.__new__(GameReport)
-    report.__dict__.update(_REPORT_DEFAULTS)
+    report.__dict__.update(REPORT_DEFAULTS)
     report.plies, report.findings, report.rule_events = [], [], []
     report.file, report.index = record.file, record.index
     report.line, report.record = record.line, record
@@ -557,7 +557,9 @@ def _report_defaults() -> dict[str, object]:
     return out
 
 
-_REPORT_DEFAULTS = _report_defaults()
+#: every field of :class:`GameReport` at its default, in field order (``None`` for
+#: ``file``, ``index``, ``line`` and the lists: a fast constructor sets them)
+REPORT_DEFAULTS = _report_defaults()
 
 
 def move_numbers(start_side: int, first_mover: int, fullmove: int | None, k: int

@@ -52,6 +52,9 @@ class _Spy:
 def spy(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Spy]:
     s = _Spy()
     monkeypatch.setattr(game, "clean_line", s)
+    # (the clean line itself: the batch of clean games, which takes such games before it,
+    # is held to the general path in test_clean_batch.py)
+    monkeypatch.setenv("PDNKIT_BATCH", "0")
     yield s
 
 

@@ -3,6 +3,7 @@ validator's report of it."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pdnkit.lean.verdict import game_verdicts
@@ -15,7 +16,16 @@ def check_taken(path: Path) -> int:
     verdicts = game_verdicts(str(path))
     if verdicts is None:
         return 0
-    reports = [r for r in validate(str(path), light=True) if not r.file_level]
+    # (the validator's general path: its batch of clean games shares the verdict's judging)
+    before = os.environ.get("PDNKIT_BATCH")
+    os.environ["PDNKIT_BATCH"] = "0"
+    try:
+        reports = [r for r in validate(str(path), light=True) if not r.file_level]
+    finally:
+        if before is None:
+            del os.environ["PDNKIT_BATCH"]
+        else:
+            os.environ["PDNKIT_BATCH"] = before
     assert len(reports) == len(verdicts), path
     for rep, got in zip(reports, verdicts, strict=True):
         if got is None:
