@@ -84,7 +84,7 @@ def _random_file(gametype: int, name: str, games: int, out: Path, crlf: bool) ->
 
 
 def _inputs(tmp: Path, games: int) -> list[Path]:
-    from pdnkit.lean.startdata import STARTS
+    from pdnkit.verdict.startdata import STARTS
 
     files = sorted(p for p in (SHARED / "real").rglob("*") if p.is_file())
     files += sorted((ROOT / "data").glob("*.pdn"))

@@ -21,7 +21,7 @@ FLOORS: dict[str, int] = {
     "pdnkit._children": 0, "pdnkit._arrow": 0, "pdnkit._cells": 0,
     "pdnkit.rules": 1,
     "pdnkit.core": 2, "pdnkit.board": 2, "pdnkit.engines": 2,
-    "pdnkit.pdn": 3, "pdnkit.egdb": 3,
+    "pdnkit.pdn": 3, "pdnkit.egdb": 3, "pdnkit.verdict": 3,
     "pdnkit.validation": 4,
     "pdnkit.rows": 5, "pdnkit.samples": 5, "pdnkit.openings": 5,
     "pdnkit.store": 6,

@@ -1,4 +1,4 @@
-"""The generator of :mod:`pdnkit.lean.startdata`: what the verdict on a clean file
+"""The generator of :mod:`pdnkit.verdict.startdata`: what the verdict on a clean file
 (:mod:`pdnkit.lean.verdict`) needs of a variant's start, taken from the rules engine and the
 core once, at development time, so that the verdict never loads either.
 
@@ -32,7 +32,7 @@ _READ_FIELDS = ("white", "black", "date", "result", "gametype", "variant", "fen"
 #: (:func:`pdnkit.pdn.tags.players`), the set-up flag
 _READ_NAMES = ("p1", "p2", "p1elo", "p2elo", "setup")
 
-TARGET = Path(__file__).with_name("startdata.py")
+TARGET = Path(__file__).parents[1] / "verdict" / "startdata.py"
 
 
 def left_out(rules: Rules) -> str | None:
@@ -157,7 +157,7 @@ def _entry(rules: Rules) -> tuple[object, ...]:
 
 
 def source() -> str:
-    """The text of :mod:`pdnkit.lean.startdata` as the rules and core make it now."""
+    """The text of :mod:`pdnkit.verdict.startdata` as the rules and core make it now."""
     lines = ['"""What the verdict on a clean file (:mod:`pdnkit.lean.verdict`) needs of each '
              "variant it takes,\nwritten by :mod:`pdnkit.lean.startgen` "
              '(``python -m pdnkit.lean.startgen``): do not edit.\n"""',

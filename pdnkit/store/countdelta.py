@@ -168,11 +168,13 @@ def files_stamp(con: duckdb.DuckDBPyConnection, upto: int | None = None) -> tupl
 
 def copies_stamp(con: duckdb.DuckDBPyConnection) -> str | None:
     """The number and XOR of hashes of the game numbers in :data:`COPIES_TABLE` (``None``
-    when the table is not there).
+    when the table is not there: a database it was dropped from).
 
     Example:
         >>> from pdnkit.store.db import connect
-        >>> con = connect(":memory:"); copies_stamp(con) is None
+        >>> con = connect(":memory:"); copies_stamp(con)   # declared by the schema, empty
+        '0:0'
+        >>> _ = con.execute(f"DROP TABLE {COPIES_TABLE}"); copies_stamp(con) is None
         True
         >>> keep_copies(con, -1)
         '0:0'

@@ -6,7 +6,7 @@ light run to :meth:`CleanBatch.report` first. A record is taken here only when t
 lane read it whole (a :class:`~pdnkit.pdn.fast.LaneRecord`, its moves unread, no finding of
 the reader's), its text holds nothing the validator would unescape or flag (no ``\\``, no
 ``&``, no control character, no line or paragraph separator, no byte order mark), and
-:func:`pdnkit.lean.verdict.judge_game` -- the verdict's own judging, shared, not copied --
+:func:`pdnkit.verdict.facts.judge_game` -- the verdict's own judging, shared, not copied --
 finds it clean with no finding at all: its tags are the Seven Tag Roster's, ``GameType``
 and a ``PlyCount`` that counts the moves, its date a date, its result tokens agree, the core
 replays every move as written, no draw rule is reached and ignored and the end names the
@@ -40,10 +40,10 @@ from pdnkit.validation.report import REPORT_DEFAULTS, GameReport
 from pdnkit.validation.runoptions import RunOptions
 
 if TYPE_CHECKING:
-    from pdnkit.lean.verdict import Core, Variant
     from pdnkit.pdn.record import GameRecord
     from pdnkit.rules.variants import Rules
     from pdnkit.validation.clean import CleanStart
+    from pdnkit.verdict.facts import Core, Variant
 
 __all__ = ["CleanBatch", "batch_enabled"]
 
@@ -93,10 +93,10 @@ class CleanBatch:
     __slots__ = ("core", "variants", "kinds", "lane", "judge", "databases", "events")
 
     def __init__(self, core: Core) -> None:
-        from pdnkit.lean.verdict import judge_game
         from pdnkit.pdn.fast import LaneRecord
         from pdnkit.rules.draw import run_events
         from pdnkit.validation.egdbcheck import databases_for
+        from pdnkit.verdict.facts import judge_game
 
         # (the calls of every game, bound once: an import statement costs a game 1-2 us)
         self.judge = judge_game
@@ -122,7 +122,7 @@ class CleanBatch:
             return None
         if options.but(light=True, codes=None, encoding=None) != _PLAIN:
             return None
-        from pdnkit.lean.verdict import compiled_core
+        from pdnkit.verdict.facts import compiled_core
 
         core = compiled_core()
         return None if core is None else cls(core)

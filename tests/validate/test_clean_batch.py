@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from pdnkit.lean.startdata import STARTS
-from pdnkit.lean.verdict import compiled_core
 from pdnkit.pdn import read_games
 from pdnkit.validation import GameReport, RunOptions, validate
 from pdnkit.validation.cleanbatch import CleanBatch
+from pdnkit.verdict.facts import compiled_core
+from pdnkit.verdict.startdata import STARTS
 from tests.shared import shared_path
 from tests.validate.gengames import EDGES, FOLDERS, random_game, real_games
 

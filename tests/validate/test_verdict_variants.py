@@ -1,6 +1,6 @@
 """The verdict on a clean file (:mod:`pdnkit.lean.verdict`) on every variant it takes and
 on the edges it takes: seeded random games of each variant of
-:data:`pdnkit.lean.startdata.STARTS` (the rules engine's own legal moves, results right,
+:data:`pdnkit.verdict.startdata.STARTS` (the rules engine's own legal moves, results right,
 wrong and unknown, in both scorings, with and without a Result tag) and seeded mutations of
 the real files (``../shared/data/real``: GameType tags added, line ends, dates, extra tags,
 PlyCount, results rescored, moves cut). Each game the verdict takes is held to the
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from pdnkit.lean import startgen
-from pdnkit.lean.startdata import STARTS
 from pdnkit.lean.verdict import game_verdicts, render
+from pdnkit.verdict.startdata import STARTS
 from tests.imported import modules_after
 from tests.shared import shared_path
 from tests.validate.gengames import DATES as _DATES
@@ -140,8 +140,8 @@ def test_jsonl_numbers_each_files_games_from_0(tmp_path: Path,
 def test_dates_taken_are_dates_to_the_validator() -> None:
     """Every Date the verdict takes (seeded texts of its shapes and near them) is one
     :func:`pdnkit.pdn.dates.parse_date` reads without a ``bad-date``."""
-    from pdnkit.lean.verdict import _date_ok
     from pdnkit.pdn.dates import parse_date
+    from pdnkit.verdict.facts import _date_ok
 
     rng = random.Random(1)
     parts = ["??", "?", "0", "00", "1", "01", "2", "02", "12", "13", "28", "29", "30", "31",
