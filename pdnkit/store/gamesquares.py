@@ -28,7 +28,7 @@ Example:
     >>> from pdnkit.store.db import connect
     >>> con = connect(":memory:")
     >>> squares_ready(con), squares_source(con), summary_source(con, kings=False)
-    (True, 'game_squares', 'game_squares')
+    (True, 'game_squares', ('game_squares', True))
 """
 
 from __future__ import annotations
@@ -195,13 +195,15 @@ def squares_source(con: duckdb.DuckDBPyConnection) -> str:
     return _source(con, "game_squares")
 
 
-def summary_source(con: duckdb.DuckDBPyConnection, kings: bool) -> str | None:
+def summary_source(con: duckdb.DuckDBPyConnection, kings: bool) -> tuple[str, bool] | None:
     """The finest summary of the games that is ready for a pattern (``kings``: every
     position it can match has a king it lists), as the pattern reads it (rows with
     ``game_id``, ``layout`` and the bitboards whole, as :func:`squares_source`): for a
     pattern with a king the stretches of each game where a king stood (``occ`` 0: no
     square is known to be occupied), else the squares of each game; ``None`` when neither
-    is ready (a lake, a database whose tables were never made whole). Give it an alias.
+    is ready (a lake, a database whose tables were never made whole); with it, whether it
+    holds one row a game (the squares of each game do; a game has several stretches, so
+    its numbers are then made distinct by the reader). Give it an alias.
 
     Example:
         >>> import duckdb
@@ -209,7 +211,7 @@ def summary_source(con: duckdb.DuckDBPyConnection, kings: bool) -> str | None:
         True
     """
     if kings and stretches_ready(con):
-        return _source(con, "game_stretches", "0::UBIGINT")
+        return _source(con, "game_stretches", "0::UBIGINT"), False
     if squares_ready(con):
-        return squares_source(con)
+        return squares_source(con), True
     return None

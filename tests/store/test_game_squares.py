@@ -135,7 +135,7 @@ def _scan(monkeypatch: pytest.MonkeyPatch) -> None:
 def _whole_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Searches read the squares of each whole game (``game_squares``), as before
     ``game_stretches``."""
-    monkeypatch.setattr(searchrun, "summary_source", lambda con, kings: squares_source(con))
+    monkeypatch.setattr(searchrun, "summary_source", lambda con, kings: (squares_source(con), True))
 
 
 def test_generated_patterns_equal_the_scan(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
