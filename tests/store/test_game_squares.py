@@ -222,17 +222,23 @@ def test_a_replaced_file_and_later_imports(tmp_path: Path) -> None:
     assert len(search(con, pattern="W28:E32:B19", first=True)) == 6
 
 
+def _as_before(db: Path, table: str, version: str) -> None:
+    """Take ``table`` (a summary made whole, with its ready mark) out of the database at
+    ``db`` and record it as of schema ``version``, the one before the table came."""
+    con = duckdb.connect(str(db))
+    con.execute(f"DROP TABLE {table}")
+    con.execute("DELETE FROM pdnkit_meta WHERE key = ?", [f"{table}_ready"])
+    record_as(con, version)
+    con.close()
+
+
 def test_upgrade_from_schema_7_makes_the_squares(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from pdnkit.store import upgrade
 
     db = tmp_path / "seven.duckdb"
     import_files([sample_dir() / "international.pdn", sample_dir() / "english.pdn"], db=db)
-    con = duckdb.connect(str(db))
-    con.execute("DROP TABLE game_squares")
-    con.execute("DELETE FROM pdnkit_meta WHERE key = 'game_squares_ready'")
-    record_as(con, "7")
-    con.close()
+    _as_before(db, "game_squares", "7")
     result = upgrade(db, notice=None)
     assert result.upgraded and result.from_version == 7
     assert any("game_squares" in s for s in result.fills)
@@ -265,11 +271,7 @@ def test_upgrade_from_schema_9_makes_the_stretches(tmp_path: Path,
     before = [search(con, **kw) for kw in cases]  # type: ignore[arg-type]
     copies = con.execute("SELECT game_id FROM counts_copies ORDER BY 1").fetchall()
     con.close()
-    con = duckdb.connect(str(db))
-    con.execute("DROP TABLE game_stretches")
-    con.execute("DELETE FROM pdnkit_meta WHERE key = 'game_stretches_ready'")
-    record_as(con, "9")
-    con.close()
+    _as_before(db, "game_stretches", "9")
     result = upgrade(db, notice=None)
     assert result.upgraded and result.from_version == 9
     assert any("game_stretches" in s for s in result.fills)
