@@ -90,17 +90,15 @@ class CleanBatch:
         True
     """
 
-    __slots__ = ("core", "variants", "kinds", "lane", "judge", "databases", "events")
+    __slots__ = ("core", "variants", "kinds", "lane", "judge", "events")
 
     def __init__(self, core: Core) -> None:
         from pdnkit.pdn.fast import LaneRecord
         from pdnkit.rules.draw import run_events
-        from pdnkit.validation.egdbcheck import databases_for
         from pdnkit.verdict.facts import judge_game
 
         # (the calls of every game, bound once: an import statement costs a game 1-2 us)
         self.judge = judge_game
-        self.databases = databases_for
         self.events = run_events
         self.core = core
         #: GameType -> the verdict's start of it (``None``: none)
@@ -150,8 +148,6 @@ class CleanBatch:
         kind = self._kind(v.gametype, record, v.name)
         if kind is None:
             return None
-        if self.databases(kind.rules)[0] is not None:
-            return None
         outcome, result = v.results[token][:2]
         rep: GameReport = object.__new__(GameReport)
         d = rep.__dict__
@@ -169,17 +165,21 @@ class CleanBatch:
         return rep
 
     def _kind(self, gametype: int, record: GameRecord, name: str) -> _Kind | None:
-        """The rules and start of GameType ``gametype``, decided on its first game."""
+        """The rules and start of GameType ``gametype``, decided on its first game
+        (``None``: not taken, an endgame database of the variant installed among the
+        reasons: the validator judges the end with it)."""
         if gametype in self.kinds:
             return self.kinds[gametype]
         from pdnkit.validation.clean import clean_start
+        from pdnkit.validation.egdbcheck import databases_for
         from pdnkit.validation.resolve import resolve_rules
 
         kind = None
         res = resolve_rules(record, None, None, None)
         rules = res.rules
         if res.source == "gametype" and not res.findings and rules is not None \
-                and rules.name == name and rules.gametype == gametype:
+                and rules.name == name and rules.gametype == gametype \
+                and databases_for(rules)[0] is None:
             start = clean_start(rules)
             if start is not None and start.run is not None:
                 kind = _Kind(rules, start)
