@@ -282,5 +282,9 @@ def test_loaded_batches_are_not_kept_until_commit(tmp_path: Path,
     monkeypatch.setattr(ingest, "load_batch", watched)
     import_files([f], db=tmp_path / "t.duckdb")
     assert len(loaded) == 42
-    # retained batches would add up to sum(loaded); a flat loader holds about one batch
-    assert max(held) - held[0] < 3 * max(loaded) < sum(loaded) / 10
+    # retained batches would add up to sum(loaded) (41 batches of growth); a flat loader
+    # holds about one batch, plus what the reader's thread builds ahead meanwhile (Arrow's
+    # count is the whole process's: on a busy machine that was 3.5 batches, so the bound is
+    # on the growth against the retained sum, not against one batch)
+    assert 10 * max(loaded) < sum(loaded)
+    assert max(held) - held[0] < sum(loaded) / 5
