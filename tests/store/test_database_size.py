@@ -9,6 +9,7 @@ from pathlib import Path
 
 import duckdb
 
+import pdnkit.store.posindex as posindex
 from pdnkit.samples import sample_dir
 from pdnkit.store import connect, import_files
 from pdnkit.store.db import BLOCK_SIZE
@@ -55,3 +56,31 @@ def test_intl_2000_takes_at_most_3_kb_a_game(shared_data: Path, tmp_path: Path) 
     assert import_files([shared_data / "bench" / "intl_2000.pdn"], db=db).games == 2000
     per_game = db.stat().st_size / 2000
     assert per_game <= 3000, f"{per_game:.0f} bytes a game"
+
+
+def _blocks(db: Path, table: str) -> int:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return int(con.execute(f"SELECT count(DISTINCT block_id) FROM pragma_storage_info('{table}') "
+                               "WHERE block_id >= 0").fetchall()[0][0])
+    finally:
+        con.close()
+
+
+def test_first_positions_are_stored_by_position_within_a_chunk_of_games(
+        shared_data: Path, tmp_path: Path) -> None:
+    """``early_positions`` (plies 0 to 4 of every game) is sorted by ply and position within
+    each chunk of game numbers, so its bitboards are a few long runs: the 10,000 rows of
+    intl_2000 fit one 64 KB block (two in game order)."""
+    db = tmp_path / "intl.duckdb"
+    import_files([shared_data / "bench" / "intl_2000.pdn"], db=db)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        stored = con.execute("SELECT game_id, ply FROM early_positions").fetchall()
+        wanted = con.execute(f"SELECT game_id, ply FROM early_positions "
+                             f"ORDER BY {posindex.EARLY_ORDER}").fetchall()
+        games = con.execute("SELECT count(DISTINCT game_id) FROM early_positions").fetchall()
+    finally:
+        con.close()
+    assert stored == wanted and len(stored) == 5 * games[0][0] == 10_000
+    assert _blocks(db, "early_positions") == 1
