@@ -181,6 +181,14 @@ def test_clean_games_are_judged_in_every_mode(databases, monkeypatch, mode) -> N
     assert sum(not [f for f in rep.findings if f.code not in CODES] for rep in reports) >= 3
     if mode:  # the light and compact reports of these games come from the clean lane
         assert clean == [True] * len(expected)
+    if mode == {"light": True}:  # not from the validator's batch: it cannot probe
+        from pdnkit.pdn import read_games
+        from pdnkit.validation import RunOptions
+        from pdnkit.validation.cleanbatch import CleanBatch
+
+        batch = CleanBatch.for_run(RunOptions(light=True))
+        assert batch is not None
+        assert [batch.report(rec) for rec in read_games(path)] == [None] * len(expected)
 
 
 @pytest.mark.parametrize("light", [True, False], ids=["light", "full"])
