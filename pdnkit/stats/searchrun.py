@@ -104,15 +104,15 @@ def _steps(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTunin
     tag = uuid.uuid4().hex[:12]
     names = [f"_pdnkit_{k}_{tag}" for k in ("mv", "hits", "games", "acc", "next", "of")]
     try:
-        sel, params = _selection(con, plan, tuning, names[0], names[2])
+        sel = _selection(con, plan, tuning, names[0], names[2])
         if plan.limit is not None and not plan.move_branches and tuning.span > 0:
-            _spans(con, plan, sel, params, names[3], tuning.span)
+            _spans(con, plan, sel, names[3], tuning.span)
             con.execute(f"CREATE TEMP TABLE {names[1]} AS SELECT * FROM temp.{names[3]} "
                         f"ORDER BY game_id, ply LIMIT {int(plan.limit)}")
         else:
             lim = f" LIMIT {int(plan.limit)}" if plan.limit is not None else ""
             con.execute(f"CREATE TEMP TABLE {names[1]} AS {sel.replace(SPAN, '')} "
-                        f"ORDER BY game_id, ply{lim}", params)
+                        f"ORDER BY game_id, ply{lim}", plan.params)
         return _rows(con, *(f"temp.{n}" for n in (names[1], names[4], names[5])))
     finally:
         for table in names:
@@ -120,19 +120,17 @@ def _steps(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTunin
 
 
 def _selection(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTuning,
-               mv: str, cand: str) -> tuple[str, list[SqlParam]]:
-    """The SELECT of the hits (with :data:`SPAN` where a condition on ``p.game_id`` goes)
-    and its parameters, after the steps it needs: the matching moves kept in ``mv``, the
-    candidate games (those the games' filter keeps) in ``cand``."""
+               mv: str, cand: str) -> str:
+    """The SELECT of the hits (with :data:`SPAN` where a condition on ``p.game_id`` goes),
+    after the steps it needs: the matching moves kept in ``mv``, the candidate games in
+    ``cand``."""
     bits = bits_source(con)
     source = plan.source
-    filtered = False  # the games' filter is met by every candidate game kept
     if plan.games is not None and source is None and _candidates(
-            con, plan, cand, tuning.narrow_share):
+            con, plan.games, cand, tuning.narrow_share, plan.stretches):
         kings = f"({plan.kings}) AND " if plan.kings else ""
         source = (f"(SELECT p.* FROM {bits} p WHERE {kings}"
                   f"p.game_id IN (SELECT game_id FROM temp.{cand}))")
-        filtered = True
     elif source is None and plan.kings and tuning.kings_first and plan.games is not None:
         # the kings' column tested first, alone (a test DuckDB applies as it scans)
         source = (f"(WITH k AS MATERIALIZED (SELECT p.game_id, p.ply, p.layout, p.black, "
@@ -145,22 +143,22 @@ def _selection(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchT
         if plan.after:
             src += f" JOIN {bits} pa ON pa.game_id = m.game_id AND pa.ply = m.ply"
     filt = ""
-    if plan.where != "TRUE" and not filtered:
+    if plan.where != "TRUE":
         filt = f" AND p.game_id IN (SELECT g.game_id FROM games g WHERE {plan.where})"
     sel = (f"SELECT DISTINCT p.game_id, p.ply, p.black, p.wm, p.wk, p.bm, p.bk, p.layout "
            f"FROM {src} WHERE ({plan.cond}){filt}{SPAN}")
     if plan.first:
         sel = (f"SELECT * FROM ({sel}) "
                "QUALIFY row_number() OVER (PARTITION BY game_id ORDER BY ply) = 1")
-    return sel, [] if filtered else list(plan.params)
+    return sel
 
 
-def _spans(con: duckdb.DuckDBPyConnection, plan: SearchPlan, sel: str,
-           params: list[SqlParam], acc: str, span: int) -> None:
+def _spans(con: duckdb.DuckDBPyConnection, plan: SearchPlan, sel: str, acc: str,
+           span: int) -> None:
     """Keep in ``acc`` the hits of spans of game numbers, each :data:`SPAN_GROWTH` times
     longer than the one before, until ``plan.limit`` are found or every game is read."""
     lo, hi = con.execute("SELECT min(game_id), max(game_id) FROM games").fetchall()[0]
-    con.execute(f"CREATE TEMP TABLE {acc} AS {sel.replace(SPAN, ' AND FALSE')}", params)
+    con.execute(f"CREATE TEMP TABLE {acc} AS {sel.replace(SPAN, ' AND FALSE')}", plan.params)
     if lo is None:
         return
     start, limit = int(lo), int(plan.limit or 0)
@@ -169,21 +167,19 @@ def _spans(con: duckdb.DuckDBPyConnection, plan: SearchPlan, sel: str,
         cut = f" AND p.game_id >= {start} AND p.game_id < {stop}"
         if stop > int(hi):
             cut = f" AND p.game_id >= {start}"
-        con.execute(f"INSERT INTO temp.{acc} {sel.replace(SPAN, cut)}", params)
+        con.execute(f"INSERT INTO temp.{acc} {sel.replace(SPAN, cut)}", plan.params)
         if con.execute(f"SELECT count(*) FROM temp.{acc}").fetchall()[0][0] >= limit:
             return
         start, span = stop, span * SPAN_GROWTH
 
 
-def _candidates(con: duckdb.DuckDBPyConnection, plan: SearchPlan, table: str, share: float
-                ) -> bool:
-    """Keep in ``table`` the games that meet the games' filter (``plan.where``) and whose
-    squares meet ``plan.games`` (``plan.stretches``: of a stretch of plies with a king,
-    ``game_stretches``; else of the whole game, ``game_squares``; alias ``s``); True when a
-    summary is ready and they are few enough (at most ``share`` of the games) to read their
-    positions alone. (The filter is tested on the candidates' rows of ``games`` alone: as a
-    condition on the positions it read every game's number, 40-60 ms of CPU at 1 M games.)"""
-    summary = summary_source(con, plan.stretches)
+def _candidates(con: duckdb.DuckDBPyConnection, games: str, table: str, share: float,
+                kings: bool) -> bool:
+    """Keep in ``table`` the games with squares (``kings``: of a stretch of plies with a
+    king, ``game_stretches``; else of the whole game, ``game_squares``; alias ``s``) that
+    meet ``games``; True when a summary is ready and they are few enough (at most ``share``
+    of the games) to read their positions alone."""
+    summary = summary_source(con, kings)
     if summary is None:
         return False
     source, per_game = summary
@@ -191,11 +187,7 @@ def _candidates(con: duckdb.DuckDBPyConnection, plan: SearchPlan, table: str, sh
     # at 1 M games for nothing)
     distinct = "" if per_game else "DISTINCT "
     con.execute(f"CREATE TEMP TABLE {table} AS SELECT {distinct}s.game_id "
-                f"FROM {source} s WHERE {plan.games}")
-    if plan.where != "TRUE":
-        con.execute(f"DELETE FROM temp.{table} WHERE game_id NOT IN (SELECT g.game_id FROM "
-                    f"games g WHERE ({plan.where}) AND g.game_id IN "
-                    f"(SELECT game_id FROM temp.{table}))", plan.params)
+                f"FROM {source} s WHERE {games}")
     got, total = con.execute(f"SELECT (SELECT count(*) FROM temp.{table}), "
                              "(SELECT count(*) FROM games)").fetchall()[0]
     return bool(got <= share * total)

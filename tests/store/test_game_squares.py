@@ -336,10 +336,10 @@ def test_generated_limits_equal_the_head_of_the_whole_result(
 
 def test_filtered_games_patterns_equal_the_scan(db: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """The games' filter (a variant, a player, an event, copies counted or not) is tested on
-    the candidate games when a pattern reads them alone, on the positions when it scans:
-    generated patterns with filters drawn from the stored games give the same rows both
-    ways, and each row's game meets the filter."""
+    """A pattern with the games' filter (a variant, a player, an event; copies counted
+    once): generated patterns with filters drawn from the stored games give the same rows
+    when only the candidate games' positions are read as when every position is, and each
+    row's game meets a variant filter."""
     con = duckdb.connect(str(db), read_only=True)
     rows = con.execute("SELECT p.game_id, full_bits(wm, wm_high), full_bits(wk, wk_high), "
                        "full_bits(bm, bm_high), full_bits(bk, bk_high), l.squares, g.variant, "
