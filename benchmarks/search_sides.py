@@ -19,7 +19,7 @@ and the database's open, then the first search (a fresh process's) and the best 
 positions read (the hits) and the hits' games, moves and FEN (CPU and wall), as plain
 tables (the CLI's quick form: pandas not imported).
 
-    python benchmarks/search_sides.py --db r1m.duckdb --base ../main --steps --repeat 3
+    python benchmarks/search_sides.py --db r1m.duckdb --steps --repeat 3
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def fresh(tree: Path, db: Path, kw: dict[str, object]) -> tuple[float, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--db", type=Path, required=True, help="a database to read (read-only)")
-    ap.add_argument("--base", type=Path, required=True, help="the other source tree")
+    ap.add_argument("--base", type=Path, help="the other source tree (not for --steps)")
     ap.add_argument("--base-db", type=Path, help="the database the other tree reads")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", action="append", default=[], help="cases whose name holds this")
@@ -172,6 +172,8 @@ def main() -> None:
         steps(args.db, args.repeat, cases)
         print(f"load average after: {os.getloadavg()}", flush=True)
         return
+    if args.base is None:
+        ap.error("--base is needed to compare two trees")
     trees = {"this": ROOT, "base": args.base.resolve()}
     dbs = {"this": args.db, "base": args.base_db or args.db}
     print(f"load average before: {os.getloadavg()}", flush=True)
