@@ -102,7 +102,7 @@ def run_search(db: DbLike, plan: SearchPlan, tuning: SearchTuning) -> pd.DataFra
 def _steps(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTuning
            ) -> pd.DataFrame:
     tag = uuid.uuid4().hex[:12]
-    names = [f"_pdnkit_{k}_{tag}" for k in ("mv", "hits", "games", "acc")]
+    names = [f"_pdnkit_{k}_{tag}" for k in ("mv", "hits", "games", "acc", "next", "of")]
     try:
         sel = _selection(con, plan, tuning, names[0], names[2])
         if plan.limit is not None and not plan.move_branches and tuning.span > 0:
@@ -113,7 +113,7 @@ def _steps(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTunin
             lim = f" LIMIT {int(plan.limit)}" if plan.limit is not None else ""
             con.execute(f"CREATE TEMP TABLE {names[1]} AS {sel.replace(SPAN, '')} "
                         f"ORDER BY game_id, ply{lim}", plan.params)
-        return _rows(con, f"temp.{names[1]}")
+        return _rows(con, *(f"temp.{n}" for n in (names[1], names[4], names[5])))
     finally:
         for table in names:
             con.execute(f"DROP TABLE IF EXISTS temp.{table}")
@@ -193,21 +193,33 @@ def _candidates(con: duckdb.DuckDBPyConnection, games: str, table: str, share: f
     return bool(got <= share * total)
 
 
-def _rows(con: duckdb.DuckDBPyConnection, hits: str) -> pd.DataFrame:
-    """The hits in ``hits`` with their games, the move played next and the FEN."""
+def _rows(con: duckdb.DuckDBPyConnection, hits: str, moves: str, games: str
+          ) -> pd.DataFrame:
+    """The hits in ``hits`` with their games, the move played next and the FEN; the moves
+    and the games of the hits are kept first in the temporary tables ``moves`` and
+    ``games``, each read by the hits' game numbers alone (in one query DuckDB read every
+    column of the moves of the hits' games before the join, and the games' text of every
+    candidate: 1.0 s of CPU for 6,070 hits at 1 M games, against 0.3 in steps)."""
     from pdnkit.stats.common import frame
 
+    con.execute(f"""
+        CREATE TEMP TABLE {moves.removeprefix("temp.")} AS
+        SELECT m.game_id, m.ply,
+               move_text(m.canonical, m.notation, m.origin, m.destination, m.captured) AS move
+        FROM (SELECT game_id, ply, canonical, notation, origin, destination, captured
+              FROM move_rows WHERE game_id IN (SELECT game_id FROM {hits})) m
+        SEMI JOIN {hits} h ON m.game_id = h.game_id AND m.ply = h.ply + 1""")
+    con.execute(f"""
+        CREATE TEMP TABLE {games.removeprefix("temp.")} AS
+        SELECT game_id, variant, white, black, event, date_text, result
+        FROM games WHERE game_id IN (SELECT game_id FROM {hits})""")
     return frame(con, f"""
         SELECT h.game_id, h.ply, CASE WHEN h.black THEN 'B' ELSE 'W' END AS side,
-               g.variant, g.white, g.black, g.event, g.date_text AS date, g.result,
-               move_text(m.canonical, m.notation, m.origin, m.destination, m.captured)
-                   AS move,
+               g.variant, g.white, g.black, g.event, g.date_text AS date, g.result, m.move,
                CASE WHEN h.black THEN 'B' ELSE 'W' END || ':W'
                    || fen_field(l.fen_order, l.names, h.wm, h.wk) || ':B'
                    || fen_field(l.fen_order, l.names, h.bm, h.bk) AS fen
-        FROM {hits} h JOIN games g ON g.game_id = h.game_id
+        FROM {hits} h JOIN {games} g ON g.game_id = h.game_id
         LEFT JOIN layouts l ON l.layout = h.layout
-        LEFT JOIN (SELECT * FROM move_rows
-                   WHERE game_id IN (SELECT game_id FROM {hits})) m
-               ON m.game_id = h.game_id AND m.ply = h.ply + 1
+        LEFT JOIN {moves} m ON m.game_id = h.game_id AND m.ply = h.ply + 1
         ORDER BY h.game_id, h.ply""")[COLUMNS]

@@ -332,3 +332,38 @@ def test_generated_limits_equal_the_head_of_the_whole_result(
             else:
                 pd.testing.assert_frame_equal(got, want, obj=f"{kw} span {span}")
     assert seen >= 10  # most cases cut the whole result short
+
+
+def test_filtered_games_patterns_equal_the_scan(db: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pattern with the games' filter (a variant, a player, an event; copies counted
+    once): generated patterns with filters drawn from the stored games give the same rows
+    when only the candidate games' positions are read as when every position is, and each
+    row's game meets a variant filter."""
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute("SELECT p.game_id, full_bits(wm, wm_high), full_bits(wk, wk_high), "
+                       "full_bits(bm, bm_high), full_bits(bk, bk_high), l.squares, g.variant, "
+                       "g.white, g.event FROM position_bits p JOIN layouts l USING (layout) "
+                       "JOIN games g USING (game_id) ORDER BY p.game_id, p.ply").fetchall()
+    rng = random.Random(37)
+    cases: list[dict[str, object]] = []
+    for r in rng.sample(rows, 30) + rng.sample([r for r in rows if r[2] or r[4]], 10):
+        kw: dict[str, object] = {"pattern": _pattern(rng, tuple(int(x) for x in r[1:5]), r[5]),
+                                 "mirror": rng.random() < 0.3, "first": rng.random() < 0.3}
+        other = rng.choice(rows)  # now and then another game's: few rows or none
+        src = other if rng.random() < 0.2 else r
+        key = rng.choice(["variant", "player", "event"])
+        value = {"variant": src[6], "player": src[7], "event": src[8]}[key]
+        if value:
+            kw[key] = value
+        if rng.random() < 0.2:
+            kw["limit"] = rng.choice([1, 4])
+        cases.append(kw)
+    monkeypatch.setattr(searching, "NARROW_SHARE", 1.0)  # every search reads the candidates
+    fast = [search(con, **kw) for kw in cases]  # type: ignore[arg-type]
+    assert sum(len(df) > 0 for df in fast) >= 25
+    _scan(monkeypatch)
+    for kw, got in zip(cases, fast, strict=True):
+        pd.testing.assert_frame_equal(got, search(con, **kw), obj=str(kw))  # type: ignore[arg-type]
+        if "variant" in kw:
+            assert set(got["variant"]) <= {kw["variant"]}
