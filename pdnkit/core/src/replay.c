@@ -66,7 +66,7 @@ void replay_free(Replay *r) {
 /* ------------------------------------------------------------------ characters */
 
 static inline uint32_t tch(const Text *s, long i) {
-    if (i < 0 || i >= s->len)
+    if ((unsigned long)i >= (unsigned long)s->len) /* (i < 0 too: one comparison) */
         return 0;
     switch (s->kind) {
     case 1:
@@ -245,6 +245,11 @@ static long match_result(const Text *s, long i) {
         return 1;
     if (c0 != '0' && c0 != '1' && c0 != '2' && c0 != 0xBD)
         return 0; /* no result starts otherwise */
+    /* the second character of a digit's form: '-' (the three-character ones), '/' (only
+     * 1/2-1/2) or '.' (only 0.5-0.5); move numbers and squares (a digit) leave here */
+    uint32_t c1 = tch(s, i + 1);
+    if (c0 != 0xBD && c1 != '-' && c1 != '/' && !(c1 == '.' && c0 == '0'))
+        return 0;
     long len = 0;
     for (size_t f = 0; f < sizeof forms / sizeof forms[0] && !len; f++) {
         long n = lens[f], k = 0;
