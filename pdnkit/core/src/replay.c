@@ -22,7 +22,9 @@ typedef struct {
 /* ------------------------------------------------------------------ buffers */
 
 static int buf_grow(Replay *r, Buf *b, size_t n) {
-    size_t cap = b->cap ? b->cap : 256;
+    /* (a first block that holds a usual game's plies: a game of 100 plies grew each of its
+     * buffers from 256 bytes in up to five reallocations, 25 a game in all) */
+    size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->n + n)
         cap *= 2;
     uint8_t *p = realloc(b->p, cap);
