@@ -7,15 +7,18 @@ lane read it whole (a :class:`~pdnkit.pdn.fast.LaneRecord`, its moves unread, no
 the reader's), its text holds nothing the validator would unescape or flag (no ``\\``, no
 ``&``, no control character, no line or paragraph separator, no byte order mark), and
 :func:`pdnkit.verdict.facts.judge_game` -- the verdict's own judging, shared, not copied --
-finds it clean with no finding at all: its tags are the Seven Tag Roster's, ``GameType``
-and a ``PlyCount`` that counts the moves, its date a date, its result tokens agree, the core
-replays every move as written, no draw rule is reached and ignored and the end names the
-winner the rules name. Its rules are the validator's own
+finds it clean with no finding but a draw's: its tags are the Seven Tag Roster's,
+``GameType`` and a ``PlyCount`` that counts the moves, its date a date, its result tokens
+agree, the core replays every move as written, no draw rule is reached and ignored and the
+end names the winner the rules name. A drawn game's one finding (``draw-by-rule``,
+``draw-unsupported``) and its ``draw_basis`` are made by the validator's own
+:func:`~pdnkit.validation.judge.judge_draws` from the same rule events, and taken only where
+it makes that one finding and no other. Its rules are the validator's own
 (:func:`~pdnkit.validation.resolve.resolve_rules`, once per GameType, taken only where the
 tag alone decides with no finding and the verdict's start names the same variant), no
 endgame database of the variant is installed, and the run's options are the defaults (no
-variant or edition forced, the ``auto`` result convention). Any other game -- a draw's
-finding too -- goes the general path, unchanged; the report made here holds every field
+variant or edition forced, the ``auto`` result convention). Any other game goes the
+general path, unchanged; the report made here holds every field
 the general path would (``tests/validate/test_clean_batch.py`` holds them field by field to it,
 with this switched off, on seeded games of every variant and seeded mutations).
 
@@ -41,6 +44,7 @@ from pdnkit.validation.runoptions import RunOptions
 
 if TYPE_CHECKING:
     from pdnkit.pdn.record import GameRecord
+    from pdnkit.rules.draw import RuleEvent
     from pdnkit.rules.variants import Rules
     from pdnkit.validation.clean import CleanStart
     from pdnkit.verdict.facts import Core, Variant
@@ -90,16 +94,22 @@ class CleanBatch:
         True
     """
 
-    __slots__ = ("core", "variants", "kinds", "lane", "judge", "events")
+    __slots__ = ("core", "variants", "kinds", "lane", "judge", "events", "draws", "findings",
+                 "status")
 
     def __init__(self, core: Core) -> None:
         from pdnkit.pdn.fast import LaneRecord
         from pdnkit.rules.draw import run_events
+        from pdnkit.validation.judge import judge_draws
+        from pdnkit.validation.report import Findings, finish_status
         from pdnkit.verdict.facts import judge_game
 
         # (the calls of every game, bound once: an import statement costs a game 1-2 us)
         self.judge = judge_game
         self.events = run_events
+        self.draws = judge_draws
+        self.findings = Findings
+        self.status = finish_status
         self.core = core
         #: GameType -> the verdict's start of it (``None``: none)
         self.variants: dict[int, Variant | None] = {}
@@ -142,9 +152,9 @@ class CleanBatch:
         got = self.judge(record.tags, record.result or "", n, raw,
                          record.lane_body,
                          self.variants, self.core)
-        if got is None or got[5] is not None:
+        if got is None:
             return None
-        values, v, token, source, fen, _, made = got
+        values, v, token, source, fen, finding, made = got
         kind = self._kind(v.gametype, record, v.name)
         if kind is None:
             return None
@@ -158,11 +168,24 @@ class CleanBatch:
                  white=values.get("white", "").strip() or None,
                  black=values.get("black", "").strip() or None, ply_count=n,
                  start_counts=dict(kind.start.counts))
-        if made:
-            d["rule_events"] = self.events(kind.rules, made, n)
-        else:
-            d["rule_events"] = []
+        events = d["rule_events"] = self.events(kind.rules, made, n) if made else []
+        if finding is not None and not self._draw(rep, record, events, finding[0]):
+            return None
         return rep
+
+    def _draw(self, rep: GameReport, record: GameRecord, events: list[RuleEvent],
+              code: str) -> bool:
+        """Add the draw's finding to ``rep`` as the validator's judge makes it (its own
+        :func:`~pdnkit.validation.judge.judge_draws`, the same events); whether it made
+        that one finding, ``code`` (the verdict's), and nothing else (else the general path
+        decides)."""
+        found = self.findings(record)
+        self.draws(rep, found, events)
+        if len(found.items) != 1 or found.items[0].code != code:
+            return False
+        rep.findings.extend(found.items)
+        self.status(rep)
+        return True
 
     def _kind(self, gametype: int, record: GameRecord, name: str) -> _Kind | None:
         """The rules and start of GameType ``gametype``, decided on its first game

@@ -145,6 +145,8 @@ def _draw_finding(v: Variant, made: bytes | None, n: int, outcome: str
     touched), ``draw-by-rule`` or ``draw-unsupported`` for a draw; :data:`_FAULT` where it
     would find more (a rule reached and ignored: the validator says it)."""
     events = memoryview(made).cast("q").tolist() if made else []
+    if max(events[3::5], default=-1) < 0:  # no rule reached (most games): what follows says
+        return None if outcome != "draw" else ("draw-unsupported", n, -1)
     reached = sorted(((events[j + 3], events[j], events[j + 4])
                       for j in range(0, len(events), 5) if events[j + 3] >= 0),
                      key=lambda t: t[0])

@@ -50,6 +50,14 @@ def _held(path: Path, monkeypatch: pytest.MonkeyPatch, **options: object) -> int
     return _taken(path) if (compiled_core() is not None) else 0
 
 
+def _codes_taken(path: Path) -> set[str]:
+    """The finding codes of the reports the batch makes for ``path``'s games."""
+    batch = CleanBatch.for_run(RunOptions(light=True))
+    assert batch is not None
+    return {f.code for rec in read_games(path) for f in
+            getattr(batch.report(rec), "findings", ())}
+
+
 def _mutated(games: list[str], rng: random.Random) -> Iterator[str]:
     for g in games:
         yield rng.choice(EDGES)(rng.choice(EDGES)(g, rng), rng)
@@ -67,6 +75,21 @@ def test_random_games_of_every_variant(gametype: int, tmp_path: Path,
     mutated.write_text("\n".join(_mutated(games, rng)), encoding="utf-8")
     taken += _held(mutated, monkeypatch)
     assert taken > 0 or not (compiled_core() is not None)
+
+
+def test_drawn_games_with_their_finding(tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # a drawn game's one finding (draw-unsupported here: random games reach no draw rule)
+    # is the batch's too, made by the validator's judge_draws: held to the general path
+    if compiled_core() is None:
+        pytest.skip("the batch runs on the compiled core")
+    rng = random.Random(3535)
+    games = [random_game(STARTS[gametype][0], gametype, rng)
+             for gametype in sorted(STARTS) for _ in range(12)]
+    path = tmp_path / "drawn.pdn"
+    path.write_text("\n".join(games), encoding="utf-8")
+    assert _held(path, monkeypatch) > 0
+    assert _codes_taken(path) == {"draw-unsupported"}
 
 
 def test_options_the_batch_leaves_to_the_general_path(tmp_path: Path,
@@ -120,3 +143,5 @@ def test_the_benchmark_file(monkeypatch: pytest.MonkeyPatch) -> None:
         pytest.skip("no benchmark file")
     taken = _held(path, monkeypatch)
     assert taken > 1900 or not (compiled_core() is not None)
+    if compiled_core() is not None:  # (the drawn games' findings held above too)
+        assert _codes_taken(path) == {"draw-by-rule", "draw-unsupported"}

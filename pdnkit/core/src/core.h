@@ -84,6 +84,11 @@ typedef struct {
     int jg_n[2];
     int jg_over[2][MAXGROUP], jg_land[2][MAXGROUP];
     bb_t jg_mask[2][MAXGROUP];
+    /* the groups ordered by the direction of their shifts (table.c's sort_groups), so that
+     * each loop shifts one way without a branch on the sign: the steps toward higher
+     * squares first (qg_up of them), the jumps toward lower squares first (jg_down: captured
+     * and landing square both lower), then toward higher (jg_up); any other after them */
+    int qg_up[2], jg_down[2], jg_up[2];
 } Table;
 
 /* A position: white, black and king bitboards, the side to move (0 White, 1 Black) and the

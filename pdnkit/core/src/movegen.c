@@ -11,8 +11,21 @@
 
 #include "core.h"
 
+/* The bits of one word: the POPCNT instruction where the build targets it, else the
+ * classic SWAR count inline (the builtin would call libgcc's __popcountdi2 for each word). */
+static inline int pop64(uint64_t x) {
+#if defined(__POPCNT__)
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
 int popcount(bb_t x) {
-    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+    return pop64((uint64_t)x) + pop64((uint64_t)(x >> 64));
 }
 
 static inline int lowbit(bb_t x) {
@@ -92,9 +105,26 @@ static bb_t jumping_men(const Table *t, const Pos *p, bb_t men, bb_t target, bb_
     bb_t out = 0;
     int s;
     if (t->groups_ok[side]) {
-        for (int g = 0; g < t->jg_n[side] && !(any && out); g++)
-            out |= men & t->jg_mask[side][g] & shifted(target, -t->jg_over[side][g]) &
-                   shifted(empty, -t->jg_land[side][g]);
+        const int *over = t->jg_over[side], *land = t->jg_land[side];
+        const bb_t *mask = t->jg_mask[side];
+        const int down = t->jg_down[side], up = down + t->jg_up[side], n = t->jg_n[side];
+        int g = 0;
+        if (t->nsq <= 64) { /* (one word: every set here is within the board) */
+            const uint64_t m = (uint64_t)men, x = (uint64_t)target, e = (uint64_t)empty;
+            uint64_t o = 0;
+            for (; g < down && !(any && o); g++)
+                o |= m & (uint64_t)mask[g] & (x << -over[g]) & (e << -land[g]);
+            for (; g < up && !(any && o); g++)
+                o |= m & (uint64_t)mask[g] & (x >> over[g]) & (e >> land[g]);
+            out = o;
+        }
+        /* (the groups by direction, table.c's sort_groups: one shift each way, no branch) */
+        for (; g < down && !(any && out); g++) /* captured and landing square lower */
+            out |= men & mask[g] & (target << -over[g]) & (empty << -land[g]);
+        for (; g < up && !(any && out); g++) /* ... higher */
+            out |= men & mask[g] & (target >> over[g]) & (empty >> land[g]);
+        for (; g < n && !(any && out); g++)
+            out |= men & mask[g] & shifted(target, -over[g]) & shifted(empty, -land[g]);
         return out;
     }
     FOR_BITS(s, men) {
@@ -187,7 +217,10 @@ int count_quiet(const Table *t, const Pos *p) {
     if (t->groups_ok[p->side]) { /* each group: the men that step the same way, at once */
         const int side = p->side;
         bb_t men = own & ~p->k;
-        for (int g = 0; g < t->qg_n[side]; g++)
+        int g = 0;
+        for (; g < t->qg_up[side]; g++) /* (sort_groups: toward higher squares first) */
+            n += popcount(((men & t->qg_mask[side][g]) << t->qg_shift[side][g]) & empty);
+        for (; g < t->qg_n[side]; g++)
             n += popcount(shifted(men & t->qg_mask[side][g], t->qg_shift[side][g]) & empty);
     } else FOR_BITS(s, own & ~p->k) {
         for (int j = 0; j < t->ms_n[p->side][s]; j++)

@@ -22,7 +22,9 @@ typedef struct {
 /* ------------------------------------------------------------------ buffers */
 
 static int buf_grow(Replay *r, Buf *b, size_t n) {
-    size_t cap = b->cap ? b->cap : 256;
+    /* (a first block that holds a usual game's plies: a game of 100 plies grew each of its
+     * buffers from 256 bytes in up to five reallocations, 25 a game in all) */
+    size_t cap = b->cap ? b->cap : 4096;
     while (cap < b->n + n)
         cap *= 2;
     uint8_t *p = realloc(b->p, cap);
@@ -66,7 +68,7 @@ void replay_free(Replay *r) {
 /* ------------------------------------------------------------------ characters */
 
 static inline uint32_t tch(const Text *s, long i) {
-    if (i < 0 || i >= s->len)
+    if ((unsigned long)i >= (unsigned long)s->len) /* (i < 0 too: one comparison) */
         return 0;
     switch (s->kind) {
     case 1:
@@ -245,6 +247,11 @@ static long match_result(const Text *s, long i) {
         return 1;
     if (c0 != '0' && c0 != '1' && c0 != '2' && c0 != 0xBD)
         return 0; /* no result starts otherwise */
+    /* the second character of a digit's form: '-' (the three-character ones), '/' (only
+     * 1/2-1/2) or '.' (only 0.5-0.5); move numbers and squares (a digit) leave here */
+    uint32_t c1 = tch(s, i + 1);
+    if (c0 != 0xBD && c1 != '-' && c1 != '/' && !(c1 == '.' && c0 == '0'))
+        return 0;
     long len = 0;
     for (size_t f = 0; f < sizeof forms / sizeof forms[0] && !len; f++) {
         long n = lens[f], k = 0;

@@ -18,7 +18,7 @@
 #include "scan.h"
 
 static inline uint32_t ch(const Text *s, long i) {
-    if (i < 0 || i >= s->len)
+    if ((unsigned long)i >= (unsigned long)s->len) /* (i < 0 too: one comparison) */
         return 0;
     switch (s->kind) {
     case 1:
@@ -155,6 +155,11 @@ static long result_at(const Text *s, long i, int *clean) {
         return 3;
     if (c0 != '0' && c0 != '1' && c0 != '2' && c0 != '*')
         return 0; /* no result starts otherwise */
+    /* a digit's form goes on with '-', '/' (only 1/2-1/2) or '.' (only 0.5-0.5): move
+     * numbers and squares (a digit next) leave here */
+    uint32_t c1 = ch(s, i + 1);
+    if (c0 != '*' && c1 != '-' && c1 != '/' && !(c1 == '.' && c0 == '0'))
+        return 0;
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
         long n = lens[f], k = 0;
         while (k < n && ch(s, i + k) == (uint32_t)forms[f][k] && i + k < s->len)

@@ -146,6 +146,51 @@ static int group_of(int *n, int *sa, int *sb, int a, int b) {
     return (*n)++;
 }
 
+/* The rank of a group's shifts for sort_groups: 0 toward lower squares (both), 1 toward
+ * higher (both), 2 otherwise. */
+static int direction(int a, int b) {
+    return a < 0 && b < 0 ? 0 : a > 0 && b > 0 ? 1 : 2;
+}
+
+/* Order each side's groups by the direction of their shifts (stable) and count them
+ * (Table.qg_up, jg_down, jg_up): the loops over the groups OR or add up what each finds,
+ * so their order changes no answer. */
+static void sort_groups(Table *t) {
+    for (int side = 0; side < 2; side++) {
+        int n = 0, shift[MAXGROUP];
+        bb_t mask[MAXGROUP];
+        for (int rank = 0; rank < 2; rank++) /* up (1) first, then the rest */
+            for (int g = 0; g < t->qg_n[side]; g++)
+                if ((t->qg_shift[side][g] > 0) == (rank == 0)) {
+                    shift[n] = t->qg_shift[side][g];
+                    mask[n++] = t->qg_mask[side][g];
+                }
+        t->qg_up[side] = 0;
+        for (int g = 0; g < n; g++) {
+            t->qg_shift[side][g] = shift[g];
+            t->qg_mask[side][g] = mask[g];
+            t->qg_up[side] += shift[g] > 0;
+        }
+        int over[MAXGROUP], land[MAXGROUP], count[3] = {0, 0, 0};
+        n = 0;
+        for (int rank = 0; rank < 3; rank++)
+            for (int g = 0; g < t->jg_n[side]; g++)
+                if (direction(t->jg_over[side][g], t->jg_land[side][g]) == rank) {
+                    over[n] = t->jg_over[side][g];
+                    land[n] = t->jg_land[side][g];
+                    mask[n++] = t->jg_mask[side][g];
+                    count[rank]++;
+                }
+        for (int g = 0; g < n; g++) {
+            t->jg_over[side][g] = over[g];
+            t->jg_land[side][g] = land[g];
+            t->jg_mask[side][g] = mask[g];
+        }
+        t->jg_down[side] = count[0];
+        t->jg_up[side] = count[1];
+    }
+}
+
 /* Group the men's quiet steps by their shift (destination - origin) and their jumps by the
  * shifts to the captured and the landing square, side by side (Table.qg_*, Table.jg_*). */
 static void make_groups(Table *t) {
@@ -172,6 +217,7 @@ static void make_groups(Table *t) {
         }
         t->groups_ok[side] = ok;
     }
+    sort_groups(t);
 }
 
 static void make_runs(Table *t) {
