@@ -26,6 +26,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -71,6 +72,10 @@ SORT_SLACK_ROWS = 122_880
 #: positions share a key, so a lookup reads a few more blocks
 KEY_MASK = (1 << 24) - 1
 
+#: index pairs of a file kept in memory while it is loaded (8 bytes each: 48 MB; about 70,000
+#: games of 92 plies); past it they wait in a temporary table (:class:`IndexPairs`)
+PAIRS_IN_MEMORY = 6_000_000
+
 #: the index key of a ``position_bits`` row (its bitboards whole, squares 65 and up included)
 KEY_SQL = ("(position_key_of(full_bits(wm, wm_high), full_bits(wk, wk_high), "
            "full_bits(bm, bm_high), full_bits(bk, bk_high), black) & 16777215)::UINTEGER")
@@ -78,12 +83,15 @@ KEY_SQL = ("(position_key_of(full_bits(wm, wm_high), full_bits(wk, wk_high), "
 
 class IndexPairs:
     """The index pairs of one file's games, handed over a batch at a time by the writer
-    (:func:`pdnkit.rows.load.load_batch`), kept in a temporary table of the connection
-    until :func:`index_games` appends them to the index, sorted: so the end of a file's
-    import no longer reads its positions back, computes their keys in SQL and makes them
-    distinct. Games come in file order, so a batch's pairs are made distinct with numpy and
-    stored, but those of its last block of games, which the next batch may continue, wait
-    for it: the stored pairs are distinct already, each block's once.
+    (:func:`pdnkit.rows.load.load_batch`) and appended to the index, sorted, by
+    :func:`index_games`: so the end of a file's import no longer reads its positions back,
+    computes their keys in SQL and makes them distinct. Games come in file order, so a
+    batch's pairs are made distinct with numpy and kept, but those of its last block of
+    games, which the next batch may continue, wait for it: the pairs kept are distinct
+    already, each block's once. Up to :data:`PAIRS_IN_MEMORY` of them are kept in numpy and
+    sorted there at the end (0.05 s for 1.7 M pairs, where DuckDB's ``ORDER BY`` took 0.37);
+    past it they go to a temporary table of the connection (DuckDB's memory limit holds
+    it) and DuckDB sorts them.
 
     Example:
         >>> import numpy as np
@@ -98,14 +106,13 @@ class IndexPairs:
     """
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
-        import secrets
-
         #: which positions the index names, and how (the module's constants as they are now)
         self.rule = PairRule(EARLY_PLIES, KEY_MASK, BLOCK_SHIFT)
         self.con = con
-        self.table = f"_pdnkit_index_pairs_{secrets.token_hex(5)}"
-        self.held: np.ndarray | None = None
-        con.execute(f"CREATE TEMP TABLE {self.table} (pair UBIGINT)")
+        self.held: np.ndarray | None = None  # the pairs of the last block seen
+        self.kept: list[np.ndarray] = []  # the others, while they fit in memory
+        self.count = 0
+        self.table: str | None = None  # the temporary table past PAIRS_IN_MEMORY
 
     def add(self, pairs: np.ndarray) -> None:
         """Take a batch's pairs (``key << 32 | block`` ``uint64``s, blocks not below those
@@ -116,36 +123,70 @@ class IndexPairs:
             pairs = np.concatenate([self.held, pairs])
         if not len(pairs):
             return
-        pairs = np.unique(pairs)
+        pairs = np.sort(pairs)  # (np.unique: 13-40 ms a batch against 1-2 for this)
+        if len(pairs) > 1:
+            pairs = pairs[np.concatenate(([True], pairs[1:] != pairs[:-1]))]
         blocks = pairs & np.uint64(0xFFFFFFFF)
         last = blocks == blocks.max()
         self.held = pairs[last]
-        self._store(pairs[~last])
+        self._keep(pairs[~last])
 
-    def _store(self, pairs: np.ndarray) -> None:
+    def _keep(self, pairs: np.ndarray) -> None:
         if not len(pairs):
             return
+        self.count += len(pairs)
+        self.kept.append(pairs)
+        if self.table is None and self.count <= PAIRS_IN_MEMORY:
+            return
+        if self.table is None:
+            import secrets
+
+            self.table = f"_pdnkit_index_pairs_{secrets.token_hex(5)}"
+            self.con.execute(f"CREATE TEMP TABLE {self.table} (pair UBIGINT)")
+        for part in self.kept:
+            self._insert(f"INSERT INTO {self.table} SELECT pair FROM _pdnkit_load", part)
+        self.kept = []
+
+    def _insert(self, statement: str, pairs: np.ndarray) -> None:
         from pdnkit._arrow import pyarrow_module
 
         pa = pyarrow_module()
         _pdnkit_load = pa.table({"pair": pa.array(pairs, pa.uint64())})  # noqa: F841
-        self.con.execute(f"INSERT INTO {self.table} SELECT pair FROM _pdnkit_load")
+        self.con.execute(statement)
 
     def append_to_index(self) -> None:
-        """Append every pair to ``position_index`` sorted by key, then block, and drop the
-        temporary table."""
+        """Append every pair to ``position_index`` sorted by key, then block."""
+        import numpy as np
+
         if self.held is not None:
-            self._store(self.held)
+            self._keep(self.held)
             self.held = None
-        self.con.execute("INSERT INTO position_index SELECT (pair >> 32)::UINTEGER AS key, "
-                         "(pair & 4294967295)::UINTEGER AS game_block FROM "
-                         f"{self.table} ORDER BY pair")
+        pick = ("INSERT INTO position_index SELECT (pair >> 32)::UINTEGER AS key, "
+                "(pair & 4294967295)::UINTEGER AS game_block FROM ")
+        if self.table is not None:
+            self.con.execute(f"{pick}{self.table} ORDER BY pair")
+        elif self.kept:  # sorted here: the insert keeps their order
+            ordered = np.sort(np.concatenate(self.kept))
+            self.kept = []
+            was = self.con.execute(
+                "SELECT current_setting('preserve_insertion_order')").fetchall()[0][0]
+            self.con.execute("SET preserve_insertion_order = true")
+            try:
+                self._insert(f"{pick}_pdnkit_load", ordered)
+            except BaseException:
+                with contextlib.suppress(Exception):  # (the step's error is the one raised)
+                    self.con.execute(f"SET preserve_insertion_order = {bool(was)}")
+                raise
+            self.con.execute(f"SET preserve_insertion_order = {bool(was)}")
         self.drop()
 
     def drop(self) -> None:
-        """Forget the pairs (the index was made whole from the stored positions instead)."""
+        """Forget the pairs (appended, or the index made whole from the stored positions)."""
         self.held = None
-        self.con.execute(f"DROP TABLE IF EXISTS {self.table}")
+        self.kept = []
+        if self.table is not None:
+            self.con.execute(f"DROP TABLE IF EXISTS {self.table}")
+            self.table = None
 
 
 def index_key(black: bool, wm: int, wk: int, bm: int, bk: int) -> int:

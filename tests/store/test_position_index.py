@@ -274,13 +274,15 @@ def test_a_rebuild_killed_midway_leaves_the_index_whole(tmp_path: Path,
     _search_equals_scan(con, monkeypatch, fens)
 
 
+@pytest.mark.parametrize("in_memory", [posindex.PAIRS_IN_MEMORY, 50])
 def test_pairs_gathered_while_loading_are_the_pairs_read_back(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_memory: int) -> None:
     """The index of a file as the import now makes it (each batch's pairs taken from its
     tables as it is loaded: the compiled kernel, SQL over the batch for engine bitboards
     and boards past 64 squares) equals the index made by reading every stored position back
     (the statement the import ran before), row for row: generated games of every variant,
-    batches of three games, so that blocks of two games cross batches."""
+    batches of three games, so that blocks of two games cross batches; the pairs sorted in
+    memory, and (``in_memory`` 50) most of them in a temporary table sorted by DuckDB."""
     import random as rnd
 
     import pdnkit.rows.batch as rows
@@ -288,6 +290,7 @@ def test_pairs_gathered_while_loading_are_the_pairs_read_back(
     from tests.validate.gengames import random_game
 
     monkeypatch.setattr(rows, "BATCH_GAMES", 3)
+    monkeypatch.setattr(posindex, "PAIRS_IN_MEMORY", in_memory)
     rng = rnd.Random(35)
     texts = []
     for r in sorted({r.name: r for r in list_variants()}.values(), key=lambda r: r.name):
