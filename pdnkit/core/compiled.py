@@ -102,7 +102,12 @@ def row_kernels() -> tuple[Any, Any] | None:
 def index_kernel() -> Any:
     """The extension's ``index_pairs`` (the position index's pairs of a batch's square
     bitboards: see :func:`pdnkit.core.rowkernels.index_pairs`); ``None`` without the
-    extension, with ``PDNKIT_PURE=1`` or for an extension built before it."""
+    extension, with ``PDNKIT_PURE=1`` or for an extension built before it.
+
+    Example:
+        >>> index_kernel() is None or callable(index_kernel())
+        True
+    """
     if _core is None or PURE_REQUESTED or not hasattr(_core, "index_pairs"):
         return None
     return _core.index_pairs
