@@ -34,7 +34,8 @@ import/validate ratio (target >= 0.8); ``--hog`` keeps the other core busy meanw
 thread (CPU seconds, the collector off as during an import): the replay as ``validate`` runs
 it, the compact replay the import runs, the rows (``ReportBatch.add``), their Arrow tables
 (``to_arrow``), DuckDB's insert and commit of them into a new database file with the
-import's settings, and at the end the groups of copies (each replicated game is a group)
+import's settings (the index's pairs gathered on the way, as the writer does), the position
+index's step after the rows (``index_games``), and at the end the groups of copies (each replicated game is a group)
 and the openings' novelties; each as microseconds a game and
 as a share of the validation. What DuckDB alone takes is a floor no import that stores
 these tables goes under, whatever builds their rows; the last line stores the same Arrow
@@ -264,6 +265,7 @@ def parts(pdn: Path, tmpdir: Path, games: int) -> None:
     from pdnkit.store.db import ensure_schema
     from pdnkit.store.ingest import IMPORT_SETTINGS
     from pdnkit.store.openingdb import mark_loaded, settle_import
+    from pdnkit.store.posindex import IndexPairs, index_games
     from pdnkit.validation import validate
 
     def cpu(fn: Any) -> tuple[float, Any]:
@@ -317,12 +319,15 @@ def parts(pdn: Path, tmpdir: Path, games: int) -> None:
     for name, value in IMPORT_SETTINGS.items():
         con.execute(f"SET {name} = '{value}'")
 
+    pairs = IndexPairs(con)  # the index's pairs gathered as the writer loads, as import does
+
     def load() -> None:
         con.execute("BEGIN TRANSACTION")
         offset = 1
         for b, tables in zip(batches, arrow, strict=True):
-            load_batch(con, tables, 1, offset, b.layouts)
+            load_batch(con, tables, 1, offset, b.layouts, pairs)
             offset += b.games_count
+        times["index (after the rows)"], _ = cpu(lambda: index_games(con, 1, offset, pairs))
         con.execute("INSERT INTO files (file_id, path, sha256, size, games, imported_at) "
                     "VALUES (1, 'x', 'x', 0, ?, now())", [offset - 1])
         mark_loaded(con, 1, offset)
@@ -330,6 +335,7 @@ def parts(pdn: Path, tmpdir: Path, games: int) -> None:
         con.execute("COMMIT")
 
     times["DuckDB insert + commit"], _ = cpu(load)
+    times["DuckDB insert + commit"] -= times["index (after the rows)"]
     times["copies (settle)"], _ = cpu(lambda: copies.settle_copies(con))
     times["novelties (settle)"], _ = cpu(lambda: settle_import(con))
     con.close()

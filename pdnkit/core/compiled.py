@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from pdnkit.rules.variants import Rules
 
 __all__ = ["ERROR", "clean_game", "draw_run", "egdb_set", "extension", "has", "has_capture",
-           "has_moves", "key", "legal_moves", "misnumbered", "perft", "replay", "row_kernels",
+           "has_moves", "index_kernel", "key", "legal_moves", "misnumbered", "perft", "replay", "row_kernels",
            "scanner", "supports", "tactics"]
 
 _core: Any = None
@@ -97,6 +97,20 @@ def row_kernels() -> tuple[Any, Any] | None:
     if _core is None or PURE_REQUESTED or not hasattr(_core, "spans_text"):
         return None
     return _core.lane_notes, _core.spans_text
+
+
+def index_kernel() -> Any:
+    """The extension's ``index_pairs`` (the position index's pairs of a batch's square
+    bitboards: see :func:`pdnkit.core.rowkernels.index_pairs`); ``None`` without the
+    extension, with ``PDNKIT_PURE=1`` or for an extension built before it.
+
+    Example:
+        >>> index_kernel() is None or callable(index_kernel())
+        True
+    """
+    if _core is None or PURE_REQUESTED or not hasattr(_core, "index_pairs"):
+        return None
+    return _core.index_pairs
 
 
 def draw_run() -> Any:

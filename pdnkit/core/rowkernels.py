@@ -7,6 +7,9 @@ in Python (``tests/rows/test_row_kernels.py`` holds them to each other).
   ``{...}`` without braces inside, a NAG ``$n``, in the text between a move and the next).
 * :func:`spans_text`: the written moves of a batch's runs as the buffers of an Arrow string
   column (int32 offsets and the bytes), gathered from spans of each game's text.
+* :func:`index_pairs`: the position index's ``key << 32 | block`` pairs of a batch's square
+  bitboards (:mod:`pdnkit.rows.indexpairs`); compiled only (``None`` otherwise: the loader
+  then asks DuckDB), :func:`index_pairs_py` its reference.
 
 Example:
     >>> from array import array
@@ -30,13 +33,15 @@ from typing import Any
 from pdnkit.core import compiled
 from pdnkit.core.api import FLAG_ANNOTATED
 
-__all__ = ["COMPILED", "lane_notes", "lane_notes_py", "spans_text", "spans_text_py"]
+__all__ = ["COMPILED", "index_pairs", "index_pairs_py", "lane_notes", "lane_notes_py",
+           "spans_text", "spans_text_py"]
 
 _KERNELS: tuple[Any, Any] | None = compiled.row_kernels()
 _NOTE = re.compile(r"\{([^{}]*)\}|\$(\d+)")
 
 #: the compiled kernels are in use
 COMPILED = _KERNELS is not None
+_INDEX_KERNEL: Any = compiled.index_kernel()
 
 
 def lane_notes(raw: str, spans: bytes, flags: bytes, n: int, plies: int,
@@ -112,3 +117,55 @@ def spans_text_py(parts: Sequence[tuple[str | bytes, bytes, bytes]]) -> tuple[by
     data = np.frombuffer(b"".join(texts), np.uint8)
     gather = np.repeat(starts - offsets[:-1], lens) + np.arange(int(offsets[-1]))
     return offsets.tobytes(), data[gather].tobytes()
+
+
+def index_pairs(wm: Any, wk: Any, bm: Any, bk: Any, black: Any, game: Any, ply: Any,
+                game_offset: int, min_ply: int, key_mask: int,
+                block_shift: int) -> bytes | None:
+    """The uint64 pairs ``(key & key_mask) << 32 | (game + game_offset) >> block_shift`` of
+    the positions past ``min_ply`` (``key``: the square bitboards' position key) of
+    contiguous columns: square bitboards of squares 1-64 (uint64), Black to move (uint8),
+    local game numbers (int64), plies (int32); ``None`` where the compiled kernel is not in
+    use. The GIL is released while it runs.
+
+    Example:
+        >>> import numpy as np
+        >>> u, one = np.array([3], np.uint64), np.array([0], np.uint64)
+        >>> args = (u, one, u << np.uint64(10), one, np.array([1], np.uint8),
+        ...         np.array([5], np.int64), np.array([9], np.int32), 2043, 4, 255, 10)
+        >>> got = index_pairs(*args)
+        >>> got is None or got == index_pairs_py(*args)
+        True
+    """
+    if _INDEX_KERNEL is None:
+        return None
+    got: bytes = _INDEX_KERNEL(wm, wk, bm, bk, black, game, ply, int(game_offset),
+                               int(min_ply), int(key_mask), int(block_shift))
+    return got
+
+
+def index_pairs_py(wm: Any, wk: Any, bm: Any, bk: Any, black: Any, game: Any, ply: Any,
+                   game_offset: int, min_ply: int, key_mask: int, block_shift: int) -> bytes:
+    """:func:`index_pairs` in Python, a position at a time (the reference of the compiled
+    one; the loader asks DuckDB instead where the kernel is not in use).
+
+    Example:
+        >>> import numpy as np
+        >>> z = np.array([0], np.uint64)
+        >>> len(index_pairs_py(z, z, z, z, np.array([0], np.uint8), np.array([0], np.int64),
+        ...                    np.array([1], np.int32), 0, 4, 255, 10))
+        0
+    """
+    from array import array
+
+    from pdnkit.rules.position import position_key
+
+    out = array("Q")
+    for i in range(len(ply)):
+        if int(ply[i]) <= min_ply:
+            continue
+        w, x, y, z = int(wm[i]), int(wk[i]), int(bm[i]), int(bk[i])
+        key = position_key(w | x, y | z, x | z, bool(black[i]))  # (bits_key's)
+        out.append((key & key_mask) << 32 | ((int(game[i]) + game_offset) >> block_shift)
+                   & 0xFFFFFFFF)
+    return out.tobytes()

@@ -22,10 +22,11 @@ Example:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pdnkit.rows.bitboards import BoardLayout, compact_sql, layout_ids, split_columns
 from pdnkit.rows.compact import MOVE_ROWS_SELECT
+from pdnkit.rows.indexpairs import PairSink, pair_sql, query_pairs, square_pairs
 from pdnkit.rows.pieces import split_long_texts
 
 if TYPE_CHECKING:
@@ -150,29 +151,47 @@ def append_rows(con: duckdb.DuckDBPyConnection, table: str, data: pa.Table,
 
 
 def load_batch(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int,
-               game_offset: int, layouts: list[BoardLayout] | None = None) -> None:
+               game_offset: int, layouts: list[BoardLayout] | None = None,
+               pairs: PairSink | None = None) -> None:
     """Insert one batch: local game numbers shifted by ``game_offset``, ``file_id`` added
     and the derived columns computed, all in the ``INSERT`` itself; positions given as
     engine bitboards (``position_bits``) become square bitboards in SQL
     (:func:`position_bits_query`), those written in Python
     (``positions``) are inserted as they are; both number ``layouts``, which get their
-    database numbers here (:func:`pdnkit.rows.bitboards.layout_ids`)."""
+    database numbers here (:func:`pdnkit.rows.bitboards.layout_ids`). ``pairs``, where
+    given, is handed the position index's pairs of the batch's positions
+    (:mod:`pdnkit.rows.indexpairs`: from the batch's tables, not read back)."""
     bits = tables.get("position_bits")
     py_pos = tables.get("positions")
     if any(t is not None and t.num_rows for t in (bits, py_pos, tables.get("run_squares"))):
         lays = list(layouts or ())
         ids = layout_ids(con, lays)
+        found: list[Any] = []
         if bits is not None and bits.num_rows:
-            append_rows(con, "position_bits", bits,
-                        position_bits_query(lays, game_offset, ids))
+            query = position_bits_query(lays, game_offset, ids)
+            append_rows(con, "position_bits", bits, query)
+            if pairs is not None:
+                found.append(query_pairs(con, bits, pair_sql(query, pairs.rule)))
         squares = tables.get("run_squares")
         if squares is not None and squares.num_rows:  # square bitboards as they are
-            append_rows(con, "position_bits", squares, "SELECT game_id + "
-                        f"{int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, "
-                        "black, wm, wk, bm, bk FROM _pdnkit_load")
+            query = ("SELECT game_id + "
+                     f"{int(game_offset)} AS game_id, ply, {layout_sql(ids)} AS layout, "
+                     "black, wm, wk, bm, bk FROM _pdnkit_load")
+            append_rows(con, "position_bits", squares, query)
+            if pairs is not None:
+                got = square_pairs(squares, game_offset, pairs.rule)
+                found.append(got if got is not None else
+                             query_pairs(con, squares, pair_sql(query, pairs.rule)))
         if py_pos is not None and py_pos.num_rows:
-            append_rows(con, "position_bits", py_pos, positions_select(
-                ids, game_offset, [i for i, lay in enumerate(lays) if lay.squares > 64]))
+            query = positions_select(
+                ids, game_offset, [i for i, lay in enumerate(lays) if lay.squares > 64])
+            append_rows(con, "position_bits", py_pos, query)
+            if pairs is not None:
+                found.append(query_pairs(con, py_pos, pair_sql(query, pairs.rule, wide=True)))
+        if found:
+            import numpy as np
+
+            pairs.add(np.concatenate(found) if len(found) > 1 else found[0])  # type: ignore[union-attr]
     tables = dict(tables)
     tables["games"], pieces = split_long_texts(tables["games"])
     if pieces is not None:  # texts too long for one row (pdnkit.rows.pieces)

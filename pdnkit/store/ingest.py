@@ -57,7 +57,7 @@ from pdnkit.store.db import DatabaseError, DbLike, database_error, ensure_varian
 from pdnkit.store.gamesquares import add_games
 from pdnkit.store.opencounts import settle_counts
 from pdnkit.store.openingdb import mark_loaded, mark_removed, settle_import
-from pdnkit.store.posindex import index_games, settle_index
+from pdnkit.store.posindex import IndexPairs, index_games, settle_index
 from pdnkit.store.progress import ImportProgress
 from pdnkit.store.transaction import rollback
 from pdnkit.validation.flow import run
@@ -294,6 +294,7 @@ class _Writer:
 
         self.con = con
         self.file_id = file_id
+        self.pairs = IndexPairs(con)  # the index pairs of the file, taken as it is loaded
         self.queue: queue.Queue[tuple[dict[str, pa.Table], list[Any], int] | None] = (
             queue.Queue(WRITE_QUEUE))
         self.error: BaseException | None = None
@@ -311,7 +312,7 @@ class _Writer:
                 continue  # failed: let the caller's puts through until it notices
             tables, layouts, offset = item
             try:
-                load_batch(self.con, tables, self.file_id, offset, layouts)
+                load_batch(self.con, tables, self.file_id, offset, layouts, self.pairs)
             except BaseException as exc:  # handed to the caller
                 self.error = exc
 
@@ -402,10 +403,10 @@ def _import_one(con: duckdb.DuckDBPyConnection, path: Path, sha: str, status: st
             if on_games is not None and n:
                 on_games(n, _text_size(batch))
         writer.close()
-        writer = None
+        pairs, writer = writer.pairs, None
         steps.reached("import.rows-loaded")
         with _tail_threads(con, tail_threads, own_settings):
-            index_games(con, first_game, next_game)  # the file's positions in the index
+            index_games(con, first_game, next_game, pairs)  # the file's positions indexed
             add_games(con, first_game, next_game)  # and the squares of its games
         mark_loaded(con, first_game, next_game)  # openings settled at the import's end
         copies.mark_loaded(con, first_game, next_game)  # groups of copies too, first

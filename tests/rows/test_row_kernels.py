@@ -92,3 +92,69 @@ def test_spans_text_refuses_bad_parts() -> None:
         spans_text([("ab", one)])
     with pytest.raises(ValueError, match="shorter"):
         lane_notes("1. 32-28 *", b"", bytes([FLAG_ANNOTATED]), 1, 1, 9)
+
+
+def _bitboards(rng: random.Random, n: int) -> list[tuple[int, int, int, int, int, int, int]]:
+    """Seeded rows (wm, wk, bm, bk, black, local game, ply): sparse and dense words, the top
+    square, empty boards."""
+    def word() -> int:
+        kind = rng.random()
+        if kind < 0.1:
+            return 0
+        if kind < 0.2:
+            return 1 << 63 | rng.getrandbits(3)
+        if kind < 0.6:
+            acc = 0
+            for _ in range(rng.randint(1, 20)):
+                acc |= 1 << rng.randrange(64)
+            return acc
+        return rng.getrandbits(64)
+    return [(word(), word(), word(), word(), rng.randint(0, 1), rng.randrange(5000),
+             rng.randint(0, 12)) for _ in range(n)]
+
+
+def _columns(rows: list[tuple[int, ...]]) -> list[object]:
+    import numpy as np
+
+    cols = list(zip(*rows, strict=True))
+    return [*(np.fromiter(c, np.uint64, len(c)) for c in cols[:4]), np.array(cols[4], np.uint8),
+            np.array(cols[5], np.int64), np.array(cols[6], np.int32)]
+
+
+@pytest.mark.parametrize(("offset", "min_ply", "mask", "shift"),
+                         [(1, 4, (1 << 24) - 1, 10), (2 ** 40, 0, (1 << 32) - 1, 1),
+                          (7, 11, 255, 0)])
+def test_index_pairs_is_its_python_statement(offset: int, min_ply: int, mask: int,
+                                             shift: int) -> None:
+    rows = _bitboards(random.Random(35 + shift), 4000)
+    args = (*_columns(rows), offset, min_ply, mask, shift)
+    got = rowkernels.index_pairs(*args)
+    assert got is not None
+    assert got == rowkernels.index_pairs_py(*args)
+    assert len(got) == 8 * sum(r[6] > min_ply for r in rows) > 0
+
+
+def test_index_pairs_keys_are_the_schema_macro() -> None:
+    """The kernel's keys against the database's own ``position_key_of`` (the macro the
+    index's statements use), not only against the Python key."""
+    import numpy as np
+
+    duckdb = pytest.importorskip("duckdb")
+    from pdnkit.store.db import schema_sql
+
+    rows = _bitboards(random.Random(36), 2000)
+    con = duckdb.connect()
+    con.execute(schema_sql())
+    want = [((con.execute("SELECT (position_key_of(?::HUGEINT, ?::HUGEINT, ?::HUGEINT, "
+                          "?::HUGEINT, ?) & 16777215)", [*r[:4], bool(r[4])]).fetchall()[0][0])
+             << 32) | ((r[5] + 3) >> 10) for r in rows[:300] if r[6] > 4]
+    got = np.frombuffer(rowkernels.index_pairs(*_columns(rows[:300]), 3, 4, (1 << 24) - 1, 10)
+                        or b"", np.uint64)
+    assert [int(x) for x in got] == want
+
+
+def test_index_pairs_refuses_columns_of_other_lengths() -> None:
+    cols = _columns(_bitboards(random.Random(37), 10))
+    cols[6] = cols[6][:5]  # type: ignore[index]
+    with pytest.raises(ValueError, match="lengths"):
+        rowkernels.index_pairs(*cols, 0, 4, 255, 10)

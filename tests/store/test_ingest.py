@@ -273,9 +273,9 @@ def test_loaded_batches_are_not_kept_until_commit(tmp_path: Path,
     loaded: list[int] = []
     load = ingest.load_batch
 
-    def watched(con, tables, file_id, offset, layouts=None):  # type: ignore[no-untyped-def]
+    def watched(con, tables, file_id, offset, layouts=None, pairs=None):  # type: ignore[no-untyped-def]
         loaded.append(sum(t.nbytes for t in tables.values()))
-        load(con, tables, file_id, offset, layouts)
+        load(con, tables, file_id, offset, layouts, pairs)
         del tables
         held.append(pa.total_allocated_bytes())
 

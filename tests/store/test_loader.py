@@ -146,11 +146,11 @@ def test_a_failed_load_rolls_the_file_back(tmp_path: Path,
     load = ingest.load_batch
     calls: list[int] = []
 
-    def failing(con, tables, file_id, offset, layouts=None):  # type: ignore[no-untyped-def]
+    def failing(con, tables, file_id, offset, layouts=None, pairs=None):  # type: ignore[no-untyped-def]
         calls.append(offset)
         if file_id == 2 and len(calls) == 3:
             raise RuntimeError("disk full")
-        load(con, tables, file_id, offset, layouts)
+        load(con, tables, file_id, offset, layouts, pairs)
 
     monkeypatch.setattr(ingest, "load_batch", failing)
     db = tmp_path / "t.duckdb"

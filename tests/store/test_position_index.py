@@ -272,3 +272,40 @@ def test_a_rebuild_killed_midway_leaves_the_index_whole(tmp_path: Path,
     con = duckdb.connect(str(db))
     assert _index_rows(con) == before and posindex.index_ready(con) and _missing(con) == 0
     _search_equals_scan(con, monkeypatch, fens)
+
+
+@pytest.mark.parametrize("in_memory", [posindex.PAIRS_IN_MEMORY, 50])
+def test_pairs_gathered_while_loading_are_the_pairs_read_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_memory: int) -> None:
+    """The index of a file as the import now makes it (each batch's pairs taken from its
+    tables as it is loaded: the compiled kernel, SQL over the batch for engine bitboards
+    and boards past 64 squares) equals the index made by reading every stored position back
+    (the statement the import ran before), row for row: generated games of every variant,
+    batches of three games, so that blocks of two games cross batches; the pairs sorted in
+    memory, and (``in_memory`` 50) most of them in a temporary table sorted by DuckDB."""
+    import random as rnd
+
+    import pdnkit.rows.batch as rows
+    from pdnkit.rules import list_variants
+    from tests.validate.gengames import random_game
+
+    monkeypatch.setattr(rows, "BATCH_GAMES", 3)
+    monkeypatch.setattr(posindex, "PAIRS_IN_MEMORY", in_memory)
+    rng = rnd.Random(35)
+    texts = []
+    for r in sorted({r.name: r for r in list_variants()}.values(), key=lambda r: r.name):
+        texts += [random_game(r.name, r.gametype, rng) for _ in range(4)]
+    f = tmp_path / "every.pdn"
+    f.write_text("\n".join(texts), encoding="utf-8")
+    db = tmp_path / "e.duckdb"
+    import_files([f], db=db)
+    con = duckdb.connect(str(db), read_only=True)
+    got = con.execute("SELECT key, game_block FROM position_index").fetchall()
+    want = con.execute(f"SELECT DISTINCT {posindex.KEY_SQL} AS key, (game_id >> "
+                       f"{posindex.BLOCK_SHIFT})::UINTEGER AS game_block FROM position_bits "
+                       f"WHERE ply > {posindex.EARLY_PLIES} ORDER BY key, game_block").fetchall()
+    assert len(got) > 1000
+    assert got == want
+    assert con.execute("SELECT count(*) FROM position_bits WHERE wm_high IS NOT NULL"
+                       ).fetchall()[0][0] > 0  # a board past 64 squares was loaded
+    assert _missing(con) == 0

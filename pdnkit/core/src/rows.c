@@ -8,6 +8,12 @@
  *   spans_text(parts) -> (offsets, body)
  *       the written moves of a batch's runs as an Arrow string column's buffers: each part a
  *       (text, int32 starts, int32 ends) triple of one game, the spans' bytes gathered in order
+ *   index_pairs(wm, wk, bm, bk, black, game, ply, game_offset, min_ply, key_mask, block_shift)
+ *       the position index's (key, block) pairs of a batch's positions as uint64s
+ *       ((key << 32) | block), one a position past min_ply: square bitboards of squares 1-64
+ *       (uint64 buffers), Black to move (a byte each), local game numbers (int64, shifted by
+ *       game_offset) and plies (int32); the key is position_key's (pdnkit/rules/position.py)
+ *       low bits, the block the game number shifted right. The GIL is released meanwhile.
  *
  * Bad arguments raise TypeError or ValueError.
  */
@@ -223,8 +229,87 @@ done:
     return out;
 }
 
+/* position_key's constants (pdnkit/rules/position.py KEY_WORDS, KEY_SIDE, KEY_FINAL): the
+ * (seed, multiplier) of the white, black and king words, the side's seed, the final mix */
+static const uint64_t KEY_W[3][2] = {{0xA0761D6478BD642FULL, 0xE7037ED1A0B428DBULL},
+                                     {0x8EBC6AF09C88C6E3ULL, 0x589965CC75374CC3ULL},
+                                     {0x1D8E4E27C47D124FULL, 0x9E3779B97F4A7C15ULL}};
+static const uint64_t KEY_SIDE = 0x94D049BB133111EBULL;
+static const uint64_t KEY_FINAL[2] = {0x2545F4914F6CDD1DULL, 0x9FB21C651E98DF25ULL};
+
+/* v ^ seed times mul, the 128-bit product folded to 64 bits (high half XOR low half) */
+static inline uint64_t key_mum(uint64_t v, uint64_t seed, uint64_t mul) {
+    const unsigned __int128 p = (unsigned __int128)(v ^ seed) * mul;
+    return (uint64_t)(p >> 64) ^ (uint64_t)p;
+}
+
+/* position_key of square bitboards of squares 1-64 (as an unsigned word) */
+static inline uint64_t square_key(uint64_t wm, uint64_t wk, uint64_t bm, uint64_t bk, int black) {
+    uint64_t x = key_mum(wm | wk, KEY_W[0][0], KEY_W[0][1]) ^
+                 key_mum(bm | bk, KEY_W[1][0], KEY_W[1][1]) ^
+                 key_mum(wk | bk, KEY_W[2][0], KEY_W[2][1]);
+    if (black)
+        x ^= KEY_SIDE;
+    return key_mum(x, KEY_FINAL[0], KEY_FINAL[1]);
+}
+
+static PyObject *py_index_pairs(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer wm, wk, bm, bk, black, game, ply;
+    long long offset, min_ply;
+    unsigned long long mask;
+    int shift;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*LLKi", &wm, &wk, &bm, &bk, &black, &game, &ply,
+                          &offset, &min_ply, &mask, &shift))
+        return NULL;
+    PyObject *out = NULL;
+    const Py_ssize_t n = black.len;
+    if (wm.len != 8 * n || wk.len != 8 * n || bm.len != 8 * n || bk.len != 8 * n ||
+        game.len != 8 * n || ply.len != 4 * n) {
+        PyErr_SetString(PyExc_ValueError, "index_pairs: columns of different lengths");
+        goto done;
+    }
+    if (shift < 0 || shift > 63 || mask > 0xFFFFFFFFULL) {
+        PyErr_SetString(PyExc_ValueError, "index_pairs: block shift 0-63, key mask of 32 bits");
+        goto done;
+    }
+    Py_ssize_t kept = 0;
+    const int32_t *pl = ply.buf;
+    for (Py_ssize_t i = 0; i < n; i++)
+        kept += pl[i] > min_ply;
+    out = PyBytes_FromStringAndSize(NULL, 8 * kept);
+    if (!out)
+        goto done;
+    uint64_t *dst = (uint64_t *)(void *)PyBytes_AS_STRING(out);
+    const uint64_t *a = wm.buf, *b = wk.buf, *c = bm.buf, *d = bk.buf;
+    const uint8_t *side = black.buf;
+    const int64_t *g = game.buf;
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t at = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (pl[i] <= min_ply)
+            continue;
+        const uint64_t key = square_key(a[i], b[i], c[i], d[i], side[i] != 0) & mask;
+        const uint64_t block = (uint64_t)(g[i] + offset) >> shift;
+        dst[at++] = key << 32 | (block & 0xFFFFFFFFULL);
+    }
+    Py_END_ALLOW_THREADS
+done:
+    PyBuffer_Release(&wm);
+    PyBuffer_Release(&wk);
+    PyBuffer_Release(&bm);
+    PyBuffer_Release(&bk);
+    PyBuffer_Release(&black);
+    PyBuffer_Release(&game);
+    PyBuffer_Release(&ply);
+    return out;
+}
+
 PyMethodDef ROWS_METHODS[] = {
     {"lane_notes", py_lane_notes, METH_VARARGS,
      "lane_notes(raw, spans, flags, n, plies, last_stop) -> (nags, comments)"},
     {"spans_text", py_spans_text, METH_O, "spans_text(parts) -> (int32 offsets, body)"},
+    {"index_pairs", py_index_pairs, METH_VARARGS,
+     "index_pairs(wm, wk, bm, bk, black, game, ply, game_offset, min_ply, key_mask, "
+     "block_shift) -> uint64 (key << 32 | block) pairs"},
     {NULL, NULL, 0, NULL}};
