@@ -363,6 +363,10 @@ def _limit_file_size(limit: int) -> Callable[[], None]:
     return apply
 
 
+#: the games of the collection that fills the small disk
+BIG_GAMES = 40_000
+
+
 def _big_collection(folder: Path, games: int) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     text = "".join(GAME_A.replace('"A"', f'"A{i}"') + GAME_B for i in range(games // 2))
@@ -374,7 +378,9 @@ def _big_collection(folder: Path, games: int) -> Path:
 @pytest.mark.parametrize("how", ["tmpfs", "rlimit"])
 def test_a_full_disk_is_one_line_and_keeps_what_was_loaded(tmp_path: Path, how: str) -> None:
     src = collection(tmp_path / "src")
-    big = _big_collection(tmp_path / "bigsrc", 12000)
+    # a 3 MB disk: the big file's database must not fit (12,000 of these short games took
+    # 2.0 MB once the first positions were stored in runs and the games lost their key's index)
+    big = _big_collection(tmp_path / "bigsrc", BIG_GAMES)
     with tmpfs(tmp_path / "disk", "3m" if how == "tmpfs" else "1g") as mounted:
         if how == "tmpfs" and mounted is None:
             pytest.skip("cannot mount a tmpfs here")
@@ -395,17 +401,17 @@ def test_a_full_disk_is_one_line_and_keeps_what_was_loaded(tmp_path: Path, how: 
             assert _count(db, "SELECT count(*) FROM moves WHERE game_id > 3") == 0
             return
         if "opening counts" in line:  # all but the opening counts fitted: they wait
-            assert _count(db, "SELECT count(*) FROM games") == 12003
+            assert _count(db, "SELECT count(*) FROM games") == BIG_GAMES + 3
             assert _count(db, "SELECT count(*) FROM (SELECT game_id FROM copy_pending UNION "
                               "SELECT game_id FROM opening_pending)") == 0
             return
         # the big file fitted (with its positions in the index) and the import's end did not:
         # the file is whole and its games keep their marks for the next import to settle
         assert "still wait" in line, r.stderr
-        assert _count(db, "SELECT count(*) FROM games") == 12003
-        assert _count(db, "SELECT count(DISTINCT game_id) FROM moves WHERE game_id > 3") == 12000
+        assert _count(db, "SELECT count(*) FROM games") == BIG_GAMES + 3
+        assert _count(db, "SELECT count(DISTINCT game_id) FROM moves WHERE game_id > 3") == BIG_GAMES
         assert _count(db, "SELECT count(*) FROM (SELECT game_id FROM copy_pending UNION "
-                          "SELECT game_id FROM opening_pending)") == 12000
+                          "SELECT game_id FROM opening_pending)") == BIG_GAMES
 
 
 def test_missing_database_for_a_read_command_is_not_created(tmp_path: Path) -> None:
