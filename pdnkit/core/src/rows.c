@@ -239,7 +239,7 @@ static const uint64_t KEY_FINAL[2] = {0x2545F4914F6CDD1DULL, 0x9FB21C651E98DF25U
 
 /* v ^ seed times mul, the 128-bit product folded to 64 bits (high half XOR low half) */
 static inline uint64_t key_mum(uint64_t v, uint64_t seed, uint64_t mul) {
-    const unsigned __int128 p = (unsigned __int128)(v ^ seed) * mul;
+    __extension__ const unsigned __int128 p = (unsigned __int128)(v ^ seed) * mul;
     return (uint64_t)(p >> 64) ^ (uint64_t)p;
 }
 
