@@ -229,28 +229,10 @@ done:
     return out;
 }
 
-/* position_key's constants (pdnkit/rules/position.py KEY_WORDS, KEY_SIDE, KEY_FINAL): the
- * (seed, multiplier) of the white, black and king words, the side's seed, the final mix */
-static const uint64_t KEY_W[3][2] = {{0xA0761D6478BD642FULL, 0xE7037ED1A0B428DBULL},
-                                     {0x8EBC6AF09C88C6E3ULL, 0x589965CC75374CC3ULL},
-                                     {0x1D8E4E27C47D124FULL, 0x9E3779B97F4A7C15ULL}};
-static const uint64_t KEY_SIDE = 0x94D049BB133111EBULL;
-static const uint64_t KEY_FINAL[2] = {0x2545F4914F6CDD1DULL, 0x9FB21C651E98DF25ULL};
-
-/* v ^ seed times mul, the 128-bit product folded to 64 bits (high half XOR low half) */
-static inline uint64_t key_mum(uint64_t v, uint64_t seed, uint64_t mul) {
-    __extension__ const unsigned __int128 p = (unsigned __int128)(v ^ seed) * mul;
-    return (uint64_t)(p >> 64) ^ (uint64_t)p;
-}
-
-/* position_key of square bitboards of squares 1-64 (as an unsigned word) */
+/* position_key (movegen.c) of square bitboards of squares 1-64 (as an unsigned word): the
+ * white pieces, the black pieces and the kings, as the engine's words are keyed */
 static inline uint64_t square_key(uint64_t wm, uint64_t wk, uint64_t bm, uint64_t bk, int black) {
-    uint64_t x = key_mum(wm | wk, KEY_W[0][0], KEY_W[0][1]) ^
-                 key_mum(bm | bk, KEY_W[1][0], KEY_W[1][1]) ^
-                 key_mum(wk | bk, KEY_W[2][0], KEY_W[2][1]);
-    if (black)
-        x ^= KEY_SIDE;
-    return key_mum(x, KEY_FINAL[0], KEY_FINAL[1]);
+    return (uint64_t)position_key((bb_t)(wm | wk), (bb_t)(bm | bk), (bb_t)(wk | bk), black);
 }
 
 static PyObject *py_index_pairs(PyObject *self, PyObject *args) {
