@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
     from pdnkit.pdn.fast import FileSpan
     from pdnkit.pdn.record import GameRecord
+    from pdnkit.validation.cleanbatch import CleanBatch
     from pdnkit.validation.resolve import FileGuess
 
 
@@ -109,14 +110,19 @@ def fill(items: Iterable[GameRecord | GameReport | list[Finding]], ctx: WorkCont
     rest = ctx.options.but(compact=compact)
     first = rest if here else ctx.options.but(compact=False)  # a report that travels: full
     head = not head_in_rows  # the batch's first game is still to come
+    clean = _clean_batch(rest)
     added = False  # a report went into ``rows`` (a file-level one holds findings, no game)
     waiting: list[Finding] = []  # stray text's findings, for the next game of the batch
     for got in items:
         if isinstance(got, list):
             (part.lead if head else waiting).extend(got)
             continue
-        rep = got if isinstance(got, GameReport) else replay_with(
-            got, first if head else rest, file_guess=ctx.guess)
+        # (a batch is made only for options that are not compact: ``first`` is ``rest``)
+        rep = got if isinstance(got, GameReport) else None if clean is None else \
+            clean.report(got)
+        if rep is None:
+            assert not isinstance(got, GameReport)
+            rep = replay_with(got, first if head else rest, file_guess=ctx.guess)
         if head:
             renumber(rep, -1, old=rep.index)
             part.lead.append(rep if here else travel_light(rep))
@@ -132,6 +138,16 @@ def fill(items: Iterable[GameRecord | GameReport | list[Finding]], ctx: WorkCont
     part.rows = rows if added else None
     part.trailing = waiting
     return part
+
+
+def _clean_batch(options: RunOptions) -> CleanBatch | None:
+    """The batch that takes a part's clean games as a serial run takes them
+    (:meth:`CleanBatch.report <pdnkit.validation.cleanbatch.CleanBatch.report>`, the same
+    light report without the validator's stages), or ``None`` where the run's options
+    leave every game to the validator."""
+    from pdnkit.validation.cleanbatch import CleanBatch
+
+    return CleanBatch.for_run(options)
 
 
 def span_work(span: FileSpan, ctx: WorkContext[RowsT]) -> Part[RowsT]:
