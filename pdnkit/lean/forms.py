@@ -302,9 +302,12 @@ def run_search(db: Path | None, fmt: str | None, out: Path | None, wide: bool,
 
     sink = output(fmt, out, [db], wide=wide)
     from pdnkit.stats.search import search, search_table
+    from pdnkit.store.session import read_once
 
+    find = search_table if _plain(plain, sink.format) else search
     with usage_errors():  # a bad pattern, FEN, date, no database
-        df: Any = (search_table if _plain(plain, sink.format) else search)(db, **criteria)
+        # (this process searches once and ends: a small buffer pool, read_once)
+        df: Any = read_once(db, lambda con: find(con, **criteria))
     if sink.format == "text" and sink.to_screen:
         df = df.drop(columns=["fen"])
     emit(df, sink, limit=50)

@@ -73,19 +73,23 @@ READ_ONLY_CONFIG = {"enable_external_access": "false", "threads": str(_cpus()),
                     "lock_configuration": "true"}
 
 
-def _open(path: str, read_only: bool) -> duckdb.DuckDBPyConnection:
+def _open(path: str, read_only: bool, memory_limit: str | None = None
+          ) -> duckdb.DuckDBPyConnection:
     import duckdb
 
     try:
         if read_only:
-            return duckdb.connect(path, read_only=True, config=dict(READ_ONLY_CONFIG))
+            config: dict[str, str | bool | int | float | list[str]] = dict(READ_ONLY_CONFIG)
+            if memory_limit is not None:
+                config["memory_limit"] = memory_limit
+            return duckdb.connect(path, read_only=True, config=config)
         return duckdb.connect(path, config={"default_block_size": str(BLOCK_SIZE)})
     except duckdb.Error as exc:
         raise database_error(exc, path) from None
 
 
-def connect(db: DbLike = None, *, read_only: bool = False,
-            must_exist: bool = False) -> duckdb.DuckDBPyConnection:
+def connect(db: DbLike = None, *, read_only: bool = False, must_exist: bool = False,
+            memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
     """Open (and create if needed) a pdnkit database with every table of the schema.
 
     ``db`` is a path, ``":memory:"``, ``None`` (``pdnkit.duckdb`` here) or an open connection
@@ -99,7 +103,9 @@ def connect(db: DbLike = None, *, read_only: bool = False,
     ``FileNotFoundError`` for a database file that is not there (instead of creating an
     empty one). ``read_only=True`` opens without any write (a read-only file or folder
     works), with file access from SQL disabled and DuckDB's settings locked
-    (:data:`READ_ONLY_CONFIG`). A database
+    (:data:`READ_ONLY_CONFIG`); ``memory_limit`` (DuckDB's, e.g. ``"128MB"``) then bounds
+    its buffer pool, where a path is opened read-only (see
+    :func:`pdnkit.store.session.read_once`). A database
     that cannot be opened (in use by another process, damaged, not writable) raises
     :class:`DatabaseError`. A lake folder (written by ``pdnkit import --lake``) opens as an
     in-memory database whose tables are views over its Parquet parts
@@ -134,7 +140,7 @@ def connect(db: DbLike = None, *, read_only: bool = False,
             p.parent.mkdir(parents=True, exist_ok=True)
     elif read_only:  # an in-memory database is always new: give it the schema
         read_only = False
-    return _writable(path) if not read_only else _readable(path)
+    return _writable(path) if not read_only else _readable(path, memory_limit)
 
 
 def _writable(path: str) -> duckdb.DuckDBPyConnection:
@@ -162,9 +168,9 @@ def _writable(path: str) -> duckdb.DuckDBPyConnection:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _readable(path: str) -> duckdb.DuckDBPyConnection:
+def _readable(path: str, memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
     """``path`` opened read-only; an older database is refused, never rewritten."""
-    con = _open(path, read_only=True)
+    con = _open(path, True, memory_limit)
     try:
         if check_schema(con, path) == "current":
             return con

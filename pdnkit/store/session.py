@@ -29,17 +29,19 @@ Example:
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, TypeAlias, Union
+from typing import TYPE_CHECKING, TypeAlias, TypeVar, Union
 
 from pdnkit.errors import PdnkitError
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
 
-__all__ = ["PLACEHOLDERS", "DbLike", "LakeIsReadOnlyError", "ensure_names", "is_lake",
-           "reading", "writing"]
+__all__ = ["PLACEHOLDERS", "READ_ONCE_MEMORY", "DbLike", "LakeIsReadOnlyError", "ensure_names",
+           "is_lake", "read_once", "reading", "writing"]
+
+T = TypeVar("T")
 
 #: a database as every reader takes it: a path, ``None`` (the default database) or an open
 #: DuckDB connection
@@ -127,6 +129,57 @@ def reading(db: DbLike = None) -> Iterator[duckdb.DuckDBPyConnection]:
         yield con
     finally:
         con.close()
+
+
+#: DuckDB's buffer pool in :func:`read_once`: a process that reads once and ends gains
+#: nothing from keeping every block it read, and each new buffer's pages cost a fault
+#: each (a pattern search of 1 M games reads 1.4 GB of blocks: 340,000 faults, 1.1 s of
+#: system CPU), where a small pool reuses its buffers (benchmarks/README.md, "A search in
+#: a fresh process")
+READ_ONCE_MEMORY = "128MB"
+
+
+def read_once(db: DbLike, read: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
+    """``read(con)`` on ``db`` as :func:`reading` opens it, for a process that reads once
+    and ends (the command line's ``search``): a database file opened with a buffer pool of
+    :data:`READ_ONCE_MEMORY`; should ``read`` need more memory than that (DuckDB's
+    out-of-memory error: a result of millions of rows), it runs again, whole, on the
+    database opened as :func:`reading` opens it. Anything else (a connection, a lake,
+    ``":memory:"``) is read as :func:`reading` reads it.
+
+    Example:
+        >>> read_once(":memory:", lambda con: con.execute("SELECT 42").fetchall())
+        [(42,)]
+    """
+    import duckdb
+
+    if isinstance(db, duckdb.DuckDBPyConnection) or _not_a_file(db):
+        with reading(db) as con:
+            return read(con)
+    from pdnkit.store import connect
+
+    try:
+        con = connect(db, read_only=True, memory_limit=READ_ONCE_MEMORY)
+        try:
+            ensure_names(con)
+            return read(con)
+        finally:
+            con.close()
+    except duckdb.OutOfMemoryException:
+        pass
+    with reading(db) as con:
+        return read(con)
+
+
+def _not_a_file(path: str | os.PathLike[str] | None) -> bool:
+    """Whether ``path`` names no database file: a folder or a remote location (a lake), or
+    ``":memory:"``."""
+    from pathlib import Path
+
+    from pdnkit.store.schema import db_path
+
+    where = db_path(path)
+    return where == ":memory:" or "://" in where or Path(where).is_dir()
 
 
 @contextmanager
