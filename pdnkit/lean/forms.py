@@ -294,23 +294,41 @@ def tree_form(args: Sequence[str]) -> Runner | None:
 
 def run_search(db: Path | None, fmt: str | None, out: Path | None, wide: bool,
                *, plain: bool = False, **criteria: Any) -> None:
-    """``pdnkit search``: :func:`pdnkit.stats.search.search` written where the options say
-    (a text table on the screen without the FEN; ``plain``: its plain table,
-    :func:`pdnkit.stats.search.search_table`, but for Parquet)."""
-    from pdnkit.lean.tables import emit, output
+    """``pdnkit search``: :func:`pdnkit.stats.searchstream.search_stream` written where the
+    options say as its rows are read (a text table on the screen without the FEN). This
+    process searches once and ends: the hits are found with a small buffer pool
+    (:func:`pdnkit.store.session.read_once`: reading a million games' positions, a pool
+    that keeps every block costs a page fault a 4 KB), their rows made with the default one
+    (:func:`pdnkit.store.session.widen`); a search that needs more memory before its first
+    row is out runs again with the default pool. (``plain``: the quick form's
+    call, the same output.)"""
+    import duckdb
+
+    from pdnkit.lean.streamed import emit_stream
+    from pdnkit.lean.tables import output
     from pdnkit.lean.usage import usage_errors
+    from pdnkit.store.schema import DatabaseError
 
     sink = output(fmt, out, [db], wide=wide)
-    from pdnkit.stats.search import search, search_table
-    from pdnkit.store.session import read_once
+    from pdnkit.stats.searchstream import search_stream
+    from pdnkit.store.session import read_once, widen
+    from pdnkit.store.stream import ReadAhead
 
-    find = search_table if _plain(plain, sink.format) else search
-    with usage_errors():  # a bad pattern, FEN, date, no database
-        # (this process searches once and ends: a small buffer pool, read_once)
-        df: Any = read_once(db, lambda con: find(con, **criteria))
-    if sink.format == "text" and sink.to_screen:
-        df = df.drop(columns=["fen"])
-    emit(df, sink, limit=50)
+    with_fen = not (sink.format == "text" and sink.to_screen)
+
+    def write(con: duckdb.DuckDBPyConnection) -> int:
+        with usage_errors():  # a bad pattern, FEN, date
+            stream = search_stream(con, with_fen=with_fen, **criteria)
+        with stream:  # memory flat whatever the hits, a closed pipe stops it
+            widen(con)  # the hits are found: their rows may sort millions
+            ahead = ReadAhead(stream)  # (out of memory up to here: read again, whole)
+            try:
+                return emit_stream(ahead, sink, limit=50)
+            except duckdb.OutOfMemoryException as exc:  # rows are out: not read again
+                raise DatabaseError(f"out of memory while writing the hits: {exc}") from None
+
+    with usage_errors():  # no database
+        read_once(db, write)
 
 
 def search_form(args: Sequence[str]) -> Runner | None:

@@ -46,9 +46,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from pdnkit.rules import Rules
 
-__all__ = ["COLUMNS", "Manoeuvre", "Material", "Pattern", "SearchError", "parse_captures",
-           "parse_manoeuvre", "parse_material", "parse_pattern", "search",
-           "search_table"]
+__all__ = ["COLUMNS", "Manoeuvre", "Material", "Pattern", "SearchCriteria",
+           "SearchError", "parse_captures", "parse_manoeuvre", "parse_material",
+           "parse_pattern", "search", "search_plan", "search_table", "tuning"]
 
 class SearchError(PdnkitError, ValueError):
     """A search that cannot be run: an unreadable pattern, material or manoeuvre."""
@@ -627,22 +627,72 @@ def search(
         >>> search(connect(":memory:"), pattern="W28:B19").empty
         True
     """
+    criteria = SearchCriteria(
+        fen=fen, pattern=pattern, exclude=exclude, any_of=any_of, side=side, mirror=mirror,
+        material=material, manoeuvre=manoeuvre, captures=captures, promotes=promotes,
+        before=before, after=after, first=first, limit=limit,
+        filter=GameFilter.of(filter, variant=variant, event=event, player=player,
+                             date_from=date_from, date_to=date_to))
+    with reading(db) as con:
+        plan = search_plan(con, criteria)
+        if plan is None:
+            from pdnkit.stats.common import table_of
+
+            return table_of([], COLUMNS)
+        return run_search(con, plan, tuning())
+
+
+@dataclass(frozen=True)
+class SearchCriteria:
+    """What :func:`search` is asked (its arguments; ``filter``: the games' filter, every
+    filter argument in it)."""
+
+    fen: str | None = None
+    pattern: str | None = None
+    exclude: str | None = None
+    any_of: str | None = None
+    side: str | None = None
+    mirror: bool = False
+    material: str | None = None
+    manoeuvre: str | None = None
+    captures: int | str | None = None
+    promotes: bool | None = None
+    before: str | None = None
+    after: str | None = None
+    first: bool = False
+    limit: int | None = None
+    filter: GameFilter = field(default_factory=GameFilter)
+
+
+def search_plan(con: duckdb.DuckDBPyConnection, criteria: SearchCriteria
+                ) -> SearchPlan | None:
+    """The search ``criteria`` ask as SQL on the database of ``con``
+    (:class:`pdnkit.stats.searchrun.SearchPlan`), or ``None`` where no board of the
+    database can hold it (no row). An unreadable criterion raises :class:`SearchError`.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> search_plan(connect(":memory:"), SearchCriteria(pattern="W28")) is None
+        True
+    """
+    c = criteria
+    fen, side, mirror, captures, promotes = c.fen, c.side, c.mirror, c.captures, c.promotes
     if side not in (None, "white", "black", "any"):
         raise SearchError(f"side must be white, black or any, not {side!r}")
-    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
-                       date_from=date_from, date_to=date_to)
+    gf = c.filter
     rules = None
     if gf.variant:
         from pdnkit.rules import get_rules
 
         rules = get_rules(gf.variant)
+    pattern, exclude, any_of, before, after = c.pattern, c.exclude, c.any_of, c.before, c.after
     q = _Query(
         pattern=parse_pattern(pattern, rules) if pattern else None,
         exclude=parse_pattern(exclude, rules) if exclude else None,
         any_of=parse_pattern(any_of, rules) if any_of else None,
-        material=parse_material(material) if material else None,
+        material=parse_material(c.material) if c.material else None,
         side="any" if fen else (side or "any"),
-        manoeuvre=parse_manoeuvre(manoeuvre) if manoeuvre else None,
+        manoeuvre=parse_manoeuvre(c.manoeuvre) if c.manoeuvre else None,
         before=parse_pattern(before, rules) if before else None,
         after=parse_pattern(after, rules) if after else None)
     moving = (q.manoeuvre is not None or captures is not None or promotes is not None
@@ -650,47 +700,43 @@ def search(
     if not (fen or moving or q.pattern or q.exclude or q.any_of or q.material):
         raise SearchError("nothing to search for: give a FEN, a pattern, material or a "
                           "manoeuvre")
-    with reading(db) as con:
-        _check_db(con)
-        if fen:
-            q.exact = _fen_positions(con, fen, gf.variant, side, mirror)
-        branches, move_branches, game_branches = [], [], []
-        kings: list[tuple[str, str] | None] = []
-        for n, lays in sorted(_boards(con).items()):
-            fitted = q.on_board(n)  # squares past a smaller board (33 on English's 32)
-            if fitted is None:
-                continue
-            for flip in ([False, True] if mirror else [False]):
-                qq = fitted.mirrored(n) if flip else fitted
-                layouts = ", ".join(map(str, lays))
-                cond = [f"p.layout IN ({layouts})", qq.position_sql("p")]
-                game_branches.append(f"(s.layout IN ({layouts}) AND "
-                                     f"{qq.game_sql('s') or 'TRUE'})")
-                kings.append(qq.king_sql("p"))
-                if q.exact:
-                    cond.append(bits_match(q.exact, "p"))
-                if moving:
-                    cond.append(_manoeuvre_sql(qq, n, flip, captures, promotes))
-                    move_branches.append(_manoeuvre_sql(qq, n, flip, captures, promotes, True))
-                branches.append("(" + " AND ".join(c for c in cond if c != "TRUE") + ")")
-        if not branches:
-            from pdnkit.stats.common import table_of
-
-            return table_of([], COLUMNS)
-        where, params = gf.sql(con=con)
-        # an exact position: the first plies and the blocks of games the index names
-        source = position_source(con, q.exact) if q.exact and not moving else None
-        # a pattern: the positions of the games whose squares can hold it
-        narrow = (not moving and not q.exact and (q.pattern or q.any_of) is not None)
-        tests = [k for k in kings if k is not None]
-        one_column = bool(tests) and len(tests) == len(kings) and len(
-            {col for col, _ in tests}) == 1
-        plan = SearchPlan(
-            " OR ".join(branches), move_branches, q.after is not None, where, params, first,
-            limit, source, " OR ".join(game_branches) if narrow and source is None else None,
-            " OR ".join(t for _, t in tests) if one_column else None,
-            bool(tests) and len(tests) == len(kings))
-        return run_search(con, plan, SearchTuning(NARROW_SHARE, KINGS_FIRST, LIMIT_SPAN))
+    _check_db(con)
+    if fen:
+        q.exact = _fen_positions(con, fen, gf.variant, side, mirror)
+    branches, move_branches, game_branches = [], [], []
+    kings: list[tuple[str, str] | None] = []
+    for n, lays in sorted(_boards(con).items()):
+        fitted = q.on_board(n)  # squares past a smaller board (33 on English's 32)
+        if fitted is None:
+            continue
+        for flip in ([False, True] if mirror else [False]):
+            qq = fitted.mirrored(n) if flip else fitted
+            layouts = ", ".join(map(str, lays))
+            cond = [f"p.layout IN ({layouts})", qq.position_sql("p")]
+            game_branches.append(f"(s.layout IN ({layouts}) AND "
+                                 f"{qq.game_sql('s') or 'TRUE'})")
+            kings.append(qq.king_sql("p"))
+            if q.exact:
+                cond.append(bits_match(q.exact, "p"))
+            if moving:
+                cond.append(_manoeuvre_sql(qq, n, flip, captures, promotes))
+                move_branches.append(_manoeuvre_sql(qq, n, flip, captures, promotes, True))
+            branches.append("(" + " AND ".join(c for c in cond if c != "TRUE") + ")")
+    if not branches:
+        return None
+    where, params = gf.sql(con=con)
+    # an exact position: the first plies and the blocks of games the index names
+    source = position_source(con, q.exact) if q.exact and not moving else None
+    # a pattern: the positions of the games whose squares can hold it
+    narrow = (not moving and not q.exact and (q.pattern or q.any_of) is not None)
+    tests = [k for k in kings if k is not None]
+    one_column = bool(tests) and len(tests) == len(kings) and len(
+        {col for col, _ in tests}) == 1
+    return SearchPlan(
+        " OR ".join(branches), move_branches, q.after is not None, where, params, c.first,
+        c.limit, source, " OR ".join(game_branches) if narrow and source is None else None,
+        " OR ".join(t for _, t in tests) if one_column else None,
+        bool(tests) and len(tests) == len(kings))
 
 
 #: :func:`search` as a :class:`pdnkit._cells.PlainTable`, without pandas (the quick forms'):
@@ -710,3 +756,14 @@ NARROW_SHARE = 0.05
 #: with a ``limit``, the first span of game numbers read (then spans each
 #: :data:`~pdnkit.stats.searchrun.SPAN_GROWTH` times longer; 0: every position at once)
 LIMIT_SPAN = 4096
+
+
+def tuning() -> SearchTuning:
+    """How :func:`search` reads (:data:`NARROW_SHARE`, :data:`KINGS_FIRST`,
+    :data:`LIMIT_SPAN`, read when a search runs).
+
+    Example:
+        >>> tuning().span == LIMIT_SPAN
+        True
+    """
+    return SearchTuning(NARROW_SHARE, KINGS_FIRST, LIMIT_SPAN)

@@ -30,6 +30,8 @@ Example:
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -37,12 +39,14 @@ from pdnkit.rows.bitboards import bits_source
 from pdnkit.stats.filters import SqlParam
 from pdnkit.store.gamesquares import summary_source
 from pdnkit.store.session import DbLike, reading
+from pdnkit.store.stream import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["COLUMNS", "SPAN", "SPAN_GROWTH", "SearchPlan", "SearchTuning", "run_search"]
+__all__ = ["COLUMNS", "SPAN", "SPAN_GROWTH", "SearchPlan", "SearchTuning", "run_search",
+           "stream_search"]
 
 #: result columns of :func:`pdnkit.search`
 COLUMNS = ["game_id", "ply", "side", "variant", "white", "black", "event", "date", "result",
@@ -95,12 +99,56 @@ class SearchTuning:
 def run_search(db: DbLike, plan: SearchPlan, tuning: SearchTuning) -> pd.DataFrame:
     """Run ``plan`` on the database ``db`` (a connection may be read-only: temporary tables
     only) and return one row per hit (:data:`COLUMNS`), ordered by game and ply."""
-    with reading(db) as con:
-        return _steps(con, plan, tuning)
+    from pdnkit.stats.common import frame
+
+    with reading(db) as con, _hits_kept(con, plan, tuning) as tables:
+        return frame(con, _rows(con, *tables))[COLUMNS]
 
 
-def _steps(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTuning
-           ) -> pd.DataFrame:
+def stream_search(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTuning, *,
+                  fen: bool = True, rows: int | None = None,
+                  on_close: Callable[[], object] | None = None) -> Stream:
+    """:func:`run_search` as a :class:`pdnkit.store.stream.Stream` on the open connection
+    ``con`` (left open): the hits found now, their rows (:data:`COLUMNS`, without ``fen``
+    where ``fen`` is false) made as they are read, ``rows`` a batch; the hits' tables are
+    dropped when the stream closes, then ``on_close`` is called (also when this raises).
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> plan = SearchPlan(cond="bit_count(p.wm) = 1", move_branches=[], after=False,
+        ...                   where="TRUE", params=[], first=False, limit=None)
+        >>> with stream_search(connect(":memory:"), plan, SearchTuning()) as s:
+        ...     s.columns[:3], sum(b.num_rows for b in s)
+        (['game_id', 'ply', 'side'], 0)
+    """
+    from contextlib import ExitStack
+
+    from pdnkit.store.stream import BATCH_ROWS
+
+    stack = ExitStack()
+    if on_close is not None:
+        stack.callback(on_close)  # (last: after the tables are dropped)
+    try:
+        tables = stack.enter_context(_hits_kept(con, plan, tuning))
+        return Stream(con.sql(_rows(con, *tables, fen=fen)),
+                      rows=rows or BATCH_ROWS, on_close=stack.close)
+    except BaseException:
+        stack.close()
+        raise
+
+
+#: the FEN column of a hit (alias ``h``, its layout ``l``)
+_FEN = """, CASE WHEN h.black THEN 'B' ELSE 'W' END || ':W'
+               || fen_field(l.fen_order, l.names, h.wm, h.wk) || ':B'
+               || fen_field(l.fen_order, l.names, h.bm, h.bk) AS fen"""
+
+
+@contextmanager
+def _hits_kept(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTuning
+               ) -> Iterator[tuple[str, str, str]]:
+    """The hits of ``plan`` kept in a temporary table for the ``with`` block, and the names
+    of the tables :func:`_rows` keeps the hits' moves and games in; every table the search
+    made is dropped at the end."""
     tag = uuid.uuid4().hex[:12]
     names = [f"_pdnkit_{k}_{tag}" for k in ("mv", "hits", "games", "acc", "next", "of")]
     try:
@@ -113,7 +161,7 @@ def _steps(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTunin
             lim = f" LIMIT {int(plan.limit)}" if plan.limit is not None else ""
             con.execute(f"CREATE TEMP TABLE {names[1]} AS {sel.replace(SPAN, '')} "
                         f"ORDER BY game_id, ply{lim}", plan.params)
-        return _rows(con, *(f"temp.{n}" for n in (names[1], names[4], names[5])))
+        yield (f"temp.{names[1]}", f"temp.{names[4]}", f"temp.{names[5]}")
     finally:
         for table in names:
             con.execute(f"DROP TABLE IF EXISTS temp.{table}")
@@ -193,15 +241,14 @@ def _candidates(con: duckdb.DuckDBPyConnection, games: str, table: str, share: f
     return bool(got <= share * total)
 
 
-def _rows(con: duckdb.DuckDBPyConnection, hits: str, moves: str, games: str
-          ) -> pd.DataFrame:
+def _rows(con: duckdb.DuckDBPyConnection, hits: str, moves: str, games: str,
+          fen: bool = True) -> str:
     """The hits in ``hits`` with their games, the move played next and the FEN; the moves
     and the games of the hits are kept first in the temporary tables ``moves`` and
     ``games``, each read by the hits' game numbers alone (in one query DuckDB read every
     column of the moves of the hits' games before the join, and the games' text of every
-    candidate: 1.0 s of CPU for 6,070 hits at 1 M games, against 0.3 in steps)."""
-    from pdnkit.stats.common import frame
-
+    candidate: 1.0 s of CPU for 6,070 hits at 1 M games, against 0.3 in steps); returns
+    the SELECT of the rows (:data:`COLUMNS`, without the FEN unless ``fen``)."""
     con.execute(f"""
         CREATE TEMP TABLE {moves.removeprefix("temp.")} AS
         SELECT m.game_id, m.ply,
@@ -213,13 +260,11 @@ def _rows(con: duckdb.DuckDBPyConnection, hits: str, moves: str, games: str
         CREATE TEMP TABLE {games.removeprefix("temp.")} AS
         SELECT game_id, variant, white, black, event, date_text, result
         FROM games WHERE game_id IN (SELECT game_id FROM {hits})""")
-    return frame(con, f"""
+    return f"""
         SELECT h.game_id, h.ply, CASE WHEN h.black THEN 'B' ELSE 'W' END AS side,
-               g.variant, g.white, g.black, g.event, g.date_text AS date, g.result, m.move,
-               CASE WHEN h.black THEN 'B' ELSE 'W' END || ':W'
-                   || fen_field(l.fen_order, l.names, h.wm, h.wk) || ':B'
-                   || fen_field(l.fen_order, l.names, h.bm, h.bk) AS fen
+               g.variant, g.white, g.black, g.event, g.date_text AS date, g.result, m.move
+               {_FEN if fen else ""}
         FROM {hits} h JOIN {games} g ON g.game_id = h.game_id
-        LEFT JOIN layouts l ON l.layout = h.layout
+        {"LEFT JOIN layouts l ON l.layout = h.layout" if fen else ""}
         LEFT JOIN {moves} m ON m.game_id = h.game_id AND m.ply = h.ply + 1
-        ORDER BY h.game_id, h.ply""")[COLUMNS]
+        ORDER BY h.game_id, h.ply"""

@@ -80,8 +80,8 @@ def _open(path: str, read_only: bool, memory_limit: str | None = None
     try:
         if read_only:
             config: dict[str, str | bool | int | float | list[str]] = dict(READ_ONLY_CONFIG)
-            if memory_limit is not None:
-                config["memory_limit"] = memory_limit
+            if memory_limit is not None:  # (unlocked until widened: session.read_once)
+                config.update(memory_limit=memory_limit, lock_configuration="false")
             return duckdb.connect(path, read_only=True, config=config)
         return duckdb.connect(path, config={"default_block_size": str(BLOCK_SIZE)})
     except duckdb.Error as exc:
@@ -104,8 +104,9 @@ def connect(db: DbLike = None, *, read_only: bool = False, must_exist: bool = Fa
     empty one). ``read_only=True`` opens without any write (a read-only file or folder
     works), with file access from SQL disabled and DuckDB's settings locked
     (:data:`READ_ONLY_CONFIG`); ``memory_limit`` (DuckDB's, e.g. ``"128MB"``) then bounds
-    its buffer pool, where a path is opened read-only (see
-    :func:`pdnkit.store.session.read_once`). A database
+    its buffer pool, where a path is opened read-only, the settings locked only once
+    :func:`pdnkit.store.session.widen` gives it the default pool (the caller runs its own
+    SQL alone on it until then: :func:`pdnkit.store.session.read_once`). A database
     that cannot be opened (in use by another process, damaged, not writable) raises
     :class:`DatabaseError`. A lake folder (written by ``pdnkit import --lake``) opens as an
     in-memory database whose tables are views over its Parquet parts

@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import duckdb
 
 __all__ = ["PLACEHOLDERS", "READ_ONCE_MEMORY", "DbLike", "LakeIsReadOnlyError", "ensure_names",
-           "is_lake", "read_once", "reading", "writing"]
+           "is_lake", "read_once", "reading", "widen", "writing"]
 
 T = TypeVar("T")
 
@@ -134,16 +134,19 @@ def reading(db: DbLike = None) -> Iterator[duckdb.DuckDBPyConnection]:
 #: DuckDB's buffer pool in :func:`read_once`: a process that reads once and ends gains
 #: nothing from keeping every block it read, and each new buffer's pages cost a fault
 #: each (a pattern search of 1 M games reads 1.4 GB of blocks: 340,000 faults, 1.1 s of
-#: system CPU), where a small pool reuses its buffers (benchmarks/README.md, "A search in
-#: a fresh process")
-READ_ONCE_MEMORY = "128MB"
+#: system CPU), where a small pool reuses its buffers. Not smaller: the hits of a common
+#: pattern are sorted in it (1.84 M hits of ``W31,32,33:B18,19,20`` took 5.0 s at 256 MB
+#: and 28.5 s at 128 MB, spilling; benchmarks/README.md, "A search in a fresh process")
+READ_ONCE_MEMORY = "256MB"
 
 
 def read_once(db: DbLike, read: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
     """``read(con)`` on ``db`` as :func:`reading` opens it, for a process that reads once
     and ends (the command line's ``search``): a database file opened with a buffer pool of
-    :data:`READ_ONCE_MEMORY`; should ``read`` need more memory than that (DuckDB's
-    out-of-memory error: a result of millions of rows), it runs again, whole, on the
+    :data:`READ_ONCE_MEMORY` (``read`` runs its own SQL alone on it: the settings are
+    locked when ``read`` calls :func:`widen`, which gives the default pool to what follows,
+    a result of millions of rows); should ``read`` need more memory than the small pool
+    before it widens it (DuckDB's out-of-memory error), it runs again, whole, on the
     database opened as :func:`reading` opens it. Anything else (a connection, a lake,
     ``":memory:"``) is read as :func:`reading` reads it.
 
@@ -160,15 +163,39 @@ def read_once(db: DbLike, read: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
 
     try:
         con = connect(db, read_only=True, memory_limit=READ_ONCE_MEMORY)
+        _SMALL_POOLS.add(id(con))
         try:
             ensure_names(con)
             return read(con)
         finally:
+            _SMALL_POOLS.discard(id(con))
             con.close()
     except duckdb.OutOfMemoryException:
         pass
     with reading(db) as con:
         return read(con)
+
+
+def widen(con: duckdb.DuckDBPyConnection) -> None:
+    """Give ``con`` DuckDB's default buffer pool from here on and lock its settings, where
+    :func:`read_once` opened it with a small pool; any other connection is left as it is.
+    Call it between statements (no result being read).
+
+    Example:
+        >>> import duckdb
+        >>> con = duckdb.connect(config={"memory_limit": "64MB"})
+        >>> widen(con)  # (not read_once's: left as it is)
+        >>> con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+        '61.0 MiB'
+    """
+    if id(con) in _SMALL_POOLS:
+        _SMALL_POOLS.discard(id(con))
+        con.execute("RESET memory_limit").fetchall()
+        con.execute("SET lock_configuration = true").fetchall()
+
+
+#: the connections :func:`read_once` has open with the small pool, not widened (by ``id``)
+_SMALL_POOLS: set[int] = set()
 
 
 def _not_a_file(path: str | os.PathLike[str] | None) -> bool:

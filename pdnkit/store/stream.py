@@ -25,7 +25,7 @@ from typing import Any
 
 from pdnkit.errors import ArgumentError
 
-__all__ = ["BATCH_ROWS", "Stream"]
+__all__ = ["BATCH_ROWS", "ReadAhead", "Stream"]
 
 #: rows a batch holds: small enough for the first rows to come at once and for a batch's
 #: Python values to stay a few megabytes, large enough that a batch's fixed cost is nothing
@@ -91,6 +91,34 @@ class Stream:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.close()
+
+
+class ReadAhead:
+    """The batches of ``stream`` with its first batch read now, before anything is written
+    (an error the statement raises before its first rows -- out of memory, a failed cast --
+    is raised here, where nothing is out yet); :attr:`columns`, :attr:`types` and
+    :attr:`schema` as the stream's. Iterate once.
+
+    Example:
+        >>> import duckdb
+        >>> with Stream(duckdb.connect().sql("SELECT range AS n FROM range(3)"), rows=2) as s:
+        ...     ahead = ReadAhead(s)
+        ...     ahead.columns, [b.num_rows for b in ahead]
+        (['n'], [2, 1])
+    """
+
+    def __init__(self, stream: Stream) -> None:
+        self.columns = stream.columns
+        self.types = stream.types
+        self._batches = iter(stream)
+        self._first = next(self._batches, None)
+        self.schema = stream.schema
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._first is not None:
+            first, self._first = self._first, None
+            yield first
+        yield from self._batches
 
 
 def _statement_error(exc: Exception) -> Exception:

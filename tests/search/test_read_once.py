@@ -82,3 +82,23 @@ def test_the_command_line_search_reads_once(db: Path, monkeypatch: pytest.Monkey
     lines = capsys.readouterr().out.splitlines()
     want = search_table(str(db), pattern="W28:B19:E23")
     assert len(lines) == 1 + len(want) == 6  # a header, ply 1 of each of the five games
+
+
+def test_widen_gives_the_default_pool_and_locks(db: Path) -> None:
+    from pdnkit.store.session import widen
+
+    default = read_once(":memory:", _limit)  # (a new database's pool: DuckDB's default)
+
+    def read(con: duckdb.DuckDBPyConnection) -> tuple[str, str]:
+        small = _limit(con)
+        con.execute("SET threads = 1").fetchall()  # (ours to set until widened)
+        widen(con)
+        with pytest.raises(duckdb.Error):
+            con.execute("SET memory_limit = '1GB'").fetchall()
+        return small, _limit(con)
+
+    small, wide = read_once(db, read)
+    assert small != default and wide == default
+    mine = duckdb.connect(config={"memory_limit": "64MB"})
+    widen(mine)  # not read_once's: left as it is
+    assert _limit(mine) == _limit(duckdb.connect(config={"memory_limit": "64MB"}))
