@@ -45,8 +45,8 @@ if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["COLUMNS", "SPAN", "SPAN_GROWTH", "SearchPlan", "SearchTuning", "run_search",
-           "stream_search"]
+__all__ = ["COLUMNS", "SPAN", "SPAN_GROWTH", "SearchPlan", "SearchStream", "SearchTuning",
+           "run_search", "stream_search"]
 
 #: result columns of :func:`pdnkit.search`
 COLUMNS = ["game_id", "ply", "side", "variant", "white", "black", "event", "date", "result",
@@ -105,21 +105,29 @@ def run_search(db: DbLike, plan: SearchPlan, tuning: SearchTuning) -> pd.DataFra
         return frame(con, _rows(con, *tables))[COLUMNS]
 
 
+class SearchStream(Stream):
+    """The rows of :func:`stream_search`: a :class:`pdnkit.store.stream.Stream` with
+    :attr:`total`, the number of rows it gives (the hits)."""
+
+    total: int = 0
+
+
 def stream_search(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: SearchTuning, *,
                   fen: bool = True, rows: int | None = None,
-                  on_close: Callable[[], object] | None = None) -> Stream:
+                  on_close: Callable[[], object] | None = None) -> SearchStream:
     """:func:`run_search` as a :class:`pdnkit.store.stream.Stream` on the open connection
     ``con`` (left open): the hits found now, their rows (:data:`COLUMNS`, without ``fen``
     where ``fen`` is false) made as they are read, ``rows`` a batch; the hits' tables are
-    dropped when the stream closes, then ``on_close`` is called (also when this raises).
+    dropped when the stream closes, then ``on_close`` is called (also when this raises);
+    its :attr:`~SearchStream.total` is the number of hits.
 
     Example:
         >>> from pdnkit.store import connect
         >>> plan = SearchPlan(cond="bit_count(p.wm) = 1", move_branches=[], after=False,
         ...                   where="TRUE", params=[], first=False, limit=None)
         >>> with stream_search(connect(":memory:"), plan, SearchTuning()) as s:
-        ...     s.columns[:3], sum(b.num_rows for b in s)
-        (['game_id', 'ply', 'side'], 0)
+        ...     s.columns[:3], s.total, sum(b.num_rows for b in s)
+        (['game_id', 'ply', 'side'], 0, 0)
     """
     from contextlib import ExitStack
 
@@ -130,11 +138,14 @@ def stream_search(con: duckdb.DuckDBPyConnection, plan: SearchPlan, tuning: Sear
         stack.callback(on_close)  # (last: after the tables are dropped)
     try:
         tables = stack.enter_context(_hits_kept(con, plan, tuning))
-        return Stream(con.sql(_rows(con, *tables, fen=fen)),
-                      rows=rows or BATCH_ROWS, on_close=stack.close)
+        total = int(con.execute(f"SELECT count(*) FROM {tables[0]}").fetchall()[0][0])
+        stream = SearchStream(con.sql(_rows(con, *tables, fen=fen)),
+                              rows=rows or BATCH_ROWS, on_close=stack.close)
     except BaseException:
         stack.close()
         raise
+    stream.total = total
+    return stream
 
 
 #: the FEN column of a hit (alias ``h``, its layout ``l``)

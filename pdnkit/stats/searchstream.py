@@ -22,9 +22,8 @@ from contextlib import ExitStack
 
 from pdnkit.stats.filters import DateBound, GameFilter
 from pdnkit.stats.search import SearchCriteria, search_plan, tuning
-from pdnkit.stats.searchrun import SearchPlan, stream_search
+from pdnkit.stats.searchrun import SearchPlan, SearchStream, stream_search
 from pdnkit.store.session import DbLike, reading
-from pdnkit.store.stream import Stream
 
 __all__ = ["search_stream"]
 
@@ -58,10 +57,10 @@ def search_stream(
     filter: GameFilter | None = None,
     with_fen: bool = True,
     rows: int | None = None,
-) -> Stream:
+) -> SearchStream:
     """:func:`pdnkit.search`'s rows (the same arguments, the same rows in the same order) as
     a :class:`pdnkit.store.stream.Stream` of Arrow record batches of ``rows`` rows, made as
-    they are read; ``with_fen=False`` leaves the ``fen`` column out (a text table on the
+    they are read, with their number (``total``); ``with_fen=False`` leaves the ``fen`` column out (a text table on the
     screen does not show it). The hits are found before it returns (an unreadable criterion
     raises :class:`pdnkit.stats.search.SearchError` then). Use it in a ``with`` block: its
     end drops the hits' temporary tables and closes the database when ``db`` was a path.

@@ -21,9 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pdnkit.errors import ArgumentError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pdnkit._cells import PlainTable
 
 __all__ = ["BATCH_ROWS", "ReadAhead", "Stream"]
 
@@ -51,11 +54,12 @@ class Stream:
         self.schema: Any = None
         self._on_close = on_close
         self._closed = False
+        self._taken = False  # (read whole: :meth:`plain`)
 
     def __iter__(self) -> Iterator[Any]:
         if self._closed:
             raise ArgumentError("the stream is closed")
-        if self._reader is not None:
+        if self._reader is not None or self._taken:
             raise ArgumentError("a stream is read once")
         from pdnkit._arrow import pyarrow_module
 
@@ -70,6 +74,24 @@ class Stream:
             except (OSError, ValueError) as exc:  # Arrow's wrapping of the statement's error
                 raise _statement_error(exc) from None
             yield batch
+
+    def plain(self) -> PlainTable:
+        """Every row at once as a :class:`pdnkit._cells.PlainTable` (the cells
+        :func:`pdnkit._cells.duck_table` gives), in place of the batches: for a result known
+        to be small, read without Arrow. The stream is then read; close it as ever.
+
+        Example:
+            >>> import duckdb
+            >>> with Stream(duckdb.connect().sql("SELECT range AS n FROM range(3)")) as s:
+            ...     s.plain()["n"]
+            [0, 1, 2]
+        """
+        from pdnkit._cells import duck_table
+
+        if self._closed or self._reader is not None or self._taken:
+            raise ArgumentError("a stream is read once")
+        self._taken = True
+        return duck_table(self._relation)
 
     def close(self) -> None:
         """End the statement (the rest of the result is not computed) and close what the

@@ -92,9 +92,21 @@ def test_a_path_is_closed_when_the_stream_ends(db: Path) -> None:
     writer.close()
 
 
+@pytest.fixture(params=["streamed", "whole"])
+def streamed(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Both ways the command writes: streamed (every search, here) or a small result whole."""
+    import pdnkit.lean.forms as forms
+
+    if request.param == "streamed":
+        monkeypatch.setattr(forms, "WHOLE_ROWS", -1)
+    else:
+        monkeypatch.setattr(forms, "WHOLE_ROWS", 10**9)
+    return request.param == "streamed"
+
+
 @pytest.mark.parametrize("fmt", ["csv", "csv-raw", "json", "jsonl", "text", "parquet"])
 def test_the_command_writes_what_the_whole_table_writes(db: Path, tmp_path: Path,
-                                                        fmt: str) -> None:
+                                                        fmt: str, streamed: bool) -> None:
     ext = {"csv-raw": "csv", "text": "txt"}.get(fmt, fmt)
     crit = {"pattern": "W28:B19", "mirror": True, "side": "any"}
     got, want = tmp_path / f"got.{ext}", tmp_path / f"want.{ext}"
@@ -116,7 +128,7 @@ def test_the_command_writes_what_the_whole_table_writes(db: Path, tmp_path: Path
 
 
 @pytest.mark.parametrize("limit", [None, 3])
-def test_the_screens_table_is_the_whole_tables(db: Path, limit: int | None,
+def test_the_screens_table_is_the_whole_tables(db: Path, limit: int | None, streamed: bool,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     crit = {"pattern": "W28:B19", "limit": limit}
     run_search(db, None, None, False, fen=None, exclude=None, any_of=None, side=None,
