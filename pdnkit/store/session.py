@@ -148,7 +148,8 @@ def read_once(db: DbLike, read: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
     a result of millions of rows); should ``read`` need more memory than the small pool
     before it widens it (DuckDB's out-of-memory error), it runs again, whole, on the
     database opened as :func:`reading` opens it. Anything else (a connection, a lake,
-    ``":memory:"``) is read as :func:`reading` reads it.
+    ``":memory:"``), or a file this process has open already (DuckDB opens a file once a
+    process, with one configuration), is read as :func:`reading` reads it.
 
     Example:
         >>> read_once(":memory:", lambda con: con.execute("SELECT 42").fetchall())
@@ -159,10 +160,15 @@ def read_once(db: DbLike, read: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
     if isinstance(db, duckdb.DuckDBPyConnection) or _not_a_file(db):
         with reading(db) as con:
             return read(con)
-    from pdnkit.store import connect
+    from pdnkit.store import DatabaseError, connect
 
     try:
         con = connect(db, read_only=True, memory_limit=READ_ONCE_MEMORY)
+    except (DatabaseError, duckdb.OutOfMemoryException):  # (this process holds the file
+        # with other settings -- a server --, or the schema's check alone filled the pool)
+        with reading(db) as con:  # (or the error again, as reading raises it)
+            return read(con)
+    try:
         _SMALL_POOLS.add(id(con))
         try:
             ensure_names(con)

@@ -102,3 +102,12 @@ def test_widen_gives_the_default_pool_and_locks(db: Path) -> None:
     mine = duckdb.connect(config={"memory_limit": "64MB"})
     widen(mine)  # not read_once's: left as it is
     assert _limit(mine) == _limit(duckdb.connect(config={"memory_limit": "64MB"}))
+
+
+def test_a_file_this_process_has_open_is_read_as_reading_reads_it(db: Path) -> None:
+    """DuckDB opens a file once a process, with one configuration: a server's connection
+    holds it, and a search run in the same process reads through the same settings."""
+    with reading(db) as held:
+        assert read_once(db, _limit) == _limit(held)
+        rows = read_once(db, lambda con: con.execute("SELECT count(*) FROM games").fetchall())
+        assert rows == [(5,)]
