@@ -166,13 +166,16 @@ def stats_novelties(
     0 is a start no earlier game had; none at all, a game every position of which an
     earlier game had reached.
     """
-    from pdnkit.stats import novelties
+    from pdnkit.lean.streamed import emit_stream
+    from pdnkit.stats.named import novelties_stream
 
     sink = output(fmt, out, [db], wide=wide)
     with usage_errors():
-        df = novelties(db, variant=variant, event=event, player=player,
-                       date_from=date_from, date_to=date_to, filter=read_filter(match, all_copies))
-    emit(df, sink, title=f"novelties ({len(df)} games)")
+        stream = novelties_stream(db, variant=variant, event=event, player=player,
+                                  date_from=date_from, date_to=date_to,
+                                  filter=read_filter(match, all_copies))
+    with stream:  # one row a game, written as read: memory flat, a closed pipe stops it
+        emit_stream(stream, sink, title=f"novelties ({stream.total} games)")
 
 
 @stats_app.command("players", epilog=(

@@ -15,7 +15,7 @@ The rooms (names are imported lazily from them):
 
 * :mod:`~pdnkit.stats.explorer` -- :func:`openings` and the opening explorer :func:`tree`;
 * :mod:`~pdnkit.stats.named` -- openings as the tables name them: :func:`named_openings`,
-  :func:`ballots` (the ballot report), :func:`novelties`;
+  :func:`ballots` (the ballot report), :func:`novelties` (and :func:`novelties_stream`);
 * :mod:`~pdnkit.stats.positions` -- :func:`positions_at` (where a FEN or move sequence is);
 * :mod:`~pdnkit.stats.gamelist` -- :func:`games` (the games, or those that reached a position);
 * :mod:`~pdnkit.stats.summaries` -- :func:`players`, :func:`results`, :func:`lengths`,
@@ -57,6 +57,7 @@ _API: dict[str, str] = {
     "named_openings": "pdnkit.stats.named",
     "ballots": "pdnkit.stats.named",
     "novelties": "pdnkit.stats.named",
+    "novelties_stream": "pdnkit.stats.named",
     "positions_at": "pdnkit.stats.positions",
     # the game list (of a node of the explorer)
     "games": "pdnkit.stats.gamelist",

@@ -25,15 +25,16 @@ from typing import TYPE_CHECKING
 
 from pdnkit.errors import ArgumentError
 from pdnkit.stats.common import OUTCOME_SQL, first_mover_first, frame, result_columns
-from pdnkit.stats.filters import DateBound, GameFilter
+from pdnkit.stats.filters import DateBound, GameFilter, SqlParam
 from pdnkit.store.session import DbLike, reading
+from pdnkit.store.stream import Stream
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["BALLOT_KINDS", "OPENING_GAME", "OUTCOME_AS_READ", "ballots", "named_openings",
-           "natural_key", "novelties", "view_where"]
+__all__ = ["BALLOT_KINDS", "OPENING_GAME", "OUTCOME_AS_READ", "NoveltyStream", "ballots",
+           "named_openings", "natural_key", "novelties", "novelties_stream", "view_where"]
 
 #: the kinds of table whose codes are ballots (a tournament's draw)
 BALLOT_KINDS = ("ballot",)
@@ -298,13 +299,68 @@ def novelties(
     >>> list(novelties(connect(":memory:")).columns)[8:11]
     ['novelty_ply', 'move_number', 'novelty']
     """
-    from pdnkit.store.novelties import ORDER
-
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
     with reading(con) as c:
-        where, params = gf.sql(con=c)
-        return frame(c, f"""
+        sql, params = _novelties_sql(c, gf)
+        return frame(c, sql, params)
+
+
+def novelties_stream(
+    con: DbLike = None,
+    *,
+    variant: str | None = None,
+    event: str | None = None,
+    player: str | None = None,
+    date_from: DateBound = None,
+    date_to: DateBound = None,
+    filter: GameFilter | None = None,
+    rows: int | None = None,
+) -> NoveltyStream:
+    """:func:`novelties` as a :class:`pdnkit.store.stream.Stream`: the same rows in Arrow
+    record batches of ``rows`` rows, made as they are read (one a game: memory flat
+    whatever the database's size), with :attr:`NoveltyStream.total`, the number of rows.
+    Use it in a ``with`` block: its end closes the database when ``con`` was a path. What
+    ``pdnkit stats novelties`` writes.
+
+    >>> from pdnkit.store import connect
+    >>> with novelties_stream(connect(":memory:")) as s:
+    ...     s.columns[8], s.total, sum(b.num_rows for b in s)
+    ('novelty_ply', 0, 0)
+    """
+    from contextlib import ExitStack
+
+    from pdnkit.store.stream import BATCH_ROWS
+
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    stack = ExitStack()
+    try:
+        c = stack.enter_context(reading(con))
+        sql, params = _novelties_sql(c, gf)
+        total = int(c.execute(f"SELECT count(*) FROM ({sql})", params).fetchall()[0][0])
+        stream = NoveltyStream(c.sql(sql, params=params), rows=rows or BATCH_ROWS,
+                               on_close=stack.close)
+    except BaseException:
+        stack.close()
+        raise
+    stream.total = total
+    return stream
+
+
+class NoveltyStream(Stream):
+    """The rows of :func:`novelties_stream`, with :attr:`total`, the number of rows."""
+
+    total: int = 0
+
+
+def _novelties_sql(c: duckdb.DuckDBPyConnection, gf: GameFilter
+                   ) -> tuple[str, list[SqlParam]]:
+    """The SELECT of :func:`novelties` on ``c`` and its parameters."""
+    from pdnkit.store.novelties import ORDER
+
+    where, params = gf.sql(con=c)
+    return f"""
             SELECT g.game_id, g.date_text AS date, g.white, g.black, g.event, g.result, g.opening_code,
                    g.opening_name, g.novelty_ply, m.move_number,
                    coalesce(m.canonical, m.notation) AS novelty,
@@ -314,4 +370,4 @@ def novelties(
             LEFT JOIN moves m ON m.game_id = g.game_id AND m.ply = g.novelty_ply
             LEFT JOIN games f ON f.game_id = g.novelty_from
             WHERE g.variant IS NOT NULL AND {where}
-            ORDER BY {ORDER}""", params)
+            ORDER BY {ORDER}""", list(params)
