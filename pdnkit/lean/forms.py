@@ -32,10 +32,11 @@ quick form                                         does
 
 The command bodies they share with the Typer commands are here too (:func:`run_stats`,
 :func:`run_tree`, :func:`run_search`): the Typer command reads its whole line and calls one,
-the quick form reads its shape and calls the same one with ``plain=True``: the statistic's
-plain table (:func:`pdnkit.stats.stats_table`, :func:`pdnkit.stats.tree_table`,
-:func:`pdnkit.stats.search.search_table`: the same cells, without importing pandas) in place
-of its DataFrame, but for Parquet, written from the DataFrame's column types.
+the quick form reads its shape and calls the same one (``run_stats`` and ``run_tree`` with
+``plain=True``: the statistic's plain table, :func:`pdnkit.stats.stats_table` or
+:func:`pdnkit.stats.tree_table`, the same cells without importing pandas, in place of its
+DataFrame, but for Parquet, written from the DataFrame's column types; ``run_search`` writes
+the same stream either way).
 
 Example:
     >>> command_line(["SELECT 1", "--db", "x.duckdb", "-f", "csv"], QUERY)
@@ -298,15 +299,14 @@ WHOLE_ROWS = 20_000
 
 
 def run_search(db: Path | None, fmt: str | None, out: Path | None, wide: bool,
-               *, plain: bool = False, **criteria: Any) -> None:
+               **criteria: Any) -> None:
     """``pdnkit search``: :func:`pdnkit.stats.searchstream.search_stream` written where the
     options say as its rows are read (a text table on the screen without the FEN). This
     process searches once and ends: the hits are found with a small buffer pool
     (:func:`pdnkit.store.session.read_once`: reading a million games' positions, a pool
     that keeps every block costs a page fault a 4 KB), their rows made with the default one
     (:func:`pdnkit.store.session.widen`); a search that needs more memory before its first
-    row is out runs again with the default pool. (``plain``: the quick form's
-    call, the same output.)"""
+    row is out runs again with the default pool."""
     import duckdb
 
     from pdnkit.lean.streamed import emit_stream
@@ -355,7 +355,7 @@ def search_form(args: Sequence[str]) -> Runner | None:
 
     def run() -> int:
         run_search(_path(opts.get("db")), fmt, _path(opts.get("out")), bool(opts.get("wide")),
-                   plain=True, **criteria, exclude=None, any_of=None, mirror=bool(opts.get("mirror")),
+                   **criteria, exclude=None, any_of=None, mirror=bool(opts.get("mirror")),
                    material=None, manoeuvre=None, captures=None, promotes=None, before=None,
                    after=None, first=bool(opts.get("first")),
                    limit=None if limit is None else int(str(limit)), **NO_FILTER)

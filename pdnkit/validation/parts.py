@@ -117,12 +117,12 @@ def fill(items: Iterable[GameRecord | GameReport | list[Finding]], ctx: WorkCont
         if isinstance(got, list):
             (part.lead if head else waiting).extend(got)
             continue
-        # (a batch is made only for options that are not compact: ``first`` is ``rest``)
-        rep = got if isinstance(got, GameReport) else None if clean is None else \
-            clean.report(got)
-        if rep is None:
-            assert not isinstance(got, GameReport)
-            rep = replay_with(got, first if head else rest, file_guess=ctx.guess)
+        if isinstance(got, GameReport):
+            rep = got
+        else:  # (a batch is made only for options that are not compact: ``first`` is ``rest``)
+            taken = None if clean is None else clean.report(got)
+            rep = taken if taken is not None else replay_with(
+                got, first if head else rest, file_guess=ctx.guess)
         if head:
             renumber(rep, -1, old=rep.index)
             part.lead.append(rep if here else travel_light(rep))
