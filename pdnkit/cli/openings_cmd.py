@@ -124,13 +124,20 @@ def openings_classify(
 ) -> None:
     """Label games with their opening without importing them: code, name, the ply they
     reached it, and the verdict on their opening tag."""
-    from pdnkit.store.openinglist import classify
+    from pdnkit.store.openinglist import classify_stream
 
     if bool(paths) == (db is not None):
         raise fail("give PDN files or --db DB")
     sink = output(fmt, out, [db] if db else list(paths or []), wide=wide)
     with usage_errors():
-        df = classify(paths or None, db=db, variant=variant, tables=table or [],
-                      kind=kind.value, edition=edition, encoding=encoding,
-                      all_copies=all_copies)
-    emit(df, sink, title=f"openings ({len(df)} games)")
+        stream = classify_stream(paths or None, db=db, variant=variant, tables=table or [],
+                                 kind=kind.value, edition=edition, encoding=encoding,
+                                 all_copies=all_copies)
+        with stream:
+            if sink.format == "text" and sink.to_screen:  # every row, counted in the title
+                df = stream.frame()
+                emit(df, sink, title=f"openings ({len(df)} games)")
+                return
+            from pdnkit.lean.streamed import emit_stream
+
+            emit_stream(stream, sink)  # a file or a pipe: each part written as it is read

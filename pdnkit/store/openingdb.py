@@ -57,8 +57,8 @@ if TYPE_CHECKING:
 
     from pdnkit.store.session import DbLike
 
-__all__ = ["FillSummary", "LoadedTable", "StoredTable", "classify_games", "fill_database",
-           "fill_upgrade",
+__all__ = ["CHUNK_GAMES", "FillSummary", "LoadedTable", "StoredTable", "classify_games",
+           "fill_database", "fill_upgrade", "game_ranges",
            "load_opening_table", "mark_loaded", "mark_removed", "opening_book",
            "settle_import", "stored_classifications", "stored_tables"]
 
@@ -129,20 +129,58 @@ def _stored_book(con: duckdb.DuckDBPyConnection, variant: str, t: StoredTable) -
 # classifying stored games
 
 
+#: the games one statement of :func:`_game_rows` reads: their positions as Python tuples stay
+#: some tens of megabytes (1,000,000 games read in one statement held 8.5 GB)
+CHUNK_GAMES = 20_000
+
+
+def game_ranges(con: duckdb.DuckDBPyConnection, where: str, params: Sequence[object],
+                chunk: int | None = None) -> list[tuple[int, int]]:
+    """The ``game_id`` ranges (first, last) that cut the games ``where`` selects (an SQL
+    condition on ``games g``) into parts of ``chunk`` (default :data:`CHUNK_GAMES`) games,
+    in game order.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> game_ranges(connect(":memory:"), "TRUE", [])
+        []
+    """
+    rows = con.execute(f"""
+        SELECT min(game_id), max(game_id) FROM (
+            SELECT g.game_id, (row_number() OVER (ORDER BY g.game_id) - 1) // ? AS part
+            FROM games g WHERE {where})
+        GROUP BY part ORDER BY part""", [chunk or CHUNK_GAMES, *params]).fetchall()
+    return [(int(a), int(b)) for a, b in rows]
+
+
 def _game_rows(con: duckdb.DuckDBPyConnection, variant: str, book: OpeningBook,
-               games: str | None) -> Iterator[tuple[int, list[BitsKey], bool]]:
-    """Per game of ``variant`` (among ``games``, an SQL query of ``game_id``s), its stored
-    positions from ply 0 as far as the book can need them (rows with at least the book's
-    fewest pieces, and the plies of its set-up lines) and whether positions follow."""
-    bits = bits_source(con)
+               games: str | None, between: tuple[int, int] | None = None
+               ) -> Iterator[tuple[int, list[BitsKey], bool]]:
+    """Per game of ``variant`` (among ``games``, an SQL query of ``game_id``s, and with a
+    ``game_id`` in ``between``), its stored positions from ply 0 as far as the book can
+    need them (rows with at least the book's fewest pieces, and the plies of its set-up
+    lines) and whether positions follow; read :data:`CHUNK_GAMES` games a statement."""
     only = "" if games is None else f"AND g.game_id IN ({games})"
+    if between is None:
+        ranges = game_ranges(con, f"g.variant = ? {only}", [variant])
+    else:
+        ranges = [between]
+    for lo, hi in ranges:
+        yield from _range_rows(con, variant, book, only, lo, hi)
+
+
+def _range_rows(con: duckdb.DuckDBPyConnection, variant: str, book: OpeningBook, only: str,
+                lo: int, hi: int) -> Iterator[tuple[int, list[BitsKey], bool]]:
+    """:func:`_game_rows` of the games from ``lo`` to ``hi`` (one statement)."""
     rows = con.execute(f"""
         SELECT p.game_id, p.ply, p.black, p.wm, p.wk, p.bm, p.bk,
                max(p.ply) OVER (PARTITION BY p.game_id) AS last
-        FROM {bits} p JOIN games g ON g.game_id = p.game_id
-        WHERE g.variant = ? {only}
+        FROM {bits_source(con)} p JOIN games g ON g.game_id = p.game_id
+        WHERE g.variant = ? AND p.game_id BETWEEN ? AND ? AND g.game_id BETWEEN ? AND ?
+              {only}
         QUALIFY p.ply <= ? OR bit_count(p.wm | p.wk | p.bm | p.bk) >= ?
-        ORDER BY p.game_id, p.ply""", [variant, book.start_depth, book.min_pieces]).fetchall()
+        ORDER BY p.game_id, p.ply""",
+                       [variant, lo, hi, lo, hi, book.start_depth, book.min_pieces]).fetchall()
     for gid, group in groupby(rows, key=lambda r: r[0]):
         positions: list[BitsKey] = []
         last = -1
@@ -179,10 +217,12 @@ def _swapped_start(variant: str) -> BitsKey | None:
 
 
 def stored_classifications(con: duckdb.DuckDBPyConnection, variant: str, book: OpeningBook,
-                           games: str | None = None) -> Iterator[tuple[int, Classification]]:
+                           games: str | None = None, *, between: tuple[int, int] | None = None
+                           ) -> Iterator[tuple[int, Classification]]:
     """``(game_id, classification)`` of each stored game of ``variant`` that has positions
-    (among those the SQL query ``games`` selects), by ``book``, read from ``position_bits``
-    in game order; nothing is written.
+    (among those the SQL query ``games`` selects, and with a ``game_id`` from
+    ``between[0]`` to ``between[1]``), by ``book``, read from ``position_bits`` in game
+    order, :data:`CHUNK_GAMES` games a statement; nothing is written.
 
     Example:
         >>> from pdnkit.store import connect
@@ -191,7 +231,7 @@ def stored_classifications(con: duckdb.DuckDBPyConnection, variant: str, book: O
     """
     name = get_rules(variant).name
     swapped = _swapped_start(name)
-    for gid, positions, more in _game_rows(con, name, book, games):
+    for gid, positions, more in _game_rows(con, name, book, games, between):
         yield gid, _classify_rows(book, positions, more, swapped)
 
 

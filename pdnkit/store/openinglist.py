@@ -10,7 +10,9 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import re
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,17 +20,19 @@ from pdnkit.errors import ArgumentError
 from pdnkit.openings.book import OpeningBook, load_tables, load_user_table, table_index
 from pdnkit.openings.labels import coded_family
 from pdnkit.openings.one_game import classify_record
-from pdnkit.openings.tagcheck import check_opening_tag
+from pdnkit.openings.tagcheck import OPENING_TAGS, check_opening_tag
 from pdnkit.rules import get_rules, list_variants
 
 if TYPE_CHECKING:
     import duckdb
     import pandas as pd
+    import pyarrow as pa
 
     from pdnkit.openings.book import Classification
     from pdnkit.store.session import DbLike
 
-__all__ = ["CLASSIFY_COLUMNS", "classify", "list_openings"]
+__all__ = ["CLASSIFY_COLUMNS", "CLASSIFY_TYPES", "ClassifyStream", "classify",
+           "classify_stream", "list_openings"]
 
 #: the book of a variant (and, reading a database, its connection)
 _BookOf = Callable[..., OpeningBook]
@@ -134,6 +138,110 @@ def _count(games: tuple[dict[str, int], dict[str, int]], kind: str, code: str,
     return games[1].get(name or "", 0) if kind == "name" else games[0].get(code, 0)
 
 
+#: the DuckDB type of each column of :data:`CLASSIFY_COLUMNS`
+CLASSIFY_TYPES = ["VARCHAR", "BIGINT", "BIGINT", "VARCHAR", "VARCHAR", "VARCHAR", "VARCHAR",
+                  "VARCHAR", "VARCHAR", "INTEGER", "VARCHAR", "BOOLEAN", "VARCHAR", "VARCHAR"]
+
+#: the columns a whole :func:`classify` gives as pandas' nullable integers (a game whose
+#: opening is unknown has no ply: ``2``, not ``2.0``)
+_INTEGERS = ("game", "line", "opening_ply")
+
+#: true for a game whose tags may hold an opening tag (:data:`OPENING_TAGS`, compared as
+#: :func:`~pdnkit.openings.tagcheck.check_opening_tag` does): a name holding one of the ASCII
+#: tags' names in any case and spacing, or any name with a letter past ASCII; only those
+#: games' tags are read into Python (the rest cannot change a row)
+_MAY_NAME_OPENING = (
+    "list_bool_or(list_transform(map_keys(g.tags), lambda k: strlen(k) <> length(k) OR "
+    "regexp_matches(lower(k), '" + "|".join(re.escape(t.casefold()) for t in OPENING_TAGS
+                                            if t.isascii()) + "')))")
+
+#: the rows :class:`ClassifyStream` hands over at once (replayed files)
+_FILE_ROWS = 2_000
+
+_Row = dict[str, object]
+#: the rows of a stream, a part at a time
+_Parts = Generator[list[_Row], None, None]
+
+
+class ClassifyStream:
+    """The rows of :func:`classify` as Arrow record batches, read and classified a part at a
+    time (:func:`classify_stream`): :attr:`columns`, :attr:`types` (DuckDB's names), and
+    :meth:`close`, which stops the reading and closes the database. Iterate once."""
+
+    columns = CLASSIFY_COLUMNS
+    types = CLASSIFY_TYPES
+
+    def __init__(self, parts: _Parts, on_close: Callable[[], object]) -> None:
+        self._parts = parts
+        self._on_close = on_close
+
+    def frame(self) -> pd.DataFrame:
+        """Every row at once, as :func:`classify` gives them (in place of the batches)."""
+        import pandas as pd
+
+        df = pd.DataFrame([row for part in self._parts for row in part],
+                          columns=CLASSIFY_COLUMNS)
+        return df.astype({c: "Int64" for c in _INTEGERS})
+
+    def __iter__(self) -> Iterator[pa.RecordBatch]:
+        from pdnkit._arrow import pyarrow_module
+
+        pa_ = pyarrow_module()
+        schema = pa_.schema([(c, getattr(pa_, _ARROW[t])())
+                             for c, t in zip(CLASSIFY_COLUMNS, CLASSIFY_TYPES, strict=True)])
+        for rows in self._parts:
+            if rows:
+                yield pa_.RecordBatch.from_pylist(rows, schema=schema)
+
+    def close(self) -> None:
+        """Stop reading (the database the stream opened is closed)."""
+        self._parts.close()
+        self._on_close()
+
+    def __enter__(self) -> ClassifyStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+#: pyarrow's name of the Arrow type of each DuckDB type of :data:`CLASSIFY_TYPES`
+_ARROW = {"VARCHAR": "string", "BIGINT": "int64", "INTEGER": "int32", "BOOLEAN": "bool_"}
+
+
+def classify_stream(paths: Iterable[str | Path] | str | Path | None = None, *,
+                    db: DbLike | None = None, variant: str | None = None,
+                    tables: Sequence[str | Path] = (), kind: str = "name",
+                    edition: str | None = None, encoding: str | None = None,
+                    all_copies: bool = False) -> ClassifyStream:
+    """The rows of :func:`classify` (the same arguments) as they are made: a database's
+    games :data:`~pdnkit.store.openingdb.CHUNK_GAMES` at a time, a file's as they are
+    replayed; memory stays flat whatever the number of games. Close it (or use ``with``)
+    when not read to the end.
+
+    Example:
+        >>> import tempfile, os
+        >>> p = os.path.join(tempfile.mkdtemp(), "g.pdn")
+        >>> with open(p, "w", encoding="utf-8") as f:
+        ...     _ = f.write('[GameType "21"] 1. 11-15 23-19 8-11 22-17 4-8 *')
+        >>> with classify_stream(p) as s:
+        ...     [b.column("opening_code").to_pylist() for b in s]
+        [['ACF 126']]
+    """
+    if (paths is None) == (db is None):
+        raise ArgumentError("give PDN files or a database, not both and not neither")
+    book_of = _books(tables, kind)
+    if db is None:
+        return ClassifyStream(_file_parts(paths if paths is not None else [], variant, book_of,
+                                          edition, encoding), lambda: None)
+    from pdnkit.store.session import scanning
+
+    with ExitStack() as stack:
+        con = stack.enter_context(scanning(db))  # a missing database fails here, at once
+        later = stack.pop_all()
+    return ClassifyStream(_db_parts(con, variant, book_of, all_copies), later.close)
+
+
 def classify(paths: Iterable[str | Path] | str | Path | None = None, *,
              db: DbLike | None = None, variant: str | None = None,
              tables: Sequence[str | Path] = (), kind: str = "name",
@@ -147,20 +255,26 @@ def classify(paths: Iterable[str | Path] | str | Path | None = None, *,
     to games whose tags do not name one (files) or selects the games (``db``); ``tables``
     are users' CSV tables (of ``kind``) used beside the shipped ones (and, with ``db``, the
     tables loaded into it). From a database, each game once (the copies of a game left out,
-    :mod:`pdnkit.store.copies`) unless ``all_copies``.
+    :mod:`pdnkit.store.copies`) unless ``all_copies``. :func:`classify_stream` gives the
+    same rows a part at a time.
 
     Example:
         >>> import tempfile, os
         >>> p = os.path.join(tempfile.mkdtemp(), "g.pdn")
         >>> with open(p, "w", encoding="utf-8") as f:
         ...     _ = f.write('[GameType "21"] 1. 11-15 23-19 8-11 22-17 4-8 *')
-        >>> classify(p).loc[0, ["opening_code", "opening_name"]].tolist()
-        ['ACF 126', 'Old Fourteenth']
+        >>> df = classify(p)
+        >>> df.loc[0, ["opening_code", "opening_name"]].tolist(), str(df.loc[0, "opening_ply"])
+        (['ACF 126', 'Old Fourteenth'], '5')
     """
-    import pandas as pd
+    with classify_stream(paths, db=db, variant=variant, tables=tables, kind=kind,
+                         edition=edition, encoding=encoding, all_copies=all_copies) as s:
+        return s.frame()
 
-    if (paths is None) == (db is None):
-        raise ArgumentError("give PDN files or a database, not both and not neither")
+
+def _books(tables: Sequence[str | Path], kind: str) -> _BookOf:
+    """The book of a variant: the shipped tables (or, given a connection, the database's
+    book) with the users' ``tables`` of ``kind`` beside them, each user table read once."""
     extra: dict[str, list[OpeningBook]] = {}
 
     def book_of(v: str, con: duckdb.DuckDBPyConnection | None = None) -> OpeningBook:
@@ -174,16 +288,11 @@ def classify(paths: Iterable[str | Path] | str | Path | None = None, *,
             base = opening_book(con, v)
         return base.combined(*extra[v]) if extra[v] else base
 
-    if db is not None:
-        rows = _db_rows(db, variant, book_of, all_copies)
-    else:
-        rows = _file_rows(paths if paths is not None else [], variant, book_of, edition,
-                          encoding)
-    return pd.DataFrame(rows, columns=CLASSIFY_COLUMNS)
+    return book_of
 
 
 def _row(c: Classification, book: OpeningBook | None,
-         tags: Iterable[tuple[str, str]], **game: object) -> dict[str, object]:
+         tags: Iterable[tuple[str, str]], **game: object) -> _Row:
     checks = check_opening_tag(list(tags), c, book) if book is not None else []
     first = checks[0] if checks else None
     return {**game, "opening_code": c.code, "opening_name": c.name, "opening_ply": c.ply,
@@ -191,47 +300,64 @@ def _row(c: Classification, book: OpeningBook | None,
             "tag": first.value if first else None, "tag_verdict": first.verdict if first else None}
 
 
-def _file_rows(paths: Iterable[str | Path] | str | Path, variant: str | None,
-               book_of: _BookOf, edition: str | None,
-               encoding: str | None) -> list[dict[str, object]]:
-    """The rows of :func:`classify` for PDN files."""
+def _file_parts(paths: Iterable[str | Path] | str | Path, variant: str | None,
+                book_of: _BookOf, edition: str | None,
+                encoding: str | None) -> _Parts:
+    """The rows of :func:`classify` for PDN files, :data:`_FILE_ROWS` at a time."""
     from pdnkit.validation import validate
 
-    out = []
+    part: list[_Row] = []
     for rep in validate(paths, variant=variant, edition=edition, encoding=encoding):
         book = book_of(rep.variant) if rep.variant else None
         c = classify_record(rep, book)
         tags = rep.record.tags if rep.record is not None else []
-        out.append(_row(c, book, tags, file=rep.file, game=rep.index + 1, line=rep.line,
-                        variant=rep.variant, white=rep.white, black=rep.black,
-                        result=rep.result))
-    return out
+        part.append(_row(c, book, tags, file=rep.file, game=rep.index + 1, line=rep.line,
+                         variant=rep.variant, white=rep.white, black=rep.black,
+                         result=rep.result))
+        if len(part) == _FILE_ROWS:
+            yield part
+            part = []
+    yield part
 
 
-def _db_rows(db: DbLike, variant: str | None, book_of: _BookOf,
-             all_copies: bool = False) -> list[dict[str, object]]:
-    """The rows of :func:`classify` for a database's stored games."""
+def _db_parts(con: duckdb.DuckDBPyConnection, variant: str | None, book_of: _BookOf,
+              all_copies: bool = False) -> _Parts:
+    """The rows of :func:`classify` for a database's stored games, a range of
+    :data:`~pdnkit.store.openingdb.CHUNK_GAMES` games at a time."""
+    from pdnkit.store.openingdb import game_ranges
+
+    where = "g.variant IS NOT NULL" + ("" if variant is None else " AND g.variant = ?") + (
+        "" if all_copies else " AND g.duplicate_of IS NULL")
+    params: list[object] = [] if variant is None else [get_rules(variant).name]
+    books: dict[str, OpeningBook | None] = {}
+    for lo, hi in game_ranges(con, where, params):
+        yield _range_part(con, where, params, (lo, hi), books, book_of)
+
+
+def _range_part(con: duckdb.DuckDBPyConnection, where: str, params: list[object],
+                between: tuple[int, int], books: dict[str, OpeningBook | None],
+                book_of: _BookOf) -> list[_Row]:
+    """The rows of the games from ``between[0]`` to ``between[1]`` (``books``: each
+    variant's book, made once; ``None`` for a variant this pdnkit does not know)."""
     from pdnkit.openings.book import Classification
     from pdnkit.store.openingdb import stored_classifications
-    from pdnkit.store.session import reading
 
-    with reading(db) as con:
-        where = ("" if variant is None else "AND g.variant = ?") + (
-            "" if all_copies else " AND g.duplicate_of IS NULL")
-        params = [] if variant is None else [get_rules(variant).name]
-        games = con.execute(f"""
-            SELECT g.game_id, f.path, g.game_index + 1, g.line, g.variant, g.white, g.black,
-                   g.result, g.tags
-            FROM games g LEFT JOIN files f USING (file_id)
-            WHERE g.variant IS NOT NULL {where} ORDER BY g.game_id""", params).fetchall()
-        found: dict[int, Classification] = {}
-        books: dict[str, OpeningBook] = {}
-        for v in sorted({str(r[4]) for r in games}):
+    games = con.execute(f"""
+        SELECT g.game_id, f.path, g.game_index + 1, g.line, g.variant, g.white, g.black,
+               g.result, CASE WHEN {_MAY_NAME_OPENING} THEN g.tags END
+        FROM games g LEFT JOIN files f USING (file_id)
+        WHERE {where} AND g.game_id BETWEEN ? AND ? ORDER BY g.game_id""",
+                        [*params, *between]).fetchall()
+    found: dict[int, Classification] = {}
+    for v in sorted({str(r[4]) for r in games}):
+        if v not in books:
             try:
                 books[v] = book_of(v, con)
             except ValueError:  # a variant this pdnkit does not know
-                continue
-            found.update(stored_classifications(con, v, books[v]))
+                books[v] = None
+        book = books[v]
+        if book is not None:
+            found.update(stored_classifications(con, v, book, between=between))
     out = []
     for gid, path, number, line, v, white, black, result, tags in games:
         c = found.get(int(gid), Classification.empty())
