@@ -242,7 +242,7 @@ def classify_games(con: duckdb.DuckDBPyConnection, variant: str,
     ``game_id`` column; ``None``: all) from their positions with ``book`` (default: the
     database's :func:`opening_book`) and write their opening columns and (unless not
     ``findings``) ``opening-tag-mismatch`` findings; returns the number of games written.
-    Runs in the caller's transaction, if any.
+    Runs in the caller's transaction, if any, :data:`CHUNK_GAMES` games at a time.
 
     Example:
         >>> from pdnkit.store import connect
@@ -252,6 +252,18 @@ def classify_games(con: duckdb.DuckDBPyConnection, variant: str,
     name = get_rules(variant).name
     book = opening_book(con, name) if book is None else book
     only = "" if games is None else f"AND g.game_id IN ({games})"
+    done = 0
+    for lo, hi in game_ranges(con, f"g.variant = ? {only}", [name]):  # memory: a range's
+        done += _classify_range(con, name, book, games, (lo, hi), findings)
+    return done
+
+
+def _classify_range(con: duckdb.DuckDBPyConnection, name: str, book: OpeningBook,
+                    games: str | None, between: tuple[int, int], findings: bool) -> int:
+    """:func:`classify_games` of the selected games from ``between[0]`` to
+    ``between[1]``."""
+    only = ("" if games is None else f"AND g.game_id IN ({games}) ") + (
+        f"AND g.game_id BETWEEN {int(between[0])} AND {int(between[1])}")
     meta = {int(r[0]): r[1:] for r in con.execute(
         f"SELECT g.game_id, g.file_id, g.game_index, g.line, "
         f"CASE WHEN {_HAS_TAG} THEN g.tags END FROM games g WHERE g.variant = ? {only}",
@@ -265,7 +277,7 @@ def classify_games(con: duckdb.DuckDBPyConnection, variant: str,
         return len(meta)
     out: dict[int, tuple[str | None, str | None, int | None, str | None, bool | None]] = {}
     notes: list[tuple[int, Classification]] = []
-    for gid, c in stored_classifications(con, name, book, games):
+    for gid, c in stored_classifications(con, name, book, games, between=between):
         out[gid] = (c.code, c.name, c.ply, coded_family(c), c.mirrored)
         if gid in meta and meta[gid][3]:
             notes.append((gid, c))

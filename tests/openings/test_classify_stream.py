@@ -2,7 +2,9 @@
 classify_stream`, what ``pdnkit openings classify`` writes to a file or a pipe): the rows do
 not depend on where the parts are cut, nor on which games' tags the SQL hands to Python (only
 those that may hold an opening tag), and the command's output in every format is what the
-whole table's writer (:func:`pdnkit.lean.tables.emit`) writes of :func:`classify`."""
+whole table's writer (:func:`pdnkit.lean.tables.emit`) writes of :func:`classify`; and a
+database filled again (:func:`pdnkit.store.openingdb.fill_database`) a range of games at a time
+holds what one pass over every game writes."""
 
 from __future__ import annotations
 
@@ -153,3 +155,33 @@ def test_the_screen_counts_the_games(db: Path) -> None:
     res = runner.invoke(app, ["openings", "classify", "--db", str(db), "--variant", "russian"])
     assert res.exit_code == 0, res.output
     assert f"openings ({len(classify(db=db, variant='russian'))} games)" in res.output
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 50])
+def test_the_database_is_filled_the_same_a_range_at_a_time(
+        db: Path, tmp_path: Path, chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    from pdnkit.store import connect
+
+    def filled(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+        shutil.copy(db, path)
+        con = connect(path)
+        try:
+            con.execute("UPDATE games SET opening_code = NULL, opening_name = NULL, "
+                        "opening_ply = NULL, opening_family = NULL, opening_mirrored = NULL")
+            con.execute("DELETE FROM findings WHERE code = 'opening-tag-mismatch'")
+            openingdb.fill_database(con)
+            games = con.execute("SELECT game_id, opening_code, opening_name, opening_ply, "
+                                "opening_family, opening_mirrored, novelty_ply FROM games "
+                                "ORDER BY game_id").fetchall()
+            found = con.execute("SELECT game_id, message, line FROM findings WHERE code = "
+                                "'opening-tag-mismatch' ORDER BY ALL").fetchall()
+            return games, found
+        finally:
+            con.close()
+
+    whole = filled(tmp_path / "whole.duckdb")
+    assert whole[1] and any(r[1] for r in whole[0])  # findings and openings to compare
+    monkeypatch.setattr(openingdb, "CHUNK_GAMES", chunk)
+    assert filled(tmp_path / "parts.duckdb") == whole
