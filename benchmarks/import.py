@@ -51,6 +51,17 @@ each column a list, and the positions as one blob a game (four 64-bit words a pl
 today's moves:
 
     python benchmarks/import.py --layouts --games 2000
+
+``--floor`` asks how low DuckDB's own cost of the import's rows can go, beside ``validate``'s
+light replay of the same games (CPU, this process): the plain storage of every Arrow table
+of the import (as ``--parts``' last line) with DuckDB's compression chosen as usual, with the
+costliest methods disabled, and with compression off altogether (``force_compression``); then
+the moves and positions one column at a time (a table of ``game_id``, ``ply`` and that column:
+what each column adds). The import's whole budget at 0.6x of validate's speed is validate's
+time divided by 0.6; the line says whether storing alone fits in it:
+
+    python benchmarks/import.py --floor --games 20000
+
 ``--compare-with TREE`` runs ``pdnkit import`` of this tree and of another checkout (an
 earlier commit, say: ``git archive COMMIT | tar -x -C TREE`` and this tree's compiled core
 copied into ``TREE/pdnkit/core``) on the same file, whole processes alternating, ``--rounds``
@@ -63,6 +74,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import subprocess
@@ -443,7 +455,74 @@ def layouts(pdn: Path, tmpdir: Path, games: int) -> None:
     gc.enable()
 
 
-def plain_floor(arrow: list[dict[str, Any]], db: Path) -> None:
+def floor(pdn: Path, tmpdir: Path, games: int) -> None:
+    """DuckDB's cost of storing the import's rows, under three compression settings and one
+    column at a time, beside the light validation (see the module's text)."""
+    import gc
+
+    sys.path.insert(0, str(ROOT))
+    from pdnkit.rows.batch import BATCH_GAMES, ReportBatch
+    from pdnkit.validation import validate
+
+    reports = list(validate(str(pdn), compact=True))
+    arrow = []
+    for i in range(0, len(reports), BATCH_GAMES):
+        batch = ReportBatch()
+        for rep in reports[i:i + BATCH_GAMES]:
+            batch.add(rep)
+        arrow.append(batch.to_arrow())
+    del reports
+    gc.collect()
+    gc.disable()
+    base = min(_cpu(lambda: sum(1 for _ in validate(str(pdn), light=True))) for _ in range(2))
+    budget = base / 0.6
+    print(f"\n{games} games, CPU: validate (light) {base:.2f} s ({base / games * 1e6:.1f} us a "
+          f"game); an import at 0.6x of its speed has {budget:.2f} s in all")
+    settings = {"compression as usual": (),
+                "no fsst, zstd, alp, chimp, patas": (
+                    "SET disabled_compression_methods = 'fsst,zstd,alp,alprd,chimp,patas'",),
+                "compression off": ("SET force_compression = 'uncompressed'",)}
+    db = tmpdir / "floor.duckdb"
+    for label, extra in settings.items():
+        sec = float("inf")
+        for _ in range(2):
+            db.unlink(missing_ok=True)
+            sec = min(sec, _cpu(functools.partial(plain_floor, arrow, db, extra)))
+        size = db.stat().st_size
+        print(f"  plain storage, {label:<34}{sec:6.2f} s {sec / games * 1e6:7.1f} us a game "
+              f"{size / games / 1024:6.2f} KB a game  {sec / budget:5.2f} of the budget")
+    for table in ("run_moves", "run_squares"):
+        names = arrow[0][table].schema.names
+        keys = ["game_id", "ply"]
+        alone = _column_cost(arrow, table, keys, tmpdir)
+        print(f"  {table}: game_id and ply {alone / games * 1e6:5.1f} us a game; each column "
+              "adds (us a game):")
+        for name in names:
+            if name not in keys:
+                more = _column_cost(arrow, table, [*keys, name], tmpdir) - alone
+                print(f"    {name:<16}{more / games * 1e6:6.1f}")
+    gc.enable()
+
+
+def _cpu(fn: Any) -> float:
+    t = time.process_time()
+    fn()
+    return time.process_time() - t
+
+
+def _column_cost(arrow: list[dict[str, Any]], table: str, cols: list[str],
+                 tmpdir: Path) -> float:
+    """CPU seconds of storing ``cols`` of every batch's ``table`` plainly (best of 2)."""
+    db = tmpdir / "column.duckdb"
+    tables = [{table: t[table].select(cols)} for t in arrow]
+    best = float("inf")
+    for _ in range(2):
+        db.unlink(missing_ok=True)
+        best = min(best, _cpu(lambda: plain_floor(tables, db)))
+    return best
+
+
+def plain_floor(arrow: list[dict[str, Any]], db: Path, settings: tuple[str, ...] = ()) -> None:
     """The same Arrow tables appended as they are to tables of their own columns (no
     constraint, no computed column, no view), one transaction, with the import's settings:
     what DuckDB itself takes to store these rows, whoever builds them."""
@@ -454,6 +533,8 @@ def plain_floor(arrow: list[dict[str, Any]], db: Path) -> None:
     con = duckdb.connect(str(db))
     for name, value in IMPORT_SETTINGS.items():
         con.execute(f"SET {name} = '{value}'")
+    for statement in settings:
+        con.execute(statement)
     con.execute("BEGIN TRANSACTION")
     made: set[str] = set()
     for tables in arrow:
@@ -489,6 +570,8 @@ def main() -> None:
                     help="pdnkit import of this tree against another checkout's, alternating")
     ap.add_argument("--parts", action="store_true",
                     help="the import's stages one after the other in this process")
+    ap.add_argument("--floor", action="store_true",
+                    help="DuckDB's own cost of the rows: compression settings, each column")
     ap.add_argument("--layouts", action="store_true",
                     help="DuckDB's cost of the moves and positions stored three ways")
     args = ap.parse_args()
@@ -510,6 +593,9 @@ def main() -> None:
             return
         if args.layouts:
             layouts(pdn, tmpdir, n)
+            return
+        if args.floor:
+            floor(pdn, tmpdir, n)
             return
         rows = []
         runs = [("validate", 1), ("import", 1), ("import", args.jobs)]
