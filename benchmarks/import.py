@@ -369,6 +369,23 @@ def parts(pdn: Path, tmpdir: Path, games: int) -> None:
           f"and stores these rows on one core passes {base / (base + floor):.2f}x")
 
 
+def import_tables(pdn: Path) -> list[dict[str, Any]]:
+    """The Arrow tables an import stores for ``pdn``, a batch of ``BATCH_GAMES`` games
+    each."""
+    sys.path.insert(0, str(ROOT))
+    from pdnkit.rows.batch import BATCH_GAMES, ReportBatch
+    from pdnkit.validation import validate
+
+    reports = list(validate(str(pdn), compact=True))
+    arrow = []
+    for i in range(0, len(reports), BATCH_GAMES):
+        batch = ReportBatch()
+        for rep in reports[i:i + BATCH_GAMES]:
+            batch.add(rep)
+        arrow.append(batch.to_arrow())
+    return arrow
+
+
 def layouts(pdn: Path, tmpdir: Path, games: int) -> None:
     """DuckDB's cost of storing the moves and positions of ``pdn`` one row a ply, one row a
     game with list columns, and with the positions as one blob a game."""
@@ -379,18 +396,9 @@ def layouts(pdn: Path, tmpdir: Path, games: int) -> None:
     import pyarrow as pa
 
     sys.path.insert(0, str(ROOT))
-    from pdnkit.rows.batch import BATCH_GAMES, ReportBatch
     from pdnkit.store.ingest import IMPORT_SETTINGS
-    from pdnkit.validation import validate
 
-    reports = list(validate(str(pdn), compact=True))
-    arrow = []
-    for i in range(0, len(reports), BATCH_GAMES):
-        batch = ReportBatch()
-        for rep in reports[i:i + BATCH_GAMES]:
-            batch.add(rep)
-        arrow.append(batch.to_arrow())
-    del reports
+    arrow = import_tables(pdn)
 
     def cuts(t: Any) -> tuple[Any, Any]:
         gid = t.column("game_id").to_numpy()
@@ -461,17 +469,9 @@ def floor(pdn: Path, tmpdir: Path, games: int) -> None:
     import gc
 
     sys.path.insert(0, str(ROOT))
-    from pdnkit.rows.batch import BATCH_GAMES, ReportBatch
     from pdnkit.validation import validate
 
-    reports = list(validate(str(pdn), compact=True))
-    arrow = []
-    for i in range(0, len(reports), BATCH_GAMES):
-        batch = ReportBatch()
-        for rep in reports[i:i + BATCH_GAMES]:
-            batch.add(rep)
-        arrow.append(batch.to_arrow())
-    del reports
+    arrow = import_tables(pdn)
     gc.collect()
     gc.disable()
     base = min(_cpu(lambda: sum(1 for _ in validate(str(pdn), light=True))) for _ in range(2))
