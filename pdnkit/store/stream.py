@@ -40,15 +40,21 @@ class Stream:
     column names (:attr:`columns`) and DuckDB types (:attr:`types`, e.g. ``'HUGEINT'``),
     and :meth:`close`, which ends the statement and calls ``on_close`` (what closes the
     connection the stream was opened on). Iterate once. ``relation`` is a DuckDB relation
-    (``con.sql(...)``); ``rows`` the rows of a batch.
+    (``con.sql(...)``); ``rows`` the rows of a batch; ``then`` (optional) gives relations
+    of the same columns whose rows follow, each asked for when the one before is read to
+    its end (a result read in parts, each part's statements run then).
     """
 
     def __init__(self, relation: Any, *, rows: int = BATCH_ROWS,
-                 on_close: Callable[[], object] | None = None) -> None:
+                 on_close: Callable[[], object] | None = None,
+                 then: Iterator[Any] | None = None) -> None:
         self.columns: list[str] = [str(c) for c in relation.columns]
         self.types: list[str] = [str(t) for t in relation.types]
         self.rows = rows
         self._relation = relation
+        #: relations of the same columns whose rows follow, each made when the one before
+        #: was read to its end (a generator may run statements then: the connection is free)
+        self._then = then
         self._reader: Any = None
         #: the Arrow schema of the batches, once the first is asked for
         self.schema: Any = None
@@ -70,10 +76,24 @@ class Stream:
             try:
                 batch = self._reader.read_next_batch()
             except StopIteration:
-                return
+                if not self._next_relation():
+                    return
+                continue
             except (OSError, ValueError) as exc:  # Arrow's wrapping of the statement's error
                 raise _statement_error(exc) from None
             yield batch
+
+    def _next_relation(self) -> bool:
+        """Read the next relation of ``then`` from here on; false when there is none."""
+        if self._then is None:
+            return False
+        self._reader.close()  # (the connection is free for the next part's statements)
+        following = next(self._then, None)
+        if following is None:
+            return False
+        self._relation = following
+        self._reader = following.to_arrow_reader(self.rows)
+        return True
 
     def plain(self) -> PlainTable:
         """Every row at once as a :class:`pdnkit._cells.PlainTable` (the cells
@@ -91,7 +111,11 @@ class Stream:
         if self._closed or self._reader is not None or self._taken:
             raise ArgumentError("a stream is read once")
         self._taken = True
-        return duck_table(self._relation)
+        table = duck_table(self._relation)
+        for following in self._then if self._then is not None else ():
+            for column, more in zip(table.values, duck_table(following).values, strict=True):
+                column.extend(more)
+        return table
 
     def close(self) -> None:
         """End the statement (the rest of the result is not computed) and close what the
@@ -102,8 +126,11 @@ class Stream:
         try:
             if self._reader is not None:
                 self._reader.close()
+            close_then = getattr(self._then, "close", None)
+            if close_then is not None:  # (a generator's own clean-up)
+                close_then()
         finally:
-            self._reader = self._relation = None
+            self._reader = self._relation = self._then = None
             if self._on_close is not None:
                 self._on_close()
 
