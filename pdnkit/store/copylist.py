@@ -1,6 +1,9 @@
 """The groups of copies of a database as a table (``pdnkit duplicates``): each group with the
 record that stands for it and each copy's kind; apart from them, the records with the same
-moves that are other games, and the probable copies a user has yet to rule on.
+moves that are other games, and the probable copies a user has yet to rule on. Whole
+(:func:`duplicate_groups`, its records gathered in Python: a DataFrame) or as a stream
+(:func:`duplicate_stream`: the same rows, its records numbered in SQL, then listed a chunk of
+whole groups at a time, so memory stays flat whatever the number of groups).
 
 Example:
     >>> from pdnkit.store import connect
@@ -162,6 +165,14 @@ class DuplicateStream:
     relation and :attr:`total` their sum, known before the first row. Iterate once; use it
     in a ``with`` block: its end drops the temporary table the stream lists from and calls
     ``on_close``.
+
+    Example:
+        >>> import duckdb
+        >>> con = duckdb.connect()
+        >>> with DuplicateStream(con, ["SELECT 1 AS n", "SELECT 2 AS n"], rows=10,
+        ...                      counts={"numbers": 2}) as s:
+        ...     s.columns, s.total, [b.column(0).to_pylist() for b in s]
+        (['n'], 2, [[1], [2]])
     """
 
     def __init__(self, con: duckdb.DuckDBPyConnection, statements: list[str], *,
@@ -207,7 +218,16 @@ class DuplicateStream:
 
     def head(self, n: int) -> list[dict[str, object]]:
         """The first ``n`` rows (of an unread stream) as plain values
-        (:func:`pdnkit._cells.arrow_values`); the stream is then read."""
+        (:func:`pdnkit._cells.arrow_values`); the stream is then read (the rest is never
+        listed).
+
+        Example:
+            >>> import duckdb
+            >>> with DuplicateStream(duckdb.connect(), ["SELECT [1, 2] AS a",
+            ...                      "SELECT [3] AS a"], rows=1, counts={"rows": 2}) as s:
+            ...     s.head(1)
+            [{'a': [1, 2]}]
+        """
         from pdnkit._cells import arrow_values
 
         out: list[dict[str, object]] = []
