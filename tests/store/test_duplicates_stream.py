@@ -240,3 +240,28 @@ def test_an_empty_database_says_no_copies(tmp_path: Path) -> None:
         assert res.exit_code == 0, res.output
         emit(duplicates(db), output(fmt, want, [db]))
         assert got.read_bytes() == want.read_bytes(), fmt
+
+
+@pytest.mark.slow
+def test_real_files_list_the_same_rows_and_bytes(tmp_path: Path) -> None:
+    """The shared real files of every variant (real copies, real names and texts): the
+    stream's rows, a few records a chunk, and the command's bytes in every text format."""
+    from tests.shared import shared_path
+
+    db = tmp_path / "real.duckdb"
+    import_files([shared_path("real")], db=db)
+    want = duplicates(db)
+    assert (want["relation"] == "copies").sum() > 10
+    con = connect(db, read_only=True)
+    with duplicate_stream(con, rows=7, chunk=3) as s:
+        got = [tuple(r.values()) for b in s for r in b.to_pylist()]
+    con.close()
+    assert got == [tuple(_plain(v) for v in row) for row in want.itertuples(index=False)]
+    for fmt in ("csv", "csv-raw", "json", "jsonl", "text"):
+        out, ref = tmp_path / f"got.{fmt}", tmp_path / f"want.{fmt}"
+        res = runner.invoke(app, ["duplicates", "--db", str(db), "-f", fmt, "-o", str(out)])
+        assert res.exit_code == 0, res.output
+        emit(want, output(fmt, ref, [db]))
+        assert out.read_bytes() == ref.read_bytes(), fmt
+    res = runner.invoke(app, ["duplicates", "--db", str(db), "--limit", "20"])
+    assert res.exit_code == 0 and res.output == _whole_screen(db, 20)
