@@ -136,6 +136,13 @@ def test_the_files_stream_gives_the_identical_files(db: Path, tmp_path: Path) ->
         got = [tuple(r.values()) for b in s for r in b.to_pylist()]
         assert s.total == len(want) == 1
     assert got == [tuple(_plain(v) for v in row) for row in want.itertuples(index=False)]
+    for fmt in ("csv", "json", "text"):
+        out, ref = tmp_path / f"got.{fmt}", tmp_path / f"want.{fmt}"
+        res = runner.invoke(app, ["duplicates", "--db", str(copy), "--files", "-f", fmt,
+                                  "-o", str(out)])
+        assert res.exit_code == 0, res.output
+        emit(want, output(fmt, ref, [copy]))
+        assert out.read_bytes() == ref.read_bytes(), fmt
 
 
 @pytest.mark.parametrize("fmt", ["csv", "csv-raw", "json", "jsonl", "text"])
