@@ -315,7 +315,11 @@ def duplicates_command(
     In CSV, list fields (locations, kinds ...) are JSON lists. With [cyan]--files[/cyan]:
     files whose bytes were imported under more than one path, with every path.
     """
-    from pdnkit.store import duplicates
+    from rich.console import Console
+
+    from pdnkit.lean.streamed import emit_stream
+    from pdnkit.lean.tables import Rows, print_notes, show_table
+    from pdnkit.store import duplicates, duplicates_stream
 
     sink = output(fmt, out, [db], wide=wide)
     if rulings:
@@ -324,30 +328,38 @@ def duplicates_command(
         with usage_errors():
             emit(ruled(db), sink, limit=limit, empty="no rulings")
         return
-    with usage_errors():
-        df = duplicates(db=db, files=files)
-    if not (sink.format == "text" and sink.to_screen):
-        emit(df, sink)
-        return
-    if files:  # on the screen: one path a line
+    screen = sink.format == "text" and sink.to_screen
+    if files and screen:  # on the screen: one path a line
+        with usage_errors():
+            df = duplicates(db=db, files=True)
         shown = df.drop(columns=["sha256"]).copy()
         shown["paths"] = ["\n".join(p) for p in shown["paths"]]
         emit(shown, sink, limit=limit, empty="no identical files",
              title=f"{len(df)} file(s) imported under several paths" if len(df) else None)
         return
-    shown = df.drop(columns=["moves_hash", "game_ids", "canonical", "tags_differ"]).copy()
-    shown["locations"] = ["\n".join(f"{Path(loc).name} ({kind})" for loc, kind in
-                                    zip(locs, kinds, strict=True))
-                          for locs, kinds in zip(shown["locations"], shown["kinds"], strict=True)]
-    shown = shown.drop(columns=["kinds"])
-    shown["differing_tags"] = [", ".join(t) for t in shown["differing_tags"]]
-    shown["players"] = ["; ".join(p) for p in shown["players"]]
-    counts = df["relation"].value_counts().to_dict() if len(df) else {}
-    title = (f"{counts.get('copies', 0)} group(s) of copies, "
-             f"{counts.get('same-moves', 0)} line(s) of other games with the same moves, "
-             f"{counts.get('probable', 0)} pair(s) of probable copies to rule on"
-             ) if len(df) else None
-    emit(shown, sink, limit=limit, empty="no copies", title=title)
+    with usage_errors():
+        stream = duplicates_stream(db=db, files=files)
+    with stream:  # a few groups at a time, written as read: memory flat, a closed pipe stops it
+        if not screen:
+            emit_stream(stream, sink)
+            return
+        # the screen: the first rows reshaped (the counts of the title known beforehand)
+        head = stream.head(stream.total if limit < 0 else limit)
+    rows = [(r["group"], r["relation"], r["variant"], r["plies"], r["games"],
+             "\n".join(f"{Path(loc).name} ({kind})"
+                       for loc, kind in zip(r["locations"], r["kinds"], strict=True)),
+             "; ".join(r["players"]), ", ".join(r["differing_tags"])) for r in head]
+    counts = stream.counts
+    title = (f"{counts['copies']} group(s) of copies, "
+             f"{counts['same-moves']} line(s) of other games with the same moves, "
+             f"{counts['probable']} pair(s) of probable copies to rule on"
+             ) if stream.total else None
+    console = Console(highlight=False)
+    hidden = show_table(Rows(["group", "relation", "variant", "plies", "games", "locations",
+                              "players", "differing_tags"], rows),
+                        title=title, limit=limit, wide=sink.wide, console=console)
+    print_notes(console, rows=stream.total, shown=min(limit, stream.total), hidden=hidden,
+                empty="no copies")
 
 
 @app.command(

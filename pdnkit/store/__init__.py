@@ -33,6 +33,8 @@ _API: dict[str, str] = {
     "Stream": "pdnkit.store.stream",
     "export": "pdnkit.store.ops",
     "duplicates": "pdnkit.store.ops",
+    "duplicates_stream": "pdnkit.store.ops",
+    "DuplicateStream": "pdnkit.store.copylist",
     "rule_copies": "pdnkit.store.copyrulings",
     "rulings": "pdnkit.store.copyrulings",
     "merge": "pdnkit.store.merging",

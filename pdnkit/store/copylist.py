@@ -1,6 +1,9 @@
 """The groups of copies of a database as a table (``pdnkit duplicates``): each group with the
 record that stands for it and each copy's kind; apart from them, the records with the same
-moves that are other games, and the probable copies a user has yet to rule on.
+moves that are other games, and the probable copies a user has yet to rule on. Whole
+(:func:`duplicate_groups`, its records gathered in Python: a DataFrame) or as a stream
+(:func:`duplicate_stream`: the same rows, its records numbered in SQL, then listed a chunk of
+whole groups at a time, so memory stays flat whatever the number of groups).
 
 Example:
     >>> from pdnkit.store import connect
@@ -12,7 +15,9 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
 
 from pdnkit.store.copies import CODE, temp_table
 
@@ -20,7 +25,8 @@ if TYPE_CHECKING:
     import duckdb
     import pandas as pd
 
-__all__ = ["COLUMNS", "RELATIONS", "duplicate_groups"]
+__all__ = ["CHUNK_MEMBERS", "COLUMNS", "RELATIONS", "DuplicateStream", "duplicate_groups",
+           "duplicate_stream"]
 
 #: the columns of :func:`duplicate_groups`
 COLUMNS = ["group", "relation", "variant", "plies", "games", "canonical", "locations", "kinds",
@@ -140,3 +146,217 @@ _SQL = """
            arg_min(m.moves_hash, m.place) AS moves_hash
     FROM m LEFT JOIN tagdiff d USING (grp)
     GROUP BY m.grp ORDER BY m.grp"""
+
+
+# --------------------------------------------------------------------------------------------
+# the same rows, a few groups at a time
+
+#: the records whose groups one statement of :class:`DuplicateStream` lists (groups are never
+#: split: a larger group is a statement of its own); each statement reads the games once,
+#: so fewer larger statements are quicker, smaller ones hold less
+CHUNK_MEMBERS = 50_000
+
+
+class DuplicateStream:
+    """The rows of :func:`duplicate_groups` (or of another listing) in Arrow record batches,
+    made a few groups at a time: one statement per chunk of groups, run when the previous
+    one is read (what :func:`pdnkit.lean.streamed.emit_stream` reads: :attr:`columns`, their
+    DuckDB :attr:`types`, :attr:`schema` once read). :attr:`counts` holds the rows of each
+    relation and :attr:`total` their sum, known before the first row. Iterate once; use it
+    in a ``with`` block: its end drops the temporary table the stream lists from and calls
+    ``on_close``.
+
+    Example:
+        >>> import duckdb
+        >>> con = duckdb.connect()
+        >>> with DuplicateStream(con, ["SELECT 1 AS n", "SELECT 2 AS n"], rows=10,
+        ...                      counts={"numbers": 2}) as s:
+        ...     s.columns, s.total, [b.column(0).to_pylist() for b in s]
+        (['n'], 2, [[1], [2]])
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, statements: list[str], *,
+                 rows: int, counts: dict[str, int], table: str | None = None,
+                 on_close: Callable[[], object] | None = None) -> None:
+        first = con.sql(statements[0])  # (not run: its columns and types)
+        self.columns: list[str] = [str(c) for c in first.columns]
+        self.types: list[str] = [str(t) for t in first.types]
+        #: the Arrow schema of the batches, once the first is asked for
+        self.schema: Any = None
+        self.counts = counts
+        self.total = sum(counts.values())
+        self._con: duckdb.DuckDBPyConnection | None = con
+        self._statements = statements
+        self._rows = rows
+        self._reader: Any = None
+        self._started = False
+        self._table = table
+        self._on_close = on_close
+
+    def __iter__(self) -> Iterator[Any]:
+        from pdnkit.errors import ArgumentError
+
+        if self._con is None:
+            raise ArgumentError("the stream is closed")
+        if self._started:
+            raise ArgumentError("a stream is read once")
+        self._started = True
+        from pdnkit.store.stream import Stream
+
+        for sql in self._statements:
+            if self._con is None:  # closed while read
+                return
+            self._reader = Stream(self._con.sql(sql), rows=self._rows)
+            for batch in self._reader:
+                if self.schema is None:
+                    self.schema = self._reader.schema
+                yield batch
+            if self.schema is None:
+                self.schema = self._reader.schema
+            self._reader.close()
+            self._reader = None
+
+    def head(self, n: int) -> list[dict[str, object]]:
+        """The first ``n`` rows (of an unread stream) as plain values
+        (:func:`pdnkit._cells.arrow_values`); the stream is then read (the rest is never
+        listed).
+
+        Example:
+            >>> import duckdb
+            >>> with DuplicateStream(duckdb.connect(), ["SELECT [1, 2] AS a",
+            ...                      "SELECT [3] AS a"], rows=1, counts={"rows": 2}) as s:
+            ...     s.head(1)
+            [{'a': [1, 2]}]
+        """
+        from pdnkit._cells import arrow_values
+
+        out: list[dict[str, object]] = []
+        for batch in self if n > 0 else ():
+            part = batch.slice(0, n - len(out))
+            columns = [arrow_values(part.column(i), self.types[i])
+                       for i in range(part.num_columns)]
+            out += [dict(zip(self.columns, row, strict=True))
+                    for row in zip(*columns, strict=True)]
+            if len(out) >= n:
+                break
+        return out
+
+    def close(self) -> None:
+        """End the statement being read, drop the stream's temporary table and call
+        ``on_close``; a second call does nothing."""
+        if self._con is None:
+            return
+        con, self._con = self._con, None
+        try:
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
+            if self._table is not None:
+                con.execute(f"DROP TABLE IF EXISTS temp.{self._table}")
+        finally:
+            if self._on_close is not None:
+                self._on_close()
+
+    def __enter__(self) -> DuplicateStream:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def duplicate_stream(con: duckdb.DuckDBPyConnection, *, rows: int,
+                     chunk: int = CHUNK_MEMBERS,
+                     on_close: Callable[[], object] | None = None) -> DuplicateStream:
+    """:func:`duplicate_groups` as a :class:`DuplicateStream`: the same rows in the same
+    order, in batches of at most ``rows`` rows, listed ``chunk`` records at a time (whole
+    groups) from a temporary table of every record's group, place and kind built in SQL.
+
+    Example:
+        >>> from pdnkit.store import connect
+        >>> with duplicate_stream(connect(":memory:"), rows=10) as s:
+        ...     s.columns[:3], s.counts, sum(b.num_rows for b in s)
+        (['group', 'relation', 'variant'], {'copies': 0, 'same-moves': 0, 'probable': 0}, 0)
+    """
+    name = f"_pdnkit_dups_{uuid.uuid4().hex[:10]}"
+    try:
+        counts = _members(con, name)
+        ranges = con.execute(f"""
+            SELECT min(grp), max(grp) FROM (
+                SELECT grp, sum(n) OVER (ORDER BY grp) AS upto
+                FROM (SELECT grp, count(*) AS n FROM temp.{name} GROUP BY grp))
+            GROUP BY (upto - 1) // {max(1, int(chunk))} ORDER BY 1""").fetchall() or [(0, -1)]
+        statements = [_SQL.format(m=f"(SELECT * FROM temp.{name} "
+                                    f"WHERE grp BETWEEN {int(lo)} AND {int(hi)})")
+                      for lo, hi in ranges]
+        stream = DuplicateStream(con, statements, rows=rows, counts=counts,
+                                 table=name, on_close=on_close)
+    except BaseException:
+        con.execute(f"DROP TABLE IF EXISTS temp.{name}")
+        raise
+    return stream
+
+
+def _members(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, int]:
+    """The temporary table ``name`` (``grp``, ``game_id``, ``place``, ``kind``,
+    ``relation``) that :func:`duplicate_groups` builds in Python, built in SQL: the groups
+    of copies numbered first, then the main lines other games share, then the pairs of
+    probable copies; the number of rows (groups) of each relation."""
+    import pyarrow as pa
+
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE {name} AS
+        SELECT dense_rank() OVER (ORDER BY rep) AS grp, game_id,
+               row_number() OVER (PARTITION BY rep ORDER BY is_copy, path, game_index) - 1
+                   AS place,
+               kind, 'copies' AS relation
+        FROM (SELECT coalesce(g.duplicate_of, g.game_id) AS rep, g.game_id,
+                     g.duplicate_of IS NOT NULL AS is_copy, f.path, g.game_index,
+                     coalesce(g.duplicate_kind, 'canonical') AS kind
+              FROM games g LEFT JOIN files f USING (file_id)
+              WHERE g.duplicate_of IS NOT NULL
+                 OR g.game_id IN (SELECT duplicate_of FROM games
+                                  WHERE duplicate_of IS NOT NULL))""")
+    copies = _groups(con, name)
+    _same_moves_members(con, name, copies)
+    same = _groups(con, name) - copies
+    pairs = _probable(con)
+    if pairs:
+        first = copies + same + 1
+        members = [(first + i, gid, place, kind)
+                   for i, pair in enumerate(pairs) for place, (gid, kind) in enumerate(pair)]
+        temp_table(con, f"{name}_probable", pa.table({
+            "grp": pa.array([m[0] for m in members], pa.int64()),
+            "game_id": pa.array([m[1] for m in members], pa.int64()),
+            "place": pa.array([m[2] for m in members], pa.int64()),
+            "kind": pa.array([m[3] for m in members], pa.string())}))
+        con.execute(f"INSERT INTO temp.{name} SELECT *, 'probable' "
+                    f"FROM temp.{name}_probable")
+        con.execute(f"DROP TABLE temp.{name}_probable")
+    return {"copies": copies, "same-moves": same, "probable": len(pairs)}
+
+
+def _same_moves_members(con: duckdb.DuckDBPyConnection, name: str, copies: int) -> None:
+    """Into the table ``name``: the records standing for the games of each main line that
+    several games have (:func:`_same_moves`), the lines numbered from ``copies + 1`` by
+    their first record. The lines first, on their own (``min < max``: a lighter test of
+    several games than a count of distinct ones), then their records."""
+    con.execute(f"""
+        CREATE OR REPLACE TEMP TABLE {name}_lines AS
+        SELECT moves_hash, {copies} + row_number() OVER (ORDER BY min(game_id)) AS grp
+        FROM games WHERE moves_hash IS NOT NULL GROUP BY moves_hash
+        HAVING min(coalesce(duplicate_of, game_id)) < max(coalesce(duplicate_of, game_id))""")
+    con.execute(f"""
+        INSERT INTO temp.{name}
+        WITH d AS (SELECT DISTINCT l.grp, coalesce(g.duplicate_of, g.game_id) AS rep
+                   FROM games g JOIN temp.{name}_lines l USING (moves_hash))
+        SELECT grp, rep, row_number() OVER (PARTITION BY grp ORDER BY rep) - 1,
+               'other-game', 'same-moves'
+        FROM d""")
+    con.execute(f"DROP TABLE temp.{name}_lines")
+
+
+def _groups(con: duckdb.DuckDBPyConnection, name: str) -> int:
+    """The groups in the table ``name`` so far (numbered from 1 without a gap)."""
+    return int(con.execute(f"SELECT coalesce(max(grp), 0) FROM temp.{name}")
+               .fetchall()[0][0])

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     import duckdb
     import pandas as pd
 
+    from pdnkit.store.copylist import DuplicateStream
     from pdnkit.store.stream import Stream
 
 #: games read from the database per round trip when exporting
@@ -335,6 +336,40 @@ def duplicates(db: DbLike = None, *, files: bool = False) -> pd.DataFrame:
         from pdnkit.store.copylist import duplicate_groups
 
         return duplicate_groups(con)
+
+
+def duplicates_stream(db: DbLike = None, *, files: bool = False,
+                      rows: int | None = None) -> DuplicateStream:
+    """:func:`duplicates` as a :class:`~pdnkit.store.copylist.DuplicateStream`: the same
+    rows in the same order, in Arrow record batches of at most ``rows`` rows
+    (:data:`~pdnkit.store.stream.BATCH_ROWS` by default), made a few groups at a time (memory
+    flat whatever the number of groups); ``counts`` gives the rows of each relation
+    (``copies``, ``same-moves``, ``probable``; ``files`` with ``files=True``) before the
+    first. Use it in a ``with`` block: its end closes the database when ``db`` was a path.
+    What ``pdnkit duplicates`` writes.
+
+    Example:
+        >>> import duckdb
+        >>> with duplicates_stream(db=duckdb.connect()) as s:
+        ...     s.columns[:4], s.total, sum(b.num_rows for b in s)
+        (['group', 'relation', 'variant', 'plies'], 0, 0)
+    """
+    from contextlib import ExitStack
+
+    from pdnkit.store.copylist import DuplicateStream, duplicate_stream
+    from pdnkit.store.stream import BATCH_ROWS
+
+    stack = ExitStack()
+    try:
+        con = stack.enter_context(opened(db, must_exist=True, read_only=True))
+        if files:
+            n = int(con.execute(f"SELECT count(*) FROM ({_IDENTICAL_FILES})").fetchall()[0][0])
+            return DuplicateStream(con, [_IDENTICAL_FILES], rows=rows or BATCH_ROWS,
+                                   counts={"files": n}, on_close=stack.close)
+        return duplicate_stream(con, rows=rows or BATCH_ROWS, on_close=stack.close)
+    except BaseException:
+        stack.close()
+        raise
 
 
 _IDENTICAL_FILES = """
