@@ -69,8 +69,14 @@ class RatingHistoryStream:
         #: what was rated and left out, once the batches are read ("" before)
         self.note = ""
         self._batches = batches
+        self._first: Any = None
         self._stack = stack
         self._taken = False
+
+    def read_ahead(self) -> None:
+        """Rate until the first batch is ready, before anything is written: the games are
+        sorted then, so an error DuckDB raises (out of memory) comes before the first row."""
+        self._first = next(self._batches, None)
 
     def __iter__(self) -> Iterator[Any]:
         from pdnkit.errors import ArgumentError
@@ -78,7 +84,13 @@ class RatingHistoryStream:
         if self._taken:
             raise ArgumentError("a stream is read once")
         self._taken = True
-        return self._batches
+        return self._all()
+
+    def _all(self) -> Iterator[Any]:
+        if self._first is not None:
+            first, self._first = self._first, None
+            yield first
+        yield from self._batches
 
     def close(self) -> None:
         """Stop the rating and close what the stream opened; a second call does nothing."""
@@ -119,8 +131,9 @@ def ratings_history_stream(
     """``ratings(...).history`` (:func:`pdnkit.stats.ratings`, the same arguments) as a
     stream: the same rows in the same order, in Arrow record batches of at most ``rows``
     rows, each made as its periods are rated (see the module's text); ``rows`` is also the
-    games fetched at a time. Use it in a ``with`` block: its end closes the database when
-    ``db`` was a path. :attr:`RatingHistoryStream.note` says what was rated once the rows
+    games fetched at a time. The games are sorted and the first batch made before it
+    returns (an error of DuckDB's comes before any row is written). Use it in a ``with``
+    block: its end closes the database when ``db`` was a path. :attr:`RatingHistoryStream.note` says what was rated once the rows
     are read. A bad option raises :class:`~pdnkit.errors.ArgumentError` at once.
 
     Example:
@@ -154,6 +167,11 @@ def ratings_history_stream(
     stream = RatingHistoryStream(iter(()), columns, schema, stack)
     stream._batches = _batches(stream, games, rater, _Choice(gf.player, min_games, played),
                                rows or BATCH_ROWS, progress)
+    try:
+        stream.read_ahead()
+    except BaseException:
+        stream.close()
+        raise
     return stream
 
 

@@ -268,3 +268,21 @@ def test_the_command_to_standard_output_and_on_the_screen(db: Path, tmp_path: Pa
     screen = runner.invoke(app, ["ratings", "--db", str(db), "--history", "--period", "year"])
     n = len(ratings(db, period="year").history)
     assert screen.exit_code == 0 and f"elo rating history ({n} rows)" in screen.stdout
+
+
+@pytest.mark.parametrize("pool", ["1MB", "8MB"])
+def test_a_buffer_pool_too_small_changes_nothing(db: Path, tmp_path: Path, pool: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command opens the database with a small buffer pool (the games are read once);
+    one too small for the sort (DuckDB spills, or runs out of memory and the command runs
+    again on the default pool before its first row) writes the same rows once."""
+    import pdnkit.store.session as session
+
+    monkeypatch.setattr(session, "READ_ONCE_MEMORY", pool)
+    whole = ratings(db, period="event")
+    want = tmp_path / "want.csv"
+    emit(whole.history, output("csv", want, [db]))
+    res = runner.invoke(app, ["ratings", "--db", str(db), "--history", "--period", "event",
+                              "-f", "csv"])
+    assert res.exit_code == 0, res.output
+    assert res.stdout == want.read_text(encoding="utf-8")
