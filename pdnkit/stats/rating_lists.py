@@ -28,6 +28,11 @@ Starting values: ``seed`` (a CSV file ``player,rating,rd,volatility``, an option
 (``WhiteElo``/``WhiteRating``...) of the player's earliest rated game that has one, then the
 defaults: rating 1500, RD 350, volatility 0.06 (Glickman's step 1 for an unrated player).
 
+The games are read as a stream, period by period in rating order
+(:class:`pdnkit.stats.ratings_games.RatedGames`): memory holds the players' state and one
+period's games, whatever the collection's size; the history can be had as it is computed
+(:func:`pdnkit.stats.ratings_stream.ratings_history_stream`).
+
 Example:
     >>> from pdnkit.store import connect
     >>> rl = ratings(connect(":memory:"))
