@@ -203,8 +203,8 @@ class _Choice:
 
 def _batches(stream: RatingHistoryStream, games: Any, rater: _Rater, choice: _Choice,
              rows: int, progress: bool) -> Iterator[Any]:
-    """Rate period after period; each time ``rows`` history rows are ready, a batch of
-    them. At the end the stream's total and note."""
+    """Rate period after period; the first period's rows as a batch, then a batch each
+    time ``rows`` history rows are ready. At the end the stream's total and note."""
     pending: list[tuple[object, ...]] = []
     with _bar(progress, games.rated, rater.system) as advance:
         for v, when, group in games.periods():
@@ -213,6 +213,9 @@ def _batches(stream: RatingHistoryStream, games: Any, rater: _Rater, choice: _Ch
             made, rater.history = rater.history, []
             kept = choice.keep([(str(r[0]), str(r[3])) for r in made])
             pending.extend(r for r, ok in zip(made, kept, strict=True) if ok)
+            if pending and not stream.total:  # the first rows at once
+                yield _batch(stream, pending[:rows])
+                del pending[:rows]
             while len(pending) >= rows:
                 yield _batch(stream, pending[:rows])
                 del pending[:rows]
