@@ -47,6 +47,9 @@ __all__ = ["RatingHistoryStream", "ratings_history_stream"]
 _TYPES = {"variant": "VARCHAR", "period": "VARCHAR", "period_start": "DATE",
           "player": "VARCHAR", "rating": "DOUBLE", "rd": "DOUBLE", "volatility": "DOUBLE",
           "games": "BIGINT", "points": "DOUBLE", "performance": "BIGINT"}
+#: the Arrow type of each DuckDB type there
+_ARROW = {"VARCHAR": lambda pa: pa.string(), "DATE": lambda pa: pa.date32(),
+          "DOUBLE": lambda pa: pa.float64(), "BIGINT": lambda pa: pa.int64()}
 #: the columns rounded, and to how many places (as :func:`pdnkit.stats.ratings` rounds them)
 _ROUND = {"rating": 2, "rd": 2, "volatility": 6}
 
@@ -133,8 +136,9 @@ def ratings_history_stream(
     rows, each made as its periods are rated (see the module's text); ``rows`` is also the
     games fetched at a time. The games are sorted and the first batch made before it
     returns (an error of DuckDB's comes before any row is written). Use it in a ``with``
-    block: its end closes the database when ``db`` was a path. :attr:`RatingHistoryStream.note` says what was rated once the rows
-    are read. A bad option raises :class:`~pdnkit.errors.ArgumentError` at once.
+    block: its end closes the database when ``db`` was a path.
+    :attr:`RatingHistoryStream.note` says what was rated once the rows are read. A bad
+    option raises :class:`~pdnkit.errors.ArgumentError` at once.
 
     Example:
         >>> from pdnkit.store import connect
@@ -173,10 +177,6 @@ def ratings_history_stream(
         stream.close()
         raise
     return stream
-
-
-_ARROW = {"VARCHAR": lambda pa: pa.string(), "DATE": lambda pa: pa.date32(),
-          "DOUBLE": lambda pa: pa.float64(), "BIGINT": lambda pa: pa.int64()}
 
 
 class _Choice:
