@@ -5,12 +5,24 @@ directly in SQL (random pairings, results and dates from a fixed seed, a tenth o
 partial, a twentieth of the results unknown), then ``pdnkit.stats.ratings`` rates it by Elo
 and by Glicko-2 with monthly and yearly periods. Prints the time and games/s of each.
 
+With ``--db PATH`` it measures the command instead, on that database (opened read-only), each
+run in a fresh process: ``pdnkit ratings --history -f csv`` (the history written as it is
+computed) and ``pdnkit ratings -f csv`` (the final list) to a file, their peak memory (the
+child's ``ru_maxrss``), CPU time and wall time, and the time until the first three lines of
+the history reach a pipe that then closes (``| head -3``). ``--pdnkit`` names the program
+(another checkout's, to put a change's before and after side by side).
+
     .venv/bin/python benchmarks/ratings.py [--games 200000] [--players 2000] [--years 20]
+    .venv/bin/python benchmarks/ratings.py --db /tmp/t1m-10.duckdb [--pdnkit PATH] [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -45,12 +57,66 @@ def make_db(path: Path, games: int, players: int, years: int, seed: int = 1) -> 
     con.close()
 
 
+def run_command(argv: list[str], out: Path) -> tuple[float, float, int]:
+    """``argv`` with its standard output to ``out``: wall s, CPU s (user + system), peak
+    resident memory (KB) of that process alone."""
+    t0 = time.perf_counter()
+    with open(out, "wb") as fh:
+        proc = subprocess.Popen(argv, stdout=fh, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode})")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def first_lines(argv: list[str], lines: int = 3) -> tuple[float, float]:
+    """Seconds until ``lines`` lines of ``argv``'s standard output are read, and until the
+    process ends once the pipe is then closed (as ``| head`` does)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert proc.stdout is not None
+    for _ in range(lines):
+        proc.stdout.readline()
+    took = time.perf_counter() - t0
+    proc.stdout.close()
+    proc.wait()
+    return took, time.perf_counter() - t0
+
+
+def measure_command(db: str, pdnkit: str, repeat: int) -> None:
+    """The command's figures on ``db`` (see the module's text), median of ``repeat`` runs."""
+    print("load average before: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print("| run | wall s | CPU s | peak MB |")
+    print("|---|---|---|---|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, extra in (("--history -f csv", ["--history"]), ("final list -f csv", [])):
+            runs = [run_command([pdnkit, "ratings", "--db", db, *extra, "-f", "csv"],
+                                Path(tmp) / "out.csv") for _ in range(repeat)]
+            wall, cpu, peak = (statistics.median(r[i] for r in runs) for i in range(3))
+            print(f"| {name} | {wall:.1f} | {cpu:.1f} | {peak / 1024:,.0f} |")
+    heads = [first_lines([pdnkit, "ratings", "--db", db, "--history", "-f", "csv"])
+             for _ in range(repeat)]
+    first, ended = (statistics.median(h[i] for h in heads) for i in range(2))
+    print(rf"| --history -f csv \| head -3: first lines | {first:.1f} | | |")
+    print(rf"| --history -f csv \| head -3: process ended | {ended:.1f} | | |")
+    print("load average after: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200_000)
     ap.add_argument("--players", type=int, default=2_000)
     ap.add_argument("--years", type=int, default=20)
+    ap.add_argument("--db", help="measure the command on this database instead")
+    ap.add_argument("--pdnkit", default=str(Path(sys.executable).with_name("pdnkit")),
+                    help="the program --db runs (default: this environment's)")
+    ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
+    if args.db:
+        measure_command(args.db, args.pdnkit, args.repeat)
+        return
 
     from pdnkit.stats import ratings
 

@@ -3,8 +3,10 @@ over :func:`pdnkit.stats.ratings`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -22,7 +24,10 @@ from pdnkit.cli.options import (
     Wide,
     read_filter,
 )
-from pdnkit.lean.tables import emit, output
+from pdnkit.lean.tables import Output, emit, output
+
+if TYPE_CHECKING:  # pragma: no cover
+    import duckdb
 
 
 class System(str, Enum):
@@ -99,15 +104,49 @@ def ratings_command(
     rank, rating (RD and volatility for Glicko-2), games, wins, draws, losses and the last
     period played.
     """
-    from pdnkit.stats import ratings
-
     sink = output(fmt, out, [db, seed], wide=wide)
-    with usage_errors():  # a bad seed file, a bad date, K or tau
-        result = ratings(db, system=system.value, period=period.value, variant=variant,
-                         event=event, player=player, date_from=date_from, date_to=date_to,
-                         min_games=min_games, seed=seed, from_tags=from_tags, k=k, tau=tau,
-                         filter=read_filter(all_copies=all_copies), progress=True)
+    options: dict[str, Any] = dict(system=system.value, period=period.value, variant=variant, event=event,
+                   player=player, date_from=date_from, date_to=date_to, min_games=min_games,
+                   seed=seed, from_tags=from_tags, k=k, tau=tau,
+                   filter=read_filter(all_copies=all_copies))
+    if history and sink.format != "parquet" and not (sink.format == "text" and sink.to_screen):
+        _stream_history(sink, db, options)
+        return
+    from pdnkit.stats import RatingList, ratings
+    from pdnkit.store.session import read_once
+
+    def rate(con: duckdb.DuckDBPyConnection) -> RatingList:
+        with usage_errors():  # a bad seed file, a bad date, K or tau
+            return ratings(con, progress=True, **options)
+
+    result = read_once(db, rate)  # a small buffer pool: the games are read once
     table = result.history if history else result.table
     emit(table, sink, title=(f"{system.value} rating history ({len(table)} rows)" if history
                              else f"{system.value} ratings ({len(table)} players)"))
     typer.echo(result.note, err=True)
+
+
+def _stream_history(sink: Output, db: Path | None, options: Mapping[str, Any]) -> None:
+    """``--history`` to a file or a pipe, written as the periods are rated (memory flat
+    whatever the games, the first rows at once, a closed pipe stops the rating), on the
+    database opened with a small buffer pool (:func:`pdnkit.store.session.read_once`: the
+    games are read once; the stream sorts them before its first row, so should the pool be
+    too small the whole runs again on the default pool before anything is written). A text
+    table on the screen (its title counts the rows) and Parquet (the whole table's column
+    types) are written whole."""
+    import sys
+
+    from pdnkit.lean.streamed import emit_stream
+    from pdnkit.stats.ratings_stream import ratings_history_stream
+    from pdnkit.store.session import read_once
+
+    progress = sink.path is not None or not sys.stdout.isatty()
+
+    def write(con: duckdb.DuckDBPyConnection) -> str:
+        with usage_errors():  # a bad seed file, a bad date, K or tau
+            stream = ratings_history_stream(con, progress=progress, **options)
+        with stream:
+            emit_stream(stream, sink)
+        return stream.note
+
+    typer.echo(read_once(db, write), err=True)

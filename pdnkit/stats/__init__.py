@@ -26,7 +26,9 @@ The rooms (names are imported lazily from them):
   judged by the endgame databases);
 * :mod:`~pdnkit.stats.crosstables` -- :func:`crosstable`;
 * :mod:`~pdnkit.stats.rating_lists` -- :func:`ratings` (Elo and Glicko-2 lists over time),
-  on the formulas of :mod:`~pdnkit.stats.rating_systems` (with :func:`performance_rating`);
+  on the formulas of :mod:`~pdnkit.stats.rating_systems` (with :func:`performance_rating`),
+  and :func:`ratings_history_stream` (:mod:`~pdnkit.stats.ratings_stream`: the history
+  written as it is computed);
 * :mod:`~pdnkit.stats.identities` -- player aliases (:func:`alias`, :func:`suggest` ...);
 * :mod:`~pdnkit.stats.search` -- games by position, pattern, material, manoeuvre
   (``pdnkit.search``);
@@ -87,6 +89,7 @@ _API: dict[str, str] = {
     "RATING_SYSTEMS": "pdnkit.stats.rating_lists",
     "RATING_PERIODS": "pdnkit.stats.rating_lists",
     "ratings": "pdnkit.stats.rating_lists",
+    "ratings_history_stream": "pdnkit.stats.ratings_stream",
     "RatingList": "pdnkit.stats.rating_lists",
     "read_seed": "pdnkit.stats.rating_lists",
     "Glicko": "pdnkit.stats.rating_systems",

@@ -28,6 +28,11 @@ Starting values: ``seed`` (a CSV file ``player,rating,rd,volatility``, an option
 (``WhiteElo``/``WhiteRating``...) of the player's earliest rated game that has one, then the
 defaults: rating 1500, RD 350, volatility 0.06 (Glickman's step 1 for an unrated player).
 
+The games are read as a stream, period by period in rating order
+(:class:`pdnkit.stats.ratings_games.RatedGames`): memory holds the players' state and one
+period's games, whatever the collection's size; the history can be had as it is computed
+(:func:`pdnkit.stats.ratings_stream.ratings_history_stream`).
+
 Example:
     >>> from pdnkit.store import connect
     >>> rl = ratings(connect(":memory:"))
@@ -42,13 +47,12 @@ import datetime as _dt
 import math
 import os
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from pdnkit.errors import ArgumentError
-from pdnkit.stats.common import OUTCOME_SQL
 from pdnkit.stats.filters import DateBound, GameFilter
 from pdnkit.stats.rating_systems import (
     DEFAULT_K,
@@ -70,8 +74,11 @@ if TYPE_CHECKING:  # pragma: no cover
     import duckdb
     import pandas as pd
 
-__all__ = ["HISTORY_COLUMNS", "RATING_PERIODS", "RATING_SYSTEMS", "GamePeriod", "RatingList", "Seed",
-           "game_period", "ratings", "read_seed"]
+    from pdnkit.stats.ratings_games import Game
+
+__all__ = ["HISTORY_COLUMNS", "LEFT_OUT", "RATING_PERIODS", "RATING_SYSTEMS", "GamePeriod",
+           "RatingList", "Seed", "game_period", "names_containing", "rating_note", "ratings",
+           "read_seed"]
 
 #: the systems :func:`ratings` rates by: Elo's formula, Elo's table (``fmjd``: the expected
 #: score read from :data:`~pdnkit.stats.rating_systems.EXPECTED_TABLE`), Glicko-2
@@ -216,81 +223,6 @@ def read_seed(path: str | os.PathLike[str]) -> dict[tuple[str | None, str], Seed
 
 
 # --------------------------------------------------------------------------------------
-# the games
-# --------------------------------------------------------------------------------------
-
-
-class _Game(NamedTuple):
-    """A rated game: its variant, period, players, White's score and their rating tags."""
-
-    game_id: int
-    variant: str
-    period: GamePeriod
-    white: str
-    black: str
-    score: float
-    white_tag: int | None
-    black_tag: int | None
-
-
-_SCORES = {"white": 1.0, "draw": 0.5, "black": 0.0}
-
-
-def _read_games(con: duckdb.DuckDBPyConnection, gf: GameFilter, period: str
-                ) -> tuple[list[_Game], dict[str, int], int]:
-    """The games to rate, in rating order (variant, period, game), the games left out by
-    reason (:data:`LEFT_OUT`) and the number of games the filter selects."""
-    where, params = gf.sql(con=con)
-    rows = con.execute(f"""
-        SELECT g.game_id, g.variant, player_name(g.white), player_name(g.black),
-               {OUTCOME_SQL}, coalesce(g.date_first, g.date),
-               coalesce(g.date_precision, CASE WHEN g.date IS NOT NULL THEN 'day' END),
-               g.year, g.event,
-               g.white_rating, g.black_rating
-        FROM games g WHERE {where} ORDER BY g.game_id""", params).fetchall()
-    left = dict.fromkeys(LEFT_OUT, 0)
-    games: list[_Game] = []
-    seen: dict[tuple[object, ...], GamePeriod | None] = {}  # the games of a day share it
-    for gid, variant, w, b, oc, date, precision, year, event, wt, bt in rows:
-        if oc not in _SCORES:
-            left[LEFT_OUT[0]] += 1
-            continue
-        key = (date, precision, year, event)
-        when = seen[key] if key in seen else seen.setdefault(
-            key, game_period(period, date, precision, year, event))
-        if when is None:
-            left[LEFT_OUT[1]] += 1
-            continue
-        if not w or not b or w == b or not variant:
-            left[LEFT_OUT[2]] += 1
-            continue
-        games.append(_Game(int(gid), str(variant), when, str(w), str(b), _SCORES[oc],
-                           None if wt is None else int(wt), None if bt is None else int(bt)))
-    return games, left, len(rows)
-
-
-def _periods(games: list[_Game]) -> list[tuple[str, GamePeriod, list[_Game]]]:
-    """The games grouped by variant and period, in rating order: variants by name, periods
-    by their first game's date (then label), an event's clock its place among the periods."""
-    groups: dict[tuple[str, tuple[str | int, ...]], list[_Game]] = defaultdict(list)
-    for g in games:
-        groups[(g.variant, g.period.key)].append(g)
-    firsts = {k: min(g.period.start for g in v) for k, v in groups.items()}
-    order = sorted(groups, key=lambda k: (k[0], firsts[k], groups[k][0].period.label, k[1]))
-    out: list[tuple[str, GamePeriod, list[_Game]]] = []
-    ordinal = 0
-    last_variant = None
-    for k in order:
-        if k[0] != last_variant:
-            ordinal, last_variant = 0, k[0]
-        ordinal += 1
-        first = groups[k][0].period
-        clock = first.clock if first.clock is not None else ordinal
-        out.append((k[0], GamePeriod(first.key, first.label, firsts[k], clock), groups[k]))
-    return out
-
-
-# --------------------------------------------------------------------------------------
 # the rating
 # --------------------------------------------------------------------------------------
 
@@ -321,6 +253,7 @@ class _Rater:
     players: dict[tuple[str, str], _Player] = field(default_factory=dict)
     history: list[tuple[object, ...]] = field(default_factory=list)  # HISTORY_COLUMNS
     seeds_used: set[tuple[str | None, str]] = field(default_factory=set)
+    last_clock: dict[str, int] = field(default_factory=dict)  # each list's last period
 
     def start(self, variant: str, name: str, clock: int) -> _Player:
         """The player's state as the period at ``clock`` begins (made from the seed, the
@@ -345,10 +278,11 @@ class _Rater:
         p.clock = max(p.clock, clock - 1)
         return p
 
-    def period(self, variant: str, when: GamePeriod, games: list[_Game]) -> None:
+    def period(self, variant: str, when: GamePeriod, games: Sequence[Game]) -> None:
         """Rate one period's ``games`` of ``variant``: every game against the ratings as the
         period began."""
         clock = int(when.clock or 0)
+        self.last_clock[variant] = clock
         before: dict[str, Glicko] = {}
         for g in games:
             for name in (g.white, g.black):
@@ -384,10 +318,11 @@ class _Rater:
                 p.rating.volatility, len(results), score,
                 performance_of(opp_sum / len(results), len(results), score)))
 
-    def finish(self, last_clock: Mapping[str, int]) -> None:
+    def finish(self) -> None:
         """Glicko-2: every player's RD grown to the last period of the variant's list."""
         if self.system != "glicko2":
             return
+        last_clock = self.last_clock
         for (variant, _), p in self.players.items():
             if last_clock[variant] > p.clock:
                 p.rating = _idle(p.rating, last_clock[variant] - p.clock)
@@ -419,16 +354,6 @@ def _bar(show: bool, total: int, system: str) -> Iterator[Callable[[int], None]]
                   transient=True) as bar:
         task = bar.add_task("rating", total=total)
         yield lambda n: bar.advance(task, n)
-
-
-def _tag_seeds(games: Iterable[_Game]) -> dict[tuple[str, str], int]:
-    """Each player's rating tag in the earliest rated game that carries one."""
-    out: dict[tuple[str, str], int] = {}
-    for g in games:
-        for name, tag in ((g.white, g.white_tag), (g.black, g.black_tag)):
-            if tag is not None and tag > 0 and (g.variant, name) not in out:
-                out[(g.variant, name)] = tag
-    return out
 
 
 def _seeds_by_identity(con: duckdb.DuckDBPyConnection,
@@ -466,18 +391,51 @@ class RatingList:
     @property
     def note(self) -> str:
         """One sentence on what was rated and what was left out."""
-        if not self.rated and not any(self.left_out.values()):
-            return "no game to rate"
         players = len(self.table)
         lists = self.table["variant"].nunique() if players else 0
-        parts = [f"{self.rated} of {self.selected} games rated ({players} players, "
-                 f"{lists} variant list{'s' if lists != 1 else ''}, {self.system})"]
-        left = [f"{n} {why}" for why, n in self.left_out.items() if n]
-        if left:
-            parts.append("left out: " + ", ".join(left))
-        if self.seeds_unused:
-            parts.append(f"{self.seeds_unused} seed row(s) name no player with a rated game")
-        return "; ".join(parts)
+        return rating_note(self.system, self.rated, self.selected, self.left_out, players,
+                           lists, self.seeds_unused)
+
+
+def rating_note(system: str, rated: int, selected: int, left_out: Mapping[str, int],
+                players: int, lists: int, seeds_unused: int = 0) -> str:
+    """The sentence on what was rated (``rated`` of ``selected`` games, the ``players`` and
+    variant ``lists`` listed) and what was left out (:attr:`RatingList.note`).
+
+    Example:
+        >>> rating_note("elo", 3, 4, {"without a date": 1}, 2, 1)
+        '3 of 4 games rated (2 players, 1 variant list, elo); left out: 1 without a date'
+    """
+    if not rated and not any(left_out.values()):
+        return "no game to rate"
+    parts = [f"{rated} of {selected} games rated ({players} players, "
+             f"{lists} variant list{'s' if lists != 1 else ''}, {system})"]
+    left = [f"{n} {why}" for why, n in left_out.items() if n]
+    if left:
+        parts.append("left out: " + ", ".join(left))
+    if seeds_unused:
+        parts.append(f"{seeds_unused} seed row(s) name no player with a rated game")
+    return "; ".join(parts)
+
+
+def names_containing(names: Sequence[str], text: str | None) -> list[bool]:
+    """Whether each name contains ``text`` (case ignored, no pattern; ``None``: every name):
+    the ``player`` filter of a rating list's rows, as pandas' ``str.contains(text,
+    case=False, regex=False)`` reads it on a text column (Arrow's ``match_substring``).
+
+    Example:
+        >>> names_containing(["Ann Lee", "Bo"], "lee")
+        [True, False]
+    """
+    if not text:
+        return [True] * len(names)
+    from pdnkit._arrow import pyarrow_module
+
+    pa = pyarrow_module()
+    import pyarrow.compute as pc  # type: ignore[import-untyped, unused-ignore]
+
+    found = pc.match_substring(pa.array(list(names), pa.string()), text, ignore_case=True)
+    return [bool(v) for v in found.to_pylist()]
 
 
 def _frames(rater: _Rater, system: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -547,6 +505,36 @@ def ratings(
         >>> ratings(connect(":memory:"), system="glicko2").table.empty
         True
     """
+    seeds = _checked(system, period, k, tau, seed)
+    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
+                       date_from=date_from, date_to=date_to)
+    from pdnkit.stats.ratings_games import RatedGames
+
+    with reading(db) as con, RatedGames(con, gf.without_player(), period) as games:
+        seeds = _seeds_by_identity(con, seeds)
+        rater = _Rater(system, k, tau, seeds, games.first_tags() if from_tags else {})
+        with _bar(progress, games.rated, system) as advance:
+            for v, when, group in games.periods():
+                rater.period(v, when, group)
+                advance(len(group))
+    rater.finish()
+    table, history = _frames(rater, system)
+    import numpy as np
+
+    keep = ((table["games"] >= min_games).to_numpy()
+            & np.asarray(names_containing(list(table["player"]), gf.player), dtype=bool))
+    table = table[keep].reset_index(drop=True)
+    chosen = set(zip(table["variant"], table["player"], strict=True))
+    history = history[[(v, p) in chosen for v, p in zip(history["variant"], history["player"],
+                                                         strict=True)]].reset_index(drop=True)
+    return RatingList(table, history, system, games.rated, games.left_out, games.selected,
+                      len(set(seeds) - rater.seeds_used))
+
+
+def _checked(system: str, period: str, k: float, tau: float,
+             seed: str | os.PathLike[str] | Mapping[tuple[str | None, str], Seed] | None
+             ) -> dict[tuple[str | None, str], Seed]:
+    """The options checked (an :class:`ArgumentError` for a bad one) and the seeds read."""
     if system not in RATING_SYSTEMS:
         raise ArgumentError(f"system must be one of {', '.join(RATING_SYSTEMS)}, got {system!r}")
     if period not in RATING_PERIODS:
@@ -555,27 +543,4 @@ def ratings(
         raise ArgumentError(f"K must not be negative, got {k}")
     if tau <= 0:
         raise ArgumentError(f"tau must be positive, got {tau}")
-    seeds = read_seed(seed) if isinstance(seed, (str, os.PathLike)) else dict(seed or {})
-    gf = GameFilter.of(filter, variant=variant, event=event, player=player,
-                       date_from=date_from, date_to=date_to)
-    with reading(db) as con:
-        games, left, selected = _read_games(con, gf.without_player(), period)
-        seeds = _seeds_by_identity(con, seeds)
-    rater = _Rater(system, k, tau, seeds, _tag_seeds(games) if from_tags else {})
-    last_clock: dict[str, int] = {}
-    with _bar(progress, len(games), system) as advance:
-        for v, when, group in _periods(games):
-            rater.period(v, when, group)
-            last_clock[v] = int(when.clock or 0)
-            advance(len(group))
-    rater.finish(last_clock)
-    table, history = _frames(rater, system)
-    keep = table["games"] >= min_games
-    if gf.player:
-        keep &= table["player"].str.contains(gf.player, case=False, regex=False)
-    table = table[keep].reset_index(drop=True)
-    chosen = set(zip(table["variant"], table["player"], strict=True))
-    history = history[[(v, p) in chosen for v, p in zip(history["variant"], history["player"],
-                                                         strict=True)]].reset_index(drop=True)
-    return RatingList(table, history, system, len(games), left, selected,
-                      len(set(seeds) - rater.seeds_used))
+    return read_seed(seed) if isinstance(seed, (str, os.PathLike)) else dict(seed or {})
