@@ -85,10 +85,10 @@ def test_the_read_side_names_real_types_at_its_seams() -> None:
     # helpers on a connection already open take it as it is (a filter's SQL reads the names
     # of the database it runs on); every reader takes a DbLike
     on_open = {q.rsplit(".", 1)[1] for q, t in db_types.items() if t != "DbLike"}
-    # (a search's plan and its stream are made, and a pool widened, on a connection the
-    # caller keeps open)
+    # (a search's plan and its stream are made, a pool widened, and the seeds of a rating
+    # run matched to the players, on a connection the caller keeps open)
     assert on_open == {"frame", "variants_of", "ensure_names", "is_lake", "sql", "names",
-                       "search_plan", "stream_search", "widen"}, \
+                       "search_plan", "stream_search", "widen", "seeds_by_identity"}, \
         db_types
     assert {db_types[q] for q in db_types if q.rsplit(".", 1)[1] not in on_open} == {"DbLike"}
     assert len([t for t in db_types.values() if t == "DbLike"]) > 20, db_types

@@ -87,7 +87,7 @@ _API: dict[str, str] = {
     "crosstable": "pdnkit.stats.crosstables",
     # ratings
     "RATING_SYSTEMS": "pdnkit.stats.rating_lists",
-    "RATING_PERIODS": "pdnkit.stats.rating_lists",
+    "RATING_PERIODS": "pdnkit.stats.rating_periods",
     "ratings": "pdnkit.stats.rating_lists",
     "ratings_history_stream": "pdnkit.stats.ratings_stream",
     "RatingList": "pdnkit.stats.rating_lists",

@@ -8,7 +8,8 @@ a known result and a date. A game without a result, without a date (not even a y
 without two different named players is left out and counted in the note. Each variant has
 its own list (the FMJD keeps separate lists for 100 and 64 squares).
 
-Rating periods (:func:`game_period`, the one place that reads a game's date):
+Rating periods (:func:`pdnkit.stats.rating_periods.game_period`, the one place that reads a
+game's date):
 
 * ``month`` -- the calendar month of the game: its date, else the month of a partial date
   (``1965.05.??``); a game known only by its year is rated at the end of that year, in the
@@ -43,17 +44,17 @@ Example:
 from __future__ import annotations
 
 import csv
-import datetime as _dt
 import math
 import os
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from pdnkit.errors import ArgumentError
 from pdnkit.stats.filters import DateBound, GameFilter
+from pdnkit.stats.rating_periods import RATING_PERIODS, GamePeriod
 from pdnkit.stats.rating_systems import (
     DEFAULT_K,
     DEFAULT_RATING,
@@ -76,76 +77,19 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from pdnkit.stats.ratings_games import Game
 
-__all__ = ["HISTORY_COLUMNS", "LEFT_OUT", "RATING_PERIODS", "RATING_SYSTEMS", "GamePeriod",
-           "RatingList", "Seed", "game_period", "names_containing", "rating_note", "ratings",
-           "read_seed"]
+__all__ = ["ELO_SYSTEMS", "HISTORY_COLUMNS", "RATING_SYSTEMS", "Rater", "RatingList", "Seed",
+           "checked_options", "names_containing", "rating_bar", "rating_note", "ratings",
+           "read_seed", "seeds_by_identity"]
 
 #: the systems :func:`ratings` rates by: Elo's formula, Elo's table (``fmjd``: the expected
 #: score read from :data:`~pdnkit.stats.rating_systems.EXPECTED_TABLE`), Glicko-2
 RATING_SYSTEMS = ("elo", "fmjd", "glicko2")
 #: the systems that keep one number a player (no RD, no volatility)
-_ELO_SYSTEMS = {"elo": elo_expected, "fmjd": table_expected}
-#: the rating periods :func:`ratings` takes
-RATING_PERIODS = ("month", "year", "event")
-#: why a game is not rated, in the order a game is counted under the first that applies
-LEFT_OUT = ("without a result", "without a date", "without two named players")
+ELO_SYSTEMS = {"elo": elo_expected, "fmjd": table_expected}
 
 #: the columns of a rating history (Elo's without ``rd`` and ``volatility``)
 HISTORY_COLUMNS = ("variant", "period", "period_start", "player", "rating", "rd",
                    "volatility", "games", "points", "performance")
-
-
-class GamePeriod(NamedTuple):
-    """The rating period a game falls in: ``key`` (equal for the games of one period),
-    ``label`` (as the lists show it), ``start`` (the game's date for ordering the periods)
-    and ``clock`` (the period's place in calendar time, months or years; ``None`` for
-    events, which are counted one by one)."""
-
-    key: tuple[str | int, ...]
-    label: str
-    start: _dt.date
-    clock: int | None
-
-
-def game_period(period: str, first: _dt.date | None, precision: str | None,
-                year: int | None, event: str | None = None) -> GamePeriod | None:
-    """The rating period of a game from what the database knows of its date: the first day
-    it allows (``games.date_first``) and how much of it was written (``games.date_precision``:
-    ``day``, ``month`` or ``year``), else its ``year``; ``None`` for an undated game. See the
-    module's text for what each ``period`` means.
-
-    Example:
-        >>> game_period("month", _dt.date(1965, 5, 17), "day", 1965).label
-        '1965-05'
-        >>> game_period("month", _dt.date(1965, 5, 1), "month", 1965).label
-        '1965-05'
-        >>> p = game_period("month", _dt.date(1965, 1, 1), "year", 1965)
-        >>> p.label, p.start
-        ('1965', datetime.date(1965, 12, 31))
-        >>> game_period("event", None, None, 1965, "Cup").label
-        'Cup'
-        >>> game_period("year", None, None, None) is None
-        True
-    """
-    if period not in RATING_PERIODS:
-        raise ArgumentError(f"period must be one of {', '.join(RATING_PERIODS)}, got {period!r}")
-    y = first.year if first is not None else year
-    if y is None:
-        return None
-    known = first if first is not None and precision in ("day", "month") else None
-    month = known.month if known is not None else None
-    if known is not None and precision == "day":
-        start = known
-    else:
-        start = _dt.date(y, month, 1) if month else _dt.date(y, 12, 31)
-    if period == "event" and event and event.strip():
-        name = event.strip()
-        return GamePeriod(("event", name, y), name, start, None)
-    if period == "year":
-        return GamePeriod(("year", y), str(y), _dt.date(y, 1, 1), y)
-    if month is None:
-        return GamePeriod(("year-end", y), str(y), start, y * 12 + 11)
-    return GamePeriod(("month", y, month), f"{y}-{month:02d}", start, y * 12 + month - 1)
 
 
 @dataclass(frozen=True)
@@ -242,7 +186,7 @@ class _Player:
 
 
 @dataclass
-class _Rater:
+class Rater:
     """Rates periods one after the other (:meth:`period`) and keeps the history."""
 
     system: str
@@ -295,9 +239,9 @@ class _Rater:
         for name, results in played.items():
             p = self.players[(variant, name)]
             old = before[name]
-            if self.system in _ELO_SYSTEMS:
+            if self.system in ELO_SYSTEMS:
                 p.rating = Glicko(elo_update(old.rating, [(o.rating, s) for o, s in results],
-                                             k=self.k, expected=_ELO_SYSTEMS[self.system]),
+                                             k=self.k, expected=ELO_SYSTEMS[self.system]),
                                   old.rd, old.volatility)
             else:
                 p.rating = glicko2_update(old, results, tau=self.tau)
@@ -338,7 +282,7 @@ def _idle(rating: Glicko, periods: int) -> Glicko:
 
 
 @contextmanager
-def _bar(show: bool, total: int, system: str) -> Iterator[Callable[[int], None]]:
+def rating_bar(show: bool, total: int, system: str) -> Iterator[Callable[[int], None]]:
     """A progress bar of the games rated (on a terminal, when ``show``); yields the
     function that moves it on."""
     from pdnkit.store.progress import is_terminal
@@ -356,7 +300,7 @@ def _bar(show: bool, total: int, system: str) -> Iterator[Callable[[int], None]]
         yield lambda n: bar.advance(task, n)
 
 
-def _seeds_by_identity(con: duckdb.DuckDBPyConnection,
+def seeds_by_identity(con: duckdb.DuckDBPyConnection,
                        seeds: Mapping[tuple[str | None, str], Seed]
                        ) -> dict[tuple[str | None, str], Seed]:
     """The seeds under the players their names stand for (``player_name()``: an alias
@@ -438,7 +382,7 @@ def names_containing(names: Sequence[str], text: str | None) -> list[bool]:
     return [bool(v) for v in found.to_pylist()]
 
 
-def _frames(rater: _Rater, system: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _frames(rater: Rater, system: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The final list and the history as DataFrames (Elo without RD and volatility)."""
     import pandas as pd
 
@@ -449,7 +393,7 @@ def _frames(rater: _Rater, system: str) -> tuple[pd.DataFrame, pd.DataFrame]:
             for (v, name), p in rater.players.items()]
     cols = ["variant", "rank", "player", "rating", "rd", "volatility", "games", "wins",
             "draws", "losses", "last_period", "start"]
-    if system in _ELO_SYSTEMS:
+    if system in ELO_SYSTEMS:
         cols = [c for c in cols if c not in ("rd", "volatility")]
     table = pd.DataFrame(rows, columns=[c for c in cols if c != "rank"])
     table = table.sort_values(["variant", "rating", "player"], ascending=[True, False, True],
@@ -460,7 +404,7 @@ def _frames(rater: _Rater, system: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     history["rd"] = history["rd"].round(2)
     history["volatility"] = history["volatility"].round(6)
     history["performance"] = history["performance"].astype("Int64")
-    if system in _ELO_SYSTEMS:
+    if system in ELO_SYSTEMS:
         history = history.drop(columns=["rd", "volatility"])
     return table, history
 
@@ -505,15 +449,15 @@ def ratings(
         >>> ratings(connect(":memory:"), system="glicko2").table.empty
         True
     """
-    seeds = _checked(system, period, k, tau, seed)
+    seeds = checked_options(system, period, k, tau, seed)
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
     from pdnkit.stats.ratings_games import RatedGames
 
     with reading(db) as con, RatedGames(con, gf.without_player(), period) as games:
-        seeds = _seeds_by_identity(con, seeds)
-        rater = _Rater(system, k, tau, seeds, games.first_tags() if from_tags else {})
-        with _bar(progress, games.rated, system) as advance:
+        seeds = seeds_by_identity(con, seeds)
+        rater = Rater(system, k, tau, seeds, games.first_tags() if from_tags else {})
+        with rating_bar(progress, games.rated, system) as advance:
             for v, when, group in games.periods():
                 rater.period(v, when, group)
                 advance(len(group))
@@ -531,7 +475,7 @@ def ratings(
                       len(set(seeds) - rater.seeds_used))
 
 
-def _checked(system: str, period: str, k: float, tau: float,
+def checked_options(system: str, period: str, k: float, tau: float,
              seed: str | os.PathLike[str] | Mapping[tuple[str | None, str], Seed] | None
              ) -> dict[tuple[str | None, str], Seed]:
     """The options checked (an :class:`ArgumentError` for a bad one) and the seeds read."""

@@ -6,12 +6,12 @@ took 1.1 GB).
 How a game is read (:class:`RatedGames`):
 
 1. **its class**, in SQL (each name's player, ``player_name()``, read once a name), in the
-   order :data:`~pdnkit.stats.rating_lists.LEFT_OUT` counts a
+   order :data:`~pdnkit.stats.rating_periods.LEFT_OUT` counts a
    game under the first reason that applies: rated (a result, a date or a year, two different
    named players of a variant), without a result, without a date, without two named players;
 2. **the periods**: the distinct dates (date, precision, year; the Event tag for event
    periods) of each variant's rated games, each read by
-   :func:`~pdnkit.stats.rating_lists.game_period` in Python (the one place that reads a
+   :func:`~pdnkit.stats.rating_periods.game_period` in Python (the one place that reads a
    game's date), grouped into periods and put in rating order: variants by name, periods by
    the first date of their rated games (then label), an event's clock its place among the
    variant's periods;
@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from pdnkit.stats.common import OUTCOME_SQL
 from pdnkit.stats.filters import GameFilter
-from pdnkit.stats.rating_lists import LEFT_OUT, GamePeriod, game_period
+from pdnkit.stats.rating_periods import LEFT_OUT, GamePeriod, game_period
 
 if TYPE_CHECKING:  # pragma: no cover
     import duckdb

@@ -28,15 +28,15 @@ from typing import Any
 
 from pdnkit.stats.filters import DateBound, GameFilter
 from pdnkit.stats.rating_lists import (
-    _ELO_SYSTEMS,
+    ELO_SYSTEMS,
     HISTORY_COLUMNS,
+    Rater,
     Seed,
-    _bar,
-    _checked,
-    _Rater,
-    _seeds_by_identity,
+    checked_options,
     names_containing,
+    rating_bar,
     rating_note,
+    seeds_by_identity,
 )
 from pdnkit.stats.rating_systems import DEFAULT_K, DEFAULT_TAU
 from pdnkit.store.session import DbLike, reading
@@ -150,11 +150,11 @@ def ratings_history_stream(
     from pdnkit.stats.ratings_games import FETCH_ROWS, RatedGames
     from pdnkit.store.stream import BATCH_ROWS
 
-    seeds = _checked(system, period, k, tau, seed)
+    seeds = checked_options(system, period, k, tau, seed)
     gf = GameFilter.of(filter, variant=variant, event=event, player=player,
                        date_from=date_from, date_to=date_to)
     columns = [c for c in HISTORY_COLUMNS
-               if not (system in _ELO_SYSTEMS and c in ("rd", "volatility"))]
+               if not (system in ELO_SYSTEMS and c in ("rd", "volatility"))]
     pa = pyarrow_module()
     schema = pa.schema([(c, _ARROW[_TYPES[c]](pa)) for c in columns])
     stack = ExitStack()
@@ -162,8 +162,8 @@ def ratings_history_stream(
         con = stack.enter_context(reading(db))
         games = stack.enter_context(RatedGames(con, gf.without_player(), period,
                                                rows or FETCH_ROWS))
-        seeds = _seeds_by_identity(con, seeds)
-        rater = _Rater(system, k, tau, seeds, games.first_tags() if from_tags else {})
+        seeds = seeds_by_identity(con, seeds)
+        rater = Rater(system, k, tau, seeds, games.first_tags() if from_tags else {})
         played = games.games_played() if min_games > 1 else None
     except BaseException:
         stack.close()
@@ -201,12 +201,12 @@ class _Choice:
         return [self._known[key] for key in keys]
 
 
-def _batches(stream: RatingHistoryStream, games: Any, rater: _Rater, choice: _Choice,
+def _batches(stream: RatingHistoryStream, games: Any, rater: Rater, choice: _Choice,
              rows: int, progress: bool) -> Iterator[Any]:
     """Rate period after period; the first period's rows as a batch, then a batch each
     time ``rows`` history rows are ready. At the end the stream's total and note."""
     pending: list[tuple[object, ...]] = []
-    with _bar(progress, games.rated, rater.system) as advance:
+    with rating_bar(progress, games.rated, rater.system) as advance:
         for v, when, group in games.periods():
             rater.period(v, when, group)
             advance(len(group))

@@ -23,7 +23,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from pdnkit.stats.rating_lists import game_period, ratings
+from pdnkit.stats.rating_lists import ratings
+from pdnkit.stats.rating_periods import game_period
 from pdnkit.stats.rating_systems import (
     DP_TABLE,
     Glicko,

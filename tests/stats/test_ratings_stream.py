@@ -28,7 +28,7 @@ from pdnkit.cli import app
 from pdnkit.lean.tables import emit, output
 from pdnkit.stats import GameFilter, ratings
 from pdnkit.stats.common import OUTCOME_SQL
-from pdnkit.stats.rating_lists import LEFT_OUT, GamePeriod, game_period
+from pdnkit.stats.rating_periods import LEFT_OUT, GamePeriod, game_period
 from pdnkit.stats.ratings_games import RatedGames
 from pdnkit.stats.ratings_stream import ratings_history_stream
 from pdnkit.store.session import reading
