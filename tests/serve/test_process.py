@@ -17,6 +17,7 @@ import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -47,10 +48,27 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+class _Drain:
+    """What a process writes to one of its pipes, read as it comes (a pipe nobody reads
+    fills at 64 KB and blocks the writer: the server could not end)."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.parts: list[str] = []
+        self._thread = threading.Thread(target=lambda: self.parts.extend(
+            iter(stream.readline, "")), daemon=True)
+        self._thread.start()
+
+    def text(self) -> str:
+        """Everything written, once the pipe is closed (the process ended)."""
+        self._thread.join(timeout=30)
+        return "".join(self.parts)
+
+
 @contextmanager
-def running(*args: str | Path) -> Iterator[tuple[subprocess.Popen[str], str, str]]:
+def running(*args: str | Path) -> Iterator[tuple[subprocess.Popen[str], str, str, _Drain]]:
     """``pdnkit serve ARGS --port 0`` started for real; yields the process, the page's
-    address and the line it printed; killed at the end if still running."""
+    address, the line it printed and its standard error as it comes; killed at the end if
+    still running."""
     proc = subprocess.Popen([*PDNKIT, "serve", *map(str, args), "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line: list[str] = []
@@ -60,11 +78,25 @@ def running(*args: str | Path) -> Iterator[tuple[subprocess.Popen[str], str, str
     try:
         assert line and line[0].startswith("pdnkit explorer on http://127.0.0.1:"), (
             line, proc.poll(), proc.stderr.read() if proc.poll() is not None else "")  # type: ignore[union-attr]
-        yield proc, line[0].split()[3], line[0]
+        _Drain(proc.stdout)  # type: ignore[arg-type]
+        yield proc, line[0].split()[3], line[0], _Drain(proc.stderr)  # type: ignore[arg-type]
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=30)
+
+
+def _stop(proc: subprocess.Popen[str], how: int, err: _Drain) -> None:
+    """Send ``how``; the server must end with 0 within 30 s (else what it was doing)."""
+    proc.send_signal(how)
+    try:
+        code = proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        status = Path(f"/proc/{proc.pid}/status").read_text().splitlines()
+        tasks = [(t / "wchan").read_text() for t in Path(f"/proc/{proc.pid}/task").iterdir()]
+        raise AssertionError(("still running", [s for s in status if s.startswith("Sig")],
+                              tasks, "".join(err.parts)[-2000:])) from None
+    assert code == 0, err.text()
 
 
 def _get(url: str) -> object:
@@ -74,7 +106,7 @@ def _get(url: str) -> object:
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 def test_the_command_serves_until_stopped_and_leaves_nothing(db: Path, stop: int) -> None:
-    with running("--db", db) as (proc, url, _):
+    with running("--db", db) as (proc, url, _, stderr):
         port = int(url.rsplit(":", 1)[1].strip("/"))
         api = _get(url + "api/tree?variant=international&moves=32-28+19-23")
         cli = subprocess.run([*PDNKIT, "tree", "--db", str(db), "--variant", "international",
@@ -89,9 +121,8 @@ def test_the_command_serves_until_stopped_and_leaves_nothing(db: Path, stop: int
         assert blocked.returncode == 2
         assert blocked.stderr.startswith("pdnkit: error:") and blocked.stderr.count("\n") == 1
         assert _children(proc.pid) == []  # the server starts no process
-        proc.send_signal(stop)
-        assert proc.wait(timeout=30) == 0
-        err = proc.stderr.read()  # type: ignore[union-attr]
+        _stop(proc, stop, stderr)
+        err = stderr.text()
         assert "Traceback" not in err and "GET /api/tree?variant=international" in err
     assert refuses(port)
     with pytest.raises(ProcessLookupError):
@@ -103,13 +134,12 @@ def test_the_command_serves_until_stopped_and_leaves_nothing(db: Path, stop: int
 
 
 def test_the_line_says_where_and_how_many_games(db: Path) -> None:
-    with running("--db", db, "--quiet") as (proc, url, line):
+    with running("--db", db, "--quiet") as (proc, url, line, stderr):
         n = games_once(db)
         assert line == f"pdnkit explorer on {url} ({n} games in club.duckdb); Ctrl-C stops it\n"
         assert _get(url + "api/info")["games"] == n  # type: ignore[index]
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 0
-        assert proc.stderr.read() == ""  # type: ignore[union-attr]  (--quiet: no request log)
+        _stop(proc, signal.SIGINT, stderr)
+        assert stderr.text() == ""  # (--quiet: no request log)
 
 
 def _serve(*args: str | Path) -> subprocess.CompletedProcess[str]:
@@ -158,15 +188,14 @@ def test_help_explains_with_examples() -> None:
 
 def test_the_request_log_never_drives_the_terminal(db: Path) -> None:
     """A request line with terminal escapes (ESC, BEL, a bidi override) is logged escaped."""
-    with running("--db", db) as (proc, url, _):
+    with running("--db", db) as (proc, url, _, stderr):
         port = int(url.rsplit(":", 1)[1].strip("/"))
         s = socket.create_connection(("127.0.0.1", port), timeout=30)
         s.sendall(b"GET /\x1b]0;owned\x07\x1b[2J\xe2\x80\xae HTTP/1.1\r\nHost: 127.0.0.1:"
                   + str(port).encode() + b"\r\n\r\n")
         assert s.recv(65536).startswith(b"HTTP/1.1 404")
         s.close()
-        proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=30) == 0
-        err = proc.stderr.read()  # type: ignore[union-attr]
+        _stop(proc, signal.SIGINT, stderr)
+        err = stderr.text()
     assert "\\x1b]0;owned\\x07\\x1b[2J" in err
     assert "\x1b" not in err and "\x07" not in err
