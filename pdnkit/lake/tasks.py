@@ -31,6 +31,7 @@ from pdnkit.rows.load import load_batch
 from pdnkit.store.db import ensure_schema
 from pdnkit.store.lakeparts import chunk_id
 from pdnkit.store.lakeview import LAKE_TABLES, filesystem
+from pdnkit.store.schema import no_progress_bar
 from pdnkit.validation import RunOptions, restatus, run
 
 if TYPE_CHECKING:
@@ -202,7 +203,7 @@ class _PartWriter:
 
         self.task = task
         self.fs, self.root = filesystem(task.lake)
-        self.con = duckdb.connect(":memory:")
+        self.con = no_progress_bar(duckdb.connect(":memory:"))
         self.con.execute("SET threads = 1")
         ensure_schema(self.con)
         self.writers: dict[str, Any] = {}

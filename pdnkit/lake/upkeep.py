@@ -20,6 +20,7 @@ from pdnkit.store import lakeview
 from pdnkit.store.db import refresh_variants, schema_sql
 from pdnkit.store.lakeparts import damaged_parts, part_location, write_entry
 from pdnkit.store.lakeview import LAKE_TABLES, LEGACY_PARTS, SourceEntry, filesystem, read_manifest
+from pdnkit.store.schema import no_progress_bar
 
 if TYPE_CHECKING:
     import duckdb
@@ -133,7 +134,7 @@ def _converted(table: pa.Table, select: str) -> pa.Table:
     :data:`pdnkit.store.LEGACY_PARTS`, over the old columns; the chunk key kept)."""
     import duckdb
 
-    con = duckdb.connect()
+    con = no_progress_bar(duckdb.connect())
     try:
         con.execute(schema_sql())
         rel = con.from_arrow(table).query("_part", f"SELECT {select}, chunk FROM _part")

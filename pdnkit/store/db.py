@@ -32,6 +32,7 @@ from pdnkit.store.schema import (
     db_path,
     ensure_schema,
     ensure_variants,
+    no_progress_bar,
     refresh_variants,
     remove_incomplete,
     schema_sql,
@@ -80,10 +81,17 @@ def _open(path: str, read_only: bool, memory_limit: str | None = None
     try:
         if read_only:
             config: dict[str, str | bool | int | float | list[str]] = dict(READ_ONLY_CONFIG)
+            config["lock_configuration"] = "false"  # (locked below, once the bar is off)
             if memory_limit is not None:  # (unlocked until widened: session.read_once)
-                config.update(memory_limit=memory_limit, lock_configuration="false")
-            return duckdb.connect(path, read_only=True, config=config)
-        return duckdb.connect(path, config={"default_block_size": str(BLOCK_SIZE)})
+                config.update(memory_limit=memory_limit)
+            con = duckdb.connect(path, read_only=True, config=config)
+            no_progress_bar(con)
+            if memory_limit is None:
+                con.execute("SET lock_configuration = true")
+            return con
+        con = duckdb.connect(path, config={"default_block_size": str(BLOCK_SIZE)})
+        no_progress_bar(con)
+        return con
     except duckdb.Error as exc:
         raise database_error(exc, path) from None
 

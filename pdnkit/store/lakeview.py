@@ -35,6 +35,7 @@ from pdnkit.store.lakeparts import (
     upgrade_lake,
     url_of,
 )
+from pdnkit.store.schema import no_progress_bar
 
 if TYPE_CHECKING:
     import duckdb
@@ -106,7 +107,7 @@ def open_lake(lake: str | Path, con: duckdb.DuckDBPyConnection | None = None, *,
         raise LakeDamagedError(damage_message(lake, list(damaged)))
     fs, root = filesystem(lake)
     if con is None:
-        con = duckdb.connect(":memory:")
+        con = no_progress_bar(duckdb.connect(":memory:"))
     if "://" in str(lake):
         con.register_filesystem(fs)
     # every table, view and macro of the schema; the lake's tables then become views

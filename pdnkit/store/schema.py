@@ -147,6 +147,24 @@ def database_error(exc: BaseException, path: str, doing: str = "open") -> Databa
     return DatabaseError(f"cannot {doing} the database {path}: {first}")
 
 
+def no_progress_bar(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """``con`` without DuckDB's progress bar, which DuckDB draws on standard output for a
+    statement over two seconds whatever standard output is (a file or a pipe got 12 KB of
+    bars from a 15 s statement, among the rows a command wrote there; a server's pipe left
+    unread can fill). pdnkit's own bars go to standard error. Every connection pdnkit opens
+    goes through here (a session setting: it cannot be given as the database opens, and a
+    read-only connection is locked only after it).
+
+    Example:
+        >>> import duckdb
+        >>> con = no_progress_bar(duckdb.connect())
+        >>> con.execute("SELECT current_setting('enable_progress_bar')").fetchall()
+        [(False,)]
+    """
+    con.execute("SET enable_progress_bar = false")
+    return con
+
+
 #: the storage block of a database file pdnkit creates (DuckDB's default is 256 KB). Every
 #: table and index takes at least one block, so a small database is mostly blocks' slack:
 #: 64 KB blocks store 2,000 games in 5.6 MB instead of 8.1 MB, and 100,000 games in

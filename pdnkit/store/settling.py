@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pdnkit.store import steps
 from pdnkit.store.opencounts import counts_current, settle_counts
-from pdnkit.store.schema import BLOCK_SIZE, DatabaseError, database_error
+from pdnkit.store.schema import BLOCK_SIZE, DatabaseError, database_error, no_progress_bar
 
 __all__ = ["settle_marks"]
 
@@ -33,7 +33,7 @@ def settle_marks(path: Path) -> int:
 
     marks = ("SELECT count(*) FROM (SELECT game_id FROM copy_pending UNION "
              "SELECT game_id FROM opening_pending)")
-    con = duckdb.connect(str(path), read_only=True)
+    con = no_progress_bar(duckdb.connect(str(path), read_only=True))
     try:
         waiting = int(con.execute(marks).fetchall()[0][0])
         stale = not counts_current(con)  # the opening counts of games an import left
@@ -45,7 +45,8 @@ def settle_marks(path: Path) -> int:
     from pdnkit.store.openingdb import settle_import
 
     steps.reached("upgrade.settle")
-    con = duckdb.connect(str(path), config={"default_block_size": str(BLOCK_SIZE)})
+    con = no_progress_bar(duckdb.connect(str(path),
+                                         config={"default_block_size": str(BLOCK_SIZE)}))
     try:
         if waiting:
             settle_copies(con)

@@ -60,6 +60,7 @@ from pdnkit.store.schema import (
     database_error,
     db_path,
     ensure_variants,
+    no_progress_bar,
     record_schema,
     reference_columns,
     reference_objects,
@@ -497,7 +498,8 @@ def needs_upgrade(db: str | os.PathLike[str] | None) -> int | None:
 
     path = db_path(db)
     try:
-        con = duckdb.connect(path, read_only=True, config={"enable_external_access": "false"})
+        con = no_progress_bar(duckdb.connect(path, read_only=True,
+                                             config={"enable_external_access": "false"}))
     except duckdb.Error as exc:
         raise database_error(exc, path) from None
     try:
@@ -593,7 +595,7 @@ def _flush_wal(path: Path) -> None:
     if not Path(str(path) + ".wal").exists():
         return
     try:
-        con = duckdb.connect(str(path))
+        con = no_progress_bar(duckdb.connect(str(path)))
         con.execute("CHECKPOINT")
         con.close()
     except duckdb.Error as exc:
@@ -608,7 +610,8 @@ def _build(path: Path, new: Path, version: int, result: UpgradeResult) -> None:
     and flushed. The old file is only read."""
     import duckdb
 
-    con = duckdb.connect(str(new), config={"default_block_size": str(BLOCK_SIZE)})
+    con = no_progress_bar(duckdb.connect(str(new),
+                                         config={"default_block_size": str(BLOCK_SIZE)}))
     try:
         steps.reached("upgrade.created")
         con.execute(schema_sql())
