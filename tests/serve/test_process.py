@@ -64,13 +64,23 @@ class _Drain:
         return "".join(self.parts)
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """SIGINT at its default in the server, as a shell at a terminal starts a command: a
+    process started with SIGINT ignored keeps ignoring it (Python then installs no Ctrl-C
+    handler), and in full runs of the suite the worker that starts the server had come to
+    ignore it (``SigIgn`` of the server's ``/proc`` status: SIGINT), from a library another
+    test used; every Ctrl-C test then waited for a server that could not hear it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @contextmanager
 def running(*args: str | Path) -> Iterator[tuple[subprocess.Popen[str], str, str, _Drain]]:
     """``pdnkit serve ARGS --port 0`` started for real; yields the process, the page's
     address, the line it printed and its standard error as it comes; killed at the end if
     still running."""
     proc = subprocess.Popen([*PDNKIT, "serve", *map(str, args), "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_ctrl_c_as_at_a_terminal)
     line: list[str] = []
     reader = threading.Thread(target=lambda: line.append(proc.stdout.readline()))  # type: ignore[union-attr]
     reader.start()
