@@ -86,8 +86,9 @@ def _open(path: str, read_only: bool, memory_limit: str | None = None
                 config.update(memory_limit=memory_limit)
             con = duckdb.connect(path, read_only=True, config=config)
             no_progress_bar(con)
-            if memory_limit is None:
-                con.execute("SET lock_configuration = true")
+            if memory_limit is None and not con.execute(  # (locked already: a file this
+                    "SELECT current_setting('lock_configuration')").fetchall()[0][0]:
+                con.execute("SET lock_configuration = true")  # process has open, read-only)
             return con
         con = duckdb.connect(path, config={"default_block_size": str(BLOCK_SIZE)})
         no_progress_bar(con)

@@ -153,7 +153,9 @@ def no_progress_bar(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection
     bars from a 15 s statement, among the rows a command wrote there; a server's pipe left
     unread can fill). pdnkit's own bars go to standard error. Every connection pdnkit opens
     goes through here (a session setting: it cannot be given as the database opens, and a
-    read-only connection is locked only after it).
+    read-only connection is locked only after it). Where DuckDB refuses the setting (a file
+    this process has open already, locked; a notebook without ``ipywidgets``) the
+    connection is returned as it is.
 
     Example:
         >>> import duckdb
@@ -161,7 +163,14 @@ def no_progress_bar(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection
         >>> con.execute("SELECT current_setting('enable_progress_bar')").fetchall()
         [(False,)]
     """
-    con.execute("SET enable_progress_bar = false")
+    import contextlib
+
+    import duckdb
+
+    # (refused: the database open already in this process, its settings locked; or a
+    # notebook without ipywidgets)
+    with contextlib.suppress(duckdb.Error):
+        con.execute("SET enable_progress_bar = false")
     return con
 
 
