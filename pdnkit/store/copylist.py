@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Callable, Iterator
-from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pdnkit.store.copies import CODE, temp_table
+from pdnkit.store.stream import Stream
 
 if TYPE_CHECKING:
     import duckdb
@@ -157,7 +157,7 @@ _SQL = """
 CHUNK_MEMBERS = 50_000
 
 
-class DuplicateStream:
+class DuplicateStream(Stream):
     """The rows of :func:`duplicate_groups` (or of another listing) in Arrow record batches,
     made a few groups at a time: one statement per chunk of groups, run when the previous
     one is read (what :func:`pdnkit.lean.streamed.emit_stream` reads: :attr:`columns`, their
@@ -178,43 +178,19 @@ class DuplicateStream:
     def __init__(self, con: duckdb.DuckDBPyConnection, statements: list[str], *,
                  rows: int, counts: dict[str, int], table: str | None = None,
                  on_close: Callable[[], object] | None = None) -> None:
-        first = con.sql(statements[0])  # (not run: its columns and types)
-        self.columns: list[str] = [str(c) for c in first.columns]
-        self.types: list[str] = [str(t) for t in first.types]
-        #: the Arrow schema of the batches, once the first is asked for
-        self.schema: Any = None
+        def closing() -> None:
+            try:
+                if table is not None:
+                    con.execute(f"DROP TABLE IF EXISTS temp.{table}")
+            finally:
+                if on_close is not None:
+                    on_close()
+
+        # (each chunk's statement made when the one before is read to its end)
+        super().__init__(con.sql(statements[0]), rows=rows, on_close=closing,
+                         then=(con.sql(sql) for sql in statements[1:]))
         self.counts = counts
         self.total = sum(counts.values())
-        self._con: duckdb.DuckDBPyConnection | None = con
-        self._statements = statements
-        self._rows = rows
-        self._reader: Any = None
-        self._started = False
-        self._table = table
-        self._on_close = on_close
-
-    def __iter__(self) -> Iterator[Any]:
-        from pdnkit.errors import ArgumentError
-
-        if self._con is None:
-            raise ArgumentError("the stream is closed")
-        if self._started:
-            raise ArgumentError("a stream is read once")
-        self._started = True
-        from pdnkit.store.stream import Stream
-
-        for sql in self._statements:
-            if self._con is None:  # closed while read
-                return
-            self._reader = Stream(self._con.sql(sql), rows=self._rows)
-            for batch in self._reader:
-                if self.schema is None:
-                    self.schema = self._reader.schema
-                yield batch
-            if self.schema is None:
-                self.schema = self._reader.schema
-            self._reader.close()
-            self._reader = None
 
     def head(self, n: int) -> list[dict[str, object]]:
         """The first ``n`` rows (of an unread stream) as plain values
@@ -240,29 +216,6 @@ class DuplicateStream:
             if len(out) >= n:
                 break
         return out
-
-    def close(self) -> None:
-        """End the statement being read, drop the stream's temporary table and call
-        ``on_close``; a second call does nothing."""
-        if self._con is None:
-            return
-        con, self._con = self._con, None
-        try:
-            if self._reader is not None:
-                self._reader.close()
-                self._reader = None
-            if self._table is not None:
-                con.execute(f"DROP TABLE IF EXISTS temp.{self._table}")
-        finally:
-            if self._on_close is not None:
-                self._on_close()
-
-    def __enter__(self) -> DuplicateStream:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.close()
 
 
 def duplicate_stream(con: duckdb.DuckDBPyConnection, *, rows: int,

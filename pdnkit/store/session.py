@@ -157,15 +157,8 @@ def read_once(db: DbLike, read: Callable[[duckdb.DuckDBPyConnection], T]) -> T:
     """
     import duckdb
 
-    if isinstance(db, duckdb.DuckDBPyConnection) or _not_a_file(db):
-        with reading(db) as con:
-            return read(con)
-    from pdnkit.store import DatabaseError, connect
-
-    try:
-        con = connect(db, read_only=True, memory_limit=READ_ONCE_MEMORY)
-    except (DatabaseError, duckdb.OutOfMemoryException):  # (this process holds the file
-        # with other settings -- a server --, or the schema's check alone filled the pool)
+    con = _small_pool(db)
+    if con is None:
         with reading(db) as con:  # (or the error again, as reading raises it)
             return read(con)
     try:
@@ -198,16 +191,7 @@ def scanning(db: DbLike = None) -> Iterator[duckdb.DuckDBPyConnection]:
         ...     con.execute("SELECT 42").fetchall()
         [(42,)]
     """
-    import duckdb
-
-    con = None
-    if not isinstance(db, duckdb.DuckDBPyConnection) and not _not_a_file(db):
-        from pdnkit.store import DatabaseError, connect
-
-        try:
-            con = connect(db, read_only=True, memory_limit=READ_ONCE_MEMORY)
-        except (DatabaseError, duckdb.OutOfMemoryException):  # (held here, as read_once)
-            con = None
+    con = _small_pool(db)
     if con is None:
         with reading(db) as con:
             yield con
@@ -217,6 +201,26 @@ def scanning(db: DbLike = None) -> Iterator[duckdb.DuckDBPyConnection]:
         yield con
     finally:
         con.close()
+
+
+def _small_pool(db: DbLike) -> duckdb.DuckDBPyConnection | None:
+    """The database file ``db`` opened read-only with a buffer pool of
+    :data:`READ_ONCE_MEMORY`; ``None`` for anything else (a connection, a lake,
+    ``":memory:"``), for a file this process holds with other settings (a server), or when
+    the schema's check alone filled the pool: those are read as :func:`reading` reads
+    them."""
+    import duckdb
+
+    if isinstance(db, duckdb.DuckDBPyConnection) or _not_a_file(db):
+        return None
+    from pdnkit.store import DatabaseError, connect
+
+    try:
+        con: duckdb.DuckDBPyConnection = connect(db, read_only=True,
+                                                 memory_limit=READ_ONCE_MEMORY)
+    except (DatabaseError, duckdb.OutOfMemoryException):
+        return None
+    return con
 
 
 def widen(con: duckdb.DuckDBPyConnection) -> None:
